@@ -1,0 +1,1 @@
+"""Sizer web backend: FastAPI app, database tables and migrations around the ``models`` engine."""

@@ -1,0 +1,1 @@
+"""FastAPI application: settings, database, routes and UI serving."""

@@ -1,0 +1,1 @@
+"""One module per tag; each route's operation id is ``{tag}-{function name}``."""

@@ -1,0 +1,1 @@
+"""Cross-cutting pieces: settings and HTTP middleware."""

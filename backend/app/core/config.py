@@ -1,0 +1,81 @@
+"""Application settings, read from the environment only (no ``.env`` file), checked at start-up.
+
+| variable         | default                         | meaning                                            |
+|------------------|---------------------------------|----------------------------------------------------|
+| DATABASE_URL     | ``sqlite:///<repo>/var/sizer.db`` | ``sqlite:///PATH`` or ``postgresql+psycopg://...`` |
+| CORS_ORIGINS     | empty (CORS off)                | comma-separated or JSON list of allowed origins    |
+| MAX_BODY_BYTES   | 1048576                         | larger request bodies get 413                      |
+| FRONTEND_DIST    | ``<repo>/frontend/dist``        | built UI served at ``/``                           |
+| FIXTURES_DIR     | ``<repo>/fixtures``             | hardware catalog data                              |
+
+Relative FRONTEND_DIST and FIXTURES_DIR are taken from the repository root, not the working directory
+(a relative SQLite path in DATABASE_URL is relative to the working directory, as in SQLAlchemy).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+SUPPORTED_DRIVERS = {"sqlite", "sqlite+pysqlite", "postgresql+psycopg"}
+
+
+def check_database_url(value: str) -> str:
+    """``value`` if it is a SQLite file or PostgreSQL (psycopg 3) URL, else ``ValueError`` saying why."""
+    try:
+        url = make_url(value)
+    except ArgumentError as exc:
+        raise ValueError(f"DATABASE_URL is not a database URL: {exc}") from None
+    if url.drivername not in SUPPORTED_DRIVERS:
+        raise ValueError(
+            f"DATABASE_URL driver {url.drivername!r} is not supported; "
+            "use sqlite:///PATH or postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB"
+        )
+    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        raise ValueError("DATABASE_URL must name a SQLite file (an in-memory database cannot be migrated)")
+    return value
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", frozen=True)
+
+    database_url: str = Field(default=f"sqlite:///{REPO_ROOT / 'var' / 'sizer.db'}")
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    max_body_bytes: int = Field(default=1024 * 1024, gt=0)
+    frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
+    fixtures_dir: Path = REPO_ROOT / "fixtures"
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str) -> str:
+        return check_database_url(value)
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [origin.strip() for origin in text.split(",") if origin.strip()]
+        return value
+
+    @field_validator("frontend_dist", "fixtures_dir")
+    @classmethod
+    def _anchor_at_repo_root(cls, value: Path) -> Path:
+        return value if value.is_absolute() else REPO_ROOT / value
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings; a malformed environment raises ``pydantic.ValidationError`` here."""
+    return Settings()

@@ -1,0 +1,73 @@
+"""FastAPI application factory; ``uvicorn backend.app.main:app`` serves the module-level ``app``.
+
+The schema is created by ``alembic upgrade head`` (``make migrate``, ``scripts/prestart``), never here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.routing import APIRoute
+
+from backend.app.api.main import api_router
+from backend.app.core.config import Settings, get_settings
+from backend.app.core.errors import install_exception_handlers
+from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backend.app.db import create_db_engine, create_session_factory
+from backend.app.ui import mount_ui
+from models import ENGINE_VERSION
+
+API_PREFIX = "/api/v1"
+
+
+def operation_id(route: APIRoute) -> str:
+    """``{tag}-{name}``, e.g. ``health-get``: stable names for the generated TypeScript client."""
+    if not route.tags:
+        raise RuntimeError(f"route {route.path} needs a tag for its operation id")
+    return f"{route.tags[0]}-{route.name}"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    engine = create_db_engine(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="Sizer",
+        summary="Storage-array sizing and what-if calculator",
+        version=ENGINE_VERSION,
+        openapi_url="/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+        generate_unique_id_function=operation_id,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.session_factory = create_session_factory(engine)
+
+    install_exception_handlers(app)
+    # Added innermost first: security headers wrap everything, so 413s and CORS preflights get them.
+    app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["*"],
+            allow_headers=["*"],
+        )
+    app.add_middleware(SecurityHeadersMiddleware)
+
+    app.include_router(api_router, prefix=API_PREFIX)
+    mount_ui(app, settings.frontend_dist)
+    return app
+
+
+app = create_app()

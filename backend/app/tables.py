@@ -1,0 +1,98 @@
+"""Database tables (SQLAlchemy 2.x typed ORM).
+
+Named ``tables.py`` so nobody confuses it with the engine in ``models/``. The schema itself is created
+by the Alembic migrations in ``migrations/versions``; keep the two in step (tests compare them).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, MetaData, String, TypeDecorator
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# JSON on SQLite, JSONB (binary, indexable) on PostgreSQL.
+JSONDocument = JSON().with_variant(JSONB(), "postgresql")
+
+HARDWARE_KINDS = ("drive", "controller", "array")
+HARDWARE_KIND_CHECK = "kind IN (" + ", ".join(f"'{kind}'" for kind in HARDWARE_KINDS) + ")"
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC timestamps on every backend.
+
+    PostgreSQL stores ``timestamptz``; SQLite has no time zones and gives back naive values, which are
+    UTC because only UTC is ever written.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime; store timezone-aware UTC values")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_report_id() -> str:
+    """URL-safe random token, 24 bytes = 192 bits (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_uuid() -> str:
+    return str(uuid.uuid4())
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Report(Base):
+    """A saved, shareable result: the inputs and outputs frozen with the versions that produced them."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True, default=new_report_id)
+    name: Mapped[str] = mapped_column(String(200))
+    owner_token_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of the owner token
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    engine_version: Mapped[str] = mapped_column(String(64))
+    catalog_version: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(32))  # "evaluate", "size", "compare", ...
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+
+
+class CustomHardware(Base):
+    """A user-defined drive, controller or array, stored beside the built-in catalog."""
+
+    __tablename__ = "custom_hardware"
+    __table_args__ = (CheckConstraint(HARDWARE_KIND_CHECK, name="kind"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_uuid)
+    kind: Mapped[str] = mapped_column(String(16), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    spec: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

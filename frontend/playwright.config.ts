@@ -1,0 +1,62 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests against the real backend, which serves the built UI (`frontend/dist`) at `/`:
+ * run `npm run build` first (`make test-e2e` does). Browsers are not downloaded: Debian's chromium
+ * is used (`make chromium` installs it).
+ */
+const port = 8765;
+const baseURL = `http://127.0.0.1:${port}`;
+const db = 'sqlite:///var/e2e.db';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: '../test-results/e2e-artifacts',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ['list'],
+    ['junit', { outputFile: process.env.PLAYWRIGHT_JUNIT_OUTPUT_NAME ?? '../test-results/e2e.xml' }],
+  ],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command:
+      `cd .. && rm -f var/e2e.db && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
+      `DATABASE_URL=${db} .venv/bin/uvicorn backend.app.main:app --port ${port}`,
+    url: `${baseURL}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * The central table of routes: every path of the app, its page (lazy-loaded, so each page is its
+ * own chunk and heavy libraries such as Recharts stay out of the first load), its title and whether
+ * it appears in the main navigation. Build links with `href`, never by hand.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export type AppRoute = {
+  path: string;
+  /** Document title (the product name is appended). */
+  title: string;
+  /** Label in the main navigation; routes without one are not in the nav. */
+  nav?: string;
+  Page: LazyExoticComponent<ComponentType>;
+};
+
+export const APP_TITLE = 'Storage Sizer';
+
+export const routes = {
+  home: { path: '/', title: 'Home', Page: lazy(() => import('./routes/home')) },
+  size: { path: '/size', title: 'Size', nav: 'Size', Page: lazy(() => import('./routes/size')) },
+  compare: { path: '/compare', title: 'Compare', nav: 'Compare', Page: lazy(() => import('./routes/compare')) },
+  recommend: {
+    path: '/recommend',
+    title: 'Recommend',
+    nav: 'Recommend',
+    Page: lazy(() => import('./routes/recommend')),
+  },
+  report: { path: '/r/:reportId', title: 'Report', Page: lazy(() => import('./routes/report')) },
+} as const satisfies Record<string, AppRoute>;
+
+export const href = {
+  home: () => '/',
+  size: () => '/size',
+  compare: () => '/compare',
+  recommend: () => '/recommend',
+  report: (reportId: string) => `/r/${encodeURIComponent(reportId)}`,
+} as const;
+
+/** The main navigation, in table order. */
+export const navItems = Object.values(routes as Record<string, AppRoute>)
+  .filter((r): r is AppRoute & { nav: string } => r.nav !== undefined)
+  .map((r) => ({ to: r.path, label: r.nav }));
+
+export function documentTitle(title: string): string {
+  return title === routes.home.title ? APP_TITLE : `${title} · ${APP_TITLE}`;
+}

@@ -1,0 +1,64 @@
+"""Alembic environment.
+
+The database URL is, first to last: ``alembic -x url=...``, the ``sqlalchemy.url`` option when set
+programmatically (tests: ``config.set_main_option("sqlalchemy.url", url)``), then DATABASE_URL
+through ``Settings``. ``config.attributes["configure_logger"] = False`` keeps the caller's logging.
+"""
+
+from __future__ import annotations
+
+from logging.config import fileConfig
+
+from alembic import context
+from sqlalchemy import pool
+
+from backend.app.core.config import check_database_url, get_settings
+from backend.app.db import create_db_engine
+from backend.app.tables import Base
+
+config = context.config
+
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+target_metadata = Base.metadata
+
+
+def database_url() -> str:
+    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
+    if url:
+        return check_database_url(url)  # same check as the app's Settings
+    return get_settings().database_url
+
+
+def run_migrations_offline() -> None:
+    """``alembic upgrade head --sql``: print the SQL instead of running it."""
+    context.configure(
+        url=database_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        dialect_opts={"paramstyle": "named"},
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    engine = create_db_engine(database_url(), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            context.configure(
+                connection=connection,
+                target_metadata=target_metadata,
+                render_as_batch=connection.dialect.name == "sqlite",  # SQLite cannot ALTER most things
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+    finally:
+        engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

@@ -1,0 +1,39 @@
+"""Common base for the engine's value objects and shared field types.
+
+Every input and output is a frozen Pydantic model: the same classes are the API schemas, so there
+is one source of truth. NaN and infinity are rejected everywhere (``allow_inf_nan=False``) and
+unknown fields are an error (``extra="forbid"``), so a typo in a request never passes silently.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    """Immutable value object; invalid input raises ``pydantic.ValidationError`` naming the field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+class Output(BaseModel):
+    """Immutable result object (extra fields are not expected, but results are never re-validated)."""
+
+    model_config = ConfigDict(frozen=True, allow_inf_nan=False)
+
+
+Pct = Annotated[float, Field(ge=0.0, le=100.0, description="percentage [%], 0-100")]
+PositiveFloat = Annotated[float, Field(gt=0.0)]
+NonNegFloat = Annotated[float, Field(ge=0.0)]
+Ratio = Annotated[float, Field(ge=1.0, le=100.0, description="reduction ratio, e.g. 2.0 for 2:1")]
+
+
+class InputError(ValueError):
+    """Invalid argument to an engine function; ``field`` names it, the message says why."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{field}: {reason}")

@@ -1,0 +1,253 @@
+"""Capacity: raw -> right-sized -> RAID -> spares -> reserves -> usable -> effective.
+
+Marketed drive capacity is decimal (TB = 10^12 bytes); arrays right-size drives to a smaller
+binary figure (a "450 GB" drive is right-sized to 418,000 MiB = 408 GiB on NetApp). Every step
+is an :class:`Explained` figure so the waterfall can be checked line by line::
+
+    raw          = (N + spares) x C_marketed
+    right-sized  = N x C_right-sized            (spares excluded: they hold no data)
+    after RAID   = sum over groups d_g x C_right-sized     (mirrors: half; replication: 1/n)
+    usable       = after RAID x (1 - fs_reserve) x (1 - snapshot_reserve)
+    effective    = usable x data reduction (logical / physical of the workloads stored)
+    needed       = sum over workloads C x (1+g)^years x replication_capacity / (dedupe x compression)
+                   / (1 - workload snapshot reserve)
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field
+
+from models.base import InputError, Output
+from models.configuration import CapacityPolicy, DrivePool, SparePolicy
+from models.explain import Explained, explained, fmt
+from models.raid import RaidLayout, RaidScheme, capacity_efficiency
+from models.units import GIB, TB
+from models.workload import Workload
+
+
+class RaidGroups(Output):
+    """How N drives split into RAID groups: ``full`` groups of ``width`` and one of ``remainder``."""
+
+    full: int
+    width: int
+    remainder: int
+
+    @property
+    def count(self) -> int:
+        return self.full + (1 if self.remainder else 0)
+
+
+def min_group_width(layout: RaidLayout) -> int:
+    """Smallest legal group for the scheme (RAID5 3, RAID6 4, RAID-DP 3, RAID-TEC 4, RAID10 2...)."""
+    return {
+        RaidScheme.RAID0: 1,
+        RaidScheme.RAID1: 2,
+        RaidScheme.RAID10: 2,
+        RaidScheme.RAID5: 3,
+        RaidScheme.RAID6: 4,
+        RaidScheme.RAID_DP: 3,
+        RaidScheme.RAID_TEC: 4,
+        RaidScheme.ZFS_MIRROR: layout.group_width,
+        RaidScheme.RAIDZ1: 3,
+        RaidScheme.RAIDZ2: 4,
+        RaidScheme.RAIDZ3: 5,
+        RaidScheme.ERASURE: layout.group_width,
+        RaidScheme.REPLICA: 1,
+    }[layout.scheme]
+
+
+def raid_groups(drive_count: int, layout: RaidLayout) -> RaidGroups:
+    """Split ``drive_count`` (excluding spares) into groups of ``group_width``.
+
+    A last, smaller group is allowed when it is at least the scheme's minimum width (and even
+    for RAID10); otherwise the count is rejected naming the field.
+    """
+    if drive_count < 1:
+        raise InputError("drive_count", "must be at least 1 drive")
+    w = layout.group_width
+    if layout.scheme is RaidScheme.REPLICA:
+        if drive_count < layout.copies:
+            raise InputError(
+                "drive_count", f"{layout.copies}-way replication needs at least {layout.copies} drives"
+            )
+        return RaidGroups(full=drive_count, width=1, remainder=0)
+    full, rem = divmod(drive_count, w)
+    lo = min_group_width(layout)
+    if rem and (rem < lo or (layout.scheme is RaidScheme.RAID10 and rem % 2)):
+        raise InputError(
+            "drive_count",
+            f"{drive_count} drives leave a group of {rem}, below the minimum of {lo} for {layout.scheme.value} "
+            f"(use a multiple of {w} or add drives)",
+        )
+    return RaidGroups(full=full, width=w, remainder=rem)
+
+
+def spare_count(drive_count: int, policy: SparePolicy) -> int:
+    """Hot spares: ``max(min_spares, ceil(N / per_drives))``."""
+    return max(policy.min_spares, math.ceil(drive_count / policy.per_drives))
+
+
+def data_drive_count(drive_count: int, layout: RaidLayout) -> float:
+    """Drive-equivalents holding data after protection (parity, mirror halves, replicas removed)."""
+    groups = raid_groups(drive_count, layout)
+    if layout.scheme is RaidScheme.REPLICA:
+        return drive_count / layout.copies
+    eff_full = capacity_efficiency(layout)
+    data = groups.full * groups.width * eff_full
+    if groups.remainder:
+        rem_layout = layout.model_copy(update={"group_width": groups.remainder})
+        data += groups.remainder * capacity_efficiency(rem_layout)
+    return data
+
+
+class PoolCapacity(Output):
+    """Capacity waterfall of one pool [TB, decimal] with explanations."""
+
+    pool: str
+    drives: int
+    spares: int
+    groups: int
+    raw_tb: Explained
+    right_sized_tb: Explained
+    after_raid_tb: Explained
+    usable_tb: Explained
+    usable_raw_pct: float
+
+
+def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> PoolCapacity:
+    """Waterfall for one pool of ``drive_count`` drives (spares added by the pool's policy)."""
+    spares = spare_count(drive_count, pool.spares)
+    d = pool.drive
+    raw = (drive_count + spares) * d.capacity_gb / 1000.0
+    rs_tb_each = d.usable_gib * GIB / TB
+    rs = drive_count * rs_tb_each
+    data_drives = data_drive_count(drive_count, pool.raid)
+    after = data_drives * rs_tb_each
+    keep = (1 - policy.filesystem_reserve_pct / 100.0) * (1 - policy.snapshot_reserve_pct / 100.0)
+    usable = after * keep
+    groups = raid_groups(drive_count, pool.raid).count
+    return PoolCapacity(
+        pool=pool.name,
+        drives=drive_count,
+        spares=spares,
+        groups=groups,
+        raw_tb=explained(
+            raw,
+            "TB",
+            "raw = (N + spares) x C_marketed",
+            f"raw = ({drive_count} + {spares}) x {fmt(d.capacity_gb)} GB = {fmt(raw)} TB",
+            N=drive_count,
+            spares=spares,
+            C_marketed_gb=d.capacity_gb,
+        ),
+        right_sized_tb=explained(
+            rs,
+            "TB",
+            "right-sized = N x C_right-sized",
+            f"right-sized = {drive_count} x {fmt(d.usable_gib)} GiB ({fmt(rs_tb_each * 1000)} GB) = {fmt(rs)} TB",
+            N=drive_count,
+            C_right_sized_gib=d.usable_gib,
+        ),
+        after_raid_tb=explained(
+            after,
+            "TB",
+            "after RAID = data drives x C_right-sized",
+            f"after {pool.raid.scheme.value} = {fmt(data_drives)} data drives in {groups} groups "
+            f"x {fmt(rs_tb_each * 1000)} GB = {fmt(after)} TB",
+            data_drives=data_drives,
+            groups=groups,
+            scheme=pool.raid.scheme.value,
+        ),
+        usable_tb=explained(
+            usable,
+            "TB",
+            "usable = after RAID x (1 - fs reserve) x (1 - snapshot reserve)",
+            f"usable = {fmt(after)} x (1 - {fmt(policy.filesystem_reserve_pct)}%) x "
+            f"(1 - {fmt(policy.snapshot_reserve_pct)}%) = {fmt(usable)} TB",
+            fs_reserve_pct=policy.filesystem_reserve_pct,
+            snapshot_reserve_pct=policy.snapshot_reserve_pct,
+        ),
+        usable_raw_pct=100.0 * usable / raw if raw > 0 else 0.0,
+    )
+
+
+def physical_needed_tb(workload: Workload) -> float:
+    """Physical capacity a workload needs at its horizon [TB]:
+    ``C (1+g)^y x repl_cap / (dedupe x compression) / (1 - snap)``."""
+    keep = 1.0 - workload.snapshot_reserve_pct / 100.0
+    if keep <= 0:
+        raise InputError("snapshot_reserve_pct", "must be below 100")
+    return (
+        workload.grown_capacity_tb
+        * workload.replication.capacity_amplification
+        / (workload.dedupe_ratio * workload.compression_ratio)
+        / keep
+    )
+
+
+class CapacityResult(Output):
+    """Capacity of the whole configuration against the workloads' needs."""
+
+    pools: list[PoolCapacity]
+    raw_tb: float
+    usable_tb: float
+    effective_tb: Explained
+    needed_tb: Explained
+    logical_needed_tb: float
+    usable_raw_pct: float
+    fill_pct: float = Field(description="needed physical / usable [%]")
+    max_fill_pct: float
+    passed: bool
+    steps: list[Explained] = Field(description="the waterfall, raw to effective")
+
+
+def capacity_result(
+    pools: list[PoolCapacity], workloads: list[Workload], max_fill_pct: float = 100.0
+) -> CapacityResult:
+    """Totals, effective capacity and the fit check ``needed <= usable x max_fill``."""
+    raw = sum(p.raw_tb.value or 0.0 for p in pools)
+    usable = sum(p.usable_tb.value or 0.0 for p in pools)
+    needed = sum(physical_needed_tb(w) for w in workloads)
+    logical = sum(w.grown_capacity_tb * w.replication.capacity_amplification for w in workloads)
+    reduction = logical / needed if needed > 0 else 1.0
+    effective = usable * reduction
+    fill = 100.0 * needed / usable if usable > 0 else float("inf")
+    parts = " + ".join(
+        f"{fmt(w.capacity_tb)} TB x {fmt(1 + w.growth_pct_per_year / 100)}^{fmt(w.horizon_years)}"
+        f" / {fmt(w.dedupe_ratio * w.compression_ratio)}"
+        for w in workloads
+    )
+    steps: list[Explained] = []
+    for p in pools:
+        steps += [p.raw_tb, p.right_sized_tb, p.after_raid_tb, p.usable_tb]
+    eff = explained(
+        effective,
+        "TB",
+        "effective = usable x (logical / physical)",
+        f"effective = {fmt(usable)} TB x {fmt(reduction)} = {fmt(effective)} TB",
+        usable_tb=usable,
+        reduction=reduction,
+    )
+    need = explained(
+        needed,
+        "TB",
+        "needed = sum C (1+g)^years x repl / (dedupe x compression) / (1 - snap reserve)",
+        f"needed = {parts} = {fmt(needed)} TB physical",
+        logical_tb=logical,
+    )
+    steps.append(eff)
+    return CapacityResult(
+        pools=pools,
+        raw_tb=raw,
+        usable_tb=usable,
+        effective_tb=eff,
+        needed_tb=need,
+        logical_needed_tb=logical,
+        usable_raw_pct=100.0 * usable / raw if raw > 0 else 0.0,
+        fill_pct=min(fill, 1e9),
+        max_fill_pct=max_fill_pct,
+        passed=fill <= max_fill_pct + 1e-9,
+        steps=steps,
+    )

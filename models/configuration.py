@@ -1,0 +1,163 @@
+"""A configuration: controllers, ports, drive pools, caches, tiering, packaging and headroom targets.
+
+Everything needed to evaluate is inside the configuration (drive and controller specs are copied
+in, not referenced by id), so a stored report is a self-contained snapshot.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from models.base import Frozen, NonNegFloat, Pct, PositiveFloat
+from models.controller import ControllerSpec, HaMode
+from models.drives import DriveSpec
+from models.ports import PortGroup
+from models.raid import RaidLayout
+
+
+class SparePolicy(Frozen):
+    """Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool."""
+
+    per_drives: int = Field(default=30, ge=1, le=10000, description="one spare per this many drives")
+    min_spares: int = Field(default=1, ge=0, le=64)
+
+
+class DrivePool(Frozen):
+    """Drives of one type in one protection scheme (an aggregate, a RAID pool, a vdev set, a tier)."""
+
+    name: str = Field(default="pool", min_length=1, max_length=80)
+    drive: DriveSpec
+    drive_count: int | None = Field(
+        default=None, ge=1, le=100000, description="drives incl. parity, excl. spares; None = size it"
+    )
+    raid: RaidLayout
+    spares: SparePolicy = Field(default_factory=SparePolicy)
+
+
+class FlashCacheKind(StrEnum):
+    FLASH_CACHE = "flash-cache"  # NetApp PAM / Flash Cache: read cache, controller-attached
+    FAST_CACHE = "fast-cache"  # EMC FAST Cache: SSD cache of reads and writes, 64 KB pages
+    L2ARC = "l2arc"  # ZFS level-2 ARC: read cache devices
+    FLASH_POOL = "flash-pool"  # SSDs caching 4 KB blocks inside an aggregate
+
+
+class CacheConfig(Frozen):
+    """Read-cache levels beyond controller DRAM (the DRAM cache is in the controller spec)."""
+
+    flash_cache_gb: NonNegFloat = Field(default=0.0, description="flash read cache, whole system [GB]")
+    flash_kind: FlashCacheKind = FlashCacheKind.FLASH_CACHE
+    flash_hit_ms: PositiveFloat = Field(default=1.0, description="read served from the flash cache [ms]")
+    dedupe_aware: bool = Field(default=False, description="caches hold deduplicated blocks")
+    exclusive: bool = Field(
+        default=True, description="flash holds blocks evicted from DRAM (victim cache); False = inclusive"
+    )
+    cache_sequential: bool = Field(
+        default=False, description="sequential reads bypass flash caches by default"
+    )
+
+
+class TieringConfig(Frozen):
+    """Autotiering across pools (fastest first) with a vendor chunk size."""
+
+    tiers: list[str] = Field(min_length=2, max_length=3, description="pool names, fastest tier first")
+    chunk_mb: float = Field(gt=0.0, le=8192.0, description="relocation unit [MB]: 7.5 VMAX, 42 VSP, 1024 VNX")
+    locality_b: float | None = Field(
+        default=None, gt=0.5, lt=1.0, description="b-model spatial locality bias; None = calibrated default"
+    )
+    fast_tier_fraction: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=1.0,
+        description="measured needed fraction (from a trace); overrides the model",
+    )
+    metadata_bytes_per_chunk: PositiveFloat = Field(default=64.0)
+    relocation_window_h: PositiveFloat = Field(default=24.0, description="hours between relocation runs")
+
+    @model_validator(mode="after")
+    def _unique(self) -> Self:
+        if len(set(self.tiers)) != len(self.tiers):
+            raise ValueError("tier pool names must be distinct")
+        return self
+
+
+class Packaging(Frozen):
+    """Physical packaging: enclosures, rack units, power and list prices (where the catalog has them)."""
+
+    controller_rack_units: float = Field(
+        default=3.0, ge=0.0, le=100.0, description="controller enclosure [U]"
+    )
+    drives_in_controller_enclosure: int = Field(default=0, ge=0, le=200)
+    drives_per_shelf: int = Field(default=24, ge=1, le=200)
+    shelf_rack_units: float = Field(default=2.0, ge=0.0, le=20.0)
+    max_drives: int | None = Field(default=None, ge=1, le=100000)
+    max_shelves: int | None = Field(default=None, ge=0, le=10000)
+    controller_power_w: NonNegFloat = Field(default=0.0, description="controller enclosure power [W]")
+    shelf_power_w: NonNegFloat = Field(default=0.0, description="empty shelf power [W]")
+    controller_price_usd: NonNegFloat = Field(default=0.0, description="controllers list price [USD]")
+    shelf_price_usd: NonNegFloat = 0.0
+    flash_cache_price_usd_per_gb: NonNegFloat = 0.0
+
+
+class HeadroomTargets(Frozen):
+    """How busy each part may be (defaults from common practice).
+
+    Controllers: an active-active pair at most 50% each, so the partner carries both after a
+    failover; single controllers and scale-out nodes 70%, and after losing one node the rest at
+    most ``failover_max_pct``. Drives 70%. Ports 70%.
+    """
+
+    controller_max_pct: Pct | None = Field(default=None, description="None = 50 for an HA pair, else 70")
+    failover_max_pct: Pct = 100.0
+    drive_max_pct: Pct = 70.0
+    port_max_pct: Pct = 70.0
+    capacity_max_fill_pct: Pct = Field(default=100.0, description="usable capacity that may be filled")
+
+    def controller_limit_pct(self, ha_mode: HaMode) -> float:
+        if self.controller_max_pct is not None:
+            return self.controller_max_pct
+        return 50.0 if ha_mode is HaMode.ACTIVE_ACTIVE else 70.0
+
+
+class CapacityPolicy(Frozen):
+    """Reserves taken from usable space."""
+
+    filesystem_reserve_pct: Pct = Field(default=0.0, description="e.g. WAFL 10%")
+    snapshot_reserve_pct: Pct = Field(default=0.0, description="array-level snapshot reserve")
+
+
+class Configuration(Frozen):
+    """One storage system build to evaluate."""
+
+    name: str = Field(default="configuration", min_length=1, max_length=120)
+    vendor: str | None = None
+    array_id: str | None = Field(default=None, description="catalog array id it was built from")
+    controller: ControllerSpec
+    ports: list[PortGroup] = Field(min_length=1, max_length=16)
+    pools: list[DrivePool] = Field(min_length=1, max_length=8)
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+    tiering: TieringConfig | None = None
+    packaging: Packaging = Field(default_factory=Packaging)
+    capacity: CapacityPolicy = Field(default_factory=CapacityPolicy)
+    headroom: HeadroomTargets = Field(default_factory=HeadroomTargets)
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        names = [p.name for p in self.pools]
+        if len(set(names)) != len(names):
+            raise ValueError("pool names must be distinct")
+        if self.tiering is not None:
+            missing = [t for t in self.tiering.tiers if t not in names]
+            if missing:
+                raise ValueError(f"tiering names unknown pools: {', '.join(missing)}")
+        return self
+
+    def pool(self, name: str | None) -> DrivePool:
+        if name is None:
+            return self.pools[0]
+        for p in self.pools:
+            if p.name == name:
+                return p
+        raise KeyError(name)

@@ -1,0 +1,122 @@
+"""Controllers: CPU cost model, limits, HA failover.
+
+Controller CPU demand is the sum over operation kinds of their rate times their CPU cost, plus a
+cost per KiB moved, times data-service multipliers:
+
+    busy = (R_hit c_hit + R_miss c_miss + W c_write + KiB/s c_kib) x m_dedupe x m_compress x m_repl
+           / (10^6 x cores x controllers_serving)
+
+Costs are CPU microseconds on one core of that controller model (calibrated per model in the
+catalog against published plateaus). Utilization also counts the model's IOPS and MB/s ceilings
+(``max_iops``/``max_mb_s`` per controller), and the larger of CPU, IOPS and MB/s utilization is the
+controller's. HA: an active-active pair shares the load (two serving); after a failover one
+controller carries everything. Scale-out N nodes: N serve, N - 1 after a node is lost.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+
+
+class HaMode(StrEnum):
+    SINGLE = "single"
+    ACTIVE_ACTIVE = "active-active"
+    ACTIVE_PASSIVE = "active-passive"
+    SCALE_OUT = "scale-out"
+
+
+class ControllerSpec(Frozen):
+    """A controller model (per controller / node) and how many of them the system has."""
+
+    model: str = Field(min_length=1, max_length=120)
+    count: int = Field(default=2, ge=1, le=256)
+    ha_mode: HaMode = HaMode.ACTIVE_ACTIVE
+    cores: PositiveFloat = Field(default=1.0, description="CPU cores (or core-equivalents) per controller")
+    cpu_us_read_hit: NonNegFloat = Field(default=20.0, description="CPU per cached read [us]")
+    cpu_us_read_miss: NonNegFloat = Field(default=60.0, description="CPU per read served from drives [us]")
+    cpu_us_write: NonNegFloat = Field(default=80.0, description="CPU per write incl. mirroring [us]")
+    cpu_us_per_kib: NonNegFloat = Field(default=0.5, description="CPU per KiB moved [us]")
+    dedupe_cpu_multiplier: float = Field(default=1.3, ge=1.0, le=5.0)
+    compression_cpu_multiplier: float = Field(default=1.2, ge=1.0, le=5.0)
+    replication_cpu_multiplier: float = Field(default=1.1, ge=1.0, le=5.0)
+    max_iops: PositiveFloat | None = Field(default=None, description="front-end IOPS ceiling per controller")
+    max_mb_s: PositiveFloat | None = Field(default=None, description="front-end MB/s ceiling per controller")
+    dram_cache_gb: NonNegFloat = Field(default=0.0, description="read cache in DRAM per controller [GB]")
+    nvram_mb: NonNegFloat = Field(default=512.0, description="write cache / NVRAM per controller [MB]")
+    write_ack_ms: NonNegFloat = Field(default=0.3, description="write acknowledgement from NVRAM [ms]")
+    cache_hit_ms: NonNegFloat = Field(default=0.2, description="read served from DRAM [ms]")
+    source: str = Field(default="user-defined")
+
+    @property
+    def serving(self) -> int:
+        """Controllers carrying load in normal operation."""
+        if self.ha_mode is HaMode.ACTIVE_PASSIVE:
+            return 1
+        return self.count
+
+    @property
+    def serving_after_failover(self) -> int:
+        """Controllers carrying load after one fails (0 means the system is down)."""
+        if self.ha_mode is HaMode.ACTIVE_PASSIVE:
+            return 1 if self.count >= 2 else 0
+        return self.count - 1
+
+
+class ControllerLoad(Frozen):
+    """Per-second front-end demand on the controllers."""
+
+    read_hits: NonNegFloat = 0.0
+    read_misses: NonNegFloat = 0.0
+    writes: NonNegFloat = 0.0
+    kib_per_s: NonNegFloat = 0.0
+    dedupe: bool = False
+    compression: bool = False
+    replication: bool = False
+
+    @property
+    def iops(self) -> float:
+        return self.read_hits + self.read_misses + self.writes
+
+
+def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec) -> float:
+    """Total CPU demand [core-seconds per second] over all controllers, with multipliers."""
+    us = (
+        load.read_hits * spec.cpu_us_read_hit
+        + load.read_misses * spec.cpu_us_read_miss
+        + load.writes * spec.cpu_us_write
+        + load.kib_per_s * spec.cpu_us_per_kib
+    )
+    m = 1.0
+    if load.dedupe:
+        m *= spec.dedupe_cpu_multiplier
+    if load.compression:
+        m *= spec.compression_cpu_multiplier
+    if load.replication:
+        m *= spec.replication_cpu_multiplier
+    return us * m / 1e6
+
+
+def cpu_us_per_io(load: ControllerLoad, spec: ControllerSpec) -> float:
+    """Mean CPU time of one front-end I/O [us on one core], multipliers included."""
+    if load.iops <= 0:
+        return 0.0
+    return cpu_seconds_per_second(load, spec) * 1e6 / load.iops
+
+
+def controller_utilization(load: ControllerLoad, spec: ControllerSpec, serving: int) -> float:
+    """Utilization of each of ``serving`` controllers sharing ``load`` evenly (0..inf).
+
+    ``max(cpu / (cores x serving), IOPS / (max_iops x serving), MB/s / (max_mb_s x serving))``.
+    """
+    if serving < 1:
+        raise InputError("serving", "no controller left to serve the load")
+    u = cpu_seconds_per_second(load, spec) / (spec.cores * serving)
+    if spec.max_iops:
+        u = max(u, load.iops / (spec.max_iops * serving))
+    if spec.max_mb_s:
+        u = max(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
+    return u

@@ -1,0 +1,336 @@
+"""Performance curves: IOPS vs outstanding I/Os (closed model) and latency vs load (open model).
+
+Queue-depth sweep: a host keeps N I/Os outstanding against the configuration (Iometer's
+"outstanding I/Os", fio's iodepth). The window's phase mix defines the per-I/O service demands,
+built from the same physics as :func:`models.evaluate.evaluate`, and exact Mean Value Analysis
+(:func:`models.queueing.mva`) gives throughput and mean response time at each depth:
+
+* host + fabric: a delay of ``host_overhead_ms`` (calibrated per set-up, not per array);
+* cache hits and write acknowledgements: a delay (no queueing);
+* controller CPU: c cores serving one I/O each (Seidmann: queue D/c + delay D(c-1)/c);
+* front-end port: a queue with demand ``size / practical rate``;
+* drives: ``r`` identical read-serving drives, each a queue with the read-miss demand, whose
+  service time shortens with command queuing (load-dependent, at the queue an arrival sees);
+  write destage is an open background class on every drive (writes are acknowledged from
+  NVRAM, so their drive time loads the drives without being in the response path).
+
+Latency vs load: the open model evaluated at 5% .. 100% of the load that saturates the first
+resource, giving the classic hockey stick with the workload's operating point on it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from models import cache as cache_model
+from models.base import InputError, Output
+from models.capacity import pool_capacity
+from models.configuration import Configuration
+from models.controller import ControllerLoad, cpu_us_per_io
+from models.drives import DriveKind, ncq_factor
+from models.evaluate import (
+    DegradedMode,
+    _drive_counts,
+    _pool_demand,
+    cache_shares_gb,
+    evaluate,
+    pool_drive_counts,
+)
+from models.parameters import EngineParameters
+from models.queueing import Station, mva
+from models.raid import seek_span
+from models.units import transfer_ms
+from models.workload import Phase, Workload
+
+DEFAULT_DEPTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+class QueueDepthPoint(Output):
+    queue_depth: int
+    iops: float
+    mb_per_s: float
+    avg_response_ms: float
+    utilization_pct: dict[str, float]
+    bottleneck: str
+
+
+class QueueDepthCurve(Output):
+    window: str
+    points: list[QueueDepthPoint]
+    stations: dict[str, float]  # per-I/O demand at QD1 [ms], for the explanation
+    explanation: str
+
+
+def _window_members(
+    workloads: list[Workload], window: str | None
+) -> tuple[str, list[tuple[Workload, Phase]]]:
+    windows = [ph.window for w in workloads for ph in w.phases]
+    if not windows:
+        raise InputError("workloads", "no phases")
+    win = window or windows[0]
+    members = [(w, ph) for w in workloads for ph in w.phases if ph.window == win]
+    if not members:
+        raise InputError("window", f"no phase runs in window {win!r}")
+    return win, members
+
+
+def queue_depth_sweep(
+    workloads: list[Workload],
+    configuration: Configuration,
+    *,
+    window: str | None = None,
+    depths: tuple[int, ...] | list[int] = DEFAULT_DEPTHS,
+    params: EngineParameters | None = None,
+    controllers_serving: int | None = None,
+) -> QueueDepthCurve:
+    """IOPS, MB/s and mean response time at each outstanding-I/O depth (closed MVA).
+
+    The phases of ``window`` are mixed in proportion to their IOPS (an idle window mixes
+    equally). ``controllers_serving`` is how many controllers the host's LUNs are spread over
+    (one LUN on one controller of a pair: 1; default: all serving controllers).
+    """
+    if not depths or min(depths) < 1:
+        raise InputError("depths", "queue depths must be >= 1")
+    p = params or EngineParameters()
+    cfg = configuration
+    win, members = _window_members(workloads, window)
+    total = sum(ph.effective_iops for _, ph in members)
+    # normalize to 1 I/O per second so busy times become per-I/O demands
+    if total > 0:
+        unit = [
+            (w, ph.model_copy(update={"iops": ph.effective_iops / total, "mb_per_s": None}))
+            for w, ph in members
+        ]
+    else:
+        unit = [
+            (w, ph.model_copy(update={"iops": 1.0 / len(members), "mb_per_s": None})) for w, ph in members
+        ]
+    ctrl = cfg.controller
+    serving = controllers_serving or ctrl.serving
+    counts = pool_drive_counts(cfg)
+    usable = {
+        pl.name: (pool_capacity(pl, counts[pl.name], cfg.capacity).usable_tb.value or 0.0) * 1000.0
+        for pl in cfg.pools
+    }
+
+    # caches (the whole DRAM of the serving controllers, split among workloads by read rate)
+    ws = [w.working_set_for(ph) for w, ph in unit]
+    rr = [ph.iops * ph.read_pct / 100 * ph.random_pct / 100 for _, ph in unit]
+    dram = cache_shares_gb(ctrl.dram_cache_gb * serving, ws, rr)
+    both = cache_shares_gb(
+        ctrl.dram_cache_gb * serving + cfg.cache.flash_cache_gb * serving / ctrl.serving, ws, rr
+    )
+    hits = []
+    for (w, _), ws_i, d_gb, b_gb in zip(unit, ws, dram, both, strict=True):
+        h_d = cache_model.che_hit_ratio(d_gb, ws_i, w.skew) if d_gb > 0 else 0.0
+        h_b = h_d
+        if cfg.cache.flash_cache_gb > 0 and b_gb > 0:
+            ws_f = ws_i / w.dedupe_ratio if cfg.cache.dedupe_aware else ws_i
+            h_b = max(h_d, cache_model.che_hit_ratio(b_gb, ws_f, w.skew))
+        hits.append((h_d, h_b - h_d))
+
+    stations: list[Station] = [Station("host", p.host_overhead_ms, delay=True)]
+    delay_ms = 0.0
+    for (_, ph), (h_d, h_f) in zip(unit, hits, strict=True):
+        rf, rnd = ph.read_pct / 100, ph.random_pct / 100
+        delay_ms += ph.iops * (
+            rf
+            * (rnd * (h_d * ctrl.cache_hit_ms + h_f * cfg.cache.flash_hit_ms) + (1 - rnd) * ctrl.cache_hit_ms)
+            + (1 - rf) * ctrl.write_ack_ms
+        )
+    stations.append(Station("cache and NVRAM", delay_ms, delay=True))
+    load = ControllerLoad(
+        read_hits=sum(
+            ph.iops * ph.read_pct / 100 * (1 - ph.random_pct / 100 * (1 - hd - hf))
+            for (_, ph), (hd, hf) in zip(unit, hits, strict=True)
+        ),
+        read_misses=sum(
+            ph.iops * ph.read_pct / 100 * ph.random_pct / 100 * (1 - hd - hf)
+            for (_, ph), (hd, hf) in zip(unit, hits, strict=True)
+        ),
+        writes=sum(ph.iops * (1 - ph.read_pct / 100) for _, ph in unit),
+        kib_per_s=sum(ph.iops * ph.mean_size_kib for _, ph in unit),
+        dedupe=any(w.dedupe_ratio > 1 for w, _ in unit),
+        compression=any(w.compression_ratio > 1 for w, _ in unit),
+        replication=any(w.replication.mode.value != "none" for w, _ in unit),
+    )
+    d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
+    cores = ctrl.cores * serving
+    stations.append(Station("controller CPU", d_cpu / cores))
+    if cores > 1:
+        stations.append(Station("controller CPU (parallel)", d_cpu * (cores - 1) / cores, delay=True))
+    if ctrl.max_iops:
+        stations.append(Station("controller IOPS limit", 1000.0 / (ctrl.max_iops * serving)))
+    mean_kib = sum(ph.iops * ph.mean_size_kib for _, ph in unit)
+    port_rate = sum(pg.total_mb_s for pg in cfg.ports)
+    stations.append(Station("ports", transfer_ms(mean_kib, port_rate)))
+
+    for pool in cfg.pools:
+        items = [
+            (w, ph, hd, hf)
+            for (w, ph), (hd, hf) in zip(unit, hits, strict=True)
+            if (w.pool or cfg.pools[0].name) == pool.name
+        ]
+        if not items:
+            continue
+        n = counts[pool.name]
+        all_d, rd, _ = _drive_counts(pool, n)
+        ws_pool = sum(w.working_set_for(ph) for w, ph, _, _ in items)
+        span = seek_span(
+            ws_pool / usable[pool.name] if usable[pool.name] > 0 else 1.0,
+            pool.raid.scatter,
+            p.min_span_fraction,
+        )
+
+        # drive demand is linear in the command-queuing factor: D(q) = A + B ncq(q)
+        dem1 = _pool_demand(pool, items, span, 1.0, p)
+        read1, write1 = dem1.read_busy_ms / rd, dem1.write_busy_ms
+        is_hdd = pool.drive.kind is DriveKind.HDD and p.ncq_gain_max > 0
+        demand_fn = None
+        if is_hdd:
+            q_deep = 1e9
+            f_deep = ncq_factor(q_deep, p.ncq_gain_max, p.ncq_q_half)
+            read_deep = _pool_demand(pool, items, span, q_deep, p).read_busy_ms / rd
+            b = (read1 - read_deep) / (1.0 - f_deep)
+            a = read1 - b
+
+            def demand_fn(q: float, a: float = a, b: float = b) -> float:
+                return a + b * ncq_factor(q, p.ncq_gain_max, p.ncq_q_half)
+
+        stations.append(
+            Station(
+                f"drives:{pool.name}",
+                read1,
+                replicas=rd,
+                background_ms=write1 / all_d,
+                demand_at_queue=demand_fn,
+            )
+        )
+
+    max_n = max(depths)
+    points = mva(stations, max_n)
+    wanted = sorted(set(depths))
+    out: list[QueueDepthPoint] = []
+    mb_per_io = mean_kib * 1024 / 1e6
+    for d in wanted:
+        pt = points[d - 1]
+        util = {
+            k: 100.0 * v
+            for k, v in pt.utilization.items()
+            if not k.endswith("(parallel)") and k not in {"host", "cache and NVRAM"}
+        }
+        bott = max(util, key=lambda k: util[k]) if util else "none"
+        out.append(
+            QueueDepthPoint(
+                queue_depth=d,
+                iops=pt.throughput_per_s,
+                mb_per_s=pt.throughput_per_s * mb_per_io,
+                avg_response_ms=pt.response_ms,
+                utilization_pct=util,
+                bottleneck=bott,
+            )
+        )
+    demands = {s.name: s.demand_ms * s.replicas if not s.delay else s.demand_ms for s in stations}
+    expl = (
+        "Closed network solved by exact MVA: X(N) = N / sum_k R_k(N), R_k = D_k (1 + Q_k(N-1)) / (1 - U_bg,k); "
+        "demands per I/O at QD1 [ms]: " + ", ".join(f"{k} {v:.3g}" for k, v in demands.items())
+    )
+    return QueueDepthCurve(window=win, points=out, stations=demands, explanation=expl)
+
+
+class LoadPoint(Output):
+    load_pct: float = 0.0
+    iops: float
+    read_latency_ms: float | None
+    avg_latency_ms: float | None
+    bottleneck: str
+
+
+class LatencyCurve(Output):
+    window: str
+    saturation_iops: float
+    operating_iops: float
+    operating_load_pct: float
+    points: list[LoadPoint]
+
+
+def _max_util(res, window: str) -> float:
+    w = next(x for x in res.windows if x.window == window)
+    vals = [
+        c.value / 100.0
+        for c in w.checks
+        if c.unit == "%" and c.value is not None and not c.name.startswith("controllers after")
+    ]
+    if any(c.value is None and c.unit == "%" for c in w.checks):
+        return math.inf
+    return max(vals) if vals else 0.0
+
+
+def latency_vs_load(
+    workloads: list[Workload],
+    configuration: Configuration,
+    *,
+    window: str | None = None,
+    points: int = 20,
+    params: EngineParameters | None = None,
+) -> LatencyCurve:
+    """Read and average latency from 5% to 100% of the saturating load, and the operating point.
+
+    Saturation is where the first resource reaches 100% (found by bisection on a load scale,
+    since drive service time is not linear in load under command queuing).
+    """
+    if not 2 <= points <= 200:
+        raise InputError("points", "must be between 2 and 200")
+    win, members = _window_members(workloads, window)
+    base_iops = sum(ph.effective_iops for _, ph in members)
+    if base_iops <= 0:
+        raise InputError("window", f"window {win!r} has no load")
+    only = [
+        w.model_copy(update={"phases": [ph for ph in w.phases if ph.window == win]})
+        for w in workloads
+        if any(ph.window == win for ph in w.phases)
+    ]
+    lo, hi = 0.0, 1.0
+    while _max_util(evaluate(only, configuration, params=params, load_scale=hi), win) < 1.0:
+        lo, hi = hi, hi * 2.0
+        if hi > 1e7:
+            raise InputError("workloads", "no resource saturates: the load does not touch the configuration")
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if _max_util(evaluate(only, configuration, params=params, load_scale=mid), win) < 1.0:
+            lo = mid
+        else:
+            hi = mid
+    sat = lo
+    pts: list[LoadPoint] = []
+    for i in range(points):
+        frac = 0.05 + (1.0 - 0.05) * i / (points - 1)
+        scale = sat * frac * (0.999 if i == points - 1 else 1.0)
+        r = evaluate(only, configuration, params=params, load_scale=scale)
+        w = next(x for x in r.windows if x.window == win)
+        pts.append(
+            LoadPoint(
+                load_pct=100 * frac,
+                iops=base_iops * scale,
+                read_latency_ms=w.read_latency_ms,
+                avg_latency_ms=w.avg_latency_ms,
+                bottleneck=w.bottleneck,
+            )
+        )
+    return LatencyCurve(
+        window=win,
+        saturation_iops=base_iops * sat,
+        operating_iops=base_iops,
+        operating_load_pct=100.0 / sat if sat > 0 else math.inf,
+        points=pts,
+    )
+
+
+__all__ = [
+    "DEFAULT_DEPTHS",
+    "DegradedMode",
+    "LatencyCurve",
+    "QueueDepthCurve",
+    "latency_vs_load",
+    "queue_depth_sweep",
+]

@@ -1,0 +1,985 @@
+"""Evaluate a configuration against workloads, window by window (open queueing model).
+
+For each window (phases of all workloads that share it run together):
+
+1. Caches: each workload's random reads hit controller DRAM, then the flash cache, with hit
+   ratios from the LRU model in :mod:`models.cache` over its working set and skew. A shared
+   cache is split among workloads by a joint characteristic-time solve (see
+   :func:`cache_shares_gb`). Sequential reads are prefetched (served at DRAM latency; the drives
+   stream them).
+2. Back end per pool: ``BE = R_miss + W x c_write`` in back-end I/Os of the front-end size (the
+   conventional figure), and the drive busy time from the physics in :mod:`models.drives`:
+   random I/Os pay seek (short-stroked by the data's span) + rotation (shortened by command
+   queuing) + transfer; full-stripe and sequential data streams at the media rate with one
+   positioning per run. ``U_drive = busy_reads / read-serving drives + busy_writes / all drives``.
+3. Controllers: CPU cost model (:mod:`models.controller`), normal and after a failover.
+4. Ports: MB/s over practical bandwidth (:mod:`models.ports`).
+5. Latency: M/G/1 at the drives, M/M/c (Seidmann) at the controller CPU, M/M/1 at the ports;
+   read = hit and miss paths weighted; write = NVRAM acknowledgement while the drives keep up.
+6. Checks against the headroom targets and latency targets, each with its margin; the
+   bottleneck is the component nearest (or furthest past) its limit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from enum import StrEnum
+
+from pydantic import Field
+from scipy.optimize import brentq
+
+from models import ENGINE_VERSION
+from models import cache as cache_model
+from models.base import InputError, Output
+from models.capacity import CapacityResult, capacity_result, pool_capacity, raid_groups
+from models.configuration import Configuration, DrivePool
+from models.controller import ControllerLoad, HaMode, controller_utilization, cpu_us_per_io
+from models.drives import DriveKind, drive_service_ms, ssd_latency_ms
+from models.explain import Explained, explained, fmt
+from models.parameters import EngineParameters
+from models.ports import port_utilization
+from models.queueing import mg1_wait_ms
+from models.raid import (
+    degraded_read_cost,
+    random_read_fanout,
+    read_drives,
+    seek_span,
+    sequential_write_cost,
+    small_write_cost,
+    write_cost_split,
+)
+from models.units import KIB, MB, transfer_ms
+from models.workload import Phase, Workload, windows_of
+
+
+class DegradedMode(StrEnum):
+    NONE = "none"
+    DRIVE_FAILED = "drive-failed"
+    REBUILDING = "rebuilding"
+    CONTROLLER_FAILED = "controller-failed"
+
+
+class Check(Output):
+    """One constraint: value against limit, with the margin (limit - value, in the value's unit)."""
+
+    name: str
+    value: float | None
+    limit: float
+    unit: str
+    margin: float | None
+    passed: bool
+    text: str
+
+
+class PoolLoad(Output):
+    """Back-end load of one pool in one window."""
+
+    pool: str
+    frontend_iops: float
+    backend_iops: Explained
+    backend_read_iops: float
+    backend_write_iops: float
+    drive_busy_ms_per_s: float
+    drive_utilization_pct: Explained
+    mean_read_service_ms: float
+    read_miss_latency_ms: Explained
+    span_pct: float = Field(description="share of the drives' surface the data spans [%]")
+    queue_per_drive: float
+    degraded_group_utilization_pct: float | None = None
+    rebuild_hours: Explained | None = None
+
+
+class PhaseResult(Output):
+    """One workload phase inside a window: its caches and latencies."""
+
+    workload: str
+    phase: str
+    pool: str
+    iops: float
+    mb_per_s: float
+    read_pct: float
+    working_set_gb: float
+    cache_gb: float = Field(description="DRAM cache share this workload gets in the window [GB]")
+    dram_hit_pct: Explained
+    flash_hit_pct: Explained
+    working_set_in_cache_pct: float
+    read_latency_ms: Explained
+    write_latency_ms: Explained
+    avg_latency_ms: float | None
+    read_latency_target_ms: float | None
+    passed: bool
+
+
+class WindowResult(Output):
+    """Everything about one window: load, utilization of each component, latency, checks."""
+
+    window: str
+    frontend_iops: float
+    frontend_mb_s: float
+    read_pct: float
+    pools: list[PoolLoad]
+    phases: list[PhaseResult]
+    controller_utilization_pct: Explained
+    failover_utilization_pct: Explained | None
+    port_utilization_pct: Explained
+    read_latency_ms: float | None
+    write_latency_ms: float | None
+    avg_latency_ms: float | None
+    checks: list[Check]
+    bottleneck: str
+    passed: bool
+    verdict: str
+
+
+class BillOfMaterials(Output):
+    """Drives, shelves, rack units, power and list cost (None where the catalog has no figure)."""
+
+    drives: int
+    spares: int
+    shelves: int
+    rack_units: float
+    power_w: float | None
+    cost_usd: float | None
+    flash_cache_gb: float
+
+
+class EvaluationResult(Output):
+    engine_version: str
+    configuration: str
+    degraded: DegradedMode
+    windows: list[WindowResult]
+    capacity: CapacityResult
+    bill: BillOfMaterials
+    checks: list[Check]
+    passed: bool
+    bottleneck: str
+    warnings: list[str]
+
+
+# ---------------------------------------------------------------------------------------------
+# caches
+
+
+def cache_shares_gb(cache_gb: float, working_sets_gb: list[float], read_rates: list[float]) -> list[float]:
+    """Split a shared LRU cache among workloads (uniform-class Che solve).
+
+    Each workload w is a class of N_w = ws_w items read at rate r_w in total. Under LRU with a
+    common characteristic time t (Che), class w keeps ``N_w (1 - exp(-r_w / N_w t))`` of the
+    cache; t solves ``sum_w N_w (1 - exp(-r_w t / N_w)) = C``. Returns each class's share
+    (whole cache to each if it covers every working set).
+    """
+    total_ws = sum(working_sets_gb)
+    if cache_gb <= 0 or not working_sets_gb:
+        return [0.0 for _ in working_sets_gb]
+    if cache_gb >= total_ws:
+        return list(working_sets_gb)
+    active = [(ws, r) for ws, r in zip(working_sets_gb, read_rates, strict=True)]
+    if sum(r for _, r in active) <= 0:
+        return [cache_gb * ws / total_ws for ws in working_sets_gb]
+
+    def occupied(t: float) -> float:
+        return sum(ws * (1.0 - math.exp(-r * t / ws)) for ws, r in active if ws > 0) - cache_gb
+
+    hi = 1.0
+    while occupied(hi) < 0:
+        hi *= 4.0
+        if hi > 1e30:
+            break
+    t = brentq(occupied, 0.0, hi, xtol=1e-12 * hi)
+    return [ws * (1.0 - math.exp(-r * t / ws)) if ws > 0 else 0.0 for ws, r in active]
+
+
+# ---------------------------------------------------------------------------------------------
+# back end
+
+
+class _Demand:
+    """Accumulates back-end work of one pool for one window."""
+
+    def __init__(self) -> None:
+        self.read_busy_ms = 0.0  # drive-ms per second on read-serving drives
+        self.write_busy_ms = 0.0  # drive-ms per second spread over all drives
+        self.read_ops = 0.0  # drive-level read operations per second
+        self.write_ops = 0.0
+        self.be_read_iops = 0.0  # conventional back-end I/Os (front-end size)
+        self.be_write_iops = 0.0
+        self.read_miss_rate = 0.0  # front-end random read misses per second
+        self.read_miss_service_ms = 0.0  # sum over misses of service (for the mean)
+        self.fe_iops = 0.0
+        self.terms: list[str] = []
+
+
+def _positioning_ms(pool: DrivePool, is_read: bool, span: float, q: float, p: EngineParameters) -> float:
+    """Seek + rotation of one random positioning on a pool drive [ms] (0 for SSDs)."""
+    d = pool.drive
+    if d.kind is not DriveKind.HDD:
+        return 0.0
+    size = 4.0
+    full = drive_service_ms(
+        d,
+        size,
+        is_read=is_read,
+        span_fraction=span,
+        queue_depth=q,
+        ncq_gain_max=p.ncq_gain_max,
+        ncq_q_half=p.ncq_q_half,
+    )
+    return full - d.overhead_ms - transfer_ms(size, d.media_rate_mb_s)
+
+
+def _stream_busy_ms(
+    pool: DrivePool, kib_per_s: float, run_kib: float, positioning_ms: float, is_read: bool
+) -> float:
+    """Drive time to stream ``kib_per_s`` [KiB/s]: media transfer plus one positioning per run."""
+    d = pool.drive
+    if kib_per_s <= 0:
+        return 0.0
+    if d.kind is DriveKind.HDD:
+        rate = d.media_rate_mb_s
+    else:
+        rate = d.media_rate_mb_s if is_read else (d.seq_write_mb_s or d.media_rate_mb_s)
+    runs = kib_per_s / run_kib
+    return kib_per_s * KIB / (rate * MB) * 1000.0 + runs * (positioning_ms + d.overhead_ms)
+
+
+def _pool_demand(
+    pool: DrivePool,
+    items: list[tuple[Workload, Phase, float, float]],
+    span: float,
+    q: float,
+    p: EngineParameters,
+    read_cost_factor: float = 1.0,
+) -> _Demand:
+    """Back-end demand of ``items`` = (workload, phase, DRAM hit, flash hit) on ``pool``."""
+    dem = _Demand()
+    layout = pool.raid
+    fanout = random_read_fanout(layout)
+    stripe_cost, random_cost = write_cost_split(layout)
+    seq_cost = sequential_write_cost(layout)
+    swc = small_write_cost(layout)
+    pos_w = _positioning_ms(pool, False, span, q, p)
+    pos_r = _positioning_ms(pool, True, span, q, p)
+    for wl, ph, h_dram, h_flash in items:
+        iops = ph.effective_iops
+        if iops <= 0:
+            continue
+        rf = ph.read_pct / 100.0
+        rnd = ph.random_pct / 100.0
+        miss = max(0.0, 1.0 - h_dram - h_flash)
+        reads, writes = iops * rf, iops * (1.0 - rf)
+        writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
+        dem.fe_iops += iops
+        for size, frac in ph.size_mix:
+            r_miss = reads * rnd * frac * miss
+            s_read = drive_service_ms(
+                pool.drive,
+                size,
+                is_read=True,
+                span_fraction=span,
+                queue_depth=q,
+                ncq_gain_max=p.ncq_gain_max,
+                ncq_q_half=p.ncq_q_half,
+            )
+            ops = r_miss * fanout * read_cost_factor
+            dem.read_ops += ops
+            dem.read_busy_ms += ops * s_read
+            dem.read_miss_rate += r_miss
+            dem.read_miss_service_ms += r_miss * s_read
+            dem.be_read_iops += r_miss * read_cost_factor
+            # sequential reads: prefetched, streamed from the drives in large runs
+            seq_kib = reads * (1.0 - rnd) * frac * size
+            run = max(p.sequential_run_kib, size)
+            dem.read_busy_ms += _stream_busy_ms(pool, seq_kib, run, pos_r, True)
+            dem.read_ops += seq_kib / run
+            dem.be_read_iops += reads * (1.0 - rnd) * frac
+            # random writes: partial-stripe part is random I/O, full-stripe part streams
+            w_rnd = writes_be * rnd * frac
+            s_write = drive_service_ms(
+                pool.drive,
+                size,
+                is_read=False,
+                span_fraction=span,
+                queue_depth=q,
+                ncq_gain_max=p.ncq_gain_max,
+                ncq_q_half=p.ncq_q_half,
+            )
+            dem.write_busy_ms += w_rnd * random_cost * s_write
+            dem.write_ops += w_rnd * random_cost
+            stripe_kib = w_rnd * stripe_cost * size
+            dem.write_busy_ms += _stream_busy_ms(pool, stripe_kib, p.stripe_run_kib, pos_w, False)
+            dem.write_ops += stripe_kib / p.stripe_run_kib
+            # sequential writes: full stripes
+            seq_w_kib = writes_be * (1.0 - rnd) * frac * size * seq_cost
+            run_w = max(p.sequential_run_kib, size)
+            dem.write_busy_ms += _stream_busy_ms(pool, seq_w_kib, run_w, pos_w, False)
+            dem.write_ops += seq_w_kib / run_w
+        dem.be_write_iops += writes_be * (rnd * swc + (1.0 - rnd) * seq_cost)
+        dem.terms.append(
+            f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(rnd * miss + (1 - rnd))} to disk"
+            f" + {fmt(writes_be)} writes x {fmt(rnd * swc + (1 - rnd) * seq_cost)} ({layout.scheme.value})"
+        )
+    return dem
+
+
+def _drive_counts(pool: DrivePool, drive_count: int) -> tuple[int, int, int]:
+    """(all drives, read-serving drives, groups) of a pool of ``drive_count`` drives."""
+    groups = raid_groups(drive_count, pool.raid)
+    if pool.raid.dedicated_parity:
+        rd = read_drives(pool.raid, groups.full)
+        if groups.remainder:
+            rd += groups.remainder - pool.raid.parity_drives
+    else:
+        rd = drive_count
+    return drive_count, rd, groups.count
+
+
+def _utilization(dem: _Demand, all_drives: int, rd_drives: int) -> float:
+    return dem.read_busy_ms / 1000.0 / rd_drives + dem.write_busy_ms / 1000.0 / all_drives
+
+
+def _solve_pool(
+    pool: DrivePool,
+    drive_count: int,
+    items: list[tuple[Workload, Phase, float, float]],
+    span: float,
+    p: EngineParameters,
+    read_cost_factor: float = 1.0,
+) -> tuple[_Demand, float, float]:
+    """Fixed point of command queuing: service time depends on the queue, the queue on load.
+
+    Returns (demand, utilization, mean queue per drive).
+    """
+    all_d, rd, _ = _drive_counts(pool, drive_count)
+    q = 1.0
+    dem = _pool_demand(pool, items, span, q, p, read_cost_factor)
+    u = _utilization(dem, all_d, rd)
+    if pool.drive.kind is not DriveKind.HDD:
+        return dem, u, u / (1.0 - u) if u < 1 else float("inf")
+    for _ in range(30):
+        q_new = 1.0 + (u / (1.0 - u) if u < 0.999 else 1000.0)
+        if abs(q_new - q) < 1e-4:
+            break
+        q = 0.5 * (q + q_new)
+        dem = _pool_demand(pool, items, span, q, p, read_cost_factor)
+        u = _utilization(dem, all_d, rd)
+    return dem, u, q
+
+
+# ---------------------------------------------------------------------------------------------
+# main entry
+
+
+def _controller_text(name: str, load: ControllerLoad, serving: int, cores: float, u: float) -> str:
+    return (
+        f"{name} = ({fmt(load.read_hits)} hits x c_hit + {fmt(load.read_misses)} misses x c_miss + "
+        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB) / "
+        f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
+    )
+
+
+def _check(name: str, value: float | None, limit: float, unit: str, what: str) -> Check:
+    if value is None or not math.isfinite(value):
+        return Check(
+            name=name,
+            value=None,
+            limit=limit,
+            unit=unit,
+            margin=None,
+            passed=False,
+            text=f"{what} is saturated (limit {fmt(limit)} {unit})",
+        )
+    margin = limit - value
+    ok = value <= limit + 1e-9
+    verb = "within" if ok else "over"
+    return Check(
+        name=name,
+        value=value,
+        limit=limit,
+        unit=unit,
+        margin=margin,
+        passed=ok,
+        text=f"{what} {fmt(value)} {unit}, {verb} the limit of {fmt(limit)} {unit}",
+    )
+
+
+def pool_drive_counts(configuration: Configuration) -> dict[str, int]:
+    """Drive count of each pool; a pool without one must be sized first (see :func:`models.size.size`)."""
+    out = {}
+    for i, pool in enumerate(configuration.pools):
+        if pool.drive_count is None:
+            raise InputError(f"pools.{i}.drive_count", "is not set: size the configuration, or give a count")
+        out[pool.name] = pool.drive_count
+    return out
+
+
+def _assign(workloads: Iterable[Workload], configuration: Configuration) -> dict[str, str]:
+    names = {p.name for p in configuration.pools}
+    out = {}
+    for i, w in enumerate(workloads):
+        if w.pool is not None and w.pool not in names:
+            raise InputError(f"workloads.{i}.pool", f"unknown pool {w.pool!r}")
+        out[w.name] = w.pool or configuration.pools[0].name
+    return out
+
+
+def evaluate(
+    workloads: list[Workload],
+    configuration: Configuration,
+    *,
+    params: EngineParameters | None = None,
+    degraded: DegradedMode = DegradedMode.NONE,
+    load_scale: float = 1.0,
+) -> EvaluationResult:
+    """Evaluate ``configuration`` against every window of ``workloads``.
+
+    ``load_scale`` multiplies every phase's IOPS (what-if and latency-vs-load curves).
+    ``degraded`` evaluates with one drive failed (per pool, in one group), during its rebuild,
+    or with one controller / node down.
+    """
+    if not workloads:
+        raise InputError("workloads", "at least one workload is needed")
+    if load_scale < 0 or not math.isfinite(load_scale):
+        raise InputError("load_scale", "must be a finite number >= 0")
+    names = [w.name for w in workloads]
+    if len(set(names)) != len(names):
+        raise InputError("workloads", "workload names must be unique")
+    p = params or EngineParameters()
+    cfg = configuration
+    ctrl = cfg.controller
+    counts = pool_drive_counts(cfg)
+    assignment = _assign(workloads, cfg)
+    warnings: list[str] = []
+
+    # capacity
+    pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
+    cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
+    usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
+
+    serving = ctrl.serving
+    if degraded is DegradedMode.CONTROLLER_FAILED:
+        serving = ctrl.serving_after_failover
+        if serving < 1:
+            raise InputError("degraded", "a single controller cannot be evaluated with a controller failed")
+    dram_total = ctrl.dram_cache_gb * serving
+    flash_total = cfg.cache.flash_cache_gb * (serving / ctrl.serving)
+
+    windows: list[WindowResult] = []
+    for window in windows_of(workloads):
+        members = [(w, ph) for w in workloads for ph in w.phases if ph.window == window]
+        if load_scale != 1.0:
+            members = [
+                (
+                    w,
+                    ph.model_copy(
+                        update={
+                            "iops": ph.iops * load_scale,
+                            "mb_per_s": ph.mb_per_s * load_scale if ph.mb_per_s else ph.mb_per_s,
+                        }
+                    ),
+                )
+                for w, ph in members
+            ]
+        windows.append(
+            _evaluate_window(
+                window,
+                members,
+                cfg,
+                counts,
+                assignment,
+                usable_gb,
+                dram_total,
+                flash_total,
+                serving,
+                p,
+                degraded,
+                warnings,
+            )
+        )
+
+    bill = _bill(cfg, counts, pcaps)
+    cap_check = _check(
+        "capacity",
+        cap.fill_pct,
+        cap.max_fill_pct,
+        "%",
+        f"capacity needed is {fmt(cap.needed_tb.value)} TB of {fmt(cap.usable_tb)} TB usable: fill",
+    )
+    checks = [cap_check]
+    passed = cap_check.passed and all(w.passed for w in windows)
+    worst = _worst(windows)
+    if not cap_check.passed and (worst is None or worst.passed):
+        bottleneck = "capacity"
+    else:
+        bottleneck = f"{worst.bottleneck} ({worst.window})" if worst else "capacity"
+    for w in workloads:
+        for ph in w.phases:
+            ws = w.working_set_for(ph)
+            if ws > w.capacity_tb * 1000.0 * 1.0001:
+                warnings.append(
+                    f"{w.name}/{ph.name}: working set {fmt(ws)} GB exceeds the capacity "
+                    f"{fmt(w.capacity_tb * 1000)} GB; the cache model uses it as given"
+                )
+    return EvaluationResult(
+        engine_version=ENGINE_VERSION,
+        configuration=cfg.name,
+        degraded=degraded,
+        windows=windows,
+        capacity=cap,
+        bill=bill,
+        checks=checks,
+        passed=passed,
+        bottleneck=bottleneck,
+        warnings=warnings,
+    )
+
+
+def _worst(windows: list[WindowResult]) -> WindowResult | None:
+    def score(w: WindowResult) -> float:
+        worst = 0.0
+        for c in w.checks:
+            if c.value is None:
+                return float("inf")
+            if c.limit > 0:
+                worst = max(worst, c.value / c.limit)
+        return worst
+
+    return max(windows, key=score) if windows else None
+
+
+def _evaluate_window(
+    window: str,
+    members: list[tuple[Workload, Phase]],
+    cfg: Configuration,
+    counts: dict[str, int],
+    assignment: dict[str, str],
+    usable_gb: dict[str, float],
+    dram_total: float,
+    flash_total: float,
+    serving: int,
+    p: EngineParameters,
+    degraded: DegradedMode,
+    warnings: list[str],
+) -> WindowResult:
+    ctrl = cfg.controller
+    ccfg = cfg.cache
+    # --- caches: share DRAM and flash among the window's workloads by their random read rates
+    ws_list = [w.working_set_for(ph) for w, ph in members]
+    rr = [ph.effective_iops * ph.read_pct / 100.0 * ph.random_pct / 100.0 for _, ph in members]
+    dram_share = cache_shares_gb(dram_total, ws_list, rr)
+    both_share = cache_shares_gb(dram_total + flash_total, ws_list, rr)
+    hits: list[tuple[float, float]] = []
+    for (w, _ph), ws, d_gb, b_gb in zip(members, ws_list, dram_share, both_share, strict=True):
+        h_d = cache_model.che_hit_ratio(d_gb, ws, w.skew) if d_gb > 0 else 0.0
+        h_b = h_d
+        if flash_total > 0 and b_gb > 0:
+            # a dedupe-aware flash cache holds deduplicated blocks: the working set it sees shrinks
+            ws_flash = ws / w.dedupe_ratio if ccfg.dedupe_aware else ws
+            h_b = max(h_d, cache_model.che_hit_ratio(b_gb, ws_flash, w.skew))
+        hits.append((h_d, max(0.0, h_b - h_d)))
+
+    # --- pools
+    per_pool: dict[str, list[tuple[Workload, Phase, float, float]]] = {pl.name: [] for pl in cfg.pools}
+    for (w, ph), (h_d, h_f) in zip(members, hits, strict=True):
+        per_pool[assignment[w.name]].append((w, ph, h_d, h_f))
+
+    pool_loads: list[PoolLoad] = []
+    drive_wait: dict[str, tuple[float, float]] = {}  # pool -> (mean read service, wait) for latency
+    checks: list[Check] = []
+    for pool in cfg.pools:
+        items = per_pool[pool.name]
+        n = counts[pool.name]
+        all_d, rd, groups = _drive_counts(pool, n)
+        ws_pool = sum(w.working_set_for(ph) for w, ph, _, _ in items) or 0.0
+        span = seek_span(
+            ws_pool / usable_gb[pool.name] if usable_gb[pool.name] > 0 else 1.0,
+            pool.raid.scatter,
+            p.min_span_fraction,
+        )
+        dem, u, q = _solve_pool(pool, n, items, span, p)
+        mean_all = (dem.read_busy_ms + dem.write_busy_ms) / max(dem.read_ops + dem.write_ops, 1e-12)
+        mean_read = dem.read_miss_service_ms / dem.read_miss_rate if dem.read_miss_rate > 0 else mean_all
+        wait = mg1_wait_ms(mean_all, u, p.drive_service_scv) if dem.read_ops + dem.write_ops > 0 else 0.0
+        u_for_latency = u
+        deg_u: float | None = None
+        rebuild: Explained | None = None
+        if (
+            degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING)
+            and pool.raid.scheme.value != "raid0"
+        ):
+            # one group runs degraded: its surviving drives serve reconstructed reads
+            cost = degraded_read_cost(pool.raid)
+            w_grp = pool.raid.group_width
+            u_read = dem.read_busy_ms / 1000.0 / rd
+            u_write = dem.write_busy_ms / 1000.0 / all_d
+            deg_u = (u_read * cost + u_write) * w_grp / max(w_grp - 1, 1)
+            if degraded is DegradedMode.REBUILDING:
+                rate_share = p.rebuild_min_rate_mb_s / pool.drive.media_rate_mb_s
+                deg_u += rate_share
+                idle = max(0.0, 1.0 - deg_u)
+                rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
+                hours = pool.drive.capacity_gb * 1000.0 / rate / 3600.0
+                rebuild = explained(
+                    hours,
+                    "h",
+                    "rebuild = C_drive / max(r_min, r_idle x (1 - U_group))",
+                    f"rebuild = {fmt(pool.drive.capacity_gb)} GB / max({fmt(p.rebuild_min_rate_mb_s)}, "
+                    f"{fmt(p.rebuild_rate_mb_s)} x {fmt(idle)}) MB/s = {fmt(hours)} h of exposure to a further failure",
+                    rebuild_rate_mb_s=rate,
+                )
+            # latency: 1/G of I/O meets the degraded group
+            u_for_latency = u + (deg_u - u) / groups
+        if u_for_latency != u:
+            wait = mg1_wait_ms(mean_all, u_for_latency, p.drive_service_scv)
+        drive_wait[pool.name] = (mean_read, wait if wait is not None else float("inf"))
+        miss_lat = None if wait is None else mean_read + wait
+        be_total = dem.be_read_iops + dem.be_write_iops
+        pool_loads.append(
+            PoolLoad(
+                pool=pool.name,
+                frontend_iops=dem.fe_iops,
+                backend_iops=explained(
+                    be_total,
+                    "IOPS",
+                    "BE = R x (1 - hit) + W x c_write",
+                    "BE = " + (" + ".join(dem.terms) if dem.terms else "0") + f" = {fmt(be_total)}",
+                    reads=dem.be_read_iops,
+                    writes=dem.be_write_iops,
+                    scheme=pool.raid.scheme.value,
+                ),
+                backend_read_iops=dem.be_read_iops,
+                backend_write_iops=dem.be_write_iops,
+                drive_busy_ms_per_s=dem.read_busy_ms + dem.write_busy_ms,
+                drive_utilization_pct=explained(
+                    100.0 * u,
+                    "%",
+                    "U = busy_reads / read drives + busy_writes / all drives",
+                    f"U = {fmt(dem.read_busy_ms)} ms/s / {rd} drives + {fmt(dem.write_busy_ms)} ms/s / {all_d} drives"
+                    f" = {fmt(100 * u)}% (seek span {fmt(100 * span)}%, {fmt(q)} commands queued per drive)",
+                    read_busy_ms=dem.read_busy_ms,
+                    write_busy_ms=dem.write_busy_ms,
+                    read_drives=rd,
+                    drives=all_d,
+                    span_pct=100 * span,
+                    queue=q,
+                ),
+                mean_read_service_ms=mean_read,
+                read_miss_latency_ms=explained(
+                    miss_lat,
+                    "ms",
+                    "R_miss = S_read + U S (1 + c²) / (2 (1 - U))  (M/G/1)",
+                    f"R_miss = {fmt(mean_read)} + {fmt(u_for_latency)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
+                    f" / (2 x (1 - {fmt(u_for_latency)})) = {fmt(miss_lat)} ms",
+                    source="Pollaczek-Khinchine mean value formula",
+                    S_read_ms=mean_read,
+                    S_all_ms=mean_all,
+                    U=u_for_latency,
+                    scv=p.drive_service_scv,
+                ),
+                span_pct=100 * span,
+                queue_per_drive=q,
+                degraded_group_utilization_pct=None if deg_u is None else 100 * deg_u,
+                rebuild_hours=rebuild,
+            )
+        )
+        lim = cfg.headroom.drive_max_pct
+        checks.append(_check(f"drives:{pool.name}", 100 * u, lim, "%", f"drives of {pool.name} busy"))
+        if deg_u is not None:
+            checks.append(
+                _check(
+                    f"drives:{pool.name}:degraded group",
+                    100 * deg_u,
+                    100.0,
+                    "%",
+                    f"degraded RAID group of {pool.name} busy",
+                )
+            )
+
+    # --- controllers
+    load = ControllerLoad(
+        read_hits=sum(
+            ph.effective_iops
+            * ph.read_pct
+            / 100
+            * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
+            for (_, ph), (hd, hf) in zip(members, hits, strict=True)
+        ),
+        read_misses=sum(
+            ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * max(0.0, 1 - hd - hf)
+            for (_, ph), (hd, hf) in zip(members, hits, strict=True)
+        ),
+        writes=sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members),
+        kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+        dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
+        compression=any(w.compression_ratio > 1 for w, _ in members),
+        replication=any(w.replication.mode.value != "none" for w, _ in members),
+    )
+    u_ctrl = controller_utilization(load, ctrl, serving)
+    ctrl_limit = cfg.headroom.controller_limit_pct(ctrl.ha_mode)
+    ctrl_name = (
+        "controllers" if degraded is not DegradedMode.CONTROLLER_FAILED else "controllers (one failed)"
+    )
+    ctrl_exp = explained(
+        100 * u_ctrl,
+        "%",
+        "U_ctrl = sum(ops x CPU cost) x multipliers / (cores x controllers)",
+        _controller_text("U_ctrl", load, serving, ctrl.cores, u_ctrl),
+        read_hits=load.read_hits,
+        read_misses=load.read_misses,
+        writes=load.writes,
+        kib_per_s=load.kib_per_s,
+        c_hit_us=ctrl.cpu_us_read_hit,
+        c_miss_us=ctrl.cpu_us_read_miss,
+        c_write_us=ctrl.cpu_us_write,
+        c_kib_us=ctrl.cpu_us_per_kib,
+        cores=ctrl.cores,
+        controllers=serving,
+    )
+    checks.append(
+        _check(
+            ctrl_name,
+            100 * u_ctrl,
+            ctrl_limit if degraded is not DegradedMode.CONTROLLER_FAILED else cfg.headroom.failover_max_pct,
+            "%",
+            f"{ctrl_name} busy",
+        )
+    )
+    fo_exp: Explained | None = None
+    after = ctrl.serving_after_failover
+    if degraded is DegradedMode.NONE and ctrl.count >= 2 and after >= 1 and ctrl.ha_mode is not HaMode.SINGLE:
+        u_fo = controller_utilization(load, ctrl, after)
+        fo_exp = explained(
+            100 * u_fo,
+            "%",
+            "U_failover = CPU demand / (cores x (controllers - 1))",
+            _controller_text("U_failover", load, after, ctrl.cores, u_fo),
+            controllers=after,
+        )
+        checks.append(
+            _check(
+                "controllers after failover",
+                100 * u_fo,
+                cfg.headroom.failover_max_pct,
+                "%",
+                "surviving controllers after a failover busy",
+            )
+        )
+
+    # --- ports
+    mb_s = sum(ph.effective_mb_s for _, ph in members)
+    u_port = port_utilization(mb_s, cfg.ports)
+    port_cap = sum(pg.total_mb_s for pg in cfg.ports)
+    port_exp = explained(
+        100 * u_port,
+        "%",
+        "U_port = MB/s / sum(ports x practical MB/s)",
+        f"U_port = {fmt(mb_s)} MB/s / {fmt(port_cap)} MB/s = {fmt(100 * u_port)}%",
+        mb_per_s=mb_s,
+        port_capacity_mb_s=port_cap,
+    )
+    checks.append(_check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
+
+    # --- latency per phase
+    s_cpu = cpu_us_per_io(load, ctrl) / 1000.0
+    c = max(ctrl.cores, 1.0)
+    r_ctrl = None if u_ctrl >= 1 else s_cpu * (c - 1) / c + (s_cpu / c) / (1 - u_ctrl)
+    phases: list[PhaseResult] = []
+    tot_iops = sum(ph.effective_iops for _, ph in members)
+    rl_sum = wl_sum = r_w = w_w = 0.0
+    rl_none = wl_none = False
+    for (w, ph), (h_d, h_f), ws, d_gb, b_gb in zip(
+        members, hits, ws_list, dram_share, both_share, strict=True
+    ):
+        pool_name = assignment[w.name]
+        pool = cfg.pool(pool_name)
+        mean_read, wait = drive_wait[pool_name]
+        size = ph.mean_size_kib
+        s_port = transfer_ms(size, max(pg.mb_s_per_port for pg in cfg.ports))
+        r_port = None if u_port >= 1 else s_port / (1 - u_port)
+        rnd = ph.random_pct / 100
+        miss = max(0.0, 1 - h_d - h_f)
+        if pool.drive.kind is not DriveKind.HDD:
+            mean_read = ssd_latency_ms(pool.drive, size)
+        r_miss = None if not math.isfinite(wait) else mean_read + wait
+        front = None if (r_ctrl is None or r_port is None) else r_ctrl + r_port + p.host_overhead_ms
+        if front is None or (r_miss is None and rnd * miss > 0):
+            read_ms = None
+        else:
+            read_ms = (
+                front
+                + rnd * (h_d * ctrl.cache_hit_ms + h_f * ccfg.flash_hit_ms + miss * (r_miss or 0.0))
+                + (1 - rnd) * ctrl.cache_hit_ms
+            )
+        pl = next(x for x in pool_loads if x.pool == pool_name)
+        drives_ok = (pl.drive_utilization_pct.value or 0) < 100
+        sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
+        write_ms = None if (front is None or not drives_ok) else front + ctrl.write_ack_ms + sync
+        rf = ph.read_pct / 100
+        avg = None
+        if read_ms is not None and write_ms is not None:
+            avg = rf * read_ms + (1 - rf) * write_ms
+        elif rf == 1 and read_ms is not None:
+            avg = read_ms
+        elif rf == 0 and write_ms is not None:
+            avg = write_ms
+        tgt = ph.read_latency_target_ms
+        ok = True
+        if tgt is not None and ph.read_pct > 0:
+            chk = _check(
+                f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency"
+            )
+            checks.append(chk)
+            ok = chk.passed
+        if ph.read_pct > 0:
+            if read_ms is None:
+                rl_none = True
+            else:
+                rl_sum += read_ms * ph.effective_iops * rf
+                r_w += ph.effective_iops * rf
+        if ph.read_pct < 100:
+            if write_ms is None:
+                wl_none = True
+            else:
+                wl_sum += write_ms * ph.effective_iops * (1 - rf)
+                w_w += ph.effective_iops * (1 - rf)
+        ws_in = min(100.0, 100.0 * (b_gb if flash_total > 0 else d_gb) / ws) if ws > 0 else 100.0
+        phases.append(
+            PhaseResult(
+                workload=w.name,
+                phase=ph.name,
+                pool=pool_name,
+                iops=ph.effective_iops,
+                mb_per_s=ph.effective_mb_s,
+                read_pct=ph.read_pct,
+                working_set_gb=ws,
+                cache_gb=d_gb,
+                dram_hit_pct=explained(
+                    100 * h_d,
+                    "%",
+                    "h_DRAM = LRU hit ratio (Che) of cache share over working set",
+                    f"h_DRAM = LRU({fmt(d_gb)} GB cache share over a {fmt(ws)} GB working set, "
+                    f"{_skew_text(w)}) = {fmt(100 * h_d)}%",
+                    source="Che, Tung, Wang, IEEE JSAC 2002",
+                    cache_gb=d_gb,
+                    working_set_gb=ws,
+                ),
+                flash_hit_pct=explained(
+                    100 * h_f,
+                    "%",
+                    "h_flash = H(DRAM + flash) - H(DRAM) (exclusive levels)",
+                    f"h_flash = {fmt(100 * (h_d + h_f))}% - {fmt(100 * h_d)}% = {fmt(100 * h_f)}%"
+                    + (
+                        " (dedupe-aware: working set / dedupe ratio)"
+                        if ccfg.dedupe_aware and w.dedupe_ratio > 1
+                        else ""
+                    ),
+                    flash_cache_gb=flash_total,
+                ),
+                working_set_in_cache_pct=ws_in,
+                read_latency_ms=explained(
+                    read_ms,
+                    "ms",
+                    "R_read = R_ctrl + R_port + rnd (h_d t_hit + h_f t_flash + miss R_miss) + seq t_hit",
+                    f"R_read = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(p.host_overhead_ms)} + {fmt(rnd)} x ({fmt(h_d)} x "
+                    f"{fmt(ctrl.cache_hit_ms)} + {fmt(h_f)} x {fmt(ccfg.flash_hit_ms)} + {fmt(miss)} x {fmt(r_miss)})"
+                    f" + {fmt(1 - rnd)} x {fmt(ctrl.cache_hit_ms)} = {fmt(read_ms)} ms",
+                    R_ctrl_ms=r_ctrl,
+                    R_port_ms=r_port,
+                    R_miss_ms=r_miss,
+                ),
+                write_latency_ms=explained(
+                    write_ms,
+                    "ms",
+                    "R_write = R_ctrl + R_port + t_ack (while drives keep up)",
+                    f"R_write = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(ctrl.write_ack_ms)}"
+                    + (f" + {fmt(sync)} sync replication" if sync else "")
+                    + f" = {fmt(write_ms)} ms"
+                    + ("" if drives_ok else " (drives cannot destage: write cache fills)"),
+                ),
+                avg_latency_ms=avg,
+                read_latency_target_ms=tgt,
+                passed=ok,
+            )
+        )
+    read_lat = None if rl_none else (rl_sum / r_w if r_w else 0.0)
+    write_lat = None if wl_none else (wl_sum / w_w if w_w else 0.0)
+    avg_lat = None
+    if read_lat is not None and write_lat is not None and tot_iops > 0:
+        avg_lat = (rl_sum + wl_sum) / (r_w + w_w)
+    elif tot_iops == 0:
+        avg_lat = 0.0
+
+    # --- verdict
+    passed = all(c.passed for c in checks)
+    ranked = sorted(
+        checks,
+        key=lambda c: float("inf") if c.value is None else c.value / c.limit if c.limit else 0.0,
+        reverse=True,
+    )
+    top = ranked[0]
+    bottleneck = top.name
+    if passed:
+        verdict = f"{window}: meets every target; busiest is {top.text}."
+    else:
+        failing = [c for c in ranked if not c.passed]
+        verdict = f"{window}: fails: " + "; ".join(c.text for c in failing[:3]) + "."
+    return WindowResult(
+        window=window,
+        frontend_iops=tot_iops,
+        frontend_mb_s=mb_s,
+        read_pct=100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
+        if tot_iops
+        else 0.0,
+        pools=pool_loads,
+        phases=phases,
+        controller_utilization_pct=ctrl_exp,
+        failover_utilization_pct=fo_exp,
+        port_utilization_pct=port_exp,
+        read_latency_ms=read_lat,
+        write_latency_ms=write_lat,
+        avg_latency_ms=avg_lat,
+        checks=checks,
+        bottleneck=bottleneck,
+        passed=passed,
+        verdict=verdict,
+    )
+
+
+def _skew_text(w: Workload) -> str:
+    s = w.skew
+    if s.zipf_alpha:
+        return f"Zipf alpha {fmt(s.zipf_alpha)}"
+    if s.io_pct is not None:
+        return f"{fmt(s.io_pct)}% of I/O to {fmt(s.data_pct)}% of data"
+    return "uniform access"
+
+
+def _bill(cfg: Configuration, counts: dict[str, int], pcaps: list) -> BillOfMaterials:
+    pk = cfg.packaging
+    drives = sum(counts.values())
+    spares = sum(pc.spares for pc in pcaps)
+    total = drives + spares
+    shelves = math.ceil(max(0, total - pk.drives_in_controller_enclosure) / pk.drives_per_shelf)
+    ru = pk.controller_rack_units + shelves * pk.shelf_rack_units
+    power: float | None = pk.controller_power_w + shelves * pk.shelf_power_w
+    cost: float | None = pk.controller_price_usd + shelves * pk.shelf_price_usd
+    cost = (cost or 0.0) + cfg.cache.flash_cache_gb * pk.flash_cache_price_usd_per_gb
+    for pool in cfg.pools:
+        n = counts[pool.name] + next(pc.spares for pc in pcaps if pc.pool == pool.name)
+        if pool.drive.power_w is None:
+            power = None
+        elif power is not None:
+            power += n * pool.drive.power_w
+        if pool.drive.price_usd is None:
+            cost = None
+        elif cost is not None:
+            cost += n * pool.drive.price_usd
+    return BillOfMaterials(
+        drives=drives,
+        spares=spares,
+        shelves=shelves,
+        rack_units=ru,
+        power_w=power,
+        cost_usd=cost,
+        flash_cache_gb=cfg.cache.flash_cache_gb,
+    )

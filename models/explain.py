@@ -1,0 +1,44 @@
+"""Explained figures: every number the engine reports carries the formula and inputs behind it."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from models.base import Output
+
+
+class Explained(Output):
+    """A figure with its unit, symbolic formula, the same formula with numbers, and the inputs."""
+
+    value: float | None = Field(description="the figure; null when unbounded (a saturated resource)")
+    unit: str
+    formula: str = Field(description="symbolic formula, names as in docs/nomenclature.md")
+    text: str = Field(description="the formula with the numbers filled in")
+    inputs: dict[str, float | str | None] = Field(default_factory=dict)
+    source: str | None = Field(default=None, description="model reference or published source")
+
+
+def fmt(x: float | None, digits: int = 3) -> str:
+    """Human format: thousands separators, ``digits`` significant decimals, 'inf' for None."""
+    if x is None:
+        return "∞"
+    ax = abs(x)
+    if ax >= 1000:
+        return f"{x:,.0f}"
+    if ax >= 100:
+        return f"{x:.1f}".rstrip("0").rstrip(".")
+    if ax == 0:
+        return "0"
+    return f"{x:.{digits}g}"
+
+
+def explained(
+    value: float | None,
+    unit: str,
+    formula: str,
+    text: str,
+    source: str | None = None,
+    **inputs: float | str | None,
+) -> Explained:
+    """Build an :class:`Explained`; ``text`` should read like ``"BE = 8,000 x (1 - 0.42) + ..."``."""
+    return Explained(value=value, unit=unit, formula=formula, text=text, inputs=inputs, source=source)

@@ -1,0 +1,168 @@
+"""Queueing models: open (utilization -> response time) and closed (Mean Value Analysis).
+
+Open model, used for sizing: each resource is a single-server queue fed by Poisson arrivals.
+
+* M/M/1:  R = S / (1 - U)
+* M/G/1 (Pollaczek-Khinchine):  R = S + U S (1 + c^2) / (2 (1 - U)), with c^2 the squared
+  coefficient of variation of the service time (1 for exponential, ~0.3-0.6 for disk service)
+
+Closed model, used for queue-depth sweeps (N outstanding I/Os, the shape Iometer and fio
+report): exact single-class Mean Value Analysis (Reiser & Lavenberg 1980; Lazowska et al.,
+"Quantitative System Performance", 1984, ch. 6):
+
+    R_k(n) = D_k (1 + Q_k(n-1))      queueing station
+    R_k(n) = D_k                     delay station
+    X(n)   = n / sum_k m_k R_k(n)    (m_k identical replicas of station k)
+    Q_k(n) = X(n) R_k(n)
+
+Extensions, both standard: (a) an open background class (e.g. write destage) that uses U_bg of a
+station inflates the closed demand to D / (1 - U_bg) (Lazowska ch. 7, mixed networks); as U_bg
+depends on throughput, it is solved by fixed-point iteration at each population; (b) a
+load-dependent service demand (disk command queuing) evaluated at the queue an arrival sees.
+A station of c parallel servers is approximated after Seidmann et al. (1987): a queueing station
+with demand D/c in series with a delay of D (c - 1)/c.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from scipy.optimize import brentq
+
+from models.base import InputError
+
+
+def mm1_response_ms(service_ms: float, utilization: float) -> float | None:
+    """M/M/1 response time ``S / (1 - U)`` [ms]; None when ``U >= 1`` (unbounded)."""
+    if service_ms < 0:
+        raise InputError("service_ms", "must be >= 0")
+    if utilization < 0:
+        raise InputError("utilization", "must be >= 0")
+    if utilization >= 1.0:
+        return None
+    return service_ms / (1.0 - utilization)
+
+
+def mg1_wait_ms(mean_service_ms: float, utilization: float, scv: float = 1.0) -> float | None:
+    """Pollaczek-Khinchine mean wait in queue ``U S (1 + c^2) / (2 (1 - U))`` [ms]; None if U >= 1."""
+    if mean_service_ms < 0:
+        raise InputError("mean_service_ms", "must be >= 0")
+    if scv < 0:
+        raise InputError("scv", "must be >= 0")
+    if utilization < 0:
+        raise InputError("utilization", "must be >= 0")
+    if utilization >= 1.0:
+        return None
+    return utilization * mean_service_ms * (1.0 + scv) / (2.0 * (1.0 - utilization))
+
+
+def mg1_response_ms(service_ms: float, utilization: float, scv: float = 1.0) -> float | None:
+    """M/G/1 response time ``S + U S (1 + c^2) / (2 (1 - U))`` [ms]; equals M/M/1 at c^2 = 1."""
+    w = mg1_wait_ms(service_ms, utilization, scv)
+    return None if w is None else service_ms + w
+
+
+@dataclass(frozen=True)
+class Station:
+    """One resource of a closed network.
+
+    ``demand_ms``: service demand per job visit-weighted [ms]. ``replicas``: identical copies
+    the load spreads over evenly (e.g. 18 data drives; give the per-replica demand). ``delay``:
+    an infinite-server station (no queueing: host think time, cache hits). ``background_ms``:
+    per-job demand of an open background class at each replica (e.g. write destage), whose
+    utilization ``X * background_ms / 1000`` inflates the closed demand. ``demand_at_queue``:
+    optional load-dependent demand as a function of the mean queue at the replica.
+    """
+
+    name: str
+    demand_ms: float
+    replicas: int = 1
+    delay: bool = False
+    background_ms: float = 0.0
+    demand_at_queue: Callable[[float], float] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class MvaPoint:
+    population: int
+    throughput_per_s: float
+    response_ms: float
+    utilization: dict[str, float]
+    queue: dict[str, float]
+
+
+def mva(stations: Sequence[Station], max_population: int, *, tol: float = 1e-10) -> list[MvaPoint]:
+    """Exact single-class MVA for populations 1..N with the two extensions in the module doc.
+
+    Returns one :class:`MvaPoint` per population. Utilization counts both classes (closed work
+    plus open background). Throughput in jobs per second, response in ms.
+    """
+    if max_population < 1:
+        raise InputError("max_population", "must be >= 1")
+    if not stations:
+        raise InputError("stations", "at least one station is needed")
+    for s in stations:
+        if s.demand_ms < 0 or s.background_ms < 0:
+            raise InputError(f"stations.{s.name}", "demands must be >= 0")
+        if s.replicas < 1:
+            raise InputError(f"stations.{s.name}.replicas", "must be >= 1")
+    k = len(stations)
+    q = [0.0] * k
+    points: list[MvaPoint] = []
+    bg = [0.0 if s.delay else s.background_ms / 1000.0 for s in stations]
+    reps = [float(s.replicas) for s in stations]
+    # throughput at which some station's background class alone would saturate it
+    x_cap = min((1.0 / b for b in bg if b > 0), default=math.inf)
+    x = 0.0
+    for n in range(1, max_population + 1):
+        d = [
+            s.demand_at_queue(q[i] + 1.0) if s.demand_at_queue is not None else s.demand_ms
+            for i, s in enumerate(stations)
+        ]
+        base = [d[i] if s.delay else d[i] * (1.0 + q[i]) for i, s in enumerate(stations)]
+        total0 = sum(b * m for b, m in zip(base, reps, strict=True))
+        if total0 <= 0:
+            raise InputError("stations", "all demands are zero: throughput is unbounded")
+        target = n * 1000.0
+
+        def excess(xv: float, base: list[float] = base, target: float = target) -> float:
+            # x * total response(x) - n * 1000 [ms per s]; increasing in x, its root is the throughput
+            return xv * sum(b * m / (1.0 - xv * g) for b, m, g in zip(base, reps, bg, strict=True)) - target
+
+        hi = target / total0
+        if x_cap < math.inf:
+            hi = min(hi, x_cap * (1.0 - 1e-12))
+        if excess(hi) <= 0:
+            x = hi
+        else:
+            x = brentq(excess, 0.0, hi, xtol=tol * max(hi, 1.0)) if any(bg) else hi
+        r = [b / (1.0 - x * g) for b, g in zip(base, bg, strict=True)]
+        total_ms = sum(ri * m for ri, m in zip(r, reps, strict=True))
+        util = {
+            s.name: 0.0 if s.delay else x * (d[i] + s.background_ms) / 1000.0 for i, s in enumerate(stations)
+        }
+        q = [x * ri / 1000.0 for ri in r]
+        points.append(
+            MvaPoint(
+                population=n,
+                throughput_per_s=x,
+                response_ms=total_ms,
+                utilization=util,
+                queue={s.name: q[i] for i, s in enumerate(stations)},
+            )
+        )
+    return points
+
+
+def multi_server(name: str, demand_ms: float, servers: int) -> list[Station]:
+    """Seidmann's approximation of a c-server station: queue D/c plus delay D (c-1)/c."""
+    if servers < 1:
+        raise InputError("servers", "must be >= 1")
+    out = [Station(name=name, demand_ms=demand_ms / servers)]
+    if servers > 1:
+        out.append(
+            Station(name=f"{name} (parallel)", demand_ms=demand_ms * (servers - 1) / servers, delay=True)
+        )
+    return out

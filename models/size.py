@@ -1,0 +1,208 @@
+"""Size a configuration family: the fewest drives (whole RAID groups) meeting every window.
+
+Every constraint the sizing checks is monotone in the drive count: more groups give more
+capacity, lower drive utilization and lower miss latency, and leave controller and port load
+unchanged. So the smallest feasible group count is found by bisection (O(log n) evaluations),
+not by a loop over every count. The binding constraint is the one that fails with one group
+fewer. If the largest count the array allows still fails, the family is infeasible and the
+failing checks at that count say why (e.g. the controllers, which no drive count can relieve).
+
+Cache sizing: for each flash-cache option the fewest drives are found the same way; the
+drives-vs-cache curve is returned and the cheapest option that meets every window is chosen
+(fewest drives when prices are unknown).
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field
+
+from models.base import InputError, Output
+from models.capacity import min_group_width
+from models.configuration import Configuration
+from models.evaluate import DegradedMode, EvaluationResult, evaluate
+from models.explain import fmt
+from models.parameters import EngineParameters
+from models.workload import Workload
+
+DEFAULT_MAX_DRIVES = 4000
+
+
+class CacheOption(Output):
+    """One point of the drives-vs-cache curve."""
+
+    flash_cache_gb: float
+    feasible: bool
+    drives: int | None
+    cost_usd: float | None
+    binding_constraint: str
+
+
+class SizingResult(Output):
+    feasible: bool
+    configuration: Configuration
+    result: EvaluationResult
+    pool: str
+    drive_count: int
+    groups: int
+    binding_constraint: str = Field(
+        description="the check that fails with one group fewer (or at the maximum)"
+    )
+    explanation: str
+    evaluations: int
+    cache_options: list[CacheOption]
+    chosen_flash_cache_gb: float
+    reasons: list[str] = Field(
+        default_factory=list, description="why an infeasible family cannot meet the load"
+    )
+
+
+def _with_count(cfg: Configuration, index: int, drives: int, flash_gb: float | None = None) -> Configuration:
+    pools = list(cfg.pools)
+    pools[index] = pools[index].model_copy(update={"drive_count": drives})
+    update: dict = {"pools": pools}
+    if flash_gb is not None:
+        update["cache"] = cfg.cache.model_copy(update={"flash_cache_gb": flash_gb})
+    return cfg.model_copy(update=update)
+
+
+def _failing(res: EvaluationResult) -> list[str]:
+    out = [c.text for c in res.checks if not c.passed]
+    for w in res.windows:
+        out += [f"{w.window}: {c.text}" for c in w.checks if not c.passed]
+    return out
+
+
+def _first_failing_name(res: EvaluationResult) -> str:
+    for c in res.checks:
+        if not c.passed:
+            return c.name
+    for w in res.windows:
+        for c in w.checks:
+            if not c.passed:
+                return f"{c.name} ({w.window})"
+    return "none"
+
+
+def _size_one(
+    workloads: list[Workload],
+    cfg: Configuration,
+    index: int,
+    flash_gb: float | None,
+    params: EngineParameters | None,
+    degraded: DegradedMode,
+    max_drives: int | None,
+) -> tuple[bool, int, EvaluationResult, str, int, list[str]]:
+    pool = cfg.pools[index]
+    w = pool.raid.group_width
+    step = pool.raid.copies if pool.raid.scheme.value == "replica" else w
+    lo_units = max(1, math.ceil(min_group_width(pool.raid) / step))
+    others = sum(p.drive_count or 0 for i, p in enumerate(cfg.pools) if i != index)
+    limit = max_drives or cfg.packaging.max_drives or DEFAULT_MAX_DRIVES
+    # spares count against the array's drive limit: N + N/per + min
+    sp = pool.spares
+    cap = limit - others - sp.min_spares
+    hi_units = max(lo_units, int(cap * sp.per_drives / (sp.per_drives + 1)) // step)
+    evaluations = 0
+    cache: dict[int, EvaluationResult] = {}
+
+    def run(units: int) -> EvaluationResult:
+        nonlocal evaluations
+        if units not in cache:
+            evaluations += 1
+            cache[units] = evaluate(
+                workloads, _with_count(cfg, index, units * step, flash_gb), params=params, degraded=degraded
+            )
+        return cache[units]
+
+    top = run(hi_units)
+    if not top.passed:
+        return False, hi_units * step, top, _first_failing_name(top), evaluations, _failing(top)
+    lo, hi = lo_units, hi_units  # invariant: hi passes
+    if run(lo).passed:
+        hi = lo
+    else:
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if run(mid).passed:
+                hi = mid
+            else:
+                lo = mid
+    res = run(hi)
+    binding = "minimum group count" if hi == lo_units else _first_failing_name(run(hi - 1))
+    return True, hi * step, res, binding, evaluations, []
+
+
+def size(
+    workloads: list[Workload],
+    configuration: Configuration,
+    *,
+    flash_cache_options_gb: list[float] | None = None,
+    params: EngineParameters | None = None,
+    degraded: DegradedMode = DegradedMode.NONE,
+    max_drives: int | None = None,
+) -> SizingResult:
+    """Smallest drive count (whole groups) of the pool whose ``drive_count`` is None.
+
+    With ``flash_cache_options_gb``, sizes once per option and keeps the cheapest feasible one.
+    """
+    open_pools = [i for i, p in enumerate(configuration.pools) if p.drive_count is None]
+    if len(open_pools) != 1:
+        raise InputError("pools", "exactly one pool must have drive_count unset (null) to be sized")
+    index = open_pools[0]
+    options = flash_cache_options_gb if flash_cache_options_gb else [configuration.cache.flash_cache_gb]
+    if any(o < 0 or not math.isfinite(o) for o in options):
+        raise InputError("flash_cache_options_gb", "cache sizes must be finite and >= 0")
+    curve: list[CacheOption] = []
+    best: tuple | None = None
+    total_evals = 0
+    for gb in sorted(set(options)):
+        ok, drives, res, binding, n_eval, reasons = _size_one(
+            workloads, configuration, index, gb, params, degraded, max_drives
+        )
+        total_evals += n_eval
+        curve.append(
+            CacheOption(
+                flash_cache_gb=gb,
+                feasible=ok,
+                drives=drives if ok else None,
+                cost_usd=res.bill.cost_usd if ok else None,
+                binding_constraint=binding,
+            )
+        )
+        key = (0 if ok else 1, res.bill.cost_usd if res.bill.cost_usd is not None else 0.0, drives, gb)
+        if best is None or key < best[0]:
+            best = (key, ok, drives, res, binding, reasons, gb)
+    assert best is not None
+    _, ok, drives, res, binding, reasons, gb = best
+    pool = configuration.pools[index]
+    sized = _with_count(configuration, index, drives, gb)
+    groups = math.ceil(drives / pool.raid.group_width) if pool.raid.scheme.value != "replica" else drives
+    if ok:
+        expl = (
+            f"{drives} x {pool.drive.name} in {groups} {pool.raid.scheme.value} groups of {pool.raid.group_width}"
+            f" is the fewest that meets every window; with one group fewer, {binding} fails."
+            f" Found by bisection in {total_evals} evaluations."
+        )
+        if len(curve) > 1:
+            expl += f" Flash cache {fmt(gb)} GB is the cheapest of {len(curve)} cache options."
+    else:
+        expl = (
+            f"No drive count up to {drives} meets every window: {binding} fails even at the maximum; "
+            "more drives cannot fix it."
+        )
+    return SizingResult(
+        feasible=ok,
+        configuration=sized,
+        result=res,
+        pool=pool.name,
+        drive_count=drives,
+        groups=groups,
+        binding_constraint=binding,
+        explanation=expl,
+        evaluations=total_evals,
+        cache_options=curve,
+        chosen_flash_cache_gb=gb,
+        reasons=reasons,
+    )

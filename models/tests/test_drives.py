@@ -1,0 +1,141 @@
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from models.base import InputError
+from models.drives import (
+    DriveSpec,
+    full_stroke_seek_ms,
+    hdd_service_ms,
+    ncq_factor,
+    rotational_latency_ms,
+    short_stroke_seek_ms,
+    ssd_latency_ms,
+    ssd_service_ms,
+)
+
+
+def test_rotational_latency_is_half_a_revolution():
+    # 15,000 rpm = 250 rev/s = 4 ms per revolution -> 2 ms on average
+    assert rotational_latency_ms(15000) == pytest.approx(2.0)
+    assert rotational_latency_ms(7200) == pytest.approx(4.1667, rel=1e-4)
+
+
+def test_short_stroke_seek_follows_square_root_of_span():
+    # t = 0.2 + (3.5 - 0.2) * sqrt(0.04) = 0.2 + 3.3 * 0.2 = 0.86 ms
+    assert short_stroke_seek_ms(3.5, 0.2, 0.04) == pytest.approx(0.86)
+    # full span gives the datasheet average
+    assert short_stroke_seek_ms(3.5, 0.2, 1.0) == pytest.approx(3.5)
+
+
+def test_full_stroke_implied_by_the_curve_is_near_the_datasheet():
+    # Savvio 10K.4: track 0.30 ms, avg read 3.8 ms, full stroke 7.8 ms (datasheet)
+    # square-root curve: 0.3 + 3.5 * 15/8 = 6.86 ms, within 15% of the datasheet figure
+    assert full_stroke_seek_ms(3.8, 0.3) == pytest.approx(6.8625)
+    assert abs(full_stroke_seek_ms(3.8, 0.3) / 7.8 - 1) < 0.15
+
+
+def test_ncq_factor_is_one_at_queue_of_one_and_halves_positioning_when_deep():
+    assert ncq_factor(1) == 1.0
+    # q = 9, q_half = 8: 1 / (1 + 8/16) = 2/3
+    assert ncq_factor(9) == pytest.approx(2 / 3)
+    assert ncq_factor(1e9) == pytest.approx(0.5, abs=1e-6)
+
+
+def test_15k_random_4k_read_at_qd1_is_near_180_iops(hdd15k):
+    # 0.2 overhead + 3.5 seek + 2.0 rot + 4096 B / 100 MB/s (0.041 ms) = 5.741 ms -> 174 IOPS:
+    # the folklore "180 IOPS" is this full-stroke, QD1, 4 KiB case only
+    s = hdd_service_ms(hdd15k, 4)
+    assert s == pytest.approx(0.2 + 3.5 + 2.0 + 4096 / 100e6 * 1000)
+    assert 1000 / s == pytest.approx(174.2, abs=0.5)
+
+
+def test_short_stroking_and_queuing_raise_iops_well_above_folklore(hdd15k):
+    # 2% span, 8 queued: 0.2 + (0.2 + 3.3*sqrt(0.02) + 2.0) * ncq(8) + 0.041
+    s = hdd_service_ms(hdd15k, 4, span_fraction=0.02, queue_depth=8)
+    pos = (0.2 + 3.3 * math.sqrt(0.02) + 2.0) * (1 / (1 + 7 / 15))
+    assert s == pytest.approx(0.2 + pos + 0.04096)
+    assert 1000 / s > 300
+
+
+def test_write_seek_is_slower_than_read_seek(hdd15k):
+    assert hdd_service_ms(hdd15k, 8, is_read=False) > hdd_service_ms(hdd15k, 8, is_read=True)
+
+
+def test_sequential_io_pays_no_positioning(hdd15k):
+    # 0.2 + 1 MiB / 100 MB/s = 0.2 + 10.486 ms
+    assert hdd_service_ms(hdd15k, 1024, sequential=True) == pytest.approx(0.2 + 1048576 / 100e6 * 1000)
+
+
+def test_ssd_service_is_bound_by_iops_then_bandwidth(ssd):
+    # 4 KiB read: 1000 / 400,000 = 0.0025 ms; 1 MiB read: 1048576 / 2100e6 s = 0.4993 ms
+    assert ssd_service_ms(ssd, 4) == pytest.approx(0.0025)
+    assert ssd_service_ms(ssd, 1024) == pytest.approx(1048576 / 2100e6 * 1000)
+    assert ssd_service_ms(ssd, 4, is_read=False) == pytest.approx(1000 / 50000)
+    assert ssd_latency_ms(ssd, 4) == pytest.approx(0.12)
+
+
+@given(st.floats(0.001, 1.0), st.floats(0.001, 1.0))
+def test_seek_never_falls_as_span_grows(a, b):
+    lo, hi = sorted((a, b))
+    assert short_stroke_seek_ms(3.5, 0.2, lo) <= short_stroke_seek_ms(3.5, 0.2, hi) + 1e-12
+
+
+@given(st.floats(1, 512), st.floats(1, 512))
+def test_ncq_never_slows_a_drive_as_its_queue_grows(a, b):
+    lo, hi = sorted((a, b))
+    assert ncq_factor(hi) <= ncq_factor(lo) + 1e-12
+
+
+def test_a_zero_rpm_hard_disk_is_rejected_naming_the_field():
+    with pytest.raises(ValidationError) as e:
+        DriveSpec(
+            id="x",
+            name="x",
+            kind="hdd",
+            capacity_gb=1,
+            rpm=0,
+            avg_read_seek_ms=3,
+            avg_write_seek_ms=3,
+            media_rate_mb_s=100,
+        )
+    assert "rpm" in str(e.value)
+
+
+def test_a_negative_seek_is_rejected():
+    with pytest.raises(ValidationError) as e:
+        DriveSpec(
+            id="x",
+            name="x",
+            kind="hdd",
+            capacity_gb=1,
+            rpm=7200,
+            avg_read_seek_ms=-1,
+            avg_write_seek_ms=3,
+            media_rate_mb_s=100,
+        )
+    assert "avg_read_seek_ms" in str(e.value)
+
+
+def test_nan_and_infinity_are_rejected():
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValidationError):
+            DriveSpec(
+                id="x",
+                name="x",
+                kind="hdd",
+                capacity_gb=bad,
+                rpm=7200,
+                avg_read_seek_ms=8,
+                avg_write_seek_ms=9,
+                media_rate_mb_s=100,
+            )
+
+
+def test_span_outside_unit_interval_names_the_argument():
+    with pytest.raises(InputError) as e:
+        short_stroke_seek_ms(3.5, 0.2, 0.0)
+    assert e.value.field == "span_fraction"

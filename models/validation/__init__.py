@@ -1,0 +1,85 @@
+"""Validation against published measurements.
+
+Each file under ``fixtures/validation/`` holds records of one ``kind``; a handler per kind turns a
+record into rows of predicted vs measured figures. ``python -m models.validation DIR`` prints
+the table and exits non-zero when a row marked as a gate is out of tolerance.
+
+A handler is a function ``(record: dict, context: ValidationContext) -> list[Row]`` registered
+with :func:`handler`. Records carry their ``source``; calibrated parameters they use come from
+``fixtures/calibration`` (passed in the context), never from special cases in code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Row:
+    """One predicted-vs-measured comparison.
+
+    ``measured`` is a number or a ``(low, high)`` range. ``tolerance_pct`` is the allowed relative
+    error against a number; against a range the prediction must fall inside it (widened by
+    ``tolerance_pct`` of each end when given). ``factor`` (e.g. 1.5) instead allows
+    ``measured / factor <= predicted <= measured * factor``.
+    """
+
+    record: str
+    metric: str
+    predicted: float
+    measured: float | tuple[float, float]
+    gate: bool = False
+    tolerance_pct: float | None = None
+    factor: float | None = None
+    note: str = ""
+    expect: bool | None = field(default=None)  # for boolean checks (e.g. "bottleneck is controller")
+
+    @property
+    def error_pct(self) -> float | None:
+        if isinstance(self.measured, tuple):
+            lo, hi = self.measured
+            if lo <= self.predicted <= hi:
+                return 0.0
+            ref = lo if self.predicted < lo else hi
+            return (self.predicted - ref) / ref * 100.0 if ref else None
+        if self.measured == 0:
+            return None
+        return (self.predicted - self.measured) / self.measured * 100.0
+
+    @property
+    def passed(self) -> bool:
+        if self.expect is not None:
+            return bool(self.predicted) == self.expect
+        if self.factor is not None:
+            m = self.measured if not isinstance(self.measured, tuple) else self.measured[1]
+            return m / self.factor <= self.predicted <= m * self.factor
+        err = self.error_pct
+        if err is None:
+            return False
+        if isinstance(self.measured, tuple):
+            return abs(err) <= (self.tolerance_pct or 0.0)
+        return self.tolerance_pct is None or abs(err) <= self.tolerance_pct
+
+
+@dataclass(frozen=True)
+class ValidationContext:
+    """What handlers may use besides the record: calibrated parameters and the catalog (if any)."""
+
+    calibration: dict[str, Any]
+    catalog: Any = None
+
+
+Handler = Callable[[dict[str, Any], ValidationContext], list[Row]]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register a handler for records of ``kind``."""
+
+    def deco(fn: Handler) -> Handler:
+        HANDLERS[kind] = fn
+        return fn
+
+    return deco

@@ -1,0 +1,102 @@
+"""Load validation records and calibration, run every registered handler, format the table."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import models.validation as pkg
+from models.explain import fmt
+from models.validation import HANDLERS, Row, ValidationContext
+
+
+def _load_handlers() -> None:
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        if mod.name not in {"runner", "__main__"}:
+            importlib.import_module(f"{pkg.__name__}.{mod.name}")
+
+
+def load_yaml_dir(directory: Path) -> dict[str, Any]:
+    """Merge the top-level mappings of every ``*.yaml`` in ``directory`` (file stem -> content)."""
+    out: dict[str, Any] = {}
+    for f in sorted(directory.glob("*.yaml")):
+        with f.open(encoding="utf-8") as fh:
+            out[f.stem] = yaml.safe_load(fh)
+    return out
+
+
+def run_all(
+    directory: Path, calibration_dir: Path | None = None, catalog_dir: Path | None = None
+) -> list[Row]:
+    """Run every record in ``directory`` through the handler for its file's ``kind``."""
+    _load_handlers()
+    calibration_dir = calibration_dir or directory.parent / "calibration"
+    calibration = load_yaml_dir(calibration_dir) if calibration_dir.is_dir() else {}
+    catalog = None
+    catalog_dir = catalog_dir or directory.parent / "catalog"
+    if catalog_dir.is_dir():
+        try:
+            from models.catalog import load_catalog  # the catalog is optional for validation
+        except ImportError:  # pragma: no cover - during bootstrap only
+            load_catalog = None  # type: ignore[assignment]
+        if load_catalog is not None:
+            catalog = load_catalog(catalog_dir.parent)
+    ctx = ValidationContext(calibration=calibration, catalog=catalog)
+    rows: list[Row] = []
+    for name, doc in load_yaml_dir(directory).items():
+        kind = doc.get("kind")
+        if kind not in HANDLERS:
+            raise SystemExit(f"{directory / name}.yaml: no handler for kind {kind!r}")
+        for record in doc.get("records", []):
+            rows.extend(HANDLERS[kind](record, ctx))
+    return rows
+
+
+def format_table(rows: list[Row]) -> str:
+    head = ("record", "metric", "predicted", "measured", "error %", "tolerance", "gate", "result")
+    lines = [head]
+    for r in rows:
+        if isinstance(r.measured, tuple):
+            measured = f"{fmt(r.measured[0])}-{fmt(r.measured[1])}"
+        else:
+            measured = fmt(r.measured)
+        if r.expect is not None:
+            pred, measured, err, tol = str(bool(r.predicted)), str(r.expect), "", "must match"
+        else:
+            pred = fmt(r.predicted)
+            e = r.error_pct
+            err = "" if e is None else f"{e:+.1f}"
+            tol = (
+                f"x/{r.factor:g}..x{r.factor:g}"
+                if r.factor
+                else (
+                    f"±{r.tolerance_pct:g}%"
+                    if r.tolerance_pct is not None
+                    else "in range"
+                    if isinstance(r.measured, tuple)
+                    else "report"
+                )
+            )
+        lines.append(
+            (
+                r.record,
+                r.metric,
+                pred,
+                measured,
+                err,
+                tol,
+                "gate" if r.gate else "",
+                "ok" if r.passed else "FAIL",
+            )
+        )
+    widths = [max(len(str(row[i])) for row in lines) for i in range(len(head))]
+    out = []
+    for i, row in enumerate(lines):
+        out.append("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+        if i == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
