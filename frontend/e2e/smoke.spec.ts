@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
+
 import { expect, test, type ConsoleMessage } from '@playwright/test';
+
+const screenshots = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 test('home shows the app and a healthy API, and the nav leads to Size', async ({ page }) => {
   const problems: string[] = [];
@@ -12,7 +16,7 @@ test('home shows the app and a healthy API, and the nav leads to Size', async ({
   await expect(page.getByRole('heading', { level: 1, name: 'Storage Sizer' })).toBeVisible();
   await expect(page.getByRole('status')).toContainText('API ok');
   await expect(page.getByRole('status')).toContainText(/engine \S+ · catalog \S+/);
-  await page.screenshot({ path: '../test-results/screenshots/home.png', fullPage: true });
+  await page.screenshot({ path: `${screenshots}home.png`, fullPage: true });
 
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByRole('link', { name: 'Size' }).click();

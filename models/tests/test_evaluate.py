@@ -1,0 +1,277 @@
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from models.base import InputError
+from models.configuration import CapacityPolicy, Configuration, DrivePool
+from models.controller import ControllerSpec
+from models.curves import latency_vs_load, queue_depth_sweep
+from models.evaluate import DegradedMode, evaluate
+from models.parameters import EngineParameters
+from models.ports import PortGroup
+from models.raid import RaidLayout
+from models.size import size
+from models.tests.conftest import make_config, oltp
+from models.workload import IoSize, Phase, Workload
+
+NO_CACHE = {"ctrl": {"dram_cache_gb": 0}}
+
+
+def nocache(drive, scheme, width, count, **kw):
+    cfg = make_config(drive, scheme, width, count, **kw)
+    return cfg.model_copy(update={"controller": cfg.controller.model_copy(update={"dram_cache_gb": 0.0})})
+
+
+@pytest.mark.parametrize(("scheme", "width", "cost"), [("raid10", 2, 2), ("raid6", 8, 6), ("raid5", 5, 4)])
+def test_backend_iops_of_a_60pct_write_workload_is_reads_plus_writes_times_write_cost(hdd15k, scheme, width, cost):
+    # 10,000 IOPS, 40% reads, random, no cache: BE = 4,000 + 6,000 x cost
+    wl = oltp(iops=10000, read_pct=40)
+    res = evaluate([wl], nocache(hdd15k, scheme, width, width * 10))
+    be = res.windows[0].pools[0].backend_iops
+    assert be.value == pytest.approx(4000 + 6000 * cost)
+    assert "writes x" in be.text
+
+
+def test_drive_utilization_of_a_random_read_workload_matches_hand_computation(hdd15k):
+    # 1,000 random 8 KiB reads/s on 10 RAID10 drives (5 pairs), no cache, working set 100 GB.
+    # usable = 5 data drives x 265.625 GiB = 1426.2 GB -> span s0 = 100 / 1426.2 = 0.0701
+    # seek = 0.2 + 3.3 sqrt(0.0701) = 1.0739; transfer 8192 / 100e6 s = 0.0819 ms
+    # queue fixed point: S(q) = 0.2 + (1.0739 + 2.0) ncq(q) + 0.0819, U = 1000 S / 10 / 1000, q = 1 + U / (1 - U)
+    wl = Workload(name="r", capacity_tb=1.0, working_set_gb=100,
+                  phases=[Phase(name="p", window="w", iops=1000, read_pct=100, io_size_kib=8)])
+    res = evaluate([wl], nocache(hdd15k, "raid10", 2, 10))
+    usable_gb = 5 * 265.625 * 2**30 / 1e9
+    seek = 0.2 + 3.3 * math.sqrt(100 / usable_gb)
+    q = 1.0
+    for _ in range(200):
+        f = 1 / (1 + (q - 1) / (q - 1 + 8))
+        s = 0.2 + (seek + 2.0) * f + 8192 / 100e6 * 1000
+        u = 1000 * s / 10 / 1000
+        q = 0.5 * (q + 1 + u / (1 - u))
+    pool = res.windows[0].pools[0]
+    assert pool.drive_utilization_pct.value == pytest.approx(100 * u, rel=2e-3)
+    assert pool.span_pct == pytest.approx(100 * 100 / usable_gb, rel=1e-6)
+
+
+def test_controller_after_failover_carries_twice_the_load_of_each_pair_member(hdd15k):
+    res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 32))
+    w = res.windows[0]
+    assert w.failover_utilization_pct is not None
+    assert w.failover_utilization_pct.value == pytest.approx(2 * w.controller_utilization_pct.value)
+
+
+def test_port_utilization_is_mb_per_s_over_practical_bandwidth(hdd15k):
+    # 5,000 x 8 KiB = 40.96 MB/s over 4 x 1,150 MB/s = 0.890%
+    res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 32))
+    assert res.windows[0].port_utilization_pct.value == pytest.approx(100 * 5000 * 8192 / 1e6 / 4600)
+
+
+def test_an_idle_window_and_a_read_only_window_evaluate_without_division_by_zero(hdd15k):
+    wl = Workload(name="w", capacity_tb=1, phases=[
+        Phase(name="idle", window="night", iops=0, read_pct=50, io_size_kib=8),
+        Phase(name="reads", window="day", iops=500, read_pct=100, io_size_kib=8),
+        Phase(name="writes", window="batch", iops=500, read_pct=0, io_size_kib=64, random_pct=0),
+    ])
+    res = evaluate([wl], make_config(hdd15k, "raid6", 8, 16))
+    night = next(w for w in res.windows if w.window == "night")
+    assert night.frontend_iops == 0 and night.passed
+    day = next(w for w in res.windows if w.window == "day")
+    assert day.write_latency_ms == 0.0 and day.read_latency_ms > 0
+
+
+def test_a_fully_cached_working_set_never_reaches_the_drives(hdd15k):
+    # 8 GB x 2 controllers of DRAM over a 4 GB working set: every random read hits
+    res = evaluate([oltp(read_pct=100, ws_gb=4)], make_config(hdd15k, "raid-dp", 16, 16))
+    pool = res.windows[0].pools[0]
+    assert pool.backend_read_iops == pytest.approx(0.0, abs=1e-9)
+    assert res.windows[0].phases[0].dram_hit_pct.value == pytest.approx(100.0)
+
+
+def test_windows_are_sized_separately_not_averaged(hdd15k):
+    day = Phase(name="day", window="business hours", iops=2000, read_pct=80, io_size_kib=8, working_set_gb=50)
+    batch = Phase(name="month-end", window="month-end", iops=6000, read_pct=90, io_size_kib=8, working_set_gb=2000)
+    wl = Workload(name="erp", capacity_tb=4, phases=[day, batch])
+    res = evaluate([wl], make_config(hdd15k, "raid-dp", 16, 32))
+    w = {x.window: x for x in res.windows}
+    assert w["business hours"].passed
+    assert not w["month-end"].passed
+    assert w["month-end"].phases[0].working_set_in_cache_pct < 1.0
+    assert not res.passed and "month-end" in res.bottleneck
+
+
+def test_phases_sharing_a_window_add_up(hdd15k):
+    a = oltp(iops=1000, name="a")
+    b = oltp(iops=3000, name="b")
+    res = evaluate([a, b], make_config(hdd15k, "raid-dp", 16, 32))
+    assert res.windows[0].frontend_iops == 4000
+
+
+def test_degraded_modes_raise_load_and_report_rebuild_exposure(hdd15k):
+    cfg = make_config(hdd15k, "raid6", 8, 32)
+    wl = oltp(iops=2000)
+    normal = evaluate([wl], cfg)
+    failed = evaluate([wl], cfg, degraded=DegradedMode.DRIVE_FAILED)
+    rebuilding = evaluate([wl], cfg, degraded=DegradedMode.REBUILDING)
+    n, f, r = (x.windows[0].pools[0] for x in (normal, failed, rebuilding))
+    assert f.degraded_group_utilization_pct > n.drive_utilization_pct.value
+    assert r.degraded_group_utilization_pct > f.degraded_group_utilization_pct
+    assert r.rebuild_hours is not None and r.rebuild_hours.value > 300 * 1000 / 60 / 3600
+    # with a controller down its DRAM cache is gone too: more misses, so at least the failover figure
+    ctrl_down = evaluate([wl], cfg, degraded=DegradedMode.CONTROLLER_FAILED)
+    down = ctrl_down.windows[0]
+    assert down.controller_utilization_pct.value >= normal.windows[0].failover_utilization_pct.value
+    assert down.phases[0].cache_gb == pytest.approx(normal.windows[0].phases[0].cache_gb / 2)
+
+
+def test_identical_inputs_give_identical_results(hdd15k):
+    cfg = make_config(hdd15k, "raid-dp", 16, 32)
+    assert evaluate([oltp()], cfg).model_dump() == evaluate([oltp()], cfg).model_dump()
+
+
+def test_every_figure_carries_its_formula_and_numbers(hdd15k):
+    res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 32))
+    w = res.windows[0]
+    for fig in (w.controller_utilization_pct, w.port_utilization_pct, w.pools[0].backend_iops,
+                w.pools[0].drive_utilization_pct, w.phases[0].read_latency_ms, res.capacity.effective_tb):
+        assert fig.formula and fig.text and any(ch.isdigit() for ch in fig.text)
+
+
+# ---------------------------------------------------------------------------------------------- properties
+
+settings.register_profile("engine", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings.load_profile("engine")
+
+
+@given(st.integers(2, 12), st.integers(1, 6))
+def test_more_drives_never_lower_capacity_or_raise_drive_utilization(hdd15k, groups, extra):
+    wl = oltp(iops=3000)
+    small = evaluate([wl], make_config(hdd15k, "raid6", 8, 8 * groups))
+    big = evaluate([wl], make_config(hdd15k, "raid6", 8, 8 * (groups + extra)))
+    assert big.capacity.usable_tb >= small.capacity.usable_tb
+    assert (big.windows[0].pools[0].drive_utilization_pct.value
+            <= small.windows[0].pools[0].drive_utilization_pct.value + 1e-9)
+
+
+@given(st.floats(0, 99), st.floats(0, 99), st.sampled_from([("raid5", 5), ("raid6", 8), ("raid10", 2), ("raid-dp", 16)]))
+def test_a_higher_write_share_never_lowers_backend_load(hdd15k, w1, w2, scheme):
+    lo, hi = sorted((w1, w2))
+    cfg = nocache(hdd15k, scheme[0], scheme[1], scheme[1] * 4)
+    a = evaluate([oltp(iops=1000, read_pct=100 - lo)], cfg).windows[0].pools[0]
+    b = evaluate([oltp(iops=1000, read_pct=100 - hi)], cfg).windows[0].pools[0]
+    assert b.backend_iops.value >= a.backend_iops.value - 1e-6
+
+
+@given(st.floats(100, 4000), st.floats(100, 4000))
+def test_latency_never_falls_as_load_rises(hdd15k, x, y):
+    lo, hi = sorted((x, y))
+    cfg = make_config(hdd15k, "raid-dp", 16, 16)
+    a = evaluate([oltp(iops=lo)], cfg).windows[0]
+    b = evaluate([oltp(iops=hi)], cfg).windows[0]
+    if a.read_latency_ms is not None and b.read_latency_ms is not None:
+        assert b.read_latency_ms >= a.read_latency_ms - 1e-9
+    elif a.read_latency_ms is None:
+        assert b.read_latency_ms is None
+
+
+def test_latency_curve_rises_to_saturation(hdd15k):
+    curve = latency_vs_load([oltp(iops=2000)], make_config(hdd15k, "raid-dp", 16, 16))
+    lats = [p.read_latency_ms for p in curve.points]
+    assert all(a <= b + 1e-9 for a, b in zip(lats, lats[1:], strict=False))
+    assert curve.points[0].load_pct == pytest.approx(5.0) and curve.points[-1].load_pct == pytest.approx(100.0)
+    assert curve.operating_load_pct == pytest.approx(100 * 2000 / curve.saturation_iops)
+
+
+def test_queue_depth_sweep_rises_then_plateaus(hdd15k):
+    curve = queue_depth_sweep([oltp()], make_config(hdd15k, "raid-dp", 16, 16))
+    iops = [p.iops for p in curve.points]
+    rts = [p.avg_response_ms for p in curve.points]
+    assert [p.queue_depth for p in curve.points] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
+    assert all(a <= b for a, b in zip(iops, iops[1:], strict=False))
+    assert all(a <= b for a, b in zip(rts, rts[1:], strict=False))
+    assert iops[-1] / iops[-2] < 1.1  # plateau
+
+
+# ---------------------------------------------------------------------------------------------- sizing
+
+
+def test_size_finds_the_fewest_whole_groups_and_names_the_binding_constraint(hdd15k):
+    wl = oltp(iops=6000, read_pct=60, capacity_tb=1)
+    family = make_config(hdd15k, "raid6", 8, None)
+    out = size([wl], family)
+    assert out.feasible and out.drive_count % 8 == 0
+    assert out.result.passed
+    fewer = evaluate([wl], family.model_copy(update={"pools": [family.pools[0].model_copy(
+        update={"drive_count": out.drive_count - 8})]}))
+    assert not fewer.passed
+    assert out.binding_constraint.startswith("drives:aggr0")
+    assert out.evaluations < 20
+
+
+def test_size_reports_a_controller_bound_family_as_infeasible(hdd15k):
+    wl = oltp(iops=200000, read_pct=70, capacity_tb=1)
+    family = make_config(hdd15k, "raid10", 2, None, ctrl={"cores": 1, "dram_cache_gb": 8})
+    family = family.model_copy(update={"packaging": family.packaging.model_copy(update={"max_drives": 400})})
+    out = size([wl], family)
+    assert not out.feasible
+    assert any("controllers" in r for r in out.reasons)
+
+
+def test_size_trades_drives_for_flash_cache(hdd15k):
+    wl = oltp(iops=8000, read_pct=90, ws_gb=600, capacity_tb=2)
+    out = size([wl], make_config(hdd15k, "raid-dp", 16, None), flash_cache_options_gb=[0, 256, 512, 1024])
+    drives = {o.flash_cache_gb: o.drives for o in out.cache_options}
+    assert drives[1024] < drives[0]
+    assert all(drives[a] >= drives[b] for a, b in zip([0, 256, 512], [256, 512, 1024], strict=True))
+
+
+# ---------------------------------------------------------------------------------------------- bad input
+
+
+def test_an_io_mix_not_summing_to_100_is_rejected_naming_the_field():
+    with pytest.raises(ValidationError) as e:
+        Phase(name="p", window="w", iops=1, read_pct=50, io_sizes=[IoSize(size_kib=4, pct=60), IoSize(size_kib=8, pct=30)])
+    assert "io_sizes percentages must sum to 100" in str(e.value)
+
+
+@pytest.mark.parametrize(("field", "value"), [("read_pct", 101), ("read_pct", -1), ("iops", -5), ("random_pct", float("nan"))])
+def test_out_of_range_phase_fields_are_rejected(field, value):
+    kw = {"name": "p", "window": "w", "iops": 1, "read_pct": 50, "io_size_kib": 8, field: value}
+    with pytest.raises(ValidationError) as e:
+        Phase(**kw)
+    assert field in str(e.value)
+
+
+def test_zero_drives_is_rejected(hdd15k):
+    with pytest.raises(ValidationError) as e:
+        DrivePool(drive=hdd15k, drive_count=0, raid=RaidLayout(scheme="raid10", group_width=2))
+    assert "drive_count" in str(e.value)
+
+
+def test_a_leftover_group_below_the_minimum_width_is_rejected(hdd15k):
+    with pytest.raises(InputError) as e:
+        evaluate([oltp()], make_config(hdd15k, "raid6", 8, 10))
+    assert e.value.field == "drive_count" and "group of 2" in str(e.value)
+
+
+def test_unknown_pool_assignment_names_the_workload(hdd15k):
+    with pytest.raises(InputError) as e:
+        evaluate([oltp(pool="nope")], make_config(hdd15k, "raid6", 8, 16))
+    assert e.value.field == "workloads.0.pool"
+
+
+def test_explicit_parameters_change_the_answer(hdd15k):
+    cfg = make_config(hdd15k, "raid-dp", 16, 16)
+    a = evaluate([oltp()], cfg)
+    b = evaluate([oltp()], cfg, params=EngineParameters(host_overhead_ms=1.0))
+    assert b.windows[0].read_latency_ms == pytest.approx(a.windows[0].read_latency_ms + 1.0)
+
+
+def test_configuration_rejects_tiering_over_unknown_pools(hdd15k):
+    with pytest.raises(ValidationError):
+        Configuration(controller=ControllerSpec(model="x"), ports=[PortGroup(type="8gfc", count=2)],
+                      pools=[DrivePool(drive=hdd15k, drive_count=8, raid=RaidLayout(scheme="raid5", group_width=4))],
+                      tiering={"tiers": ["a", "b"], "chunk_mb": 1024}, capacity=CapacityPolicy())

@@ -1,0 +1,422 @@
+"""Autotiering: how much fast tier the hot data needs when whole chunks move, and who serves the I/O.
+
+Tiering moves whole chunks, so hot blocks drag their cold neighbours into the fast tier: the
+bigger the chunk, the more fast capacity a given share of the I/O needs. Published guidance:
+a 7.5 MB chunk may need as little as 3-5% of capacity on the fastest tier, a 1 GB chunk 10-15%
+(storage vendor engineer's blog on autotiering). No published curve exists, so the spatial
+locality of hot data is modelled explicitly.
+
+The b-model (Wang, Ailamaki, Faloutsos, "Capturing the spatio-temporal behavior of real traffic
+data", Performance 2002, and "Data mining meets performance evaluation: fast algorithms for
+modeling bursty traffic", ICDE 2002, CMU PDL) splits an address extent in two halves that
+receive shares b and 1 - b of the I/O, and recurses. At depth k (chunk = extent / 2^k) a chunk
+that took the b branch j times carries ``b^j (1 - b)^(k - j)`` of the I/O, and ``C(k, j)`` chunks
+have that weight. The hottest chunks first::
+
+    I/O of the chunks with j' >= j     = P(Binomial(k, b)   >= j)
+    capacity of those chunks           = P(Binomial(k, 1/2) >= j)
+
+Units: capacities in decimal GB; chunk sizes in MiB as vendors quote them (7.5 MB = 10 x 768 KiB
+= 7.5 MiB; "1 GB" = 1,024 MiB).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import Field
+from scipy.optimize import minimize_scalar
+from scipy.special import gammaln
+
+from models.base import InputError, Output
+from models.units import GB, MB, MIB
+
+FloatArray = npt.NDArray[np.float64]
+
+# ---- vendor relocation units [MiB] ---------------------------------------------------------------
+
+SYMMETRIX_FAST_VP_EXTENT_GROUP_MB = 7.5
+"""EMC Symmetrix VMAX FAST VP: extent group of 10 x 768 KiB extents (12 x 64 KiB tracks) [31]."""
+HDS_VSP_HDT_PAGE_MB = 42.0
+"""Hitachi USP-V/VSP Dynamic Provisioning / Dynamic Tiering page [35]."""
+VNX_FAST_VP_SLICE_MB = 1024.0
+"""EMC CLARiiON CX4 / VNX1 FAST VP slice, 1 GiB (analysed hourly, relocated daily) [31][33]."""
+DS8000_EASY_TIER_EXTENT_MB = 1024.0
+"""IBM DS8000 Easy Tier large extent, 1 GiB (small FB extents are 16 MiB) [36]."""
+THREEPAR_AO_REGION_MB = 128.0
+"""HP 3PAR Adaptive Optimization region, 128 MiB [38]."""
+COMPELLENT_PAGE_MB = 2.0
+"""Dell Compellent Data Progression page, 2 MiB default (512 KiB / 4 MiB options) [39]."""
+VNX2_UNITY_SLICE_MB = 256.0
+"""EMC VNX2 (MCx) / Unity FAST VP slice, 256 MiB [32]."""
+FLASH_POOL_BLOCK_MB = 4.0 / 1024.0
+"""NetApp Flash Pool: WAFL 4 KiB blocks (a cache, not a tier; not confirmed in a NetApp doc) [21]."""
+
+VENDOR_CHUNK_MB: dict[str, float] = {
+    "symmetrix-fast-vp": SYMMETRIX_FAST_VP_EXTENT_GROUP_MB,
+    "hds-vsp-hdt": HDS_VSP_HDT_PAGE_MB,
+    "vnx-fast-vp": VNX_FAST_VP_SLICE_MB,
+    "ds8000-easy-tier": DS8000_EASY_TIER_EXTENT_MB,
+    "3par-ao": THREEPAR_AO_REGION_MB,
+    "compellent": COMPELLENT_PAGE_MB,
+    "vnx2-unity": VNX2_UNITY_SLICE_MB,
+    "flash-pool": FLASH_POOL_BLOCK_MB,
+}
+"""Relocation unit per product [MiB]; sources: /work/shared/reference/storage-facts.md section 4."""
+
+# ---- calibrated defaults (must equal fixtures/calibration/tiering.yaml; a test checks) ---------
+
+DEFAULT_B = 0.8
+"""b-model bias, fitted to the chunk-size guidance (3-5% at 7.5 MB, 10-15% at 1 GB, 80% of I/O)."""
+DEFAULT_EXTENT_GB = 1000.0
+"""Address extent the b-model cascade starts from [GB]: 1 TB, a LUN or volume of the guidance's era (assumed)."""
+DEFAULT_FLOOR_FRACTION = 0.02
+"""True hot fraction at block granularity: no chunk size needs less (assumed, not fitted)."""
+DEFAULT_IO_CAPTURE = 0.8
+"""Share of the I/O the fast tier is sized to serve."""
+
+_MAX_DEPTH = 64
+_SOURCE = "b-model: Wang, Ailamaki, Faloutsos (CMU PDL), Performance/ICDE 2002; calibrated to published chunk guidance"
+
+
+# ---- argument checks ---------------------------------------------------------------------------
+
+
+def _finite(field: str, x: float) -> float:
+    x = float(x)
+    if not math.isfinite(x):
+        raise InputError(field, f"must be a finite number, got {x}")
+    return x
+
+
+def _positive(field: str, x: float) -> float:
+    x = _finite(field, x)
+    if x <= 0:
+        raise InputError(field, f"must be > 0, got {x:g}")
+    return x
+
+
+def _check_model(b: float, io_capture: float, floor_fraction: float, extent_gb: float) -> None:
+    b = _finite("b", b)
+    if not 0.5 <= b < 1.0:
+        raise InputError("b", f"b-model bias must be in [0.5, 1), got {b:g}")
+    x = _finite("io_capture", io_capture)
+    if not 0.0 < x <= 1.0:
+        raise InputError("io_capture", f"must be in (0, 1], got {x:g}")
+    f = _finite("floor_fraction", floor_fraction)
+    if not 0.0 <= f <= 1.0:
+        raise InputError("floor_fraction", f"must be in [0, 1], got {f:g}")
+    _positive("extent_gb", extent_gb)
+
+
+def _check_measured(measured_fraction: float | None) -> float | None:
+    if measured_fraction is None:
+        return None
+    m = _finite("measured_fraction", measured_fraction)
+    if not 0.0 < m <= 1.0:
+        raise InputError("measured_fraction", f"must be in (0, 1], got {m:g}")
+    return m
+
+
+# ---- the b-model ------------------------------------------------------------------------------
+
+
+def chunk_depth(capacity_gb: float, chunk_mb: float, extent_gb: float = DEFAULT_EXTENT_GB) -> float:
+    """b-model depth: ``k = log2(min(capacity, extent) / chunk)``, 0 when one chunk holds it all.
+
+    Above ``extent_gb`` the capacity is many extents with the same locality, so the fractions
+    depend only on the extent (the guidance quotes percentages regardless of size).
+    """
+    cap = _positive("capacity_gb", capacity_gb)
+    chunk = _positive("chunk_mb", chunk_mb)
+    top = min(cap, _positive("extent_gb", extent_gb)) * GB
+    return max(0.0, math.log2(top / (chunk * MIB)))
+
+
+def _classes(depths: FloatArray, b: float) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Weight classes per integer depth, hottest first: (io share, capacity share, weight per chunk).
+
+    Row k, column r: the C(k, k - r) chunks that took the b branch j = k - r times.
+    """
+    k = depths[:, None]
+    r = np.arange(int(depths.max()) + 1, dtype=np.float64)[None, :]
+    valid = r <= k
+    j = np.where(valid, k - r, 0.0)
+    rr = np.where(valid, r, 0.0)
+    log_m = gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(rr + 1.0)
+    log_w = j * math.log(b) + rr * math.log1p(-b)
+    io = np.where(valid, np.exp(log_m + log_w), 0.0)
+    cap = np.where(valid, np.exp(log_m - k * math.log(2.0)), 0.0)
+    return io, cap, np.where(valid, np.exp(log_w), 0.0)
+
+
+def _needed_at_depths(depths: FloatArray, b: float, io_capture: float) -> FloatArray:
+    """Smallest capacity share of whole chunks carrying ``io_capture`` of I/O, per integer depth.
+
+    Take the weight classes hottest first; in the class where the cumulative I/O reaches
+    ``io_capture``, take ``ceil(missing I/O / chunk weight)`` chunks of ``2^-k`` capacity each.
+    """
+    io, cap, w = _classes(depths, b)
+    cum_io = np.cumsum(io, axis=1)
+    cum_cap = np.cumsum(cap, axis=1)
+    k = depths.astype(np.int64)
+    rows = np.arange(depths.size)
+    reached = cum_io >= io_capture * (1.0 - 1e-12)
+    idx = np.where(reached.any(axis=1), np.argmax(reached, axis=1), k)
+    idx = np.minimum(idx, k)
+    prev = np.maximum(idx - 1, 0)
+    io_before = np.where(idx > 0, cum_io[rows, prev], 0.0)
+    cap_before = np.where(idx > 0, cum_cap[rows, prev], 0.0)
+    chunks = np.maximum(0.0, np.ceil((io_capture - io_before) / w[rows, idx] - 1e-9))
+    out = np.minimum(1.0, cap_before + chunks * np.exp2(-depths))
+    return np.asarray(np.where(k == 0, 1.0, out), dtype=np.float64)
+
+
+def _depth_for_fraction(target: float, b: float, io_capture: float, max_depth: int = _MAX_DEPTH) -> float:
+    """Depth at which the (interpolated) needed fraction falls to ``target``; ``max_depth`` if never."""
+    table = _needed_at_depths(np.arange(max_depth + 1, dtype=np.float64), b, io_capture)
+    below = np.nonzero(table <= target)[0]
+    if below.size == 0:
+        return float(max_depth)
+    d = int(below[0])
+    if d == 0:
+        return 0.0
+    hi, lo = table[d - 1], table[d]
+    return (d - 1) + (hi - target) / (hi - lo) if hi > lo else float(d)
+
+
+def needed_fast_fraction(
+    capacity_gb: float,
+    chunk_mb: float,
+    io_capture: float = DEFAULT_IO_CAPTURE,
+    b: float = DEFAULT_B,
+    floor_fraction: float = DEFAULT_FLOOR_FRACTION,
+    extent_gb: float = DEFAULT_EXTENT_GB,
+    measured_fraction: float | None = None,
+) -> float:
+    """Smallest share of capacity whose chunks carry ``io_capture`` of the I/O [0..1].
+
+    b-model at depth ``k = log2(min(capacity, extent) / chunk)`` (:func:`chunk_depth`): take
+    whole chunks hottest first (weight ``b^j (1-b)^(k-j)``, ``C(k, j)`` of each) until their
+    I/O reaches ``io_capture``; the share is chunks / 2^k. Between integer depths the share is
+    interpolated linearly in k. Then ``max(share, floor_fraction)``: hot data is not infinitely
+    concentrated, so no chunk needs less than the block-level hot fraction. Never falls as the
+    chunk grows (splitting a chunk in two can only help). ``measured_fraction`` (from a trace, for
+    this chunk size and io_capture) replaces the model when given.
+
+    ``capacity_gb`` used capacity [GB], ``chunk_mb`` relocation unit [MiB], ``b`` in [0.5, 1)
+    (0.5 = uniform), ``extent_gb`` [GB]. Defaults: fitted so that 7.5 MB -> 3.9% and
+    1 GB -> 12.9% (guidance 3-5% and 10-15%); see ``fixtures/calibration/tiering.yaml``.
+    """
+    _check_model(b, io_capture, floor_fraction, extent_gb)
+    k = chunk_depth(capacity_gb, chunk_mb, extent_gb)
+    measured = _check_measured(measured_fraction)
+    if measured is not None:
+        return measured
+    if b == 0.5:  # no locality: every chunk equal
+        return max(io_capture, floor_fraction) if k > 0 else 1.0
+    k0 = math.floor(k)
+    table = _needed_at_depths(np.array([k0, k0 + 1], dtype=np.float64), b, io_capture)
+    share = (1.0 - (k - k0)) * table[0] + (k - k0) * table[1]
+    return float(min(1.0, max(share, floor_fraction)))
+
+
+def _io_share_curve(depth: float, b: float, x: FloatArray) -> FloatArray:
+    """I/O carried by the hottest capacity fractions ``x`` at (fractional) ``depth``.
+
+    Piecewise linear through the class boundaries (cumulative capacity, cumulative I/O) at the
+    integer depths around ``depth``, interpolated linearly in depth like the needed fraction.
+    """
+    k0 = math.floor(depth)
+    io, cap, _ = _classes(np.array([k0, k0 + 1], dtype=np.float64), b)
+    out = np.zeros_like(x)
+    for i, weight in ((0, 1.0 - (depth - k0)), (1, depth - k0)):
+        if weight == 0.0:
+            continue
+        cx = np.concatenate([[0.0], np.cumsum(cap[i])])
+        cy = np.concatenate([[0.0], np.cumsum(io[i])])
+        cx[-1] = cy[-1] = 1.0
+        if k0 + i == 0:  # a single chunk: I/O proportional to the part held (held whole in practice)
+            out += weight * x
+        else:
+            out += weight * np.interp(x, cx, cy)
+    return np.asarray(out, dtype=np.float64)
+
+
+class TierShare(Output):
+    """One tier of a split: its capacity, the data placed on it and the I/O it serves."""
+
+    tier: int = Field(description="0 = fastest")
+    capacity_gb: float = Field(description="capacity available for data [GB]")
+    data_gb: float = Field(description="data placed on the tier, hottest chunks first [GB]")
+    io_share: float = Field(description="share of all I/O served by the tier, 0..1")
+
+
+class TierSplit(Output):
+    """I/O per tier when the hottest chunks fill the fastest tier, then the next."""
+
+    chunk_mb: float
+    depth: float = Field(description="b-model depth used (after the floor or a measured override)")
+    needed_fast_fraction: float = Field(description="capacity share the fast tier needs for io_capture")
+    io_capture: float
+    tiers: list[TierShare]
+    spill: list[str] = Field(default_factory=list, description="undersized tiers, in words")
+    source: str
+
+
+def tier_split(
+    tier_capacities_gb: list[float],
+    capacity_used_gb: float,
+    chunk_mb: float,
+    b: float = DEFAULT_B,
+    io_capture: float = DEFAULT_IO_CAPTURE,
+    floor_fraction: float = DEFAULT_FLOOR_FRACTION,
+    extent_gb: float = DEFAULT_EXTENT_GB,
+    measured_fraction: float | None = None,
+    free_reserve_pct: float = 0.0,
+) -> TierSplit:
+    """Share of the I/O served by each tier, fastest first; shares sum to 1.
+
+    The hottest chunks fill tier 0 (up to its capacity less ``free_reserve_pct``; VNX2 keeps
+    10% free per tier), then tier 1, and so on. With ``G(x)`` the I/O carried by the hottest
+    share x of the data (b-model, see :func:`needed_fast_fraction`)::
+
+        x_i = (data on tiers 0..i) / capacity_used        io_i = G(x_i) - G(x_{i-1})
+
+    The b-model depth is capped where the needed fraction meets ``floor_fraction`` (so G agrees
+    with the floored :func:`needed_fast_fraction`), or set so the needed fraction equals
+    ``measured_fraction`` when a trace-derived one is given. A fast tier smaller than the needed
+    fraction spills I/O to the next tier; the ``spill`` list says so. Raises InputError if the
+    tiers cannot hold ``capacity_used_gb``. Capacities [GB], chunk [MiB].
+    """
+    if not tier_capacities_gb:
+        raise InputError("tier_capacities_gb", "give at least one tier")
+    caps = [max(0.0, _finite(f"tier_capacities_gb[{i}]", c)) for i, c in enumerate(tier_capacities_gb)]
+    for i, c in enumerate(tier_capacities_gb):
+        if c < 0:
+            raise InputError(f"tier_capacities_gb[{i}]", f"must be >= 0, got {c:g}")
+    used = _positive("capacity_used_gb", capacity_used_gb)
+    _check_model(b, io_capture, floor_fraction, extent_gb)
+    reserve = _finite("free_reserve_pct", free_reserve_pct)
+    if not 0.0 <= reserve < 100.0:
+        raise InputError("free_reserve_pct", f"must be in [0, 100), got {reserve:g}")
+    usable = [c * (1.0 - reserve / 100.0) for c in caps]
+    if sum(usable) < used * (1.0 - 1e-9):
+        raise InputError(
+            "tier_capacities_gb",
+            f"tiers hold {sum(usable):,.0f} GB for data (after a {reserve:g}% free reserve), "
+            f"less than the {used:,.0f} GB used",
+        )
+    measured = _check_measured(measured_fraction)
+    k = chunk_depth(used, chunk_mb, extent_gb)
+    needed = needed_fast_fraction(used, chunk_mb, io_capture, b, floor_fraction, extent_gb, measured)
+    if b == 0.5:
+        depth = 0.0
+        source = "uniform access (b = 0.5)"
+    elif measured is not None:
+        depth = _depth_for_fraction(measured, b, io_capture)
+        source = f"measured needed fraction {measured:g} (trace); b-model shape, b = {b:g}"
+    else:
+        # the floor caps the depth where the needed fraction meets it; beyond k it cannot matter
+        depth = min(k, _depth_for_fraction(floor_fraction, b, io_capture, math.floor(k) + 1)) if floor_fraction > 0 else k
+        source = _SOURCE
+    placed, left = [], used
+    for u in usable:
+        take = min(u, left)
+        placed.append(take)
+        left -= take
+    cum = np.cumsum(placed) / used
+    cum[-1] = 1.0
+    if depth == 0.0 and b == 0.5:
+        g = cum.copy()
+    else:
+        g = _io_share_curve(depth, b, cum)
+    g = np.maximum.accumulate(np.clip(g, 0.0, 1.0))
+    g[-1] = 1.0
+    shares = np.diff(np.concatenate([[0.0], g]))
+    tiers = [
+        TierShare(tier=i, capacity_gb=caps[i], data_gb=placed[i], io_share=float(shares[i])) for i in range(len(caps))
+    ]
+    spill: list[str] = []
+    if len(caps) > 1 and placed[0] < needed * used * (1.0 - 1e-9):
+        lost = max(0.0, io_capture - float(shares[0]))
+        spill.append(
+            f"tier 0 holds {placed[0]:,.0f} GB ({placed[0] / used:.1%} of {used:,.0f} GB used); the hottest "
+            f"{chunk_mb:g} MiB chunks need {needed * used:,.0f} GB ({needed:.1%}) to serve {io_capture:.0%} of "
+            f"the I/O, so {lost:.1%} of the I/O spills to tier 1"
+        )
+    return TierSplit(
+        chunk_mb=float(chunk_mb),
+        depth=float(depth),
+        needed_fast_fraction=needed,
+        io_capture=float(io_capture),
+        tiers=tiers,
+        spill=spill,
+        source=source,
+    )
+
+
+# ---- overheads ---------------------------------------------------------------------------------
+
+
+def metadata_ram_bytes(capacity_gb: float, chunk_mb: float, bytes_per_chunk: float = 64.0) -> float:
+    """Controller RAM for per-chunk heat statistics and maps [bytes].
+
+    ``ceil(capacity * 10^9 / (chunk * 2^20)) * bytes_per_chunk``: falls as the chunk grows,
+    the reason vendors chose large chunks. ``bytes_per_chunk`` (default 64, an assumption; no
+    vendor publishes it) covers the map entry and the access counters. Capacity [GB], chunk [MiB].
+    """
+    cap = _finite("capacity_gb", capacity_gb)
+    if cap < 0:
+        raise InputError("capacity_gb", f"must be >= 0, got {cap:g}")
+    chunk = _positive("chunk_mb", chunk_mb)
+    per = _finite("bytes_per_chunk", bytes_per_chunk)
+    if per < 0:
+        raise InputError("bytes_per_chunk", f"must be >= 0, got {per:g}")
+    return math.ceil(cap * GB / (chunk * MIB) - 1e-9) * per
+
+
+def migration_mb_per_s(chunks_moved_per_window: float, chunk_mb: float, window_h: float) -> float:
+    """Mean relocation rate [MB/s, decimal]: ``chunks * chunk * 2^20 / 10^6 / (window_h * 3600)``.
+
+    Each moved chunk is read from its source tier and written to its destination, so the
+    back-end load is this rate read on one tier plus the same rate written on the other (plus
+    the destination's RAID write cost). Spread over ``window_h`` hours (the relocation window, or
+    the interval between runs when moves are continuous).
+    """
+    n = _finite("chunks_moved_per_window", chunks_moved_per_window)
+    if n < 0:
+        raise InputError("chunks_moved_per_window", f"must be >= 0, got {n:g}")
+    chunk = _positive("chunk_mb", chunk_mb)
+    hours = _positive("window_h", window_h)
+    return n * chunk * MIB / MB / (hours * 3600.0)
+
+
+def fit_b(
+    targets: list[tuple[float, float]],
+    capacity_gb: float = DEFAULT_EXTENT_GB,
+    io_capture: float = DEFAULT_IO_CAPTURE,
+    extent_gb: float = DEFAULT_EXTENT_GB,
+) -> float:
+    """Fit the b-model bias to ``[(chunk_mb, needed fraction), ...]`` (least squares in log).
+
+    Minimises ``sum (ln f(chunk; b) - ln target)^2`` over b in (0.55, 0.95), without the floor
+    (the floor is a separate, assumed parameter). Used for ``fixtures/calibration/tiering.yaml``.
+    """
+    if not targets:
+        raise InputError("targets", "give at least one (chunk_mb, fraction) pair")
+    for chunk, frac in targets:
+        _positive("targets.chunk_mb", chunk)
+        if not 0.0 < frac <= 1.0:
+            raise InputError("targets.fraction", f"must be in (0, 1], got {frac:g}")
+
+    def loss(b: float) -> float:
+        return sum(
+            (math.log(needed_fast_fraction(capacity_gb, c, io_capture, b, 0.0, extent_gb)) - math.log(f)) ** 2
+            for c, f in targets
+        )
+
+    res = minimize_scalar(loss, bounds=(0.55, 0.95), method="bounded", options={"xatol": 1e-5})
+    return float(res.x)
