@@ -135,56 +135,96 @@ def chunk_depth(capacity_gb: float, chunk_mb: float, extent_gb: float = DEFAULT_
     return max(0.0, math.log2(top / (chunk * MIB)))
 
 
-def _classes(depths: FloatArray, b: float) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Weight classes per integer depth, hottest first: (io share, capacity share, weight per chunk).
+class _Table:
+    """b-model weight classes for integer depths 0..K, hottest class first in each row.
 
-    Row k, column r: the C(k, k - r) chunks that took the b branch j = k - r times.
+    Row k, column r: the ``C(k, r)`` chunks that took the b branch ``j = k - r`` times, each with
+    I/O weight ``w = b^j (1-b)^r``. ``cum_io`` and ``cum_cap`` are cumulative over the columns:
+    ``P(Binomial(k, b) >= j)`` and ``P(Binomial(k, 1/2) >= j)``.
     """
-    k = depths[:, None]
-    r = np.arange(int(depths.max()) + 1, dtype=np.float64)[None, :]
-    valid = r <= k
-    j = np.where(valid, k - r, 0.0)
-    rr = np.where(valid, r, 0.0)
-    log_m = gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(rr + 1.0)
-    log_w = j * math.log(b) + rr * math.log1p(-b)
-    io = np.where(valid, np.exp(log_m + log_w), 0.0)
-    cap = np.where(valid, np.exp(log_m - k * math.log(2.0)), 0.0)
-    return io, cap, np.where(valid, np.exp(log_w), 0.0)
+
+    def __init__(self, max_depth: int, b: float) -> None:
+        depths = np.arange(max_depth + 1, dtype=np.float64)
+        k, r = depths[:, None], depths[None, :]
+        j = np.maximum(k - r, 0.0)
+        ln_fact = gammaln(depths + 1.0)  # ln n!
+        log_m = ln_fact[:, None] - gammaln(j + 1.0) - ln_fact[None, :]
+        log_w = j * math.log(b) + r * math.log1p(-b)
+        valid = r <= k
+        self.max_depth = max_depth
+        self.depths = depths
+        self.w = np.exp(log_w)
+        self.cum_io = np.cumsum(np.exp(log_m + log_w) * valid, axis=1)
+        self.cum_cap = np.cumsum(np.exp(log_m - k * math.log(2.0)) * valid, axis=1)
+
+    def needed(self, io_capture: float) -> FloatArray:
+        """Smallest capacity share of whole chunks carrying ``io_capture`` of the I/O, per depth.
+
+        Whole classes hottest first; in the class where the cumulative I/O reaches
+        ``io_capture``, ``ceil(missing I/O / chunk weight)`` chunks of ``2^-k`` capacity each.
+        """
+        k = np.arange(self.max_depth + 1)
+        reached = self.cum_io >= io_capture * (1.0 - 1e-12)
+        idx = np.minimum(np.where(reached[:, -1], reached.argmax(axis=1), k), k)
+        prev = np.maximum(idx - 1, 0)
+        before = idx > 0
+        io_before = self.cum_io[k, prev] * before
+        cap_before = self.cum_cap[k, prev] * before
+        chunks = np.maximum(0.0, np.ceil((io_capture - io_before) / self.w[k, idx] - 1e-9))
+        out = np.minimum(1.0, cap_before + chunks * np.exp2(-self.depths))
+        out[0] = 1.0  # depth 0: one chunk, held whole
+        return out
+
+    def breakpoints(self, k: int) -> tuple[FloatArray, FloatArray]:
+        """(cumulative I/O, cumulative capacity) at the class boundaries of depth k, from (0, 0) to (1, 1)."""
+        io = np.concatenate([[0.0], self.cum_io[k, : k + 1]])
+        cap = np.concatenate([[0.0], self.cum_cap[k, : k + 1]])
+        io[-1] = cap[-1] = 1.0
+        return io, cap
 
 
-def _needed_at_depths(depths: FloatArray, b: float, io_capture: float) -> FloatArray:
-    """Smallest capacity share of whole chunks carrying ``io_capture`` of I/O, per integer depth.
-
-    Take the weight classes hottest first; in the class where the cumulative I/O reaches
-    ``io_capture``, take ``ceil(missing I/O / chunk weight)`` chunks of ``2^-k`` capacity each.
-    """
-    io, cap, w = _classes(depths, b)
-    cum_io = np.cumsum(io, axis=1)
-    cum_cap = np.cumsum(cap, axis=1)
-    k = depths.astype(np.int64)
-    rows = np.arange(depths.size)
-    reached = cum_io >= io_capture * (1.0 - 1e-12)
-    idx = np.where(reached.any(axis=1), np.argmax(reached, axis=1), k)
-    idx = np.minimum(idx, k)
-    prev = np.maximum(idx - 1, 0)
-    io_before = np.where(idx > 0, cum_io[rows, prev], 0.0)
-    cap_before = np.where(idx > 0, cum_cap[rows, prev], 0.0)
-    chunks = np.maximum(0.0, np.ceil((io_capture - io_before) / w[rows, idx] - 1e-9))
-    out = np.minimum(1.0, cap_before + chunks * np.exp2(-depths))
-    return np.asarray(np.where(k == 0, 1.0, out), dtype=np.float64)
+def _at_depth(values: FloatArray, k: float) -> float:
+    """Linear interpolation of per-integer-depth ``values`` at fractional depth ``k``."""
+    k0 = min(math.floor(k), values.size - 1)
+    if k0 + 1 >= values.size:
+        return float(values[k0])
+    theta = k - k0
+    return float((1.0 - theta) * values[k0] + theta * values[k0 + 1])
 
 
-def _depth_for_fraction(target: float, b: float, io_capture: float, max_depth: int = _MAX_DEPTH) -> float:
-    """Depth at which the (interpolated) needed fraction falls to ``target``; ``max_depth`` if never."""
-    table = _needed_at_depths(np.arange(max_depth + 1, dtype=np.float64), b, io_capture)
-    below = np.nonzero(table <= target)[0]
+def _depth_where(needed: FloatArray, target: float) -> float:
+    """Fractional depth where the interpolated needed share falls to ``target`` (last depth if never)."""
+    below = np.nonzero(needed <= target)[0]
     if below.size == 0:
-        return float(max_depth)
+        return float(needed.size - 1)
     d = int(below[0])
     if d == 0:
         return 0.0
-    hi, lo = table[d - 1], table[d]
+    hi, lo = float(needed[d - 1]), float(needed[d])
     return (d - 1) + (hi - target) / (hi - lo) if hi > lo else float(d)
+
+
+def _io_share_curve(table: _Table, depth: float, x: FloatArray) -> FloatArray:
+    """I/O carried by the hottest capacity shares ``x`` at (fractional) ``depth``.
+
+    At an integer depth, capacity needed for I/O share y is piecewise linear through the class
+    boundaries (chunks of one class are interchangeable); between depths that capacity is
+    interpolated linearly in depth, like the needed fraction, and the curve is its inverse. So
+    a tier holding :func:`needed_fast_fraction` of the data serves at least ``io_capture``.
+    """
+    k0 = min(math.floor(depth), table.max_depth)
+    theta = depth - k0
+    io0, cap0 = table.breakpoints(k0)
+    if theta == 0.0 or k0 + 1 > table.max_depth:
+        return np.asarray(np.interp(x, cap0, io0), dtype=np.float64)
+    io1, cap1 = table.breakpoints(k0 + 1)
+    ys = np.sort(np.concatenate([io0, io1]))
+    caps = (1.0 - theta) * np.interp(ys, io0, cap0) + theta * np.interp(ys, io1, cap1)
+    return np.asarray(np.interp(x, caps, ys), dtype=np.float64)
+
+
+def _floored(needed_by_depth: FloatArray, k: float, floor_fraction: float) -> float:
+    return min(1.0, max(_at_depth(needed_by_depth, k), floor_fraction))
 
 
 def needed_fast_fraction(
@@ -200,49 +240,23 @@ def needed_fast_fraction(
 
     b-model at depth ``k = log2(min(capacity, extent) / chunk)`` (:func:`chunk_depth`): take
     whole chunks hottest first (weight ``b^j (1-b)^(k-j)``, ``C(k, j)`` of each) until their
-    I/O reaches ``io_capture``; the share is chunks / 2^k. Between integer depths the share is
-    interpolated linearly in k. Then ``max(share, floor_fraction)``: hot data is not infinitely
-    concentrated, so no chunk needs less than the block-level hot fraction. Never falls as the
-    chunk grows (splitting a chunk in two can only help). ``measured_fraction`` (from a trace, for
-    this chunk size and io_capture) replaces the model when given.
+    I/O reaches ``io_capture``; the share is chunks / 2^k (1 when k = 0: one chunk holds it all).
+    Between integer depths the share is interpolated linearly in k. Then
+    ``max(share, floor_fraction)``: hot data is not infinitely concentrated, so no chunk needs
+    less than the block-level hot fraction. Never falls as the chunk grows (splitting every chunk
+    in two can only help). ``measured_fraction`` (from a trace, for this chunk size and
+    io_capture) replaces the model when given.
 
     ``capacity_gb`` used capacity [GB], ``chunk_mb`` relocation unit [MiB], ``b`` in [0.5, 1)
-    (0.5 = uniform), ``extent_gb`` [GB]. Defaults: fitted so that 7.5 MB -> 3.9% and
-    1 GB -> 12.9% (guidance 3-5% and 10-15%); see ``fixtures/calibration/tiering.yaml``.
+    (0.5 = no locality), ``extent_gb`` [GB]. Defaults fitted so that 7.5 MB -> 3.9% and
+    1 GB -> 12.9% (guidance: 3-5% and 10-15%); see ``fixtures/calibration/tiering.yaml``.
     """
     _check_model(b, io_capture, floor_fraction, extent_gb)
     k = chunk_depth(capacity_gb, chunk_mb, extent_gb)
     measured = _check_measured(measured_fraction)
     if measured is not None:
         return measured
-    if b == 0.5:  # no locality: every chunk equal
-        return max(io_capture, floor_fraction) if k > 0 else 1.0
-    k0 = math.floor(k)
-    table = _needed_at_depths(np.array([k0, k0 + 1], dtype=np.float64), b, io_capture)
-    share = (1.0 - (k - k0)) * table[0] + (k - k0) * table[1]
-    return float(min(1.0, max(share, floor_fraction)))
-
-
-def _io_share_curve(depth: float, b: float, x: FloatArray) -> FloatArray:
-    """I/O carried by the hottest capacity fractions ``x`` at (fractional) ``depth``.
-
-    Piecewise linear through the class boundaries (cumulative capacity, cumulative I/O) at the
-    integer depths around ``depth``, interpolated linearly in depth like the needed fraction.
-    """
-    k0 = math.floor(depth)
-    io, cap, _ = _classes(np.array([k0, k0 + 1], dtype=np.float64), b)
-    out = np.zeros_like(x)
-    for i, weight in ((0, 1.0 - (depth - k0)), (1, depth - k0)):
-        if weight == 0.0:
-            continue
-        cx = np.concatenate([[0.0], np.cumsum(cap[i])])
-        cy = np.concatenate([[0.0], np.cumsum(io[i])])
-        cx[-1] = cy[-1] = 1.0
-        if k0 + i == 0:  # a single chunk: I/O proportional to the part held (held whole in practice)
-            out += weight * x
-        else:
-            out += weight * np.interp(x, cx, cy)
-    return np.asarray(out, dtype=np.float64)
+    return _floored(_Table(math.floor(k) + 1, b).needed(io_capture), k, floor_fraction)
 
 
 class TierShare(Output):
@@ -277,7 +291,7 @@ def tier_split(
     measured_fraction: float | None = None,
     free_reserve_pct: float = 0.0,
 ) -> TierSplit:
-    """Share of the I/O served by each tier, fastest first; shares sum to 1.
+    """Share of the I/O served by each tier, fastest first; the shares sum to 1.
 
     The hottest chunks fill tier 0 (up to its capacity less ``free_reserve_pct``; VNX2 keeps
     10% free per tier), then tier 1, and so on. With ``G(x)`` the I/O carried by the hottest
@@ -286,15 +300,15 @@ def tier_split(
         x_i = (data on tiers 0..i) / capacity_used        io_i = G(x_i) - G(x_{i-1})
 
     The b-model depth is capped where the needed fraction meets ``floor_fraction`` (so G agrees
-    with the floored :func:`needed_fast_fraction`), or set so the needed fraction equals
+    with the floored :func:`needed_fast_fraction`), or set so that the needed fraction equals
     ``measured_fraction`` when a trace-derived one is given. A fast tier smaller than the needed
-    fraction spills I/O to the next tier; the ``spill`` list says so. Raises InputError if the
-    tiers cannot hold ``capacity_used_gb``. Capacities [GB], chunk [MiB].
+    fraction spills I/O to the next tier and ``spill`` says so. Raises InputError if the tiers
+    cannot hold ``capacity_used_gb``. Capacities [GB], chunk [MiB].
     """
     if not tier_capacities_gb:
         raise InputError("tier_capacities_gb", "give at least one tier")
-    caps = [max(0.0, _finite(f"tier_capacities_gb[{i}]", c)) for i, c in enumerate(tier_capacities_gb)]
-    for i, c in enumerate(tier_capacities_gb):
+    caps = [_finite(f"tier_capacities_gb[{i}]", c) for i, c in enumerate(tier_capacities_gb)]
+    for i, c in enumerate(caps):
         if c < 0:
             raise InputError(f"tier_capacities_gb[{i}]", f"must be >= 0, got {c:g}")
     used = _positive("capacity_used_gb", capacity_used_gb)
@@ -311,34 +325,32 @@ def tier_split(
         )
     measured = _check_measured(measured_fraction)
     k = chunk_depth(used, chunk_mb, extent_gb)
-    needed = needed_fast_fraction(used, chunk_mb, io_capture, b, floor_fraction, extent_gb, measured)
-    if b == 0.5:
-        depth = 0.0
-        source = "uniform access (b = 0.5)"
-    elif measured is not None:
-        depth = _depth_for_fraction(measured, b, io_capture)
-        source = f"measured needed fraction {measured:g} (trace); b-model shape, b = {b:g}"
+    if measured is not None:
+        table = _Table(_MAX_DEPTH, b)
+        needed = measured
+        depth = _depth_where(table.needed(io_capture), measured)
+        source = f"measured needed fraction {measured:g} (trace), b-model shape with b = {b:g}"
     else:
-        # the floor caps the depth where the needed fraction meets it; beyond k it cannot matter
-        depth = min(k, _depth_for_fraction(floor_fraction, b, io_capture, math.floor(k) + 1)) if floor_fraction > 0 else k
+        table = _Table(math.floor(k) + 1, b)
+        by_depth = table.needed(io_capture)
+        needed = _floored(by_depth, k, floor_fraction)
+        # the floor caps the depth where the needed fraction meets it (never beyond k)
+        depth = min(k, _depth_where(by_depth, floor_fraction))
         source = _SOURCE
-    placed, left = [], used
+    placed, cum, left = [], [], used
     for u in usable:
         take = min(u, left)
         placed.append(take)
         left -= take
-    cum = np.cumsum(placed) / used
-    cum[-1] = 1.0
-    if depth == 0.0 and b == 0.5:
-        g = cum.copy()
-    else:
-        g = _io_share_curve(depth, b, cum)
-    g = np.maximum.accumulate(np.clip(g, 0.0, 1.0))
+        cum.append((used - left) / used)
+    g = _io_share_curve(table, depth, np.array(cum)).tolist()
     g[-1] = 1.0
-    shares = np.diff(np.concatenate([[0.0], g]))
-    tiers = [
-        TierShare(tier=i, capacity_gb=caps[i], data_gb=placed[i], io_share=float(shares[i])) for i in range(len(caps))
-    ]
+    shares, prev_g = [], 0.0
+    for gi in g:  # non-decreasing by construction; clamp guards round-off
+        gi = min(1.0, max(prev_g, gi))
+        shares.append(gi - prev_g)
+        prev_g = gi
+    tiers = [TierShare(tier=i, capacity_gb=caps[i], data_gb=placed[i], io_share=shares[i]) for i in range(len(caps))]
     spill: list[str] = []
     if len(caps) > 1 and placed[0] < needed * used * (1.0 - 1e-9):
         lost = max(0.0, io_capture - float(shares[0]))
