@@ -85,7 +85,9 @@ def raid_groups(drive_count: int, layout: RaidLayout) -> RaidGroups:
 
 
 def spare_count(drive_count: int, policy: SparePolicy) -> int:
-    """Hot spares: ``max(min_spares, ceil(N / per_drives))``."""
+    """Hot spares: ``max(min_spares, ceil(N / per_drives))``; ``min_spares`` alone without a ratio."""
+    if policy.per_drives is None:
+        return policy.min_spares
     return max(policy.min_spares, math.ceil(drive_count / policy.per_drives))
 
 

@@ -26,6 +26,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.capacity import spare_count
 from models.configuration import (
     CacheConfig,
     CapacityPolicy,
@@ -39,10 +40,10 @@ from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.ports import PRACTICAL_MB_S, PortGroup, PortType
 from models.raid import (
-    _SCHEME,
     RaidLayout,
     RaidScheme,
     capacity_efficiency,
+    scheme_limits,
     small_write_cost,
     tolerated_failures,
 )
@@ -267,7 +268,11 @@ class ArrayModel(Frozen):
 
     def raid_option(self, scheme: RaidScheme | str) -> RaidOption:
         """The supported option for ``scheme``; :class:`InputError` when the array lacks it."""
-        s = RaidScheme(scheme)
+        try:
+            s = RaidScheme(scheme)
+        except ValueError:
+            known = ", ".join(x.value for x in RaidScheme)
+            raise InputError("raid_scheme", f"unknown scheme {scheme!r} (known: {known})") from None
         for r in self.raid:
             if r.scheme is s:
                 return r
@@ -453,7 +458,7 @@ def raid_scheme_records() -> dict[RaidScheme, RaidSchemeRecord]:
     """One record per engine RAID scheme: limits, parity, small-write cost at a typical width."""
     out: dict[RaidScheme, RaidSchemeRecord] = {}
     for scheme, (name, width, notes) in _RAID_NAMES.items():
-        _, lo, hi, dedicated = _SCHEME[scheme]
+        _, lo, hi, dedicated = scheme_limits(scheme)
         if scheme is RaidScheme.ERASURE:
             layout = RaidLayout(scheme=scheme, group_width=width, ec_data=width - 2, ec_parity=2)
         else:
@@ -716,10 +721,12 @@ def build_configuration(
                 "drive_count", f"{drive_count} drives need {nodes} nodes; {array.id} scales to {so.max_nodes}"
             )
         if nodes != base_nodes:
-            controller = controller.model_copy(update={"count": nodes * so.controllers_per_node})
+            controller = ControllerSpec.model_validate(
+                {**controller.model_dump(), "count": nodes * so.controllers_per_node}
+            )
             port_scale = nodes / base_nodes
 
-    spares = 0 if so is not None and so.fixed_drives_per_node else _spares(drive_count, array.spares)
+    spares = 0 if so is not None and so.fixed_drives_per_node else spare_count(drive_count, array.spares)
     if drive_count + spares > array.max_drives:
         raise InputError(
             "drive_count",
@@ -729,7 +736,10 @@ def build_configuration(
     if ports is None:
         groups = array.port_option().ports
         if port_scale != 1.0:
-            groups = [g.model_copy(update={"count": math.ceil(g.count * port_scale)}) for g in groups]
+            groups = [
+                PortGroup.model_validate({**g.model_dump(), "count": math.ceil(g.count * port_scale)})
+                for g in groups
+            ]
     else:
         unknown = sorted({g.type.value for g in ports} - {t.value for t in array.port_types})
         if unknown:
@@ -768,7 +778,7 @@ def build_configuration(
     )
     pool = DrivePool(name="pool", drive=drive, drive_count=drive_count, raid=layout, spares=array.spares)
     return Configuration(
-        name=name or f"{array.model}, {drive_count} x {drive.name}, {option.scheme.value} {width}",
+        name=name or _default_name(array, drive, drive_count, option.scheme, width),
         vendor=array.vendor,
         array_id=array.id,
         controller=controller,
@@ -780,6 +790,10 @@ def build_configuration(
     )
 
 
-def _spares(drives: int, policy: SparePolicy) -> int:
-    """Hot spares for a pool: ``max(min_spares, ceil(drives / per_drives))``."""
-    return max(policy.min_spares, math.ceil(drives / policy.per_drives))
+def _default_name(array: ArrayModel, drive: DriveSpec, count: int, scheme: RaidScheme, width: int) -> str:
+    """``"<model>, <count> x <drive>, <scheme> <width>"``, within the 120 characters a name may have."""
+    for label in (drive.name, drive.id):
+        text = f"{array.model}, {count} x {label}, {scheme.value} {width}"
+        if len(text) <= 120:
+            return text
+    return text[:120]

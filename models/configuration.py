@@ -19,9 +19,10 @@ from models.raid import RaidLayout
 
 
 class SparePolicy(Frozen):
-    """Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool."""
+    """Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool (just ``min_spares``
+    when ``per_drives`` is None, e.g. none at all for replicated scale-out nodes)."""
 
-    per_drives: int = Field(default=30, ge=1, le=10000, description="one spare per this many drives")
+    per_drives: int | None = Field(default=30, ge=1, le=10000, description="one spare per this many drives")
     min_spares: int = Field(default=1, ge=0, le=64)
 
 

@@ -208,12 +208,12 @@ def queue_depth_sweep(
         )
 
     max_n = max(depths)
-    points = mva(stations, max_n)
     wanted = sorted(set(depths))
+    points = {pt.population: pt for pt in mva(stations, max_n, report=set(wanted))}
     out: list[QueueDepthPoint] = []
     mb_per_io = mean_kib * 1024 / 1e6
     for d in wanted:
-        pt = points[d - 1]
+        pt = points[d]
         util = {
             k: 100.0 * v
             for k, v in pt.utilization.items()

@@ -35,7 +35,7 @@ from models.base import InputError, Output
 from models.capacity import CapacityResult, capacity_result, pool_capacity, raid_groups
 from models.configuration import Configuration, DrivePool
 from models.controller import ControllerLoad, HaMode, controller_utilization, cpu_us_per_io
-from models.drives import DriveKind, drive_service_ms, ssd_latency_ms
+from models.drives import DriveKind, drive_service_ms, ncq_factor, ssd_latency_ms
 from models.explain import Explained, explained, fmt
 from models.parameters import EngineParameters
 from models.ports import port_utilization
@@ -338,6 +338,22 @@ def _utilization(dem: _Demand, all_drives: int, rd_drives: int) -> float:
     return dem.read_busy_ms / 1000.0 / rd_drives + dem.write_busy_ms / 1000.0 / all_drives
 
 
+def _blend(d1: _Demand, d_deep: _Demand, w: float) -> _Demand:
+    """Demand at a command-queuing factor between the two ends: ``d_deep + w (d1 - d_deep)``.
+
+    Busy times are linear in the positioning multiplier (only seek + rotation scale with it),
+    operation counts do not depend on it.
+    """
+    out = _Demand()
+    for name in ("read_busy_ms", "write_busy_ms", "read_miss_service_ms"):
+        a, b = getattr(d_deep, name), getattr(d1, name)
+        setattr(out, name, a + w * (b - a))
+    for name in ("read_ops", "write_ops", "be_read_iops", "be_write_iops", "read_miss_rate", "fe_iops"):
+        setattr(out, name, getattr(d1, name))
+    out.terms = d1.terms
+    return out
+
+
 def _solve_pool(
     pool: DrivePool,
     drive_count: int,
@@ -348,22 +364,33 @@ def _solve_pool(
 ) -> tuple[_Demand, float, float]:
     """Fixed point of command queuing: service time depends on the queue, the queue on load.
 
+    ``q = 1 + U / (1 - U)`` (M/M/1 number in system, at least the arriving command) and
+    ``U(q) = U_deep + ncq(q) / ... `` linear in the queuing factor, so each iteration is
+    arithmetic on two demand evaluations (at q = 1 and at an infinitely deep queue).
     Returns (demand, utilization, mean queue per drive).
     """
     all_d, rd, _ = _drive_counts(pool, drive_count)
-    q = 1.0
-    dem = _pool_demand(pool, items, span, q, p, read_cost_factor)
-    u = _utilization(dem, all_d, rd)
-    if pool.drive.kind is not DriveKind.HDD:
-        return dem, u, u / (1.0 - u) if u < 1 else float("inf")
-    for _ in range(30):
+    d1 = _pool_demand(pool, items, span, 1.0, p, read_cost_factor)
+    u1 = _utilization(d1, all_d, rd)
+    if pool.drive.kind is not DriveKind.HDD or p.ncq_gain_max == 0:
+        return d1, u1, 1.0 + (u1 / (1.0 - u1) if u1 < 1 else float("inf"))
+    q_deep = 1e9
+    f_deep = ncq_factor(q_deep, p.ncq_gain_max, p.ncq_q_half)
+    d_deep = _pool_demand(pool, items, span, q_deep, p, read_cost_factor)
+    u_deep = _utilization(d_deep, all_d, rd)
+
+    def util_at(q: float) -> tuple[float, float]:
+        w = (ncq_factor(q, p.ncq_gain_max, p.ncq_q_half) - f_deep) / (1.0 - f_deep)
+        return u_deep + w * (u1 - u_deep), w
+
+    q, u, w = 1.0, u1, 1.0
+    for _ in range(200):
         q_new = 1.0 + (u / (1.0 - u) if u < 0.999 else 1000.0)
-        if abs(q_new - q) < 1e-4:
+        if abs(q_new - q) < 1e-6:
             break
         q = 0.5 * (q + q_new)
-        dem = _pool_demand(pool, items, span, q, p, read_cost_factor)
-        u = _utilization(dem, all_d, rd)
-    return dem, u, q
+        u, w = util_at(q)
+    return _blend(d1, d_deep, w), u, q
 
 
 # ---------------------------------------------------------------------------------------------
@@ -661,7 +688,7 @@ def _evaluate_window(
                     read_drives=rd,
                     drives=all_d,
                     span_pct=100 * span,
-                    queue=q,
+                    queue=q if math.isfinite(q) else None,
                 ),
                 mean_read_service_ms=mean_read,
                 read_miss_latency_ms=explained(
@@ -677,7 +704,7 @@ def _evaluate_window(
                     scv=p.drive_service_scv,
                 ),
                 span_pct=100 * span,
-                queue_per_drive=q,
+                queue_per_drive=q if math.isfinite(q) else 1e9,
                 degraded_group_utilization_pct=None if deg_u is None else 100 * deg_u,
                 rebuild_hours=rebuild,
             )

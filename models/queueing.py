@@ -93,10 +93,41 @@ class MvaPoint:
     queue: dict[str, float]
 
 
-def mva(stations: Sequence[Station], max_population: int, *, tol: float = 1e-10) -> list[MvaPoint]:
+def _throughput(base: list[float], reps: list[float], bg: list[float], target: float, hi: float, tol: float) -> float:
+    """Solve ``x * sum_k m_k b_k / (1 - x g_k) = target`` for x in (0, hi].
+
+    With one background level (the usual case: identical drives) it is a quadratic,
+    ``-S0 g x^2 + (S0 + Sb + T g) x - T = 0``, solved in closed form; otherwise a bracketed
+    root search.
+    """
+    levels = {g for g in bg if g > 0}
+    if not levels:
+        return hi
+    if len(levels) == 1:
+        g = levels.pop()
+        s0 = sum(b * m for b, m, gk in zip(base, reps, bg, strict=True) if gk == 0)
+        sb = sum(b * m for b, m, gk in zip(base, reps, bg, strict=True) if gk > 0)
+        a, bq, c = s0 * g, -(s0 + sb + target * g), target
+        if a == 0:
+            return min(hi, -c / bq)
+        disc = max(bq * bq - 4 * a * c, 0.0)
+        # numerically stable smaller root
+        return min(hi, (2 * c) / (-bq + math.sqrt(disc)))
+
+    def excess(xv: float) -> float:
+        return xv * sum(b * m / (1.0 - xv * g) for b, m, g in zip(base, reps, bg, strict=True)) - target
+
+    if excess(hi) <= 0:
+        return hi
+    return float(brentq(excess, 0.0, hi, xtol=tol * max(hi, 1.0)))
+
+
+def mva(
+    stations: Sequence[Station], max_population: int, *, tol: float = 1e-10, report: set[int] | None = None
+) -> list[MvaPoint]:
     """Exact single-class MVA for populations 1..N with the two extensions in the module doc.
 
-    Returns one :class:`MvaPoint` per population. Utilization counts both classes (closed work
+    Returns one :class:`MvaPoint` per population (only those in ``report`` when given). Utilization counts both classes (closed work
     plus open background). Throughput in jobs per second, response in ms.
     """
     if max_population < 1:
@@ -115,35 +146,24 @@ def mva(stations: Sequence[Station], max_population: int, *, tol: float = 1e-10)
     reps = [float(s.replicas) for s in stations]
     # throughput at which some station's background class alone would saturate it
     x_cap = min((1.0 / b for b in bg if b > 0), default=math.inf)
-    x = 0.0
     for n in range(1, max_population + 1):
-        d = [
-            s.demand_at_queue(q[i] + 1.0) if s.demand_at_queue is not None else s.demand_ms
-            for i, s in enumerate(stations)
-        ]
+        d = [s.demand_at_queue(q[i] + 1.0) if s.demand_at_queue is not None else s.demand_ms
+             for i, s in enumerate(stations)]
         base = [d[i] if s.delay else d[i] * (1.0 + q[i]) for i, s in enumerate(stations)]
         total0 = sum(b * m for b, m in zip(base, reps, strict=True))
         if total0 <= 0:
             raise InputError("stations", "all demands are zero: throughput is unbounded")
         target = n * 1000.0
-
-        def excess(xv: float, base: list[float] = base, target: float = target) -> float:
-            # x * total response(x) - n * 1000 [ms per s]; increasing in x, its root is the throughput
-            return xv * sum(b * m / (1.0 - xv * g) for b, m, g in zip(base, reps, bg, strict=True)) - target
-
         hi = target / total0
         if x_cap < math.inf:
             hi = min(hi, x_cap * (1.0 - 1e-12))
-        if excess(hi) <= 0:
-            x = hi
-        else:
-            x = brentq(excess, 0.0, hi, xtol=tol * max(hi, 1.0)) if any(bg) else hi
+        x = _throughput(base, reps, bg, target, hi, tol)
         r = [b / (1.0 - x * g) for b, g in zip(base, bg, strict=True)]
-        total_ms = sum(ri * m for ri, m in zip(r, reps, strict=True))
-        util = {
-            s.name: 0.0 if s.delay else x * (d[i] + s.background_ms) / 1000.0 for i, s in enumerate(stations)
-        }
         q = [x * ri / 1000.0 for ri in r]
+        if report is not None and n not in report:
+            continue
+        total_ms = sum(ri * m for ri, m in zip(r, reps, strict=True))
+        util = {s.name: 0.0 if s.delay else x * (d[i] + s.background_ms) / 1000.0 for i, s in enumerate(stations)}
         points.append(
             MvaPoint(
                 population=n,

@@ -72,6 +72,14 @@ _SCHEME: dict[RaidScheme, tuple[int, int, int, bool]] = {
     RaidScheme.REPLICA: (0, 1, 1, False),  # one "group" per drive; copies from `copies`
 }
 
+def scheme_limits(scheme: RaidScheme) -> tuple[int, int, int, bool]:
+    """(parity drives per group, min width, max width, dedicated parity) of a scheme.
+
+    Erasure coding takes its parity from ``ec_parity`` and replication from ``copies``: 0 here.
+    """
+    return _SCHEME[scheme]
+
+
 _MIRRORED = {RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR}
 _WAFL = {RaidScheme.RAID_DP, RaidScheme.RAID_TEC}
 _RAIDZ = {RaidScheme.RAIDZ1, RaidScheme.RAIDZ2, RaidScheme.RAIDZ3}

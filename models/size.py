@@ -103,7 +103,9 @@ def _size_one(
     # spares count against the array's drive limit: N + N/per + min
     sp = pool.spares
     cap = limit - others - sp.min_spares
-    hi_units = max(lo_units, int(cap * sp.per_drives / (sp.per_drives + 1)) // step)
+    per = sp.per_drives
+    usable_slots = cap if per is None else int(cap * per / (per + 1))
+    hi_units = max(lo_units, usable_slots // step)
     evaluations = 0
     cache: dict[int, EvaluationResult] = {}
 

@@ -164,13 +164,15 @@ class _Table:
         ``io_capture``, ``ceil(missing I/O / chunk weight)`` chunks of ``2^-k`` capacity each.
         """
         k = np.arange(self.max_depth + 1)
-        reached = self.cum_io >= io_capture * (1.0 - 1e-12)
+        # I/O shares within 1e-9 count as equal: the binomial sums carry ~1e-11 of round-off
+        reached = self.cum_io >= io_capture - 1e-9
         idx = np.minimum(np.where(reached[:, -1], reached.argmax(axis=1), k), k)
         prev = np.maximum(idx - 1, 0)
         before = idx > 0
         io_before = self.cum_io[k, prev] * before
         cap_before = self.cum_cap[k, prev] * before
-        chunks = np.maximum(0.0, np.ceil((io_capture - io_before) / self.w[k, idx] - 1e-9))
+        missing = np.maximum(0.0, io_capture - 1e-9 - io_before)
+        chunks = np.ceil(missing / self.w[k, idx])
         out = np.minimum(1.0, cap_before + chunks * np.exp2(-self.depths))
         out[0] = 1.0  # depth 0: one chunk, held whole
         return out
@@ -350,7 +352,10 @@ def tier_split(
         gi = min(1.0, max(prev_g, gi))
         shares.append(gi - prev_g)
         prev_g = gi
-    tiers = [TierShare(tier=i, capacity_gb=caps[i], data_gb=placed[i], io_share=shares[i]) for i in range(len(caps))]
+    tiers = [
+        TierShare(tier=i, capacity_gb=caps[i], data_gb=placed[i], io_share=shares[i])
+        for i in range(len(caps))
+    ]
     spill: list[str] = []
     if len(caps) > 1 and placed[0] < needed * used * (1.0 - 1e-9):
         lost = max(0.0, io_capture - float(shares[0]))

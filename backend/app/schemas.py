@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,3 +20,21 @@ class ErrorDetail(BaseModel):
     """Body of every non-validation error response (4xx other than 422, and 5xx)."""
 
     detail: str
+
+
+class Request(BaseModel):
+    """Base of the API's own request bodies: immutable, unknown fields and NaN/infinity refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+_DESCRIPTIONS = {
+    403: "Not allowed (e.g. a wrong or missing owner token)",
+    404: "No such resource",
+    503: "Database or hardware catalog unavailable",
+}
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries documenting ``{"detail": "..."}`` bodies for ``codes``."""
+    return {code: {"model": ErrorDetail, "description": _DESCRIPTIONS[code]} for code in codes}

@@ -54,7 +54,7 @@ def _edit(root: Path, rel: str, change: Any) -> None:
 
 def _raw_records(kind_dir: str, kind: str) -> list[tuple[str, str]]:
     """(file, id) of every record in the YAML files of ``kind`` under ``kind_dir``."""
-    out = []
+    out: list[tuple[str, str]] = []
     for f in sorted((FIXTURES / kind_dir).glob("*.yaml")):
         doc = yaml.safe_load(f.read_text(encoding="utf-8"))
         if doc.get("kind") == kind:
@@ -114,7 +114,10 @@ def test_fas2050_has_one_core_and_fas3070_four(catalog: Catalog) -> None:
 
 
 def test_netapp_dram_per_controller(catalog: Catalog) -> None:
-    dram = {a: catalog.arrays[a].controller.dram_cache_gb for a in ("netapp-fas2050", "netapp-fas3070", "netapp-fas3170")}
+    dram = {
+        a: catalog.arrays[a].controller.dram_cache_gb
+        for a in ("netapp-fas2050", "netapp-fas3070", "netapp-fas3170")
+    }
     assert dram == {"netapp-fas2050": 2, "netapp-fas3070": 8, "netapp-fas3170": 16}
 
 
@@ -191,10 +194,22 @@ def test_every_array_evaluates_the_file_server_template(catalog: Catalog, array_
         assert result.windows
 
 
-@pytest.mark.parametrize("template_id", ["backup-streaming", "data-warehouse-scans", "exchange-mail",
-                                         "file-server", "hpc-streaming", "oltp-database", "spc1-like",
-                                         "vdi-boot-storm"])
-def test_every_template_evaluates_on_every_array_default_configuration(catalog: Catalog, template_id: str) -> None:
+@pytest.mark.parametrize(
+    "template_id",
+    [
+        "backup-streaming",
+        "data-warehouse-scans",
+        "exchange-mail",
+        "file-server",
+        "hpc-streaming",
+        "oltp-database",
+        "spc1-like",
+        "vdi-boot-storm",
+    ],
+)
+def test_every_template_evaluates_on_every_array_default_configuration(
+    catalog: Catalog, template_id: str
+) -> None:
     workload = catalog.templates[template_id].workload
     for array in catalog.arrays.values():
         assert array.default_drive is not None
@@ -208,7 +223,9 @@ def test_every_template_evaluates_on_every_array_default_configuration(catalog: 
 def test_build_reproduces_the_published_fas3070_set_up(catalog: Catalog) -> None:
     # 20 x 300 GB 15K FC, one RAID-DP group of 20 (18 data + 2 parity), WAFL reserve 10%
     fas = catalog.arrays["netapp-fas3070"]
-    cfg = build_configuration(fas, catalog.drives["hdd-15k-fc-300"], "raid-dp", group_width=20, drive_count=20)
+    cfg = build_configuration(
+        fas, catalog.drives["hdd-15k-fc-300"], "raid-dp", group_width=20, drive_count=20
+    )
     pool = cfg.pools[0]
     assert (pool.drive_count, pool.raid.group_width, pool.raid.data_drives) == (20, 20, 18)
     assert cfg.capacity.filesystem_reserve_pct == 10
@@ -238,11 +255,21 @@ def test_unsupported_scheme_is_an_input_error(catalog: Catalog) -> None:
     assert exc.value.field == "raid_scheme"
 
 
+def test_unknown_scheme_name_is_an_input_error(catalog: Catalog) -> None:
+    with pytest.raises(InputError, match="unknown scheme 'raid7'"):
+        build_configuration(catalog.arrays["generic"], catalog.drives["hdd-10k-sas-600"], "raid7")
+
+
 def test_width_outside_the_arrays_layouts_is_an_input_error(catalog: Catalog) -> None:
     unity = catalog.arrays["emc-unity-400"]  # RAID 5 only as 4+1, 8+1, 12+1
     with pytest.raises(InputError, match=r"groups of \[5, 9, 13\] drives, got 6"):
         build_configuration(unity, catalog.drives["hdd-10k-sas-1200"], "raid5", group_width=6)
-    assert build_configuration(unity, catalog.drives["hdd-10k-sas-1200"], "raid5", group_width=9).pools[0].raid.group_width == 9
+    assert (
+        build_configuration(unity, catalog.drives["hdd-10k-sas-1200"], "raid5", group_width=9)
+        .pools[0]
+        .raid.group_width
+        == 9
+    )
 
 
 def test_one_drive_raid6_is_rejected_everywhere(catalog: Catalog) -> None:
@@ -251,7 +278,9 @@ def test_one_drive_raid6_is_rejected_everywhere(catalog: Catalog) -> None:
     with pytest.raises(ValidationError, match="raid6 group width must be between 4 and 32 drives, got 1"):
         RaidOption(scheme="raid6", default_width=1, min_width=1, max_width=1)
     with pytest.raises(InputError, match="got 1") as exc:
-        build_configuration(catalog.arrays["generic"], catalog.drives["hdd-10k-sas-600"], "raid6", group_width=1)
+        build_configuration(
+            catalog.arrays["generic"], catalog.drives["hdd-10k-sas-600"], "raid6", group_width=1
+        )
     assert exc.value.field == "group_width"
 
 
@@ -269,12 +298,18 @@ def test_flash_cache_sizes_come_from_the_arrays_options(catalog: Catalog) -> Non
     fas = catalog.arrays["netapp-fas3170"]
     drive = catalog.drives["hdd-15k-fc-300"]
     cfg = build_configuration(fas, drive, "raid-dp", flash_cache_gb=32)
-    assert cfg.cache.flash_cache_gb == 32 and cfg.cache.dedupe_aware and cfg.cache.flash_kind is FlashCacheKind.FLASH_CACHE
+    assert (
+        cfg.cache.flash_cache_gb == 32
+        and cfg.cache.dedupe_aware
+        and cfg.cache.flash_kind is FlashCacheKind.FLASH_CACHE
+    )
     with pytest.raises(InputError, match="offers no 100 GB flash cache") as exc:
         build_configuration(fas, drive, "raid-dp", flash_cache_gb=100)
     assert exc.value.field == "flash_cache_gb"
     with pytest.raises(InputError, match="no flash cache"):
-        build_configuration(catalog.arrays["netapp-fas2050"], catalog.drives["hdd-15k-sas-300"], "raid-dp", flash_cache_gb=16)
+        build_configuration(
+            catalog.arrays["netapp-fas2050"], catalog.drives["hdd-15k-sas-300"], "raid-dp", flash_cache_gb=16
+        )
     zfs = catalog.arrays["oracle-zfs-7320"]
     cfg = build_configuration(zfs, catalog.drives["hdd-7k2-nlsas-2000"], "raidz2", flash_cache_gb=1024)
     assert cfg.cache.flash_kind is FlashCacheKind.L2ARC
@@ -339,7 +374,14 @@ def test_generic_array_takes_custom_drives_and_erasure_coding(catalog: Catalog) 
 
 def test_json_schema_describes_every_record_type() -> None:
     schemas = catalog_json_schema()
-    for name in ("DriveSpec", "ArrayModel", "WorkloadTemplate", "PortTypeRecord", "RaidSchemeRecord", "CatalogIndex"):
+    for name in (
+        "DriveSpec",
+        "ArrayModel",
+        "WorkloadTemplate",
+        "PortTypeRecord",
+        "RaidSchemeRecord",
+        "CatalogIndex",
+    ):
         assert schemas[name]["type"] == "object"
     assert "controller" in schemas["ArrayModel"]["properties"]
     assert "workload" in schemas["WorkloadTemplate"]["properties"]
@@ -355,14 +397,18 @@ def test_a_broken_field_names_the_file_and_the_field_path(tmp_path: Path) -> Non
         load_catalog(root)
     assert exc.value.file == "catalog/netapp-fas.yaml"
     assert exc.value.field == "records[1].controller.cores"
-    assert "catalog/netapp-fas.yaml: records[1].controller.cores: Input should be greater than 0" in str(exc.value)
+    assert "catalog/netapp-fas.yaml: records[1].controller.cores: Input should be greater than 0" in str(
+        exc.value
+    )
     assert "'netapp-fas3070'" in str(exc.value)
 
 
 def test_an_unknown_drive_reference_is_named(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     _edit(root, "catalog/emc-vnx.yaml", lambda d: d["records"][0]["drives"].append("hdd-99k-imaginary"))
-    with pytest.raises(CatalogError, match=r"records\[0\]\.drives\[\d+\]: unknown drive id 'hdd-99k-imaginary'") as exc:
+    with pytest.raises(
+        CatalogError, match=r"records\[0\]\.drives\[\d+\]: unknown drive id 'hdd-99k-imaginary'"
+    ) as exc:
         load_catalog(root)
     assert exc.value.file == "catalog/emc-vnx.yaml"
 
@@ -370,7 +416,9 @@ def test_an_unknown_drive_reference_is_named(tmp_path: Path) -> None:
 def test_a_raid_width_outside_the_schemes_limits_is_rejected(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     _edit(root, "catalog/netapp-fas.yaml", lambda d: d["records"][0]["raid"][0].update(max_width=40))
-    with pytest.raises(CatalogError, match="raid-dp group width must be between 3 and 28 drives, got 40") as exc:
+    with pytest.raises(
+        CatalogError, match="raid-dp group width must be between 3 and 28 drives, got 40"
+    ) as exc:
         load_catalog(root)
     assert exc.value.field == "records[0].raid[0]"
 
@@ -409,7 +457,9 @@ def _add_drive(root: Path, **fields: Any) -> None:
 def test_a_negative_seek_is_rejected(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     _add_drive(root, avg_read_seek_ms=-3)
-    with pytest.raises(CatalogError, match=r"avg_read_seek_ms: Input should be greater than 0 \(record 'custom-hdd'\)"):
+    with pytest.raises(
+        CatalogError, match=r"avg_read_seek_ms: Input should be greater than 0 \(record 'custom-hdd'\)"
+    ):
         load_catalog(root)
 
 

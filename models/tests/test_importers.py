@@ -7,7 +7,14 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from models.importers import ImportedPhase, ParseError, parse_fio_job, parse_fio_json, parse_iometer_spec, to_iometer_spec
+from models.importers import (
+    ImportedPhase,
+    ParseError,
+    parse_fio_job,
+    parse_fio_json,
+    parse_iometer_spec,
+    to_iometer_spec,
+)
 from models.workload import Phase
 
 # published-measurements.yaml, io_mixes.iometer_file_server.iometer_spec_lines (a YAML block scalar,
@@ -262,7 +269,15 @@ def test_fio_json_gives_measured_rate_mix_and_latencies() -> None:
 
 
 def test_fio2_json_uses_microsecond_latencies_and_kib_bandwidth() -> None:
-    doc = {"jobs": [{"jobname": "old", "read": {"iops": 500, "bw": 2000, "lat": {"mean": 1500.0}}, "write": {"iops": 0}}]}
+    doc = {
+        "jobs": [
+            {
+                "jobname": "old",
+                "read": {"iops": 500, "bw": 2000, "lat": {"mean": 1500.0}},
+                "write": {"iops": 0},
+            }
+        ]
+    }
     p = parse_fio_json(json.dumps(doc))
     # 2,000 KiB/s / 500 IOPS = 4 KiB per read; 1,500 us = 1.5 ms
     assert p.io_sizes[0].size_kib == pytest.approx(4)
@@ -287,5 +302,10 @@ def test_fio_json_errors() -> None:
 def test_to_phase_overrides_the_rate_and_window() -> None:
     imported: ImportedPhase = parse_fio_job(FIO_OLTP)
     phase = imported.to_phase("month-end batch", name="batch", iops=500, read_latency_target_ms=5)
-    assert (phase.name, phase.window, phase.iops, phase.read_latency_target_ms) == ("batch", "month-end batch", 500, 5)
+    assert (phase.name, phase.window, phase.iops, phase.read_latency_target_ms) == (
+        "batch",
+        "month-end batch",
+        500,
+        5,
+    )
     assert phase.working_set_gb == imported.working_set_gb

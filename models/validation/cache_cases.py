@@ -59,7 +59,9 @@ def bmodel_calibration(ctx: ValidationContext) -> dict[str, float]:
 
 def _uniform_hit(record: dict[str, Any]) -> list[Row]:
     setup = record["setup"]
-    hit = che_hit_ratio(setup["cache_gb"], setup["working_set_gb"], Skew(), block_kib=setup.get("block_kib", 4.0))
+    hit = che_hit_ratio(
+        setup["cache_gb"], setup["working_set_gb"], Skew(), block_kib=setup.get("block_kib", 4.0)
+    )
     lo, hi = record["measured"]["cache_hit_pct"]
     g_lo, g_hi = record.get("gate_window_pct", [lo, hi])
     return [
@@ -79,15 +81,22 @@ def predict_boot_storm(record: dict[str, Any], ctx: ValidationContext) -> dict[s
     setup = record["setup"]
     dedupe = 1.0 / (1.0 - setup["dedupe_footprint_reduction_pct"] / 100.0)
     dram = CacheLevel(cache_gb=setup["dram_gb"], dedupe_aware=setup["dram_dedupe_aware"], name="dram")
-    flash = CacheLevel(cache_gb=setup["flash_cache_gb"], dedupe_aware=setup["flash_dedupe_aware"], name="flash")
+    flash = CacheLevel(
+        cache_gb=setup["flash_cache_gb"], dedupe_aware=setup["flash_dedupe_aware"], name="flash"
+    )
     cal = burst_calibration(ctx)
+    a, share = cal["readahead_amplification"], cal["concurrency_share"]
     host = setup["host_read_gb"]
+
+    def disk(d: float, levels: list[CacheLevel]) -> float:
+        return burst_disk_read_gb(
+            host, d, levels, readahead_amplification=a, concurrency_share=share
+        ).disk_read_gb
+
     return {
-        "disk_read_gb_cold_no_dedupe_no_flash_cache": burst_disk_read_gb(host, 1.0, [dram], **cal).disk_read_gb,
-        "disk_read_gb_cold_dedupe_no_flash_cache": burst_disk_read_gb(host, dedupe, [dram], **cal).disk_read_gb,
-        "disk_read_gb_cold_dedupe_plus_2x16gb_flash_cache": burst_disk_read_gb(
-            host, dedupe, [dram, flash], **cal
-        ).disk_read_gb,
+        "disk_read_gb_cold_no_dedupe_no_flash_cache": disk(1.0, [dram]),
+        "disk_read_gb_cold_dedupe_no_flash_cache": disk(dedupe, [dram]),
+        "disk_read_gb_cold_dedupe_plus_2x16gb_flash_cache": disk(dedupe, [dram, flash]),
     }
 
 

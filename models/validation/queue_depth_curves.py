@@ -56,7 +56,7 @@ def predict_curve(record: dict[str, Any], ctx: ValidationContext):
     pool = cfg.pools[0]
     pool = pool.model_copy(update={
         "raid": pool.raid.model_copy(update={"scatter": layout.get("scatter", 0.0)}),
-        "spares": SparePolicy(per_drives=10000, min_spares=0),  # spares sit idle in a performance test
+        "spares": SparePolicy(per_drives=None, min_spares=0),  # spares sit idle in a performance test
     })
     cfg = cfg.model_copy(update={"pools": [pool]})
     depths = [int(r[0]) for r in record["rows"]]

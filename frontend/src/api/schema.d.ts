@@ -4,6 +4,159 @@
  */
 
 export interface paths {
+    "/api/v1/catalog/arrays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Arrays */
+        get: operations["catalog-arrays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/arrays/{array_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Array */
+        get: operations["catalog-array"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/drives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drives */
+        get: operations["catalog-drives"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/ports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ports */
+        get: operations["catalog-ports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/raid-schemes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Raid */
+        get: operations["catalog-raid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/workload-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Templates */
+        get: operations["catalog-templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compare */
+        post: operations["sizing-compare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/curves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Curves */
+        post: operations["sizing-curves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluate */
+        post: operations["sizing-evaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -24,20 +177,1744 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/fio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fio */
+        post: operations["imports-fio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/iometer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Iometer */
+        post: operations["imports-iometer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create Report */
+        post: operations["reports-create_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{report_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Report */
+        get: operations["reports-get_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/size": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Size */
+        post: operations["sizing-size"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ArrayDetail */
+        ArrayDetail: {
+            array: components["schemas"]["ArrayModel"];
+            /** Catalog Version */
+            catalog_version: string;
+            /** Drives */
+            drives: components["schemas"]["DriveSpec"][];
+        };
+        /** ArrayList */
+        ArrayList: {
+            /** Arrays */
+            arrays: components["schemas"]["ArrayModel"][];
+            /** Catalog Version */
+            catalog_version: string;
+        };
+        /**
+         * ArrayModel
+         * @description One array model as sold: controllers, drives, RAID, ports, caches, tiering, packaging.
+         */
+        ArrayModel: {
+            /**
+             * Any Drive
+             * @description custom builds: accepts any drive record
+             * @default false
+             */
+            any_drive: boolean;
+            capacity?: components["schemas"]["CapacityPolicy"];
+            controller: components["schemas"]["ControllerSpec"];
+            /** Default Drive */
+            default_drive?: string | null;
+            /**
+             * Default Drive Count
+             * @description drives in the entry configuration
+             */
+            default_drive_count: number;
+            /** Default Ports */
+            default_ports: string;
+            default_raid: components["schemas"]["RaidScheme"];
+            /**
+             * Drives
+             * @description supported drive ids
+             */
+            drives?: string[];
+            /**
+             * Era
+             * @description year of introduction
+             */
+            era: number;
+            /** Family */
+            family: string;
+            /** Flash Cache */
+            flash_cache?: components["schemas"]["FlashCacheOption"][];
+            /** Id */
+            id: string;
+            /**
+             * Inline Compression
+             * @default false
+             */
+            inline_compression: boolean;
+            /**
+             * Inline Dedupe
+             * @default false
+             */
+            inline_dedupe: boolean;
+            /** Max Drives */
+            max_drives: number;
+            /** Model */
+            model: string;
+            /** Notes */
+            notes?: string | null;
+            packaging: components["schemas"]["Packaging"];
+            /** Port Options */
+            port_options: components["schemas"]["PortOption"][];
+            /** Raid */
+            raid: components["schemas"]["RaidOption"][];
+            scale_out?: components["schemas"]["ScaleOut"] | null;
+            /** Source */
+            source: string;
+            spares?: components["schemas"]["SparePolicy"];
+            /**
+             * Tiering Chunk Mb
+             * @description relocation unit [MB]
+             */
+            tiering_chunk_mb?: number | null;
+            /**
+             * Tiering Name
+             * @description autotiering product, e.g. FAST VP
+             */
+            tiering_name?: string | null;
+            /** Vendor */
+            vendor: string;
+            /** Write Log */
+            write_log?: components["schemas"]["WriteLogOption"][];
+        };
+        /**
+         * BillOfMaterials
+         * @description Drives, shelves, rack units, power and list cost (None where the catalog has no figure).
+         */
+        BillOfMaterials: {
+            /** Cost Usd */
+            cost_usd: number | null;
+            /** Drives */
+            drives: number;
+            /** Flash Cache Gb */
+            flash_cache_gb: number;
+            /** Power W */
+            power_w: number | null;
+            /** Rack Units */
+            rack_units: number;
+            /** Shelves */
+            shelves: number;
+            /** Spares */
+            spares: number;
+        };
+        /**
+         * CacheConfig
+         * @description Read-cache levels beyond controller DRAM (the DRAM cache is in the controller spec).
+         */
+        CacheConfig: {
+            /**
+             * Cache Sequential
+             * @description sequential reads bypass flash caches by default
+             * @default false
+             */
+            cache_sequential: boolean;
+            /**
+             * Dedupe Aware
+             * @description caches hold deduplicated blocks
+             * @default false
+             */
+            dedupe_aware: boolean;
+            /**
+             * Exclusive
+             * @description flash holds blocks evicted from DRAM (victim cache); False = inclusive
+             * @default true
+             */
+            exclusive: boolean;
+            /**
+             * Flash Cache Gb
+             * @description flash read cache, whole system [GB]
+             * @default 0
+             */
+            flash_cache_gb: number;
+            /**
+             * Flash Hit Ms
+             * @description read served from the flash cache [ms]
+             * @default 1
+             */
+            flash_hit_ms: number;
+            /** @default flash-cache */
+            flash_kind: components["schemas"]["FlashCacheKind"];
+        };
+        /** CacheCurve */
+        CacheCurve: {
+            /** Chosen Gb */
+            chosen_gb: number;
+            /** Points */
+            points: components["schemas"]["CachePoint"][];
+            /** Window */
+            window: string;
+        };
+        /**
+         * CacheOption
+         * @description One point of the drives-vs-cache curve.
+         */
+        CacheOption: {
+            /** Binding Constraint */
+            binding_constraint: string;
+            /** Cost Usd */
+            cost_usd: number | null;
+            /** Drives */
+            drives: number | null;
+            /** Feasible */
+            feasible: boolean;
+            /** Flash Cache Gb */
+            flash_cache_gb: number;
+        };
+        /** CachePoint */
+        CachePoint: {
+            /** Cache Gb */
+            cache_gb: number;
+            /** Hit Pct */
+            hit_pct: number;
+        };
+        /**
+         * CapacityPolicy
+         * @description Reserves taken from usable space.
+         */
+        CapacityPolicy: {
+            /**
+             * Filesystem Reserve Pct
+             * @description e.g. WAFL 10%
+             * @default 0
+             */
+            filesystem_reserve_pct: number;
+            /**
+             * Snapshot Reserve Pct
+             * @description array-level snapshot reserve
+             * @default 0
+             */
+            snapshot_reserve_pct: number;
+        };
+        /**
+         * CapacityResult
+         * @description Capacity of the whole configuration against the workloads' needs.
+         */
+        CapacityResult: {
+            effective_tb: components["schemas"]["Explained"];
+            /**
+             * Fill Pct
+             * @description needed physical / usable [%]
+             */
+            fill_pct: number;
+            /** Logical Needed Tb */
+            logical_needed_tb: number;
+            /** Max Fill Pct */
+            max_fill_pct: number;
+            needed_tb: components["schemas"]["Explained"];
+            /** Passed */
+            passed: boolean;
+            /** Pools */
+            pools: components["schemas"]["PoolCapacity"][];
+            /** Raw Tb */
+            raw_tb: number;
+            /**
+             * Steps
+             * @description the waterfall, raw to effective
+             */
+            steps: components["schemas"]["Explained"][];
+            /** Usable Raw Pct */
+            usable_raw_pct: number;
+            /** Usable Tb */
+            usable_tb: number;
+        };
+        /**
+         * Check
+         * @description One constraint: value against limit, with the margin (limit - value, in the value's unit).
+         */
+        Check: {
+            /** Limit */
+            limit: number;
+            /** Margin */
+            margin: number | null;
+            /** Name */
+            name: string;
+            /** Passed */
+            passed: boolean;
+            /** Text */
+            text: string;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number | null;
+        };
+        /** CompareItem */
+        CompareItem: {
+            configuration: components["schemas"]["Configuration"];
+            result: components["schemas"]["EvaluationResult"];
+            /**
+             * Sized
+             * @default false
+             */
+            sized: boolean;
+        };
+        /** CompareRequest */
+        CompareRequest: {
+            base?: components["schemas"]["Configuration"] | null;
+            /** Configurations */
+            configurations?: components["schemas"]["Configuration"][] | null;
+            /** Schemes */
+            schemes?: components["schemas"]["RaidScheme"][] | null;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** CompareResponse */
+        CompareResponse: {
+            /** Items */
+            items: components["schemas"]["CompareItem"][];
+        };
+        /**
+         * Configuration
+         * @description One storage system build to evaluate.
+         */
+        Configuration: {
+            /**
+             * Array Id
+             * @description catalog array id it was built from
+             */
+            array_id?: string | null;
+            cache?: components["schemas"]["CacheConfig"];
+            capacity?: components["schemas"]["CapacityPolicy"];
+            controller: components["schemas"]["ControllerSpec"];
+            headroom?: components["schemas"]["HeadroomTargets"];
+            /**
+             * Name
+             * @default configuration
+             */
+            name: string;
+            packaging?: components["schemas"]["Packaging"];
+            /** Pools */
+            pools: components["schemas"]["DrivePool"][];
+            /** Ports */
+            ports: components["schemas"]["PortGroup"][];
+            tiering?: components["schemas"]["TieringConfig"] | null;
+            /** Vendor */
+            vendor?: string | null;
+        };
+        /**
+         * ControllerSpec
+         * @description A controller model (per controller / node) and how many of them the system has.
+         */
+        ControllerSpec: {
+            /**
+             * Cache Hit Ms
+             * @description read served from DRAM [ms]
+             * @default 0.2
+             */
+            cache_hit_ms: number;
+            /**
+             * Compression Cpu Multiplier
+             * @default 1.2
+             */
+            compression_cpu_multiplier: number;
+            /**
+             * Cores
+             * @description CPU cores (or core-equivalents) per controller
+             * @default 1
+             */
+            cores: number;
+            /**
+             * Count
+             * @default 2
+             */
+            count: number;
+            /**
+             * Cpu Us Per Kib
+             * @description CPU per KiB moved [us]
+             * @default 0.5
+             */
+            cpu_us_per_kib: number;
+            /**
+             * Cpu Us Read Hit
+             * @description CPU per cached read [us]
+             * @default 20
+             */
+            cpu_us_read_hit: number;
+            /**
+             * Cpu Us Read Miss
+             * @description CPU per read served from drives [us]
+             * @default 60
+             */
+            cpu_us_read_miss: number;
+            /**
+             * Cpu Us Write
+             * @description CPU per write incl. mirroring [us]
+             * @default 80
+             */
+            cpu_us_write: number;
+            /**
+             * Dedupe Cpu Multiplier
+             * @default 1.3
+             */
+            dedupe_cpu_multiplier: number;
+            /**
+             * Dram Cache Gb
+             * @description read cache in DRAM per controller [GB]
+             * @default 0
+             */
+            dram_cache_gb: number;
+            /** @default active-active */
+            ha_mode: components["schemas"]["HaMode"];
+            /**
+             * Max Iops
+             * @description front-end IOPS ceiling per controller
+             */
+            max_iops?: number | null;
+            /**
+             * Max Mb S
+             * @description front-end MB/s ceiling per controller
+             */
+            max_mb_s?: number | null;
+            /** Model */
+            model: string;
+            /**
+             * Nvram Mb
+             * @description write cache / NVRAM per controller [MB]
+             * @default 512
+             */
+            nvram_mb: number;
+            /**
+             * Replication Cpu Multiplier
+             * @default 1.1
+             */
+            replication_cpu_multiplier: number;
+            /**
+             * Source
+             * @default user-defined
+             */
+            source: string;
+            /**
+             * Write Ack Ms
+             * @description write acknowledgement from NVRAM [ms]
+             * @default 0.3
+             */
+            write_ack_ms: number;
+        };
+        /** CurvesRequest */
+        CurvesRequest: {
+            configuration: components["schemas"]["Configuration"];
+            /** Window */
+            window?: string | null;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** CurvesResponse */
+        CurvesResponse: {
+            cache?: components["schemas"]["CacheCurve"] | null;
+            latency: components["schemas"]["LatencyCurve"];
+            queue_depth: components["schemas"]["QueueDepthCurve"];
+        };
+        /**
+         * DegradedMode
+         * @enum {string}
+         */
+        DegradedMode: "none" | "drive-failed" | "rebuilding" | "controller-failed";
+        /**
+         * DriveKind
+         * @enum {string}
+         */
+        DriveKind: "hdd" | "ssd" | "nvme";
+        /** DriveList */
+        DriveList: {
+            /** Catalog Version */
+            catalog_version: string;
+            /** Drives */
+            drives: components["schemas"]["DriveSpec"][];
+        };
+        /**
+         * DrivePool
+         * @description Drives of one type in one protection scheme (an aggregate, a RAID pool, a vdev set, a tier).
+         */
+        DrivePool: {
+            drive: components["schemas"]["DriveSpec"];
+            /**
+             * Drive Count
+             * @description drives incl. parity, excl. spares; None = size it
+             */
+            drive_count?: number | null;
+            /**
+             * Name
+             * @default pool
+             */
+            name: string;
+            raid: components["schemas"]["RaidLayout"];
+            spares?: components["schemas"]["SparePolicy"];
+        };
+        /**
+         * DriveSpec
+         * @description One drive model. HDD fields are required for ``kind=hdd``; SSD fields for ``ssd``/``nvme``.
+         */
+        DriveSpec: {
+            /** Avg Read Seek Ms */
+            avg_read_seek_ms?: number | null;
+            /** Avg Write Seek Ms */
+            avg_write_seek_ms?: number | null;
+            /**
+             * Capacity Gb
+             * @description marketed capacity [GB, decimal]
+             */
+            capacity_gb: number;
+            /** Id */
+            id: string;
+            /**
+             * Interface
+             * @description SAS, FC, SATA, NL-SAS, NVMe
+             * @default SAS
+             */
+            interface: string;
+            kind: components["schemas"]["DriveKind"];
+            /**
+             * Media Rate Mb S
+             * @description sustained media transfer rate [MB/s]
+             */
+            media_rate_mb_s: number;
+            /** Name */
+            name: string;
+            /**
+             * Overhead Ms
+             * @description command/controller overhead per I/O [ms]
+             * @default 0.2
+             */
+            overhead_ms: number;
+            /** Power W */
+            power_w?: number | null;
+            /**
+             * Price Usd
+             * @description list-price estimate [USD]
+             */
+            price_usd?: number | null;
+            /**
+             * Read Iops 4K
+             * @description random 4 KiB read IOPS at high QD
+             */
+            read_iops_4k?: number | null;
+            /**
+             * Read Latency Us
+             * @description QD1 4 KiB read latency [us]
+             */
+            read_latency_us?: number | null;
+            /**
+             * Right Sized Gib
+             * @description usable capacity after the array's right-sizing [GiB, binary]
+             */
+            right_sized_gib?: number | null;
+            /** Rpm */
+            rpm?: number | null;
+            /** Seq Write Mb S */
+            seq_write_mb_s?: number | null;
+            /**
+             * Source
+             * @default user-defined
+             */
+            source: string;
+            /**
+             * Track To Track Ms
+             * @description single-track seek [ms]
+             */
+            track_to_track_ms?: number | null;
+            /**
+             * Write Iops 4K
+             * @description random 4 KiB write IOPS, steady state (after preconditioning)
+             */
+            write_iops_4k?: number | null;
+            /**
+             * Write Latency Us
+             * @description QD1 4 KiB write latency [us]
+             */
+            write_latency_us?: number | null;
+        };
+        /** EvaluateRequest */
+        EvaluateRequest: {
+            configuration: components["schemas"]["Configuration"];
+            /** @default none */
+            degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Load Scale
+             * @default 1
+             */
+            load_scale: number;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** EvaluationResult */
+        EvaluationResult: {
+            bill: components["schemas"]["BillOfMaterials"];
+            /** Bottleneck */
+            bottleneck: string;
+            capacity: components["schemas"]["CapacityResult"];
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            /** Configuration */
+            configuration: string;
+            degraded: components["schemas"]["DegradedMode"];
+            /** Engine Version */
+            engine_version: string;
+            /** Passed */
+            passed: boolean;
+            /** Warnings */
+            warnings: string[];
+            /** Windows */
+            windows: components["schemas"]["WindowResult"][];
+        };
+        /**
+         * Explained
+         * @description A figure with its unit, symbolic formula, the same formula with numbers, and the inputs.
+         */
+        Explained: {
+            /**
+             * Formula
+             * @description symbolic formula, names as in docs/nomenclature.md
+             */
+            formula: string;
+            /** Inputs */
+            inputs?: {
+                [key: string]: number | string | null;
+            };
+            /**
+             * Source
+             * @description model reference or published source
+             */
+            source?: string | null;
+            /**
+             * Text
+             * @description the formula with the numbers filled in
+             */
+            text: string;
+            /** Unit */
+            unit: string;
+            /**
+             * Value
+             * @description the figure; null when unbounded (a saturated resource)
+             */
+            value: number | null;
+        };
+        /**
+         * FlashCacheKind
+         * @enum {string}
+         */
+        FlashCacheKind: "flash-cache" | "fast-cache" | "l2arc" | "flash-pool";
+        /**
+         * FlashCacheOption
+         * @description A flash (or PCIe DRAM) read-cache product and the total sizes it is sold in [GB, system].
+         */
+        FlashCacheOption: {
+            /**
+             * Any Size
+             * @description custom builds: any size up to max(sizes_gb)
+             * @default false
+             */
+            any_size: boolean;
+            /**
+             * Dedupe Aware
+             * @default false
+             */
+            dedupe_aware: boolean;
+            /**
+             * Exclusive
+             * @description victim cache of DRAM (True) or inclusive
+             * @default true
+             */
+            exclusive: boolean;
+            /**
+             * Hit Ms
+             * @description read served from this cache [ms]
+             * @default 1
+             */
+            hit_ms: number;
+            kind: components["schemas"]["FlashCacheKind"];
+            /** Name */
+            name: string;
+            /**
+             * Price Usd Per Gb
+             * @description list-price estimate [USD/GB]
+             * @default 0
+             */
+            price_usd_per_gb: number;
+            /**
+             * Sizes Gb
+             * @description total GB offered
+             */
+            sizes_gb: number[];
+            /** Source */
+            source: string;
+        };
+        /** HTTPValidationError */
+        HTTPValidationError: {
+            /** Detail */
+            detail?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * HaMode
+         * @enum {string}
+         */
+        HaMode: "single" | "active-active" | "active-passive" | "scale-out";
+        /**
+         * HeadroomTargets
+         * @description How busy each part may be (defaults from common practice).
+         *
+         *     Controllers: an active-active pair at most 50% each, so the partner carries both after a
+         *     failover; single controllers and scale-out nodes 70%, and after losing one node the rest at
+         *     most ``failover_max_pct``. Drives 70%. Ports 70%.
+         */
+        HeadroomTargets: {
+            /**
+             * Capacity Max Fill Pct
+             * @description usable capacity that may be filled
+             * @default 100
+             */
+            capacity_max_fill_pct: number;
+            /**
+             * Controller Max Pct
+             * @description None = 50 for an HA pair, else 70
+             */
+            controller_max_pct?: number | null;
+            /**
+             * Drive Max Pct
+             * @description percentage [%], 0-100
+             * @default 70
+             */
+            drive_max_pct: number;
+            /**
+             * Failover Max Pct
+             * @description percentage [%], 0-100
+             * @default 100
+             */
+            failover_max_pct: number;
+            /**
+             * Port Max Pct
+             * @description percentage [%], 0-100
+             * @default 70
+             */
+            port_max_pct: number;
+        };
         /** Health */
         Health: {
-            /** Status */
-            status: string;
+            /** Catalog Version */
+            catalog_version: string;
             /** Database */
             database: string;
             /** Engine Version */
             engine_version: string;
+            /** Status */
+            status: string;
+        };
+        /** ImportText */
+        ImportText: {
+            /** Text */
+            text: string;
+            /**
+             * Window
+             * @default imported
+             */
+            window: string;
+        };
+        /**
+         * ImportedPhase
+         * @description A phase read from a load generator's specification or result, before it has a window.
+         *
+         *     ``iops``/``mb_per_s`` are the rate the source fixed or measured (0 / None when it gave none);
+         *     ``queue_depth`` the outstanding I/Os it kept (fio ``iodepth x numjobs``).
+         */
+        ImportedPhase: {
+            /**
+             * Ignored Keys
+             * @description source options that were not used
+             */
+            ignored_keys?: string[];
+            /** Io Sizes */
+            io_sizes: components["schemas"]["IoSize"][];
+            /**
+             * Iometer Lines
+             * @description Iometer source, for round trips
+             */
+            iometer_lines?: components["schemas"]["IometerLine"][];
+            /**
+             * Iops
+             * @default 0
+             */
+            iops: number;
+            /** Mb Per S */
+            mb_per_s?: number | null;
+            /** Measured Read Latency Ms */
+            measured_read_latency_ms?: number | null;
+            /** Measured Write Latency Ms */
+            measured_write_latency_ms?: number | null;
+            /** Name */
+            name: string;
+            /** Queue Depth */
+            queue_depth?: number | null;
+            /**
+             * Random Pct
+             * @description percentage [%], 0-100
+             */
+            random_pct: number;
+            /**
+             * Read Pct
+             * @description percentage [%], 0-100
+             */
+            read_pct: number;
+            /**
+             * Source Format
+             * @enum {string}
+             */
+            source_format: "iometer" | "fio-job" | "fio-json";
+            /** Warnings */
+            warnings?: string[];
+            /** Working Set Gb */
+            working_set_gb?: number | null;
+        };
+        /**
+         * IoSize
+         * @description One entry of an I/O-size mix: ``pct`` of the phase's I/Os are ``size_kib`` [KiB] each.
+         */
+        IoSize: {
+            /**
+             * Pct
+             * @description percentage [%], 0-100
+             */
+            pct: number;
+            /**
+             * Size Kib
+             * @description I/O size [KiB]
+             */
+            size_kib: number;
+        };
+        /**
+         * IometerLine
+         * @description One line of an Iometer access specification (``size,% of size,% reads,% random,...``).
+         */
+        IometerLine: {
+            /**
+             * Align
+             * @default 0
+             */
+            align: number;
+            /**
+             * Burst
+             * @default 1
+             */
+            burst: number;
+            /**
+             * Delay
+             * @default 0
+             */
+            delay: number;
+            /**
+             * Pct Of Size
+             * @description percentage [%], 0-100
+             */
+            pct_of_size: number;
+            /**
+             * Random Pct
+             * @description percentage [%], 0-100
+             */
+            random_pct: number;
+            /**
+             * Read Pct
+             * @description percentage [%], 0-100
+             */
+            read_pct: number;
+            /**
+             * Reply
+             * @default 0
+             */
+            reply: number;
+            /** Size Bytes */
+            size_bytes: number;
+        };
+        /** LatencyCurve */
+        LatencyCurve: {
+            /** Operating Iops */
+            operating_iops: number;
+            /** Operating Load Pct */
+            operating_load_pct: number;
+            /** Points */
+            points: components["schemas"]["LoadPoint"][];
+            /** Saturation Iops */
+            saturation_iops: number;
+            /** Window */
+            window: string;
+        };
+        /** LoadPoint */
+        LoadPoint: {
+            /** Avg Latency Ms */
+            avg_latency_ms: number | null;
+            /** Bottleneck */
+            bottleneck: string;
+            /** Iops */
+            iops: number;
+            /**
+             * Load Pct
+             * @default 0
+             */
+            load_pct: number;
+            /** Read Latency Ms */
+            read_latency_ms: number | null;
+        };
+        /**
+         * Packaging
+         * @description Physical packaging: enclosures, rack units, power and list prices (where the catalog has them).
+         */
+        Packaging: {
+            /**
+             * Controller Power W
+             * @description controller enclosure power [W]
+             * @default 0
+             */
+            controller_power_w: number;
+            /**
+             * Controller Price Usd
+             * @description controllers list price [USD]
+             * @default 0
+             */
+            controller_price_usd: number;
+            /**
+             * Controller Rack Units
+             * @description controller enclosure [U]
+             * @default 3
+             */
+            controller_rack_units: number;
+            /**
+             * Drives In Controller Enclosure
+             * @default 0
+             */
+            drives_in_controller_enclosure: number;
+            /**
+             * Drives Per Shelf
+             * @default 24
+             */
+            drives_per_shelf: number;
+            /**
+             * Flash Cache Price Usd Per Gb
+             * @default 0
+             */
+            flash_cache_price_usd_per_gb: number;
+            /** Max Drives */
+            max_drives?: number | null;
+            /** Max Shelves */
+            max_shelves?: number | null;
+            /**
+             * Shelf Power W
+             * @description empty shelf power [W]
+             * @default 0
+             */
+            shelf_power_w: number;
+            /**
+             * Shelf Price Usd
+             * @default 0
+             */
+            shelf_price_usd: number;
+            /**
+             * Shelf Rack Units
+             * @default 2
+             */
+            shelf_rack_units: number;
+        };
+        /**
+         * Phase
+         * @description One I/O phase of a workload, in a named window.
+         *
+         *     The I/O-size mix is a list of (size, % of I/Os) pairs summing to 100; ``io_size_kib`` is the
+         *     single-size shorthand. A streaming phase may give ``mb_per_s`` instead of ``iops``.
+         */
+        Phase: {
+            /**
+             * Io Size Kib
+             * @description single-size shorthand [KiB]
+             */
+            io_size_kib?: number | null;
+            /** Io Sizes */
+            io_sizes?: components["schemas"]["IoSize"][];
+            /**
+             * Iops
+             * @description front-end I/Os per second
+             * @default 0
+             */
+            iops: number;
+            /**
+             * Mb Per S
+             * @description front-end MB/s for streaming phases
+             */
+            mb_per_s?: number | null;
+            /** Name */
+            name: string;
+            /**
+             * Random Pct
+             * @description percentage [%], 0-100
+             * @default 100
+             */
+            random_pct: number;
+            /** Read Latency Target Ms */
+            read_latency_target_ms?: number | null;
+            /**
+             * Read Pct
+             * @description percentage [%], 0-100
+             */
+            read_pct: number;
+            /**
+             * Window
+             * @description phases sharing a window run together
+             */
+            window: string;
+            /**
+             * Working Set Gb
+             * @description this phase's working set [GB]; overrides the workload's
+             */
+            working_set_gb?: number | null;
+            /**
+             * Write Overwrite Pct
+             * @description share of writes that overwrite data still in the write cache (absorbed)
+             * @default 0
+             */
+            write_overwrite_pct: number;
+        };
+        /**
+         * PhaseResult
+         * @description One workload phase inside a window: its caches and latencies.
+         */
+        PhaseResult: {
+            /** Avg Latency Ms */
+            avg_latency_ms: number | null;
+            /**
+             * Cache Gb
+             * @description DRAM cache share this workload gets in the window [GB]
+             */
+            cache_gb: number;
+            dram_hit_pct: components["schemas"]["Explained"];
+            flash_hit_pct: components["schemas"]["Explained"];
+            /** Iops */
+            iops: number;
+            /** Mb Per S */
+            mb_per_s: number;
+            /** Passed */
+            passed: boolean;
+            /** Phase */
+            phase: string;
+            /** Pool */
+            pool: string;
+            read_latency_ms: components["schemas"]["Explained"];
+            /** Read Latency Target Ms */
+            read_latency_target_ms: number | null;
+            /** Read Pct */
+            read_pct: number;
+            /** Working Set Gb */
+            working_set_gb: number;
+            /** Working Set In Cache Pct */
+            working_set_in_cache_pct: number;
+            /** Workload */
+            workload: string;
+            write_latency_ms: components["schemas"]["Explained"];
+        };
+        /**
+         * PoolCapacity
+         * @description Capacity waterfall of one pool [TB, decimal] with explanations.
+         */
+        PoolCapacity: {
+            after_raid_tb: components["schemas"]["Explained"];
+            /** Drives */
+            drives: number;
+            /** Groups */
+            groups: number;
+            /** Pool */
+            pool: string;
+            raw_tb: components["schemas"]["Explained"];
+            right_sized_tb: components["schemas"]["Explained"];
+            /** Spares */
+            spares: number;
+            /** Usable Raw Pct */
+            usable_raw_pct: number;
+            usable_tb: components["schemas"]["Explained"];
+        };
+        /**
+         * PoolLoad
+         * @description Back-end load of one pool in one window.
+         */
+        PoolLoad: {
+            backend_iops: components["schemas"]["Explained"];
+            /** Backend Read Iops */
+            backend_read_iops: number;
+            /** Backend Write Iops */
+            backend_write_iops: number;
+            /** Degraded Group Utilization Pct */
+            degraded_group_utilization_pct?: number | null;
+            /** Drive Busy Ms Per S */
+            drive_busy_ms_per_s: number;
+            drive_utilization_pct: components["schemas"]["Explained"];
+            /** Frontend Iops */
+            frontend_iops: number;
+            /** Mean Read Service Ms */
+            mean_read_service_ms: number;
+            /** Pool */
+            pool: string;
+            /** Queue Per Drive */
+            queue_per_drive: number;
+            read_miss_latency_ms: components["schemas"]["Explained"];
+            rebuild_hours?: components["schemas"]["Explained"] | null;
+            /**
+             * Span Pct
+             * @description share of the drives' surface the data spans [%]
+             */
+            span_pct: number;
+        };
+        /**
+         * PortGroup
+         * @description Front-end ports of one type across the whole system (all controllers).
+         */
+        PortGroup: {
+            /**
+             * Count
+             * @description ports of this type in the whole system
+             */
+            count: number;
+            /**
+             * Practical Mb S
+             * @description override the practical per-port rate [MB/s]
+             */
+            practical_mb_s?: number | null;
+            type: components["schemas"]["PortType"];
+        };
+        /** PortList */
+        PortList: {
             /** Catalog Version */
             catalog_version: string;
+            /** Ports */
+            ports: components["schemas"]["PortTypeRecord"][];
+        };
+        /**
+         * PortOption
+         * @description One front-end port configuration the array is sold with (counts for the whole system).
+         */
+        PortOption: {
+            /** Name */
+            name: string;
+            /** Notes */
+            notes?: string | null;
+            /** Ports */
+            ports: components["schemas"]["PortGroup"][];
+        };
+        /**
+         * PortType
+         * @enum {string}
+         */
+        PortType: "1gbe" | "10gbe" | "25gbe" | "40gbe" | "100gbe" | "4gfc" | "8gfc" | "16gfc" | "32gfc" | "64gfc" | "6gsas" | "12gsas";
+        /**
+         * PortTypeRecord
+         * @description A front-end port type: line rate and the practical payload rate the engine uses.
+         */
+        PortTypeRecord: {
+            /**
+             * Family
+             * @enum {string}
+             */
+            family: "ethernet" | "fibre-channel" | "sas";
+            /**
+             * Line Rate Gbit S
+             * @description nominal line rate [Gb/s]
+             */
+            line_rate_gbit_s: number;
+            /** Name */
+            name: string;
+            /**
+             * Practical Mb S
+             * @description practical one-direction payload [MB/s]
+             */
+            practical_mb_s: number;
+            /** Source */
+            source: string;
+            type: components["schemas"]["PortType"];
+        };
+        /** QueueDepthCurve */
+        QueueDepthCurve: {
+            /** Explanation */
+            explanation: string;
+            /** Points */
+            points: components["schemas"]["QueueDepthPoint"][];
+            /** Stations */
+            stations: {
+                [key: string]: number;
+            };
+            /** Window */
+            window: string;
+        };
+        /** QueueDepthPoint */
+        QueueDepthPoint: {
+            /** Avg Response Ms */
+            avg_response_ms: number;
+            /** Bottleneck */
+            bottleneck: string;
+            /** Iops */
+            iops: number;
+            /** Mb Per S */
+            mb_per_s: number;
+            /** Queue Depth */
+            queue_depth: number;
+            /** Utilization Pct */
+            utilization_pct: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * RaidLayout
+         * @description A protection scheme and its group geometry.
+         *
+         *     ``group_width`` counts all drives of one group (data + parity, or both halves of a mirror set
+         *     for RAID10: a 2-way mirror group is 2 drives, RAID10 over 8 drives is 4 groups of 2 unless a
+         *     wider group is given, which changes nothing for RAID10's cost). For erasure coding,
+         *     ``ec_data`` + ``ec_parity`` define the stripe and ``group_width`` must equal their sum. For
+         *     replication, ``copies`` is n.
+         */
+        RaidLayout: {
+            /**
+             * Copies
+             * @description n-way replication / mirror copies
+             * @default 2
+             */
+            copies: number;
+            /** Ec Data */
+            ec_data?: number | null;
+            /** Ec Parity */
+            ec_parity?: number | null;
+            /**
+             * Full Stripe Share
+             * @description share of writes landing as full stripes (WAFL, RAID-Z, EC); None = scheme default
+             */
+            full_stripe_share?: number | null;
+            /**
+             * Group Width
+             * @description drives per RAID group, data + parity
+             */
+            group_width: number;
+            /**
+             * Scatter
+             * @description how far an aged write-anywhere layout scatters data over the free surface (0 = contiguous)
+             * @default 0
+             */
+            scatter: number;
+            scheme: components["schemas"]["RaidScheme"];
+        };
+        /**
+         * RaidOption
+         * @description A RAID scheme an array supports, with its group widths (drives per group, data + parity).
+         *
+         *     ``widths`` lists the only widths the array allows (fixed parity-group layouts such as
+         *     3D+1P / 7D+1P); without it any width in ``[min_width, max_width]`` is allowed. Every width is
+         *     also checked against the engine's limits for the scheme (:class:`models.raid.RaidLayout`).
+         */
+        RaidOption: {
+            /**
+             * Copies
+             * @description replication / mirror copies
+             * @default 2
+             */
+            copies: number;
+            /** Default Width */
+            default_width: number;
+            /**
+             * Ec Parity
+             * @description erasure coding: parity per stripe
+             */
+            ec_parity?: number | null;
+            /** Max Width */
+            max_width: number;
+            /** Min Width */
+            min_width: number;
+            /** Notes */
+            notes?: string | null;
+            scheme: components["schemas"]["RaidScheme"];
+            /** Widths */
+            widths?: number[] | null;
+        };
+        /**
+         * RaidScheme
+         * @enum {string}
+         */
+        RaidScheme: "raid0" | "raid1" | "raid10" | "raid5" | "raid6" | "raid-dp" | "raid-tec" | "zfs-mirror" | "raidz1" | "raidz2" | "raidz3" | "erasure" | "replica";
+        /** RaidSchemeList */
+        RaidSchemeList: {
+            /** Catalog Version */
+            catalog_version: string;
+            /** Raid Schemes */
+            raid_schemes: components["schemas"]["RaidSchemeRecord"][];
+        };
+        /**
+         * RaidSchemeRecord
+         * @description A RAID scheme as the engine models it (derived from :mod:`models.raid`, not a data file).
+         *
+         *     Figures at ``typical_width`` (erasure coding 4+2, replication 2 copies).
+         */
+        RaidSchemeRecord: {
+            /**
+             * Capacity Efficiency
+             * @description usable share of raw at the typical width
+             */
+            capacity_efficiency: number;
+            /** Dedicated Parity */
+            dedicated_parity: boolean;
+            /** Max Width */
+            max_width: number;
+            /** Min Width */
+            min_width: number;
+            /** Name */
+            name: string;
+            /** Notes */
+            notes: string;
+            /**
+             * Parity Drives
+             * @description redundancy drives per group at the typical width
+             */
+            parity_drives: number;
+            scheme: components["schemas"]["RaidScheme"];
+            /**
+             * Small Write Cost
+             * @description back-end I/Os per small random write, typical width
+             */
+            small_write_cost: number;
+            /** Source */
+            source: string;
+            /** Tolerated Failures */
+            tolerated_failures: number;
+            /** Typical Width */
+            typical_width: number;
+        };
+        /**
+         * Replication
+         * @description Replication or continuous data protection: extra back-end I/O and capacity.
+         *
+         *     ``io_amplification`` multiplies writes reaching the back end (journal, copy-on-write); some
+         *     CDP appliances add up to 3x. ``capacity_amplification`` multiplies stored capacity.
+         */
+        Replication: {
+            /**
+             * Capacity Amplification
+             * @default 1
+             */
+            capacity_amplification: number;
+            /**
+             * Io Amplification
+             * @default 1
+             */
+            io_amplification: number;
+            /** @default none */
+            mode: components["schemas"]["ReplicationMode"];
+            /**
+             * Sync Latency Ms
+             * @description added to writes when mode is sync [ms]
+             * @default 0
+             */
+            sync_latency_ms: number;
+        };
+        /**
+         * ReplicationMode
+         * @enum {string}
+         */
+        ReplicationMode: "none" | "async" | "sync" | "cdp";
+        /** Report */
+        Report: {
+            /** Catalog Version */
+            catalog_version: string;
+            configuration: components["schemas"]["Configuration"];
+            /** Created At */
+            created_at: string;
+            /** Engine Version */
+            engine_version: string;
+            /** Id */
+            id: string;
+            result: components["schemas"]["EvaluationResult"];
+            /** Title */
+            title: string;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** ReportCreate */
+        ReportCreate: {
+            configuration: components["schemas"]["Configuration"];
+            /** Title */
+            title: string;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** ReportCreated */
+        ReportCreated: {
+            /** Id */
+            id: string;
+            /** Owner Token */
+            owner_token: string;
+            /** Share Url */
+            share_url: string;
+        };
+        /**
+         * ScaleOut
+         * @description Scale-out growth: nodes of ``controllers_per_node`` controllers, each holding drives.
+         *
+         *     The array record's ``controller.count`` is the base system (``min_nodes`` or more nodes).
+         *     :func:`build_configuration` adds nodes for the drive count: ``nodes = max(base,
+         *     ceil(drives / drives_per_node))``; with ``fixed_drives_per_node`` every node holds exactly
+         *     that many drives (SolidFire: 10) and ``nodes = drives / drives_per_node``. Default port
+         *     counts grow in proportion to the nodes.
+         */
+        ScaleOut: {
+            /**
+             * Controllers Per Node
+             * @default 1
+             */
+            controllers_per_node: number;
+            /**
+             * Drives Per Node
+             * @description drives per node (a maximum unless fixed)
+             */
+            drives_per_node: number;
+            /**
+             * Fixed Drives Per Node
+             * @default false
+             */
+            fixed_drives_per_node: boolean;
+            /** Max Nodes */
+            max_nodes: number;
+            /**
+             * Min Nodes
+             * @default 1
+             */
+            min_nodes: number;
+        };
+        /** SizeRequest */
+        SizeRequest: {
+            configuration: components["schemas"]["Configuration"];
+            /** Flash Cache Options Gb */
+            flash_cache_options_gb?: number[] | null;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** SizingResult */
+        SizingResult: {
+            /**
+             * Binding Constraint
+             * @description the check that fails with one group fewer (or at the maximum)
+             */
+            binding_constraint: string;
+            /** Cache Options */
+            cache_options: components["schemas"]["CacheOption"][];
+            /** Chosen Flash Cache Gb */
+            chosen_flash_cache_gb: number;
+            configuration: components["schemas"]["Configuration"];
+            /** Drive Count */
+            drive_count: number;
+            /** Evaluations */
+            evaluations: number;
+            /** Explanation */
+            explanation: string;
+            /** Feasible */
+            feasible: boolean;
+            /** Groups */
+            groups: number;
+            /** Pool */
+            pool: string;
+            /**
+             * Reasons
+             * @description why an infeasible family cannot meet the load
+             */
+            reasons?: string[];
+            result: components["schemas"]["EvaluationResult"];
+        };
+        /**
+         * Skew
+         * @description Access skew over the working set.
+         *
+         *     Either a Zipf exponent (``zipf_alpha``; popularity of the i-th block proportional to
+         *     i^-alpha) or a rule "``io_pct`` % of the I/O goes to ``data_pct`` % of the data"; neither
+         *     means uniform access.
+         */
+        Skew: {
+            /** Data Pct */
+            data_pct?: number | null;
+            /** Io Pct */
+            io_pct?: number | null;
+            /** Zipf Alpha */
+            zipf_alpha?: number | null;
+        };
+        /**
+         * SparePolicy
+         * @description Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool.
+         */
+        SparePolicy: {
+            /**
+             * Min Spares
+             * @default 1
+             */
+            min_spares: number;
+            /**
+             * Per Drives
+             * @description one spare per this many drives
+             * @default 30
+             */
+            per_drives: number;
+        };
+        /**
+         * TieringConfig
+         * @description Autotiering across pools (fastest first) with a vendor chunk size.
+         */
+        TieringConfig: {
+            /**
+             * Chunk Mb
+             * @description relocation unit [MB]: 7.5 VMAX, 42 VSP, 1024 VNX
+             */
+            chunk_mb: number;
+            /**
+             * Fast Tier Fraction
+             * @description measured needed fraction (from a trace); overrides the model
+             */
+            fast_tier_fraction?: number | null;
+            /**
+             * Locality B
+             * @description b-model spatial locality bias; None = calibrated default
+             */
+            locality_b?: number | null;
+            /**
+             * Metadata Bytes Per Chunk
+             * @default 64
+             */
+            metadata_bytes_per_chunk: number;
+            /**
+             * Relocation Window H
+             * @description hours between relocation runs
+             * @default 24
+             */
+            relocation_window_h: number;
+            /**
+             * Tiers
+             * @description pool names, fastest tier first
+             */
+            tiers: string[];
+        };
+        /** ValidationError */
+        ValidationError: {
+            /** Context */
+            ctx?: Record<string, never>;
+            /** Input */
+            input?: unknown;
+            /** Location */
+            loc: (string | number)[];
+            /** Message */
+            msg: string;
+            /** Error Type */
+            type: string;
+        };
+        /**
+         * WindowResult
+         * @description Everything about one window: load, utilization of each component, latency, checks.
+         */
+        WindowResult: {
+            /** Avg Latency Ms */
+            avg_latency_ms: number | null;
+            /** Bottleneck */
+            bottleneck: string;
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            controller_utilization_pct: components["schemas"]["Explained"];
+            failover_utilization_pct: components["schemas"]["Explained"] | null;
+            /** Frontend Iops */
+            frontend_iops: number;
+            /** Frontend Mb S */
+            frontend_mb_s: number;
+            /** Passed */
+            passed: boolean;
+            /** Phases */
+            phases: components["schemas"]["PhaseResult"][];
+            /** Pools */
+            pools: components["schemas"]["PoolLoad"][];
+            port_utilization_pct: components["schemas"]["Explained"];
+            /** Read Latency Ms */
+            read_latency_ms: number | null;
+            /** Read Pct */
+            read_pct: number;
+            /** Verdict */
+            verdict: string;
+            /** Window */
+            window: string;
+            /** Write Latency Ms */
+            write_latency_ms: number | null;
+        };
+        /**
+         * Workload
+         * @description One application's demand across its windows.
+         */
+        Workload: {
+            /**
+             * Capacity Tb
+             * @description capacity needed today [TB, decimal], before reduction
+             */
+            capacity_tb: number;
+            /**
+             * Compression Ratio
+             * @description reduction ratio, e.g. 2.0 for 2:1
+             * @default 1
+             */
+            compression_ratio: number;
+            /**
+             * Dedupe Ratio
+             * @description reduction ratio, e.g. 2.0 for 2:1
+             * @default 1
+             */
+            dedupe_ratio: number;
+            /**
+             * Growth Pct Per Year
+             * @default 0
+             */
+            growth_pct_per_year: number;
+            /**
+             * Horizon Years
+             * @default 0
+             */
+            horizon_years: number;
+            /** Name */
+            name: string;
+            /** Phases */
+            phases: components["schemas"]["Phase"][];
+            /**
+             * Pool
+             * @description name of the drive pool it lives in; default the first
+             */
+            pool?: string | null;
+            replication?: components["schemas"]["Replication"];
+            skew?: components["schemas"]["Skew"];
+            /**
+             * Snapshot Reserve Pct
+             * @description space held for snapshots [% of volume]
+             * @default 0
+             */
+            snapshot_reserve_pct: number;
+            /**
+             * Working Set Gb
+             * @description hot data [GB]
+             */
+            working_set_gb?: number | null;
+            /**
+             * Working Set Pct
+             * @description hot data [% of capacity]
+             */
+            working_set_pct?: number | null;
+        };
+        /**
+         * WorkloadTemplate
+         * @description A ready workload (every phase and window filled in) with a title, description and source.
+         */
+        WorkloadTemplate: {
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Source */
+            source: string;
+            /** Tags */
+            tags?: string[];
+            /** Title */
+            title: string;
+            workload: components["schemas"]["Workload"];
+        };
+        /** WorkloadTemplateList */
+        WorkloadTemplateList: {
+            /** Catalog Version */
+            catalog_version: string;
+            /** Templates */
+            templates: components["schemas"]["WorkloadTemplate"][];
+        };
+        /**
+         * WriteLogOption
+         * @description A separate write-log device (ZFS SLOG/"Logzilla"): acknowledges synchronous writes.
+         *
+         *     Informational for now: :class:`Configuration` has no slot for it (the controller's
+         *     ``write_ack_ms`` is set for the catalog's default, with a log device).
+         */
+        WriteLogOption: {
+            /** Name */
+            name: string;
+            /** Sizes Gb */
+            sizes_gb: number[];
+            /** Source */
+            source: string;
+            /** Write Ack Ms */
+            write_ack_ms: number;
         };
     };
     responses: never;
@@ -48,6 +1925,236 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "catalog-arrays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArrayList"];
+                };
+            };
+        };
+    };
+    "catalog-array": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                array_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArrayDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "catalog-drives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveList"];
+                };
+            };
+        };
+    };
+    "catalog-ports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortList"];
+                };
+            };
+        };
+    };
+    "catalog-raid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaidSchemeList"];
+                };
+            };
+        };
+    };
+    "catalog-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkloadTemplateList"];
+                };
+            };
+        };
+    };
+    "sizing-compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompareRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompareResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sizing-curves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurvesRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurvesResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sizing-evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationResult"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "health-get": {
         parameters: {
             query?: never;
@@ -64,6 +2171,169 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    "imports-fio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportText"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedPhase"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "imports-iometer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportText"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedPhase"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "reports-create_report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "reports-get_report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sizing-size": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SizeRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SizingResult"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

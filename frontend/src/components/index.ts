@@ -2,3 +2,16 @@ export { Layout, type NavItem } from './layout/layout';
 export { Loading } from './feedback/loading';
 export { ErrorState } from './feedback/error-state';
 export { Figure, formatNumber, type FigureExplanation } from './figure/figure';
+export {
+  CommitTextField,
+  Field,
+  FormErrors,
+  NumberField,
+  SelectField,
+  SliderField,
+  TextField,
+  type FieldProps,
+  type SelectGroup,
+  type SelectOption,
+} from './form';
+export { UtilizationBar } from './meter/utilization-bar';

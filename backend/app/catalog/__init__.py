@@ -1,0 +1,1 @@
+"""The built-in hardware catalog: drives, arrays, RAID schemes, port types and workload templates."""

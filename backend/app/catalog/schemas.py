@@ -1,0 +1,39 @@
+"""Catalog responses: engine records, each list stamped with the ``catalog_version`` it comes from."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from models.catalog import ArrayModel, PortTypeRecord, RaidSchemeRecord, WorkloadTemplate
+from models.drives import DriveSpec
+
+
+class _Versioned(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    catalog_version: str = Field(description="catalog data release, YYYY.MM.patch")
+
+
+class DriveList(_Versioned):
+    drives: list[DriveSpec]
+
+
+class ArrayList(_Versioned):
+    arrays: list[ArrayModel]
+
+
+class ArrayDetail(_Versioned):
+    array: ArrayModel
+    drives: list[DriveSpec] = Field(description="the catalog drives this array supports")
+
+
+class RaidSchemeList(_Versioned):
+    raid_schemes: list[RaidSchemeRecord]
+
+
+class PortList(_Versioned):
+    ports: list[PortTypeRecord]
+
+
+class WorkloadTemplateList(_Versioned):
+    templates: list[WorkloadTemplate]

@@ -1,0 +1,1 @@
+"""User-defined drives, controllers and arrays, stored beside the built-in catalog."""

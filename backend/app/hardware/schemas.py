@@ -1,0 +1,87 @@
+"""Custom hardware requests and records: the engine's own ``DriveSpec``, ``ControllerSpec``, ``ArrayModel``.
+
+A record's ``id`` is assigned by the server and is the id to use in a catalog reference
+(``array_id``, ``drive_id``, ``controller_id``); the ``id`` inside a drive or array spec is set to it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from backend.app.schemas import Request
+from models.catalog import ArrayModel
+from models.controller import ControllerSpec
+from models.drives import DriveSpec
+
+HardwareKind = Literal["drive", "controller", "array"]
+
+_ID_IGNORED = "ignored: the server sets it to the record id"
+_NAME = "display name; defaults to the spec's name (drive) or model (controller, array)"
+
+
+class CustomDriveSpec(DriveSpec):
+    """A :class:`DriveSpec` whose ``id`` the server assigns."""
+
+    id: str | None = Field(default=None, description=_ID_IGNORED)  # type: ignore[assignment]
+
+
+class CustomArraySpec(ArrayModel):
+    """An :class:`ArrayModel` whose ``id`` the server assigns; ``drives`` may list custom drive ids."""
+
+    id: str | None = Field(default=None, description=_ID_IGNORED)  # type: ignore[assignment]
+
+
+class DriveInput(Request):
+    kind: Literal["drive"]
+    name: str | None = Field(default=None, min_length=1, max_length=200, description=_NAME)
+    spec: CustomDriveSpec
+
+
+class ControllerInput(Request):
+    kind: Literal["controller"]
+    name: str | None = Field(default=None, min_length=1, max_length=200, description=_NAME)
+    spec: ControllerSpec
+
+
+class ArrayInput(Request):
+    kind: Literal["array"]
+    name: str | None = Field(default=None, min_length=1, max_length=200, description=_NAME)
+    spec: CustomArraySpec
+
+
+HardwareInput = Annotated[DriveInput | ControllerInput | ArrayInput, Field(discriminator="kind")]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="record id: use it as array_id / drive_id / controller_id")
+    name: str
+    created_at: datetime
+
+
+class DriveRecord(_Record):
+    kind: Literal["drive"]
+    spec: DriveSpec
+
+
+class ControllerRecord(_Record):
+    kind: Literal["controller"]
+    spec: ControllerSpec
+
+
+class ArrayRecord(_Record):
+    kind: Literal["array"]
+    spec: ArrayModel
+
+
+HardwareRecord = Annotated[DriveRecord | ControllerRecord | ArrayRecord, Field(discriminator="kind")]
+
+
+class HardwareList(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    hardware: list[HardwareRecord]

@@ -1,0 +1,169 @@
+"""Custom hardware: create, read, replace and delete records, each validated by the engine's models.
+
+A custom array's ``drives`` (and ``default_drive``) must name catalog drives or custom drive records.
+Deleting a record does not touch saved reports: each report keeps a copy of the records it used.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from backend.app.catalog.service import CatalogStore
+from backend.app.core.errors import InvalidInput, NotFound
+from backend.app.hardware.schemas import (
+    ArrayInput,
+    DriveInput,
+    HardwareInput,
+    HardwareKind,
+    HardwareList,
+    HardwareRecord,
+)
+from backend.app.tables import CustomHardware, new_uuid, utcnow
+from models.catalog import ArrayModel
+from models.drives import DriveSpec
+
+logger = logging.getLogger(__name__)
+
+_RECORD: TypeAdapter[HardwareRecord] = TypeAdapter(HardwareRecord)
+
+
+def to_record(row: CustomHardware) -> HardwareRecord:
+    """The API record of a stored row (the stored spec is validated again by the engine's model)."""
+    return _RECORD.validate_python(
+        {"id": row.id, "kind": row.kind, "name": row.name, "spec": row.spec, "created_at": row.created_at}
+    )
+
+
+class DatabaseHardware:
+    """Custom hardware looked up by id in the database (the source behind catalog references)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, record_id: str) -> HardwareRecord | None:
+        if len(record_id) > 36:  # longer than any record id: no need to ask the database
+            return None
+        row = self.session.get(CustomHardware, record_id)
+        if row is None:
+            return None
+        try:
+            return to_record(row)
+        except ValidationError as exc:
+            logger.warning("custom hardware %s no longer validates: %s", record_id, exc)
+            return None
+
+
+def _spec(body: HardwareInput, record_id: str) -> dict[str, Any]:
+    """The validated engine spec of ``body`` with its id set to the record id, as JSON data."""
+    data = body.spec.model_dump(mode="json")
+    if isinstance(body, DriveInput):
+        data["id"] = record_id
+        return DriveSpec.model_validate(data).model_dump(mode="json")
+    if isinstance(body, ArrayInput):
+        data["id"] = record_id
+        return ArrayModel.model_validate(data).model_dump(mode="json")
+    return data
+
+
+def _check_array_drives(session: Session, catalog: CatalogStore, body: ArrayInput) -> None:
+    """Every drive a custom array lists must exist: a catalog drive or a custom drive record."""
+    known = catalog.get().drives
+    wanted = list(body.spec.drives)
+    if body.spec.default_drive is not None:
+        wanted.append(body.spec.default_drive)
+    custom_ids = {d for d in wanted if d not in known}
+    custom_drives: set[str] = set()
+    if custom_ids:
+        custom_drives = set(
+            session.scalars(
+                select(CustomHardware.id).where(
+                    CustomHardware.id.in_(custom_ids), CustomHardware.kind == "drive"
+                )
+            )
+        )
+    errors = [
+        (("body", "array", "spec", "drives", j), f"unknown drive id {d!r} (not in the catalog or custom drives)", "value_error")
+        for j, d in enumerate(body.spec.drives)
+        if d not in known and d not in custom_drives
+    ]
+    default = body.spec.default_drive
+    if default is not None and default not in known and default not in custom_drives:
+        errors.append(
+            (("body", "array", "spec", "default_drive"), f"unknown drive id {default!r}", "value_error")
+        )
+    if errors:
+        raise InvalidInput(errors)
+
+
+def _name(body: HardwareInput) -> str:
+    if body.name:
+        return body.name
+    spec = body.spec
+    return spec.name if isinstance(body, DriveInput) else spec.model  # type: ignore[union-attr]
+
+
+def _row(session: Session, record_id: str) -> CustomHardware:
+    row = session.get(CustomHardware, record_id) if len(record_id) <= 36 else None
+    if row is None:
+        raise NotFound("hardware", record_id)
+    return row
+
+
+def create(session: Session, catalog: CatalogStore, body: HardwareInput) -> HardwareRecord:
+    if isinstance(body, ArrayInput):
+        _check_array_drives(session, catalog, body)
+    record_id = new_uuid()
+    row = CustomHardware(
+        id=record_id, kind=body.kind, name=_name(body), spec=_spec(body, record_id), created_at=utcnow()
+    )
+    session.add(row)
+    session.commit()
+    return to_record(row)
+
+
+def list_records(session: Session, kind: HardwareKind | None) -> HardwareList:
+    query = select(CustomHardware).order_by(CustomHardware.created_at, CustomHardware.id)
+    if kind is not None:
+        query = query.where(CustomHardware.kind == kind)
+    records: list[HardwareRecord] = []
+    for row in session.scalars(query):
+        try:
+            records.append(to_record(row))
+        except ValidationError as exc:  # stored under an older engine whose schema has since changed
+            logger.warning("custom hardware %s no longer validates and is not listed: %s", row.id, exc)
+    return HardwareList(hardware=records)
+
+
+def get(session: Session, record_id: str) -> HardwareRecord:
+    row = _row(session, record_id)
+    try:
+        return to_record(row)
+    except ValidationError as exc:
+        raise InvalidInput.at(
+            ("path", "hardware_id"), f"the stored record no longer validates: {exc.errors()[0]['msg']}"
+        ) from exc
+
+
+def replace(session: Session, catalog: CatalogStore, record_id: str, body: HardwareInput) -> HardwareRecord:
+    row = _row(session, record_id)
+    if body.kind != row.kind:
+        raise InvalidInput.at(
+            ("body", body.kind, "kind"), f"record {record_id} is a {row.kind}; it cannot become a {body.kind}"
+        )
+    if isinstance(body, ArrayInput):
+        _check_array_drives(session, catalog, body)
+    row.name = _name(body)
+    row.spec = _spec(body, record_id)
+    session.commit()
+    return to_record(row)
+
+
+def delete(session: Session, record_id: str) -> None:
+    row = _row(session, record_id)
+    session.delete(row)
+    session.commit()

@@ -1,0 +1,1 @@
+"""Load-generator imports: Iometer access specifications and fio job files or JSON results."""

@@ -1,0 +1,1 @@
+"""Saved, shareable, immutable reports."""

@@ -1,0 +1,142 @@
+"""CSV export of a saved snapshot: one row per window x component figure.
+
+Columns: ``configuration, window, component, figure, value, unit``. Capacity and bill-of-materials
+figures use the window ``(all)``. The export reads the stored JSON (not the current schemas), so a
+report saved by an older engine still exports. Text cells that a spreadsheet would run as a formula
+(starting with ``= + - @``, tab or CR) get a leading apostrophe.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from typing import Any
+
+COLUMNS = ["configuration", "window", "component", "figure", "value", "unit"]
+ALL = "(all)"
+
+Row = tuple[str, str, str, str, Any, str]
+
+
+def _value(x: Any) -> Any:
+    """An ``Explained`` figure's value, or the value itself."""
+    return x.get("value") if isinstance(x, dict) else x
+
+
+def _cell(x: Any) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int | float):
+        return repr(x)
+    text = str(x)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def evaluation_rows(result: dict[str, Any]) -> Iterator[Row]:
+    cfg = str(result.get("configuration", ""))
+    for w in result.get("windows", []):
+        win = str(w.get("window", ""))
+        for figure, unit in (
+            ("frontend_iops", "IOPS"),
+            ("frontend_mb_s", "MB/s"),
+            ("read_pct", "%"),
+            ("read_latency_ms", "ms"),
+            ("write_latency_ms", "ms"),
+            ("avg_latency_ms", "ms"),
+            ("passed", ""),
+            ("bottleneck", ""),
+        ):
+            yield cfg, win, "window", figure, w.get(figure), unit
+        yield cfg, win, "controllers", "utilization_pct", _value(w.get("controller_utilization_pct")), "%"
+        if w.get("failover_utilization_pct") is not None:
+            yield cfg, win, "controllers", "failover_utilization_pct", _value(w["failover_utilization_pct"]), "%"
+        yield cfg, win, "ports", "utilization_pct", _value(w.get("port_utilization_pct")), "%"
+        for p in w.get("pools", []):
+            component = f"pool {p.get('pool', '')}"
+            yield cfg, win, component, "backend_iops", _value(p.get("backend_iops")), "IOPS"
+            yield cfg, win, component, "drive_utilization_pct", _value(p.get("drive_utilization_pct")), "%"
+            yield cfg, win, component, "read_miss_latency_ms", _value(p.get("read_miss_latency_ms")), "ms"
+            yield cfg, win, component, "queue_per_drive", p.get("queue_per_drive"), ""
+        for ph in w.get("phases", []):
+            component = f"phase {ph.get('workload', '')}/{ph.get('phase', '')}"
+            yield cfg, win, component, "iops", ph.get("iops"), "IOPS"
+            yield cfg, win, component, "dram_hit_pct", _value(ph.get("dram_hit_pct")), "%"
+            yield cfg, win, component, "flash_hit_pct", _value(ph.get("flash_hit_pct")), "%"
+            yield cfg, win, component, "read_latency_ms", _value(ph.get("read_latency_ms")), "ms"
+            yield cfg, win, component, "write_latency_ms", _value(ph.get("write_latency_ms")), "ms"
+            yield cfg, win, component, "passed", ph.get("passed"), ""
+    cap = result.get("capacity", {})
+    for figure in ("raw_tb", "usable_tb"):
+        yield cfg, ALL, "capacity", figure, cap.get(figure), "TB"
+    yield cfg, ALL, "capacity", "needed_tb", _value(cap.get("needed_tb")), "TB"
+    yield cfg, ALL, "capacity", "fill_pct", cap.get("fill_pct"), "%"
+    bill = result.get("bill", {})
+    for figure, unit in (
+        ("drives", ""),
+        ("spares", ""),
+        ("shelves", ""),
+        ("rack_units", "U"),
+        ("power_w", "W"),
+        ("cost_usd", "USD"),
+        ("flash_cache_gb", "GB"),
+    ):
+        yield cfg, ALL, "bill", figure, bill.get(figure), unit
+    yield cfg, ALL, "verdict", "passed", result.get("passed"), ""
+    yield cfg, ALL, "verdict", "bottleneck", result.get("bottleneck"), ""
+
+
+def sizing_rows(cfg: str, sizing: dict[str, Any]) -> Iterator[Row]:
+    for figure in ("feasible", "drive_count", "groups", "binding_constraint", "chosen_flash_cache_gb"):
+        yield cfg, ALL, "sizing", figure, sizing.get(figure), "GB" if figure.endswith("_gb") else ""
+
+
+def curves_rows(result: dict[str, Any]) -> Iterator[Row]:
+    win = str(result.get("window", ""))
+    lvl = result.get("latency_vs_load") or {}
+    for pt in lvl.get("points", []):
+        component = f"latency vs load at {pt.get('load_pct', 0):.0f}%"
+        yield "", win, component, "iops", pt.get("iops"), "IOPS"
+        yield "", win, component, "read_latency_ms", pt.get("read_latency_ms"), "ms"
+        yield "", win, component, "avg_latency_ms", pt.get("avg_latency_ms"), "ms"
+    if lvl:
+        yield "", win, "latency vs load", "saturation_iops", lvl.get("saturation_iops"), "IOPS"
+    for pt in (result.get("queue_depth") or {}).get("points", []):
+        component = f"queue depth {pt.get('queue_depth')}"
+        yield "", win, component, "iops", pt.get("iops"), "IOPS"
+        yield "", win, component, "avg_response_ms", pt.get("avg_response_ms"), "ms"
+    hit = result.get("hit_ratio") or {}
+    for pt in hit.get("points", []):
+        yield "", win, f"cache {pt.get('cache_gb', 0):.6g} GB", "hit_pct", pt.get("hit_pct"), "%"
+    if hit:
+        yield "", win, "configured cache", "hit_pct", hit.get("configured_hit_pct"), "%"
+
+
+def rows(snapshot: dict[str, Any]) -> Iterator[Row]:
+    kind = snapshot.get("kind")
+    result = snapshot.get("result") or {}
+    if kind == "evaluate":
+        yield from evaluation_rows(result)
+    elif kind == "size":
+        inner = result.get("result") or {}
+        yield from sizing_rows(str(inner.get("configuration", "")), result)
+        yield from evaluation_rows(inner)
+    elif kind == "compare":
+        for item in result.get("items", []):
+            inner = item.get("result") or {}
+            if item.get("sizing"):
+                yield from sizing_rows(str(inner.get("configuration", "")), item["sizing"])
+            yield from evaluation_rows(inner)
+    elif kind == "curves":
+        yield from curves_rows(result)
+
+
+def to_csv(snapshot: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for row in rows(snapshot):
+        writer.writerow([_cell(x) for x in row])
+    return out.getvalue()

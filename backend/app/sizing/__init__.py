@@ -1,0 +1,1 @@
+"""Evaluate, size, compare and curves: the engine behind ``/evaluate``, ``/size``, ``/compare``, ``/curves``."""

@@ -1,0 +1,238 @@
+"""What an engine call needs besides its inputs: catalog, calibration and custom hardware.
+
+:class:`SizingContext` resolves a :class:`CatalogReference` into an engine :class:`Configuration`
+(``build_configuration`` with the calibrated layout), runs engine functions with their errors
+mapped to request field paths, and remembers which configurations and custom hardware records a
+request used (a saved report keeps copies of them).
+
+Engine errors become 422s: ``InputError(field, reason)`` at the request path its ``field`` names
+(``pools.0.drive_count`` under the configuration, ``workloads.1.pool`` under the workloads); a
+numerical failure on extreme inputs (overflow, a non-finite figure) at the body, with a message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Literal, Protocol, TypeVar
+
+from backend.app.calibration import Calibration, Layout
+from backend.app.catalog.service import CatalogStore
+from backend.app.core.errors import InvalidInput, Loc
+from backend.app.hardware.schemas import ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord
+from backend.app.sizing.schemas import CatalogReference
+from models.base import InputError
+from models.catalog import ArrayModel, build_configuration, raid_scheme_records
+from models.configuration import Configuration
+from models.drives import DriveSpec
+from models.parameters import EngineParameters
+from models.raid import RaidLayout, RaidScheme
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+BODY: Loc = ("body",)
+
+WAFL = frozenset({RaidScheme.RAID_DP, RaidScheme.RAID_TEC})
+"""Write-anywhere with parity: the layout age sets the full-stripe share and the scatter."""
+COPY_ON_WRITE = frozenset({RaidScheme.RAIDZ1, RaidScheme.RAIDZ2, RaidScheme.RAIDZ3, RaidScheme.ZFS_MIRROR})
+"""ZFS: every write is a full stripe already; the layout age sets the scatter."""
+
+CountMode = Literal["entry", "family", "either"]
+"""What ``drive_count: null`` in a catalog reference means: the array's entry configuration
+(evaluate, curves), the count to find (size; a given count is an error), or either (compare)."""
+
+_CONFIGURATION_FIELDS = frozenset(Configuration.model_fields)
+_REFERENCE_FIELD = {"drive": "drive_id", "ports": "port_option", "raid_scheme": "raid_scheme"}
+
+
+class HardwareSource(Protocol):
+    def get(self, record_id: str) -> HardwareRecord | None: ...
+
+
+def _parts(field: str) -> Loc:
+    return tuple(int(p) if p.isdigit() else p for p in field.split(".") if p)
+
+
+def engine_loc(field: str, configuration: Loc | None = None, *, reference: bool = False) -> Loc:
+    """Request path of an engine ``InputError.field``.
+
+    Configuration fields go under ``configuration`` (the whole reference when it was a catalog
+    reference); anything else (``workloads.1.pool``, ``window``) is a body field.
+    """
+    parts = _parts(field)
+    if configuration is not None and parts and parts[0] in _CONFIGURATION_FIELDS:
+        return configuration if reference else configuration + parts
+    return BODY + parts
+
+
+def numerical_failure(exc: Exception) -> InvalidInput:
+    logger.warning("engine failed on extreme inputs: %s: %s", type(exc).__name__, exc, exc_info=exc)
+    first_line = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+    return InvalidInput.at(
+        BODY,
+        f"the engine cannot evaluate these inputs ({first_line}); check for extreme values",
+        "engine_error",
+    )
+
+
+class SizingContext:
+    """Catalog + calibration + custom hardware for one request (or one CLI run)."""
+
+    def __init__(self, catalog: CatalogStore, calibration: Calibration, hardware: HardwareSource) -> None:
+        self.catalog = catalog
+        self.calibration = calibration
+        self.hardware = hardware
+        self.used_hardware: dict[str, HardwareRecord] = {}
+        self.configurations: list[Configuration] = []
+
+    @property
+    def params(self) -> EngineParameters:
+        return self.calibration.parameters
+
+    # ---- running the engine
+
+    def run(self, call: Callable[[], T], configuration: Loc | None = None, *, reference: bool = False) -> T:
+        """``call()`` with engine errors raised as :class:`InvalidInput` at request paths."""
+        try:
+            return call()
+        except InputError as exc:
+            raise InvalidInput.at(engine_loc(exc.field, configuration, reference=reference), exc.reason) from exc
+        except (ValueError, ArithmeticError) as exc:  # incl. pydantic ValidationError of a non-finite output
+            raise numerical_failure(exc) from exc
+
+    # ---- resolving configurations
+
+    def configuration(
+        self,
+        value: Configuration | CatalogReference,
+        loc: Loc,
+        count: CountMode = "entry",
+        scheme_loc: Loc | None = None,
+    ) -> Configuration:
+        """The engine configuration for ``value`` (recorded in :attr:`configurations`)."""
+        if isinstance(value, Configuration):
+            config = value
+        else:
+            config = self._build(value, loc, count, scheme_loc)
+        self.configurations.append(config)
+        return config
+
+    def _record(self, record_id: str) -> HardwareRecord | None:
+        record = self.hardware.get(record_id)
+        if record is not None:
+            self.used_hardware[record.id] = record
+        return record
+
+    def _array(self, array_id: str, loc: Loc) -> ArrayModel:
+        array = self.catalog.get().arrays.get(array_id)
+        if array is not None:
+            return array
+        record = self._record(array_id)
+        if isinstance(record, ArrayRecord):
+            return record.spec
+        raise InvalidInput.at(loc, f"unknown array {array_id!r} (not in the catalog or custom arrays)")
+
+    def _drive(self, drive_id: str, loc: Loc) -> DriveSpec:
+        drive = self.catalog.get().drives.get(drive_id)
+        if drive is not None:
+            return drive
+        record = self._record(drive_id)
+        if isinstance(record, DriveRecord):
+            return record.spec
+        raise InvalidInput.at(loc, f"unknown drive {drive_id!r} (not in the catalog or custom drives)")
+
+    def _layout(self, layout: Layout | None, scheme: RaidScheme, loc: Loc) -> tuple[float | None, float]:
+        """(full-stripe share, scatter) of a layout age for ``scheme``; (None, 0) = engine defaults."""
+        if layout is None or (scheme not in WAFL and scheme not in COPY_ON_WRITE):
+            return None, 0.0
+        calibrated = self.calibration.layouts.get(layout)
+        if calibrated is None:
+            have = ", ".join(sorted(self.calibration.layouts)) or "none"
+            raise InvalidInput.at(
+                loc, f"layout {layout.value!r} is not calibrated (fixtures/calibration/engine.yaml has: {have})"
+            )
+        share = calibrated.full_stripe_share if scheme in WAFL else None
+        return share, calibrated.scatter
+
+    def _build(
+        self, ref: CatalogReference, loc: Loc, count: CountMode, scheme_loc: Loc | None
+    ) -> Configuration:
+        if count == "family" and ref.drive_count is not None:
+            raise InvalidInput.at(
+                loc + ("drive_count",), "must be null: sizing finds the drive count (use /evaluate for a given count)"
+            )
+        array = self._array(ref.array_id, loc + ("array_id",))
+        drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
+        if drive_id is None:
+            raise InvalidInput.at(loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id")
+        drive = self._drive(drive_id, loc + ("drive_id",))
+        if ref.controller_id is not None:
+            record = self._record(ref.controller_id)
+            if not isinstance(record, ControllerRecord):
+                raise InvalidInput.at(loc + ("controller_id",), f"unknown custom controller {ref.controller_id!r}")
+            array = array.model_copy(update={"controller": record.spec})
+        scheme = ref.raid_scheme or array.default_raid
+        share, scatter = self._layout(ref.layout, scheme, loc + ("layout",))
+
+        def field_loc(field: str) -> Loc:
+            name = _REFERENCE_FIELD.get(field, field)
+            if name == "raid_scheme" and scheme_loc is not None:
+                return scheme_loc
+            return loc + (name,) if name in CatalogReference.model_fields else loc
+
+        try:
+            ports = array.port_option(ref.port_option).ports if ref.port_option else None
+            config = build_configuration(
+                array,
+                drive,
+                scheme,
+                group_width=ref.group_width,
+                drive_count=ref.drive_count,
+                flash_cache_gb=ref.flash_cache_gb,
+                ports=ports,
+                layout_full_stripe_share=share,
+            )
+        except InputError as exc:
+            raise InvalidInput.at(field_loc(exc.field), exc.reason) from exc
+        except (ValueError, ArithmeticError) as exc:
+            raise numerical_failure(exc) from exc
+
+        pool = config.pools[0]
+        layout = pool.raid.model_copy(update={"scatter": scatter}) if scatter else pool.raid
+        family = ref.drive_count is None and count != "entry"
+        width = f"{layout.scheme.value} {layout.group_width}"
+        suffix = f", {ref.layout.value} layout" if ref.layout is not None and (share is not None or scatter) else ""
+        if ref.name:
+            name = ref.name
+        elif family:
+            name = f"{array.model}, {drive.name}, {width}{suffix}"
+        else:
+            name = f"{array.model}, {pool.drive_count} x {drive.name}, {width}{suffix}"
+        pool = pool.model_copy(update={"raid": layout, "drive_count": None if family else pool.drive_count})
+        return config.model_copy(update={"pools": [pool], "name": name[:120]})
+
+
+def layout_for_scheme(scheme: RaidScheme, old: RaidLayout, array: ArrayModel | None) -> RaidLayout:
+    """``old`` switched to ``scheme``: the array's default width for it, else the engine's typical one.
+
+    The layout age carries over where it means something (scatter for write-anywhere schemes, the
+    full-stripe share between WAFL schemes).
+    """
+    option = None
+    if array is not None:
+        option = next((r for r in array.raid if r.scheme is scheme), None)
+    share = old.full_stripe_share if scheme in WAFL and old.scheme in WAFL else None
+    scatter = old.scatter if scheme in WAFL | COPY_ON_WRITE else 0.0
+    if option is not None:
+        layout = option.layout(option.default_width, share)
+    else:
+        typical = raid_scheme_records()[scheme].typical_width
+        if scheme is RaidScheme.ERASURE:
+            layout = RaidLayout(
+                scheme=scheme, group_width=typical, ec_data=typical - 2, ec_parity=2, full_stripe_share=share
+            )
+        else:
+            layout = RaidLayout(scheme=scheme, group_width=typical, full_stripe_share=share)
+    return layout.model_copy(update={"scatter": scatter})

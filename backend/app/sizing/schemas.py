@@ -1,0 +1,199 @@
+"""Requests and responses of ``/evaluate``, ``/size``, ``/compare`` and ``/curves``.
+
+Workloads, configurations and results are the engine's own models. A configuration is given
+either in full (an engine :class:`Configuration`, e.g. one returned by ``/size``) or as a
+:class:`CatalogReference` resolved on the server; the two are told apart by the ``controller`` key
+that only a full configuration has.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+
+from backend.app.calibration import Layout
+from backend.app.schemas import Request
+from models.compare import Comparison
+from models.configuration import Configuration
+from models.curves import LatencyCurve, QueueDepthCurve
+from models.evaluate import DegradedMode, EvaluationResult
+from models.raid import RaidScheme
+from models.size import CacheOption, SizingResult
+from models.workload import Skew, Workload
+
+MAX_WORKLOADS = 32
+MAX_PHASES = 128
+"""Phases across all workloads of one request: keeps the slowest request (curves) to seconds."""
+
+def _phase_budget(workloads: list[Workload]) -> list[Workload]:
+    phases = sum(len(w.phases) for w in workloads)
+    if phases > MAX_PHASES:
+        raise ValueError(f"at most {MAX_PHASES} phases across all workloads, got {phases}")
+    return workloads
+
+Workloads = Annotated[
+    list[Workload],
+    Field(min_length=1, max_length=MAX_WORKLOADS, description=f"at most {MAX_PHASES} phases in all"),
+    AfterValidator(_phase_budget),
+]
+
+class CatalogReference(Request):
+    """A configuration built from catalog records (or custom hardware record ids).
+
+    Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
+    width, the default port option and no flash cache. ``drive_count`` null means the array's entry
+    configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
+    ``/compare``. ``layout`` applies to write-anywhere schemes only (RAID-DP/RAID-TEC: full-stripe
+    share and scatter; ZFS: scatter) and is ignored for in-place RAID.
+    """
+
+    model_config = ConfigDict(title="CatalogReference")
+
+    array_id: str = Field(min_length=1, max_length=80, description="catalog array id or custom array record id")
+    drive_id: str | None = Field(
+        default=None, min_length=1, max_length=80, description="catalog drive id or custom drive record id"
+    )
+    raid_scheme: RaidScheme | None = None
+    group_width: int | None = Field(default=None, ge=1, le=64, description="drives per RAID group")
+    drive_count: int | None = Field(default=None, ge=1, le=100000, description="drives excl. spares")
+    flash_cache_gb: float = Field(default=0.0, ge=0.0, le=1e6, description="flash read cache [GB, system]")
+    port_option: str | None = Field(default=None, min_length=1, max_length=80, description="array port option name")
+    controller_id: str | None = Field(
+        default=None, min_length=1, max_length=64, description="custom controller record replacing the array's"
+    )
+    layout: Layout | None = Field(default=None, description="age of a write-anywhere layout (calibrated)")
+    name: str | None = Field(default=None, min_length=1, max_length=120)
+
+def _configuration_kind(value: Any) -> str | None:
+    if isinstance(value, Configuration):
+        return "configuration"
+    if isinstance(value, CatalogReference):
+        return "catalog"
+    if isinstance(value, dict):
+        return "configuration" if "controller" in value else "catalog"
+    return None
+
+ConfigurationInput = Annotated[
+    Annotated[Configuration, Tag("configuration")] | Annotated[CatalogReference, Tag("catalog")],
+    Discriminator(_configuration_kind),
+]
+
+class EvaluateRequest(Request):
+    workloads: Workloads
+    configuration: ConfigurationInput
+    degraded: DegradedMode = DegradedMode.NONE
+
+class SizeRequest(Request):
+    workloads: Workloads
+    configuration: ConfigurationInput = Field(
+        description="a family: one pool's drive_count null (or a catalog reference without drive_count)"
+    )
+    flash_cache_options_gb: list[Annotated[float, Field(ge=0.0, le=1e6)]] | None = Field(
+        default=None, min_length=1, max_length=16, description="size once per flash-cache size, keep the cheapest"
+    )
+    degraded: DegradedMode = DegradedMode.NONE
+    max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to try")
+
+class CompareConfigurations(Request):
+    """Compare 2-8 configurations; those with drive_count null are sized first."""
+
+    workloads: Workloads
+    configurations: list[ConfigurationInput] = Field(min_length=2, max_length=8)
+    degraded: DegradedMode = DegradedMode.NONE
+
+class CompareSchemes(Request):
+    """Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP")."""
+
+    workloads: Workloads
+    base: ConfigurationInput
+    schemes: list[RaidScheme] = Field(min_length=2, max_length=8)
+    degraded: DegradedMode = DegradedMode.NONE
+
+    @model_validator(mode="after")
+    def _distinct(self) -> CompareSchemes:
+        if len(set(self.schemes)) != len(self.schemes):
+            raise ValueError("schemes must be distinct")
+        return self
+
+def _compare_kind(value: Any) -> str | None:
+    if isinstance(value, CompareConfigurations):
+        return "configurations"
+    if isinstance(value, CompareSchemes):
+        return "schemes"
+    if isinstance(value, dict):
+        return "schemes" if "base" in value or "schemes" in value else "configurations"
+    return None
+
+CompareRequest = Annotated[
+    Annotated[CompareConfigurations, Tag("configurations")] | Annotated[CompareSchemes, Tag("schemes")],
+    Discriminator(_compare_kind),
+]
+
+class CurvesRequest(Request):
+    workloads: Workloads
+    configuration: ConfigurationInput
+    window: str | None = Field(default=None, min_length=1, max_length=80, description="default: the first window")
+
+class SizingSummary(BaseModel):
+    """How a configuration of a comparison was sized (``SizingResult`` without the repeated result)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    feasible: bool
+    drive_count: int
+    groups: int
+    binding_constraint: str
+    explanation: str
+    evaluations: int
+    cache_options: list[CacheOption]
+    chosen_flash_cache_gb: float
+    reasons: list[str]
+
+    @classmethod
+    def of(cls, sized: SizingResult) -> SizingSummary:
+        return cls.model_validate(sized.model_dump(include=set(cls.model_fields)))
+
+class CompareItem(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    configuration: Configuration = Field(description="as evaluated (sized when it was a family)")
+    result: EvaluationResult
+    sizing: SizingSummary | None = Field(description="null when the drive count was given")
+
+class CompareResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    comparison: Comparison
+    items: list[CompareItem]
+
+class HitRatioPoint(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    cache_gb: float
+    hit_pct: float
+
+class HitRatioCurve(BaseModel):
+    """LRU read-hit ratio against cache size for the window's largest working set (Che model)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    window: str
+    workload: str
+    phase: str
+    working_set_gb: float
+    skew: Skew
+    points: list[HitRatioPoint] = Field(description="log-spaced cache sizes up to the working set, plus 0")
+    configured_cache_gb: float = Field(description="DRAM of the serving controllers + flash cache [GB]")
+    configured_hit_pct: float
+    dram_cache_gb: float
+    flash_cache_gb: float
+
+class CurvesResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    window: str
+    latency_vs_load: LatencyCurve | None
+    queue_depth: QueueDepthCurve | None
+    hit_ratio: HitRatioCurve | None
+    notes: list[str] = Field(description="why a curve is missing (e.g. an idle window)")

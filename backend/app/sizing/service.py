@@ -1,0 +1,195 @@
+"""Evaluate, size, compare and curves: resolve the configuration, run the engine, shape the answer."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+from backend.app.core.errors import InvalidInput, Loc
+from backend.app.sizing.context import SizingContext, layout_for_scheme
+from backend.app.sizing.schemas import (
+    CatalogReference,
+    CompareConfigurations,
+    CompareItem,
+    CompareRequest,
+    CompareResult,
+    CurvesRequest,
+    CurvesResult,
+    EvaluateRequest,
+    HitRatioCurve,
+    HitRatioPoint,
+    SizeRequest,
+    SizingSummary,
+)
+from models import cache as cache_model
+from models import compare as compare_model
+from models.base import InputError
+from models.configuration import Configuration
+from models.curves import latency_vs_load, queue_depth_sweep
+from models.evaluate import DegradedMode, EvaluationResult
+from models.evaluate import evaluate as engine_evaluate
+from models.raid import RaidScheme
+from models.size import SizingResult
+from models.size import size as engine_size
+from models.workload import Workload, windows_of
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+CONFIGURATION: Loc = ("body", "configuration")
+HIT_RATIO_POINTS = 40
+
+
+def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
+    config = ctx.configuration(body.configuration, CONFIGURATION)
+    reference = isinstance(body.configuration, CatalogReference)
+    return ctx.run(
+        lambda: engine_evaluate(body.workloads, config, params=ctx.params, degraded=body.degraded),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
+    config = ctx.configuration(body.configuration, CONFIGURATION, count="family")
+    reference = isinstance(body.configuration, CatalogReference)
+    return ctx.run(
+        lambda: engine_size(
+            body.workloads,
+            config,
+            flash_cache_options_gb=body.flash_cache_options_gb,
+            params=ctx.params,
+            degraded=body.degraded,
+            max_drives=body.max_drives,
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def _evaluate_or_size(
+    workloads: list[Workload], config: Configuration, degraded: DegradedMode, ctx: SizingContext, loc: Loc, reference: bool
+) -> CompareItem:
+    if any(pool.drive_count is None for pool in config.pools):
+        sized = ctx.run(
+            lambda: engine_size(workloads, config, params=ctx.params, degraded=degraded), loc, reference=reference
+        )
+        return CompareItem(configuration=sized.configuration, result=sized.result, sizing=SizingSummary.of(sized))
+    result = ctx.run(
+        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=degraded), loc, reference=reference
+    )
+    return CompareItem(configuration=config, result=result, sizing=None)
+
+
+def _scheme_configurations(
+    base: Configuration | CatalogReference, schemes: list[RaidScheme], ctx: SizingContext
+) -> list[tuple[Configuration, Loc, bool]]:
+    """The base configuration once per RAID scheme, each at its default group width."""
+    loc: Loc = ("body", "base")
+    out: list[tuple[Configuration, Loc, bool]] = []
+    for i, scheme in enumerate(schemes):
+        if isinstance(base, CatalogReference):
+            ref = base.model_copy(
+                update={
+                    "raid_scheme": scheme,
+                    "group_width": base.group_width if base.raid_scheme is scheme else None,
+                    "name": f"{base.name} ({scheme.value})"[:120] if base.name else None,
+                }
+            )
+            config = ctx.configuration(ref, loc, count="either", scheme_loc=("body", "schemes", i))
+            out.append((config, loc, True))
+            continue
+        array = ctx.catalog.get().arrays.get(base.array_id) if base.array_id else None
+        pools = []
+        for pool in base.pools:
+            raid = ctx.run(lambda old=pool.raid: layout_for_scheme(scheme, old, array))  # type: ignore[misc]
+            pools.append(pool.model_copy(update={"raid": raid}))
+        config = base.model_copy(update={"pools": pools, "name": f"{base.name} ({scheme.value})"[:120]})
+        out.append((ctx.configuration(config, loc), loc, False))
+    return out
+
+
+def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
+    if isinstance(body, CompareConfigurations):
+        entries = []
+        for i, value in enumerate(body.configurations):
+            loc: Loc = ("body", "configurations", i)
+            entries.append((ctx.configuration(value, loc, count="either"), loc, isinstance(value, CatalogReference)))
+    else:
+        entries = _scheme_configurations(body.base, body.schemes, ctx)
+    items = [
+        _evaluate_or_size(body.workloads, config, body.degraded, ctx, loc, reference)
+        for config, loc, reference in entries
+    ]
+    comparison = ctx.run(lambda: compare_model.compare([item.result for item in items]))
+    return CompareResult(comparison=comparison, items=items)
+
+
+def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:
+    """Hit ratio vs cache size for the window's largest working set, with the configured cache marked.
+
+    Cache sizes are log-spaced from 0.1% of the working set to all of it (hit ratio 1 there);
+    the configured cache is the DRAM of the serving controllers plus the flash cache.
+    """
+    members = [(w, ph) for w in workloads for ph in w.phases if ph.window == window]
+    workload, phase = max(members, key=lambda m: m[0].working_set_for(m[1]))
+    ws = workload.working_set_for(phase)
+    ctrl = config.controller
+    dram = ctrl.dram_cache_gb * ctrl.serving
+    flash = config.cache.flash_cache_gb
+    configured = dram + flash
+    sizes = np.unique(np.concatenate([[0.0], np.geomspace(ws * 1e-3, ws, HIT_RATIO_POINTS), [min(configured, ws)]]))
+    hits = cache_model.hit_ratio_curve(sizes, ws, workload.skew)
+    configured_hit = float(hits[np.searchsorted(sizes, min(configured, ws))])
+    return HitRatioCurve(
+        window=window,
+        workload=workload.name,
+        phase=phase.name,
+        working_set_gb=ws,
+        skew=workload.skew,
+        points=[HitRatioPoint(cache_gb=float(s), hit_pct=100.0 * float(h)) for s, h in zip(sizes, hits, strict=True)],
+        configured_cache_gb=configured,
+        configured_hit_pct=100.0 * configured_hit,
+        dram_cache_gb=dram,
+        flash_cache_gb=flash,
+    )
+
+
+def _curve(name: str, call: Callable[[], T], notes: list[str]) -> T | None:
+    """``call()``, or None with a note saying why the curve does not exist for these inputs."""
+    try:
+        return call()
+    except InputError as exc:
+        notes.append(f"{name}: {exc.reason}")
+    except (ValueError, ArithmeticError) as exc:
+        logger.warning("%s failed: %s: %s", name, type(exc).__name__, exc)
+        notes.append(f"{name}: the engine cannot compute it for these inputs ({type(exc).__name__})")
+    return None
+
+
+def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
+    """Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window.
+
+    Inputs are checked by one evaluation first (errors are 422s); a curve the window cannot have
+    (an idle window has no saturation point) is left out with a note.
+    """
+    config = ctx.configuration(body.configuration, CONFIGURATION)
+    reference = isinstance(body.configuration, CatalogReference)
+    windows = windows_of(body.workloads)
+    window = body.window or windows[0]
+    if window not in windows:
+        raise InvalidInput.at(("body", "window"), f"no phase runs in window {window!r} (windows: {', '.join(windows)})")
+    ctx.run(lambda: engine_evaluate(body.workloads, config, params=ctx.params), CONFIGURATION, reference=reference)
+
+    notes: list[str] = []
+    lvl = _curve("latency vs load", lambda: latency_vs_load(body.workloads, config, window=window, params=ctx.params), notes)
+    qd = _curve("queue depth", lambda: queue_depth_sweep(body.workloads, config, window=window, params=ctx.params), notes)
+    hit = _curve("hit ratio", lambda: hit_ratio_curve(body.workloads, config, window), notes)
+    return CurvesResult(window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, notes=notes)
+
+
+__all__ = ["compare", "curves", "evaluate", "hit_ratio_curve", "size"]

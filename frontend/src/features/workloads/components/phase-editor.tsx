@@ -1,0 +1,120 @@
+import { CommitTextField, NumberField, SelectField, TextField } from '@/components';
+import type { Phase } from '@/lib/api-types';
+import type { FieldErrors } from '@/lib/field-errors';
+
+import { ioRows, withIoRows } from '../lib/workload-model';
+import { IoMixTable } from './io-mix-table';
+
+type PhaseEditorProps = {
+  phase: Phase;
+  onChange: (phase: Phase) => void;
+  onRemove?: () => void;
+  /** Errors scoped to this phase (`workloads.i.phases.j`). */
+  errors: FieldErrors;
+  /** id of the datalist of known window names. */
+  windowListId: string;
+  workloadName: string;
+};
+
+/** One phase: name, window, rate (IOPS or MB/s), read and random shares, I/O-size mix, targets. */
+export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, workloadName }: PhaseEditorProps) {
+  const byMbs = phase.iops === 0 && phase.mb_per_s !== null && phase.mb_per_s !== undefined;
+  const set = (patch: Partial<Phase>) => onChange({ ...phase, ...patch });
+  const title = `${workloadName}, phase ${phase.name}`;
+  const mixErrors = [...errors.here(), ...errors.at('io_sizes'), ...errors.at('io_size_kib')];
+
+  return (
+    <fieldset className="phase card-inner">
+      <legend>Phase {phase.name}</legend>
+      {onRemove ? (
+        <button type="button" className="link-button phase-remove" onClick={onRemove} aria-label={`Remove phase ${phase.name}`}>
+          Remove
+        </button>
+      ) : null}
+      <div className="grid grid-4">
+        <TextField label="Phase name" value={phase.name} onChange={(name) => set({ name })} errors={errors.at('name')} maxLength={80} />
+        <CommitTextField
+          label="Window"
+          value={phase.window}
+          onCommit={(window) => set({ window })}
+          errors={errors.at('window')}
+          list={windowListId}
+          hint="Phases in the same window run together"
+          maxLength={80}
+        />
+        <SelectField
+          label="Rate given as"
+          value={byMbs ? 'mbs' : 'iops'}
+          onChange={(v) =>
+            v === 'mbs'
+              ? set({ iops: 0, mb_per_s: phase.mb_per_s ?? 100 })
+              : set({ iops: phase.iops || 1000, mb_per_s: null })
+          }
+          options={[
+            { value: 'iops', label: 'IOPS' },
+            { value: 'mbs', label: 'MB/s (streaming)' },
+          ]}
+        />
+        {byMbs ? (
+          <NumberField
+            label="Throughput"
+            unit="MB/s"
+            value={phase.mb_per_s}
+            min={0}
+            onChange={(v) => set({ mb_per_s: v ?? 0 })}
+            errors={errors.at('mb_per_s')}
+          />
+        ) : (
+          <NumberField label="IOPS" value={phase.iops} min={0} onChange={(v) => set({ iops: v ?? 0 })} errors={errors.at('iops')} />
+        )}
+        <NumberField label="Reads" unit="%" value={phase.read_pct} min={0} max={100} onChange={(v) => set({ read_pct: v ?? 0 })} errors={errors.at('read_pct')} />
+        <NumberField
+          label="Random"
+          unit="%"
+          value={phase.random_pct}
+          min={0}
+          max={100}
+          onChange={(v) => set({ random_pct: v ?? 0 })}
+          errors={errors.at('random_pct')}
+        />
+        <NumberField
+          label="Read latency target"
+          unit="ms"
+          value={phase.read_latency_target_ms}
+          optional
+          min={0}
+          placeholder="none"
+          onChange={(v) => set({ read_latency_target_ms: v })}
+          errors={errors.at('read_latency_target_ms')}
+        />
+        <NumberField
+          label="Working set (this phase)"
+          unit="GB"
+          value={phase.working_set_gb}
+          optional
+          min={0}
+          placeholder="workload's"
+          onChange={(v) => set({ working_set_gb: v })}
+          errors={errors.at('working_set_gb')}
+        />
+        <NumberField
+          label="Overwrites absorbed"
+          unit="%"
+          value={phase.write_overwrite_pct}
+          min={0}
+          max={100}
+          hint="Writes to data still in the write cache"
+          onChange={(v) => set({ write_overwrite_pct: v ?? 0 })}
+          errors={errors.at('write_overwrite_pct')}
+        />
+      </div>
+      <IoMixTable
+        label={title}
+        rows={ioRows(phase)}
+        onChange={(rows) => onChange(withIoRows(phase, rows))}
+        errors={mixErrors}
+        rowErrors={(i, f) => errors.at(`io_sizes.${i}.${f}`)}
+      />
+    </fieldset>
+  );
+}

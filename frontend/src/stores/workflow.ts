@@ -1,0 +1,104 @@
+/**
+ * The workflow shared by Size, Compare and Save: the workloads being edited, the configuration
+ * builder's choices, the last run (what was sized or evaluated) and the configuration it resolved
+ * to (drive count filled in). Persisted to localStorage so a reload or a trip to Compare keeps it.
+ *
+ * Pages (app/routes) read and write it and pass it to features as props; features never import it.
+ */
+import type { Configuration, HeadroomTargets, Workload } from '@/lib/api-types';
+
+import { createStore, useStore } from './create-store';
+
+/** The configuration builder's choices (vendor -> array -> drive -> RAID -> cache -> ports -> targets). */
+export type ConfigDraft = {
+  vendor: string;
+  arrayId: string;
+  driveId: string;
+  raidScheme: string;
+  /** Drives per RAID group; null = the array's default for the scheme. */
+  groupWidth: number | null;
+  flashCacheGb: number;
+  /** When sizing: flash-cache sizes to try (drives-vs-cache curve, cheapest kept). Empty = only flashCacheGb. */
+  cacheOptionsGb: number[];
+  /** Port option name; '' = the array's default. */
+  portOption: string;
+  headroom: HeadroomTargets;
+  /** null = "size it for me" (POST /size); a number = evaluate that many drives (POST /evaluate). */
+  driveCount: number | null;
+};
+
+export type Run =
+  | { kind: 'size'; workloads: Workload[]; configuration: Configuration; flashCacheOptionsGb: number[] }
+  | { kind: 'evaluate'; workloads: Workload[]; configuration: Configuration };
+
+export type Resolved = { workloads: Workload[]; configuration: Configuration };
+
+export type WorkflowState = {
+  workloads: Workload[];
+  draft: ConfigDraft;
+  /** The request behind the results shown on Size (null before the first run). */
+  run: Run | null;
+  /** The configuration of the last result, drive count filled in (what Compare and Save use). */
+  resolved: Resolved | null;
+};
+
+export const defaultHeadroom: HeadroomTargets = {
+  controller_max_pct: null,
+  failover_max_pct: 100,
+  drive_max_pct: 70,
+  port_max_pct: 70,
+  capacity_max_fill_pct: 100,
+};
+
+export const emptyDraft: ConfigDraft = {
+  vendor: '',
+  arrayId: '',
+  driveId: '',
+  raidScheme: '',
+  groupWidth: null,
+  flashCacheGb: 0,
+  cacheOptionsGb: [],
+  portOption: '',
+  headroom: defaultHeadroom,
+  driveCount: null,
+};
+
+export const initialWorkflow: WorkflowState = { workloads: [], draft: emptyDraft, run: null, resolved: null };
+
+const STORAGE_KEY = 'sizer.workflow.v1';
+
+function revive(raw: unknown): WorkflowState | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const r = raw as Partial<WorkflowState>;
+  if (!Array.isArray(r.workloads) || typeof r.draft !== 'object' || r.draft === null) return null;
+  return {
+    workloads: r.workloads,
+    draft: { ...emptyDraft, ...r.draft, headroom: { ...defaultHeadroom, ...(r.draft.headroom ?? {}) } },
+    run: r.run ?? null,
+    resolved: r.resolved ?? null,
+  };
+}
+
+export const workflowStore = createStore<WorkflowState>(initialWorkflow, { key: STORAGE_KEY, revive });
+
+export function useWorkflow<S>(select: (state: WorkflowState) => S): S {
+  return useStore(workflowStore, select);
+}
+
+export const workflow = {
+  setWorkloads(workloads: Workload[]) {
+    workflowStore.set((s) => ({ ...s, workloads }));
+  },
+  setDraft(draft: ConfigDraft) {
+    workflowStore.set((s) => ({ ...s, draft }));
+  },
+  startRun(run: Run) {
+    workflowStore.set((s) => ({ ...s, run }));
+  },
+  resolve(resolved: Resolved | null) {
+    workflowStore.set((s) => ({ ...s, resolved }));
+  },
+  reset() {
+    workflowStore.set(initialWorkflow);
+  },
+};
