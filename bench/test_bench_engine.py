@@ -14,11 +14,32 @@ from models.workload import Phase, Workload
 def three_workloads() -> list[Workload]:
     out = []
     for i, (iops, rd) in enumerate([(4000, 70), (2500, 80), (1500, 40)]):
-        out.append(Workload(name=f"app{i}", capacity_tb=3 + i, working_set_pct=5, phases=[
-            Phase(name="day", window="business hours", iops=iops, read_pct=rd, io_size_kib=8),
-            Phase(name="night", window="nightly export", iops=iops / 2, read_pct=20, random_pct=10, io_size_kib=64),
-            Phase(name="close", window="month-end", iops=iops * 1.5, read_pct=90, io_size_kib=16, working_set_gb=800),
-        ]))
+        out.append(
+            Workload(
+                name=f"app{i}",
+                capacity_tb=3 + i,
+                working_set_pct=5,
+                phases=[
+                    Phase(name="day", window="business hours", iops=iops, read_pct=rd, io_size_kib=8),
+                    Phase(
+                        name="night",
+                        window="nightly export",
+                        iops=iops / 2,
+                        read_pct=20,
+                        random_pct=10,
+                        io_size_kib=64,
+                    ),
+                    Phase(
+                        name="close",
+                        window="month-end",
+                        iops=iops * 1.5,
+                        read_pct=90,
+                        io_size_kib=16,
+                        working_set_gb=800,
+                    ),
+                ],
+            )
+        )
     return out
 
 

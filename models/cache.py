@@ -284,7 +284,7 @@ def hit_ratio_curve(
     # table of occupancy against ln t from C (small t: occupancy ~ t) to -ln(1 - C/N) / q_min
     u_lo = math.log(max(float(c.min()), 1e-8 * float(c.max())))
     u_grid = np.linspace(u_lo, math.log(-math.log1p(-float(c.max()) / n) / float(q.min())), 256)
-    occ = (1.0 - _decay(np.exp(u_grid), q)) @ m
+    occ = -np.expm1(-np.minimum(np.outer(np.exp(u_grid), q), _MAX_EXPONENT)) @ m  # exact when tiny
     log_c = np.log(c)
     u = np.where(log_c < u_lo, log_c, np.interp(log_c, np.log(occ), u_grid))
     mq = m * q

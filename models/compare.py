@@ -30,7 +30,9 @@ class WindowFigures(Output):
 
     window: str
     read_latency_ms: float | None = Field(description="IOPS-weighted read latency [ms]; null when saturated")
-    write_latency_ms: float | None = Field(description="IOPS-weighted write latency [ms]; null when saturated")
+    write_latency_ms: float | None = Field(
+        description="IOPS-weighted write latency [ms]; null when saturated"
+    )
     controller_busy_pct: float | None = Field(description="controller utilization [%]")
     drive_busy_pct: float | None = Field(description="utilization of the busiest drive pool [%]")
     passed: bool

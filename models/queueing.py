@@ -93,7 +93,9 @@ class MvaPoint:
     queue: dict[str, float]
 
 
-def _throughput(base: list[float], reps: list[float], bg: list[float], target: float, hi: float, tol: float) -> float:
+def _throughput(
+    base: list[float], reps: list[float], bg: list[float], target: float, hi: float, tol: float
+) -> float:
     """Solve ``x * sum_k m_k b_k / (1 - x g_k) = target`` for x in (0, hi].
 
     With one background level (the usual case: identical drives) it is a quadratic,
@@ -147,8 +149,10 @@ def mva(
     # throughput at which some station's background class alone would saturate it
     x_cap = min((1.0 / b for b in bg if b > 0), default=math.inf)
     for n in range(1, max_population + 1):
-        d = [s.demand_at_queue(q[i] + 1.0) if s.demand_at_queue is not None else s.demand_ms
-             for i, s in enumerate(stations)]
+        d = [
+            s.demand_at_queue(q[i] + 1.0) if s.demand_at_queue is not None else s.demand_ms
+            for i, s in enumerate(stations)
+        ]
         base = [d[i] if s.delay else d[i] * (1.0 + q[i]) for i, s in enumerate(stations)]
         total0 = sum(b * m for b, m in zip(base, reps, strict=True))
         if total0 <= 0:
@@ -163,7 +167,9 @@ def mva(
         if report is not None and n not in report:
             continue
         total_ms = sum(ri * m for ri, m in zip(r, reps, strict=True))
-        util = {s.name: 0.0 if s.delay else x * (d[i] + s.background_ms) / 1000.0 for i, s in enumerate(stations)}
+        util = {
+            s.name: 0.0 if s.delay else x * (d[i] + s.background_ms) / 1000.0 for i, s in enumerate(stations)
+        }
         points.append(
             MvaPoint(
                 population=n,

@@ -72,6 +72,7 @@ _SCHEME: dict[RaidScheme, tuple[int, int, int, bool]] = {
     RaidScheme.REPLICA: (0, 1, 1, False),  # one "group" per drive; copies from `copies`
 }
 
+
 def scheme_limits(scheme: RaidScheme) -> tuple[int, int, int, bool]:
     """(parity drives per group, min width, max width, dedicated parity) of a scheme.
 

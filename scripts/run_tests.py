@@ -47,18 +47,41 @@ def main() -> int:
     fe = ROOT / "frontend"
     steps = [
         Step("ruff", [str(BIN / "ruff"), "check", "models", "backend", "bench", "scripts", "migrations"]),
-        Step("ruff-format", [str(BIN / "ruff"), "format", "--check", "models", "backend", "bench", "scripts", "migrations"]),
+        Step(
+            "ruff-format",
+            [str(BIN / "ruff"), "format", "--check", "models", "backend", "bench", "scripts", "migrations"],
+        ),
         Step("mypy", [str(BIN / "mypy"), "models", "backend"]),
         Step("tsc", ["npm", "run", "-s", "typecheck"], cwd=fe),
         Step(
             "pytest",
-            [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "models/tests", "backend/tests",
-             f"--junitxml={RESULTS / 'pytest.xml'}"],
+            [
+                str(BIN / "pytest"),
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "models/tests",
+                "backend/tests",
+                f"--junitxml={RESULTS / 'pytest.xml'}",
+            ],
             junit=RESULTS / "pytest.xml",
         ),
         Step("validate", [str(BIN / "python"), "-m", "models.validation", "fixtures/validation"]),
-        Step("vitest", ["npm", "run", "-s", "test", "--", "--reporter=default", "--reporter=junit",
-                        f"--outputFile.junit={RESULTS / 'vitest.xml'}"], cwd=fe, junit=RESULTS / "vitest.xml"),
+        Step(
+            "vitest",
+            [
+                "npm",
+                "run",
+                "-s",
+                "test",
+                "--",
+                "--reporter=default",
+                "--reporter=junit",
+                f"--outputFile.junit={RESULTS / 'vitest.xml'}",
+            ],
+            cwd=fe,
+            junit=RESULTS / "vitest.xml",
+        ),
         Step("build-ui", ["npm", "run", "-s", "build"], cwd=fe),
         Step("e2e", ["npm", "run", "-s", "e2e"], cwd=fe, junit=RESULTS / "e2e.xml"),
     ]

@@ -2,16 +2,18 @@
 
 Read once at start from ``<fixtures>/calibration/engine.yaml`` when that file exists::
 
+    version: 2026-11-21
     parameters:          # EngineParameters fields (fitted values; the rest keep their defaults)
-      ncq_gain_max: 1.0
-    layouts:             # write-anywhere layout ages, selectable as ``layout`` in a catalog reference
-      fresh:    {full_stripe_share: 0.9, scatter: 0.0}
-      moderate: {full_stripe_share: 0.6, scatter: 0.3}
-      aged:     {full_stripe_share: 0.3, scatter: 0.7}
+      ncq_q_half: 6.43
+    layouts:             # WAFL layout ages, selectable as ``layout`` in a catalog reference
+      fresh:    {full_stripe_share: 0.906, scatter: 0.374}
+      moderate: {full_stripe_share: 0.802, scatter: 0.412}
+      aged:     {full_stripe_share: 0.656, scatter: 0.527}
+    default_layout: moderate   # what a RAID-DP/RAID-TEC configuration gets when it names none
 
-Other top-level keys (``description``, ``source``, notes on what was fitted) are documentation. A
-malformed file stops the app at start (fail fast); a missing file means engine defaults and no
-layout ages.
+Other top-level keys (``setups``: host set-ups of published tests, used by ``make validate``) are
+not the API's. A malformed file stops the app at start (fail fast); a missing file means engine
+defaults and no layout ages.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ CALIBRATION_FILE = Path("calibration") / "engine.yaml"
 
 
 class Layout(StrEnum):
-    """Age of a write-anywhere layout (WAFL, ZFS): how well free space still takes full stripes."""
+    """Age of a WAFL layout (RAID-DP/RAID-TEC): how well free space still takes full stripes."""
 
     FRESH = "fresh"
     MODERATE = "moderate"
@@ -51,8 +53,10 @@ class Calibration(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    version: str | None = Field(default=None, description="calibration release")
     parameters: EngineParameters = Field(default_factory=EngineParameters)
     layouts: dict[Layout, LayoutCalibration] = Field(default_factory=dict)
+    default_layout: Layout | None = Field(default=None, description="layout age of a WAFL pool that names none")
     file: str | None = Field(default=None, description="calibration file, relative to the fixtures folder")
     sha256: str | None = Field(default=None, description="digest of the calibration file")
 
@@ -74,7 +78,11 @@ def load_calibration(fixtures_dir: Path) -> Calibration:
     if not isinstance(raw, dict):
         raise CalibrationError(f"{path}: expected a mapping with 'parameters' and 'layouts'")
     try:
+        version = raw.get("version")
+        default = raw.get("default_layout")
         return Calibration(
+            version=None if version is None else str(version),  # YAML reads 2026-11-21 as a date
+            default_layout=None if default is None else Layout(default),
             parameters=EngineParameters.model_validate(raw.get("parameters") or {}),
             layouts={
                 Layout(name): LayoutCalibration.model_validate(entry)

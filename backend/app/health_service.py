@@ -8,7 +8,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from backend.app.catalog_service import catalog_version
+from backend.app.catalog.service import CatalogStore
 from backend.app.schemas import Health
 from models import ENGINE_VERSION
 
@@ -25,11 +25,11 @@ def database_is_up(session: Session) -> bool:
     return True
 
 
-def check(session: Session) -> Health:
+def check(session: Session, catalog: CatalogStore) -> Health:
     database_ok = database_is_up(session)
     return Health(
         status="ok" if database_ok else "degraded",
         database="ok" if database_ok else "unavailable",
         engine_version=ENGINE_VERSION,
-        catalog_version=catalog_version(),
+        catalog_version=catalog.version(),
     )

@@ -1,6 +1,8 @@
 """FastAPI application factory; ``uvicorn backend.app.main:app`` serves the module-level ``app``.
 
 The schema is created by ``alembic upgrade head`` (``make migrate``, ``scripts/prestart``), never here.
+The engine calibration (``fixtures/calibration/engine.yaml``) is read here, once; the hardware
+catalog on the first request that needs it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 
 from backend.app.api.main import api_router
+from backend.app.calibration import load_calibration
+from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.errors import install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
@@ -52,6 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = create_session_factory(engine)
+    app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
+    app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
 
     install_exception_handlers(app)
     # Added innermost first: security headers wrap everything, so 413s and CORS preflights get them.

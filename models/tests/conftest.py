@@ -54,7 +54,9 @@ def make_config(
 ) -> Configuration:
     return Configuration(
         name=kw.pop("name", f"{scheme}-{count}"),
-        controller=ControllerSpec(**{"model": "test", "count": 2, "cores": 4, "dram_cache_gb": 8, **kw.pop("ctrl", {})}),
+        controller=ControllerSpec(
+            **{"model": "test", "count": 2, "cores": 4, "dram_cache_gb": 8, **kw.pop("ctrl", {})}
+        ),
         ports=[PortGroup(type="10gbe", count=4)],
         pools=[
             DrivePool(

@@ -26,7 +26,9 @@ def nocache(drive, scheme, width, count, **kw):
 
 
 @pytest.mark.parametrize(("scheme", "width", "cost"), [("raid10", 2, 2), ("raid6", 8, 6), ("raid5", 5, 4)])
-def test_backend_iops_of_a_60pct_write_workload_is_reads_plus_writes_times_write_cost(hdd15k, scheme, width, cost):
+def test_backend_iops_of_a_60pct_write_workload_is_reads_plus_writes_times_write_cost(
+    hdd15k, scheme, width, cost
+):
     # 10,000 IOPS, 40% reads, random, no cache: BE = 4,000 + 6,000 x cost
     wl = oltp(iops=10000, read_pct=40)
     res = evaluate([wl], nocache(hdd15k, scheme, width, width * 10))
@@ -40,8 +42,12 @@ def test_drive_utilization_of_a_random_read_workload_matches_hand_computation(hd
     # usable = 5 data drives x 265.625 GiB = 1426.2 GB -> span s0 = 100 / 1426.2 = 0.0701
     # seek = 0.2 + 3.3 sqrt(0.0701) = 1.0739; transfer 8192 / 100e6 s = 0.0819 ms
     # queue fixed point: S(q) = 0.2 + (1.0739 + 2.0) ncq(q) + 0.0819, U = 1000 S / 10 / 1000, q = 1 + U / (1 - U)
-    wl = Workload(name="r", capacity_tb=1.0, working_set_gb=100,
-                  phases=[Phase(name="p", window="w", iops=1000, read_pct=100, io_size_kib=8)])
+    wl = Workload(
+        name="r",
+        capacity_tb=1.0,
+        working_set_gb=100,
+        phases=[Phase(name="p", window="w", iops=1000, read_pct=100, io_size_kib=8)],
+    )
     res = evaluate([wl], nocache(hdd15k, "raid10", 2, 10))
     usable_gb = 5 * 265.625 * 2**30 / 1e9
     seek = 0.2 + 3.3 * math.sqrt(100 / usable_gb)
@@ -70,11 +76,15 @@ def test_port_utilization_is_mb_per_s_over_practical_bandwidth(hdd15k):
 
 
 def test_an_idle_window_and_a_read_only_window_evaluate_without_division_by_zero(hdd15k):
-    wl = Workload(name="w", capacity_tb=1, phases=[
-        Phase(name="idle", window="night", iops=0, read_pct=50, io_size_kib=8),
-        Phase(name="reads", window="day", iops=500, read_pct=100, io_size_kib=8),
-        Phase(name="writes", window="batch", iops=500, read_pct=0, io_size_kib=64, random_pct=0),
-    ])
+    wl = Workload(
+        name="w",
+        capacity_tb=1,
+        phases=[
+            Phase(name="idle", window="night", iops=0, read_pct=50, io_size_kib=8),
+            Phase(name="reads", window="day", iops=500, read_pct=100, io_size_kib=8),
+            Phase(name="writes", window="batch", iops=500, read_pct=0, io_size_kib=64, random_pct=0),
+        ],
+    )
     res = evaluate([wl], make_config(hdd15k, "raid6", 8, 16))
     night = next(w for w in res.windows if w.window == "night")
     assert night.frontend_iops == 0 and night.passed
@@ -92,7 +102,9 @@ def test_a_fully_cached_working_set_never_reaches_the_drives(hdd15k):
 
 def test_windows_are_sized_separately_not_averaged(hdd15k):
     day = Phase(name="day", window="business hours", iops=2000, read_pct=80, io_size_kib=8, working_set_gb=50)
-    batch = Phase(name="month-end", window="month-end", iops=6000, read_pct=90, io_size_kib=8, working_set_gb=2000)
+    batch = Phase(
+        name="month-end", window="month-end", iops=6000, read_pct=90, io_size_kib=8, working_set_gb=2000
+    )
     wl = Workload(name="erp", capacity_tb=4, phases=[day, batch])
     res = evaluate([wl], make_config(hdd15k, "raid-dp", 16, 32))
     w = {x.window: x for x in res.windows}
@@ -134,15 +146,22 @@ def test_identical_inputs_give_identical_results(hdd15k):
 def test_every_figure_carries_its_formula_and_numbers(hdd15k):
     res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 32))
     w = res.windows[0]
-    for fig in (w.controller_utilization_pct, w.port_utilization_pct, w.pools[0].backend_iops,
-                w.pools[0].drive_utilization_pct, w.phases[0].read_latency_ms, res.capacity.effective_tb):
+    for fig in (
+        w.controller_utilization_pct,
+        w.port_utilization_pct,
+        w.pools[0].backend_iops,
+        w.pools[0].drive_utilization_pct,
+        w.phases[0].read_latency_ms,
+        res.capacity.effective_tb,
+    ):
         assert fig.formula and fig.text and any(ch.isdigit() for ch in fig.text)
 
 
 # ---------------------------------------------------------------------------------------------- properties
 
-settings.register_profile("engine", max_examples=40, deadline=None,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings.register_profile(
+    "engine", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 settings.load_profile("engine")
 
 
@@ -152,11 +171,17 @@ def test_more_drives_never_lower_capacity_or_raise_drive_utilization(hdd15k, gro
     small = evaluate([wl], make_config(hdd15k, "raid6", 8, 8 * groups))
     big = evaluate([wl], make_config(hdd15k, "raid6", 8, 8 * (groups + extra)))
     assert big.capacity.usable_tb >= small.capacity.usable_tb
-    assert (big.windows[0].pools[0].drive_utilization_pct.value
-            <= small.windows[0].pools[0].drive_utilization_pct.value + 1e-9)
+    assert (
+        big.windows[0].pools[0].drive_utilization_pct.value
+        <= small.windows[0].pools[0].drive_utilization_pct.value + 1e-9
+    )
 
 
-@given(st.floats(0, 99), st.floats(0, 99), st.sampled_from([("raid5", 5), ("raid6", 8), ("raid10", 2), ("raid-dp", 16)]))
+@given(
+    st.floats(0, 99),
+    st.floats(0, 99),
+    st.sampled_from([("raid5", 5), ("raid6", 8), ("raid10", 2), ("raid-dp", 16)]),
+)
 def test_a_higher_write_share_never_lowers_backend_load(hdd15k, w1, w2, scheme):
     lo, hi = sorted((w1, w2))
     cfg = nocache(hdd15k, scheme[0], scheme[1], scheme[1] * 4)
@@ -181,7 +206,9 @@ def test_latency_curve_rises_to_saturation(hdd15k):
     curve = latency_vs_load([oltp(iops=2000)], make_config(hdd15k, "raid-dp", 16, 16))
     lats = [p.read_latency_ms for p in curve.points]
     assert all(a <= b + 1e-9 for a, b in zip(lats, lats[1:], strict=False))
-    assert curve.points[0].load_pct == pytest.approx(5.0) and curve.points[-1].load_pct == pytest.approx(100.0)
+    assert curve.points[0].load_pct == pytest.approx(5.0) and curve.points[-1].load_pct == pytest.approx(
+        100.0
+    )
     assert curve.operating_load_pct == pytest.approx(100 * 2000 / curve.saturation_iops)
 
 
@@ -204,8 +231,12 @@ def test_size_finds_the_fewest_whole_groups_and_names_the_binding_constraint(hdd
     out = size([wl], family)
     assert out.feasible and out.drive_count % 8 == 0
     assert out.result.passed
-    fewer = evaluate([wl], family.model_copy(update={"pools": [family.pools[0].model_copy(
-        update={"drive_count": out.drive_count - 8})]}))
+    fewer = evaluate(
+        [wl],
+        family.model_copy(
+            update={"pools": [family.pools[0].model_copy(update={"drive_count": out.drive_count - 8})]}
+        ),
+    )
     assert not fewer.passed
     assert out.binding_constraint.startswith("drives:aggr0")
     assert out.evaluations < 20
@@ -233,11 +264,19 @@ def test_size_trades_drives_for_flash_cache(hdd15k):
 
 def test_an_io_mix_not_summing_to_100_is_rejected_naming_the_field():
     with pytest.raises(ValidationError) as e:
-        Phase(name="p", window="w", iops=1, read_pct=50, io_sizes=[IoSize(size_kib=4, pct=60), IoSize(size_kib=8, pct=30)])
+        Phase(
+            name="p",
+            window="w",
+            iops=1,
+            read_pct=50,
+            io_sizes=[IoSize(size_kib=4, pct=60), IoSize(size_kib=8, pct=30)],
+        )
     assert "io_sizes percentages must sum to 100" in str(e.value)
 
 
-@pytest.mark.parametrize(("field", "value"), [("read_pct", 101), ("read_pct", -1), ("iops", -5), ("random_pct", float("nan"))])
+@pytest.mark.parametrize(
+    ("field", "value"), [("read_pct", 101), ("read_pct", -1), ("iops", -5), ("random_pct", float("nan"))]
+)
 def test_out_of_range_phase_fields_are_rejected(field, value):
     kw = {"name": "p", "window": "w", "iops": 1, "read_pct": 50, "io_size_kib": 8, field: value}
     with pytest.raises(ValidationError) as e:
@@ -272,6 +311,10 @@ def test_explicit_parameters_change_the_answer(hdd15k):
 
 def test_configuration_rejects_tiering_over_unknown_pools(hdd15k):
     with pytest.raises(ValidationError):
-        Configuration(controller=ControllerSpec(model="x"), ports=[PortGroup(type="8gfc", count=2)],
-                      pools=[DrivePool(drive=hdd15k, drive_count=8, raid=RaidLayout(scheme="raid5", group_width=4))],
-                      tiering={"tiers": ["a", "b"], "chunk_mb": 1024}, capacity=CapacityPolicy())
+        Configuration(
+            controller=ControllerSpec(model="x"),
+            ports=[PortGroup(type="8gfc", count=2)],
+            pools=[DrivePool(drive=hdd15k, drive_count=8, raid=RaidLayout(scheme="raid5", group_width=4))],
+            tiering={"tiers": ["a", "b"], "chunk_mb": 1024},
+            capacity=CapacityPolicy(),
+        )

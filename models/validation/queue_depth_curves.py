@@ -30,10 +30,20 @@ def engine_calibration(ctx: ValidationContext) -> tuple[EngineParameters, dict[s
 def _workload(model: dict[str, Any]) -> Workload:
     mix = model["io_mix"]
     sizes = [IoSize(size_kib=int(b) / 1024, pct=p) for b, p in mix["size_mix_bytes_pct"].items()]
-    phase = Phase(name="iometer", window="test", iops=1000, read_pct=mix["read_pct"], random_pct=mix["random_pct"],
-                  io_sizes=sizes)
-    return Workload(name="iometer", capacity_tb=model["capacity_tb"], working_set_gb=model["working_set_gb"],
-                    phases=[phase])
+    phase = Phase(
+        name="iometer",
+        window="test",
+        iops=1000,
+        read_pct=mix["read_pct"],
+        random_pct=mix["random_pct"],
+        io_sizes=sizes,
+    )
+    return Workload(
+        name="iometer",
+        capacity_tb=model["capacity_tb"],
+        working_set_gb=model["working_set_gb"],
+        phases=[phase],
+    )
 
 
 def predict_curve(record: dict[str, Any], ctx: ValidationContext):
@@ -41,6 +51,9 @@ def predict_curve(record: dict[str, Any], ctx: ValidationContext):
     model = record["model"]
     params, layouts = engine_calibration(ctx)
     layout = layouts.get(model.get("layout", "moderate"), {})
+    setup = ((ctx.calibration.get("engine") or {}).get("setups") or {}).get(model.get("host_setup", ""), {})
+    if "host_overhead_ms" in setup:
+        params = params.model_copy(update={"host_overhead_ms": setup["host_overhead_ms"]})
     cat = ctx.catalog
     if cat is None:
         raise SystemExit("queue-depth validation needs the catalog (fixtures/catalog)")
@@ -54,14 +67,21 @@ def predict_curve(record: dict[str, Any], ctx: ValidationContext):
         layout_full_stripe_share=layout.get("full_stripe_share"),
     )
     pool = cfg.pools[0]
-    pool = pool.model_copy(update={
-        "raid": pool.raid.model_copy(update={"scatter": layout.get("scatter", 0.0)}),
-        "spares": SparePolicy(per_drives=None, min_spares=0),  # spares sit idle in a performance test
-    })
+    pool = pool.model_copy(
+        update={
+            "raid": pool.raid.model_copy(update={"scatter": layout.get("scatter", 0.0)}),
+            "spares": SparePolicy(per_drives=None, min_spares=0),  # spares sit idle in a performance test
+        }
+    )
     cfg = cfg.model_copy(update={"pools": [pool]})
     depths = [int(r[0]) for r in record["rows"]]
-    return queue_depth_sweep([_workload(model)], cfg, depths=depths, params=params,
-                             controllers_serving=model.get("controllers_serving"))
+    return queue_depth_sweep(
+        [_workload(model)],
+        cfg,
+        depths=depths,
+        params=params,
+        controllers_serving=model.get("controllers_serving"),
+    )
 
 
 @handler("queue_depth_curves")
@@ -77,20 +97,46 @@ def queue_depth_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row
         qd = int(m["queue_depth"])
         pt = by_qd[qd]
         g = qd in gated
-        rows.append(Row(record["id"], f"IOPS @QD{qd}", pt.iops, float(m["iops"]), gate=g,
-                        tolerance_pct=gates.get("iops_tolerance_pct") if g else None))
-        rows.append(Row(record["id"], f"resp ms @QD{qd}", pt.avg_response_ms, float(m["avg_response_ms"]), gate=g,
-                        tolerance_pct=gates.get("response_tolerance_pct") if g else None))
+        rows.append(
+            Row(
+                record["id"],
+                f"IOPS @QD{qd}",
+                pt.iops,
+                float(m["iops"]),
+                gate=g,
+                tolerance_pct=gates.get("iops_tolerance_pct") if g else None,
+            )
+        )
+        rows.append(
+            Row(
+                record["id"],
+                f"resp ms @QD{qd}",
+                pt.avg_response_ms,
+                float(m["avg_response_ms"]),
+                gate=g,
+                tolerance_pct=gates.get("response_tolerance_pct") if g else None,
+            )
+        )
     bott = gates.get("bottleneck")
     if bott:
         for qd in bott["queue_depths"]:
             pt = by_qd[qd]
             is_it = pt.bottleneck.startswith(bott["resource"])
-            rows.append(Row(record["id"], f"bottleneck @QD{qd} is {bott['resource']} (model: {pt.bottleneck})",
-                            1.0 if is_it else 0.0, 1.0, gate=True, expect=True))
+            rows.append(
+                Row(
+                    record["id"],
+                    f"bottleneck @QD{qd} is {bott['resource']} (model: {pt.bottleneck})",
+                    1.0 if is_it else 0.0,
+                    1.0,
+                    gate=True,
+                    expect=True,
+                )
+            )
     plateau = gates.get("plateau")
     if plateau:
         meas = max(float(dict(zip(cols, r, strict=True))["iops"]) for r in record["rows"])
         pred = max(p.iops for p in curve.points)
-        rows.append(Row(record["id"], "plateau IOPS", pred, meas, gate=True, tolerance_pct=plateau["tolerance_pct"]))
+        rows.append(
+            Row(record["id"], "plateau IOPS", pred, meas, gate=True, tolerance_pct=plateau["tolerance_pct"])
+        )
     return rows

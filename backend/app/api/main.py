@@ -5,6 +5,16 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from backend.app.api.routes import health
+from backend.app.catalog import routes as catalog
+from backend.app.hardware import routes as hardware
+from backend.app.imports import routes as imports
+from backend.app.reports import routes as reports
+from backend.app.sizing import routes as sizing
 
 api_router = APIRouter()
 api_router.include_router(health.router)
+api_router.include_router(sizing.router)
+api_router.include_router(catalog.router)
+api_router.include_router(hardware.router)
+api_router.include_router(imports.router)
+api_router.include_router(reports.router)

@@ -36,8 +36,6 @@ BODY: Loc = ("body",)
 
 WAFL = frozenset({RaidScheme.RAID_DP, RaidScheme.RAID_TEC})
 """Write-anywhere with parity: the layout age sets the full-stripe share and the scatter."""
-COPY_ON_WRITE = frozenset({RaidScheme.RAIDZ1, RaidScheme.RAIDZ2, RaidScheme.RAIDZ3, RaidScheme.ZFS_MIRROR})
-"""ZFS: every write is a full stripe already; the layout age sets the scatter."""
 
 CountMode = Literal["entry", "family", "either"]
 """What ``drive_count: null`` in a catalog reference means: the array's entry configuration
@@ -143,18 +141,24 @@ class SizingContext:
             return record.spec
         raise InvalidInput.at(loc, f"unknown drive {drive_id!r} (not in the catalog or custom drives)")
 
-    def _layout(self, layout: Layout | None, scheme: RaidScheme, loc: Loc) -> tuple[float | None, float]:
-        """(full-stripe share, scatter) of a layout age for ``scheme``; (None, 0) = engine defaults."""
-        if layout is None or (scheme not in WAFL and scheme not in COPY_ON_WRITE):
-            return None, 0.0
-        calibrated = self.calibration.layouts.get(layout)
+    def _layout(self, layout: Layout | None, scheme: RaidScheme, loc: Loc) -> tuple[Layout | None, float | None, float]:
+        """(layout age, full-stripe share, scatter) for ``scheme``.
+
+        WAFL schemes get the named age, else the calibration's default age; other schemes, and
+        WAFL without any calibration, get the engine defaults (None, 0).
+        """
+        if scheme not in WAFL:
+            return None, None, 0.0
+        age = layout or self.calibration.default_layout
+        if age is None:
+            return None, None, 0.0
+        calibrated = self.calibration.layouts.get(age)
         if calibrated is None:
             have = ", ".join(sorted(self.calibration.layouts)) or "none"
             raise InvalidInput.at(
-                loc, f"layout {layout.value!r} is not calibrated (fixtures/calibration/engine.yaml has: {have})"
+                loc, f"layout {age.value!r} is not calibrated (fixtures/calibration/engine.yaml has: {have})"
             )
-        share = calibrated.full_stripe_share if scheme in WAFL else None
-        return share, calibrated.scatter
+        return age, calibrated.full_stripe_share, calibrated.scatter
 
     def _build(
         self, ref: CatalogReference, loc: Loc, count: CountMode, scheme_loc: Loc | None
@@ -174,7 +178,7 @@ class SizingContext:
                 raise InvalidInput.at(loc + ("controller_id",), f"unknown custom controller {ref.controller_id!r}")
             array = array.model_copy(update={"controller": record.spec})
         scheme = ref.raid_scheme or array.default_raid
-        share, scatter = self._layout(ref.layout, scheme, loc + ("layout",))
+        age, share, scatter = self._layout(ref.layout, scheme, loc + ("layout",))
 
         def field_loc(field: str) -> Loc:
             name = _REFERENCE_FIELD.get(field, field)
@@ -203,7 +207,7 @@ class SizingContext:
         layout = pool.raid.model_copy(update={"scatter": scatter}) if scatter else pool.raid
         family = ref.drive_count is None and count != "entry"
         width = f"{layout.scheme.value} {layout.group_width}"
-        suffix = f", {ref.layout.value} layout" if ref.layout is not None and (share is not None or scatter) else ""
+        suffix = f", {age.value} layout" if age is not None else ""
         if ref.name:
             name = ref.name
         elif family:
@@ -217,14 +221,13 @@ class SizingContext:
 def layout_for_scheme(scheme: RaidScheme, old: RaidLayout, array: ArrayModel | None) -> RaidLayout:
     """``old`` switched to ``scheme``: the array's default width for it, else the engine's typical one.
 
-    The layout age carries over where it means something (scatter for write-anywhere schemes, the
-    full-stripe share between WAFL schemes).
+    The layout age (full-stripe share and scatter) carries over between WAFL schemes only.
     """
     option = None
     if array is not None:
         option = next((r for r in array.raid if r.scheme is scheme), None)
     share = old.full_stripe_share if scheme in WAFL and old.scheme in WAFL else None
-    scatter = old.scatter if scheme in WAFL | COPY_ON_WRITE else 0.0
+    scatter = old.scatter if scheme in WAFL and old.scheme in WAFL else 0.0
     if option is not None:
         layout = option.layout(option.default_width, share)
     else:

@@ -44,8 +44,8 @@ class CatalogReference(Request):
     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
     width, the default port option and no flash cache. ``drive_count`` null means the array's entry
     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
-    ``/compare``. ``layout`` applies to write-anywhere schemes only (RAID-DP/RAID-TEC: full-stripe
-    share and scatter; ZFS: scatter) and is ignored for in-place RAID.
+    ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
+    share and scatter; null = the calibration's default age) and is ignored for other schemes.
     """
 
     model_config = ConfigDict(title="CatalogReference")
@@ -62,7 +62,9 @@ class CatalogReference(Request):
     controller_id: str | None = Field(
         default=None, min_length=1, max_length=64, description="custom controller record replacing the array's"
     )
-    layout: Layout | None = Field(default=None, description="age of a write-anywhere layout (calibrated)")
+    layout: Layout | None = Field(
+        default=None, description="WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default"
+    )
     name: str | None = Field(default=None, min_length=1, max_length=120)
 
 def _configuration_kind(value: Any) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response, status
 
 from backend.app import health_service
-from backend.app.api.deps import SessionDep
+from backend.app.api.deps import CatalogDep, SessionDep
 from backend.app.schemas import Health
 
 router = APIRouter(prefix="/health", tags=["health"])
@@ -15,8 +15,8 @@ router = APIRouter(prefix="/health", tags=["health"])
     "",
     responses={status.HTTP_503_SERVICE_UNAVAILABLE: {"model": Health, "description": "Database unavailable"}},
 )
-def get(session: SessionDep, response: Response) -> Health:
-    health = health_service.check(session)
+def get(session: SessionDep, catalog: CatalogDep, response: Response) -> Health:
+    health = health_service.check(session, catalog)
     if health.status != "ok":
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     return health

@@ -30,7 +30,7 @@ export function ImportPhase({ windows, onImport }: ImportPhaseProps) {
   const mutation = format === 'iometer' ? iometer : fio;
   const [warnings, setWarnings] = useState<string[]>([]);
   const error = mutation.error;
-  const textErrors = error instanceof ApiError ? [...error.messagesFor('text'), ...error.formErrors] : [];
+  const textErrors = error instanceof ApiError && error.status === 422 ? error.issues.map((i) => i.msg) : [];
 
   function submit() {
     setWarnings([]);
@@ -63,7 +63,7 @@ export function ImportPhase({ windows, onImport }: ImportPhaseProps) {
             { value: 'fio', label: 'fio job file or JSON result' },
           ]}
         />
-        <CommitTextField label="Into window" value={window} onCommit={setWindow} list="" maxLength={80} />
+        <CommitTextField label="Into window" value={window} onCommit={setWindow} maxLength={80} />
       </div>
       <TextField
         label={format === 'iometer' ? 'Iometer specification (.icf lines)' : 'fio job or JSON output'}

@@ -1,5 +1,8 @@
 /** Small pure helpers over the generated Workload / Phase types for the editor. */
-import type { IoSize, Phase, Workload } from '@/lib/api-types';
+import type { IoSize, Phase, Replication, Skew, Workload } from '@/lib/api-types';
+
+const UNIFORM: Skew = { zipf_alpha: null, io_pct: null, data_pct: null };
+const NO_REPLICATION: Replication = { mode: 'none', io_amplification: 1, capacity_amplification: 1, sync_latency_ms: 0 };
 
 /** The I/O-size mix as table rows: the mix, or the single-size shorthand as one 100% row. */
 export function ioRows(phase: Phase): IoSize[] {
@@ -73,8 +76,8 @@ export function blankWorkload(name = 'Workload'): Workload {
     compression_ratio: 1,
     working_set_gb: null,
     working_set_pct: null,
-    skew: { zipf_alpha: null, io_pct: null, data_pct: null },
-    replication: { mode: 'none', io_amplification: 1, capacity_amplification: 1, sync_latency_ms: 0 },
+    skew: UNIFORM,
+    replication: NO_REPLICATION,
     snapshot_reserve_pct: 0,
     pool: null,
     phases: [blankPhase('business hours', 'main')],
@@ -87,8 +90,8 @@ export function normalizeWorkload(w: Workload): Workload {
   return {
     ...blank,
     ...w,
-    skew: { ...blank.skew, ...(w.skew ?? {}) },
-    replication: { ...blank.replication, ...(w.replication ?? {}) },
-    phases: w.phases.map((p) => ({ ...blankPhase(p.window, p.name), iops: 0, read_pct: 0, io_size_kib: null, ...p })),
+    skew: { ...UNIFORM, ...(w.skew ?? UNIFORM) },
+    replication: { ...NO_REPLICATION, ...(w.replication ?? NO_REPLICATION) },
+    phases: w.phases.map((p) => ({ ...blankPhase(p.window, p.name), io_size_kib: null, ...p })),
   };
 }

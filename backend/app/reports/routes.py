@@ -1,0 +1,70 @@
+"""``/reports``: save a result, share it by id, recompute it, export it; delete with the owner token.
+
+There is deliberately no route that lists reports: a report is reachable only by its id.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Header, Path, Query, Response, status
+
+from backend.app.api.deps import SessionDep, SizingContextDep
+from backend.app.reports import service
+from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
+from backend.app.schemas import error_responses
+
+router = APIRouter(prefix="/reports", tags=["reports"], responses=error_responses(503))
+
+ReportId = Annotated[str, Path(min_length=1, max_length=service.MAX_ID_LENGTH, description="report id")]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create(body: Annotated[ReportCreate, Body()], session: SessionDep, ctx: SizingContextDep) -> ReportCreated:
+    """Recompute the result from ``inputs`` and save it; committed before the 201."""
+    return service.create(session, ctx, body)
+
+
+@router.get("/{report_id}", response_model=ReportSnapshot, responses=error_responses(404))
+def get(session: SessionDep, report_id: ReportId) -> Response:
+    """The snapshot exactly as saved (immutable)."""
+    return Response(service.get_json(session, report_id), media_type="application/json")
+
+
+@router.post(
+    "/{report_id}/recompute", status_code=status.HTTP_201_CREATED, responses=error_responses(404)
+)
+def recompute(session: SessionDep, ctx: SizingContextDep, report_id: ReportId) -> ReportCreated:
+    """A new report from the saved inputs on the current engine and catalog, with the headline changes."""
+    return service.recompute(session, ctx, report_id)
+
+
+@router.delete(
+    "/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404)
+)
+def delete(
+    session: SessionDep,
+    report_id: ReportId,
+    x_owner_token: Annotated[str | None, Header(max_length=200, description="the owner token from the save")] = None,
+) -> Response:
+    service.delete(session, report_id, x_owner_token)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get(
+    "/{report_id}/export",
+    response_model=ReportSnapshot,
+    responses={
+        200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "JSON snapshot or CSV"},
+        **error_responses(404),
+    },
+)
+def export(
+    session: SessionDep,
+    report_id: ReportId,
+    format: Annotated[Literal["json", "csv"], Query(description="json: the snapshot; csv: one row per figure")] = "json",
+) -> Response:
+    """Download the report: the JSON snapshot, or CSV with one row per window x component figure."""
+    content, media_type = service.export_report(session, report_id, format)
+    disposition = f'attachment; filename="report-{report_id}.{format}"'
+    return Response(content, media_type=media_type, headers={"Content-Disposition": disposition})

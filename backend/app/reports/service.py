@@ -1,0 +1,264 @@
+"""Save, read, recompute, delete and export reports.
+
+Saving recomputes the result from the inputs (a result sent by the client is never stored), then
+writes one row in one transaction and commits before answering: a failure leaves nothing behind.
+The snapshot is stored as the exact JSON text that reads return, so a report reads byte for byte
+the same after catalog, calibration or engine changes. Only the owner token (kept as a SHA-256
+digest) deletes a report; there is no way to list reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from backend.app.core.errors import Forbidden, InvalidInput, NotFound
+from backend.app.hardware.schemas import HardwareRecord
+from backend.app.reports import export
+from backend.app.reports.schemas import (
+    CompareSnapshot,
+    CurvesSnapshot,
+    EvaluateSnapshot,
+    ReportCreate,
+    ReportCreated,
+    ReportKind,
+    SizeSnapshot,
+)
+from backend.app.sizing import service as sizing
+from backend.app.sizing.context import HardwareSource, SizingContext
+from backend.app.sizing.schemas import (
+    CompareRequest,
+    CompareResult,
+    CurvesRequest,
+    CurvesResult,
+    EvaluateRequest,
+    SizeRequest,
+)
+from backend.app.tables import Report, new_report_id, utcnow
+from models import ENGINE_VERSION
+from models.compare import Figure, figure_changes, figures, headline
+from models.evaluate import EvaluationResult
+from models.size import SizingResult
+
+logger = logging.getLogger(__name__)
+
+REPORT_ID = ("path", "report_id")
+MAX_ID_LENGTH = 64
+
+_INPUTS: dict[str, TypeAdapter[Any]] = {
+    "evaluate": TypeAdapter(EvaluateRequest),
+    "size": TypeAdapter(SizeRequest),
+    "compare": TypeAdapter(CompareRequest),
+    "curves": TypeAdapter(CurvesRequest),
+}
+_RECORDS: TypeAdapter[list[HardwareRecord]] = TypeAdapter(list[HardwareRecord])
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def share_url(report_id: str) -> str:
+    return f"/r/{report_id}"
+
+
+# ---- computing a report's result and headline
+
+
+def _evaluate_headline(result: EvaluationResult, prefix: str = "") -> dict[str, Figure]:
+    return figures(headline(result), prefix)
+
+
+def _size_headline(result: SizingResult) -> dict[str, Figure]:
+    return {
+        "feasible": result.feasible,
+        "drive_count": result.drive_count,
+        "binding_constraint": result.binding_constraint,
+        **_evaluate_headline(result.result),
+    }
+
+
+def _compare_headline(result: CompareResult) -> dict[str, Figure]:
+    out: dict[str, Figure] = {}
+    for i, item in enumerate(result.items, start=1):
+        out.update(_evaluate_headline(item.result, prefix=f"[{i}] "))
+    return out
+
+
+def _curves_headline(result: CurvesResult) -> dict[str, Figure]:
+    out: dict[str, Figure] = {"window": result.window}
+    if result.latency_vs_load is not None:
+        out["saturation_iops"] = result.latency_vs_load.saturation_iops
+        out["operating_load_pct"] = result.latency_vs_load.operating_load_pct
+    if result.queue_depth is not None and result.queue_depth.points:
+        out["max_queue_depth_iops"] = max(p.iops for p in result.queue_depth.points)
+    if result.hit_ratio is not None:
+        out["configured_hit_pct"] = result.hit_ratio.configured_hit_pct
+    return out
+
+
+def _compute(kind: ReportKind, inputs: Any, ctx: SizingContext) -> tuple[BaseModel, dict[str, Figure]]:
+    """The result of ``inputs`` and its headline figures."""
+    if kind == "evaluate":
+        evaluation = sizing.evaluate(inputs, ctx)
+        return evaluation, _evaluate_headline(evaluation)
+    if kind == "size":
+        sized = sizing.size(inputs, ctx)
+        return sized, _size_headline(sized)
+    if kind == "compare":
+        compared = sizing.compare(inputs, ctx)
+        return compared, _compare_headline(compared)
+    curves = sizing.curves(inputs, ctx)
+    return curves, _curves_headline(curves)
+
+
+_SNAPSHOT: dict[str, Callable[..., BaseModel]] = {
+    "evaluate": EvaluateSnapshot,
+    "size": SizeSnapshot,
+    "compare": CompareSnapshot,
+    "curves": CurvesSnapshot,
+}
+
+
+def _save(
+    session: Session,
+    ctx: SizingContext,
+    name: str,
+    kind: ReportKind,
+    inputs: Any,
+    recomputed_from: str | None = None,
+    before: dict[str, Figure] | None = None,
+) -> ReportCreated:
+    result, head = _compute(kind, inputs, ctx)
+    changes = figure_changes(before, head) if before is not None else []
+    report_id = new_report_id()
+    owner_token = secrets.token_urlsafe(32)
+    catalog_version = ctx.catalog.version()
+    created_at = utcnow()
+    snapshot = _SNAPSHOT[kind](
+        id=report_id,
+        name=name,
+        kind=kind,
+        created_at=created_at,
+        engine_version=ENGINE_VERSION,
+        catalog_version=catalog_version,
+        calibration=ctx.calibration,
+        configurations=ctx.configurations,
+        custom_hardware=list(ctx.used_hardware.values()),
+        headline=head,
+        recomputed_from=recomputed_from,
+        changes=changes,
+        inputs=inputs,
+        result=result,
+    )
+    text = snapshot.model_dump_json()
+    session.add(
+        Report(
+            id=report_id,
+            name=name,
+            owner_token_hash=token_digest(owner_token),
+            created_at=created_at,
+            engine_version=ENGINE_VERSION,
+            catalog_version=catalog_version,
+            kind=kind,
+            snapshot=json.loads(text),
+            snapshot_json=text,
+        )
+    )
+    session.commit()
+    return ReportCreated(
+        id=report_id,
+        kind=kind,
+        share_url=share_url(report_id),
+        owner_token=owner_token,
+        engine_version=ENGINE_VERSION,
+        catalog_version=catalog_version,
+        recomputed_from=recomputed_from,
+        changes=changes,
+    )
+
+
+def create(session: Session, ctx: SizingContext, body: ReportCreate) -> ReportCreated:
+    """Compute the result of ``body.inputs`` and save the snapshot (``body.result`` is ignored)."""
+    return _save(session, ctx, body.name, body.kind, body.inputs)
+
+
+# ---- reading, recomputing, deleting
+
+
+def _row(session: Session, report_id: str) -> Report:
+    row = session.get(Report, report_id) if len(report_id) <= MAX_ID_LENGTH else None
+    if row is None:
+        raise NotFound("report", report_id)
+    return row
+
+
+def get_json(session: Session, report_id: str) -> str:
+    """The snapshot exactly as saved (the stored JSON text)."""
+    text = session.scalars(select(Report.snapshot_json).where(Report.id == report_id)).one_or_none()
+    if text is None:
+        raise NotFound("report", report_id)
+    return text
+
+
+class _WithCopies:
+    """Custom hardware from the database, falling back to the copies a report saved."""
+
+    def __init__(self, live: HardwareSource, copies: list[HardwareRecord]) -> None:
+        self.live = live
+        self.copies = {record.id: record for record in copies}
+
+    def get(self, record_id: str) -> HardwareRecord | None:
+        return self.live.get(record_id) or self.copies.get(record_id)
+
+
+def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCreated:
+    """A new report from the saved inputs on the current engine, catalog and calibration.
+
+    Custom hardware is the current record when it still exists, else the copy in the report.
+    ``changes`` lists every headline figure before and after.
+    """
+    row = _row(session, report_id)
+    saved = json.loads(row.snapshot_json)
+    kind = row.kind
+    if kind not in _INPUTS:
+        raise InvalidInput.at(REPORT_ID, f"report kind {kind!r} cannot be recomputed")
+    try:
+        inputs = _INPUTS[kind].validate_python(saved.get("inputs"))
+    except ValidationError as exc:
+        raise InvalidInput.at(
+            REPORT_ID,
+            f"the saved inputs are not valid for engine {ENGINE_VERSION}: {exc.errors()[0]['msg']}",
+        ) from exc
+    try:
+        copies = _RECORDS.validate_python(saved.get("custom_hardware") or [])
+    except ValidationError:
+        logger.warning("report %s: saved custom hardware no longer validates; using the database only", report_id)
+        copies = []
+    here = SizingContext(ctx.catalog, ctx.calibration, _WithCopies(ctx.hardware, copies))
+    return _save(session, here, row.name, kind, inputs, recomputed_from=report_id, before=saved.get("headline") or {})
+
+
+def delete(session: Session, report_id: str, owner_token: str | None) -> None:
+    row = _row(session, report_id)
+    if not owner_token or not hmac.compare_digest(token_digest(owner_token), row.owner_token_hash):
+        raise Forbidden("the X-Owner-Token header must carry this report's owner token")
+    session.delete(row)
+    session.commit()
+
+
+def export_report(session: Session, report_id: str, format: Literal["json", "csv"]) -> tuple[str, str]:
+    """(content, media type) of the report as JSON (the snapshot) or CSV (one row per figure)."""
+    text = get_json(session, report_id)
+    if format == "json":
+        return text, "application/json"
+    return export.to_csv(json.loads(text)), "text/csv; charset=utf-8"

@@ -1,0 +1,2 @@
+export { WorkloadsEditor } from './components/workloads-editor';
+export { windowsOf } from './lib/workload-model';
