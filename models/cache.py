@@ -58,7 +58,6 @@ DEFAULT_READAHEAD_AMPLIFICATION = 1.37
 DEFAULT_BURST_CONCURRENCY = 0.42
 """Share of the physical footprint in play at once in a boot storm; see ``fixtures/calibration/cache.yaml``."""
 
-_CHE_SOURCE = "Che, Tung, Wang, IEEE JSAC 2002; Fricker, Robert, Roberts, arXiv:1202.3974"
 _MAX_EXPONENT = 500.0  # exp(-500) ~ 1e-217: clipping avoids slow subnormal arithmetic, changes nothing
 
 
@@ -313,26 +312,48 @@ def level_hit_ratios(
     exclusive: bool = True,
     block_kib: float = DEFAULT_BLOCK_KIB,
     bins: int = DEFAULT_BINS,
+    *,
+    dedupe_ratio: float = 1.0,
+    dram_dedupe_aware: bool = False,
+    flash_dedupe_aware: bool = False,
 ) -> tuple[float, float]:
     """Share of all reads served by DRAM and by the flash cache behind it: ``(h_dram, h_flash)``.
 
-    ``H(x)`` is :func:`che_hit_ratio` for a cache of x [GB]::
+    ``H(x, W)`` is :func:`che_hit_ratio` for a cache of x [GB] over a working set W [GB]::
 
-        exclusive (victim cache, the default):  h_dram = H(D),  h_flash = H(D + F) - H(D)
-        inclusive:                              h_dram = H(D),  h_flash = max(0, H(max(D, F)) - H(D))
+        exclusive (victim cache, the default):  h_dram = H(D, W),  h_flash = H(D + F, W) - H(D, W)
+        inclusive:                              h_dram = H(D, W),  h_flash = max(0, H(max(D, F), W) - H(D, W))
 
     Exclusive: the flash cache holds blocks evicted from DRAM (NetApp Flash Cache/PAM, ZFS L2ARC
     fed from the ARC's tail), so the pair behaves like one LRU of D + F (Che et al. 2002 treat
     the filtered miss stream the same way; an approximation, since it is no longer IRM).
     Inclusive: flash also holds what DRAM holds, so it only adds the blocks beyond DRAM's.
+
+    Dedupe (``dedupe_ratio`` R > 1 and a level marked aware): a dedupe-aware level holds one copy
+    per physical block, one that is not aware a copy per logical block, so in physical blocks the
+    levels count ``D' = D`` or ``D / R`` and ``F' = F`` or ``F / R`` over ``W / R`` (see
+    :func:`effective_cache_working_set_gb`): ``h_dram = H(D', W/R)``,
+    ``h_flash = H(D' + F', W/R) - h_dram`` (``max(D', F')`` if inclusive). With no level aware
+    the logical view ``W`` is used and R changes nothing. The physical blocks are given the
+    same popularity law as the logical ones (shared blocks being hotter is ignored, so the gain
+    from dedupe is if anything understated).
+
     ``h_dram + h_flash <= 1``; ``1 - h_dram - h_flash`` of reads go to disk. Sizes [GB]; other
     arguments as :func:`che_hit_ratio`.
     """
     d = _non_negative("dram_gb", dram_gb)
     f = _non_negative("flash_gb", flash_gb)
-    h_dram = che_hit_ratio(d, working_set_gb, skew, block_kib, bins)
+    ratio = _finite("dedupe_ratio", dedupe_ratio)
+    if ratio < 1.0:
+        raise InputError("dedupe_ratio", f"must be >= 1 (logical / physical), got {ratio:g}")
+    ws = _positive("working_set_gb", working_set_gb)
+    if ratio > 1.0 and (dram_dedupe_aware or flash_dedupe_aware):
+        ws = ws / ratio
+        d = d if dram_dedupe_aware else d / ratio
+        f = f if flash_dedupe_aware else f / ratio
+    h_dram = che_hit_ratio(d, ws, skew, block_kib, bins)
     both = d + f if exclusive else max(d, f)
-    h_both = che_hit_ratio(both, working_set_gb, skew, block_kib, bins)
+    h_both = che_hit_ratio(both, ws, skew, block_kib, bins)
     return h_dram, max(0.0, h_both - h_dram)
 
 
@@ -483,11 +504,12 @@ def burst_disk_read_gb(
     Reasoning. Every physical block must come off disk once (compulsory, P). The other R - P
     references re-read blocks another clone (or the same client) read earlier; with dedupe
     those are the D - 1 other clones of each block. A re-reference hits if its block is still
-    cached. Spread the r references of each block uniformly over a window; with an LRU of
-    residence time tau the chance that a gap exceeds tau is ``(1 - tau/window)^r``, and the
-    same expression fixes occupancy: ``c = live blocks * (1 - (1 - tau/window)^r)``. Hence the
-    miss probability of a re-reference is ``1 - c / live`` with ``live = s P`` the blocks in
-    play at once (s = 1: references spread over the whole burst; s -> 0: clients in lockstep).
+    cached. Spread the r references of each block uniformly over a window w = s R of the burst
+    (s = 1: over the whole burst, as under IRM; s -> 0: clients in lockstep), so s P blocks are
+    in play at any time. For an LRU whose blocks stay tau after their last use, a gap between
+    two of the r uniform points exceeds tau with probability ``(1 - tau/w)^r``, and the same
+    expression sets the occupancy, ``c = s P (1 - (1 - tau/w)^r)``. Eliminating tau, a
+    re-reference misses with probability ``1 - c / (s P)``, and never once c >= s P.
     A dedupe-aware level stores one copy per physical block; a level that is not aware stores a
     copy per logical reference, so its C counts C / D physical blocks (equivalently C over the
     logical working set, as in :func:`effective_cache_working_set_gb`). Lookups are assumed to

@@ -205,12 +205,13 @@ def figure_changes(
     out = []
     for name in [*before, *(k for k in after if k not in before)]:
         a, b = before.get(name), after.get(name)
+        d: float | None = None
         if _is_number(a) and _is_number(b):
             assert isinstance(a, int | float) and isinstance(b, int | float)
-            d: float | None = float(b) - float(a)
-            changed = abs(d) > rel_tol * max(abs(a), abs(b))
+            diff = float(b) - float(a)
+            d = diff
+            changed = abs(diff) > rel_tol * max(abs(a), abs(b))
         else:
-            d = None
             changed = a != b or (name in before) != (name in after)
         out.append(FigureChange(figure=name, before=a, after=b, delta=d, changed=changed))
     return out

@@ -51,7 +51,8 @@ class CacheConfig(Frozen):
     flash_cache_gb: NonNegFloat = Field(default=0.0, description="flash read cache, whole system [GB]")
     flash_kind: FlashCacheKind = FlashCacheKind.FLASH_CACHE
     flash_hit_ms: PositiveFloat = Field(default=1.0, description="read served from the flash cache [ms]")
-    dedupe_aware: bool = Field(default=False, description="caches hold deduplicated blocks")
+    dedupe_aware: bool = Field(default=False, description="the flash cache holds deduplicated blocks")
+    dram_dedupe_aware: bool = Field(default=False, description="the DRAM cache holds deduplicated blocks")
     exclusive: bool = Field(
         default=True, description="flash holds blocks evicted from DRAM (victim cache); False = inclusive"
     )
@@ -74,7 +75,12 @@ class TieringConfig(Frozen):
         le=1.0,
         description="measured needed fraction (from a trace); overrides the model",
     )
-    metadata_bytes_per_chunk: PositiveFloat = Field(default=64.0)
+    metadata_bytes_per_chunk: PositiveFloat = Field(
+        default=64.0, description="controller RAM per tracked chunk [B]"
+    )
+    hot_set_change_pct: float = Field(
+        default=10.0, ge=0.0, le=100.0, description="share of the fast tier's data relocated per window [%]"
+    )
     relocation_window_h: PositiveFloat = Field(default=24.0, description="hours between relocation runs")
 
     @model_validator(mode="after")

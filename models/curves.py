@@ -122,12 +122,17 @@ def queue_depth_sweep(
     )
     hits = []
     for (w, _), ws_i, d_gb, b_gb in zip(unit, ws, dram, both, strict=True):
-        h_d = cache_model.che_hit_ratio(d_gb, ws_i, w.skew) if d_gb > 0 else 0.0
-        h_b = h_d
-        if cfg.cache.flash_cache_gb > 0 and b_gb > 0:
-            ws_f = ws_i / w.dedupe_ratio if cfg.cache.dedupe_aware else ws_i
-            h_b = max(h_d, cache_model.che_hit_ratio(b_gb, ws_f, w.skew))
-        hits.append((h_d, h_b - h_d))
+        h_d, h_f = cache_model.level_hit_ratios(
+            d_gb,
+            max(0.0, b_gb - d_gb),
+            ws_i,
+            w.skew,
+            exclusive=cfg.cache.exclusive,
+            dedupe_ratio=w.dedupe_ratio,
+            dram_dedupe_aware=cfg.cache.dram_dedupe_aware,
+            flash_dedupe_aware=cfg.cache.dedupe_aware,
+        )
+        hits.append((h_d, h_f))
 
     stations: list[Station] = [Station("host", p.host_overhead_ms, delay=True)]
     delay_ms = 0.0

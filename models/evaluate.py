@@ -31,8 +31,9 @@ from scipy.optimize import brentq
 
 from models import ENGINE_VERSION
 from models import cache as cache_model
+from models import tiering as tiering_model
 from models.base import InputError, Output
-from models.capacity import CapacityResult, capacity_result, pool_capacity, raid_groups
+from models.capacity import CapacityResult, capacity_result, physical_needed_tb, pool_capacity, raid_groups
 from models.configuration import Configuration, DrivePool
 from models.controller import ControllerLoad, HaMode, controller_utilization, cpu_us_per_io
 from models.drives import DriveKind, drive_service_ms, ncq_factor, ssd_latency_ms
@@ -111,6 +112,26 @@ class PhaseResult(Output):
     passed: bool
 
 
+class TierLoad(Output):
+    """One tier of an autotiered pool set in one window."""
+
+    pool: str
+    capacity_gb: float = Field(description="usable capacity of the tier [GB]")
+    data_gb: float = Field(description="data placed on the tier, hottest chunks first [GB]")
+    io_share_pct: float = Field(description="share of the tiered I/O the tier serves [%]")
+
+
+class TieringResult(Output):
+    """How an autotiered pool set splits the I/O (b-model chunk locality, or a measured fraction)."""
+
+    chunk_mb: float
+    needed_fast_fraction_pct: Explained
+    tiers: list[TierLoad]
+    metadata_ram_gb: Explained
+    migration_mb_s: Explained
+    spill: list[str]
+
+
 class WindowResult(Output):
     """Everything about one window: load, utilization of each component, latency, checks."""
 
@@ -130,6 +151,7 @@ class WindowResult(Output):
     bottleneck: str
     passed: bool
     verdict: str
+    tiering: TieringResult | None = None
 
 
 class BillOfMaterials(Output):
@@ -250,8 +272,12 @@ def _pool_demand(
     q: float,
     p: EngineParameters,
     read_cost_factor: float = 1.0,
+    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
 ) -> _Demand:
-    """Back-end demand of ``items`` = (workload, phase, DRAM hit, flash hit) on ``pool``."""
+    """Back-end demand of ``items`` = (workload, phase, DRAM hit, flash hit) on ``pool``.
+
+    ``extra_stream_kib`` adds background streaming (read, write) [KiB/s], e.g. tier migration.
+    """
     dem = _Demand()
     layout = pool.raid
     fanout = random_read_fanout(layout)
@@ -260,6 +286,15 @@ def _pool_demand(
     swc = small_write_cost(layout)
     pos_w = _positioning_ms(pool, False, span, q, p)
     pos_r = _positioning_ms(pool, True, span, q, p)
+    xr, xw = extra_stream_kib
+    if xr > 0:
+        dem.read_busy_ms += _stream_busy_ms(pool, xr, p.sequential_run_kib, pos_r, True)
+        dem.read_ops += xr / p.sequential_run_kib
+    if xw > 0:
+        dem.write_busy_ms += _stream_busy_ms(
+            pool, xw * sequential_write_cost(layout), p.sequential_run_kib, pos_w, False
+        )
+        dem.write_ops += xw * sequential_write_cost(layout) / p.sequential_run_kib
     for wl, ph, h_dram, h_flash in items:
         iops = ph.effective_iops
         if iops <= 0:
@@ -361,6 +396,7 @@ def _solve_pool(
     span: float,
     p: EngineParameters,
     read_cost_factor: float = 1.0,
+    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[_Demand, float, float]:
     """Fixed point of command queuing: service time depends on the queue, the queue on load.
 
@@ -370,13 +406,13 @@ def _solve_pool(
     Returns (demand, utilization, mean queue per drive).
     """
     all_d, rd, _ = _drive_counts(pool, drive_count)
-    d1 = _pool_demand(pool, items, span, 1.0, p, read_cost_factor)
+    d1 = _pool_demand(pool, items, span, 1.0, p, read_cost_factor, extra_stream_kib)
     u1 = _utilization(d1, all_d, rd)
     if pool.drive.kind is not DriveKind.HDD or p.ncq_gain_max == 0:
         return d1, u1, 1.0 + (u1 / (1.0 - u1) if u1 < 1 else float("inf"))
     q_deep = 1e9
     f_deep = ncq_factor(q_deep, p.ncq_gain_max, p.ncq_q_half)
-    d_deep = _pool_demand(pool, items, span, q_deep, p, read_cost_factor)
+    d_deep = _pool_demand(pool, items, span, q_deep, p, read_cost_factor, extra_stream_kib)
     u_deep = _utilization(d_deep, all_d, rd)
 
     def util_at(q: float) -> tuple[float, float]:
@@ -491,6 +527,10 @@ def evaluate(
     dram_total = ctrl.dram_cache_gb * serving
     flash_total = cfg.cache.flash_cache_gb * (serving / ctrl.serving)
 
+    tier_used_gb = 0.0
+    if cfg.tiering is not None:
+        tiers = set(cfg.tiering.tiers)
+        tier_used_gb = 1000.0 * sum(physical_needed_tb(w) for w in workloads if assignment[w.name] in tiers)
     windows: list[WindowResult] = []
     for window in windows_of(workloads):
         members = [(w, ph) for w in workloads for ph in w.phases if ph.window == window]
@@ -521,6 +561,7 @@ def evaluate(
                 p,
                 degraded,
                 warnings,
+                tier_used_gb,
             )
         )
 
@@ -587,6 +628,7 @@ def _evaluate_window(
     p: EngineParameters,
     degraded: DegradedMode,
     warnings: list[str],
+    tier_used_gb: float = 0.0,
 ) -> WindowResult:
     ctrl = cfg.controller
     ccfg = cfg.cache
@@ -597,18 +639,43 @@ def _evaluate_window(
     both_share = cache_shares_gb(dram_total + flash_total, ws_list, rr)
     hits: list[tuple[float, float]] = []
     for (w, _ph), ws, d_gb, b_gb in zip(members, ws_list, dram_share, both_share, strict=True):
-        h_d = cache_model.che_hit_ratio(d_gb, ws, w.skew) if d_gb > 0 else 0.0
-        h_b = h_d
-        if flash_total > 0 and b_gb > 0:
-            # a dedupe-aware flash cache holds deduplicated blocks: the working set it sees shrinks
-            ws_flash = ws / w.dedupe_ratio if ccfg.dedupe_aware else ws
-            h_b = max(h_d, cache_model.che_hit_ratio(b_gb, ws_flash, w.skew))
-        hits.append((h_d, max(0.0, h_b - h_d)))
+        if ws <= 0:
+            hits.append((0.0, 0.0))
+            continue
+        h_d, h_f = cache_model.level_hit_ratios(
+            d_gb,
+            max(0.0, b_gb - d_gb),
+            ws,
+            w.skew,
+            exclusive=ccfg.exclusive,
+            dedupe_ratio=w.dedupe_ratio,
+            dram_dedupe_aware=ccfg.dram_dedupe_aware,
+            flash_dedupe_aware=ccfg.dedupe_aware,
+        )
+        hits.append((h_d, h_f))
 
-    # --- pools
+    # --- pools (an autotiered set splits each workload's I/O over its tiers)
+    tiering = _tiering(cfg, tier_used_gb, usable_gb) if cfg.tiering is not None and tier_used_gb > 0 else None
+    tier_names = set(cfg.tiering.tiers) if cfg.tiering is not None else set()
+    routes: list[list[tuple[str, float]]] = []
+    for w, _ph in members:
+        home = assignment[w.name]
+        if tiering is not None and home in tier_names:
+            routes.append([(t.pool, t.io_share_pct / 100.0) for t in tiering.tiers])
+        else:
+            routes.append([(home, 1.0)])
     per_pool: dict[str, list[tuple[Workload, Phase, float, float]]] = {pl.name: [] for pl in cfg.pools}
-    for (w, ph), (h_d, h_f) in zip(members, hits, strict=True):
-        per_pool[assignment[w.name]].append((w, ph, h_d, h_f))
+    for (w, ph), (h_d, h_f), route in zip(members, hits, routes, strict=True):
+        for pool_name, share in route:
+            if share <= 0:
+                continue
+            part = (
+                ph
+                if share == 1.0
+                else ph.model_copy(update={"iops": ph.effective_iops * share, "mb_per_s": None})
+            )
+            per_pool[pool_name].append((w, part, h_d, h_f))
+    migration = _migration_streams(cfg, tiering)
 
     pool_loads: list[PoolLoad] = []
     drive_wait: dict[str, tuple[float, float]] = {}  # pool -> (mean read service, wait) for latency
@@ -623,7 +690,9 @@ def _evaluate_window(
             pool.raid.scatter,
             p.min_span_fraction,
         )
-        dem, u, q = _solve_pool(pool, n, items, span, p)
+        dem, u, q = _solve_pool(
+            pool, n, items, span, p, extra_stream_kib=migration.get(pool.name, (0.0, 0.0))
+        )
         mean_all = (dem.read_busy_ms + dem.write_busy_ms) / max(dem.read_ops + dem.write_ops, 1e-12)
         mean_read = dem.read_miss_service_ms / dem.read_miss_rate if dem.read_miss_rate > 0 else mean_all
         wait = mg1_wait_ms(mean_all, u, p.drive_service_scv) if dem.read_ops + dem.write_ops > 0 else 0.0
@@ -814,20 +883,28 @@ def _evaluate_window(
     tot_iops = sum(ph.effective_iops for _, ph in members)
     rl_sum = wl_sum = r_w = w_w = 0.0
     rl_none = wl_none = False
-    for (w, ph), (h_d, h_f), ws, d_gb, b_gb in zip(
-        members, hits, ws_list, dram_share, both_share, strict=True
+    for (w, ph), (h_d, h_f), ws, d_gb, b_gb, route in zip(
+        members, hits, ws_list, dram_share, both_share, routes, strict=True
     ):
         pool_name = assignment[w.name]
-        pool = cfg.pool(pool_name)
-        mean_read, wait = drive_wait[pool_name]
         size = ph.mean_size_kib
         s_port = transfer_ms(size, max(pg.mb_s_per_port for pg in cfg.ports))
         r_port = None if u_port >= 1 else s_port / (1 - u_port)
         rnd = ph.random_pct / 100
         miss = max(0.0, 1 - h_d - h_f)
-        if pool.drive.kind is not DriveKind.HDD:
-            mean_read = ssd_latency_ms(pool.drive, size)
-        r_miss = None if not math.isfinite(wait) else mean_read + wait
+        # miss latency: the tiers' miss paths weighted by the I/O each serves
+        r_miss: float | None = 0.0
+        for route_pool, share in route:
+            if share <= 0:
+                continue
+            mean_read, wait = drive_wait[route_pool]
+            rp = cfg.pool(route_pool)
+            if rp.drive.kind is not DriveKind.HDD:
+                mean_read = ssd_latency_ms(rp.drive, size)
+            if not math.isfinite(wait) or r_miss is None:
+                r_miss = None
+            else:
+                r_miss += share * (mean_read + wait)
         front = None if (r_ctrl is None or r_port is None) else r_ctrl + r_port + p.host_overhead_ms
         if front is None or (r_miss is None and rnd * miss > 0):
             read_ms = None
@@ -837,8 +914,10 @@ def _evaluate_window(
                 + rnd * (h_d * ctrl.cache_hit_ms + h_f * ccfg.flash_hit_ms + miss * (r_miss or 0.0))
                 + (1 - rnd) * ctrl.cache_hit_ms
             )
-        pl = next(x for x in pool_loads if x.pool == pool_name)
-        drives_ok = (pl.drive_utilization_pct.value or 0) < 100
+        drives_ok = all(
+            (next(x for x in pool_loads if x.pool == rp).drive_utilization_pct.value or 0) < 100
+            for rp, _ in route
+        )
         sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
         write_ms = None if (front is None or not drives_ok) else front + ctrl.write_ack_ms + sync
         rf = ph.read_pct / 100
@@ -969,7 +1048,67 @@ def _evaluate_window(
         bottleneck=bottleneck,
         passed=passed,
         verdict=verdict,
+        tiering=tiering,
     )
+
+
+def _tiering(cfg: Configuration, used_gb: float, usable_gb: dict[str, float]) -> TieringResult:
+    """Tier split of the autotiered pool set: hottest chunks on the fastest tier, then the next."""
+    tc = cfg.tiering
+    assert tc is not None
+    caps = [usable_gb[t] for t in tc.tiers]
+    b = tc.locality_b if tc.locality_b is not None else tiering_model.DEFAULT_B
+    used = min(used_gb, sum(caps)) if sum(caps) > 0 else used_gb
+    split = tiering_model.tier_split(caps, used, tc.chunk_mb, b=b, measured_fraction=tc.fast_tier_fraction)
+    need = split.needed_fast_fraction
+    meta = tiering_model.metadata_ram_bytes(sum(caps), tc.chunk_mb, tc.metadata_bytes_per_chunk) / 1e9
+    fast_data = split.tiers[0].data_gb
+    moved_gb = fast_data * tc.hot_set_change_pct / 100.0
+    mig = moved_gb * 1000.0 / (tc.relocation_window_h * 3600.0)
+    tiers = [
+        TierLoad(pool=name, capacity_gb=t.capacity_gb, data_gb=t.data_gb, io_share_pct=100.0 * t.io_share)
+        for name, t in zip(tc.tiers, split.tiers, strict=True)
+    ]
+    share_text = ", ".join(f"{t.pool} {fmt(t.io_share_pct)}% of I/O on {fmt(t.data_gb)} GB" for t in tiers)
+    return TieringResult(
+        chunk_mb=tc.chunk_mb,
+        needed_fast_fraction_pct=explained(
+            100.0 * need,
+            "%",
+            "needed = smallest share of capacity whose chunks carry 80% of I/O (b-model)",
+            f"needed fast tier = {fmt(100 * need)}% of {fmt(used)} GB with {fmt(tc.chunk_mb)} MB chunks"
+            + (" (measured from a trace)" if tc.fast_tier_fraction is not None else f" (b = {fmt(b)})")
+            + f"; split: {share_text}",
+            source=split.source,
+            chunk_mb=tc.chunk_mb,
+            b=b,
+            used_gb=used,
+        ),
+        tiers=tiers,
+        metadata_ram_gb=explained(
+            meta,
+            "GB",
+            "RAM = capacity / chunk x bytes per chunk",
+            f"RAM = {fmt(sum(caps))} GB / {fmt(tc.chunk_mb)} MB x {fmt(tc.metadata_bytes_per_chunk)} B = {fmt(meta)} GB",
+        ),
+        migration_mb_s=explained(
+            mig,
+            "MB/s",
+            "migration = fast-tier data x change share / relocation window",
+            f"migration = {fmt(fast_data)} GB x {fmt(tc.hot_set_change_pct)}% / {fmt(tc.relocation_window_h)} h "
+            f"= {fmt(mig)} MB/s (read from the slower tier, written to the faster)",
+        ),
+        spill=split.spill,
+    )
+
+
+def _migration_streams(cfg: Configuration, tiering: TieringResult | None) -> dict[str, tuple[float, float]]:
+    """Background relocation I/O per pool [KiB/s] (read, write): up from tier 1 into tier 0."""
+    if tiering is None or cfg.tiering is None:
+        return {}
+    kib = (tiering.migration_mb_s.value or 0.0) * 1e6 / 1024.0
+    fast, slow = cfg.tiering.tiers[0], cfg.tiering.tiers[1]
+    return {fast: (0.0, kib), slow: (kib, 0.0)}
 
 
 def _skew_text(w: Workload) -> str:

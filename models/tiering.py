@@ -6,10 +6,11 @@ a 7.5 MB chunk may need as little as 3-5% of capacity on the fastest tier, a 1 G
 (storage vendor engineer's blog on autotiering). No published curve exists, so the spatial
 locality of hot data is modelled explicitly.
 
-The b-model (Wang, Ailamaki, Faloutsos, "Capturing the spatio-temporal behavior of real traffic
-data", Performance 2002, and "Data mining meets performance evaluation: fast algorithms for
-modeling bursty traffic", ICDE 2002, CMU PDL) splits an address extent in two halves that
-receive shares b and 1 - b of the I/O, and recurses. At depth k (chunk = extent / 2^k) a chunk
+The b-model (Wang, Madhyastha, Chan, Papadimitriou, Faloutsos, "Data mining meets performance
+evaluation: fast algorithms for modeling bursty traffic", ICDE 2002; applied to disk addresses
+with PQRS in Wang, Ailamaki, Faloutsos, "Capturing the spatio-temporal behavior of real traffic
+data", Performance 2002; CMU PDL) splits an address extent in two halves that receive shares b
+and 1 - b of the I/O, and recurses. At depth k (chunk = extent / 2^k) a chunk
 that took the b branch j times carries ``b^j (1 - b)^(k - j)`` of the I/O, and ``C(k, j)`` chunks
 have that weight. The hottest chunks first::
 
@@ -78,7 +79,7 @@ DEFAULT_IO_CAPTURE = 0.8
 """Share of the I/O the fast tier is sized to serve."""
 
 _MAX_DEPTH = 64
-_SOURCE = "b-model: Wang, Ailamaki, Faloutsos (CMU PDL), Performance/ICDE 2002; calibrated to published chunk guidance"
+_SOURCE = "b-model (Wang et al., CMU PDL, ICDE 2002), calibrated to published chunk-size guidance"
 
 
 # ---- argument checks ---------------------------------------------------------------------------
@@ -127,12 +128,13 @@ def chunk_depth(capacity_gb: float, chunk_mb: float, extent_gb: float = DEFAULT_
     """b-model depth: ``k = log2(min(capacity, extent) / chunk)``, 0 when one chunk holds it all.
 
     Above ``extent_gb`` the capacity is many extents with the same locality, so the fractions
-    depend only on the extent (the guidance quotes percentages regardless of size).
+    depend only on the extent (the guidance quotes percentages regardless of size). Capped at
+    64 (2^64 chunks, finer than any relocation unit).
     """
     cap = _positive("capacity_gb", capacity_gb)
     chunk = _positive("chunk_mb", chunk_mb)
     top = min(cap, _positive("extent_gb", extent_gb)) * GB
-    return max(0.0, math.log2(top / (chunk * MIB)))
+    return min(float(_MAX_DEPTH), max(0.0, math.log2(top / (chunk * MIB))))
 
 
 class _Table:

@@ -56,7 +56,9 @@ class Calibration(BaseModel):
     version: str | None = Field(default=None, description="calibration release")
     parameters: EngineParameters = Field(default_factory=EngineParameters)
     layouts: dict[Layout, LayoutCalibration] = Field(default_factory=dict)
-    default_layout: Layout | None = Field(default=None, description="layout age of a WAFL pool that names none")
+    default_layout: Layout | None = Field(
+        default=None, description="layout age of a WAFL pool that names none"
+    )
     file: str | None = Field(default=None, description="calibration file, relative to the fixtures folder")
     sha256: str | None = Field(default=None, description="digest of the calibration file")
 

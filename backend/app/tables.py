@@ -11,7 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, MetaData, String, TypeDecorator
+from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, MetaData, String, Text, TypeDecorator
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -71,7 +71,12 @@ class Base(DeclarativeBase):
 
 
 class Report(Base):
-    """A saved, shareable result: the inputs and outputs frozen with the versions that produced them."""
+    """A saved, shareable result: the inputs and outputs frozen with the versions that produced them.
+
+    ``snapshot_json`` is the snapshot exactly as saved, the text every read returns (PostgreSQL's
+    JSONB would reorder keys and rewrite numbers); ``snapshot`` holds the same document as JSON(B)
+    for queries.
+    """
 
     __tablename__ = "reports"
 
@@ -83,6 +88,7 @@ class Report(Base):
     catalog_version: Mapped[str] = mapped_column(String(64))
     kind: Mapped[str] = mapped_column(String(32))  # "evaluate", "size", "compare", ...
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    snapshot_json: Mapped[str] = mapped_column(Text)
 
 
 class CustomHardware(Base):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -124,3 +125,49 @@ def client(migrated_db_url: str, make_settings: Callable[..., Settings]) -> Iter
     """The app against a migrated test database (SQLite and PostgreSQL)."""
     with serve(create_app(make_settings(database_url=migrated_db_url))) as test_client:
         yield test_client
+
+
+# ---- request bodies shared by the API tests ---------------------------------------------------
+
+FAS3270 = {"array_id": "netapp-fas3270", "raid_scheme": "raid-dp"}
+"""A catalog reference: NetApp FAS3270 in RAID-DP, default drive and group width."""
+
+
+def phase(**overrides: Any) -> dict[str, Any]:
+    """5,000 random 8 KiB IOPS, 70% reads, in the window "business hours"."""
+    return {
+        "name": "day",
+        "window": "business hours",
+        "iops": 5000,
+        "read_pct": 70,
+        "io_size_kib": 8,
+        **overrides,
+    }
+
+
+def workload(
+    name: str = "oltp", phases: list[dict[str, Any]] | None = None, **overrides: Any
+) -> dict[str, Any]:
+    """A 2 TB workload with a 200 GB working set and one phase (see :func:`phase`)."""
+    return {
+        "name": name,
+        "capacity_tb": 2,
+        "working_set_gb": 200,
+        "skew": {"zipf_alpha": 0.8},
+        "phases": phases if phases is not None else [phase()],
+        **overrides,
+    }
+
+
+def error_locs(response: Any) -> list[list[str | int]]:
+    """The ``loc`` of every error in a 422 body."""
+    assert response.status_code == 422, response.text
+    return [error["loc"] for error in response.json()["detail"]]
+
+
+@pytest.fixture
+def fixtures_copy(tmp_path: Path) -> Path:
+    """A writable copy of ``fixtures/`` (catalog, templates, calibration) for an app to point at."""
+    target = tmp_path / "fixtures"
+    shutil.copytree(REPO_ROOT / "fixtures", target, ignore=shutil.ignore_patterns("validation"))
+    return target

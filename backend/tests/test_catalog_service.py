@@ -2,27 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
 from pathlib import Path
 
 import pytest
 
-from backend.app import catalog_service
-from backend.app.core.config import get_settings
-
-
-@pytest.fixture
-def fresh_caches() -> Iterator[None]:
-    get_settings.cache_clear()
-    catalog_service.get_catalog.cache_clear()
-    yield
-    get_settings.cache_clear()
-    catalog_service.get_catalog.cache_clear()
+from backend.app.catalog.service import CATALOG_UNAVAILABLE, CatalogStore
+from backend.app.core.errors import CatalogUnavailable
+from backend.tests.conftest import REPO_ROOT
 
 
 def test_catalog_version_is_unavailable_rather_than_an_error_when_the_catalog_does_not_load(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fresh_caches: None
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv("FIXTURES_DIR", str(tmp_path / "empty-fixtures"))
+    store = CatalogStore(tmp_path / "empty-fixtures")
 
-    assert catalog_service.catalog_version() == catalog_service.CATALOG_UNAVAILABLE
+    assert store.version() == CATALOG_UNAVAILABLE
+    with pytest.raises(CatalogUnavailable):
+        store.get()
+
+
+def test_stores_of_the_same_unchanged_folder_share_one_loaded_catalog() -> None:
+    first = CatalogStore(REPO_ROOT / "fixtures").get()
+
+    assert CatalogStore(REPO_ROOT / "fixtures").get() is first
+
+
+def test_a_store_started_after_the_files_changed_loads_them_anew(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(REPO_ROOT / "fixtures", fixtures)
+    running = CatalogStore(fixtures)
+    assert running.version() == CatalogStore(REPO_ROOT / "fixtures").version()
+    index = fixtures / "catalog" / "catalog.yaml"
+
+    index.write_text(index.read_text().replace('catalog_version: "', 'catalog_version: "2099.1.0" #'))
+
+    assert CatalogStore(fixtures).version() == "2099.1.0"
+    assert running.version() != "2099.1.0"  # a running app keeps the catalog it loaded

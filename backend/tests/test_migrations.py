@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, select
+from sqlalchemy import create_engine, insert, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
@@ -66,6 +67,7 @@ def test_report_round_trips_its_json_snapshot_with_a_utc_timestamp(migrated_db_u
                 catalog_version="2025-01",
                 kind="evaluate",
                 snapshot=snapshot,
+                snapshot_json=json.dumps(snapshot),
                 created_at=taken_at,
             )
             session.add(report)
@@ -95,6 +97,7 @@ def test_new_report_ids_are_url_safe_tokens_of_at_least_128_bits(migrated_db_url
                     catalog_version="x",
                     kind="size",
                     snapshot={},
+                    snapshot_json="{}",
                 )
                 for i in range(3)
             ]
@@ -143,3 +146,34 @@ def test_postgresql_stores_json_documents_as_jsonb(pg_url: str) -> None:
 
     assert types[("reports", "snapshot")] == "JSONB"
     assert types[("custom_hardware", "spec")] == "JSONB"
+
+
+def test_migration_0002_keeps_existing_reports_with_their_snapshot_as_text(db_url: str) -> None:
+    config = alembic_config(db_url)
+    command.upgrade(config, "0001")
+    snapshot = {"inputs": {"drives": 24}, "result": {"iops": 41250.5, "passed": True}}
+    engine = create_engine(db_url, poolclass=NullPool)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(Report.__table__).values(
+                    id="old-report",
+                    name="saved before 0002",
+                    owner_token_hash="0" * 64,
+                    created_at=datetime(2025, 1, 1, tzinfo=UTC),
+                    engine_version="0.1.0",
+                    catalog_version="2025.1.0",
+                    kind="evaluate",
+                    snapshot=snapshot,
+                )
+            )
+
+        command.upgrade(config, "head")
+
+        with engine.connect() as connection:
+            stored = connection.execute(text("SELECT snapshot_json FROM reports WHERE id = 'old-report'")).scalar()
+    finally:
+        engine.dispose()
+
+    assert stored is not None
+    assert json.loads(stored) == snapshot

@@ -143,6 +143,16 @@ def test_inclusive_flash_only_adds_what_it_holds_beyond_dram() -> None:
     assert level_hit_ratios(16, 8, 100, Skew(), exclusive=False) == pytest.approx((0.16, 0.0))
 
 
+def test_a_dedupe_aware_flash_behind_a_plain_dram_counts_dram_per_logical_copy() -> None:
+    # W = 100 GB, dedupe 4:1 -> 25 GB physical; DRAM 16 GB not aware = 4 GB of physical blocks;
+    # flash 8 GB aware. Uniform: h_dram = 4/25 = 0.16 (= 16/100, as without dedupe),
+    # h_flash = (4 + 8)/25 - 0.16 = 0.48 - 0.16 = 0.32
+    h = level_hit_ratios(16, 8, 100, Skew(), dedupe_ratio=4.0, flash_dedupe_aware=True)
+    assert h == pytest.approx((0.16, 0.32))
+    # neither aware: dedupe changes nothing: (0.16, (16 + 8)/100 - 0.16 = 0.08)
+    assert level_hit_ratios(16, 8, 100, Skew(), dedupe_ratio=4.0) == pytest.approx((0.16, 0.08))
+
+
 def test_dedupe_aware_cache_sees_the_working_set_shrunk_by_the_ratio() -> None:
     assert effective_cache_working_set_gb(100, 4.0, dedupe_aware=True) == 25.0
     assert effective_cache_working_set_gb(100, 4.0, dedupe_aware=False) == 100.0
@@ -263,12 +273,27 @@ def test_hit_ratio_curve_agrees_with_the_scalar_solver(skew: Skew, ws: float, fr
 
 @settings(max_examples=40, deadline=None)
 @given(
-    skew=skews, ws=st.floats(0.01, 1e5), d=st.floats(0.0, 2.0), f=st.floats(0.0, 5.0), exclusive=st.booleans()
+    skew=skews,
+    ws=st.floats(0.01, 1e5),
+    d=st.floats(0.0, 2.0),
+    f=st.floats(0.0, 5.0),
+    exclusive=st.booleans(),
+    ratio=st.floats(1.0, 50.0),
+    aware=st.tuples(st.booleans(), st.booleans()),
 )
 def test_level_hit_ratios_sum_to_at_most_one(
-    skew: Skew, ws: float, d: float, f: float, exclusive: bool
+    skew: Skew, ws: float, d: float, f: float, exclusive: bool, ratio: float, aware: tuple[bool, bool]
 ) -> None:
-    h_dram, h_flash = level_hit_ratios(d * ws, f * ws, ws, skew, exclusive=exclusive)
+    h_dram, h_flash = level_hit_ratios(
+        d * ws,
+        f * ws,
+        ws,
+        skew,
+        exclusive=exclusive,
+        dedupe_ratio=ratio,
+        dram_dedupe_aware=aware[0],
+        flash_dedupe_aware=aware[1],
+    )
     assert h_dram >= 0 and h_flash >= 0 and h_dram + h_flash <= 1.0 + 1e-12
 
 

@@ -318,3 +318,93 @@ def test_configuration_rejects_tiering_over_unknown_pools(hdd15k):
             tiering={"tiers": ["a", "b"], "chunk_mb": 1024},
             capacity=CapacityPolicy(),
         )
+
+
+# ---------------------------------------------------------------------------------------------- tiering
+
+
+def tiered_config(ssd, hdd15k, ssd_count=8, hdd_count=48, chunk_mb=1024.0, **tiering):
+    return Configuration(
+        name="tiered",
+        controller=ControllerSpec(model="t", count=2, cores=8, dram_cache_gb=16),
+        ports=[PortGroup(type="8gfc", count=8)],
+        pools=[
+            DrivePool(
+                name="ssd", drive=ssd, drive_count=ssd_count, raid=RaidLayout(scheme="raid5", group_width=4)
+            ),
+            DrivePool(
+                name="sas",
+                drive=hdd15k,
+                drive_count=hdd_count,
+                raid=RaidLayout(scheme="raid5", group_width=8),
+            ),
+        ],
+        tiering={"tiers": ["ssd", "sas"], "chunk_mb": chunk_mb, **tiering},
+    )
+
+
+def tiered_workload():
+    return Workload(
+        name="db",
+        capacity_tb=10,
+        working_set_pct=10,
+        pool="ssd",
+        phases=[Phase(name="day", window="day", iops=20000, read_pct=70, io_size_kib=8)],
+    )
+
+
+def test_autotiering_accounts_for_all_io_across_tiers(ssd, hdd15k):
+    res = evaluate([tiered_workload()], tiered_config(ssd, hdd15k))
+    w = res.windows[0]
+    assert w.tiering is not None
+    assert sum(t.io_share_pct for t in w.tiering.tiers) == pytest.approx(100.0)
+    fe = {p.pool: p.frontend_iops for p in w.pools}
+    assert fe["ssd"] + fe["sas"] == pytest.approx(20000)
+    assert fe["ssd"] > fe["sas"]  # the hot chunks live on flash
+
+
+def test_smaller_chunks_put_more_io_on_the_fast_tier(ssd, hdd15k):
+    coarse = evaluate([tiered_workload()], tiered_config(ssd, hdd15k, chunk_mb=1024)).windows[0].tiering
+    fine = evaluate([tiered_workload()], tiered_config(ssd, hdd15k, chunk_mb=7.5)).windows[0].tiering
+    assert fine.tiers[0].io_share_pct >= coarse.tiers[0].io_share_pct
+    # metadata RAM falls as chunks grow: capacity / chunk x 64 B
+    assert coarse.metadata_ram_gb.value < fine.metadata_ram_gb.value
+
+
+def test_an_undersized_fast_tier_spills_and_says_so(ssd, hdd15k):
+    # one RAID5 group of 4 x 100 GB SSDs (about 280 GB usable) under 10 TB of data: far below the
+    # ~13% (1.3 TB) that 1 GB chunks need for 80% of the I/O
+    tiny = ssd.model_copy(update={"capacity_gb": 100.0})
+    res = evaluate([tiered_workload()], tiered_config(tiny, hdd15k, ssd_count=4, hdd_count=96))
+    t = res.windows[0].tiering
+    assert t.spill and "spills to tier 1" in t.spill[0]
+
+
+def test_a_measured_fast_tier_fraction_overrides_the_model(ssd, hdd15k):
+    res = evaluate([tiered_workload()], tiered_config(ssd, hdd15k, fast_tier_fraction=0.05))
+    t = res.windows[0].tiering
+    assert t.needed_fast_fraction_pct.value == pytest.approx(5.0)
+    assert "measured" in t.needed_fast_fraction_pct.text
+
+
+def test_tier_migration_loads_both_tiers(ssd, hdd15k):
+    quiet = evaluate([tiered_workload()], tiered_config(ssd, hdd15k, hot_set_change_pct=0)).windows[0]
+    busy = evaluate(
+        [tiered_workload()], tiered_config(ssd, hdd15k, hot_set_change_pct=100, relocation_window_h=1)
+    ).windows[0]
+    assert busy.tiering.migration_mb_s.value > 0 == quiet.tiering.migration_mb_s.value
+    q = {p.pool: p.drive_utilization_pct.value for p in quiet.pools}
+    b = {p.pool: p.drive_utilization_pct.value for p in busy.pools}
+    assert b["sas"] > q["sas"] and b["ssd"] > q["ssd"]
+
+
+def test_dedupe_aware_flash_cache_serves_a_shrunken_working_set(hdd15k):
+    wl = oltp(read_pct=100, ws_gb=400, dedupe_ratio=4.0)
+    base = make_config(hdd15k, "raid-dp", 16, 32)
+    plain = base.model_copy(update={"cache": base.cache.model_copy(update={"flash_cache_gb": 100.0})})
+    aware = base.model_copy(
+        update={"cache": base.cache.model_copy(update={"flash_cache_gb": 100.0, "dedupe_aware": True})}
+    )
+    h_plain = evaluate([wl], plain).windows[0].phases[0]
+    h_aware = evaluate([wl], aware).windows[0].phases[0]
+    assert h_aware.flash_hit_pct.value > h_plain.flash_hit_pct.value

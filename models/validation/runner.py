@@ -57,7 +57,7 @@ def run_all(
 
 
 def format_table(rows: list[Row]) -> str:
-    head = ("record", "metric", "predicted", "measured", "error %", "tolerance", "gate", "result")
+    head = ("record", "metric", "predicted", "measured", "error %", "tolerance", "gate", "result", "note")
     lines = [head]
     for r in rows:
         if isinstance(r.measured, tuple):

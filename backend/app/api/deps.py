@@ -40,7 +40,9 @@ CatalogDep = Annotated[CatalogStore, Depends(get_catalog)]
 CalibrationDep = Annotated[Calibration, Depends(get_calibration)]
 
 
-def get_sizing_context(catalog: CatalogDep, calibration: CalibrationDep, session: SessionDep) -> SizingContext:
+def get_sizing_context(
+    catalog: CatalogDep, calibration: CalibrationDep, session: SessionDep
+) -> SizingContext:
     """Catalog, calibration and the custom hardware in the database, for one request."""
     return SizingContext(catalog, calibration, DatabaseHardware(session))
 

@@ -32,7 +32,9 @@ def list_arrays(catalog: CatalogDep) -> ArrayList:
 
 
 @router.get("/arrays/{array_id}", responses=error_responses(404))
-def get_array(catalog: CatalogDep, array_id: Annotated[str, Path(min_length=1, max_length=80)]) -> ArrayDetail:
+def get_array(
+    catalog: CatalogDep, array_id: Annotated[str, Path(min_length=1, max_length=80)]
+) -> ArrayDetail:
     return service.get_array(catalog, array_id)
 
 

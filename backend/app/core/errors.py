@@ -28,9 +28,7 @@ class InvalidInput(Exception):
     """The request is well-formed but impossible; each error names the field path (``loc``)."""
 
     def __init__(self, errors: Sequence[tuple[Loc, str, str]]) -> None:
-        self.errors = [
-            {"loc": list(loc), "msg": msg, "type": kind} for loc, msg, kind in errors
-        ]
+        self.errors = [{"loc": list(loc), "msg": msg, "type": kind} for loc, msg, kind in errors]
         super().__init__("; ".join(f"{'.'.join(map(str, loc))}: {msg}" for loc, msg, _ in errors))
 
     @classmethod
@@ -99,4 +97,3 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OperationalError, database_unavailable)
     app.add_exception_handler(InterfaceError, database_unavailable)
     app.add_exception_handler(Exception, unhandled_error)
-

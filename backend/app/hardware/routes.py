@@ -17,7 +17,9 @@ HardwareId = Annotated[str, Path(min_length=1, max_length=64, description="recor
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def create(session: SessionDep, catalog: CatalogDep, body: Annotated[HardwareInput, Body()]) -> HardwareRecord:
+def create(
+    session: SessionDep, catalog: CatalogDep, body: Annotated[HardwareInput, Body()]
+) -> HardwareRecord:
     return service.create(session, catalog, body)
 
 

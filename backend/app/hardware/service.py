@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.errors import InvalidInput, NotFound
+from backend.app.core.errors import InvalidInput, Loc, NotFound
 from backend.app.hardware.schemas import (
     ArrayInput,
     DriveInput,
@@ -86,8 +86,12 @@ def _check_array_drives(session: Session, catalog: CatalogStore, body: ArrayInpu
                 )
             )
         )
-    errors = [
-        (("body", "array", "spec", "drives", j), f"unknown drive id {d!r} (not in the catalog or custom drives)", "value_error")
+    errors: list[tuple[Loc, str, str]] = [
+        (
+            ("body", "array", "spec", "drives", j),
+            f"unknown drive id {d!r} (not in the catalog or custom drives)",
+            "value_error",
+        )
         for j, d in enumerate(body.spec.drives)
         if d not in known and d not in custom_drives
     ]

@@ -52,7 +52,14 @@ def evaluation_rows(result: dict[str, Any]) -> Iterator[Row]:
             yield cfg, win, "window", figure, w.get(figure), unit
         yield cfg, win, "controllers", "utilization_pct", _value(w.get("controller_utilization_pct")), "%"
         if w.get("failover_utilization_pct") is not None:
-            yield cfg, win, "controllers", "failover_utilization_pct", _value(w["failover_utilization_pct"]), "%"
+            yield (
+                cfg,
+                win,
+                "controllers",
+                "failover_utilization_pct",
+                _value(w["failover_utilization_pct"]),
+                "%",
+            )
         yield cfg, win, "ports", "utilization_pct", _value(w.get("port_utilization_pct")), "%"
         for p in w.get("pools", []):
             component = f"pool {p.get('pool', '')}"

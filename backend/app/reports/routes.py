@@ -20,7 +20,9 @@ ReportId = Annotated[str, Path(min_length=1, max_length=service.MAX_ID_LENGTH, d
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def create(body: Annotated[ReportCreate, Body()], session: SessionDep, ctx: SizingContextDep) -> ReportCreated:
+def create(
+    body: Annotated[ReportCreate, Body()], session: SessionDep, ctx: SizingContextDep
+) -> ReportCreated:
     """Recompute the result from ``inputs`` and save it; committed before the 201."""
     return service.create(session, ctx, body)
 
@@ -31,21 +33,19 @@ def get(session: SessionDep, report_id: ReportId) -> Response:
     return Response(service.get_json(session, report_id), media_type="application/json")
 
 
-@router.post(
-    "/{report_id}/recompute", status_code=status.HTTP_201_CREATED, responses=error_responses(404)
-)
+@router.post("/{report_id}/recompute", status_code=status.HTTP_201_CREATED, responses=error_responses(404))
 def recompute(session: SessionDep, ctx: SizingContextDep, report_id: ReportId) -> ReportCreated:
     """A new report from the saved inputs on the current engine and catalog, with the headline changes."""
     return service.recompute(session, ctx, report_id)
 
 
-@router.delete(
-    "/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404)
-)
+@router.delete("/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404))
 def delete(
     session: SessionDep,
     report_id: ReportId,
-    x_owner_token: Annotated[str | None, Header(max_length=200, description="the owner token from the save")] = None,
+    x_owner_token: Annotated[
+        str | None, Header(max_length=200, description="the owner token from the save")
+    ] = None,
 ) -> Response:
     service.delete(session, report_id, x_owner_token)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -62,7 +62,9 @@ def delete(
 def export(
     session: SessionDep,
     report_id: ReportId,
-    format: Annotated[Literal["json", "csv"], Query(description="json: the snapshot; csv: one row per figure")] = "json",
+    format: Annotated[
+        Literal["json", "csv"], Query(description="json: the snapshot; csv: one row per figure")
+    ] = "json",
 ) -> Response:
     """Download the report: the JSON snapshot, or CSV with one row per window x component figure."""
     content, media_type = service.export_report(session, report_id, format)

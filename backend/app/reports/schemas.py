@@ -16,7 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from backend.app.calibration import Calibration
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.schemas import Request
-from backend.app.sizing.schemas import CompareRequest, CompareResult, CurvesRequest, CurvesResult, EvaluateRequest, SizeRequest
+from backend.app.sizing.schemas import (
+    CompareRequest,
+    CompareResult,
+    CurvesRequest,
+    CurvesResult,
+    EvaluateRequest,
+    SizeRequest,
+)
 from models.compare import Figure, FigureChange
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult
@@ -55,7 +62,8 @@ class CurvesReportInput(_ReportInput):
 
 
 ReportCreate = Annotated[
-    EvaluateReportInput | SizeReportInput | CompareReportInput | CurvesReportInput, Field(discriminator="kind")
+    EvaluateReportInput | SizeReportInput | CompareReportInput | CurvesReportInput,
+    Field(discriminator="kind"),
 ]
 
 
@@ -67,7 +75,9 @@ class _Snapshot(BaseModel):
     created_at: datetime
     engine_version: str
     catalog_version: str
-    calibration: Calibration = Field(description="engine parameters and layout ages the result was computed with")
+    calibration: Calibration = Field(
+        description="engine parameters and layout ages the result was computed with"
+    )
     configurations: list[Configuration] = Field(description="the configurations the inputs resolved to")
     custom_hardware: list[HardwareRecord] = Field(description="copies of the custom hardware records used")
     headline: dict[str, Figure] = Field(description="named headline figures (what a recomputation diffs)")
@@ -114,7 +124,9 @@ class ReportCreated(BaseModel):
     id: str
     kind: ReportKind
     share_url: str = Field(description="the UI page of the report, /r/{id}")
-    owner_token: str = Field(description="send as X-Owner-Token to delete the report; not stored, not shown again")
+    owner_token: str = Field(
+        description="send as X-Owner-Token to delete the report; not stored, not shown again"
+    )
     engine_version: str
     catalog_version: str
     recomputed_from: str | None = None

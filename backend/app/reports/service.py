@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import select
@@ -229,7 +229,7 @@ def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCre
     """
     row = _row(session, report_id)
     saved = json.loads(row.snapshot_json)
-    kind = row.kind
+    kind = cast(ReportKind, row.kind)
     if kind not in _INPUTS:
         raise InvalidInput.at(REPORT_ID, f"report kind {kind!r} cannot be recomputed")
     try:
@@ -242,10 +242,14 @@ def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCre
     try:
         copies = _RECORDS.validate_python(saved.get("custom_hardware") or [])
     except ValidationError:
-        logger.warning("report %s: saved custom hardware no longer validates; using the database only", report_id)
+        logger.warning(
+            "report %s: saved custom hardware no longer validates; using the database only", report_id
+        )
         copies = []
     here = SizingContext(ctx.catalog, ctx.calibration, _WithCopies(ctx.hardware, copies))
-    return _save(session, here, row.name, kind, inputs, recomputed_from=report_id, before=saved.get("headline") or {})
+    return _save(
+        session, here, row.name, kind, inputs, recomputed_from=report_id, before=saved.get("headline") or {}
+    )
 
 
 def delete(session: Session, report_id: str, owner_token: str | None) -> None:

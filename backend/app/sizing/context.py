@@ -96,7 +96,9 @@ class SizingContext:
         try:
             return call()
         except InputError as exc:
-            raise InvalidInput.at(engine_loc(exc.field, configuration, reference=reference), exc.reason) from exc
+            raise InvalidInput.at(
+                engine_loc(exc.field, configuration, reference=reference), exc.reason
+            ) from exc
         except (ValueError, ArithmeticError) as exc:  # incl. pydantic ValidationError of a non-finite output
             raise numerical_failure(exc) from exc
 
@@ -141,7 +143,9 @@ class SizingContext:
             return record.spec
         raise InvalidInput.at(loc, f"unknown drive {drive_id!r} (not in the catalog or custom drives)")
 
-    def _layout(self, layout: Layout | None, scheme: RaidScheme, loc: Loc) -> tuple[Layout | None, float | None, float]:
+    def _layout(
+        self, layout: Layout | None, scheme: RaidScheme, loc: Loc
+    ) -> tuple[Layout | None, float | None, float]:
         """(layout age, full-stripe share, scatter) for ``scheme``.
 
         WAFL schemes get the named age, else the calibration's default age; other schemes, and
@@ -165,17 +169,22 @@ class SizingContext:
     ) -> Configuration:
         if count == "family" and ref.drive_count is not None:
             raise InvalidInput.at(
-                loc + ("drive_count",), "must be null: sizing finds the drive count (use /evaluate for a given count)"
+                loc + ("drive_count",),
+                "must be null: sizing finds the drive count (use /evaluate for a given count)",
             )
         array = self._array(ref.array_id, loc + ("array_id",))
         drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
         if drive_id is None:
-            raise InvalidInput.at(loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id")
+            raise InvalidInput.at(
+                loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id"
+            )
         drive = self._drive(drive_id, loc + ("drive_id",))
         if ref.controller_id is not None:
             record = self._record(ref.controller_id)
             if not isinstance(record, ControllerRecord):
-                raise InvalidInput.at(loc + ("controller_id",), f"unknown custom controller {ref.controller_id!r}")
+                raise InvalidInput.at(
+                    loc + ("controller_id",), f"unknown custom controller {ref.controller_id!r}"
+                )
             array = array.model_copy(update={"controller": record.spec})
         scheme = ref.raid_scheme or array.default_raid
         age, share, scatter = self._layout(ref.layout, scheme, loc + ("layout",))

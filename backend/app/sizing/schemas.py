@@ -26,17 +26,20 @@ MAX_WORKLOADS = 32
 MAX_PHASES = 128
 """Phases across all workloads of one request: keeps the slowest request (curves) to seconds."""
 
+
 def _phase_budget(workloads: list[Workload]) -> list[Workload]:
     phases = sum(len(w.phases) for w in workloads)
     if phases > MAX_PHASES:
         raise ValueError(f"at most {MAX_PHASES} phases across all workloads, got {phases}")
     return workloads
 
+
 Workloads = Annotated[
     list[Workload],
     Field(min_length=1, max_length=MAX_WORKLOADS, description=f"at most {MAX_PHASES} phases in all"),
     AfterValidator(_phase_budget),
 ]
+
 
 class CatalogReference(Request):
     """A configuration built from catalog records (or custom hardware record ids).
@@ -50,7 +53,9 @@ class CatalogReference(Request):
 
     model_config = ConfigDict(title="CatalogReference")
 
-    array_id: str = Field(min_length=1, max_length=80, description="catalog array id or custom array record id")
+    array_id: str = Field(
+        min_length=1, max_length=80, description="catalog array id or custom array record id"
+    )
     drive_id: str | None = Field(
         default=None, min_length=1, max_length=80, description="catalog drive id or custom drive record id"
     )
@@ -58,14 +63,20 @@ class CatalogReference(Request):
     group_width: int | None = Field(default=None, ge=1, le=64, description="drives per RAID group")
     drive_count: int | None = Field(default=None, ge=1, le=100000, description="drives excl. spares")
     flash_cache_gb: float = Field(default=0.0, ge=0.0, le=1e6, description="flash read cache [GB, system]")
-    port_option: str | None = Field(default=None, min_length=1, max_length=80, description="array port option name")
+    port_option: str | None = Field(
+        default=None, min_length=1, max_length=80, description="array port option name"
+    )
     controller_id: str | None = Field(
-        default=None, min_length=1, max_length=64, description="custom controller record replacing the array's"
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="custom controller record replacing the array's",
     )
     layout: Layout | None = Field(
         default=None, description="WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default"
     )
     name: str | None = Field(default=None, min_length=1, max_length=120)
+
 
 def _configuration_kind(value: Any) -> str | None:
     if isinstance(value, Configuration):
@@ -76,15 +87,18 @@ def _configuration_kind(value: Any) -> str | None:
         return "configuration" if "controller" in value else "catalog"
     return None
 
+
 ConfigurationInput = Annotated[
     Annotated[Configuration, Tag("configuration")] | Annotated[CatalogReference, Tag("catalog")],
     Discriminator(_configuration_kind),
 ]
 
+
 class EvaluateRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = DegradedMode.NONE
+
 
 class SizeRequest(Request):
     workloads: Workloads
@@ -92,10 +106,14 @@ class SizeRequest(Request):
         description="a family: one pool's drive_count null (or a catalog reference without drive_count)"
     )
     flash_cache_options_gb: list[Annotated[float, Field(ge=0.0, le=1e6)]] | None = Field(
-        default=None, min_length=1, max_length=16, description="size once per flash-cache size, keep the cheapest"
+        default=None,
+        min_length=1,
+        max_length=16,
+        description="size once per flash-cache size, keep the cheapest",
     )
     degraded: DegradedMode = DegradedMode.NONE
     max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to try")
+
 
 class CompareConfigurations(Request):
     """Compare 2-8 configurations; those with drive_count null are sized first."""
@@ -103,6 +121,7 @@ class CompareConfigurations(Request):
     workloads: Workloads
     configurations: list[ConfigurationInput] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
+
 
 class CompareSchemes(Request):
     """Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP")."""
@@ -118,6 +137,7 @@ class CompareSchemes(Request):
             raise ValueError("schemes must be distinct")
         return self
 
+
 def _compare_kind(value: Any) -> str | None:
     if isinstance(value, CompareConfigurations):
         return "configurations"
@@ -127,15 +147,20 @@ def _compare_kind(value: Any) -> str | None:
         return "schemes" if "base" in value or "schemes" in value else "configurations"
     return None
 
+
 CompareRequest = Annotated[
     Annotated[CompareConfigurations, Tag("configurations")] | Annotated[CompareSchemes, Tag("schemes")],
     Discriminator(_compare_kind),
 ]
 
+
 class CurvesRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
-    window: str | None = Field(default=None, min_length=1, max_length=80, description="default: the first window")
+    window: str | None = Field(
+        default=None, min_length=1, max_length=80, description="default: the first window"
+    )
+
 
 class SizingSummary(BaseModel):
     """How a configuration of a comparison was sized (``SizingResult`` without the repeated result)."""
@@ -156,6 +181,7 @@ class SizingSummary(BaseModel):
     def of(cls, sized: SizingResult) -> SizingSummary:
         return cls.model_validate(sized.model_dump(include=set(cls.model_fields)))
 
+
 class CompareItem(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -163,17 +189,20 @@ class CompareItem(BaseModel):
     result: EvaluationResult
     sizing: SizingSummary | None = Field(description="null when the drive count was given")
 
+
 class CompareResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     comparison: Comparison
     items: list[CompareItem]
 
+
 class HitRatioPoint(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     cache_gb: float
     hit_pct: float
+
 
 class HitRatioCurve(BaseModel):
     """LRU read-hit ratio against cache size for the window's largest working set (Che model)."""
@@ -190,6 +219,7 @@ class HitRatioCurve(BaseModel):
     configured_hit_pct: float
     dram_cache_gb: float
     flash_cache_gb: float
+
 
 class CurvesResult(BaseModel):
     model_config = ConfigDict(frozen=True)

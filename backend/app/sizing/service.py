@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 import numpy as np
@@ -72,15 +73,26 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
 
 
 def _evaluate_or_size(
-    workloads: list[Workload], config: Configuration, degraded: DegradedMode, ctx: SizingContext, loc: Loc, reference: bool
+    workloads: list[Workload],
+    config: Configuration,
+    degraded: DegradedMode,
+    ctx: SizingContext,
+    loc: Loc,
+    reference: bool,
 ) -> CompareItem:
     if any(pool.drive_count is None for pool in config.pools):
         sized = ctx.run(
-            lambda: engine_size(workloads, config, params=ctx.params, degraded=degraded), loc, reference=reference
+            lambda: engine_size(workloads, config, params=ctx.params, degraded=degraded),
+            loc,
+            reference=reference,
         )
-        return CompareItem(configuration=sized.configuration, result=sized.result, sizing=SizingSummary.of(sized))
+        return CompareItem(
+            configuration=sized.configuration, result=sized.result, sizing=SizingSummary.of(sized)
+        )
     result = ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=degraded), loc, reference=reference
+        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=degraded),
+        loc,
+        reference=reference,
     )
     return CompareItem(configuration=config, result=result, sizing=None)
 
@@ -106,7 +118,7 @@ def _scheme_configurations(
         array = ctx.catalog.get().arrays.get(base.array_id) if base.array_id else None
         pools = []
         for pool in base.pools:
-            raid = ctx.run(lambda old=pool.raid: layout_for_scheme(scheme, old, array))  # type: ignore[misc]
+            raid = ctx.run(partial(layout_for_scheme, scheme, pool.raid, array))
             pools.append(pool.model_copy(update={"raid": raid}))
         config = base.model_copy(update={"pools": pools, "name": f"{base.name} ({scheme.value})"[:120]})
         out.append((ctx.configuration(config, loc), loc, False))
@@ -118,7 +130,9 @@ def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
         entries = []
         for i, value in enumerate(body.configurations):
             loc: Loc = ("body", "configurations", i)
-            entries.append((ctx.configuration(value, loc, count="either"), loc, isinstance(value, CatalogReference)))
+            entries.append(
+                (ctx.configuration(value, loc, count="either"), loc, isinstance(value, CatalogReference))
+            )
     else:
         entries = _scheme_configurations(body.base, body.schemes, ctx)
     items = [
@@ -142,7 +156,9 @@ def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: st
     dram = ctrl.dram_cache_gb * ctrl.serving
     flash = config.cache.flash_cache_gb
     configured = dram + flash
-    sizes = np.unique(np.concatenate([[0.0], np.geomspace(ws * 1e-3, ws, HIT_RATIO_POINTS), [min(configured, ws)]]))
+    sizes = np.unique(
+        np.concatenate([[0.0], np.geomspace(ws * 1e-3, ws, HIT_RATIO_POINTS), [min(configured, ws)]])
+    )
     hits = cache_model.hit_ratio_curve(sizes, ws, workload.skew)
     configured_hit = float(hits[np.searchsorted(sizes, min(configured, ws))])
     return HitRatioCurve(
@@ -151,7 +167,10 @@ def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: st
         phase=phase.name,
         working_set_gb=ws,
         skew=workload.skew,
-        points=[HitRatioPoint(cache_gb=float(s), hit_pct=100.0 * float(h)) for s, h in zip(sizes, hits, strict=True)],
+        points=[
+            HitRatioPoint(cache_gb=float(s), hit_pct=100.0 * float(h))
+            for s, h in zip(sizes, hits, strict=True)
+        ],
         configured_cache_gb=configured,
         configured_hit_pct=100.0 * configured_hit,
         dram_cache_gb=dram,
@@ -182,12 +201,24 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
     windows = windows_of(body.workloads)
     window = body.window or windows[0]
     if window not in windows:
-        raise InvalidInput.at(("body", "window"), f"no phase runs in window {window!r} (windows: {', '.join(windows)})")
-    ctx.run(lambda: engine_evaluate(body.workloads, config, params=ctx.params), CONFIGURATION, reference=reference)
+        raise InvalidInput.at(
+            ("body", "window"), f"no phase runs in window {window!r} (windows: {', '.join(windows)})"
+        )
+    ctx.run(
+        lambda: engine_evaluate(body.workloads, config, params=ctx.params), CONFIGURATION, reference=reference
+    )
 
     notes: list[str] = []
-    lvl = _curve("latency vs load", lambda: latency_vs_load(body.workloads, config, window=window, params=ctx.params), notes)
-    qd = _curve("queue depth", lambda: queue_depth_sweep(body.workloads, config, window=window, params=ctx.params), notes)
+    lvl = _curve(
+        "latency vs load",
+        lambda: latency_vs_load(body.workloads, config, window=window, params=ctx.params),
+        notes,
+    )
+    qd = _curve(
+        "queue depth",
+        lambda: queue_depth_sweep(body.workloads, config, window=window, params=ctx.params),
+        notes,
+    )
     hit = _curve("hit ratio", lambda: hit_ratio_curve(body.workloads, config, window), notes)
     return CurvesResult(window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, notes=notes)
 

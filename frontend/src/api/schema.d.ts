@@ -11,8 +11,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Arrays */
-        get: operations["catalog-arrays"];
+        /** List Arrays */
+        get: operations["catalog-list_arrays"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28,8 +28,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Array */
-        get: operations["catalog-array"];
+        /** Get Array */
+        get: operations["catalog-get_array"];
         put?: never;
         post?: never;
         delete?: never;
@@ -45,8 +45,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drives */
-        get: operations["catalog-drives"];
+        /** List Drives */
+        get: operations["catalog-list_drives"];
         put?: never;
         post?: never;
         delete?: never;
@@ -62,8 +62,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ports */
-        get: operations["catalog-ports"];
+        /** List Ports */
+        get: operations["catalog-list_ports"];
         put?: never;
         post?: never;
         delete?: never;
@@ -79,8 +79,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Raid */
-        get: operations["catalog-raid"];
+        /** List Raid Schemes */
+        get: operations["catalog-list_raid_schemes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -96,8 +96,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Templates */
-        get: operations["catalog-templates"];
+        /** List Workload Templates */
+        get: operations["catalog-list_workload_templates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -115,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Compare */
+        /**
+         * Compare
+         * @description 2-8 configurations side by side (families sized first), with deltas against the first.
+         */
         post: operations["sizing-compare"];
         delete?: never;
         options?: never;
@@ -132,7 +135,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Curves */
+        /**
+         * Curves
+         * @description Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window.
+         */
         post: operations["sizing-curves"];
         delete?: never;
         options?: never;
@@ -149,9 +155,49 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate */
+        /**
+         * Evaluate
+         * @description Evaluate a configuration against every window of the workloads.
+         */
         post: operations["sizing-evaluate"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List */
+        get: operations["hardware-list"];
+        put?: never;
+        /** Create */
+        post: operations["hardware-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware/{hardware_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get */
+        get: operations["hardware-get"];
+        /** Replace */
+        put: operations["hardware-replace"];
+        post?: never;
+        /** Delete */
+        delete: operations["hardware-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -164,10 +210,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Health
-         * @description Liveness and versions: API status, database reachability, engine and catalog versions.
-         */
+        /** Get */
         get: operations["health-get"];
         put?: never;
         post?: never;
@@ -186,8 +229,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fio */
-        post: operations["imports-fio"];
+        /**
+         * Fio
+         * @description A fio job file or JSON result as a phase (mix, rate, queue depth, measured latencies).
+         */
+        post: operations["import-fio"];
         delete?: never;
         options?: never;
         head?: never;
@@ -203,8 +249,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Iometer */
-        post: operations["imports-iometer"];
+        /**
+         * Iometer
+         * @description An Iometer access specification as a phase (I/O-size mix, read %, random %).
+         */
+        post: operations["import-iometer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -220,8 +269,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create Report */
-        post: operations["reports-create_report"];
+        /**
+         * Create
+         * @description Recompute the result from ``inputs`` and save it; committed before the 201.
+         */
+        post: operations["reports-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -235,10 +287,54 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Report */
-        get: operations["reports-get_report"];
+        /**
+         * Get
+         * @description The snapshot exactly as saved (immutable).
+         */
+        get: operations["reports-get"];
         put?: never;
         post?: never;
+        /** Delete */
+        delete: operations["reports-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{report_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export
+         * @description Download the report: the JSON snapshot, or CSV with one row per window x component figure.
+         */
+        get: operations["reports-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{report_id}/recompute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute
+         * @description A new report from the saved inputs on the current engine and catalog, with the headline changes.
+         */
+        post: operations["reports-recompute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,7 +350,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Size */
+        /**
+         * Size
+         * @description The fewest drives (whole RAID groups) of a configuration family that meet every window.
+         */
         post: operations["sizing-size"];
         delete?: never;
         options?: never;
@@ -269,16 +368,39 @@ export interface components {
         /** ArrayDetail */
         ArrayDetail: {
             array: components["schemas"]["ArrayModel"];
-            /** Catalog Version */
+            /**
+             * Catalog Version
+             * @description catalog data release, YYYY.MM.patch
+             */
             catalog_version: string;
-            /** Drives */
+            /**
+             * Drives
+             * @description the catalog drives this array supports
+             */
             drives: components["schemas"]["DriveSpec"][];
+        };
+        /** ArrayInput */
+        ArrayInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "array";
+            /**
+             * Name
+             * @description display name; defaults to the spec's name (drive) or model (controller, array)
+             */
+            name?: string | null;
+            spec: components["schemas"]["CustomArraySpec"];
         };
         /** ArrayList */
         ArrayList: {
             /** Arrays */
             arrays: components["schemas"]["ArrayModel"][];
-            /** Catalog Version */
+            /**
+             * Catalog Version
+             * @description catalog data release, YYYY.MM.patch
+             */
             catalog_version: string;
         };
         /**
@@ -360,6 +482,27 @@ export interface components {
             /** Write Log */
             write_log?: components["schemas"]["WriteLogOption"][];
         };
+        /** ArrayRecord */
+        ArrayRecord: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * @description record id: use it as array_id / drive_id / controller_id
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "array";
+            /** Name */
+            name: string;
+            spec: components["schemas"]["ArrayModel"];
+        };
         /**
          * BillOfMaterials
          * @description Drives, shelves, rack units, power and list cost (None where the catalog has no figure).
@@ -418,15 +561,6 @@ export interface components {
             /** @default flash-cache */
             flash_kind: components["schemas"]["FlashCacheKind"];
         };
-        /** CacheCurve */
-        CacheCurve: {
-            /** Chosen Gb */
-            chosen_gb: number;
-            /** Points */
-            points: components["schemas"]["CachePoint"][];
-            /** Window */
-            window: string;
-        };
         /**
          * CacheOption
          * @description One point of the drives-vs-cache curve.
@@ -443,12 +577,33 @@ export interface components {
             /** Flash Cache Gb */
             flash_cache_gb: number;
         };
-        /** CachePoint */
-        CachePoint: {
-            /** Cache Gb */
-            cache_gb: number;
-            /** Hit Pct */
-            hit_pct: number;
+        /**
+         * Calibration
+         * @description What the API passes to the engine, and where it came from (stamped on saved reports).
+         */
+        Calibration: {
+            /** @description layout age of a WAFL pool that names none */
+            default_layout?: components["schemas"]["Layout"] | null;
+            /**
+             * File
+             * @description calibration file, relative to the fixtures folder
+             */
+            file?: string | null;
+            /** Layouts */
+            layouts?: {
+                [key: string]: components["schemas"]["LayoutCalibration"];
+            };
+            parameters?: components["schemas"]["EngineParameters"];
+            /**
+             * Sha256
+             * @description digest of the calibration file
+             */
+            sha256?: string | null;
+            /**
+             * Version
+             * @description calibration release
+             */
+            version?: string | null;
         };
         /**
          * CapacityPolicy
@@ -501,6 +656,59 @@ export interface components {
             usable_tb: number;
         };
         /**
+         * CatalogReference
+         * @description A configuration built from catalog records (or custom hardware record ids).
+         *
+         *     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
+         *     width, the default port option and no flash cache. ``drive_count`` null means the array's entry
+         *     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
+         *     ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
+         *     share and scatter; null = the calibration's default age) and is ignored for other schemes.
+         */
+        CatalogReference: {
+            /**
+             * Array Id
+             * @description catalog array id or custom array record id
+             */
+            array_id: string;
+            /**
+             * Controller Id
+             * @description custom controller record replacing the array's
+             */
+            controller_id?: string | null;
+            /**
+             * Drive Count
+             * @description drives excl. spares
+             */
+            drive_count?: number | null;
+            /**
+             * Drive Id
+             * @description catalog drive id or custom drive record id
+             */
+            drive_id?: string | null;
+            /**
+             * Flash Cache Gb
+             * @description flash read cache [GB, system]
+             * @default 0
+             */
+            flash_cache_gb: number;
+            /**
+             * Group Width
+             * @description drives per RAID group
+             */
+            group_width?: number | null;
+            /** @description WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default */
+            layout?: components["schemas"]["Layout"] | null;
+            /** Name */
+            name?: string | null;
+            /**
+             * Port Option
+             * @description array port option name
+             */
+            port_option?: string | null;
+            raid_scheme?: components["schemas"]["RaidScheme"] | null;
+        };
+        /**
          * Check
          * @description One constraint: value against limit, with the margin (limit - value, in the value's unit).
          */
@@ -520,30 +728,137 @@ export interface components {
             /** Value */
             value: number | null;
         };
-        /** CompareItem */
-        CompareItem: {
-            configuration: components["schemas"]["Configuration"];
-            result: components["schemas"]["EvaluationResult"];
-            /**
-             * Sized
-             * @default false
-             */
-            sized: boolean;
-        };
-        /** CompareRequest */
-        CompareRequest: {
-            base?: components["schemas"]["Configuration"] | null;
+        /**
+         * CompareConfigurations
+         * @description Compare 2-8 configurations; those with drive_count null are sized first.
+         */
+        CompareConfigurations: {
             /** Configurations */
-            configurations?: components["schemas"]["Configuration"][] | null;
-            /** Schemes */
-            schemes?: components["schemas"]["RaidScheme"][] | null;
-            /** Workloads */
+            configurations: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            /** @default none */
+            degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
             workloads: components["schemas"]["Workload"][];
         };
-        /** CompareResponse */
-        CompareResponse: {
+        /** CompareItem */
+        CompareItem: {
+            /** @description as evaluated (sized when it was a family) */
+            configuration: components["schemas"]["Configuration"];
+            result: components["schemas"]["EvaluationResult"];
+            /** @description null when the drive count was given */
+            sizing: components["schemas"]["SizingSummary"] | null;
+        };
+        /** CompareReportInput */
+        CompareReportInput: {
+            /** Inputs */
+            inputs: components["schemas"]["CompareConfigurations"] | components["schemas"]["CompareSchemes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "compare";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
+        /** CompareResult */
+        CompareResult: {
+            comparison: components["schemas"]["Comparison"];
             /** Items */
             items: components["schemas"]["CompareItem"][];
+        };
+        /**
+         * CompareSchemes
+         * @description Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP").
+         */
+        CompareSchemes: {
+            /** Base */
+            base: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /** @default none */
+            degraded: components["schemas"]["DegradedMode"];
+            /** Schemes */
+            schemes: components["schemas"]["RaidScheme"][];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** CompareSnapshot */
+        CompareSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            /** Inputs */
+            inputs: components["schemas"]["CompareConfigurations"] | components["schemas"]["CompareSchemes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "compare";
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["CompareResult"];
+        };
+        /** Comparison */
+        Comparison: {
+            /**
+             * Base
+             * @description name of the first configuration, the base of every delta
+             */
+            base: string;
+            /** Columns */
+            columns: components["schemas"]["ComparisonColumn"][];
+        };
+        /** ComparisonColumn */
+        ComparisonColumn: {
+            /** @description against the first configuration (all zero for the first) */
+            delta: components["schemas"]["Delta"];
+            headline: components["schemas"]["Headline"];
         };
         /**
          * Configuration
@@ -572,6 +887,41 @@ export interface components {
             tiering?: components["schemas"]["TieringConfig"] | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /** ControllerInput */
+        ControllerInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "controller";
+            /**
+             * Name
+             * @description display name; defaults to the spec's name (drive) or model (controller, array)
+             */
+            name?: string | null;
+            spec: components["schemas"]["ControllerSpec"];
+        };
+        /** ControllerRecord */
+        ControllerRecord: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * @description record id: use it as array_id / drive_id / controller_id
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "controller";
+            /** Name */
+            name: string;
+            spec: components["schemas"]["ControllerSpec"];
         };
         /**
          * ControllerSpec
@@ -672,19 +1022,269 @@ export interface components {
              */
             write_ack_ms: number;
         };
+        /** CurvesReportInput */
+        CurvesReportInput: {
+            inputs: components["schemas"]["CurvesRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "curves";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** CurvesRequest */
         CurvesRequest: {
-            configuration: components["schemas"]["Configuration"];
-            /** Window */
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Window
+             * @description default: the first window
+             */
             window?: string | null;
-            /** Workloads */
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
             workloads: components["schemas"]["Workload"][];
         };
-        /** CurvesResponse */
-        CurvesResponse: {
-            cache?: components["schemas"]["CacheCurve"] | null;
-            latency: components["schemas"]["LatencyCurve"];
-            queue_depth: components["schemas"]["QueueDepthCurve"];
+        /** CurvesResult */
+        CurvesResult: {
+            hit_ratio: components["schemas"]["HitRatioCurve"] | null;
+            latency_vs_load: components["schemas"]["LatencyCurve"] | null;
+            /**
+             * Notes
+             * @description why a curve is missing (e.g. an idle window)
+             */
+            notes: string[];
+            queue_depth: components["schemas"]["QueueDepthCurve"] | null;
+            /** Window */
+            window: string;
+        };
+        /** CurvesSnapshot */
+        CurvesSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["CurvesRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "curves";
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["CurvesResult"];
+        };
+        /**
+         * CustomArraySpec
+         * @description An :class:`ArrayModel` whose ``id`` the server assigns; ``drives`` may list custom drive ids.
+         */
+        CustomArraySpec: {
+            /**
+             * Any Drive
+             * @description custom builds: accepts any drive record
+             * @default false
+             */
+            any_drive: boolean;
+            capacity?: components["schemas"]["CapacityPolicy"];
+            controller: components["schemas"]["ControllerSpec"];
+            /** Default Drive */
+            default_drive?: string | null;
+            /**
+             * Default Drive Count
+             * @description drives in the entry configuration
+             */
+            default_drive_count: number;
+            /** Default Ports */
+            default_ports: string;
+            default_raid: components["schemas"]["RaidScheme"];
+            /**
+             * Drives
+             * @description supported drive ids
+             */
+            drives?: string[];
+            /**
+             * Era
+             * @description year of introduction
+             */
+            era: number;
+            /** Family */
+            family: string;
+            /** Flash Cache */
+            flash_cache?: components["schemas"]["FlashCacheOption"][];
+            /**
+             * Id
+             * @description ignored: the server sets it to the record id
+             */
+            id?: string | null;
+            /**
+             * Inline Compression
+             * @default false
+             */
+            inline_compression: boolean;
+            /**
+             * Inline Dedupe
+             * @default false
+             */
+            inline_dedupe: boolean;
+            /** Max Drives */
+            max_drives: number;
+            /** Model */
+            model: string;
+            /** Notes */
+            notes?: string | null;
+            packaging: components["schemas"]["Packaging"];
+            /** Port Options */
+            port_options: components["schemas"]["PortOption"][];
+            /** Raid */
+            raid: components["schemas"]["RaidOption"][];
+            scale_out?: components["schemas"]["ScaleOut"] | null;
+            /** Source */
+            source: string;
+            spares?: components["schemas"]["SparePolicy"];
+            /**
+             * Tiering Chunk Mb
+             * @description relocation unit [MB]
+             */
+            tiering_chunk_mb?: number | null;
+            /**
+             * Tiering Name
+             * @description autotiering product, e.g. FAST VP
+             */
+            tiering_name?: string | null;
+            /** Vendor */
+            vendor: string;
+            /** Write Log */
+            write_log?: components["schemas"]["WriteLogOption"][];
+        };
+        /**
+         * CustomDriveSpec
+         * @description A :class:`DriveSpec` whose ``id`` the server assigns.
+         */
+        CustomDriveSpec: {
+            /** Avg Read Seek Ms */
+            avg_read_seek_ms?: number | null;
+            /** Avg Write Seek Ms */
+            avg_write_seek_ms?: number | null;
+            /**
+             * Capacity Gb
+             * @description marketed capacity [GB, decimal]
+             */
+            capacity_gb: number;
+            /**
+             * Id
+             * @description ignored: the server sets it to the record id
+             */
+            id?: string | null;
+            /**
+             * Interface
+             * @description SAS, FC, SATA, NL-SAS, NVMe
+             * @default SAS
+             */
+            interface: string;
+            kind: components["schemas"]["DriveKind"];
+            /**
+             * Media Rate Mb S
+             * @description sustained media transfer rate [MB/s]
+             */
+            media_rate_mb_s: number;
+            /** Name */
+            name: string;
+            /**
+             * Overhead Ms
+             * @description command/controller overhead per I/O [ms]
+             * @default 0.2
+             */
+            overhead_ms: number;
+            /** Power W */
+            power_w?: number | null;
+            /**
+             * Price Usd
+             * @description list-price estimate [USD]
+             */
+            price_usd?: number | null;
+            /**
+             * Read Iops 4K
+             * @description random 4 KiB read IOPS at high QD
+             */
+            read_iops_4k?: number | null;
+            /**
+             * Read Latency Us
+             * @description QD1 4 KiB read latency [us]
+             */
+            read_latency_us?: number | null;
+            /**
+             * Right Sized Gib
+             * @description usable capacity after the array's right-sizing [GiB, binary]
+             */
+            right_sized_gib?: number | null;
+            /** Rpm */
+            rpm?: number | null;
+            /** Seq Write Mb S */
+            seq_write_mb_s?: number | null;
+            /**
+             * Source
+             * @default user-defined
+             */
+            source: string;
+            /**
+             * Track To Track Ms
+             * @description single-track seek [ms]
+             */
+            track_to_track_ms?: number | null;
+            /**
+             * Write Iops 4K
+             * @description random 4 KiB write IOPS, steady state (after preconditioning)
+             */
+            write_iops_4k?: number | null;
+            /**
+             * Write Latency Us
+             * @description QD1 4 KiB write latency [us]
+             */
+            write_latency_us?: number | null;
         };
         /**
          * DegradedMode
@@ -692,13 +1292,48 @@ export interface components {
          */
         DegradedMode: "none" | "drive-failed" | "rebuilding" | "controller-failed";
         /**
+         * Delta
+         * @description A configuration's headline minus the base's.
+         */
+        Delta: {
+            /** Cost Usd */
+            cost_usd: number | null;
+            /** Drives Total */
+            drives_total: number;
+            passed: components["schemas"]["PassChange"];
+            /** Usable Tb */
+            usable_tb: number;
+            /**
+             * Windows
+             * @description windows of the configuration, in its order
+             */
+            windows: components["schemas"]["WindowDelta"][];
+        };
+        /** DriveInput */
+        DriveInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "drive";
+            /**
+             * Name
+             * @description display name; defaults to the spec's name (drive) or model (controller, array)
+             */
+            name?: string | null;
+            spec: components["schemas"]["CustomDriveSpec"];
+        };
+        /**
          * DriveKind
          * @enum {string}
          */
         DriveKind: "hdd" | "ssd" | "nvme";
         /** DriveList */
         DriveList: {
-            /** Catalog Version */
+            /**
+             * Catalog Version
+             * @description catalog data release, YYYY.MM.patch
+             */
             catalog_version: string;
             /** Drives */
             drives: components["schemas"]["DriveSpec"][];
@@ -721,6 +1356,27 @@ export interface components {
             name: string;
             raid: components["schemas"]["RaidLayout"];
             spares?: components["schemas"]["SparePolicy"];
+        };
+        /** DriveRecord */
+        DriveRecord: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * @description record id: use it as array_id / drive_id / controller_id
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "drive";
+            /** Name */
+            name: string;
+            spec: components["schemas"]["DriveSpec"];
         };
         /**
          * DriveSpec
@@ -805,18 +1461,153 @@ export interface components {
              */
             write_latency_us?: number | null;
         };
+        /**
+         * EngineParameters
+         * @description Engine-wide model parameters (every one a documented argument, no hidden constants).
+         */
+        EngineParameters: {
+            /**
+             * Drive Service Scv
+             * @description squared coefficient of variation of drive service time (M/G/1)
+             * @default 0.5
+             */
+            drive_service_scv: number;
+            /**
+             * Host Overhead Ms
+             * @description host stack + fabric time per I/O outside the array [ms]
+             * @default 0
+             */
+            host_overhead_ms: number;
+            /**
+             * Min Span Fraction
+             * @description floor of the seek span (metadata and neighbours are touched too)
+             * @default 0.005
+             */
+            min_span_fraction: number;
+            /**
+             * Ncq Gain Max
+             * @description max positioning-time gain from command queuing (1.0 halves it)
+             * @default 1
+             */
+            ncq_gain_max: number;
+            /**
+             * Ncq Q Half
+             * @description queue at which half the NCQ gain is reached
+             * @default 8
+             */
+            ncq_q_half: number;
+            /**
+             * Rebuild Min Rate Mb S
+             * @description rebuild rate the array guarantees under load [MB/s]
+             * @default 10
+             */
+            rebuild_min_rate_mb_s: number;
+            /**
+             * Rebuild Rate Mb S
+             * @description rebuild rate on an idle group [MB/s]
+             * @default 60
+             */
+            rebuild_rate_mb_s: number;
+            /**
+             * Sequential Run Kib
+             * @description sequential data moved per positioning on one drive [KiB]
+             * @default 1024
+             */
+            sequential_run_kib: number;
+            /**
+             * Stripe Run Kib
+             * @description full-stripe write data per drive per positioning [KiB]
+             * @default 256
+             */
+            stripe_run_kib: number;
+        };
+        /**
+         * ErrorDetail
+         * @description Body of every non-validation error response (4xx other than 422, and 5xx).
+         */
+        ErrorDetail: {
+            /** Detail */
+            detail: string;
+        };
+        /** EvaluateReportInput */
+        EvaluateReportInput: {
+            inputs: components["schemas"]["EvaluateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "evaluate";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** EvaluateRequest */
         EvaluateRequest: {
-            configuration: components["schemas"]["Configuration"];
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
             /**
-             * Load Scale
-             * @default 1
+             * Workloads
+             * @description at most 128 phases in all
              */
-            load_scale: number;
-            /** Workloads */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** EvaluateSnapshot */
+        EvaluateSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["EvaluateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "evaluate";
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["EvaluationResult"];
         };
         /** EvaluationResult */
         EvaluationResult: {
@@ -869,6 +1660,52 @@ export interface components {
              * @description the figure; null when unbounded (a saturated resource)
              */
             value: number | null;
+        };
+        /**
+         * FigureChange
+         * @description One named figure before and after (null where a side does not have it).
+         */
+        FigureChange: {
+            /** After */
+            after: number | string | boolean | null;
+            /** Before */
+            before: number | string | boolean | null;
+            /** Changed */
+            changed: boolean;
+            /**
+             * Delta
+             * @description after - before for numbers, else null
+             */
+            delta: number | null;
+            /** Figure */
+            figure: string;
+        };
+        /**
+         * FioImport
+         * @description A fio job file (``format: job``) or a fio ``--output-format=json`` result (``format: json``).
+         */
+        FioImport: {
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "job" | "json";
+            /**
+             * Name
+             * @description phase name
+             */
+            name?: string | null;
+            /**
+             * Text
+             * @description the file's contents
+             */
+            text: string;
+            /**
+             * Window
+             * @description window of the phase
+             * @default imported
+             */
+            window: string;
         };
         /**
          * FlashCacheKind
@@ -930,6 +1767,47 @@ export interface components {
          * @enum {string}
          */
         HaMode: "single" | "active-active" | "active-passive" | "scale-out";
+        /** HardwareList */
+        HardwareList: {
+            /** Hardware */
+            hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+        };
+        /**
+         * Headline
+         * @description The figures a comparison puts side by side for one configuration.
+         */
+        Headline: {
+            /** Bottleneck */
+            bottleneck: string;
+            /** Configuration */
+            configuration: string;
+            /**
+             * Cost Usd
+             * @description list cost [USD]; null when the catalog lacks a price
+             */
+            cost_usd: number | null;
+            /**
+             * Drives
+             * @description drives in RAID groups (data + parity)
+             */
+            drives: number;
+            /**
+             * Drives Total
+             * @description drives to buy: drives + spares
+             */
+            drives_total: number;
+            /** Passed */
+            passed: boolean;
+            /** Spares */
+            spares: number;
+            /**
+             * Usable Tb
+             * @description usable capacity [TB]
+             */
+            usable_tb: number;
+            /** Windows */
+            windows: components["schemas"]["WindowFigures"][];
+        };
         /**
          * HeadroomTargets
          * @description How busy each part may be (defaults from common practice).
@@ -973,22 +1851,63 @@ export interface components {
         Health: {
             /** Catalog Version */
             catalog_version: string;
-            /** Database */
-            database: string;
+            /**
+             * Database
+             * @enum {string}
+             */
+            database: "ok" | "unavailable";
             /** Engine Version */
             engine_version: string;
-            /** Status */
-            status: string;
-        };
-        /** ImportText */
-        ImportText: {
-            /** Text */
-            text: string;
             /**
-             * Window
-             * @default imported
+             * Status
+             * @enum {string}
              */
+            status: "ok" | "degraded";
+        };
+        /**
+         * HitRatioCurve
+         * @description LRU read-hit ratio against cache size for the window's largest working set (Che model).
+         */
+        HitRatioCurve: {
+            /**
+             * Configured Cache Gb
+             * @description DRAM of the serving controllers + flash cache [GB]
+             */
+            configured_cache_gb: number;
+            /** Configured Hit Pct */
+            configured_hit_pct: number;
+            /** Dram Cache Gb */
+            dram_cache_gb: number;
+            /** Flash Cache Gb */
+            flash_cache_gb: number;
+            /** Phase */
+            phase: string;
+            /**
+             * Points
+             * @description log-spaced cache sizes up to the working set, plus 0
+             */
+            points: components["schemas"]["HitRatioPoint"][];
+            skew: components["schemas"]["Skew"];
+            /** Window */
             window: string;
+            /** Working Set Gb */
+            working_set_gb: number;
+            /** Workload */
+            workload: string;
+        };
+        /** HitRatioPoint */
+        HitRatioPoint: {
+            /** Cache Gb */
+            cache_gb: number;
+            /** Hit Pct */
+            hit_pct: number;
+        };
+        /** ImportResult */
+        ImportResult: {
+            /** @description what the source said, with warnings */
+            imported: components["schemas"]["ImportedPhase"];
+            /** @description the imported phase in the requested window */
+            phase: components["schemas"]["Phase"];
         };
         /**
          * ImportedPhase
@@ -1062,6 +1981,28 @@ export interface components {
             size_kib: number;
         };
         /**
+         * IometerImport
+         * @description An Iometer access specification (``size,% of size,% reads,% random,delay,burst,align,reply`` lines).
+         */
+        IometerImport: {
+            /**
+             * Name
+             * @description phase name
+             */
+            name?: string | null;
+            /**
+             * Text
+             * @description the file's contents
+             */
+            text: string;
+            /**
+             * Window
+             * @description window of the phase
+             * @default imported
+             */
+            window: string;
+        };
+        /**
          * IometerLine
          * @description One line of an Iometer access specification (``size,% of size,% reads,% random,...``).
          */
@@ -1116,6 +2057,22 @@ export interface components {
             saturation_iops: number;
             /** Window */
             window: string;
+        };
+        /**
+         * Layout
+         * @description Age of a WAFL layout (RAID-DP/RAID-TEC): how well free space still takes full stripes.
+         * @enum {string}
+         */
+        Layout: "fresh" | "moderate" | "aged";
+        /**
+         * LayoutCalibration
+         * @description ``RaidLayout.full_stripe_share`` and ``RaidLayout.scatter`` for one layout age.
+         */
+        LayoutCalibration: {
+            /** Full Stripe Share */
+            full_stripe_share: number;
+            /** Scatter */
+            scatter: number;
         };
         /** LoadPoint */
         LoadPoint: {
@@ -1192,6 +2149,11 @@ export interface components {
              */
             shelf_rack_units: number;
         };
+        /**
+         * PassChange
+         * @enum {string}
+         */
+        PassChange: "same" | "now passes" | "now fails";
         /**
          * Phase
          * @description One I/O phase of a workload, in a named window.
@@ -1357,7 +2319,10 @@ export interface components {
         };
         /** PortList */
         PortList: {
-            /** Catalog Version */
+            /**
+             * Catalog Version
+             * @description catalog data release, YYYY.MM.patch
+             */
             catalog_version: string;
             /** Ports */
             ports: components["schemas"]["PortTypeRecord"][];
@@ -1513,7 +2478,10 @@ export interface components {
         RaidScheme: "raid0" | "raid1" | "raid10" | "raid5" | "raid6" | "raid-dp" | "raid-tec" | "zfs-mirror" | "raidz1" | "raidz2" | "raidz3" | "erasure" | "replica";
         /** RaidSchemeList */
         RaidSchemeList: {
-            /** Catalog Version */
+            /**
+             * Catalog Version
+             * @description catalog data release, YYYY.MM.patch
+             */
             catalog_version: string;
             /** Raid Schemes */
             raid_schemes: components["schemas"]["RaidSchemeRecord"][];
@@ -1590,38 +2558,38 @@ export interface components {
          * @enum {string}
          */
         ReplicationMode: "none" | "async" | "sync" | "cdp";
-        /** Report */
-        Report: {
+        /**
+         * ReportCreated
+         * @description A saved report: where to share it, and the token that alone can delete it (shown once).
+         */
+        ReportCreated: {
             /** Catalog Version */
             catalog_version: string;
-            configuration: components["schemas"]["Configuration"];
-            /** Created At */
-            created_at: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
             /** Engine Version */
             engine_version: string;
             /** Id */
             id: string;
-            result: components["schemas"]["EvaluationResult"];
-            /** Title */
-            title: string;
-            /** Workloads */
-            workloads: components["schemas"]["Workload"][];
-        };
-        /** ReportCreate */
-        ReportCreate: {
-            configuration: components["schemas"]["Configuration"];
-            /** Title */
-            title: string;
-            /** Workloads */
-            workloads: components["schemas"]["Workload"][];
-        };
-        /** ReportCreated */
-        ReportCreated: {
-            /** Id */
-            id: string;
-            /** Owner Token */
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "evaluate" | "size" | "compare" | "curves";
+            /**
+             * Owner Token
+             * @description send as X-Owner-Token to delete the report; not stored, not shown again
+             */
             owner_token: string;
-            /** Share Url */
+            /** Recomputed From */
+            recomputed_from?: string | null;
+            /**
+             * Share Url
+             * @description the UI page of the report, /r/{id}
+             */
             share_url: string;
         };
         /**
@@ -1658,13 +2626,98 @@ export interface components {
              */
             min_nodes: number;
         };
+        /** SizeReportInput */
+        SizeReportInput: {
+            inputs: components["schemas"]["SizeRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "size";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** SizeRequest */
         SizeRequest: {
-            configuration: components["schemas"]["Configuration"];
-            /** Flash Cache Options Gb */
+            /**
+             * Configuration
+             * @description a family: one pool's drive_count null (or a catalog reference without drive_count)
+             */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /** @default none */
+            degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Flash Cache Options Gb
+             * @description size once per flash-cache size, keep the cheapest
+             */
             flash_cache_options_gb?: number[] | null;
-            /** Workloads */
+            /**
+             * Max Drives
+             * @description largest drive count to try
+             */
+            max_drives?: number | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** SizeSnapshot */
+        SizeSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["SizeRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "size";
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["SizingResult"];
         };
         /** SizingResult */
         SizingResult: {
@@ -1698,6 +2751,30 @@ export interface components {
             result: components["schemas"]["EvaluationResult"];
         };
         /**
+         * SizingSummary
+         * @description How a configuration of a comparison was sized (``SizingResult`` without the repeated result).
+         */
+        SizingSummary: {
+            /** Binding Constraint */
+            binding_constraint: string;
+            /** Cache Options */
+            cache_options: components["schemas"]["CacheOption"][];
+            /** Chosen Flash Cache Gb */
+            chosen_flash_cache_gb: number;
+            /** Drive Count */
+            drive_count: number;
+            /** Evaluations */
+            evaluations: number;
+            /** Explanation */
+            explanation: string;
+            /** Feasible */
+            feasible: boolean;
+            /** Groups */
+            groups: number;
+            /** Reasons */
+            reasons: string[];
+        };
+        /**
          * Skew
          * @description Access skew over the working set.
          *
@@ -1715,7 +2792,8 @@ export interface components {
         };
         /**
          * SparePolicy
-         * @description Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool.
+         * @description Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool (just ``min_spares``
+         *     when ``per_drives`` is None, e.g. none at all for replicated scale-out nodes).
          */
         SparePolicy: {
             /**
@@ -1728,7 +2806,7 @@ export interface components {
              * @description one spare per this many drives
              * @default 30
              */
-            per_drives: number;
+            per_drives: number | null;
         };
         /**
          * TieringConfig
@@ -1779,6 +2857,58 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * WindowDelta
+         * @description Differences in one window, configuration minus base (null when either side is unknown).
+         */
+        WindowDelta: {
+            /**
+             * Controller Busy Pct
+             * @description percentage points
+             */
+            controller_busy_pct: number | null;
+            /**
+             * Drive Busy Pct
+             * @description percentage points
+             */
+            drive_busy_pct: number | null;
+            /** Read Latency Ms */
+            read_latency_ms: number | null;
+            /** Window */
+            window: string;
+            /** Write Latency Ms */
+            write_latency_ms: number | null;
+        };
+        /**
+         * WindowFigures
+         * @description One window's headline: latency and how busy the controllers and drives are.
+         */
+        WindowFigures: {
+            /**
+             * Controller Busy Pct
+             * @description controller utilization [%]
+             */
+            controller_busy_pct: number | null;
+            /**
+             * Drive Busy Pct
+             * @description utilization of the busiest drive pool [%]
+             */
+            drive_busy_pct: number | null;
+            /** Passed */
+            passed: boolean;
+            /**
+             * Read Latency Ms
+             * @description IOPS-weighted read latency [ms]; null when saturated
+             */
+            read_latency_ms: number | null;
+            /** Window */
+            window: string;
+            /**
+             * Write Latency Ms
+             * @description IOPS-weighted write latency [ms]; null when saturated
+             */
+            write_latency_ms: number | null;
         };
         /**
          * WindowResult
@@ -1894,7 +3024,10 @@ export interface components {
         };
         /** WorkloadTemplateList */
         WorkloadTemplateList: {
-            /** Catalog Version */
+            /**
+             * Catalog Version
+             * @description catalog data release, YYYY.MM.patch
+             */
             catalog_version: string;
             /** Templates */
             templates: components["schemas"]["WorkloadTemplate"][];
@@ -1925,7 +3058,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "catalog-arrays": {
+    "catalog-list_arrays": {
         parameters: {
             query?: never;
             header?: never;
@@ -1943,9 +3076,18 @@ export interface operations {
                     "application/json": components["schemas"]["ArrayList"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
-    "catalog-array": {
+    "catalog-get_array": {
         parameters: {
             query?: never;
             header?: never;
@@ -1965,6 +3107,15 @@ export interface operations {
                     "application/json": components["schemas"]["ArrayDetail"];
                 };
             };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1974,9 +3125,18 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
-    "catalog-drives": {
+    "catalog-list_drives": {
         parameters: {
             query?: never;
             header?: never;
@@ -1994,9 +3154,18 @@ export interface operations {
                     "application/json": components["schemas"]["DriveList"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
-    "catalog-ports": {
+    "catalog-list_ports": {
         parameters: {
             query?: never;
             header?: never;
@@ -2014,9 +3183,18 @@ export interface operations {
                     "application/json": components["schemas"]["PortList"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
-    "catalog-raid": {
+    "catalog-list_raid_schemes": {
         parameters: {
             query?: never;
             header?: never;
@@ -2034,9 +3212,18 @@ export interface operations {
                     "application/json": components["schemas"]["RaidSchemeList"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
-    "catalog-templates": {
+    "catalog-list_workload_templates": {
         parameters: {
             query?: never;
             header?: never;
@@ -2054,6 +3241,15 @@ export interface operations {
                     "application/json": components["schemas"]["WorkloadTemplateList"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "sizing-compare": {
@@ -2065,7 +3261,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CompareRequest"];
+                "application/json": components["schemas"]["CompareConfigurations"] | components["schemas"]["CompareSchemes"];
             };
         };
         responses: {
@@ -2075,7 +3271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompareResponse"];
+                    "application/json": components["schemas"]["CompareResult"];
                 };
             };
             /** @description Validation Error */
@@ -2085,6 +3281,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -2108,7 +3313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CurvesResponse"];
+                    "application/json": components["schemas"]["CurvesResult"];
                 };
             };
             /** @description Validation Error */
@@ -2118,6 +3323,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -2153,6 +3367,250 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "hardware-list": {
+        parameters: {
+            query?: {
+                /** @description only records of this kind */
+                kind?: ("drive" | "controller" | "array") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HardwareList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "hardware-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriveInput"] | components["schemas"]["ControllerInput"] | components["schemas"]["ArrayInput"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "hardware-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id */
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "hardware-replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id */
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriveInput"] | components["schemas"]["ControllerInput"] | components["schemas"]["ArrayInput"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "hardware-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id */
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "health-get": {
@@ -2173,9 +3631,18 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
         };
     };
-    "imports-fio": {
+    "import-fio": {
         parameters: {
             query?: never;
             header?: never;
@@ -2184,7 +3651,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ImportText"];
+                "application/json": components["schemas"]["FioImport"];
             };
         };
         responses: {
@@ -2194,7 +3661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ImportedPhase"];
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description Validation Error */
@@ -2208,7 +3675,7 @@ export interface operations {
             };
         };
     };
-    "imports-iometer": {
+    "import-iometer": {
         parameters: {
             query?: never;
             header?: never;
@@ -2217,7 +3684,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ImportText"];
+                "application/json": components["schemas"]["IometerImport"];
             };
         };
         responses: {
@@ -2227,7 +3694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ImportedPhase"];
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description Validation Error */
@@ -2241,7 +3708,7 @@ export interface operations {
             };
         };
     };
-    "reports-create_report": {
+    "reports-create": {
         parameters: {
             query?: never;
             header?: never;
@@ -2250,7 +3717,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReportCreate"];
+                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"];
             };
         };
         responses: {
@@ -2272,13 +3739,23 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
-    "reports-get_report": {
+    "reports-get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description report id */
                 report_id: string;
             };
             cookie?: never;
@@ -2291,7 +3768,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Report"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Validation Error */
@@ -2301,6 +3787,179 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "reports-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the owner token from the save */
+                "x-owner-token"?: string | null;
+            };
+            path: {
+                /** @description report id */
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "reports-export": {
+        parameters: {
+            query?: {
+                /** @description json: the snapshot; csv: one row per figure */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description report id */
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON snapshot or CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"];
+                    "text/csv": string;
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "reports-recompute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description report id */
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportCreated"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -2334,6 +3993,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

@@ -22,6 +22,7 @@ export type PortGroup = Schemas['PortGroup'];
 export type PortType = Schemas['PortType'];
 export type CacheConfig = Schemas['CacheConfig'];
 export type HeadroomTargets = Schemas['HeadroomTargets'];
+export type Packaging = Schemas['Packaging'];
 
 // Catalog records
 export type DriveSpec = Schemas['DriveSpec'];
@@ -46,3 +47,36 @@ export type CacheOption = Schemas['CacheOption'];
 export type QueueDepthCurve = Schemas['QueueDepthCurve'];
 export type LatencyCurve = Schemas['LatencyCurve'];
 export type ImportedPhase = Schemas['ImportedPhase'];
+
+// Requests and answers of the sizing endpoints
+export type CatalogReference = Schemas['CatalogReference'];
+/** A configuration as the API takes it: in full, or as a catalog reference resolved on the server. */
+export type ConfigurationInput = Configuration | CatalogReference;
+export type EvaluateRequest = Schemas['EvaluateRequest'];
+export type SizeRequest = Schemas['SizeRequest'];
+export type CurvesRequest = Schemas['CurvesRequest'];
+export type CurvesResult = Schemas['CurvesResult'];
+export type HitRatioCurve = Schemas['HitRatioCurve'];
+export type CompareConfigurations = Schemas['CompareConfigurations'];
+export type CompareSchemes = Schemas['CompareSchemes'];
+export type CompareResult = Schemas['CompareResult'];
+export type CompareItem = Schemas['CompareItem'];
+export type Comparison = Schemas['Comparison'];
+export type ComparisonColumn = Schemas['ComparisonColumn'];
+export type Headline = Schemas['Headline'];
+export type SizingSummary = Schemas['SizingSummary'];
+export type DegradedMode = Schemas['DegradedMode'];
+
+// Reports
+export type ReportCreated = Schemas['ReportCreated'];
+export type EvaluateSnapshot = Schemas['EvaluateSnapshot'];
+export type SizeSnapshot = Schemas['SizeSnapshot'];
+export type CompareSnapshot = Schemas['CompareSnapshot'];
+export type CurvesSnapshot = Schemas['CurvesSnapshot'];
+export type ReportSnapshot = EvaluateSnapshot | SizeSnapshot | CompareSnapshot | CurvesSnapshot;
+export type FigureChange = Schemas['FigureChange'];
+
+/** Whether a configuration input is a full configuration (only those have a controller). */
+export function isFullConfiguration(c: ConfigurationInput): c is Configuration {
+  return 'controller' in c;
+}

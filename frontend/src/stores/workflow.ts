@@ -5,7 +5,7 @@
  *
  * Pages (app/routes) read and write it and pass it to features as props; features never import it.
  */
-import type { Configuration, HeadroomTargets, Workload } from '@/lib/api-types';
+import type { ConfigurationInput, EvaluateRequest, HeadroomTargets, SizeRequest, Workload } from '@/lib/api-types';
 
 import { createStore, useStore } from './create-store';
 
@@ -27,11 +27,25 @@ export type ConfigDraft = {
   driveCount: number | null;
 };
 
-export type Run =
-  | { kind: 'size'; workloads: Workload[]; configuration: Configuration; flashCacheOptionsGb: number[] }
-  | { kind: 'evaluate'; workloads: Workload[]; configuration: Configuration };
+/** What "Size it" / "Evaluate" was asked to do (the builder's configuration and the workloads). */
+export type Run = {
+  kind: 'size' | 'evaluate';
+  workloads: Workload[];
+  /** A catalog reference from the builder (drive_count null when sizing). */
+  configuration: ConfigurationInput;
+  /** Sizing only: flash-cache sizes to try; null = the configuration's own. */
+  flashCacheOptionsGb: number[] | null;
+  /** Headroom targets other than the defaults, or null. */
+  headroom: HeadroomTargets | null;
+};
 
-export type Resolved = { workloads: Workload[]; configuration: Configuration };
+/**
+ * The result's inputs as the API took them: the request that produced the result (what Save
+ * stores) and the configuration as evaluated (sized, in full, when it was sized).
+ */
+export type Resolved =
+  | { kind: 'size'; request: SizeRequest; workloads: Workload[]; configuration: ConfigurationInput }
+  | { kind: 'evaluate'; request: EvaluateRequest; workloads: Workload[]; configuration: ConfigurationInput };
 
 export type WorkflowState = {
   workloads: Workload[];

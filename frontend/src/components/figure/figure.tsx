@@ -13,7 +13,8 @@ export type FigureExplanation = {
   formula: string;
   /** The same formula with the numbers filled in. */
   text: string;
-  inputs: Record<string, number | string | null>;
+  /** The inputs by name (the API may leave them out when there are none). */
+  inputs?: Record<string, number | string | null>;
   /** Model reference or published source. */
   source?: string | null;
 };
@@ -59,7 +60,7 @@ export function Figure({ label, figure, digits = 3 }: FigureProps) {
   const popoverRef = useRef<HTMLDivElement>(null);
   const shown = formatNumber(figure.value, digits);
   const withUnit = figure.unit ? `${shown} ${figure.unit}` : shown;
-  const inputs = Object.entries(figure.inputs);
+  const inputs = Object.entries(figure.inputs ?? {});
 
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
 

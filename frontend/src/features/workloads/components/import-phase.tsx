@@ -4,9 +4,8 @@ import { CommitTextField, ErrorState, SelectField, TextField } from '@/component
 import type { Phase } from '@/lib/api-types';
 import { ApiError } from '@/lib/api-error';
 
-import { useImportFio } from '../api/import-fio';
+import { fioFormatOf, useImportFio } from '../api/import-fio';
 import { useImportIometer } from '../api/import-iometer';
-import { toPhase } from '../lib/imported-phase';
 
 type ImportPhaseProps = {
   windows: string[];
@@ -28,22 +27,19 @@ export function ImportPhase({ windows, onImport }: ImportPhaseProps) {
   const iometer = useImportIometer();
   const fio = useImportFio();
   const mutation = format === 'iometer' ? iometer : fio;
+  const onSuccess = (result: { imported: { warnings?: string[] }; phase: Phase }) => {
+    onImport(result.phase);
+    setWarnings(result.imported.warnings ?? []);
+    setText('');
+  };
   const [warnings, setWarnings] = useState<string[]>([]);
   const error = mutation.error;
   const textErrors = error instanceof ApiError && error.status === 422 ? error.issues.map((i) => i.msg) : [];
 
   function submit() {
     setWarnings([]);
-    mutation.mutate(
-      { text },
-      {
-        onSuccess: (imported) => {
-          onImport(toPhase(imported, window));
-          setWarnings(imported.warnings ?? []);
-          setText('');
-        },
-      },
-    );
+    if (format === 'iometer') iometer.mutate({ text, window }, { onSuccess });
+    else fio.mutate({ text, window, format: fioFormatOf(text) }, { onSuccess });
   }
 
   return (

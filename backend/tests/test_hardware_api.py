@@ -1,0 +1,145 @@
+"""``/hardware``: custom drives, controllers and arrays, validated by the engine's own models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from backend.tests.conftest import error_locs, workload
+
+SSD = {
+    "name": "Lab NVMe 3.84 TB",
+    "kind": "nvme",
+    "capacity_gb": 3840,
+    "media_rate_mb_s": 3000,
+    "read_iops_4k": 600000,
+    "write_iops_4k": 90000,
+    "read_latency_us": 90,
+    "write_latency_us": 30,
+}
+HDD = {
+    "name": "Lab 10K",
+    "kind": "hdd",
+    "capacity_gb": 1200,
+    "rpm": 10000,
+    "avg_read_seek_ms": 4.2,
+    "avg_write_seek_ms": 4.6,
+    "media_rate_mb_s": 150,
+}
+CONTROLLER = {"model": "Turbo controller", "count": 2, "cores": 16, "dram_cache_gb": 64}
+
+
+def create(client: TestClient, kind: str, spec: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    response = client.post("/api/v1/hardware", json={"kind": kind, "spec": spec, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def custom_array(client: TestClient, drive_ids: list[str]) -> dict[str, Any]:
+    """A custom array copied from the catalog's FAS3270, supporting ``drive_ids``."""
+    spec = client.get("/api/v1/catalog/arrays/netapp-fas3270").json()["array"]
+    spec = {**spec, "id": None, "model": "My FAS", "drives": drive_ids, "default_drive": drive_ids[0]}
+    return create(client, "array", spec)
+
+
+def test_a_custom_drive_gets_the_record_id_as_its_drive_id(client: TestClient) -> None:
+    record = create(client, "drive", {**SSD, "id": "whatever-i-sent"})
+
+    assert record["kind"] == "drive"
+    assert record["name"] == SSD["name"]
+    assert record["spec"]["id"] == record["id"]
+    assert client.get(f"/api/v1/hardware/{record['id']}").json() == record
+
+
+def test_records_are_listed_and_filtered_by_kind(client: TestClient) -> None:
+    drive = create(client, "drive", HDD)
+    controller = create(client, "controller", CONTROLLER, name="Turbo")
+
+    everything = client.get("/api/v1/hardware").json()["hardware"]
+    controllers = client.get("/api/v1/hardware", params={"kind": "controller"}).json()["hardware"]
+
+    assert [r["id"] for r in everything] == [drive["id"], controller["id"]]
+    assert [r["name"] for r in controllers] == ["Turbo"]
+
+
+def test_impossible_values_are_422_with_the_field_path(client: TestClient) -> None:
+    response = client.post("/api/v1/hardware", json={"kind": "drive", "spec": {**HDD, "rpm": 100}})
+
+    assert error_locs(response) == [["body", "drive", "spec", "rpm"]]
+
+
+def test_a_hard_disk_without_seek_times_is_422(client: TestClient) -> None:
+    spec = {k: v for k, v in HDD.items() if k != "avg_read_seek_ms"}
+
+    response = client.post("/api/v1/hardware", json={"kind": "drive", "spec": spec})
+
+    assert error_locs(response) == [["body", "drive", "spec"]]
+    assert "avg_read_seek_ms" in response.json()["detail"][0]["msg"]
+
+
+def test_an_unknown_kind_is_422(client: TestClient) -> None:
+    response = client.post("/api/v1/hardware", json={"kind": "toaster", "spec": {}})
+
+    assert response.status_code == 422
+
+
+def test_a_custom_array_must_name_drives_that_exist(client: TestClient) -> None:
+    spec = client.get("/api/v1/catalog/arrays/netapp-fas3270").json()["array"]
+    spec = {**spec, "drives": ["hdd-10k-sas-600", "no-such-drive"]}
+
+    response = client.post("/api/v1/hardware", json={"kind": "array", "spec": spec})
+
+    assert error_locs(response) == [["body", "array", "spec", "drives", 1]]
+
+
+def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
+    drive = create(client, "drive", HDD)
+
+    replaced = client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": {**HDD, "rpm": 15000}})
+    wrong_kind = client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "controller", "spec": CONTROLLER})
+
+    assert replaced.status_code == 200
+    assert replaced.json()["spec"]["rpm"] == 15000
+    assert replaced.json()["id"] == drive["id"]
+    assert error_locs(wrong_kind) == [["body", "controller", "kind"]]
+
+
+def test_delete_removes_the_record_and_unknown_ids_are_404(client: TestClient) -> None:
+    drive = create(client, "drive", HDD)
+
+    assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 204
+    assert client.get(f"/api/v1/hardware/{drive['id']}").status_code == 404
+    assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 404
+    assert client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": HDD}).status_code == 404
+
+
+def test_custom_drive_controller_and_array_are_usable_in_a_catalog_reference(client: TestClient) -> None:
+    drive = create(client, "drive", SSD)
+    controller = create(client, "controller", CONTROLLER)
+    array = custom_array(client, [drive["id"]])
+    reference = {"array_id": array["id"], "drive_id": drive["id"], "controller_id": controller["id"], "drive_count": 16}
+
+    response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference})
+
+    assert response.status_code == 200, response.text
+    assert response.json()["configuration"].startswith("My FAS, 16 x Lab NVMe")
+
+
+def test_a_custom_drive_goes_in_the_any_drive_generic_array(client: TestClient) -> None:
+    drive = create(client, "drive", HDD)
+    reference = {"array_id": "generic", "drive_id": drive["id"], "raid_scheme": "raid6"}
+
+    response = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": reference})
+
+    assert response.status_code == 200, response.text
+    assert response.json()["configuration"]["pools"][0]["drive"]["id"] == drive["id"]
+
+
+def test_a_controller_record_is_not_a_drive(client: TestClient) -> None:
+    controller = create(client, "controller", CONTROLLER)
+    reference = {"array_id": "generic", "drive_id": controller["id"]}
+
+    response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference})
+
+    assert error_locs(response) == [["body", "configuration", "drive_id"]]

@@ -1,0 +1,332 @@
+"""``/evaluate``, ``/size``, ``/compare``, ``/curves``: engine results over HTTP, errors at field paths."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backend.tests.conftest import FAS3270, error_locs, phase, workload
+from models import ENGINE_VERSION
+
+
+def evaluate(client: TestClient, configuration: dict[str, Any], **body: Any) -> Any:
+    return client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": configuration, **body})
+
+
+def explicit_configuration(client: TestClient) -> dict[str, Any]:
+    """A full engine Configuration, as ``/size`` returns it (FAS3270 sized for the test workload)."""
+    response = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": FAS3270})
+    assert response.status_code == 200, response.text
+    return response.json()["configuration"]
+
+
+# ---- /evaluate
+
+
+def test_evaluate_a_catalog_reference_returns_every_window(client: TestClient) -> None:
+    two_windows = workload(phases=[phase(), phase(name="night", window="backup", iops=500, read_pct=10)])
+
+    response = client.post("/api/v1/evaluate", json={"workloads": [two_windows], "configuration": FAS3270})
+
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert result["engine_version"] == ENGINE_VERSION
+    assert [w["window"] for w in result["windows"]] == ["business hours", "backup"]
+    assert result["configuration"].startswith("FAS3270")
+    assert "moderate layout" in result["configuration"]  # RAID-DP gets the calibrated default age
+
+
+def test_evaluate_accepts_the_full_configuration_that_size_returns(client: TestClient) -> None:
+    configuration = explicit_configuration(client)
+
+    response = evaluate(client, configuration)
+
+    assert response.status_code == 200, response.text
+    assert response.json()["configuration"] == configuration["name"]
+
+
+def test_an_aged_wafl_layout_makes_drives_busier_than_a_fresh_one(client: TestClient) -> None:
+    busy = {}
+    for age in ("fresh", "aged"):
+        response = evaluate(client, {**FAS3270, "drive_count": 48, "layout": age})
+        assert response.status_code == 200, response.text
+        busy[age] = response.json()["windows"][0]["pools"][0]["drive_utilization_pct"]["value"]
+
+    assert busy["aged"] > busy["fresh"]
+
+
+def test_evaluate_degraded_controller_failed_is_reported(client: TestClient) -> None:
+    response = evaluate(client, FAS3270, degraded="controller-failed")
+
+    assert response.status_code == 200
+    assert response.json()["degraded"] == "controller-failed"
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"read_pct": 120}, "read_pct"),
+        ({"io_size_kib": None, "io_sizes": [{"size_kib": 4, "pct": 60}, {"size_kib": 64, "pct": 30}]}, "phases"),
+        ({"iops": -1}, "iops"),
+    ],
+)
+def test_an_impossible_phase_is_422_at_its_field_path(client: TestClient, change: dict, field: str) -> None:
+    body = {"workloads": [workload(phases=[phase(**change)])], "configuration": FAS3270}
+
+    locs = error_locs(client.post("/api/v1/evaluate", json=body))
+
+    assert any(loc[:4] == ["body", "workloads", 0, "phases"] and field in loc for loc in locs), locs
+
+
+def test_an_io_mix_not_summing_to_100_says_so(client: TestClient) -> None:
+    mix = [{"size_kib": 4, "pct": 60}, {"size_kib": 64, "pct": 30}]
+    body = {"workloads": [workload(phases=[phase(io_size_kib=None, io_sizes=mix)])], "configuration": FAS3270}
+
+    response = client.post("/api/v1/evaluate", json=body)
+
+    assert response.status_code == 422
+    assert any("sum to 100" in e["msg"] for e in response.json()["detail"])
+
+
+def test_a_raid6_group_of_three_drives_is_422_at_group_width(client: TestClient) -> None:
+    response = evaluate(client, {"array_id": "emc-vnx5300", "raid_scheme": "raid6", "group_width": 3})
+
+    assert error_locs(response) == [["body", "configuration", "group_width"]]
+    assert "raid6" in response.json()["detail"][0]["msg"]
+
+
+def test_a_raid6_group_of_three_in_a_full_configuration_is_422_inside_the_pool(client: TestClient) -> None:
+    configuration = explicit_configuration(client)
+    configuration["pools"][0]["raid"] = {"scheme": "raid6", "group_width": 3}
+
+    locs = error_locs(evaluate(client, configuration))
+
+    assert ["body", "configuration", "configuration", "pools", 0, "raid"] in locs
+
+
+@pytest.mark.parametrize(
+    ("reference", "loc"),
+    [
+        ({"array_id": "no-such-array"}, ["body", "configuration", "array_id"]),
+        ({**FAS3270, "drive_id": "no-such-drive"}, ["body", "configuration", "drive_id"]),
+        ({**FAS3270, "drive_id": "hdd-7k2-nlsas-16000"}, ["body", "configuration", "drive_id"]),
+        ({**FAS3270, "raid_scheme": "raid10"}, ["body", "configuration", "raid_scheme"]),
+        ({**FAS3270, "drive_count": 5000}, ["body", "configuration", "drive_count"]),
+        ({**FAS3270, "flash_cache_gb": 3}, ["body", "configuration", "flash_cache_gb"]),
+        ({**FAS3270, "port_option": "no such ports"}, ["body", "configuration", "port_option"]),
+        ({**FAS3270, "controller_id": "no-such-controller"}, ["body", "configuration", "controller_id"]),
+    ],
+)
+def test_a_catalog_reference_the_catalog_cannot_build_is_422_at_its_field(
+    client: TestClient, reference: dict, loc: list
+) -> None:
+    assert error_locs(evaluate(client, reference)) == [loc]
+
+
+def test_an_engine_input_error_is_422_at_the_path_its_field_names(client: TestClient) -> None:
+    configuration = explicit_configuration(client)
+    configuration["pools"][0]["drive_count"] = None  # a family cannot be evaluated
+
+    locs = error_locs(evaluate(client, configuration))
+
+    assert locs == [["body", "configuration", "pools", 0, "drive_count"]]
+
+
+def test_a_workload_in_an_unknown_pool_is_422_at_that_workload(client: TestClient) -> None:
+    body = {"workloads": [workload(), workload(name="other", pool="nowhere")], "configuration": FAS3270}
+
+    assert error_locs(client.post("/api/v1/evaluate", json=body)) == [["body", "workloads", 1, "pool"]]
+
+
+def test_more_than_the_phase_budget_is_422(client: TestClient) -> None:
+    many = [workload(name=f"w{i}", phases=[phase(name=f"p{j}") for j in range(20)]) for i in range(7)]
+
+    locs = error_locs(client.post("/api/v1/evaluate", json={"workloads": many, "configuration": FAS3270}))
+
+    assert locs == [["body", "workloads"]]
+
+
+@pytest.mark.parametrize(
+    "huge",
+    [
+        {"iops": 1e300},
+        {"iops": 1e15, "io_size_kib": 16384},
+        {"mb_per_s": 1e300, "iops": 0},
+    ],
+)
+def test_huge_numbers_never_crash_the_server(client: TestClient, huge: dict) -> None:
+    body = {"workloads": [workload(capacity_tb=1e300, phases=[phase(**huge)])], "configuration": FAS3270}
+
+    for path in ("/api/v1/evaluate", "/api/v1/size", "/api/v1/curves"):
+        configuration = FAS3270 if path != "/api/v1/size" else FAS3270
+        response = client.post(path, json={**body, "configuration": configuration})
+        assert response.status_code in (200, 422), (path, response.text)
+
+
+# ---- /size
+
+
+def test_size_finds_the_fewest_drives_of_a_catalog_family(client: TestClient) -> None:
+    response = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": FAS3270})
+
+    assert response.status_code == 200, response.text
+    sized = response.json()
+    assert sized["feasible"] is True
+    assert sized["configuration"]["pools"][0]["drive_count"] == sized["drive_count"]
+    assert sized["drive_count"] % sized["configuration"]["pools"][0]["raid"]["group_width"] == 0
+
+
+def test_size_with_a_drive_count_is_422_at_drive_count(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configuration": {**FAS3270, "drive_count": 48}}
+
+    assert error_locs(client.post("/api/v1/size", json=body)) == [["body", "configuration", "drive_count"]]
+
+
+def test_size_of_a_full_configuration_needs_exactly_one_open_pool(client: TestClient) -> None:
+    configuration = explicit_configuration(client)  # every pool has a drive count
+
+    response = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": configuration})
+
+    assert error_locs(response) == [["body", "configuration", "pools"]]
+
+
+def test_size_tries_each_flash_cache_option_and_is_bounded_by_max_drives(client: TestClient) -> None:
+    heavy = workload(phases=[phase(iops=200000)])
+    body = {
+        "workloads": [heavy],
+        "configuration": {**FAS3270, "flash_cache_gb": 512},
+        "flash_cache_options_gb": [512, 1024],
+        "max_drives": 100,
+    }
+
+    response = client.post("/api/v1/size", json=body)
+
+    assert response.status_code == 200, response.text
+    sized = response.json()
+    assert [o["flash_cache_gb"] for o in sized["cache_options"]] == [512, 1024]
+    assert sized["feasible"] is False
+    assert sized["drive_count"] <= 100
+
+
+# ---- /compare
+
+
+def test_compare_sizes_families_and_gives_deltas_against_the_first(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "configurations": [FAS3270, {**FAS3270, "drive_count": 96}, {"array_id": "emc-vnx5300"}],
+    }
+
+    response = client.post("/api/v1/compare", json=body)
+
+    assert response.status_code == 200, response.text
+    result = response.json()
+    columns = result["comparison"]["columns"]
+    assert len(columns) == len(result["items"]) == 3
+    assert result["items"][0]["sizing"] is not None  # drive_count null: sized
+    assert result["items"][1]["sizing"] is None  # given
+    first, second = columns[0]["headline"], columns[1]["headline"]
+    assert columns[0]["delta"]["drives_total"] == 0
+    assert columns[1]["delta"]["drives_total"] == second["drives_total"] - first["drives_total"]
+    assert columns[1]["delta"]["usable_tb"] == pytest.approx(second["usable_tb"] - first["usable_tb"])
+    window = columns[1]["delta"]["windows"][0]
+    assert window["window"] == "business hours"
+    assert window["read_latency_ms"] == pytest.approx(
+        second["windows"][0]["read_latency_ms"] - first["windows"][0]["read_latency_ms"]
+    )
+    assert window["controller_busy_pct"] == pytest.approx(
+        second["windows"][0]["controller_busy_pct"] - first["windows"][0]["controller_busy_pct"]
+    )
+    assert columns[1]["delta"]["passed"] in ("same", "now passes", "now fails")
+
+
+def test_raid10_vs_raid_dp_in_one_request(client: TestClient) -> None:
+    body = {"workloads": [workload()], "base": {"array_id": "generic"}, "schemes": ["raid10", "raid-dp"]}
+
+    response = client.post("/api/v1/compare", json=body)
+
+    assert response.status_code == 200, response.text
+    items = response.json()["items"]
+    assert [i["configuration"]["pools"][0]["raid"]["scheme"] for i in items] == ["raid10", "raid-dp"]
+    assert all(i["sizing"] is not None for i in items)
+    raid10, raid_dp = (i["result"]["capacity"] for i in items)
+    assert raid10["usable_raw_pct"] < raid_dp["usable_raw_pct"]  # mirrors keep half
+
+
+def test_schemes_of_a_full_configuration_use_each_schemes_typical_width(client: TestClient) -> None:
+    base = explicit_configuration(client)
+
+    response = client.post(
+        "/api/v1/compare", json={"workloads": [workload()], "base": base, "schemes": ["raid-dp", "raid10"]}
+    )
+
+    assert response.status_code == 200, response.text
+    layouts = [i["configuration"]["pools"][0]["raid"] for i in response.json()["items"]]
+    assert [r["scheme"] for r in layouts] == ["raid-dp", "raid10"]
+    assert layouts[1]["scatter"] == 0  # a WAFL layout age means nothing for RAID10
+
+
+def test_a_scheme_the_array_lacks_is_422_at_that_scheme(client: TestClient) -> None:
+    body = {"workloads": [workload()], "base": FAS3270, "schemes": ["raid-dp", "raid10"]}
+
+    assert error_locs(client.post("/api/v1/compare", json=body)) == [["body", "schemes", 1]]
+
+
+def test_compare_needs_two_to_eight_configurations(client: TestClient) -> None:
+    one = {"workloads": [workload()], "configurations": [FAS3270]}
+    nine = {"workloads": [workload()], "configurations": [FAS3270] * 9}
+
+    assert ["body", "configurations", "configurations"] in error_locs(client.post("/api/v1/compare", json=one))
+    assert ["body", "configurations", "configurations"] in error_locs(client.post("/api/v1/compare", json=nine))
+
+
+def test_a_bad_configuration_in_a_comparison_is_422_at_its_index(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configurations": [FAS3270, {**FAS3270, "group_width": 40}]}
+
+    assert error_locs(client.post("/api/v1/compare", json=body)) == [["body", "configurations", 1, "group_width"]]
+
+
+# ---- /curves
+
+
+def test_curves_give_latency_vs_load_queue_depth_and_hit_ratio(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configuration": {**FAS3270, "drive_count": 48, "flash_cache_gb": 512}}
+
+    response = client.post("/api/v1/curves", json=body)
+
+    assert response.status_code == 200, response.text
+    curves = response.json()
+    assert curves["window"] == "business hours"
+    assert curves["notes"] == []
+    lvl = curves["latency_vs_load"]
+    assert lvl["operating_iops"] == pytest.approx(5000)
+    assert lvl["saturation_iops"] > 5000
+    iops = [p["iops"] for p in curves["queue_depth"]["points"]]
+    assert iops == sorted(iops)
+    hit = curves["hit_ratio"]
+    assert hit["working_set_gb"] == 200
+    assert hit["flash_cache_gb"] == 512
+    assert hit["configured_cache_gb"] == pytest.approx(hit["dram_cache_gb"] + 512)
+    marked = [p for p in hit["points"] if p["cache_gb"] == pytest.approx(min(hit["configured_cache_gb"], 200))]
+    assert marked and marked[0]["hit_pct"] == pytest.approx(hit["configured_hit_pct"])
+    hits = [p["hit_pct"] for p in hit["points"]]
+    assert hits == sorted(hits) and hits[-1] == pytest.approx(100)
+
+
+def test_curves_of_an_unknown_window_is_422_at_window(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configuration": FAS3270, "window": "weekend"}
+
+    assert error_locs(client.post("/api/v1/curves", json=body)) == [["body", "window"]]
+
+
+def test_an_idle_window_has_no_latency_curve_and_says_why(client: TestClient) -> None:
+    idle = workload(phases=[phase(iops=0)])
+
+    response = client.post("/api/v1/curves", json={"workloads": [idle], "configuration": FAS3270})
+
+    assert response.status_code == 200, response.text
+    curves = response.json()
+    assert curves["latency_vs_load"] is None
+    assert any(note.startswith("latency vs load") for note in curves["notes"])

@@ -1,0 +1,207 @@
+/**
+ * Line charts on Recharts, shared by the features. Import only from lazily loaded code (pages,
+ * feature components behind `lazy`): Recharts must stay out of the first load.
+ */
+import { useEffect, useId, type ReactNode } from 'react';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceDot,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+
+import { formatNumber } from '@/components';
+
+export type CurvePoint = { x: number; y: number | null };
+
+export type Series = {
+  name: string;
+  points: CurvePoint[];
+  color?: string;
+  dashed?: boolean;
+  /** Plot against the right-hand axis. */
+  right?: boolean;
+  /** Show a dot at each point (sparse curves). */
+  dots?: boolean;
+};
+
+export type Marker = {
+  x: number;
+  y: number;
+  label: string;
+  color?: string;
+  right?: boolean;
+};
+
+export type VerticalLine = { x: number; label: string; color?: string; dashed?: boolean };
+
+type CurveChartProps = {
+  title: string;
+  /** One sentence read by screen readers instead of the drawing (the table has the numbers). */
+  summary: string;
+  series: Series[];
+  xLabel: string;
+  yLabel: string;
+  yRightLabel?: string;
+  xScale?: 'linear' | 'log';
+  /** Clip the left axis (e.g. latency near saturation). */
+  yMax?: number;
+  markers?: Marker[];
+  lines?: VerticalLine[];
+  height?: number;
+  /** Called after the chart has been drawn with new series (for timing what-if redraws). */
+  onDrawn?: () => void;
+  children?: ReactNode;
+};
+
+export const PALETTE = ['#1f5fa8', '#c2410c', '#15803d', '#7c3aed', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
+
+function tick(v: number): string {
+  return formatNumber(v, 2);
+}
+
+/** A labelled line chart (numeric x), with optional markers and vertical lines, and its data as a table. */
+export function CurveChart({
+  title,
+  summary,
+  series,
+  xLabel,
+  yLabel,
+  yRightLabel,
+  xScale = 'linear',
+  yMax,
+  markers = [],
+  lines = [],
+  height = 260,
+  onDrawn,
+  children,
+}: CurveChartProps) {
+  const id = useId();
+  const hasRight = series.some((s) => s.right) || markers.some((m) => m.right);
+
+  useEffect(() => {
+    if (!onDrawn) return;
+    // after the browser has painted the new drawing
+    const frame = requestAnimationFrame(() => onDrawn());
+    return () => cancelAnimationFrame(frame);
+  }, [series, onDrawn]);
+
+  const xs = series.flatMap((s) => s.points.map((p) => p.x)).filter((x) => xScale !== 'log' || x > 0);
+  const domain: [number, number] | undefined = xs.length ? [Math.min(...xs), Math.max(...xs)] : undefined;
+
+  return (
+    <figure className="chart" aria-labelledby={`${id}-title`}>
+      <figcaption id={`${id}-title`} className="chart-title">
+        {title}
+      </figcaption>
+      <div className="chart-drawing" role="img" aria-label={summary}>
+        <ResponsiveContainer width="100%" height={height}>
+          <LineChart margin={{ top: 8, right: hasRight ? 8 : 16, bottom: 28, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e3e8ee" />
+            <XAxis
+              type="number"
+              dataKey="x"
+              scale={xScale}
+              domain={domain ?? ['auto', 'auto']}
+              allowDataOverflow={xScale === 'log'}
+              tickFormatter={tick}
+              label={{ value: xLabel, position: 'insideBottom', offset: -16 }}
+            />
+            <YAxis
+              yAxisId="left"
+              tickFormatter={tick}
+              domain={yMax !== undefined ? [0, yMax] : [0, 'auto']}
+              allowDataOverflow={yMax !== undefined}
+              width={56}
+              label={{ value: yLabel, angle: -90, position: 'insideLeft', style: { textAnchor: 'middle' } }}
+            />
+            {hasRight ? (
+              <YAxis
+                yAxisId="right"
+                orientation="right"
+                tickFormatter={tick}
+                width={56}
+                label={{ value: yRightLabel, angle: 90, position: 'insideRight', style: { textAnchor: 'middle' } }}
+              />
+            ) : null}
+            <Tooltip
+              formatter={(value) => (typeof value === 'number' ? formatNumber(value) : String(value))}
+              labelFormatter={(label) => `${xLabel}: ${typeof label === 'number' ? formatNumber(label) : String(label)}`}
+            />
+            {series.length > 1 ? <Legend verticalAlign="top" height={28} /> : null}
+            {series.map((s, i) => (
+              <Line
+                key={s.name}
+                yAxisId={s.right ? 'right' : 'left'}
+                data={s.points.filter((p) => xScale !== 'log' || p.x > 0)}
+                dataKey="y"
+                name={s.name}
+                type="monotone"
+                stroke={s.color ?? PALETTE[i % PALETTE.length]}
+                strokeWidth={2}
+                strokeDasharray={s.dashed ? '6 4' : undefined}
+                dot={s.dots ? { r: 3 } : false}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
+            ))}
+            {lines.map((l) => (
+              <ReferenceLine
+                key={`${l.label}-${l.x}`}
+                yAxisId="left"
+                x={l.x}
+                stroke={l.color ?? '#57606a'}
+                strokeDasharray={l.dashed === false ? undefined : '4 4'}
+                label={{ value: l.label, position: 'insideTopRight', fontSize: 12, fill: l.color ?? '#57606a' }}
+              />
+            ))}
+            {markers.map((m) => (
+              <ReferenceDot
+                key={`${m.label}-${m.x}`}
+                yAxisId={m.right ? 'right' : 'left'}
+                x={m.x}
+                y={m.y}
+                r={6}
+                fill={m.color ?? '#b42318'}
+                stroke="#fff"
+                strokeWidth={2}
+                label={{ value: m.label, position: 'top', fontSize: 12, fill: m.color ?? '#b42318' }}
+                ifOverflow="extendDomain"
+              />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      {children}
+      <details className="chart-data">
+        <summary>Data of “{title}”</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Series</th>
+              <th scope="col">{xLabel}</th>
+              <th scope="col">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {series.flatMap((s) =>
+              s.points.map((p, i) => (
+                <tr key={`${s.name}-${i}`}>
+                  <td>{s.name}</td>
+                  <td>{formatNumber(p.x)}</td>
+                  <td>{p.y === null ? '—' : formatNumber(p.y)}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}

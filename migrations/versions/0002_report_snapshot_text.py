@@ -1,0 +1,50 @@
+"""Reports keep the exact JSON text of their snapshot, served byte for byte.
+
+Revision ID: 0002
+Revises: 0001
+Create Date: 2025-11-21
+
+PostgreSQL's JSONB reorders keys and rewrites numbers (``1e+20`` comes back as an integer), so a
+report read from ``snapshot`` alone would not be the document that was saved. Existing rows get
+their ``snapshot`` serialized as the text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0002"
+down_revision: str | None = "0001"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("reports") as batch:
+        batch.add_column(sa.Column("snapshot_json", sa.Text(), nullable=True))
+
+    reports = sa.table(
+        "reports",
+        sa.column("id", sa.String(64)),
+        sa.column("snapshot", sa.JSON()),
+        sa.column("snapshot_json", sa.Text()),
+    )
+    connection = op.get_bind()
+    for report_id, snapshot in connection.execute(sa.select(reports.c.id, reports.c.snapshot)).all():
+        if isinstance(snapshot, str):  # SQLite drivers may hand back the raw text
+            snapshot = json.loads(snapshot)
+        connection.execute(
+            reports.update().where(reports.c.id == report_id).values(snapshot_json=json.dumps(snapshot))
+        )
+
+    with op.batch_alter_table("reports") as batch:
+        batch.alter_column("snapshot_json", existing_type=sa.Text(), nullable=False)
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("reports") as batch:
+        batch.drop_column("snapshot_json")
