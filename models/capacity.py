@@ -116,31 +116,90 @@ class PoolCapacity(Output):
     after_raid_tb: Explained
     usable_tb: Explained
     usable_raw_pct: float
+    mixed_loss_tb: Explained | None = Field(
+        default=None, description="capacity lost because groups mixing sizes use their smallest drive"
+    )
+    warnings: list[str] = Field(default_factory=list)
+
+
+def _mixed_after_raid(pool: DrivePool, drive_count: int) -> tuple[float, float, int]:
+    """(after-RAID TB, TB lost to mixing, groups) when drives of several sizes share a pool.
+
+    Drives are placed largest first into consecutive groups of ``group_width``; every member of a
+    group is counted at the group's smallest right-sized capacity (RAID stripes need equal
+    members), so a group mixing sizes loses the difference.
+    """
+    sizes = [pool.drive.usable_gib] * drive_count
+    for g in pool.other_drives:
+        sizes += [g.drive.usable_gib] * g.count
+    sizes.sort(reverse=True)
+    total = len(sizes)
+    groups = raid_groups(total, pool.raid)
+    widths = [groups.width] * groups.full + ([groups.remainder] if groups.remainder else [])
+    after = lost = 0.0
+    i = 0
+    for w in widths:
+        member = sizes[i : i + w]
+        smallest = min(member)
+        lay = pool.raid if w == pool.raid.group_width else pool.raid.model_copy(update={"group_width": w})
+        eff = (
+            capacity_efficiency(lay) if pool.raid.scheme is not RaidScheme.REPLICA else 1.0 / pool.raid.copies
+        )
+        after += w * eff * smallest * GIB / TB
+        lost += sum(m - smallest for m in member) * eff * GIB / TB
+        i += w
+    return after, lost, len(widths)
 
 
 def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> PoolCapacity:
-    """Waterfall for one pool of ``drive_count`` drives (spares added by the pool's policy)."""
-    spares = spare_count(drive_count, pool.spares)
+    """Waterfall for one pool of ``drive_count`` drives of ``pool.drive`` plus ``pool.other_drives``.
+
+    Spares follow the pool's policy and are of the largest drive model in the pool.
+    """
     d = pool.drive
-    raw = (drive_count + spares) * d.capacity_gb / 1000.0
+    total = drive_count + pool.other_count
+    spares = spare_count(total, pool.spares)
+    largest = max([d] + [g.drive for g in pool.other_drives], key=lambda x: x.usable_gib)
+    raw = (
+        drive_count * d.capacity_gb
+        + sum(g.count * g.drive.capacity_gb for g in pool.other_drives)
+        + spares * largest.capacity_gb
+    ) / 1000.0
     rs_tb_each = d.usable_gib * GIB / TB
-    rs = drive_count * rs_tb_each
-    data_drives = data_drive_count(drive_count, pool.raid)
-    after = data_drives * rs_tb_each
+    rs = drive_count * rs_tb_each + sum(g.count * g.drive.usable_gib * GIB / TB for g in pool.other_drives)
+    data_drives = data_drive_count(total, pool.raid)
+    warnings: list[str] = []
+    mixed: Explained | None = None
+    if pool.other_drives:
+        after, lost, _ = _mixed_after_raid(pool, drive_count)
+        mixed = explained(
+            lost,
+            "TB",
+            "lost = sum over groups of (member - smallest member) x data share",
+            f"mixing sizes in {pool.name}: {fmt(lost)} TB lost because each RAID group counts its smallest drive",
+            lost_tb=lost,
+        )
+        warnings.append(
+            f"pool {pool.name} mixes drive sizes: groups are filled largest first and count their smallest "
+            f"member ({fmt(lost)} TB lost); performance is modeled on {d.name}"
+        )
+    else:
+        after = data_drives * rs_tb_each
     keep = (1 - policy.filesystem_reserve_pct / 100.0) * (1 - policy.snapshot_reserve_pct / 100.0)
     usable = after * keep
-    groups = raid_groups(drive_count, pool.raid).count
+    groups = raid_groups(total, pool.raid).count
     return PoolCapacity(
         pool=pool.name,
-        drives=drive_count,
+        drives=total,
         spares=spares,
         groups=groups,
         raw_tb=explained(
             raw,
             "TB",
             "raw = (N + spares) x C_marketed",
-            f"raw = ({drive_count} + {spares}) x {fmt(d.capacity_gb)} GB = {fmt(raw)} TB",
-            N=drive_count,
+            f"raw = ({total} + {spares}) x {fmt(d.capacity_gb)} GB = {fmt(raw)} TB"
+            + (" (mixed sizes: each drive at its own capacity)" if pool.other_drives else ""),
+            N=total,
             spares=spares,
             C_marketed_gb=d.capacity_gb,
         ),
@@ -172,6 +231,8 @@ def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> 
             snapshot_reserve_pct=policy.snapshot_reserve_pct,
         ),
         usable_raw_pct=100.0 * usable / raw if raw > 0 else 0.0,
+        mixed_loss_tb=mixed,
+        warnings=warnings,
     )
 
 

@@ -26,6 +26,13 @@ class SparePolicy(Frozen):
     min_spares: int = Field(default=1, ge=0, le=64)
 
 
+class DriveGroup(Frozen):
+    """Additional drives of another model in a pool (mixed sizes)."""
+
+    drive: DriveSpec
+    count: int = Field(ge=1, le=100000)
+
+
 class DrivePool(Frozen):
     """Drives of one type in one protection scheme (an aggregate, a RAID pool, a vdev set, a tier)."""
 
@@ -36,6 +43,15 @@ class DrivePool(Frozen):
     )
     raid: RaidLayout
     spares: SparePolicy = Field(default_factory=SparePolicy)
+    other_drives: list[DriveGroup] = Field(
+        default_factory=list,
+        max_length=4,
+        description="drives of other models mixed into the pool; performance is modeled on `drive`",
+    )
+
+    @property
+    def other_count(self) -> int:
+        return sum(g.count for g in self.other_drives)
 
 
 class FlashCacheKind(StrEnum):

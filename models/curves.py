@@ -178,7 +178,7 @@ def queue_depth_sweep(
         ]
         if not items:
             continue
-        n = counts[pool.name]
+        n = counts[pool.name] + pool.other_count
         all_d, rd, _ = _drive_counts(pool, n)
         ws_pool = sum(w.working_set_for(ph) for w, ph, _, _ in items)
         span = seek_span(

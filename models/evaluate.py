@@ -476,6 +476,11 @@ def pool_drive_counts(configuration: Configuration) -> dict[str, int]:
     return out
 
 
+def _performance_counts(configuration: Configuration, counts: dict[str, int]) -> dict[str, int]:
+    """All drives of each pool (the primary model plus mixed-in ones), as the back end sees them."""
+    return {p.name: counts[p.name] + p.other_count for p in configuration.pools}
+
+
 def _assign(workloads: Iterable[Workload], configuration: Configuration) -> dict[str, str]:
     names = {p.name for p in configuration.pools}
     out = {}
@@ -516,6 +521,9 @@ def evaluate(
 
     # capacity
     pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
+    for pc in pcaps:
+        warnings.extend(pc.warnings)
+    perf_counts = _performance_counts(cfg, counts)
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
 
@@ -552,7 +560,7 @@ def evaluate(
                 window,
                 members,
                 cfg,
-                counts,
+                perf_counts,
                 assignment,
                 usable_gb,
                 dram_total,
@@ -1122,7 +1130,7 @@ def _skew_text(w: Workload) -> str:
 
 def _bill(cfg: Configuration, counts: dict[str, int], pcaps: list) -> BillOfMaterials:
     pk = cfg.packaging
-    drives = sum(counts.values())
+    drives = sum(counts.values()) + sum(p.other_count for p in cfg.pools)
     spares = sum(pc.spares for pc in pcaps)
     total = drives + spares
     shelves = math.ceil(max(0, total - pk.drives_in_controller_enclosure) / pk.drives_per_shelf)
@@ -1131,15 +1139,17 @@ def _bill(cfg: Configuration, counts: dict[str, int], pcaps: list) -> BillOfMate
     cost: float | None = pk.controller_price_usd + shelves * pk.shelf_price_usd
     cost = (cost or 0.0) + cfg.cache.flash_cache_gb * pk.flash_cache_price_usd_per_gb
     for pool in cfg.pools:
-        n = counts[pool.name] + next(pc.spares for pc in pcaps if pc.pool == pool.name)
-        if pool.drive.power_w is None:
-            power = None
-        elif power is not None:
-            power += n * pool.drive.power_w
-        if pool.drive.price_usd is None:
-            cost = None
-        elif cost is not None:
-            cost += n * pool.drive.price_usd
+        members = [(pool.drive, counts[pool.name] + next(pc.spares for pc in pcaps if pc.pool == pool.name))]
+        members += [(g.drive, g.count) for g in pool.other_drives]
+        for drive, n in members:
+            if drive.power_w is None:
+                power = None
+            elif power is not None:
+                power += n * drive.power_w
+            if drive.price_usd is None:
+                cost = None
+            elif cost is not None:
+                cost += n * drive.price_usd
     return BillOfMaterials(
         drives=drives,
         spares=spares,

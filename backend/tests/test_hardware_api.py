@@ -66,7 +66,7 @@ def test_records_are_listed_and_filtered_by_kind(client: TestClient) -> None:
 def test_impossible_values_are_422_with_the_field_path(client: TestClient) -> None:
     response = client.post("/api/v1/hardware", json={"kind": "drive", "spec": {**HDD, "rpm": 100}})
 
-    assert error_locs(response) == [["body", "drive", "spec", "rpm"]]
+    assert error_locs(response) == [["body", "spec", "rpm"]]
 
 
 def test_a_hard_disk_without_seek_times_is_422(client: TestClient) -> None:
@@ -74,14 +74,14 @@ def test_a_hard_disk_without_seek_times_is_422(client: TestClient) -> None:
 
     response = client.post("/api/v1/hardware", json={"kind": "drive", "spec": spec})
 
-    assert error_locs(response) == [["body", "drive", "spec"]]
+    assert error_locs(response) == [["body", "spec"]]
     assert "avg_read_seek_ms" in response.json()["detail"][0]["msg"]
 
 
-def test_an_unknown_kind_is_422(client: TestClient) -> None:
+def test_an_unknown_kind_is_422_at_kind(client: TestClient) -> None:
     response = client.post("/api/v1/hardware", json={"kind": "toaster", "spec": {}})
 
-    assert response.status_code == 422
+    assert error_locs(response) == [["body", "kind"]]
 
 
 def test_a_custom_array_must_name_drives_that_exist(client: TestClient) -> None:
@@ -90,7 +90,7 @@ def test_a_custom_array_must_name_drives_that_exist(client: TestClient) -> None:
 
     response = client.post("/api/v1/hardware", json={"kind": "array", "spec": spec})
 
-    assert error_locs(response) == [["body", "array", "spec", "drives", 1]]
+    assert error_locs(response) == [["body", "spec", "drives", 1]]
 
 
 def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
@@ -102,7 +102,7 @@ def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
     assert replaced.status_code == 200
     assert replaced.json()["spec"]["rpm"] == 15000
     assert replaced.json()["id"] == drive["id"]
-    assert error_locs(wrong_kind) == [["body", "controller", "kind"]]
+    assert error_locs(wrong_kind) == [["body", "kind"]]
 
 
 def test_delete_removes_the_record_and_unknown_ids_are_404(client: TestClient) -> None:

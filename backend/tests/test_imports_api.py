@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fastapi.testclient import TestClient
 
 from backend.tests.conftest import FAS3270, error_locs, workload
@@ -65,7 +67,7 @@ def test_a_fio_job_file_gives_rate_and_queue_depth(client: TestClient) -> None:
     assert response.status_code == 200, response.text
     imported = response.json()["imported"]
     assert imported["source_format"] == "fio-job"
-    assert imported["iops"] == 2000  # 700 read IOPS cap / 70% reads x 2 jobs
+    assert imported["iops"] == pytest.approx(2000)  # 700 read IOPS cap / 70% reads x 2 jobs
     assert imported["queue_depth"] == 32
 
 

@@ -95,7 +95,7 @@ def test_invalid_inputs_save_nothing(client: TestClient, migrated_db_url: str) -
     )
 
     assert any("read_pct" in loc for loc in error_locs(response))
-    assert error_locs(impossible) == [["body", "evaluate", "inputs", "configuration", "group_width"]]
+    assert error_locs(impossible) == [["body", "inputs", "configuration", "group_width"]]
     assert report_count(migrated_db_url) == 0
 
 

@@ -103,7 +103,7 @@ def test_a_raid6_group_of_three_in_a_full_configuration_is_422_inside_the_pool(c
 
     locs = error_locs(evaluate(client, configuration))
 
-    assert ["body", "configuration", "configuration", "pools", 0, "raid"] in locs
+    assert ["body", "configuration", "pools", 0, "raid"] in locs
 
 
 @pytest.mark.parametrize(
@@ -278,8 +278,8 @@ def test_compare_needs_two_to_eight_configurations(client: TestClient) -> None:
     one = {"workloads": [workload()], "configurations": [FAS3270]}
     nine = {"workloads": [workload()], "configurations": [FAS3270] * 9}
 
-    assert ["body", "configurations", "configurations"] in error_locs(client.post("/api/v1/compare", json=one))
-    assert ["body", "configurations", "configurations"] in error_locs(client.post("/api/v1/compare", json=nine))
+    assert error_locs(client.post("/api/v1/compare", json=one)) == [["body", "configurations"]]
+    assert error_locs(client.post("/api/v1/compare", json=nine)) == [["body", "configurations"]]
 
 
 def test_a_bad_configuration_in_a_comparison_is_422_at_its_index(client: TestClient) -> None:

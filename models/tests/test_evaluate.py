@@ -408,3 +408,27 @@ def test_dedupe_aware_flash_cache_serves_a_shrunken_working_set(hdd15k):
     h_plain = evaluate([wl], plain).windows[0].phases[0]
     h_aware = evaluate([wl], aware).windows[0].phases[0]
     assert h_aware.flash_hit_pct.value > h_plain.flash_hit_pct.value
+
+
+def test_mixed_drive_sizes_count_each_group_at_its_smallest_member(hdd15k):
+    # 8 x 300 GB (265.625 GiB) + 8 x 600 GB (a 530 GiB right-size) in RAID6 groups of 8:
+    # largest first -> one group of 600s and one of 300s: nothing lost;
+    # 4 x 600 + 12 x 300 -> group 1 = 4 x 600 + 4 x 300 counts 8 x 265.625 GiB
+    big = hdd15k.model_copy(
+        update={"id": "big", "name": "600 GB", "capacity_gb": 600.0, "right_sized_gib": 530.0}
+    )
+    from models.configuration import DriveGroup
+
+    cfg = make_config(hdd15k, "raid6", 8, 12)
+    pool = cfg.pools[0].model_copy(update={"other_drives": [DriveGroup(drive=big, count=4)]})
+    res = evaluate([oltp(capacity_tb=1)], cfg.model_copy(update={"pools": [pool]}))
+    pc = res.capacity.pools[0]
+    gib_tb = 2**30 / 1e12
+    # two groups x 6 data drives x 265.625 GiB
+    assert pc.after_raid_tb.value == pytest.approx(2 * 6 * 265.625 * gib_tb)
+    # lost: 4 drives x (530 - 265.625) GiB x 6/8 data share
+    assert pc.mixed_loss_tb.value == pytest.approx(4 * (530 - 265.625) * 0.75 * gib_tb)
+    assert pc.drives == 16
+    assert any("mixes drive sizes" in w for w in res.warnings)
+    # raw counts each drive at its own marketed size (+1 spare of the largest model)
+    assert pc.raw_tb.value == pytest.approx((12 * 300 + 4 * 600 + 600) / 1000)

@@ -92,6 +92,7 @@ def queue_depth_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row
     gated = set(gates.get("queue_depths", []))
     cols = record["columns"]
     rows: list[Row] = []
+    note = "in-sample: engine.yaml was fitted to these curves"
     for raw in record["rows"]:
         m = dict(zip(cols, raw, strict=True))
         qd = int(m["queue_depth"])
@@ -105,6 +106,7 @@ def queue_depth_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row
                 float(m["iops"]),
                 gate=g,
                 tolerance_pct=gates.get("iops_tolerance_pct") if g else None,
+                note=note,
             )
         )
         rows.append(
@@ -115,6 +117,7 @@ def queue_depth_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row
                 float(m["avg_response_ms"]),
                 gate=g,
                 tolerance_pct=gates.get("response_tolerance_pct") if g else None,
+                note=note,
             )
         )
     bott = gates.get("bottleneck")

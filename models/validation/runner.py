@@ -91,6 +91,7 @@ def format_table(rows: list[Row]) -> str:
                 tol,
                 "gate" if r.gate else "",
                 "ok" if r.passed else "FAIL",
+                r.note,
             )
         )
     widths = [max(len(str(row[i])) for row in lines) for i in range(len(head))]

@@ -4,6 +4,10 @@ Services never raise ``HTTPException``: they raise the errors below and the hand
 
 * :class:`InvalidInput` -> 422 ``{"detail": [{"loc": [...], "msg": ..., "type": ...}]}``, the same
   body FastAPI gives for request validation, so a client handles one shape for both;
+* request validation errors keep FastAPI's shape, but each ``loc`` is the JSON path into the body
+  the client sent: the tags pydantic inserts for a discriminated union (``configuration.catalog.
+  group_width``) are taken out (``configuration.group_width``), and a wrong or missing ``kind``
+  is reported at ``kind``;
 * :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`CatalogUnavailable` -> 503, each
   ``{"detail": "..."}``.
 
@@ -15,7 +19,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from typing import Any
+
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 
@@ -35,6 +43,16 @@ class InvalidInput(Exception):
     def at(cls, loc: Loc, msg: str, kind: str = "value_error") -> InvalidInput:
         return cls([(loc, msg, kind)])
 
+    def moved(self, old: Loc, new: Loc) -> InvalidInput:
+        """The same errors with the ``old`` prefix of each path replaced by ``new``."""
+        moved = []
+        for error in self.errors:
+            loc = tuple(error["loc"])
+            if loc[: len(old)] == old:
+                loc = new + loc[len(old) :]
+            moved.append((loc, error["msg"], error["type"]))
+        return InvalidInput(moved)
+
 
 class NotFound(Exception):
     """No such resource: ``what`` (e.g. "report") and its ``id``."""
@@ -51,6 +69,57 @@ class Forbidden(Exception):
 
 class CatalogUnavailable(Exception):
     """The hardware catalog under ``settings.fixtures_dir`` does not load."""
+
+
+_MAX_TAGS = 4
+
+
+def json_path(document: Any, loc: Loc) -> Loc:
+    """``loc`` without the segments that are not in ``document`` (discriminated-union tags).
+
+    The path found keeps every segment that exists in the document, in order; the last segment
+    alone may be a key missing from an object (a required field). Of several such paths the one
+    dropping the fewest segments wins (the first found on a tie); ``loc`` itself when none fits.
+    """
+    best: tuple[int, Loc] | None = None
+
+    def walk(node: Any, i: int, kept: Loc, dropped: int) -> None:
+        nonlocal best
+        if dropped > _MAX_TAGS or (best is not None and dropped >= best[0]):
+            return
+        if i == len(loc):
+            best = (dropped, kept)
+            return
+        segment = loc[i]
+        if isinstance(node, dict) and isinstance(segment, str) and segment in node:
+            walk(node[segment], i + 1, kept + (segment,), dropped)
+        elif isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node):
+            walk(node[segment], i + 1, kept + (segment,), dropped)
+        elif i == len(loc) - 1 and isinstance(node, dict) and isinstance(segment, str):
+            walk(None, i + 1, kept + (segment,), dropped)  # a required field that is missing
+        if isinstance(segment, str):
+            walk(node, i + 1, kept, dropped + 1)
+
+    walk(document, 0, (), 0)
+    return best[1] if best is not None else loc
+
+
+def _client_error(error: dict[str, Any], body: Any) -> dict[str, Any]:
+    loc = tuple(error.get("loc", ()))
+    if loc[:1] == ("body",):
+        loc = ("body",) + json_path(body, loc[1:])
+        if error.get("type") in ("union_tag_invalid", "union_tag_not_found"):
+            discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
+            if discriminator.isidentifier():
+                loc += (discriminator,)
+    return {**error, "loc": list(loc)}
+
+
+async def request_invalid(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422 for request validation, with each ``loc`` a JSON path into the sent body."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [_client_error(dict(e), exc.body) for e in exc.errors()]
+    return JSONResponse({"detail": jsonable_encoder(errors)}, status_code=422)
 
 
 async def invalid_input(request: Request, exc: Exception) -> JSONResponse:
@@ -90,6 +159,7 @@ async def unhandled_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def install_exception_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, request_invalid)
     app.add_exception_handler(InvalidInput, invalid_input)
     app.add_exception_handler(NotFound, not_found)
     app.add_exception_handler(Forbidden, forbidden)

@@ -88,7 +88,7 @@ def _check_array_drives(session: Session, catalog: CatalogStore, body: ArrayInpu
         )
     errors: list[tuple[Loc, str, str]] = [
         (
-            ("body", "array", "spec", "drives", j),
+            ("body", "spec", "drives", j),
             f"unknown drive id {d!r} (not in the catalog or custom drives)",
             "value_error",
         )
@@ -98,7 +98,7 @@ def _check_array_drives(session: Session, catalog: CatalogStore, body: ArrayInpu
     default = body.spec.default_drive
     if default is not None and default not in known and default not in custom_drives:
         errors.append(
-            (("body", "array", "spec", "default_drive"), f"unknown drive id {default!r}", "value_error")
+            (("body", "spec", "default_drive"), f"unknown drive id {default!r}", "value_error")
         )
     if errors:
         raise InvalidInput(errors)
@@ -157,7 +157,7 @@ def replace(session: Session, catalog: CatalogStore, record_id: str, body: Hardw
     row = _row(session, record_id)
     if body.kind != row.kind:
         raise InvalidInput.at(
-            ("body", body.kind, "kind"), f"record {record_id} is a {row.kind}; it cannot become a {body.kind}"
+            ("body", "kind"), f"record {record_id} is a {row.kind}; it cannot become a {body.kind}"
         )
     if isinstance(body, ArrayInput):
         _check_array_drives(session, catalog, body)

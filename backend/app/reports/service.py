@@ -138,7 +138,17 @@ def _save(
     recomputed_from: str | None = None,
     before: dict[str, Figure] | None = None,
 ) -> ReportCreated:
-    result, head = _compute(kind, inputs, ctx)
+    try:
+        result, head = _compute(kind, inputs, ctx)
+    except InvalidInput as exc:
+        if recomputed_from is None:
+            raise exc.moved(("body",), ("body", "inputs")) from exc
+        raise InvalidInput(
+            [
+                (REPORT_ID, f"the saved inputs at {'.'.join(map(str, e['loc'][1:]))}: {e['msg']}", e["type"])
+                for e in exc.errors
+            ]
+        ) from exc
     changes = figure_changes(before, head) if before is not None else []
     report_id = new_report_id()
     owner_token = secrets.token_urlsafe(32)

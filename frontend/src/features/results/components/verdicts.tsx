@@ -21,9 +21,9 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
         {result.passed ? 'Meets every target' : `Does not meet every target: ${result.bottleneck}`}
       </h3>
       {sizing ? <p className="sizing-explanation">{sizing.explanation}</p> : null}
-      {sizing && !sizing.feasible && sizing.reasons.length ? (
+      {sizing && !sizing.feasible && sizing.reasons?.length ? (
         <ul className="reasons">
-          {sizing.reasons.map((r) => (
+          {(sizing.reasons ?? []).map((r) => (
             <li key={r}>{r}</li>
           ))}
         </ul>

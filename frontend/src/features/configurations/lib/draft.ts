@@ -1,0 +1,68 @@
+import type { ArrayModel, CatalogReference, HeadroomTargets, RaidOption } from '@/lib/api-types';
+import { defaultHeadroom, type ConfigDraft } from '@/stores/workflow';
+
+export function raidOption(array: ArrayModel, scheme: string): RaidOption | undefined {
+  return array.raid.find((r) => r.scheme === scheme);
+}
+
+/** The group widths the array allows for a RAID option. */
+export function allowedWidths(option: RaidOption): number[] {
+  if (option.widths && option.widths.length) return [...option.widths].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (let w = option.min_width; w <= option.max_width; w += 1) {
+    if (option.scheme === 'raid10' && w % 2) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+/** Every flash-cache size the array sells (GB, whole system), smallest first. */
+export function flashCacheSizes(array: ArrayModel): number[] {
+  const sizes = new Set<number>();
+  for (const f of array.flash_cache ?? []) for (const s of f.sizes_gb) sizes.add(s);
+  return [...sizes].sort((a, b) => a - b);
+}
+
+/** The builder's choices for a newly chosen array: its defaults. */
+export function draftForArray(array: ArrayModel, previous: ConfigDraft): ConfigDraft {
+  return {
+    ...previous,
+    vendor: array.vendor,
+    arrayId: array.id,
+    driveId: array.default_drive ?? array.drives?.[0] ?? '',
+    raidScheme: array.default_raid,
+    groupWidth: null,
+    flashCacheGb: 0,
+    cacheOptionsGb: [],
+    portOption: '',
+    driveCount: previous.driveCount === null ? null : array.default_drive_count,
+  };
+}
+
+function sameHeadroom(a: HeadroomTargets, b: HeadroomTargets): boolean {
+  return (
+    (a.controller_max_pct ?? null) === (b.controller_max_pct ?? null) &&
+    a.failover_max_pct === b.failover_max_pct &&
+    a.drive_max_pct === b.drive_max_pct &&
+    a.port_max_pct === b.port_max_pct &&
+    a.capacity_max_fill_pct === b.capacity_max_fill_pct
+  );
+}
+
+/** The builder's headroom targets, or null when they are the defaults. */
+export function customHeadroom(draft: ConfigDraft): HeadroomTargets | null {
+  return sameHeadroom(draft.headroom, defaultHeadroom) ? null : draft.headroom;
+}
+
+/** The catalog reference the API resolves (drive_count null = size it). */
+export function draftToReference(draft: ConfigDraft): CatalogReference {
+  return {
+    array_id: draft.arrayId,
+    drive_id: draft.driveId || null,
+    raid_scheme: (draft.raidScheme || null) as CatalogReference['raid_scheme'],
+    group_width: draft.groupWidth,
+    drive_count: draft.driveCount,
+    flash_cache_gb: draft.flashCacheGb,
+    port_option: draft.portOption || null,
+  };
+}

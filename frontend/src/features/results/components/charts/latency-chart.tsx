@@ -1,0 +1,56 @@
+import { CurveChart, type Series } from '@/charts/curve-chart';
+import { formatNumber } from '@/components';
+import type { LatencyCurve } from '@/lib/api-types';
+
+type LatencyChartProps = {
+  curve: LatencyCurve;
+  /** Read latency at the operating point (the evaluation's figure for the window). */
+  operatingLatencyMs: number | null;
+  /** Overlaid curves (what-if baseline, other configurations). */
+  extra?: { name: string; curve: LatencyCurve; dashed?: boolean; color?: string }[];
+  title?: string;
+  onDrawn?: () => void;
+};
+
+function readSeries(name: string, curve: LatencyCurve, dashed?: boolean, color?: string): Series {
+  return { name, dashed, color, points: curve.points.map((p) => ({ x: p.iops, y: p.read_latency_ms })) };
+}
+
+/** A readable ceiling for the hockey stick: the latency near 90% of the saturating load. */
+export function latencyCeiling(curves: LatencyCurve[]): number | undefined {
+  const tops = curves.map((c) => {
+    const near = c.points.filter((p) => p.load_pct <= 90 && p.read_latency_ms !== null);
+    return near.length ? near[near.length - 1]!.read_latency_ms! : null;
+  });
+  const valid = tops.filter((t): t is number => t !== null);
+  if (!valid.length) return undefined;
+  const top = Math.max(...valid) * 1.15;
+  const magnitude = 10 ** Math.floor(Math.log10(top));
+  return Math.ceil(top / magnitude) * magnitude;
+}
+
+/** Read latency against IOPS up to saturation, with the workload's operating point marked. */
+export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, onDrawn }: LatencyChartProps) {
+  const series: Series[] = [
+    readSeries(extra.length ? 'Read latency (this configuration)' : 'Read latency', curve),
+    ...(extra.length
+      ? []
+      : [{ name: 'Average latency', dashed: true, color: '#7c8794', points: curve.points.map((p) => ({ x: p.iops, y: p.avg_latency_ms })) }]),
+    ...extra.map((e) => readSeries(e.name, e.curve, e.dashed, e.color)),
+  ];
+  const yMax = latencyCeiling([curve, ...extra.map((e) => e.curve)]);
+  const opY = operatingLatencyMs ?? null;
+  return (
+    <CurveChart
+      title={title ?? `Latency vs IOPS (${curve.window})`}
+      summary={`Read latency rises from ${formatNumber(curve.points[0]?.read_latency_ms ?? null)} ms at light load; the workload runs at ${formatNumber(curve.operating_iops)} IOPS (${formatNumber(curve.operating_load_pct)}% of the ${formatNumber(curve.saturation_iops)} IOPS that saturate the first resource).`}
+      series={series}
+      xLabel="Front-end IOPS"
+      yLabel="Latency [ms]"
+      yMax={yMax}
+      lines={[{ x: curve.saturation_iops, label: 'saturation' }]}
+      markers={opY !== null ? [{ x: curve.operating_iops, y: Math.min(opY, yMax ?? opY), label: `you: ${formatNumber(curve.operating_iops)} IOPS, ${formatNumber(opY)} ms` }] : []}
+      onDrawn={onDrawn}
+    />
+  );
+}

@@ -1,0 +1,48 @@
+import { lazy, Suspense } from 'react';
+
+import { Loading } from '@/components';
+import { isFullConfiguration, type ConfigurationInput, type EvaluationResult, type Packaging, type SizingResult, type Workload } from '@/lib/api-types';
+
+import { BillSummary } from './bill-summary';
+import { CapacityWaterfall } from './capacity-waterfall';
+import { PhaseTable } from './phase-table';
+import { UtilizationPanel } from './utilization-panel';
+import { Verdicts } from './verdicts';
+
+const ResultCharts = lazy(() => import('./result-charts'));
+
+type ResultsViewProps = {
+  result: EvaluationResult;
+  sizing?: SizingResult | null;
+  workloads: Workload[];
+  configuration: ConfigurationInput;
+  /** Packaging for the bill's explanations when the configuration is a catalog reference. */
+  packaging?: Packaging | null;
+  /** Draw the curves (they are computed by the API on demand). */
+  curves?: boolean;
+  curvesNote?: string;
+};
+
+/** Everything about one evaluated configuration: verdicts, bill, utilization, capacity, phases, curves. */
+export function ResultsView({ result, sizing, workloads, configuration, packaging, curves = true, curvesNote }: ResultsViewProps) {
+  const pk = isFullConfiguration(configuration) ? configuration.packaging : packaging;
+  return (
+    <div className="results">
+      <Verdicts result={result} sizing={sizing} />
+      <BillSummary bill={result.bill} packaging={pk} sizingText={sizing?.explanation} />
+      <UtilizationPanel result={result} />
+      <CapacityWaterfall capacity={result.capacity} />
+      <section aria-labelledby="phases-title">
+        <h3 id="phases-title">Phases</h3>
+        {result.windows.map((w) => (
+          <PhaseTable key={w.window} window={w} />
+        ))}
+      </section>
+      {curves ? (
+        <Suspense fallback={<Loading label="Loading charts…" />}>
+          <ResultCharts workloads={workloads} configuration={configuration} result={result} sizing={sizing} note={curvesNote} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
