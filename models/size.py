@@ -85,6 +85,37 @@ def _first_failing_name(res: EvaluationResult) -> str:
     return "none"
 
 
+def _capacity_units(workloads: list[Workload], cfg: Configuration, index: int, step: int) -> int:
+    """Smallest unit count whose usable capacity can hold the workloads (a lower bound)."""
+    from models.capacity import physical_needed_tb, pool_capacity
+
+    pool = cfg.pools[index]
+    needed = sum(physical_needed_tb(w) for w in workloads) / (
+        cfg.headroom.capacity_max_fill_pct / 100.0 or 1.0
+    )
+    others = sum(
+        (pool_capacity(p, p.drive_count, cfg.capacity).usable_tb.value or 0.0)
+        for i, p in enumerate(cfg.pools)
+        if i != index and p.drive_count is not None
+    )
+    one = pool_capacity(pool, step, cfg.capacity).usable_tb.value or 0.0
+    if one <= 0:
+        return 1
+    return max(1, math.floor(max(0.0, needed - others) / one * 0.98))
+
+
+def _drive_pressure(res: EvaluationResult) -> float:
+    """Largest drive utilization relative to its limit over all windows (drives scale ~1/N)."""
+    worst = 0.0
+    for w in res.windows:
+        for c in w.checks:
+            if c.name.startswith("drives:") and c.value is not None and c.limit > 0:
+                worst = max(worst, c.value / c.limit)
+            elif c.name.startswith("drives:") and c.value is None:
+                worst = max(worst, 2.0)
+    return worst
+
+
 def _size_one(
     workloads: list[Workload],
     cfg: Configuration,
@@ -118,13 +149,27 @@ def _size_one(
             )
         return cache[units]
 
-    top = run(hi_units)
-    if not top.passed:
-        return False, hi_units * step, top, _first_failing_name(top), evaluations, _failing(top)
-    lo, hi = lo_units, hi_units  # invariant: hi passes
-    if run(lo).passed:
-        hi = lo
+    # Start at the capacity lower bound (fewer units cannot hold the data), estimate the count
+    # the busiest drive check needs (utilization ~ 1 / drives), then bracket and bisect. Every
+    # check is monotone in the count, so bisection between a failing and a passing count finds
+    # the smallest passing one; the estimate only saves evaluations.
+    start = min(hi_units, max(lo_units, _capacity_units(workloads, cfg, index, step)))
+    first = run(start)
+    if first.passed:
+        lo, hi = start - 1, start  # below the capacity bound nothing passes
     else:
+        ratio = _drive_pressure(first)
+        guess = min(hi_units, max(start + 1, math.ceil(start * ratio))) if ratio > 1 else start + 1
+        lo, probe = start, guess
+        while True:
+            if run(probe).passed:
+                hi = probe
+                break
+            if probe >= hi_units:
+                top = run(hi_units)
+                return False, hi_units * step, top, _first_failing_name(top), evaluations, _failing(top)
+            lo = probe
+            probe = min(hi_units, probe + max(1, math.ceil(0.25 * probe)))
         while hi - lo > 1:
             mid = (lo + hi) // 2
             if run(mid).passed:

@@ -432,3 +432,22 @@ def test_mixed_drive_sizes_count_each_group_at_its_smallest_member(hdd15k):
     assert any("mixes drive sizes" in w for w in res.warnings)
     # raw counts each drive at its own marketed size (+1 spare of the largest model)
     assert pc.raw_tb.value == pytest.approx((12 * 300 + 4 * 600 + 600) / 1000)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.floats(500, 20000), st.floats(10, 95), st.floats(0.5, 30))
+def test_size_equals_the_smallest_count_found_by_a_linear_scan(hdd15k, iops, read_pct, capacity_tb):
+    wl = oltp(iops=iops, read_pct=read_pct, capacity_tb=capacity_tb, ws_gb=100)
+    family = make_config(hdd15k, "raid6", 8, None)
+    family = family.model_copy(update={"packaging": family.packaging.model_copy(update={"max_drives": 400})})
+    out = size([wl], family)
+    scan = None
+    for groups in range(1, 50):
+        cfg = family.model_copy(update={"pools": [family.pools[0].model_copy(update={"drive_count": 8 * groups})]})
+        if evaluate([wl], cfg).passed:
+            scan = 8 * groups
+            break
+    if scan is None:
+        assert not out.feasible
+    else:
+        assert out.feasible and out.drive_count == scan

@@ -1,0 +1,248 @@
+import { useId } from 'react';
+
+import { ErrorState, formatNumber, NumberField, SelectField } from '@/components';
+import type { ArrayModel, DriveSpec } from '@/lib/api-types';
+import type { FieldErrors } from '@/lib/field-errors';
+import type { ConfigDraft } from '@/stores/workflow';
+
+import { useArray } from '../api/get-array';
+import { useArrays } from '../api/get-arrays';
+import { usePorts } from '../api/get-ports';
+import { useRaidSchemes } from '../api/get-raid-schemes';
+import { allowedWidths, draftForArray, flashCacheSizes, raidOption } from '../lib/draft';
+
+type ConfigurationBuilderProps = {
+  draft: ConfigDraft;
+  onChange: (draft: ConfigDraft) => void;
+  /** The API's messages scoped to `configuration` (catalog-reference fields, or the whole reference). */
+  errors: FieldErrors;
+  /** Messages for `flash_cache_options_gb`. */
+  cacheOptionErrors?: string[];
+};
+
+const REFERENCE_FIELDS = ['array_id', 'drive_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option'];
+
+function driveLabel(d: DriveSpec): string {
+  const speed = d.kind === 'hdd' && d.rpm ? `${Math.round(d.rpm / 1000)}K rpm` : d.kind.toUpperCase();
+  return `${d.name} · ${d.interface ?? ''} ${speed}`.replace(/\s+/g, ' ');
+}
+
+function arrayFacts(a: ArrayModel): string {
+  const c = a.controller;
+  return `${c.count} x ${c.model} (${c.ha_mode}), ${formatNumber(c.dram_cache_gb ?? 0)} GB DRAM each · up to ${formatNumber(a.max_drives)} drives · ${a.era}`;
+}
+
+/**
+ * vendor -> array -> drive -> RAID scheme and group width -> flash cache -> ports -> headroom
+ * targets, and the drive count: "size it for me" (empty) or a fixed count.
+ */
+export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionErrors = [] }: ConfigurationBuilderProps) {
+  const arrays = useArrays();
+  const detail = useArray(draft.arrayId);
+  const schemes = useRaidSchemes();
+  const ports = usePorts();
+  const headingId = useId();
+  const set = (patch: Partial<ConfigDraft>) => onChange({ ...draft, ...patch });
+
+  const all = arrays.data?.arrays ?? [];
+  const vendors = [...new Set(all.map((a) => a.vendor))].sort((a, b) => a.localeCompare(b));
+  const models = all.filter((a) => a.vendor === draft.vendor).sort((a, b) => a.era - b.era || a.model.localeCompare(b.model));
+  const array = detail.data?.array ?? all.find((a) => a.id === draft.arrayId);
+  const drives = detail.data?.drives ?? [];
+  const option = array ? raidOption(array, draft.raidScheme) : undefined;
+  const widths = option ? allowedWidths(option) : [];
+  const flashSizes = array ? flashCacheSizes(array) : [];
+  const schemeName = (s: string) => schemes.data?.raid_schemes.find((r) => r.scheme === s)?.name ?? s;
+  const portName = (t: string) => ports.data?.ports.find((p) => p.type === t)?.name ?? t;
+  const sizing = draft.driveCount === null;
+  const other = errors.entries().filter(([k]) => k !== '' && !REFERENCE_FIELDS.includes(k.split('.')[0]!));
+  const schemeRecord = schemes.data?.raid_schemes.find((r) => r.scheme === draft.raidScheme);
+
+  return (
+    <section className="card builder" aria-labelledby={headingId}>
+      <h2 id={headingId}>Configuration</h2>
+      {arrays.isError ? <ErrorState title="The array catalog could not be loaded" error={arrays.error} onRetry={() => void arrays.refetch()} /> : null}
+      {errors.here().length || other.length ? (
+        <div className="field-error-block" role="alert">
+          {errors.here().map((m) => (
+            <p key={m} className="field-error">
+              {m}
+            </p>
+          ))}
+          {other.map(([k, ms]) => (
+            <p key={k} className="field-error">
+              {k}: {ms.join(' ')}
+            </p>
+          ))}
+        </div>
+      ) : null}
+
+      <div className="grid grid-3">
+        <SelectField
+          label="Vendor"
+          value={draft.vendor}
+          placeholder={arrays.isPending ? 'Loading…' : 'Choose a vendor…'}
+          disabled={!arrays.data}
+          options={vendors.map((v) => ({ value: v, label: v }))}
+          onChange={(vendor) => {
+            const first = all.filter((a) => a.vendor === vendor).sort((a, b) => a.era - b.era)[0];
+            onChange(first ? draftForArray(first, { ...draft, vendor }) : { ...draft, vendor, arrayId: '' });
+          }}
+        />
+        <SelectField
+          label="Array model"
+          value={draft.arrayId}
+          placeholder="Choose an array…"
+          disabled={!draft.vendor}
+          options={models.map((a) => ({ value: a.id, label: `${a.model} (${a.era})` }))}
+          errors={errors.at('array_id')}
+          onChange={(id) => {
+            const a = all.find((x) => x.id === id);
+            if (a) onChange(draftForArray(a, draft));
+          }}
+        />
+        <SelectField
+          label="Drive"
+          value={draft.driveId}
+          placeholder={detail.isFetching ? 'Loading drives…' : 'Choose a drive…'}
+          disabled={!drives.length}
+          options={drives.map((d) => ({ value: d.id, label: driveLabel(d) }))}
+          errors={errors.at('drive_id')}
+          onChange={(driveId) => set({ driveId })}
+        />
+        <SelectField
+          label="RAID scheme"
+          value={draft.raidScheme}
+          disabled={!array}
+          placeholder="Choose a scheme…"
+          options={(array?.raid ?? []).map((r) => ({ value: r.scheme, label: schemeName(r.scheme) }))}
+          errors={errors.at('raid_scheme')}
+          hint={schemeRecord ? `${schemeRecord.notes} Small write: ${formatNumber(schemeRecord.small_write_cost)} back-end I/Os.` : undefined}
+          onChange={(raidScheme) => set({ raidScheme, groupWidth: null })}
+        />
+        <SelectField
+          label="RAID group width [drives]"
+          value={String(draft.groupWidth ?? option?.default_width ?? '')}
+          disabled={!option}
+          options={widths.map((w) => ({ value: String(w), label: w === option?.default_width ? `${w} (default)` : String(w) }))}
+          errors={errors.at('group_width')}
+          onChange={(w) => set({ groupWidth: Number(w) === option?.default_width ? null : Number(w) })}
+        />
+        <SelectField
+          label="Flash cache [GB, whole system]"
+          value={String(draft.flashCacheGb)}
+          disabled={!array || flashSizes.length === 0}
+          options={[{ value: '0', label: 'None' }, ...flashSizes.map((s) => ({ value: String(s), label: `${formatNumber(s)} GB` }))]}
+          errors={errors.at('flash_cache_gb')}
+          hint={array && flashSizes.length === 0 ? 'This array sells no flash cache' : array?.flash_cache?.map((f) => f.name).join('; ')}
+          onChange={(v) => set({ flashCacheGb: Number(v) })}
+        />
+        <SelectField
+          label="Front-end ports"
+          value={draft.portOption || array?.default_ports || ''}
+          disabled={!array}
+          options={(array?.port_options ?? []).map((p) => ({
+            value: p.name,
+            label: `${p.name}: ${p.ports.map((g) => `${g.count} x ${portName(g.type)}`).join(' + ')}`,
+          }))}
+          errors={errors.at('port_option')}
+          onChange={(portOption) => set({ portOption: portOption === array?.default_ports ? '' : portOption })}
+        />
+      </div>
+      {array ? <p className="muted array-facts">{arrayFacts(array)}</p> : null}
+
+      <fieldset className="plain drive-count">
+        <legend>Drive count</legend>
+        <div className="radio-row">
+          <label>
+            <input type="radio" name="drive-count-mode" checked={sizing} onChange={() => set({ driveCount: null })} /> Size it for me
+            (the fewest drives that meet every window)
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="drive-count-mode"
+              checked={!sizing}
+              onChange={() => set({ driveCount: array?.default_drive_count ?? 24 })}
+            />{' '}
+            A fixed drive count
+          </label>
+        </div>
+        {!sizing ? (
+          <NumberField
+            label="Drives (excluding spares)"
+            value={draft.driveCount}
+            min={1}
+            step={1}
+            onChange={(v) => set({ driveCount: v === null ? null : Math.round(v) })}
+            errors={errors.at('drive_count')}
+            className="narrow"
+          />
+        ) : flashSizes.length ? (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.cacheOptionsGb.length > 0}
+              onChange={(e) => set({ cacheOptionsGb: e.target.checked ? [0, ...flashSizes] : [] })}
+            />{' '}
+            Also size with every flash-cache option and keep the cheapest (drives vs flash cache)
+          </label>
+        ) : null}
+        {cacheOptionErrors.length ? <p className="field-error">{cacheOptionErrors.join(' ')}</p> : null}
+      </fieldset>
+
+      <details className="headroom">
+        <summary>Headroom targets</summary>
+        <div className="grid grid-5">
+          <NumberField
+            label="Controllers at most"
+            unit="%"
+            value={draft.headroom.controller_max_pct ?? null}
+            optional
+            placeholder="50 for a pair, else 70"
+            min={0}
+            max={100}
+            onChange={(v) => set({ headroom: { ...draft.headroom, controller_max_pct: v } })}
+            errors={errors.at('headroom.controller_max_pct')}
+          />
+          <NumberField
+            label="After a failover at most"
+            unit="%"
+            value={draft.headroom.failover_max_pct}
+            min={0}
+            max={100}
+            onChange={(v) => set({ headroom: { ...draft.headroom, failover_max_pct: v ?? 100 } })}
+            errors={errors.at('headroom.failover_max_pct')}
+          />
+          <NumberField
+            label="Drives at most"
+            unit="%"
+            value={draft.headroom.drive_max_pct}
+            min={0}
+            max={100}
+            onChange={(v) => set({ headroom: { ...draft.headroom, drive_max_pct: v ?? 70 } })}
+            errors={errors.at('headroom.drive_max_pct')}
+          />
+          <NumberField
+            label="Ports at most"
+            unit="%"
+            value={draft.headroom.port_max_pct}
+            min={0}
+            max={100}
+            onChange={(v) => set({ headroom: { ...draft.headroom, port_max_pct: v ?? 70 } })}
+            errors={errors.at('headroom.port_max_pct')}
+          />
+          <NumberField
+            label="Capacity filled at most"
+            unit="%"
+            value={draft.headroom.capacity_max_fill_pct}
+            min={0}
+            max={100}
+            onChange={(v) => set({ headroom: { ...draft.headroom, capacity_max_fill_pct: v ?? 100 } })}
+            errors={errors.at('headroom.capacity_max_fill_pct')}
+          />
+        </div>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,4 @@
+export { ConfigurationBuilder } from './components/configuration-builder';
+export { useArray } from './api/get-array';
+export { useRaidSchemes } from './api/get-raid-schemes';
+export { customHeadroom, draftToReference, flashCacheSizes } from './lib/draft';
