@@ -238,13 +238,18 @@ def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> 
 
 def physical_needed_tb(workload: Workload) -> float:
     """Physical capacity a workload needs at its horizon [TB]:
-    ``C (1+g)^y x repl_cap / (dedupe x compression) / (1 - snap)``."""
+    ``C (1+g)^y x (repl_cap + change/day x days) / (dedupe x compression) / (1 - snap)``.
+
+    Snapshots hold the blocks changed while they are kept: ``change %/day x retention days`` of
+    the data (a reserve, if also given, is a floor set aside on top).
+    """
     keep = 1.0 - workload.snapshot_reserve_pct / 100.0
     if keep <= 0:
         raise InputError("snapshot_reserve_pct", "must be below 100")
+    snap = workload.snapshot_change_pct_per_day / 100.0 * workload.snapshot_retention_days
     return (
         workload.grown_capacity_tb
-        * workload.replication.capacity_amplification
+        * (workload.replication.capacity_amplification + snap)
         / (workload.dedupe_ratio * workload.compression_ratio)
         / keep
     )

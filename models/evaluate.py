@@ -105,6 +105,7 @@ class PhaseResult(Output):
     dram_hit_pct: Explained
     flash_hit_pct: Explained
     working_set_in_cache_pct: float
+    cold_hit_pct: Explained = Field(description="hit ratio over the first pass after a cold start (warm-up)")
     read_latency_ms: Explained
     write_latency_ms: Explained
     avg_latency_ms: float | None
@@ -990,6 +991,9 @@ def _evaluate_window(
                     flash_cache_gb=flash_total,
                 ),
                 working_set_in_cache_pct=ws_in,
+                cold_hit_pct=_cold(
+                    d_gb + (max(0.0, b_gb - d_gb) if flash_total > 0 else 0.0), ws, w, h_d + h_f
+                ),
                 read_latency_ms=explained(
                     read_ms,
                     "ms",
@@ -1117,6 +1121,21 @@ def _migration_streams(cfg: Configuration, tiering: TieringResult | None) -> dic
     kib = (tiering.migration_mb_s.value or 0.0) * 1e6 / 1024.0
     fast, slow = cfg.tiering.tiers[0], cfg.tiering.tiers[1]
     return {fast: (0.0, kib), slow: (kib, 0.0)}
+
+
+def _cold(cache_gb: float, ws: float, w: Workload, warm: float) -> Explained:
+    """Cold (first-pass) hit ratio of the whole cache over one working set's worth of reads."""
+    cold = cache_model.cold_hit_ratio(cache_gb, ws, w.skew) if cache_gb > 0 and ws > 0 else 0.0
+    return explained(
+        100.0 * cold,
+        "%",
+        "cold = 1 - misses(first pass) / reads; misses = distinct blocks until the cache fills, then 1 - H",
+        f"cold hit = {fmt(100 * cold)}% over the first {fmt(ws)} GB read into {fmt(cache_gb)} GB of empty cache "
+        f"(warm: {fmt(100 * warm)}%)",
+        source="Che approximation from a cold start",
+        cache_gb=cache_gb,
+        working_set_gb=ws,
+    )
 
 
 def _skew_text(w: Workload) -> str:

@@ -155,6 +155,12 @@ class Workload(Frozen):
     skew: Skew = Field(default_factory=Skew)
     replication: Replication = Field(default_factory=Replication)
     snapshot_reserve_pct: Pct = Field(default=0.0, description="space held for snapshots [% of volume]")
+    snapshot_change_pct_per_day: Pct = Field(
+        default=0.0, description="data changed per day kept by snapshots [%]"
+    )
+    snapshot_retention_days: float = Field(
+        default=0.0, ge=0.0, le=3650.0, description="how long snapshots are kept"
+    )
     pool: str | None = Field(
         default=None, description="name of the drive pool it lives in; default the first"
     )

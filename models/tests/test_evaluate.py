@@ -443,7 +443,9 @@ def test_size_equals_the_smallest_count_found_by_a_linear_scan(hdd15k, iops, rea
     out = size([wl], family)
     scan = None
     for groups in range(1, 50):
-        cfg = family.model_copy(update={"pools": [family.pools[0].model_copy(update={"drive_count": 8 * groups})]})
+        cfg = family.model_copy(
+            update={"pools": [family.pools[0].model_copy(update={"drive_count": 8 * groups})]}
+        )
         if evaluate([wl], cfg).passed:
             scan = 8 * groups
             break
@@ -451,3 +453,19 @@ def test_size_equals_the_smallest_count_found_by_a_linear_scan(hdd15k, iops, rea
         assert not out.feasible
     else:
         assert out.feasible and out.drive_count == scan
+
+
+def test_snapshot_change_rate_adds_the_changed_blocks_kept(hdd15k):
+    # 10 TB, 2%/day kept 7 days: 10 x (1 + 0.14) = 11.4 TB physical
+    wl = oltp(capacity_tb=10, snapshot_change_pct_per_day=2, snapshot_retention_days=7)
+    res = evaluate([wl], make_config(hdd15k, "raid-dp", 16, 96))
+    assert res.capacity.needed_tb.value == pytest.approx(11.4)
+
+
+def test_cold_hit_ratio_is_below_the_warm_one(hdd15k):
+    # 16 GB of DRAM over a 100 GB uniform working set: warm 16%, first pass 14.6% (Che from cold)
+    wl = oltp(read_pct=100, ws_gb=100, iops=1000)
+    cfg = make_config(hdd15k, "raid-dp", 16, 32)
+    ph = evaluate([wl], cfg).windows[0].phases[0]
+    assert ph.dram_hit_pct.value == pytest.approx(16.0, abs=0.05)
+    assert ph.cold_hit_pct.value == pytest.approx(14.6, abs=0.1)
