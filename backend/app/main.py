@@ -61,7 +61,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     install_exception_handlers(app)
     # Added innermost first: security headers wrap everything, so 413s and CORS preflights get them.
-    app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimitMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        path_limits={f"{API_PREFIX}/traces": settings.max_trace_bytes},
+    )
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -29,6 +29,7 @@ class Request(BaseModel):
 
 
 _DESCRIPTIONS = {
+    400: "Malformed request body (not decodable as JSON text)",
     403: "Not allowed (e.g. a wrong or missing owner token)",
     404: "No such resource",
     503: "Database or hardware catalog unavailable",

@@ -96,8 +96,12 @@ def test_a_custom_array_must_name_drives_that_exist(client: TestClient) -> None:
 def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
     drive = create(client, "drive", HDD)
 
-    replaced = client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": {**HDD, "rpm": 15000}})
-    wrong_kind = client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "controller", "spec": CONTROLLER})
+    replaced = client.put(
+        f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": {**HDD, "rpm": 15000}}
+    )
+    wrong_kind = client.put(
+        f"/api/v1/hardware/{drive['id']}", json={"kind": "controller", "spec": CONTROLLER}
+    )
 
     assert replaced.status_code == 200
     assert replaced.json()["spec"]["rpm"] == 15000
@@ -111,14 +115,21 @@ def test_delete_removes_the_record_and_unknown_ids_are_404(client: TestClient) -
     assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 204
     assert client.get(f"/api/v1/hardware/{drive['id']}").status_code == 404
     assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 404
-    assert client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": HDD}).status_code == 404
+    assert (
+        client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": HDD}).status_code == 404
+    )
 
 
 def test_custom_drive_controller_and_array_are_usable_in_a_catalog_reference(client: TestClient) -> None:
     drive = create(client, "drive", SSD)
     controller = create(client, "controller", CONTROLLER)
     array = custom_array(client, [drive["id"]])
-    reference = {"array_id": array["id"], "drive_id": drive["id"], "controller_id": controller["id"], "drive_count": 16}
+    reference = {
+        "array_id": array["id"],
+        "drive_id": drive["id"],
+        "controller_id": controller["id"],
+        "drive_count": 16,
+    }
 
     response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference})
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from fastapi.testclient import TestClient
 
 from backend.tests.conftest import FAS3270, error_locs, workload
@@ -39,7 +38,9 @@ FIO_RESULT = {
 
 
 def test_an_iometer_spec_becomes_a_phase_in_the_requested_window(client: TestClient) -> None:
-    response = client.post("/api/v1/import/iometer", json={"text": FILE_SERVER_SPEC, "window": "business hours"})
+    response = client.post(
+        "/api/v1/import/iometer", json={"text": FILE_SERVER_SPEC, "window": "business hours"}
+    )
 
     assert response.status_code == 200, response.text
     body = response.json()

@@ -19,7 +19,7 @@ from backend.app.db import create_db_engine
 from backend.app.tables import Base, CustomHardware, Report
 from backend.tests.conftest import alembic_config
 
-APP_TABLES = {"reports", "custom_hardware"}
+APP_TABLES = {"reports", "custom_hardware", "trace_jobs"}
 
 
 def table_names(url: str) -> set[str]:
@@ -156,7 +156,7 @@ def test_migration_0002_keeps_existing_reports_with_their_snapshot_as_text(db_ur
     try:
         with engine.begin() as connection:
             connection.execute(
-                insert(Report.__table__).values(
+                insert(Report).values(
                     id="old-report",
                     name="saved before 0002",
                     owner_token_hash="0" * 64,
@@ -171,7 +171,9 @@ def test_migration_0002_keeps_existing_reports_with_their_snapshot_as_text(db_ur
         command.upgrade(config, "head")
 
         with engine.connect() as connection:
-            stored = connection.execute(text("SELECT snapshot_json FROM reports WHERE id = 'old-report'")).scalar()
+            stored = connection.execute(
+                text("SELECT snapshot_json FROM reports WHERE id = 'old-report'")
+            ).scalar()
     finally:
         engine.dispose()
 

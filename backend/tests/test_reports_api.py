@@ -21,10 +21,12 @@ from backend.app.tables import Report
 from backend.tests.conftest import FAS3270, error_locs, phase, serve, workload
 from models import ENGINE_VERSION
 
-EVALUATE = {"workloads": [workload()], "configuration": {**FAS3270, "drive_count": 48}}
+EVALUATE: dict[str, Any] = {"workloads": [workload()], "configuration": {**FAS3270, "drive_count": 48}}
 
 
-def save(client: TestClient, kind: str = "evaluate", inputs: dict[str, Any] | None = None, **extra: Any) -> dict:
+def save(
+    client: TestClient, kind: str = "evaluate", inputs: dict[str, Any] | None = None, **extra: Any
+) -> dict:
     body = {"name": "Mail tier", "kind": kind, "inputs": inputs or EVALUATE, **extra}
     response = client.post("/api/v1/reports", json=body)
     assert response.status_code == 201, response.text
@@ -57,7 +59,10 @@ def test_the_server_recomputes_the_result_and_ignores_a_client_result(client: Te
     expected = client.post("/api/v1/evaluate", json=EVALUATE).json()
 
     assert snapshot["result"] == expected
-    assert snapshot["inputs"]["configuration"] == {**EVALUATE["configuration"], **snapshot["inputs"]["configuration"]}
+    assert snapshot["inputs"]["configuration"] == {
+        **EVALUATE["configuration"],
+        **snapshot["inputs"]["configuration"],
+    }
     assert snapshot["kind"] == "evaluate"
     assert snapshot["engine_version"] == ENGINE_VERSION
     assert snapshot["calibration"]["parameters"]["ncq_q_half"] > 0
@@ -69,7 +74,10 @@ def test_the_server_recomputes_the_result_and_ignores_a_client_result(client: Te
     ("kind", "inputs"),
     [
         ("size", {"workloads": [workload()], "configuration": FAS3270}),
-        ("compare", {"workloads": [workload()], "base": {"array_id": "generic"}, "schemes": ["raid10", "raid6"]}),
+        (
+            "compare",
+            {"workloads": [workload()], "base": {"array_id": "generic"}, "schemes": ["raid10", "raid6"]},
+        ),
         ("curves", {"workloads": [workload()], "configuration": FAS3270}),
     ],
 )
@@ -91,7 +99,11 @@ def test_invalid_inputs_save_nothing(client: TestClient, migrated_db_url: str) -
     response = client.post("/api/v1/reports", json={"name": "x", "kind": "evaluate", "inputs": bad})
     impossible = client.post(
         "/api/v1/reports",
-        json={"name": "x", "kind": "evaluate", "inputs": {**EVALUATE, "configuration": {**FAS3270, "group_width": 99}}},
+        json={
+            "name": "x",
+            "kind": "evaluate",
+            "inputs": {**EVALUATE, "configuration": {**FAS3270, "group_width": 99}},
+        },
     )
 
     assert any("read_pct" in loc for loc in error_locs(response))
@@ -191,7 +203,9 @@ def test_delete_needs_the_owner_token(client: TestClient) -> None:
     ("method", "suffix"), [("GET", ""), ("POST", "/recompute"), ("DELETE", ""), ("GET", "/export")]
 )
 def test_unknown_report_ids_are_404(client: TestClient, method: str, suffix: str) -> None:
-    response = client.request(method, f"/api/v1/reports/no-such-report{suffix}", headers={"X-Owner-Token": "t"})
+    response = client.request(
+        method, f"/api/v1/reports/no-such-report{suffix}", headers={"X-Owner-Token": "t"}
+    )
 
     assert response.status_code == 404
 

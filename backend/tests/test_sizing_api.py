@@ -12,7 +12,9 @@ from models import ENGINE_VERSION
 
 
 def evaluate(client: TestClient, configuration: dict[str, Any], **body: Any) -> Any:
-    return client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": configuration, **body})
+    return client.post(
+        "/api/v1/evaluate", json={"workloads": [workload()], "configuration": configuration, **body}
+    )
 
 
 def explicit_configuration(client: TestClient) -> dict[str, Any]:
@@ -68,7 +70,10 @@ def test_evaluate_degraded_controller_failed_is_reported(client: TestClient) -> 
     ("change", "field"),
     [
         ({"read_pct": 120}, "read_pct"),
-        ({"io_size_kib": None, "io_sizes": [{"size_kib": 4, "pct": 60}, {"size_kib": 64, "pct": 30}]}, "phases"),
+        (
+            {"io_size_kib": None, "io_sizes": [{"size_kib": 4, "pct": 60}, {"size_kib": 64, "pct": 30}]},
+            "phases",
+        ),
         ({"iops": -1}, "iops"),
     ],
 )
@@ -285,7 +290,9 @@ def test_compare_needs_two_to_eight_configurations(client: TestClient) -> None:
 def test_a_bad_configuration_in_a_comparison_is_422_at_its_index(client: TestClient) -> None:
     body = {"workloads": [workload()], "configurations": [FAS3270, {**FAS3270, "group_width": 40}]}
 
-    assert error_locs(client.post("/api/v1/compare", json=body)) == [["body", "configurations", 1, "group_width"]]
+    assert error_locs(client.post("/api/v1/compare", json=body)) == [
+        ["body", "configurations", 1, "group_width"]
+    ]
 
 
 # ---- /curves
@@ -309,7 +316,9 @@ def test_curves_give_latency_vs_load_queue_depth_and_hit_ratio(client: TestClien
     assert hit["working_set_gb"] == 200
     assert hit["flash_cache_gb"] == 512
     assert hit["configured_cache_gb"] == pytest.approx(hit["dram_cache_gb"] + 512)
-    marked = [p for p in hit["points"] if p["cache_gb"] == pytest.approx(min(hit["configured_cache_gb"], 200))]
+    marked = [
+        p for p in hit["points"] if p["cache_gb"] == pytest.approx(min(hit["configured_cache_gb"], 200))
+    ]
     assert marked and marked[0]["hit_pct"] == pytest.approx(hit["configured_hit_pct"])
     hits = [p["hit_pct"] for p in hit["points"]]
     assert hits == sorted(hits) and hits[-1] == pytest.approx(100)

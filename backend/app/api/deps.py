@@ -1,4 +1,9 @@
-"""Typed dependency aliases for routes."""
+"""Typed dependency aliases for routes.
+
+Dependencies that only read ``app.state`` or build small objects are ``async``: they run on the
+event loop instead of taking a threadpool round trip each. ``get_db`` stays a thread: closing a
+session may talk to the database.
+"""
 
 from __future__ import annotations
 
@@ -25,12 +30,12 @@ def get_db(request: Request) -> Iterator[Session]:
         yield session
 
 
-def get_catalog(request: Request) -> CatalogStore:
+async def get_catalog(request: Request) -> CatalogStore:
     store: CatalogStore = request.app.state.catalog
     return store
 
 
-def get_calibration(request: Request) -> Calibration:
+async def get_calibration(request: Request) -> Calibration:
     calibration: Calibration = request.app.state.calibration
     return calibration
 
@@ -40,7 +45,7 @@ CatalogDep = Annotated[CatalogStore, Depends(get_catalog)]
 CalibrationDep = Annotated[Calibration, Depends(get_calibration)]
 
 
-def get_sizing_context(
+async def get_sizing_context(
     catalog: CatalogDep, calibration: CalibrationDep, session: SessionDep
 ) -> SizingContext:
     """Catalog, calibration and the custom hardware in the database, for one request."""

@@ -5,6 +5,8 @@
 | DATABASE_URL     | ``sqlite:///<repo>/var/sizer.db`` | ``sqlite:///PATH`` or ``postgresql+psycopg://...`` |
 | CORS_ORIGINS     | empty (CORS off)                | comma-separated or JSON list of allowed origins    |
 | MAX_BODY_BYTES   | 1048576                         | larger request bodies get 413                      |
+| MAX_TRACE_BYTES  | 2147483648                      | limit for trace uploads (``POST /api/v1/traces``)  |
+| TRACES_DIR       | ``<repo>/var/traces``           | uploaded traces and their analysis scratch files   |
 | FRONTEND_DIST    | ``<repo>/frontend/dist``        | built UI served at ``/``                           |
 | FIXTURES_DIR     | ``<repo>/fixtures``             | hardware catalog data                              |
 
@@ -51,6 +53,8 @@ class Settings(BaseSettings):
     database_url: str = Field(default=f"sqlite:///{REPO_ROOT / 'var' / 'sizer.db'}")
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1024 * 1024, gt=0)
+    max_trace_bytes: int = Field(default=2 * 1024**3, gt=0)
+    traces_dir: Path = REPO_ROOT / "var" / "traces"
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
     fixtures_dir: Path = REPO_ROOT / "fixtures"
 
@@ -69,7 +73,7 @@ class Settings(BaseSettings):
             return [origin.strip() for origin in text.split(",") if origin.strip()]
         return value
 
-    @field_validator("frontend_dist", "fixtures_dir")
+    @field_validator("frontend_dist", "fixtures_dir", "traces_dir")
     @classmethod
     def _anchor_at_repo_root(cls, value: Path) -> Path:
         return value if value.is_absolute() else REPO_ROOT / value

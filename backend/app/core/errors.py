@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -36,7 +35,9 @@ class InvalidInput(Exception):
     """The request is well-formed but impossible; each error names the field path (``loc``)."""
 
     def __init__(self, errors: Sequence[tuple[Loc, str, str]]) -> None:
-        self.errors = [{"loc": list(loc), "msg": msg, "type": kind} for loc, msg, kind in errors]
+        self.errors: list[dict[str, Any]] = [
+            {"loc": list(loc), "msg": msg, "type": kind} for loc, msg, kind in errors
+        ]
         super().__init__("; ".join(f"{'.'.join(map(str, loc))}: {msg}" for loc, msg, _ in errors))
 
     @classmethod
@@ -74,6 +75,15 @@ class CatalogUnavailable(Exception):
 _MAX_TAGS = 4
 
 
+def _child(node: Any, segment: str | int) -> tuple[bool, Any]:
+    """(True, node[segment]) when the document has that key or index, else (False, None)."""
+    if isinstance(node, dict) and isinstance(segment, str) and segment in node:
+        return True, node[segment]
+    if isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node):
+        return True, node[segment]
+    return False, None
+
+
 def json_path(document: Any, loc: Loc) -> Loc:
     """``loc`` without the segments that are not in ``document`` (discriminated-union tags).
 
@@ -91,10 +101,9 @@ def json_path(document: Any, loc: Loc) -> Loc:
             best = (dropped, kept)
             return
         segment = loc[i]
-        if isinstance(node, dict) and isinstance(segment, str) and segment in node:
-            walk(node[segment], i + 1, kept + (segment,), dropped)
-        elif isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node):
-            walk(node[segment], i + 1, kept + (segment,), dropped)
+        found, child = _child(node, segment)
+        if found:
+            walk(child, i + 1, kept + (segment,), dropped)
         elif i == len(loc) - 1 and isinstance(node, dict) and isinstance(segment, str):
             walk(None, i + 1, kept + (segment,), dropped)  # a required field that is missing
         if isinstance(segment, str):

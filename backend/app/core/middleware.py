@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
@@ -33,21 +35,25 @@ class RequestBodyTooLarge(HTTPException):
 
 
 class BodySizeLimitMiddleware:
-    """413 for request bodies over ``max_body_bytes``.
+    """413 for request bodies over ``max_body_bytes`` (or the limit ``path_limits`` gives the path).
 
     A declared ``Content-Length`` over the limit is refused before the app runs; a body without one
-    (chunked) is counted as it is read and refused as soon as it passes the limit.
+    (chunked) is counted as it is read and refused as soon as it passes the limit. ``path_limits``
+    maps exact request paths to their own limit (e.g. trace uploads, gigabytes).
     """
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, path_limits: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.path_limits = dict(path_limits or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.max_body_bytes
+        limit = self.path_limits.get(scope["path"], self.max_body_bytes)
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
             if not declared.strip().isdigit():

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/hardware", tags=["hardware"], responses=error_respon
 HardwareId = Annotated[str, Path(min_length=1, max_length=64, description="record id")]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, responses=error_responses(400))
 def create(
     session: SessionDep, catalog: CatalogDep, body: Annotated[HardwareInput, Body()]
 ) -> HardwareRecord:
@@ -36,7 +36,7 @@ def get(session: SessionDep, hardware_id: HardwareId) -> HardwareRecord:
     return service.get(session, hardware_id)
 
 
-@router.put("/{hardware_id}", responses=error_responses(404))
+@router.put("/{hardware_id}", responses=error_responses(400, 404))
 def replace(
     session: SessionDep, catalog: CatalogDep, hardware_id: HardwareId, body: Annotated[HardwareInput, Body()]
 ) -> HardwareRecord:

@@ -97,9 +97,7 @@ def _check_array_drives(session: Session, catalog: CatalogStore, body: ArrayInpu
     ]
     default = body.spec.default_drive
     if default is not None and default not in known and default not in custom_drives:
-        errors.append(
-            (("body", "spec", "default_drive"), f"unknown drive id {default!r}", "value_error")
-        )
+        errors.append((("body", "spec", "default_drive"), f"unknown drive id {default!r}", "value_error"))
     if errors:
         raise InvalidInput(errors)
 

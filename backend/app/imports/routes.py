@@ -6,8 +6,9 @@ from fastapi import APIRouter
 
 from backend.app.imports import service
 from backend.app.imports.schemas import FioImport, ImportResult, IometerImport
+from backend.app.schemas import error_responses
 
-router = APIRouter(prefix="/import", tags=["import"])
+router = APIRouter(prefix="/import", tags=["import"], responses=error_responses(400))
 
 
 @router.post("/iometer")

@@ -19,7 +19,7 @@ router = APIRouter(prefix="/reports", tags=["reports"], responses=error_response
 ReportId = Annotated[str, Path(min_length=1, max_length=service.MAX_ID_LENGTH, description="report id")]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, responses=error_responses(400))
 def create(
     body: Annotated[ReportCreate, Body()], session: SessionDep, ctx: SizingContextDep
 ) -> ReportCreated:

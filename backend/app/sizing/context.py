@@ -27,6 +27,7 @@ from models.configuration import Configuration
 from models.drives import DriveSpec
 from models.parameters import EngineParameters
 from models.raid import RaidLayout, RaidScheme
+from models.workload import Phase, Workload
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ CountMode = Literal["entry", "family", "either"]
 (evaluate, curves), the count to find (size; a given count is an error), or either (compare)."""
 
 _CONFIGURATION_FIELDS = frozenset(Configuration.model_fields)
+_BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives"})
+_WORKLOAD_FIELDS = frozenset(Workload.model_fields) | frozenset(Phase.model_fields)
 _REFERENCE_FIELD = {"drive": "drive_id", "ports": "port_option", "raid_scheme": "raid_scheme"}
 
 
@@ -56,13 +59,23 @@ def _parts(field: str) -> Loc:
 def engine_loc(field: str, configuration: Loc | None = None, *, reference: bool = False) -> Loc:
     """Request path of an engine ``InputError.field``.
 
-    Configuration fields go under ``configuration`` (the whole reference when it was a catalog
-    reference); anything else (``workloads.1.pool``, ``window``) is a body field.
+    ``workloads.1.pool`` and request fields (``window``, ``degraded``) are body fields; a workload
+    or phase field the engine names without an index goes to ``workloads``. Configuration fields
+    go under ``configuration``: inside a full configuration at their own path, inside a catalog
+    reference at the reference field they come from (``drive_count``, ``group_width``), else at
+    the reference itself.
     """
     parts = _parts(field)
-    if configuration is not None and parts and parts[0] in _CONFIGURATION_FIELDS:
-        return configuration if reference else configuration + parts
-    return BODY + parts
+    head = parts[0] if parts else None
+    if head is None or head in _BODY_FIELDS:
+        return BODY + parts
+    if head in _WORKLOAD_FIELDS:
+        return BODY + ("workloads",)
+    if configuration is None:
+        return BODY + parts
+    if reference:
+        return configuration + (head,) if head in CatalogReference.model_fields else configuration
+    return configuration + parts if head in _CONFIGURATION_FIELDS else configuration
 
 
 def numerical_failure(exc: Exception) -> InvalidInput:

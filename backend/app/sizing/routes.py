@@ -20,7 +20,7 @@ from backend.app.sizing.schemas import (
 from models.evaluate import EvaluationResult
 from models.size import SizingResult
 
-router = APIRouter(tags=["sizing"], responses=error_responses(503))
+router = APIRouter(tags=["sizing"], responses=error_responses(400, 503))
 
 
 @router.post("/evaluate")

@@ -18,6 +18,8 @@ import {
 
 import { formatNumber } from '@/components';
 
+import { linearTicks, logTicks } from './ticks';
+
 export type CurvePoint = { x: number; y: number | null };
 
 export type Series = {
@@ -92,8 +94,13 @@ export function CurveChart({
     return () => cancelAnimationFrame(frame);
   }, [series, onDrawn]);
 
-  const xs = series.flatMap((s) => s.points.map((p) => p.x)).filter((x) => xScale !== 'log' || x > 0);
-  const domain: [number, number] | undefined = xs.length ? [Math.min(...xs), Math.max(...xs)] : undefined;
+  const xs = [...series.flatMap((s) => s.points.map((p) => p.x)), ...markers.map((m) => m.x), ...lines.map((l) => l.x)].filter(
+    (x) => Number.isFinite(x) && (xScale !== 'log' || x > 0),
+  );
+  const xMin = xs.length ? Math.min(...xs) : 0;
+  const xMax = xs.length ? Math.max(...xs) : 1;
+  const xTicks = xScale === 'log' ? logTicks(xMin, xMax, series.flatMap((s) => s.points.map((p) => p.x))) : linearTicks(xMin, xMax);
+  const domain: [number, number] = xScale === 'log' ? [xMin, xMax] : [xTicks[0] ?? 0, xTicks.at(-1) ?? 1];
 
   return (
     <figure className="chart" aria-labelledby={`${id}-title`}>
@@ -102,13 +109,14 @@ export function CurveChart({
       </figcaption>
       <div className="chart-drawing" role="img" aria-label={summary}>
         <ResponsiveContainer width="100%" height={height}>
-          <LineChart margin={{ top: 8, right: hasRight ? 8 : 16, bottom: 28, left: 8 }}>
+          <LineChart margin={{ top: 8, right: hasRight ? 8 : 24, bottom: 28, left: 12 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e3e8ee" />
             <XAxis
               type="number"
               dataKey="x"
               scale={xScale}
-              domain={domain ?? ['auto', 'auto']}
+              domain={domain}
+              ticks={xTicks}
               allowDataOverflow={xScale === 'log'}
               tickFormatter={tick}
               label={{ value: xLabel, position: 'insideBottom', offset: -16 }}
@@ -118,16 +126,16 @@ export function CurveChart({
               tickFormatter={tick}
               domain={yMax !== undefined ? [0, yMax] : [0, 'auto']}
               allowDataOverflow={yMax !== undefined}
-              width={56}
-              label={{ value: yLabel, angle: -90, position: 'insideLeft', style: { textAnchor: 'middle' } }}
+              width={64}
+              label={{ value: yLabel, angle: -90, position: 'insideLeft', offset: -2, style: { textAnchor: 'middle' } }}
             />
             {hasRight ? (
               <YAxis
                 yAxisId="right"
                 orientation="right"
                 tickFormatter={tick}
-                width={56}
-                label={{ value: yRightLabel, angle: 90, position: 'insideRight', style: { textAnchor: 'middle' } }}
+                width={64}
+                label={{ value: yRightLabel, angle: 90, position: 'insideRight', offset: -2, style: { textAnchor: 'middle' } }}
               />
             ) : null}
             <Tooltip

@@ -33,3 +33,34 @@ export function fieldErrors(map: Record<string, string[]> | undefined | null, pr
 }
 
 export const noFieldErrors: FieldErrors = fieldErrors({});
+
+/**
+ * A field path in words: `workloads.0.phases.1.read_pct` -> `workload 1 › phase 2 › read pct`
+ * (with names when given: `workload "OLTP" › phase "online" › read pct`).
+ */
+export function describePath(path: string, names: { workloads?: { name: string; phases: { name: string }[] }[] } = {}): string {
+  if (!path) return 'the request';
+  const parts = path.split('.');
+  const out: string[] = [];
+  let workload: { name: string; phases: { name: string }[] } | undefined;
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i]!;
+    const next = parts[i + 1];
+    const index = next !== undefined && /^\d+$/.test(next) ? Number(next) : null;
+    if (part === 'workloads' && index !== null) {
+      workload = names.workloads?.[index];
+      out.push(workload ? `workload “${workload.name}”` : `workload ${index + 1}`);
+      i += 1;
+    } else if (part === 'phases' && index !== null) {
+      const phase = workload?.phases[index];
+      out.push(phase ? `phase “${phase.name}”` : `phase ${index + 1}`);
+      i += 1;
+    } else if (index !== null) {
+      out.push(`${part.replace(/_/g, ' ')} ${index + 1}`);
+      i += 1;
+    } else {
+      out.push(part.replace(/_/g, ' '));
+    }
+  }
+  return out.join(' › ');
+}

@@ -5,7 +5,15 @@
  *
  * Pages (app/routes) read and write it and pass it to features as props; features never import it.
  */
-import type { ConfigurationInput, EvaluateRequest, HeadroomTargets, SizeRequest, Workload } from '@/lib/api-types';
+import type {
+  CompareConfigurations,
+  CompareSchemes,
+  ConfigurationInput,
+  EvaluateRequest,
+  HeadroomTargets,
+  SizeRequest,
+  Workload,
+} from '@/lib/api-types';
 
 import { createStore, useStore } from './create-store';
 
@@ -54,6 +62,10 @@ export type WorkflowState = {
   run: Run | null;
   /** The configuration of the last result, drive count filled in (what Compare and Save use). */
   resolved: Resolved | null;
+  /** The last comparison asked for on Compare. */
+  compare: CompareConfigurations | CompareSchemes | null;
+  /** Extra configurations drafted on Compare (the first column is always the resolved one). */
+  compareDrafts: ConfigDraft[];
 };
 
 export const defaultHeadroom: HeadroomTargets = {
@@ -77,7 +89,14 @@ export const emptyDraft: ConfigDraft = {
   driveCount: null,
 };
 
-export const initialWorkflow: WorkflowState = { workloads: [], draft: emptyDraft, run: null, resolved: null };
+export const initialWorkflow: WorkflowState = {
+  workloads: [],
+  draft: emptyDraft,
+  run: null,
+  resolved: null,
+  compare: null,
+  compareDrafts: [],
+};
 
 const STORAGE_KEY = 'sizer.workflow.v1';
 
@@ -90,6 +109,8 @@ function revive(raw: unknown): WorkflowState | null {
     draft: { ...emptyDraft, ...r.draft, headroom: { ...defaultHeadroom, ...(r.draft.headroom ?? {}) } },
     run: r.run ?? null,
     resolved: r.resolved ?? null,
+    compare: r.compare ?? null,
+    compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts : [],
   };
 }
 
@@ -111,6 +132,12 @@ export const workflow = {
   },
   resolve(resolved: Resolved | null) {
     workflowStore.set((s) => ({ ...s, resolved }));
+  },
+  setCompare(compare: WorkflowState['compare']) {
+    workflowStore.set((s) => ({ ...s, compare }));
+  },
+  setCompareDrafts(compareDrafts: ConfigDraft[]) {
+    workflowStore.set((s) => ({ ...s, compareDrafts }));
   },
   reset() {
     workflowStore.set(initialWorkflow);

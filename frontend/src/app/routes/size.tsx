@@ -1,8 +1,157 @@
+import { Suspense, useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+
+import { ErrorState, FormErrors, Loading } from '@/components';
+import { ConfigurationBuilder, customHeadroom, draftToReference, flashCacheSizes, useArray } from '@/features/configurations';
+import { SaveShare } from '@/features/reports';
+import { ResultsView, useRun, WhatIfPanel } from '@/features/results';
+import { WorkloadsEditor } from '@/features/workloads';
+import { ApiError, fieldPath } from '@/lib/api-error';
+import { isFullConfiguration } from '@/lib/api-types';
+import { describePath, fieldErrors } from '@/lib/field-errors';
+import { workflow, useWorkflow, type Run } from '@/stores/workflow';
+
+import { href } from '../routes';
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
 export default function SizePage() {
+  const workloads = useWorkflow((s) => s.workloads);
+  const draft = useWorkflow((s) => s.draft);
+  const run = useWorkflow((s) => s.run);
+  const outcome = useRun(run);
+  const array = useArray(draft.arrayId);
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  const focusResults = useRef(false);
+
+  const data = outcome.data;
+  useEffect(() => {
+    if (!data || !run) return;
+    workflow.resolve(
+      data.kind === 'size'
+        ? { kind: 'size', request: data.request, workloads: run.workloads, configuration: data.configuration }
+        : { kind: 'evaluate', request: data.request, workloads: run.workloads, configuration: data.configuration },
+    );
+    if (focusResults.current) {
+      focusResults.current = false;
+      resultsHeading.current?.focus();
+      resultsHeading.current?.scrollIntoView({ block: 'start' });
+    }
+  }, [data, run]);
+
+  const apiError = outcome.error instanceof ApiError ? outcome.error : null;
+  const validation = apiError?.isValidation ? apiError : null;
+  const errors = fieldErrors(validation?.fieldErrors);
+  const sizing = draft.driveCount === null;
+  const canRun = workloads.length > 0 && draft.arrayId !== '';
+
+  function start() {
+    const next: Run = {
+      kind: sizing ? 'size' : 'evaluate',
+      workloads,
+      configuration: draftToReference(draft),
+      flashCacheOptionsGb: sizing && draft.cacheOptionsGb.length ? draft.cacheOptionsGb : null,
+      headroom: customHeadroom(draft),
+    };
+    focusResults.current = true;
+    if (run && same(run, next)) void outcome.refetch();
+    else workflow.startRun(next);
+  }
+
+  const stale = run !== null && data !== undefined && (!same(run.workloads, workloads) || !same(run.configuration, draftToReference(draft)));
+  const a = array.data?.array;
+  const groupWidth = data
+    ? isFullConfiguration(data.configuration)
+      ? (data.configuration.pools[0]?.raid.group_width ?? 1)
+      : (data.configuration.group_width ?? a?.raid.find((r) => r.scheme === (data.configuration as { raid_scheme?: string }).raid_scheme)?.default_width ?? 1)
+    : 1;
+
   return (
-    <article className="page">
+    <article className="page size-page">
       <h1>Size</h1>
-      <p>Describe a workload and an array configuration to see capacity, performance and headroom, each figure with its math.</p>
+      <p className="lead">
+        Describe the workloads and build a configuration; size it (fewest drives that meet every window) or evaluate a fixed
+        drive count. Select any number to see its math.
+      </p>
+
+      <section className="step" aria-labelledby="workloads-title">
+        <h2 id="workloads-title">Workloads</h2>
+        <WorkloadsEditor workloads={workloads} onChange={workflow.setWorkloads} errors={errors.scope('workloads')} />
+      </section>
+
+      <ConfigurationBuilder
+        draft={draft}
+        onChange={workflow.setDraft}
+        errors={errors.scope('configuration')}
+        cacheOptionErrors={errors.entries().filter(([k]) => k.startsWith('flash_cache_options_gb')).flatMap(([, m]) => m)}
+      />
+
+      <div className="action-bar" role="region" aria-label="Run">
+        <button type="button" className="primary big" disabled={!canRun || outcome.isFetching} onClick={start}>
+          {outcome.isFetching ? (sizing ? 'Sizing…' : 'Evaluating…') : sizing ? 'Size it' : 'Evaluate'}
+        </button>
+        <span className="action-status" aria-live="polite">
+          {!canRun ? 'Add a workload and choose an array first.' : null}
+          {outcome.isFetching ? 'Asking the engine…' : null}
+          {validation ? `The API found ${validation.issues.length} problem${validation.issues.length === 1 ? '' : 's'}: see the fields marked in red.` : null}
+          {stale && !outcome.isFetching ? 'The inputs changed since these results.' : null}
+        </span>
+      </div>
+
+      {validation ? (
+        <FormErrors
+          title="The API could not run this"
+          messages={validation.issues.map((i) => `${describePath(fieldPath(i.loc), { workloads })}: ${i.msg}`)}
+        />
+      ) : null}
+      {apiError && !validation ? <ErrorState title="The engine could not run this" error={apiError} onRetry={() => void outcome.refetch()} /> : null}
+      {outcome.error && !apiError ? <ErrorState title="The engine could not run this" error={outcome.error} onRetry={() => void outcome.refetch()} /> : null}
+
+      {outcome.isPending && outcome.fetchStatus === 'fetching' ? <Loading label="Sizing…" /> : null}
+
+      {data && run ? (
+        <section className="step results-step" aria-labelledby="results-title">
+          <h2 id="results-title" ref={resultsHeading} tabIndex={-1}>
+            Results: {data.result.configuration}
+          </h2>
+          {stale ? (
+            <p className="notice">
+              These results are for the inputs as they were when you last ran them.{' '}
+              <button type="button" className="link-button" onClick={start}>
+                {sizing ? 'Size again' : 'Evaluate again'}
+              </button>
+            </p>
+          ) : null}
+          <ResultsView
+            result={data.result}
+            sizing={data.sizing}
+            workloads={run.workloads}
+            configuration={data.configuration}
+            packaging={a?.packaging ?? null}
+          />
+          <Suspense fallback={<Loading label="Loading what-if…" />}>
+            <WhatIfPanel
+              key={outcome.dataUpdatedAt}
+              workloads={run.workloads}
+              configuration={data.configuration}
+              baseline={data.result}
+              groupWidth={groupWidth}
+              maxDrives={a?.max_drives ?? null}
+              flashSizes={a ? flashCacheSizes(a) : []}
+              flashOptions={a?.flash_cache ?? []}
+            />
+          </Suspense>
+          <p className="next-step">
+            Next: <Link to={href.compare()}>compare this configuration with another RAID scheme or array</Link>.
+          </p>
+          <SaveShare
+            key={`save-${outcome.dataUpdatedAt}`}
+            input={data.kind === 'size' ? { kind: 'size', inputs: data.request } : { kind: 'evaluate', inputs: data.request }}
+            defaultName={`${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
+            reportHref={href.report}
+          />
+        </section>
+      ) : null}
     </article>
   );
 }

@@ -1,0 +1,1 @@
+"""Recommend: ranked, minimally sized configurations from the whole catalog (``/recommend``)."""

@@ -1,0 +1,41 @@
+"""Request of ``/recommend``; the response is the engine's :class:`models.recommend.Recommendation`."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from backend.app.calibration import Layout
+from backend.app.schemas import Request
+from backend.app.sizing.schemas import Workloads
+from models.recommend import DEFAULT_PARETO, OnePer, ParetoObjective, RecommendConstraints
+
+MAX_LIMIT = 50
+
+
+class RecommendRequest(Request):
+    """Workloads, filters and windows; every field but ``workloads`` is optional."""
+
+    workloads: Workloads
+    constraints: RecommendConstraints = Field(default_factory=RecommendConstraints)
+    limit: int = Field(default=10, ge=1, le=MAX_LIMIT, description="configurations to return, best first")
+    one_per: OnePer = Field(
+        default=OnePer.SCHEME,
+        description="keep the best configuration per family, per array + drive + RAID scheme, or per array",
+    )
+    pareto: list[ParetoObjective] = Field(
+        default_factory=lambda: list(DEFAULT_PARETO),
+        min_length=2,
+        max_length=len(ParetoObjective),
+        description="objectives of the Pareto front",
+    )
+    pareto_limit: int = Field(default=30, ge=0, le=100, description="largest Pareto front returned")
+    layout: Layout | None = Field(
+        default=None,
+        description="WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default",
+    )
+
+    @model_validator(mode="after")
+    def _distinct_objectives(self) -> RecommendRequest:
+        if len(set(self.pareto)) != len(self.pareto):
+            raise ValueError("pareto objectives must be distinct")
+        return self

@@ -1,0 +1,136 @@
+"""``/traces``: upload a block I/O trace, follow its analysis, get the result, cancel it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
+from fastapi.responses import JSONResponse
+from starlette.datastructures import UploadFile
+
+from backend.app.api.deps import SessionDep
+from backend.app.core.errors import InvalidInput
+from backend.app.schemas import error_responses
+from backend.app.traces import service
+from backend.app.traces.schemas import TraceJob, TraceJobCreated, TraceRejection
+from models.traces import TraceFormat
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """At start-up, fail the jobs a previous process left running; at shutdown, stop the workers."""
+    service.mark_interrupted(app.state.session_factory)
+    yield
+    runner = getattr(app.state, "trace_runner", None)
+    if runner is not None:
+        runner.shutdown()
+
+
+router = APIRouter(prefix="/traces", tags=["traces"], responses=error_responses(503), lifespan=lifespan)
+
+JobId = Annotated[str, Path(min_length=1, max_length=36, description="trace job id")]
+
+
+def get_runner(request: Request) -> service.TraceRunner:
+    app = request.app
+    runner: service.TraceRunner | None = getattr(app.state, "trace_runner", None)
+    if runner is None:
+        runner = service.TraceRunner(app.state.session_factory, app.state.settings.traces_dir)
+        app.state.trace_runner = runner
+    return runner
+
+
+RunnerDep = Annotated[service.TraceRunner, Depends(get_runner)]
+
+_UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"file": {"type": "string", "format": "binary"}},
+                    "required": ["file"],
+                }
+            },
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        },
+    }
+}
+
+
+async def _body_chunks(request: Request) -> tuple[AsyncIterator[bytes], str]:
+    """The upload as byte chunks and its file name, from a multipart form or the raw body."""
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await request.form(max_files=1, max_fields=10)
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise InvalidInput.at(("body", "file"), "send the trace as the multipart field 'file'", "missing")
+
+        async def from_file() -> AsyncIterator[bytes]:
+            while data := await upload.read(1024 * 1024):
+                yield data
+
+        return from_file(), upload.filename or "trace"
+    return request.stream(), request.headers.get("x-filename", "trace")
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=TraceJobCreated,
+    openapi_extra=_UPLOAD_BODY,
+    responses={400: {"model": TraceRejection, "description": "Not a readable trace"}, **error_responses()},
+)
+async def create(
+    request: Request,
+    session: SessionDep,
+    runner: RunnerDep,
+    format: Annotated[TraceFormat | None, Query(description="default: detect")] = None,
+    interval_s: Annotated[float | None, Query(description="profile interval [s], 1-3600")] = None,
+    block_kib: Annotated[int | None, Query(description="cache block [KiB], power of two 4-1024")] = None,
+    warmup_s: Annotated[float | None, Query(description="cache warm-up excluded [s]")] = None,
+    latency_target_ms: Annotated[float | None, Query()] = None,
+    capacity_gb: Annotated[float | None, Query(description="volume capacity [GB]")] = None,
+    name: Annotated[str | None, Query(max_length=80, description="name of the derived workload")] = None,
+) -> Response:
+    """Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id."""
+    options = service.parse_options(
+        {
+            "format": format,
+            "interval_s": interval_s,
+            "block_kib": block_kib,
+            "warmup_s": warmup_s,
+            "latency_target_ms": latency_target_ms,
+            "capacity_gb": capacity_gb,
+            "workload_name": name,
+        }
+    )
+    chunks, filename = await _body_chunks(request)
+    try:
+        created = await service.submit(session, runner, chunks, filename, options)
+    except service.TraceRejected as exc:
+        return JSONResponse(exc.body, status_code=status.HTTP_400_BAD_REQUEST)
+    return JSONResponse(created.model_dump(), status_code=status.HTTP_202_ACCEPTED)
+
+
+@router.get("/{job_id}", responses=error_responses(404))
+def get(session: SessionDep, job_id: JobId) -> TraceJob:
+    """Status and progress (% and records/s); with the analysis once done."""
+    return service.get(session, job_id)
+
+
+@router.delete(
+    "/{job_id}",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=TraceJob,
+    responses={204: {"description": "A finished job and its upload were deleted"}, **error_responses(404)},
+)
+def delete(session: SessionDep, runner: RunnerDep, job_id: JobId) -> Response:
+    """Cancel a queued or running job (202, the job); delete a finished one (204)."""
+    job = service.cancel(session, runner, job_id)
+    if job is None:
+        return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return JSONResponse(job.model_dump(mode="json"), status_code=status.HTTP_202_ACCEPTED)

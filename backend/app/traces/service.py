@@ -1,0 +1,277 @@
+"""Trace uploads and their background analysis (:func:`models.traces.analyze_trace`).
+
+An upload is written under ``settings.traces_dir/<id>/``, its first megabyte is checked at once
+(a file that is not a trace, or mostly malformed, is refused: :class:`TraceRejected` -> 400), then
+a worker thread analyses it. Progress, the result or the error are kept in the ``trace_jobs``
+table, so a page reload finds them; jobs still queued or running when the server starts were
+interrupted by a restart and are marked failed. ``DELETE`` sets ``cancel_requested``; the worker
+checks it between chunks and stops.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from backend.app.core.errors import InvalidInput, NotFound
+from backend.app.tables import new_uuid, utcnow
+from backend.app.traces.schemas import TraceJob as TraceJobOut
+from backend.app.traces.schemas import TraceJobCreated
+from backend.app.traces.tables import ACTIVE_STATUSES, TraceJob
+from models.traces import MalformedTraceError, TraceAnalysis, TraceCancelled, TraceError, TraceOptions
+from models.traces.analyze import analyze_trace
+from models.traces.parse import sniff
+from models.traces.records import BadLine
+
+logger = logging.getLogger(__name__)
+
+SNIFF_BYTES = 1024 * 1024
+"""Head of an upload checked before the job is accepted."""
+PROGRESS_EVERY_S = 0.5
+"""Least time between two progress writes (and cancel checks) of a running job."""
+UPLOAD_NAME = "upload"
+
+
+class TraceRejected(Exception):
+    """The upload is not a readable trace; ``body`` is the 400 response body."""
+
+    def __init__(self, message: str, error: TraceError) -> None:
+        super().__init__(message)
+        self.body: dict[str, Any] = {"detail": message}
+        if isinstance(error, MalformedTraceError):
+            self.body.update(
+                format=error.format.value,
+                malformed_lines=error.malformed,
+                lines=error.lines,
+                bad_lines=[b.model_dump() for b in error.samples],
+            )
+
+
+class TraceRunner:
+    """Runs analyses on a small thread pool (one at a time by default: the work is CPU-bound)."""
+
+    def __init__(self, session_factory: sessionmaker[Session], traces_dir: Path, workers: int = 1) -> None:
+        self.session_factory = session_factory
+        self.traces_dir = traces_dir
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trace")
+        self.lock = threading.Lock()
+
+    def submit(self, job_id: str) -> None:
+        self.pool.submit(run_job, self.session_factory, self.traces_dir, job_id)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def parse_options(values: dict[str, Any]) -> TraceOptions:
+    try:
+        return TraceOptions(**{k: v for k, v in values.items() if v is not None})
+    except ValidationError as exc:
+        raise InvalidInput(
+            [(("query", *map(str, e["loc"])), e["msg"], e["type"]) for e in exc.errors()]
+        ) from exc
+
+
+async def submit(
+    session: Session,
+    runner: TraceRunner,
+    chunks: AsyncIterator[bytes],
+    filename: str,
+    options: TraceOptions,
+) -> TraceJobCreated:
+    """Store the upload, check its head, queue the analysis; TraceRejected if it is not a trace."""
+    job = TraceJob(
+        id=new_uuid(),
+        status="queued",
+        filename=filename[:255],
+        size_bytes=0,
+        options=options.model_dump(mode="json"),
+        percent=0.0,
+        records=0,
+        records_per_s=0.0,
+        cancel_requested=False,
+    )
+    job_dir = runner.traces_dir / job.id
+    job_dir.mkdir(parents=True, exist_ok=True)
+    path = job_dir / UPLOAD_NAME
+    head = bytearray()
+    size = 0
+    try:
+        with path.open("wb") as out:
+            async for data in chunks:
+                out.write(data)
+                size += len(data)
+                if len(head) < SNIFF_BYTES:
+                    head.extend(data[: SNIFF_BYTES - len(head)])
+        if size == 0:
+            raise TraceRejected("the upload is empty", TraceError("empty"))
+        try:
+            sniff(bytes(head), options.format)
+        except TraceError as exc:
+            raise TraceRejected(str(exc), exc) from exc
+    except BaseException:
+        shutil.rmtree(job_dir, ignore_errors=True)
+        raise
+    job.size_bytes = size
+    session.add(job)
+    session.commit()
+    runner.submit(job.id)
+    return TraceJobCreated(id=job.id, status="queued")
+
+
+def get(session: Session, job_id: str) -> TraceJobOut:
+    job = session.get(TraceJob, job_id)
+    if job is None:
+        raise NotFound("trace job", job_id)
+    detail = job.error_detail or {}
+    return TraceJobOut(
+        id=job.id,
+        status=job.status,  # type: ignore[arg-type]
+        filename=job.filename,
+        size_bytes=job.size_bytes,
+        percent=job.percent,
+        records=job.records,
+        records_per_s=job.records_per_s,
+        cancel_requested=job.cancel_requested,
+        error=job.error,
+        bad_lines=[BadLine(**b) for b in detail.get("bad_lines", [])],
+        created_at=job.created_at,
+        updated_at=job.updated_at,
+        result=TraceAnalysis.model_validate(job.result) if job.result is not None else None,
+    )
+
+
+def cancel(session: Session, runner: TraceRunner, job_id: str) -> TraceJobOut | None:
+    """Ask a queued or running job to stop (its status follows); delete a finished job and its files.
+
+    Returns the job for an active one, None when it was deleted.
+    """
+    job = session.get(TraceJob, job_id)
+    if job is None:
+        raise NotFound("trace job", job_id)
+    if job.status in ACTIVE_STATUSES:
+        job.cancel_requested = True
+        job.updated_at = utcnow()
+        session.commit()
+        return get(session, job_id)
+    session.delete(job)
+    session.commit()
+    shutil.rmtree(runner.traces_dir / job_id, ignore_errors=True)
+    return None
+
+
+def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
+    """Jobs left queued or running by a previous server process are failed; returns how many."""
+    with session_factory() as session:
+        result = session.execute(
+            update(TraceJob)
+            .where(TraceJob.status.in_(ACTIVE_STATUSES))
+            .values(status="failed", error="interrupted by a server restart", updated_at=utcnow())
+        )
+        session.commit()
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
+def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: str) -> None:
+    """The worker: analyse the stored upload, writing progress, then the result or the error."""
+    job_dir = traces_dir / job_id
+    with session_factory() as session:
+        job = session.get(TraceJob, job_id)
+        if job is None:
+            return
+        if job.cancel_requested:
+            _finish(session, job, "cancelled", error="cancelled before it started")
+            return
+        job.status = "running"
+        job.updated_at = utcnow()
+        session.commit()
+        options = TraceOptions(**job.options)
+        size = job.size_bytes
+    last = [0.0]
+    stop = [False]
+
+    def should_stop() -> bool:
+        return stop[0]
+
+    def progress(fraction: float, records: int, rate: float) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_EVERY_S and fraction < 1.0:
+            return
+        last[0] = now
+        with session_factory() as s:
+            s.execute(
+                update(TraceJob)
+                .where(TraceJob.id == job_id)
+                .values(percent=round(100.0 * fraction, 2), records=records, records_per_s=rate, updated_at=utcnow())
+            )
+            s.commit()
+            stop[0] = bool(s.scalar(select(TraceJob.cancel_requested).where(TraceJob.id == job_id)))
+
+    try:
+        with (job_dir / UPLOAD_NAME).open("rb") as stream:
+            analysis = analyze_trace(
+                stream, options, total_bytes=size, progress=progress, should_stop=should_stop, scratch_dir=job_dir
+            )
+    except TraceCancelled:
+        _store(session_factory, job_id, "cancelled", error="cancelled")
+    except MalformedTraceError as exc:
+        _store(
+            session_factory,
+            job_id,
+            "failed",
+            error=str(exc),
+            detail={"bad_lines": [b.model_dump() for b in exc.samples]},
+        )
+    except (TraceError, ValueError) as exc:
+        _store(session_factory, job_id, "failed", error=str(exc))
+    except Exception as exc:  # a bug: keep the job readable, log the traceback
+        logger.exception("trace job %s failed", job_id)
+        _store(session_factory, job_id, "failed", error=f"internal error: {type(exc).__name__}")
+    else:
+        _store(session_factory, job_id, "done", result=analysis.model_dump(mode="json"), records=analysis.profile.records)
+
+
+def _store(
+    session_factory: sessionmaker[Session],
+    job_id: str,
+    status: str,
+    error: str | None = None,
+    detail: dict[str, Any] | None = None,
+    result: dict[str, Any] | None = None,
+    records: int | None = None,
+) -> None:
+    with session_factory() as session:
+        job = session.get(TraceJob, job_id)
+        if job is not None:
+            _finish(session, job, status, error, detail, result, records)
+
+
+def _finish(
+    session: Session,
+    job: TraceJob,
+    status: str,
+    error: str | None = None,
+    detail: dict[str, Any] | None = None,
+    result: dict[str, Any] | None = None,
+    records: int | None = None,
+) -> None:
+    job.status = status
+    job.error = error
+    job.error_detail = detail
+    job.result = result
+    if status == "done":
+        job.percent = 100.0
+    if records is not None:
+        job.records = records
+    job.updated_at = utcnow()
+    session.commit()

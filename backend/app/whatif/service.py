@@ -1,0 +1,218 @@
+"""What-if services: resolve the configuration, call one engine function, map its errors to fields."""
+
+from __future__ import annotations
+
+from backend.app.calibration import Calibration
+from backend.app.core.errors import InvalidInput, Loc
+from backend.app.hardware.schemas import ArrayRecord, DriveRecord
+from backend.app.sizing.context import SizingContext
+from backend.app.sizing.schemas import CatalogReference
+from backend.app.whatif.schemas import (
+    BuildingBlocksRequest,
+    BuildingBlocksResult,
+    CatalogBlock,
+    DegradedRequest,
+    GrowthRequest,
+    MaxWorkloadRequest,
+    RaidConversionRequest,
+    RangesRequest,
+    SensitivityRequest,
+    WhatIfRequest,
+)
+from models import whatif
+from models.base import InputError
+from models.blocks import DerivedBlock, block_from_array, size_blocks
+from models.catalog import ArrayModel
+from models.configuration import Configuration
+from models.conversion import RaidConversion, convert_raid
+from models.drives import DriveSpec
+
+CONFIGURATION: Loc = ("body", "configuration")
+
+
+def _configuration(body: WhatIfRequest | DegradedRequest, ctx: SizingContext) -> tuple[Configuration, bool]:
+    config = ctx.configuration(body.configuration, CONFIGURATION)
+    return config, isinstance(body.configuration, CatalogReference)
+
+
+def growth(body: GrowthRequest, ctx: SizingContext) -> whatif.GrowthProjection:
+    config, reference = _configuration(body, ctx)
+    return ctx.run(
+        lambda: whatif.growth_projection(
+            body.workloads,
+            config,
+            months=body.months,
+            step_months=body.step_months,
+            grow_working_set=body.grow_working_set,
+            params=ctx.params,
+            degraded=body.degraded,
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def sensitivity(body: SensitivityRequest, ctx: SizingContext) -> whatif.SensitivityResult:
+    config, reference = _configuration(body, ctx)
+    return ctx.run(
+        lambda: whatif.sensitivity(
+            body.workloads, config, steps=body.steps, params=ctx.params, degraded=body.degraded
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def max_workload(body: MaxWorkloadRequest, ctx: SizingContext) -> whatif.MaxWorkloadResult:
+    config, reference = _configuration(body, ctx)
+    return ctx.run(
+        lambda: whatif.max_workload(body.workloads, config, params=ctx.params, degraded=body.degraded),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def default_uncertainty(calibration: Calibration) -> whatif.Uncertainty:
+    """The engine's default ranges, with layout aging spanning the calibrated aged and fresh layouts.
+
+    ``full_stripe_share`` of the aged and fresh layouts minus that of the default age (the
+    layout a RAID-DP reference gets unless it names one); the engine default without them.
+    """
+    default = whatif.Uncertainty()
+    layouts = calibration.layouts
+    age = calibration.default_layout
+    ages = {a.value: c for a, c in layouts.items()}
+    if age is None or age not in layouts or "aged" not in ages or "fresh" not in ages:
+        return default
+    mid = layouts[age].full_stripe_share
+    low = min(0.0, ages["aged"].full_stripe_share - mid)
+    high = max(0.0, ages["fresh"].full_stripe_share - mid)
+    return default.model_copy(
+        update={"full_stripe_share_delta": whatif.Range(low=low, expected=0.0, high=high)}
+    )
+
+
+def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
+    config, reference = _configuration(body, ctx)
+    uncertainty = body.uncertainty or default_uncertainty(ctx.calibration)
+    return ctx.run(
+        lambda: whatif.ranges(
+            body.workloads,
+            config,
+            uncertainty=uncertainty,
+            method=body.method,
+            samples=body.samples,
+            seed=body.seed,
+            coverage_pct=body.coverage_pct,
+            capability=body.capability,
+            params=ctx.params,
+            degraded=body.degraded,
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def degraded(body: DegradedRequest, ctx: SizingContext) -> whatif.DegradedComparison:
+    config, reference = _configuration(body, ctx)
+    return ctx.run(
+        lambda: whatif.degraded_modes(
+            body.workloads, config, params=ctx.params, afr_pct=body.afr_pct, ure_per_bit=body.ure_per_bit
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def raid_conversion(body: RaidConversionRequest, ctx: SizingContext) -> RaidConversion:
+    return ctx.run(
+        lambda: convert_raid(
+            body.measured_iops,
+            body.read_pct,
+            body.from_raid,
+            body.to_raid,
+            read_hit_pct=body.read_hit_pct,
+            from_drives=body.from_drives,
+            to_drives=body.to_drives,
+        )
+    )
+
+
+_BLOCK_FIELDS = {"drive_id", "raid_scheme", "group_width", "drives", "rack_units"}
+
+
+def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
+    loc: Loc = ("body", "catalog")
+    catalog = ctx.catalog.get()
+    array: ArrayModel | None = catalog.arrays.get(ref.array_id)
+    if array is None:
+        record = ctx.hardware.get(ref.array_id)
+        if not isinstance(record, ArrayRecord):
+            raise InvalidInput.at(loc + ("array_id",), f"unknown array {ref.array_id!r}")
+        array = record.spec
+    drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
+    if drive_id is None:
+        raise InvalidInput.at(loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id")
+    drive: DriveSpec | None = catalog.drives.get(drive_id)
+    if drive is None:
+        record = ctx.hardware.get(drive_id)
+        if not isinstance(record, DriveRecord):
+            raise InvalidInput.at(loc + ("drive_id",), f"unknown drive {drive_id!r}")
+        drive = record.spec
+    try:
+        ports = array.port_option(ref.port_option).ports if ref.port_option else None
+        return block_from_array(
+            array,
+            drive,
+            raid_scheme=ref.raid_scheme,
+            group_width=ref.group_width,
+            drives=ref.drives,
+            rack_units=ref.rack_units,
+            ports=ports,
+            name=ref.name,
+        )
+    except InputError as exc:
+        field = "port_option" if exc.field == "ports" else exc.field
+        raise InvalidInput.at(
+            loc + ((field,) if field in _BLOCK_FIELDS | {"port_option"} else ()), exc.reason
+        ) from exc
+
+
+def building_blocks(body: BuildingBlocksRequest, ctx: SizingContext) -> BuildingBlocksResult:
+    derived = _catalog_block(body.catalog, ctx) if body.catalog is not None else None
+    block = derived.block if derived is not None else body.block
+    assert block is not None
+    try:
+        sizing = ctx.run(
+            lambda: size_blocks(
+                block,
+                body.target,
+                scaling_efficiency=body.scaling_efficiency,
+                rack_units_per_rack=body.rack_units_per_rack,
+                reserved_rack_units=body.reserved_rack_units,
+            )
+        )
+    except InvalidInput as exc:
+        if derived is None:
+            raise
+        # the block came from the catalog reference: point at it
+        moved = exc
+        for field in ("drives", "rack_units"):
+            moved = moved.moved(("body", "block", field), ("body", "catalog", field))
+        for error in moved.errors:
+            if tuple(error["loc"][:2]) == ("body", "block"):
+                error["loc"] = ["body", "catalog"]
+        raise moved from exc
+    return BuildingBlocksResult(derived=derived, sizing=sizing)
+
+
+__all__ = [
+    "building_blocks",
+    "default_uncertainty",
+    "degraded",
+    "growth",
+    "max_workload",
+    "ranges",
+    "raid_conversion",
+    "sensitivity",
+]

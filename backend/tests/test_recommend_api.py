@@ -1,0 +1,132 @@
+"""``/recommend``: ranked configurations from the catalog over HTTP; contradictions 200, bad constraints 422."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backend.tests.conftest import error_locs, phase, workload
+from models import ENGINE_VERSION
+
+SMALL = {"array_ids": ["netapp-fas2050", "emc-unity-400"]}
+"""Two arrays: keeps each request to a fraction of a second."""
+
+
+def recommend(client: TestClient, **body: Any) -> Any:
+    return client.post("/api/v1/recommend", json={"workloads": [workload()], **body})
+
+
+def test_recommend_returns_configurations_that_meet_every_window_best_first(client: TestClient) -> None:
+    response = recommend(client, constraints=SMALL, limit=5)
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["engine_version"] == ENGINE_VERSION
+    items = body["configurations"]
+    assert 1 <= len(items) <= 5
+    assert all(item["headline"]["passed"] for item in items)
+    assert [item["rank"] for item in items] == sorted(item["rank"] for item in items)
+    costs = [item["cost_usd"] for item in items]
+    assert costs == sorted(costs)
+    assert {item["array_id"] for item in items} <= set(SMALL["array_ids"])
+    assert body["stats"]["candidates"] > body["stats"]["families"] > 0
+
+
+def test_a_returned_configuration_evaluates_the_same_through_evaluate(client: TestClient) -> None:
+    item = recommend(client, constraints=SMALL, limit=1).json()["configurations"][0]
+
+    response = client.post(
+        "/api/v1/evaluate", json={"workloads": [workload()], "configuration": item["configuration"]}
+    )
+
+    assert response.status_code == 200, response.text
+    assert response.json()["passed"] is True
+    assert response.json()["bill"]["cost_usd"] == item["cost_usd"]
+
+
+def test_a_raid_dp_family_gets_the_calibrated_layout_age(client: TestClient) -> None:
+    light = workload(phases=[phase(iops=1000)])
+    body = client.post(
+        "/api/v1/recommend",
+        json={"workloads": [light], "constraints": {"array_ids": ["netapp-fas2050"]}, "limit": 1},
+    ).json()
+
+    raid = body["configurations"][0]["configuration"]["pools"][0]["raid"]
+    assert raid["scheme"] == "raid-dp"
+    assert raid["full_stripe_share"] == pytest.approx(0.802)  # fixtures/calibration/engine.yaml, moderate
+    assert raid["scatter"] == pytest.approx(0.412)
+
+
+def test_a_max_cost_below_every_feasible_configuration_is_200_with_an_empty_list_and_the_reason(
+    client: TestClient,
+) -> None:
+    response = recommend(client, constraints={**SMALL, "max_cost_usd": 1000})
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["configurations"] == []
+    assert body["pareto_front"] == []
+    assert any("max_cost_usd" in reason for reason in body["reasons"])
+
+
+def test_a_workload_no_array_can_carry_names_each_arrays_binding_constraint(client: TestClient) -> None:
+    huge = workload(phases=[phase(iops=5_000_000)])
+
+    response = client.post(
+        "/api/v1/recommend", json={"workloads": [huge], "constraints": {"array_ids": ["netapp-fas2050"]}}
+    )
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["configurations"] == []
+    [array] = body["infeasible"]
+    assert array["array_id"] == "netapp-fas2050"
+    assert "controllers" in array["binding_constraint"]
+    assert body["reasons"]
+
+
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        ({"constraints": {"max_cost_usd": -5}}, ["body", "constraints", "max_cost_usd"]),
+        ({"constraints": {"drive_kinds": ["tape"]}}, ["body", "constraints", "drive_kinds", 0]),
+        ({"constraints": {"raid_schemes": []}}, ["body", "constraints", "raid_schemes"]),
+        ({"constraints": {"max_rack_units": "many"}}, ["body", "constraints", "max_rack_units"]),
+        (
+            {"constraints": {"headroom": {"drive_max_pct": 140}}},
+            ["body", "constraints", "headroom", "drive_max_pct"],
+        ),
+        ({"constraints": {"colour": "blue"}}, ["body", "constraints", "colour"]),
+        ({"limit": 0}, ["body", "limit"]),
+        ({"pareto": ["cost", "cost"]}, ["body", "pareto"]),
+        ({"pareto": ["cost", "beauty"]}, ["body", "pareto", 1]),
+    ],
+)
+def test_malformed_constraints_are_422_at_their_field(client: TestClient, body: dict, loc: list) -> None:
+    locs = error_locs(recommend(client, **body))
+
+    assert any(found[: len(loc)] == loc for found in locs), locs
+
+
+@pytest.mark.parametrize(
+    ("constraints", "loc"),
+    [
+        ({"vendors": ["NetApp", "Acme"]}, ["body", "constraints", "vendors", 1]),
+        ({"array_ids": ["netapp-fas9999"]}, ["body", "constraints", "array_ids", 0]),
+        ({"drive_ids": ["floppy"]}, ["body", "constraints", "drive_ids", 0]),
+    ],
+)
+def test_unknown_catalog_ids_are_422_at_the_list_item(
+    client: TestClient, constraints: dict, loc: list
+) -> None:
+    assert error_locs(recommend(client, constraints=constraints)) == [loc]
+
+
+def test_a_workload_naming_a_pool_is_422_at_its_pool(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/recommend", json={"workloads": [workload(pool="aggr1")], "constraints": SMALL}
+    )
+
+    assert error_locs(response) == [["body", "workloads", 0, "pool"]]

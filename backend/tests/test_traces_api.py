@@ -1,0 +1,146 @@
+"""``/api/v1/traces``: upload -> poll -> done, cancel, 400 on garbage, restart recovery (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from backend.app.core.config import Settings
+from backend.app.db import create_db_engine
+from backend.app.main import create_app
+from backend.app.traces.tables import TraceJob
+from backend.tests.conftest import serve
+from models.traces import TraceFormat
+from models.traces.synthetic import SyntheticSpec, generate, write_trace
+from models.workload import Workload
+
+
+def trace_bytes(fmt: TraceFormat = TraceFormat.MSR, requests: int = 20_000) -> bytes:
+    buf = io.BytesIO()
+    spec = SyntheticSpec(requests=requests, n_blocks=20_000, iops=1000.0, latency_ms=3.0)
+    write_trace(generate(spec), fmt, buf)
+    return buf.getvalue()
+
+
+@pytest.fixture
+def traces_settings(migrated_db_url: str, make_settings: Callable[..., Settings], tmp_path: Path) -> Settings:
+    return make_settings(database_url=migrated_db_url, traces_dir=tmp_path / "traces")
+
+
+@pytest.fixture
+def api(traces_settings: Settings) -> Iterator[TestClient]:
+    with serve(create_app(traces_settings)) as client:
+        yield client
+
+
+def wait_for(client: TestClient, job_id: str, timeout_s: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        body = client.get(f"/api/v1/traces/{job_id}").json()
+        if body["status"] in ("done", "failed", "cancelled") or time.monotonic() > deadline:
+            return body
+        time.sleep(0.05)
+
+
+def test_upload_poll_done_returns_profile_curves_tiers_and_a_workload(api: TestClient) -> None:
+    data = gzip.compress(trace_bytes())
+    created = api.post(
+        "/api/v1/traces?interval_s=5&name=mail", content=data, headers={"content-type": "application/octet-stream"}
+    )
+    assert created.status_code == 202, created.text
+    job_id = created.json()["id"]
+
+    body = wait_for(api, job_id)
+
+    assert body["status"] == "done", body
+    assert body["percent"] == 100.0 and body["records"] == 20_000
+    result = body["result"]
+    assert result["parse"]["format"] == "msr"
+    assert result["profile"]["records"] == 20_000
+    assert [c["policy"] for c in result["mrc"]] == ["lru", "arc", "s3fifo"]
+    assert len(result["tiers"]["rows"]) == 6
+    workload = Workload.model_validate(result["derived"]["workload"])
+    assert workload.name == "mail" and workload.phases[0].iops > 0
+
+
+def test_multipart_upload_with_a_given_format(api: TestClient) -> None:
+    files = {"file": ("run.iolog", trace_bytes(TraceFormat.FIO_IOLOG, 3000), "application/octet-stream")}
+    created = api.post("/api/v1/traces?format=fio", files=files)
+    assert created.status_code == 202, created.text
+
+    body = wait_for(api, created.json()["id"])
+
+    assert body["status"] == "done" and body["filename"] == "run.iolog"
+    assert body["result"]["parse"]["format"] == "fio"
+
+
+def test_garbage_is_refused_with_400(api: TestClient) -> None:
+    garbage = bytes(np.random.default_rng(0).integers(0, 256, 20_000, dtype=np.uint8))
+    response = api.post("/api/v1/traces", content=garbage)
+    assert response.status_code == 400
+    assert "format" in response.json()["detail"]
+
+
+def test_mostly_malformed_file_is_refused_with_a_sample_of_bad_lines(api: TestClient) -> None:
+    text = b"0.1,R,0,4096\n" + b"".join(b"%d,Q,zz,4096\n" % i for i in range(50))
+    response = api.post("/api/v1/traces?format=csv", content=text)
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["format"] == "csv" and body["malformed_lines"] == 50
+    assert [b["line"] for b in body["bad_lines"]][:3] == [2, 3, 4]
+
+
+def test_bad_options_are_a_422(api: TestClient) -> None:
+    response = api.post("/api/v1/traces?interval_s=0.5", content=trace_bytes(requests=100))
+    assert response.status_code == 422
+
+
+def test_delete_cancels_a_running_job_then_deletes_it(api: TestClient, traces_settings: Settings) -> None:
+    created = api.post("/api/v1/traces", content=trace_bytes(TraceFormat.CSV, 400_000))
+    job_id = created.json()["id"]
+
+    cancelled = api.delete(f"/api/v1/traces/{job_id}")
+    assert cancelled.status_code == 202
+    assert cancelled.json()["cancel_requested"] is True
+    body = wait_for(api, job_id)
+    assert body["status"] == "cancelled"
+
+    assert api.delete(f"/api/v1/traces/{job_id}").status_code == 204
+    assert api.get(f"/api/v1/traces/{job_id}").status_code == 404
+    assert not (traces_settings.traces_dir / job_id).exists()
+
+
+def test_unknown_job_is_404(api: TestClient) -> None:
+    assert api.get("/api/v1/traces/nope").status_code == 404
+    assert api.delete("/api/v1/traces/nope").status_code == 404
+
+
+def test_jobs_interrupted_by_a_restart_are_failed_at_start_up(traces_settings: Settings) -> None:
+    engine = create_db_engine(traces_settings.database_url)
+    with Session(engine) as session:
+        session.add(TraceJob(id="interrupted", status="running", filename="x", size_bytes=1, options={}))
+        session.commit()
+    engine.dispose()
+
+    with serve(create_app(traces_settings)) as client:
+        body = client.get("/api/v1/traces/interrupted").json()
+
+    assert body["status"] == "failed" and "restart" in body["error"]
+
+
+def test_trace_uploads_have_their_own_size_limit(make_settings: Callable[..., Settings], tmp_path: Path) -> None:
+    settings = make_settings(max_body_bytes=1000, max_trace_bytes=5000, traces_dir=tmp_path / "t")
+    client = TestClient(create_app(settings))
+
+    assert client.post("/api/v1/traces", content=b"x" * 6000).status_code == 413
+    assert client.post("/api/v1/traces", content=b"x" * 3000).status_code != 413  # over 1000, under 5000
+    assert client.post("/api/v1/import/fio", content=b"x" * 3000).status_code == 413

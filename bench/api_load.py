@@ -1,0 +1,337 @@
+"""API load benchmark: requests per second and latency percentiles at 32 connections.
+
+    .venv/bin/python bench/api_load.py [--duration 10] [--connections 32] [--workers 1] [--json OUT]
+
+Starts uvicorn on 127.0.0.1 (a free port) against a fresh schema in the PostgreSQL server at
+TEST_DATABASE_URL (default ``postgresql+psycopg://postgres@127.0.0.1:5432/test``), migrated with
+Alembic and dropped afterwards, then loads, one after the other:
+
+* ``GET /api/v1/health``            (one ``SELECT 1`` per request)
+* ``POST /api/v1/evaluate``         (the OLTP template on a FAS3270 catalog reference: engine only)
+* ``POST /api/v1/reports``          (the same evaluation, recomputed and committed to PostgreSQL)
+
+The load client is ``wrk`` when installed (``apt-get install wrk``; its own threads, C), else an
+asyncio httpx client in this process. Both share the machine with the server, so the figures are
+a floor for the server alone. Each scenario has a warm-up (not counted) before the measured run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import yaml
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, func, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from backend.app.tables import Report  # noqa: E402
+
+DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@dataclass
+class Scenario:
+    name: str
+    method: str
+    path: str
+    body: dict[str, Any] | None = None
+
+
+@dataclass
+class Figures:
+    scenario: str
+    client: str
+    connections: int
+    seconds: float
+    requests: int
+    errors: int
+    requests_per_s: float
+    p50_ms: float
+    p90_ms: float
+    p99_ms: float
+
+
+def scenarios() -> list[Scenario]:
+    template = yaml.safe_load((ROOT / "fixtures" / "templates" / "oltp-database.yaml").read_text())
+    evaluate = {
+        "workloads": [template["workload"]],
+        "configuration": {"array_id": "netapp-fas3270", "raid_scheme": "raid-dp", "drive_count": 208},
+    }
+    return [
+        Scenario("GET /health", "GET", "/api/v1/health"),
+        Scenario("POST /evaluate", "POST", "/api/v1/evaluate", evaluate),
+        Scenario(
+            "POST /reports (PostgreSQL)",
+            "POST",
+            "/api/v1/reports",
+            {"name": "bench", "kind": "evaluate", "inputs": evaluate},
+        ),
+    ]
+
+
+# ---- database and server ------------------------------------------------------------------------
+
+
+@contextmanager
+def postgres_schema(server_url: str) -> Iterator[str]:
+    """A fresh migrated schema; yields its URL (search_path in the options), drops it afterwards."""
+    schema = f"bench_{secrets.token_hex(4)}"
+    admin = create_engine(server_url, poolclass=NullPool)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = (
+        make_url(server_url)
+        .update_query_dict({"options": f"-csearch_path={schema}"})
+        .render_as_string(hide_password=False)
+    )
+    try:
+        config = Config(str(ROOT / "alembic.ini"))
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+        config.attributes["configure_logger"] = False
+        command.upgrade(config, "head")
+        yield url
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server(database_url: str, workers: int) -> Iterator[str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "FRONTEND_DIST": str(Path(tempfile.gettempdir()) / "no-ui"),
+        "PYTHONPATH": str(ROOT),
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "backend.app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+    process = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/v1/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.2)
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+# ---- load clients -------------------------------------------------------------------------------
+
+_WRK_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
+
+
+def _wrk_ms(value: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", value)
+    if not match:
+        raise ValueError(f"unexpected wrk latency {value!r}")
+    return float(match.group(1)) * _WRK_UNITS[match.group(2)]
+
+
+def run_wrk(base: str, scenario: Scenario, connections: int, seconds: float) -> Figures:
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "request.lua"
+        lua = [f"wrk.method = {json.dumps(scenario.method)}"]
+        if scenario.body is not None:
+            body = Path(folder) / "body.json"
+            body.write_text(json.dumps(scenario.body))
+            lua += [
+                'wrk.headers["Content-Type"] = "application/json"',
+                f"local f = io.open({json.dumps(str(body))}, 'rb')",
+                "wrk.body = f:read('*a')",
+                "f:close()",
+            ]
+        script.write_text("\n".join(lua) + "\n")
+        out = subprocess.run(
+            [
+                "wrk",
+                "--threads",
+                str(min(2, connections)),
+                "--connections",
+                str(connections),
+                "--duration",
+                f"{max(1, round(seconds))}s",
+                "--timeout",
+                "30s",
+                "--latency",
+                "--script",
+                str(script),
+                base + scenario.path,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    percentiles = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)\s*$", out, re.M))
+    if len(percentiles) != 3:
+        raise RuntimeError(f"unexpected wrk output:\n{out}")
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    errors += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    return Figures(
+        scenario=scenario.name,
+        client="wrk",
+        connections=connections,
+        seconds=seconds,
+        requests=requests,
+        errors=errors,
+        requests_per_s=float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
+        p50_ms=_wrk_ms(percentiles["50"]),
+        p90_ms=_wrk_ms(percentiles["90"]),
+        p99_ms=_wrk_ms(percentiles["99"]),
+    )
+
+
+async def _httpx_load(
+    base: str, scenario: Scenario, connections: int, seconds: float
+) -> tuple[list[float], int]:
+    latencies: list[float] = []
+    errors = 0
+    body = json.dumps(scenario.body).encode() if scenario.body is not None else None
+    headers = {"Content-Type": "application/json"} if body else {}
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        deadline = time.perf_counter() + seconds
+
+        async def worker() -> None:
+            nonlocal errors
+            while time.perf_counter() < deadline:
+                start = time.perf_counter()
+                response = await client.request(scenario.method, scenario.path, content=body, headers=headers)
+                latencies.append((time.perf_counter() - start) * 1000)
+                if response.status_code >= 300:
+                    errors += 1
+
+        await asyncio.gather(*(worker() for _ in range(connections)))
+    return latencies, errors
+
+
+def run_httpx(base: str, scenario: Scenario, connections: int, seconds: float) -> Figures:
+    started = time.perf_counter()
+    latencies, errors = asyncio.run(_httpx_load(base, scenario, connections, seconds))
+    elapsed = time.perf_counter() - started
+    q = statistics.quantiles(latencies, n=100, method="inclusive")
+    return Figures(
+        scenario=scenario.name,
+        client="httpx (asyncio)",
+        connections=connections,
+        seconds=round(elapsed, 2),
+        requests=len(latencies),
+        errors=errors,
+        requests_per_s=len(latencies) / elapsed,
+        p50_ms=q[49],
+        p90_ms=q[89],
+        p99_ms=q[98],
+    )
+
+
+def report_rows(database_url: str) -> int:
+    engine = create_engine(database_url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            return int(connection.execute(select(func.count()).select_from(Report)).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--duration", type=float, default=10.0, help="measured seconds per scenario")
+    p.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds before each scenario")
+    p.add_argument("--connections", type=int, default=32)
+    p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    p.add_argument("--client", choices=["auto", "wrk", "httpx"], default="auto")
+    p.add_argument("--json", type=Path, help="also write the figures here")
+    args = p.parse_args()
+
+    use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk") is not None)
+    run = run_wrk if use_wrk else run_httpx
+    server_url = os.environ.get("TEST_DATABASE_URL") or DEFAULT_SERVER
+    results: list[Figures] = []
+    with postgres_schema(server_url) as database_url, server(database_url, args.workers) as base:
+        for scenario in scenarios():
+            probe = httpx.request(scenario.method, base + scenario.path, json=scenario.body, timeout=30)
+            if probe.status_code >= 300:
+                raise RuntimeError(f"{scenario.name}: {probe.status_code} {probe.text[:300]}")
+            run(base, scenario, args.connections, args.warmup)
+            results.append(run(base, scenario, args.connections, args.duration))
+        saved = report_rows(database_url)
+
+    print(
+        f"\nAPI load: {args.connections} connections, {args.duration:g} s per scenario, "
+        f"uvicorn x{args.workers} on {os.cpu_count()} CPUs, client {results[0].client}\n"
+    )
+    header = (
+        f"{'scenario':<28}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'requests':>10}{'errors':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        print(
+            f"{r.scenario:<28}{r.requests_per_s:>9.1f}{r.p50_ms:>9.1f}{r.p90_ms:>9.1f}{r.p99_ms:>9.1f}"
+            f"{r.requests:>10}{r.errors:>8}"
+        )
+    print(f"\nreports rows committed in PostgreSQL: {saved}")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in results], indent=2) + "\n")
+    return 0 if all(r.errors == 0 for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+/** Round axis ticks: 1, 2, 2.5, 5 x 10^k steps for linear axes, decades (and 2, 5) for log axes. */
+
+export function niceStep(span: number, count: number): number {
+  const raw = span / Math.max(1, count);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const r = raw / magnitude;
+  const nice = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
+  return nice * magnitude;
+}
+
+/** Ticks from 0 (or below min when negative) to at least max. */
+export function linearTicks(min: number, max: number, count = 5): number[] {
+  const lo = Math.min(0, min);
+  if (!(max > lo)) return [lo, lo + 1];
+  const step = niceStep(max - lo, count);
+  const start = Math.floor(lo / step) * step;
+  const out: number[] = [];
+  for (let v = start; v < max + step * 0.999; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+/** Log ticks between min and max (> 0): powers of 2 when the data are powers of 2, else 1-2-5 decades. */
+export function logTicks(min: number, max: number, values: number[] = []): number[] {
+  if (!(min > 0) || !(max > 0)) return [];
+  const powersOfTwo = values.length > 0 && values.every((v) => v > 0 && Number.isInteger(Math.log2(v)));
+  if (powersOfTwo) return [...new Set(values)].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e += 1) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (v >= min * 0.999 && v <= max * 1.001) out.push(Number(v.toPrecision(12)));
+    }
+  }
+  return out.length >= 2 ? out : [min, max];
+}

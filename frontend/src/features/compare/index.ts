@@ -1,0 +1,9 @@
+import { lazy } from 'react';
+
+export { CompareTable } from './components/compare-table';
+export { SchemeCompare } from './components/scheme-compare';
+export { useCompare, type CompareRequest } from './api/compare-configurations';
+export { bestOf, comparisonRows } from './lib/rows';
+
+/** Overlaid curves of a comparison, loaded on demand (Recharts). */
+export const CompareCurves = lazy(() => import('./components/compare-curves'));

@@ -1,0 +1,117 @@
+/**
+ * The comparison table's rows: each a figure per configuration, which way is better, and the
+ * best configuration(s) of the row (ties share it; unknown values never win).
+ */
+import type { CompareResult, Explained } from '@/lib/api-types';
+
+export type Better = 'lower' | 'higher' | 'pass' | null;
+
+export type Cell = {
+  value: number | boolean | string | null;
+  /** Shown as a Figure (opens its explanation) when present. */
+  figure?: Explained;
+  /** Difference from the first configuration, pre-formatted (null for the first). */
+  delta?: string | null;
+};
+
+export type Row = { key: string; label: string; unit: string; better: Better; cells: Cell[]; group?: string };
+
+/** Indexes of the best cells (empty when the row has no direction or fewer than 2 known values). */
+export function bestOf(row: Row): number[] {
+  if (!row.better) return [];
+  if (row.better === 'pass') {
+    const passing = row.cells.map((c, i) => (c.value === true ? i : -1)).filter((i) => i >= 0);
+    return passing.length && passing.length < row.cells.length ? passing : [];
+  }
+  const nums = row.cells.map((c) => (typeof c.value === 'number' && Number.isFinite(c.value) ? c.value : null));
+  const known = nums.filter((n): n is number => n !== null);
+  if (known.length < 2) return [];
+  const target = row.better === 'lower' ? Math.min(...known) : Math.max(...known);
+  if (known.every((n) => n === target)) return [];
+  return nums.map((n, i) => (n !== null && Math.abs(n - target) <= 1e-9 * Math.max(1, Math.abs(target)) ? i : -1)).filter((i) => i >= 0);
+}
+
+function signed(d: number | null | undefined, unit: string, digits = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 })): string | null {
+  if (d === null || d === undefined || d === 0) return null;
+  return `${d > 0 ? '+' : '−'}${digits(Math.abs(d))}${unit}`;
+}
+
+export function comparisonRows(result: CompareResult): Row[] {
+  const cols = result.comparison.columns;
+  const items = result.items;
+  const rows: Row[] = [
+    { key: 'passed', label: 'Meets every target', unit: '', better: 'pass', cells: cols.map((c) => ({ value: c.headline.passed })) },
+    {
+      key: 'drives_total',
+      label: 'Drives to buy (incl. spares)',
+      unit: '',
+      better: 'lower',
+      cells: cols.map((c, i) => ({ value: c.headline.drives_total, delta: i ? signed(c.delta.drives_total, '') : null })),
+    },
+    { key: 'drives', label: 'Drives in RAID groups', unit: '', better: 'lower', cells: cols.map((c) => ({ value: c.headline.drives })) },
+    {
+      key: 'usable_tb',
+      label: 'Usable capacity',
+      unit: 'TB',
+      better: 'higher',
+      cells: cols.map((c, i) => {
+        const pools = items[i]?.result.capacity.pools ?? [];
+        return { value: c.headline.usable_tb, figure: pools.length === 1 ? pools[0]!.usable_tb : undefined, delta: i ? signed(c.delta.usable_tb, ' TB') : null };
+      }),
+    },
+    {
+      key: 'cost_usd',
+      label: 'List cost',
+      unit: 'USD',
+      better: 'lower',
+      cells: cols.map((c, i) => ({ value: c.headline.cost_usd, delta: i ? signed(c.delta.cost_usd, ' USD', (x) => Math.round(x).toLocaleString('en-US')) : null })),
+    },
+    { key: 'bottleneck', label: 'Bottleneck', unit: '', better: null, cells: cols.map((c) => ({ value: c.headline.bottleneck })) },
+  ];
+  const windows = cols[0]?.headline.windows.map((w) => w.window) ?? [];
+  for (const name of windows) {
+    const win = (i: number) => cols[i]?.headline.windows.find((w) => w.window === name);
+    const res = (i: number) => items[i]?.result.windows.find((w) => w.window === name);
+    const dwin = (i: number) => cols[i]?.delta.windows.find((w) => w.window === name);
+    rows.push(
+      { key: `${name}:passed`, group: name, label: 'Meets its targets', unit: '', better: 'pass', cells: cols.map((_, i) => ({ value: win(i)?.passed ?? null })) },
+      {
+        key: `${name}:read`,
+        group: name,
+        label: 'Read latency',
+        unit: 'ms',
+        better: 'lower',
+        cells: cols.map((_, i) => ({ value: win(i)?.read_latency_ms ?? null, delta: i ? signed(dwin(i)?.read_latency_ms, ' ms', (x) => x.toPrecision(2)) : null })),
+      },
+      {
+        key: `${name}:write`,
+        group: name,
+        label: 'Write latency',
+        unit: 'ms',
+        better: 'lower',
+        cells: cols.map((_, i) => ({ value: win(i)?.write_latency_ms ?? null, delta: i ? signed(dwin(i)?.write_latency_ms, ' ms', (x) => x.toPrecision(2)) : null })),
+      },
+      {
+        key: `${name}:controllers`,
+        group: name,
+        label: 'Controllers busy',
+        unit: '%',
+        better: 'lower',
+        cells: cols.map((_, i) => ({ value: win(i)?.controller_busy_pct ?? null, figure: res(i)?.controller_utilization_pct, delta: i ? signed(dwin(i)?.controller_busy_pct, ' pp') : null })),
+      },
+      {
+        key: `${name}:drives`,
+        group: name,
+        label: 'Drives busy (busiest pool)',
+        unit: '%',
+        better: 'lower',
+        cells: cols.map((_, i) => {
+          const pools = res(i)?.pools ?? [];
+          const busiest = [...pools].sort((a, b) => (b.drive_utilization_pct.value ?? Infinity) - (a.drive_utilization_pct.value ?? Infinity))[0];
+          return { value: win(i)?.drive_busy_pct ?? null, figure: busiest?.drive_utilization_pct, delta: i ? signed(dwin(i)?.drive_busy_pct, ' pp') : null };
+        }),
+      },
+    );
+  }
+  return rows;
+}

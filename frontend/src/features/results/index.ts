@@ -1,0 +1,15 @@
+import { lazy } from 'react';
+
+export { ResultsView } from './components/results-view';
+export { Verdicts } from './components/verdicts';
+export { BillSummary } from './components/bill-summary';
+export { UtilizationPanel } from './components/utilization-panel';
+export { CapacityWaterfall } from './components/capacity-waterfall';
+export { useRun, run, type RunInput, type RunOutcome } from './hooks/use-run';
+export { useCurves } from './api/get-curves';
+
+/** The what-if panel (with its chart), loaded on demand. */
+export const WhatIfPanel = lazy(() => import('./components/what-if-panel'));
+
+/** Stored curves of a saved report, loaded on demand. */
+export const CurvesView = lazy(() => import('./components/curves-view'));

@@ -1,0 +1,419 @@
+"""Building blocks and scale-out: size throughput-bound systems in whole blocks, racks and watts.
+
+For targets like 1 TB/s of streaming or tens of PB, one array is the wrong unit: such systems
+are built from identical blocks (an E-Series-style 4U enclosure of 60 drives with its
+controllers, a SolidFire-style 1U node, a scale-out NAS node) and the questions are how many
+blocks, racks, rack units and watts, and how much bandwidth per rack unit (performance
+density).
+
+A block delivers ``X`` (read GB/s, write GB/s, IOPS) alone; ``N > 1`` blocks deliver
+``N x X x e`` with a scaling efficiency ``e`` (cluster traffic, imperfect balance; 1 for
+independent blocks behind a parallel file system)::
+
+    blocks  = max over needs of ceil(target / (X x e))     (1 when one block alone suffices)
+    blocks per rack = floor((U_rack - U_reserved) / U_block)
+    racks   = ceil(blocks / blocks per rack)
+    density = N x X x e / (N x U_block)                     [GB/s per rack unit]
+
+:func:`block_from_array` derives a block from catalog records, the arithmetic shown::
+
+    read  = min(drives x media rate x data share, controllers x max MB/s, ports)
+    write = min(drives x write rate / stripe write cost, controllers x max MB/s, ports)
+
+Published check (``eseries_building_block``, vendor engineer's blog 2012, a 1 TB/s Lustre
+system): E5400, 60 drives in 4U incl. controllers, ~4 GB/s sustained per 4U; ~40 GB/s per
+rack with 600 high-capacity drives (1.8 PB raw); 480 faster drives per rack ~80 GB/s reads /
+60 GB/s writes. See ``fixtures/validation/building_blocks.yaml``.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from models.base import Frozen, InputError, NonNegFloat, Output, PositiveFloat
+from models.catalog import ArrayModel
+from models.drives import DriveSpec
+from models.explain import Explained, explained, fmt
+from models.ports import PortGroup
+from models.raid import RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
+
+DEFAULT_SCALING_EFFICIENCY = 0.95
+"""Share of N x one block that N blocks deliver (assumed; 1.0 for fully independent blocks)."""
+
+RACK_UNITS = 42
+"""Rack units of a standard rack."""
+
+RESERVED_RACK_UNITS = 2
+"""Rack units kept for switches and PDUs in every rack (assumed)."""
+
+_MIRRORS = {RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR, RaidScheme.REPLICA}
+
+
+class BlockKind(StrEnum):
+    CONTROLLER_SHELF = "controller-shelf"  # E-Series: controllers and drives in one enclosure
+    SCALE_OUT_NODE = "scale-out-node"  # SolidFire: 1U node, replicated across nodes
+    NAS_NODE = "nas-node"  # scale-out NAS node
+
+
+class BuildingBlock(Frozen):
+    """One block as delivered alone: packaging, capacity and sustained throughput."""
+
+    name: str = Field(min_length=1, max_length=120)
+    kind: BlockKind = BlockKind.CONTROLLER_SHELF
+    rack_units: PositiveFloat = Field(le=48.0, description="height of the block [U]")
+    drives: int = Field(ge=0, le=10000)
+    drive_capacity_gb: NonNegFloat = Field(description="marketed capacity per drive [GB]")
+    usable_fraction: float = Field(
+        default=0.8, gt=0.0, le=1.0, description="usable share of raw (RAID / replication efficiency)"
+    )
+    read_gb_s: NonNegFloat = Field(description="sustained read from the drives [GB/s]")
+    write_gb_s: NonNegFloat = Field(description="sustained write to the drives [GB/s]")
+    iops: NonNegFloat | None = Field(default=None, description="random IOPS one block sustains")
+    power_w: NonNegFloat | None = Field(default=None, description="power of one block with its drives [W]")
+    source: str = Field(default="user-defined", min_length=1)
+
+    @property
+    def raw_tb(self) -> float:
+        return self.drives * self.drive_capacity_gb / 1000.0
+
+
+class BlockTarget(Frozen):
+    """What the system must deliver (zero = no requirement)."""
+
+    read_gb_s: NonNegFloat = Field(default=0.0, description="streaming reads [GB/s]")
+    write_gb_s: NonNegFloat = Field(default=0.0, description="streaming writes [GB/s]")
+    iops: NonNegFloat = Field(default=0.0, description="random IOPS")
+    usable_pb: NonNegFloat = Field(default=0.0, description="usable capacity [PB, decimal]")
+    raw_pb: NonNegFloat = Field(default=0.0, description="raw capacity [PB, decimal]")
+
+    @model_validator(mode="after")
+    def _something(self) -> Self:
+        if not any((self.read_gb_s, self.write_gb_s, self.iops, self.usable_pb, self.raw_pb)):
+            raise ValueError("give at least one target: read_gb_s, write_gb_s, iops, usable_pb or raw_pb")
+        return self
+
+
+class BlockNeed(Output):
+    """Blocks one requirement alone needs."""
+
+    need: str
+    target: float
+    unit: str
+    blocks: int
+    blocks_formula: Explained
+
+
+class DerivedBlock(Output):
+    """A block derived from catalog records, with the arithmetic of its throughput."""
+
+    block: BuildingBlock
+    read_gb_s: Explained
+    write_gb_s: Explained
+    iops: Explained | None
+    layout: RaidLayout
+
+
+class BlockSizing(Output):
+    block: BuildingBlock
+    target: BlockTarget
+    scaling_efficiency: float
+    needs: list[BlockNeed]
+    blocks: int
+    binding: str = Field(description="the need that sets the block count")
+    blocks_per_rack: int
+    racks: int
+    rack_units: float = Field(description="rack units of the blocks [U]")
+    drives: int
+    raw_pb: float
+    usable_pb: float
+    read_gb_s: Explained = Field(description="delivered by all blocks")
+    write_gb_s: Explained
+    iops: float | None
+    power_w: float | None
+    power_kw_per_rack: float | None = Field(description="a full rack of blocks [kW]")
+    gb_s_per_rack_unit: Explained = Field(description="performance density: read GB/s per rack unit")
+    gb_s_per_rack: Explained = Field(description="read GB/s of a full rack of blocks")
+    text: str
+
+
+def delivered(per_block: float, blocks: int, efficiency: float) -> float:
+    """What ``blocks`` blocks deliver together: ``N x X x e`` (``X`` alone)."""
+    if blocks <= 0:
+        return 0.0
+    return per_block if blocks == 1 else blocks * per_block * efficiency
+
+
+def _blocks_for(target: float, per_block: float, efficiency: float) -> int:
+    if target <= 0:
+        return 0
+    if target <= per_block:
+        return 1
+    return max(2, math.ceil(target / (per_block * efficiency) - 1e-9))
+
+
+def size_blocks(
+    block: BuildingBlock,
+    target: BlockTarget,
+    *,
+    scaling_efficiency: float = DEFAULT_SCALING_EFFICIENCY,
+    rack_units_per_rack: int = RACK_UNITS,
+    reserved_rack_units: int = RESERVED_RACK_UNITS,
+) -> BlockSizing:
+    """The fewest whole blocks meeting every need of ``target``, and their racks, watts and density."""
+    e = scaling_efficiency
+    if not 0.0 < e <= 1.0:
+        raise InputError("scaling_efficiency", "must be in (0, 1]")
+    if not 1 <= rack_units_per_rack <= 60:
+        raise InputError("rack_units_per_rack", "must be between 1 and 60")
+    if not 0 <= reserved_rack_units < rack_units_per_rack:
+        raise InputError("reserved_rack_units", "must be >= 0 and below the rack's units")
+    per_rack = math.floor((rack_units_per_rack - reserved_rack_units) / block.rack_units + 1e-9)
+    if per_rack < 1:
+        raise InputError("block.rack_units", f"a {fmt(block.rack_units)}U block does not fit a rack")
+    usable_tb = block.raw_tb * block.usable_fraction
+    specs: list[tuple[str, float, float | None, str, str]] = [
+        ("read bandwidth", target.read_gb_s, block.read_gb_s, "GB/s", "read_gb_s"),
+        ("write bandwidth", target.write_gb_s, block.write_gb_s, "GB/s", "write_gb_s"),
+        ("IOPS", target.iops, block.iops, "IOPS", "iops"),
+        ("usable capacity", target.usable_pb * 1000.0, usable_tb, "TB", "drives"),
+        ("raw capacity", target.raw_pb * 1000.0, block.raw_tb, "TB", "drives"),
+    ]
+    needs: list[BlockNeed] = []
+    for need, want, per, unit, field in specs:
+        if want <= 0:
+            continue
+        if per is None or per <= 0:
+            raise InputError(
+                f"block.{field}", f"the block has no {need} figure but the target asks for {fmt(want)} {unit}"
+            )
+        eff = 1.0 if unit == "TB" else e  # capacity adds up exactly
+        n = _blocks_for(want, per, eff)
+        needs.append(
+            BlockNeed(
+                need=need,
+                target=want,
+                unit=unit,
+                blocks=n,
+                blocks_formula=explained(
+                    float(n),
+                    "blocks",
+                    "N = ceil(target / (X x e))" if eff != 1.0 else "N = ceil(target / X)",
+                    f"N = ceil({fmt(want)} {unit} / ({fmt(per)} {unit}"
+                    + (f" x {fmt(eff)}" if eff != 1.0 else "")
+                    + f")) = {n}",
+                    target=want,
+                    per_block=per,
+                    efficiency=eff,
+                ),
+            )
+        )
+    top = max(needs, key=lambda x: x.blocks)
+    n = top.blocks
+    racks = math.ceil(n / per_rack)
+    ru = n * block.rack_units
+    read = delivered(block.read_gb_s, n, e)
+    write = delivered(block.write_gb_s, n, e)
+    eff_text = "" if n == 1 else f" x {fmt(e)}"
+    rack_read = delivered(block.read_gb_s, per_rack, e)
+    power = None if block.power_w is None else n * block.power_w
+    rack_kw = None if block.power_w is None else per_rack * block.power_w / 1000.0
+    density = read / ru
+    text = (
+        f"{n} x {block.name} ({top.need} binds), {racks} rack(s) of {per_rack} blocks, {fmt(ru)}U: "
+        f"{fmt(read)} GB/s reads, {fmt(write)} GB/s writes, {fmt(n * block.raw_tb / 1000)} PB raw; "
+        f"{fmt(density)} GB/s per rack unit."
+    )
+    return BlockSizing(
+        block=block,
+        target=target,
+        scaling_efficiency=e,
+        needs=needs,
+        blocks=n,
+        binding=top.need,
+        blocks_per_rack=per_rack,
+        racks=racks,
+        rack_units=ru,
+        drives=n * block.drives,
+        raw_pb=n * block.raw_tb / 1000.0,
+        usable_pb=n * usable_tb / 1000.0,
+        read_gb_s=explained(
+            read,
+            "GB/s",
+            "read = N x X_read x e",
+            f"read = {n} x {fmt(block.read_gb_s)} GB/s{eff_text} = {fmt(read)} GB/s",
+            N=n,
+            per_block=block.read_gb_s,
+            efficiency=e,
+        ),
+        write_gb_s=explained(
+            write,
+            "GB/s",
+            "write = N x X_write x e",
+            f"write = {n} x {fmt(block.write_gb_s)} GB/s{eff_text} = {fmt(write)} GB/s",
+            N=n,
+            per_block=block.write_gb_s,
+            efficiency=e,
+        ),
+        iops=None if block.iops is None else delivered(block.iops, n, e),
+        power_w=power,
+        power_kw_per_rack=rack_kw,
+        gb_s_per_rack_unit=explained(
+            density,
+            "GB/s per U",
+            "density = read / (N x U_block)",
+            f"density = {fmt(read)} GB/s / ({n} x {fmt(block.rack_units)}U) = {fmt(density)} GB/s per U",
+        ),
+        gb_s_per_rack=explained(
+            rack_read,
+            "GB/s",
+            "rack = floor((U_rack - U_reserved) / U_block) x X_read x e",
+            f"rack = floor(({rack_units_per_rack} - {reserved_rack_units}) / {fmt(block.rack_units)}) = {per_rack} blocks"
+            f" x {fmt(block.read_gb_s)} GB/s"
+            + (f" x {fmt(e)}" if per_rack > 1 else "")
+            + f" = {fmt(rack_read)} GB/s",
+            blocks_per_rack=per_rack,
+        ),
+        text=text,
+    )
+
+
+def _read_share(layout: RaidLayout) -> float:
+    """Share of a drive's streaming rate that is user data on reads: ``d / w``; mirrors read any copy (1)."""
+    if layout.scheme in _MIRRORS:
+        return 1.0
+    return capacity_efficiency(layout)
+
+
+def block_from_array(
+    array: ArrayModel,
+    drive: DriveSpec,
+    *,
+    raid_scheme: RaidScheme | str | None = None,
+    group_width: int | None = None,
+    drives: int | None = None,
+    rack_units: float | None = None,
+    ports: list[PortGroup] | None = None,
+    name: str | None = None,
+) -> DerivedBlock:
+    """One building block of ``array`` with ``drive`` (see the module docstring for the arithmetic).
+
+    A scale-out array's block is one node (``scale_out.controllers_per_node`` controllers with
+    ``drives_per_node`` drives and its share of the default ports); any other array's block is
+    its controllers with the drives of the controller enclosure (or one shelf when the enclosure
+    holds none). ``drives`` and ``rack_units`` override the packaging (e.g. a 2U / 24-drive
+    enclosure of the same controllers). IOPS come from the controllers' ``max_iops`` when the
+    catalog has it. Spares and right-sizing are left out of the capacity.
+    """
+    if not array.supports_drive(drive.id):
+        raise InputError("drive_id", f"{array.id} does not support drive {drive.id!r}")
+    option = array.raid_option(raid_scheme or array.default_raid)
+    width = option.default_width if group_width is None else group_width
+    if not option.allowed(width):
+        raise InputError("group_width", f"{array.id} does not allow {option.scheme.value} groups of {width}")
+    try:
+        layout = option.layout(width)
+    except ValueError as exc:
+        raise InputError("group_width", str(exc)) from exc
+    pk = array.packaging
+    so = array.scale_out
+    ctrl = array.controller
+    if so is not None:
+        controllers = so.controllers_per_node
+        default_drives = so.drives_per_node
+        kind = BlockKind.SCALE_OUT_NODE
+    else:
+        controllers = ctrl.count
+        default_drives = pk.drives_in_controller_enclosure or pk.drives_per_shelf
+        kind = BlockKind.CONTROLLER_SHELF
+    n = default_drives if drives is None else drives
+    if n < 1:
+        raise InputError("drives", "a block needs at least one drive")
+    shelves = math.ceil(max(0, n - pk.drives_in_controller_enclosure) / pk.drives_per_shelf)
+    ru = rack_units if rack_units is not None else pk.controller_rack_units + shelves * pk.shelf_rack_units
+    if ru <= 0:
+        raise InputError("rack_units", "must be > 0")
+    port_groups = ports if ports is not None else array.port_option().ports
+    port_mb = sum(g.total_mb_s for g in port_groups)
+    if so is not None and ports is None:
+        port_mb *= controllers / ctrl.count
+    ctrl_mb = ctrl.max_mb_s * controllers if ctrl.max_mb_s else math.inf
+
+    share = _read_share(layout)
+    w_cost = sequential_write_cost(layout)
+    w_rate = drive.seq_write_mb_s or drive.media_rate_mb_s
+    d_read = n * drive.media_rate_mb_s * share
+    d_write = n * w_rate / w_cost
+    read = min(d_read, ctrl_mb, port_mb)
+    write = min(d_write, ctrl_mb, port_mb)
+    ctrl_text = f"{controllers} x {fmt(ctrl.max_mb_s)} MB/s" if ctrl.max_mb_s else "no controller ceiling"
+
+    def limit(x: float, d: float) -> str:
+        return "drives" if x == d else ("controllers" if x == ctrl_mb else "ports")
+
+    read_exp = explained(
+        read / 1000.0,
+        "GB/s",
+        "read = min(drives x media rate x data share, controllers x max MB/s, ports)",
+        f"read = min({n} x {fmt(drive.media_rate_mb_s)} MB/s x {fmt(share)}, {ctrl_text}, {fmt(port_mb)} MB/s ports)"
+        f" = {fmt(read)} MB/s ({limit(read, d_read)} bind)",
+        drives=n,
+        media_rate_mb_s=drive.media_rate_mb_s,
+        data_share=share,
+        controller_mb_s=None if math.isinf(ctrl_mb) else ctrl_mb,
+        port_mb_s=port_mb,
+    )
+    write_exp = explained(
+        write / 1000.0,
+        "GB/s",
+        "write = min(drives x write rate / stripe write cost, controllers x max MB/s, ports)",
+        f"write = min({n} x {fmt(w_rate)} MB/s / {fmt(w_cost)}, {ctrl_text}, {fmt(port_mb)} MB/s ports)"
+        f" = {fmt(write)} MB/s ({limit(write, d_write)} bind)",
+        drives=n,
+        write_rate_mb_s=w_rate,
+        stripe_write_cost=w_cost,
+    )
+    iops_exp: Explained | None = None
+    iops = None
+    if ctrl.max_iops:
+        iops = ctrl.max_iops * controllers
+        iops_exp = explained(
+            iops,
+            "IOPS",
+            "IOPS = controllers x max IOPS",
+            f"IOPS = {controllers} x {fmt(ctrl.max_iops)} = {fmt(iops)}",
+        )
+    power: float | None = None
+    if drive.power_w is not None:
+        power = pk.controller_power_w + shelves * pk.shelf_power_w + n * drive.power_w
+    label = name or f"{array.model}: {n} x {drive.name}, {layout.scheme.value} {layout.group_width}"
+    block = BuildingBlock(
+        name=label[:120],
+        kind=kind,
+        rack_units=ru,
+        drives=n,
+        drive_capacity_gb=drive.capacity_gb,
+        usable_fraction=capacity_efficiency(layout),
+        read_gb_s=read / 1000.0,
+        write_gb_s=write / 1000.0,
+        iops=iops,
+        power_w=power,
+        source=f"derived from catalog {array.id} + {drive.id}; {array.source}"[:2000],
+    )
+    return DerivedBlock(block=block, read_gb_s=read_exp, write_gb_s=write_exp, iops=iops_exp, layout=layout)
+
+
+__all__ = [
+    "BlockKind",
+    "BlockNeed",
+    "BlockSizing",
+    "BlockTarget",
+    "BuildingBlock",
+    "DerivedBlock",
+    "block_from_array",
+    "delivered",
+    "size_blocks",
+]

@@ -1,0 +1,803 @@
+"""Recommend configurations from the whole catalog: every family sized minimally, ranked, with a Pareto front.
+
+1. Families (:func:`catalog_families`): every array x supported drive x RAID scheme x allowed group
+   width x flash-cache option (none, or each size the array sells) that passes the filters (vendors,
+   arrays, drive kinds and ids, RAID schemes). Custom-build arrays (``any_drive``, e.g. ``generic``)
+   are left out unless asked for or named.
+2. Every candidate drive count of every family is a row of :mod:`models.batch`, evaluated at once
+   with numpy; each family's minimal configuration is its fewest drives meeting every window.
+3. Windows on the answer: ``max_cost_usd``, ``max_rack_units``, ``max_power_w``. A configuration
+   without a list price (or power figure) cannot be shown to meet that window and is left out
+   while it is set.
+4. Ranking (stable): by list cost when known, then rack units, then the worst window's read
+   latency; configurations without a price rank after every priced one; remaining ties by array
+   id, drive id, RAID scheme, group width, flash cache (the family order), so equal inputs always
+   give the same order. ``one_per`` keeps the best-ranked configuration per family (``family``),
+   per array, drive and scheme (``scheme``, the default: widths and cache sizes collapsed) or per
+   array.
+5. Pareto front (:func:`pareto_front`) over the chosen objectives (default cost, rack units and
+   read latency; ``power`` and ``headroom`` may be added), among the same configurations.
+6. Every configuration returned is evaluated with :func:`models.evaluate.evaluate`; only those it
+   passes are returned. Where it does not (the batch and the scalar fixed point differ by ~1e-7 at a
+   limit), the family is re-sized with the scalar path: :func:`models.size.size`, or, for scale-out
+   arrays whose node count grows with the drives (``size()`` keeps the nodes fixed), a bisection
+   over the family's counts with ``build_configuration`` + ``evaluate()``.
+7. Arrays none of whose families meets the workload are listed with their binding constraint in
+   words ("controllers at 143% after failover (limit 100%) in day"), taken from the family that
+   comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
+   feasible configuration) give an empty list and the reasons.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import Field, model_validator
+
+from models import ENGINE_VERSION
+from models.base import Frozen, InputError, Output, PositiveFloat
+from models.batch import (
+    BatchEvaluation,
+    Family,
+    RowCheck,
+    RowDetail,
+    candidate_space,
+    check_batchable,
+    evaluate_batch,
+    family_configuration,
+    family_counts,
+)
+from models.catalog import ArrayModel, Catalog
+from models.compare import Headline, headline
+from models.configuration import Configuration, HeadroomTargets
+from models.drives import DriveKind
+from models.evaluate import EvaluationResult, evaluate
+from models.explain import fmt
+from models.parameters import EngineParameters
+from models.raid import RaidScheme
+from models.size import size
+from models.workload import Workload
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class ParetoObjective(StrEnum):
+    """What the Pareto front trades off (each minimized; headroom maximized)."""
+
+    COST = "cost"
+    RACK_UNITS = "rack-units"
+    POWER = "power"
+    READ_LATENCY = "read-latency"
+    HEADROOM = "headroom"
+
+
+class OnePer(StrEnum):
+    """How many configurations per group the answer keeps (the best-ranked of each group)."""
+
+    FAMILY = "family"
+    SCHEME = "scheme"
+    ARRAY = "array"
+
+
+DEFAULT_PARETO = (ParetoObjective.COST, ParetoObjective.RACK_UNITS, ParetoObjective.READ_LATENCY)
+
+RANKING_NOTE = (
+    "Ranked by list cost, then rack units, then the worst window's read latency; configurations "
+    "without a list price rank after every priced one; ties keep the catalog order (array, drive, "
+    "RAID scheme, group width, flash cache)."
+)
+
+
+class RecommendConstraints(Frozen):
+    """Which families to consider and the windows the answer must meet (all optional)."""
+
+    vendors: list[str] | None = Field(
+        default=None, min_length=1, max_length=32, description="array vendors, case-insensitive"
+    )
+    array_ids: list[str] | None = Field(default=None, min_length=1, max_length=64)
+    drive_kinds: list[DriveKind] | None = Field(default=None, min_length=1, max_length=3)
+    drive_ids: list[str] | None = Field(default=None, min_length=1, max_length=128)
+    raid_schemes: list[RaidScheme] | None = Field(default=None, min_length=1, max_length=13)
+    max_cost_usd: PositiveFloat | None = Field(default=None, description="list cost at most [USD]")
+    max_rack_units: PositiveFloat | None = Field(default=None, description="rack space at most [U]")
+    max_power_w: PositiveFloat | None = Field(default=None, description="power at most [W]")
+    headroom: HeadroomTargets | None = Field(
+        default=None, description="headroom targets for every configuration (default: HeadroomTargets())"
+    )
+    read_latency_target_ms: PositiveFloat | None = Field(
+        default=None,
+        description="read-latency target for every phase that reads (a phase's own tighter target stays) [ms]",
+    )
+    include_custom_builds: bool = Field(
+        default=False, description="also consider custom-build arrays (any drive), e.g. 'generic'"
+    )
+
+    @model_validator(mode="after")
+    def _distinct(self) -> RecommendConstraints:
+        for name in ("vendors", "array_ids", "drive_kinds", "drive_ids", "raid_schemes"):
+            values = getattr(self, name)
+            if values is not None and len({str(v).lower() for v in values}) != len(values):
+                raise ValueError(f"{name} must be distinct")
+        return self
+
+
+class RecommendedConfiguration(Output):
+    """One minimally sized family, confirmed by ``evaluate()``."""
+
+    rank: int = Field(description="1 = best, among the configurations kept (one per group, see one_per)")
+    array_id: str
+    vendor: str
+    model: str
+    drive_id: str
+    drive_name: str
+    drive_kind: DriveKind
+    raid_scheme: RaidScheme
+    group_width: int
+    flash_cache_gb: float
+    drive_count: int = Field(description="drives in RAID groups (data + parity), excl. spares")
+    spares: int
+    shelves: int
+    rack_units: float
+    power_w: float | None
+    cost_usd: float | None = Field(description="list cost [USD]; null when the catalog lacks a price")
+    usable_tb: float
+    read_latency_ms: float | None = Field(description="worst window's IOPS-weighted read latency [ms]")
+    headroom_pct: float = Field(
+        description="100 x (1 - the busiest check's value / its limit): how far the nearest limit is [%]"
+    )
+    binding_constraint: str = Field(description="what fails with one group fewer, in words")
+    on_pareto_front: bool
+    scalar_fallback: bool = Field(
+        default=False, description="re-sized with the scalar path because evaluate() disagreed at the limit"
+    )
+    configuration: Configuration
+    headline: Headline
+
+
+class InfeasibleArray(Output):
+    """An array none of whose families meets the workload, and why."""
+
+    array_id: str
+    vendor: str
+    model: str
+    families: int
+    binding_constraint: str = Field(description="the check furthest past its limit, in words")
+    closest: str = Field(description="the family that comes closest, at the most drives it takes")
+    reasons: list[str] = Field(description="every failing check of that configuration, worst first")
+
+
+class RecommendStats(Output):
+    families: int
+    candidates: int = Field(description="rows: every drive count of every family")
+    modelled_candidates: int = Field(
+        description="rows whose drive model ran (the rest failed capacity or a drive-independent check)"
+    )
+    feasible_families: int
+    batch_seconds: float
+    candidates_per_second: float
+    total_seconds: float
+    confirmed: int = Field(description="configurations evaluated with evaluate()")
+    scalar_fallbacks: int
+
+
+class Recommendation(Output):
+    engine_version: str
+    catalog_version: str
+    configurations: list[RecommendedConfiguration] = Field(description="best first")
+    pareto_front: list[RecommendedConfiguration] = Field(description="in rank order")
+    pareto_objectives: list[ParetoObjective]
+    infeasible: list[InfeasibleArray]
+    reasons: list[str] = Field(description="why nothing (or less than asked) meets the windows")
+    notes: list[str]
+    stats: RecommendStats
+
+
+# ---- families ------------------------------------------------------------------------------------
+
+
+def _check_known(field: str, given: Sequence[str] | None, known: set[str], what: str) -> None:
+    for i, value in enumerate(given or []):
+        if value not in known:
+            raise InputError(f"{field}.{i}", f"unknown {what} {value!r}")
+
+
+def catalog_families(
+    catalog: Catalog,
+    constraints: RecommendConstraints | None = None,
+    *,
+    wafl_full_stripe_share: float | None = None,
+    wafl_scatter: float = 0.0,
+) -> list[Family]:
+    """Every family of the catalog that passes the filters, in (array, drive, scheme, width, cache) order.
+
+    RAID-DP/RAID-TEC layouts get ``wafl_full_stripe_share`` and ``wafl_scatter`` (a calibrated
+    layout age); widths the engine rejects for a scheme (odd RAID10 groups) are skipped. Unknown
+    vendors, array or drive ids raise :class:`InputError` naming the list item.
+    """
+    c = constraints or RecommendConstraints()
+    vendors = {a.vendor.lower(): a.vendor for a in catalog.arrays.values()}
+    for i, v in enumerate(c.vendors or []):
+        if v.lower() not in vendors:
+            known = ", ".join(sorted(vendors.values()))
+            raise InputError(f"constraints.vendors.{i}", f"unknown vendor {v!r} (catalog vendors: {known})")
+    _check_known("constraints.array_ids", c.array_ids, set(catalog.arrays), "array")
+    _check_known("constraints.drive_ids", c.drive_ids, set(catalog.drives), "drive")
+    wanted_vendors = {v.lower() for v in c.vendors} if c.vendors else None
+    named = set(c.array_ids or [])
+    kinds = set(c.drive_kinds) if c.drive_kinds else None
+    drive_ids = set(c.drive_ids) if c.drive_ids else None
+    schemes = set(c.raid_schemes) if c.raid_schemes else None
+    wafl = {RaidScheme.RAID_DP, RaidScheme.RAID_TEC}
+    out: list[Family] = []
+    for array in sorted(catalog.arrays.values(), key=lambda a: a.id):
+        if named and array.id not in named:
+            continue
+        if wanted_vendors is not None and array.vendor.lower() not in wanted_vendors:
+            continue
+        if array.any_drive and not c.include_custom_builds and array.id not in named:
+            continue
+        drives = [
+            d
+            for d in sorted(catalog.drives_for(array), key=lambda d: d.id)
+            if (kinds is None or d.kind in kinds) and (drive_ids is None or d.id in drive_ids)
+        ]
+        flash = [0.0, *sorted({s for f in array.flash_cache for s in f.sizes_gb})]
+        for option in sorted(array.raid, key=lambda r: r.scheme.value):
+            if schemes is not None and option.scheme not in schemes:
+                continue
+            share = wafl_full_stripe_share if option.scheme in wafl else None
+            scatter = wafl_scatter if option.scheme in wafl else 0.0
+            widths = option.widths or range(option.min_width, option.max_width + 1)
+            for width in sorted(widths):
+                try:
+                    layout = option.layout(width, share)
+                except ValueError:
+                    continue
+                if scatter:
+                    layout = layout.model_copy(update={"scatter": scatter})
+                for drive in drives:
+                    out.extend(Family(array, drive, layout, gb) for gb in flash)
+    out.sort(key=_family_key)
+    return out
+
+
+def _family_key(f: Family) -> tuple[str, str, str, int, float]:
+    return (f.array.id, f.drive.id, f.layout.scheme.value, f.layout.group_width, f.flash_cache_gb)
+
+
+def with_read_latency_target(workloads: list[Workload], target_ms: float | None) -> list[Workload]:
+    """Every phase that reads gets ``target_ms`` as its read-latency target (a tighter own target stays)."""
+    if target_ms is None:
+        return workloads
+    out = []
+    for w in workloads:
+        phases = []
+        for ph in w.phases:
+            if ph.read_pct > 0:
+                own = ph.read_latency_target_ms
+                ph = ph.model_copy(
+                    update={"read_latency_target_ms": target_ms if own is None else min(own, target_ms)}
+                )
+            phases.append(ph)
+        out.append(w.model_copy(update={"phases": phases}))
+    return out
+
+
+# ---- ranking and the Pareto front ----------------------------------------------------------------
+
+
+def rank_order(cost: FloatArray, rack_units: FloatArray, latency: FloatArray) -> IntArray:
+    """Indices best first: priced before unpriced (nan cost), then cost, rack units, latency, index.
+
+    Stable and total: equal keys keep their input order (the catalog's family order).
+    """
+    n = cost.size
+    unpriced = np.isnan(cost)
+    lat = np.where(np.isnan(latency), np.inf, latency)
+    return np.lexsort((np.arange(n), lat, rack_units, np.where(unpriced, 0.0, cost), unpriced)).astype(
+        np.int64
+    )
+
+
+def pareto_front(values: npt.ArrayLike) -> BoolArray:
+    """Non-dominated rows of ``values`` (shape points x objectives, every objective minimized).
+
+    A point is dominated when another is no worse in every objective and better in one. Of points
+    with identical objectives only the first is kept. Exact: points are visited in lexicographic
+    order (a dominating point always comes first), each checked against the front so far; a
+    prefilter drops points dominated by the front of the first few hundred, vectorized.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 2:
+        raise InputError("values", "must be a 2-D array: points x objectives")
+    n = v.shape[0]
+    keep = np.zeros(n, dtype=bool)
+    if n == 0:
+        return keep
+    order = np.lexsort(v.T[::-1])
+
+    def front_of(idx: IntArray) -> list[int]:
+        front: list[int] = []
+        pts = np.empty((0, v.shape[1]))
+        for i in idx:
+            if pts.shape[0] and np.any(np.all(pts <= v[i], axis=1)):
+                continue
+            front.append(int(i))
+            pts = np.vstack([pts, v[i]])
+        return front
+
+    head = front_of(order[:256])
+    pts = v[head]
+    dominated = np.zeros(n, dtype=bool)
+    for p in pts:  # weakly dominated by a head front point (and not that point itself)
+        dominated |= np.all(p <= v, axis=1)
+    dominated[head] = False
+    survivors = order[~dominated[order]]
+    keep[front_of(survivors)] = True
+    return keep
+
+
+def _objective_values(
+    objectives: Sequence[ParetoObjective],
+    cost: FloatArray,
+    ru: FloatArray,
+    power: FloatArray,
+    latency: FloatArray,
+    headroom: FloatArray,
+) -> FloatArray:
+    cols = {
+        ParetoObjective.COST: cost,
+        ParetoObjective.RACK_UNITS: ru,
+        ParetoObjective.POWER: power,
+        ParetoObjective.READ_LATENCY: latency,
+        ParetoObjective.HEADROOM: -headroom,
+    }
+    return np.stack([cols[o] for o in objectives], axis=1)
+
+
+# ---- words -------------------------------------------------------------------------------------
+
+
+def describe_check(check: RowCheck) -> str:
+    """A check in words: ``"controllers at 143% after failover (limit 100%) in day"``."""
+    v, lim = check.value, check.limit
+    value = "saturated" if not math.isfinite(v) else f"{fmt(v)}%"
+    where = f" in {check.window}" if check.window else ""
+    if check.name == "capacity":
+        return f"capacity {value} full (limit {fmt(lim)}%)"
+    if check.name.startswith("drives"):
+        return f"drives {value} busy (limit {fmt(lim)}%){where}"
+    if check.name == "controllers after failover":
+        return f"controllers at {value} after failover (limit {fmt(lim)}%){where}"
+    if check.name == "controllers":
+        return f"controllers {value} busy (limit {fmt(lim)}%){where}"
+    if check.name == "ports":
+        return f"front-end ports {value} busy (limit {fmt(lim)}%){where}"
+    name = check.name.removeprefix("read latency:")
+    ms = "saturated" if not math.isfinite(v) else f"{fmt(v)} ms"
+    return f"{name} read latency {ms} (target {fmt(lim)} ms){where}"
+
+
+def _failing_worst_first(checks: list[RowCheck]) -> list[RowCheck]:
+    """Failing checks, the resource furthest past its limit first; latency targets after the
+    utilization checks (a saturated latency is the consequence of a saturated resource)."""
+    return sorted((c for c in checks if not c.passed), key=lambda c: (c.unit == "ms", -c.ratio))
+
+
+def _headroom_pct(res: EvaluationResult) -> float:
+    worst = 0.0
+    for check in [*res.checks, *(c for w in res.windows for c in w.checks)]:
+        if check.value is None:
+            return -math.inf
+        if check.limit > 0:
+            worst = max(worst, check.value / check.limit)
+    return 100.0 * (1.0 - worst)
+
+
+def _worst_latency(res: EvaluationResult) -> float | None:
+    values = [w.read_latency_ms for w in res.windows]
+    if any(v is None for v in values):
+        return None
+    return max((v for v in values if v is not None), default=0.0)
+
+
+# ---- the recommendation -------------------------------------------------------------------------
+
+
+def _scalar_minimum(
+    family: Family,
+    after: int,
+    workloads: list[Workload],
+    headroom: HeadroomTargets,
+    params: EngineParameters,
+) -> tuple[Configuration, EvaluationResult] | None:
+    """The fewest drives above ``after`` that ``evaluate()`` passes, found without the batch.
+
+    Non-scale-out arrays: :func:`models.size.size` (bisection on whole groups). Scale-out arrays
+    grow nodes with the drives, which ``size()`` does not do, so their counts are bisected here
+    with :func:`family_configuration` (``build_configuration``) and ``evaluate()``.
+    """
+    counts = [int(c) for c in family_counts(family.array, family.layout) if c > after]
+    if not counts:
+        return None
+    if family.array.scale_out is None:
+        base = family_configuration(family, counts[0], headroom)
+        pool = base.pools[0].model_copy(update={"drive_count": None})
+        sized = size(
+            workloads,
+            base.model_copy(update={"pools": [pool]}),
+            params=params,
+            max_drives=family.array.max_drives,
+        )
+        if not sized.feasible or sized.drive_count not in counts:
+            return None
+        config = family_configuration(family, sized.drive_count, headroom)
+        result = evaluate(workloads, config, params=params)
+        return (config, result) if result.passed else None
+
+    def run(i: int) -> tuple[Configuration, EvaluationResult]:
+        config = family_configuration(family, counts[i], headroom)
+        return config, evaluate(workloads, config, params=params)
+
+    top = run(len(counts) - 1)
+    if not top[1].passed:
+        return None
+    lo, hi, best = -1, len(counts) - 1, top  # invariant: counts[hi] passes
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        got = run(mid)
+        if got[1].passed:
+            hi, best = mid, got
+        else:
+            lo = mid
+    return best
+
+
+def _binding(det: RowDetail, j: int) -> str:
+    """The first failing check of row ``j`` in evaluate()'s order (as :func:`models.size.size` reports)."""
+    first = next((c for c in det.checks(j) if not c.passed), None)
+    return "none" if first is None else describe_check(first)
+
+
+def recommend(
+    workloads: list[Workload],
+    catalog: Catalog,
+    constraints: RecommendConstraints | None = None,
+    *,
+    limit: int = 10,
+    one_per: OnePer = OnePer.SCHEME,
+    pareto: Sequence[ParetoObjective] = DEFAULT_PARETO,
+    pareto_limit: int = 30,
+    params: EngineParameters | None = None,
+    wafl_full_stripe_share: float | None = None,
+    wafl_scatter: float = 0.0,
+) -> Recommendation:
+    """Ranked, minimally sized configurations from the whole catalog (see the module docstring).
+
+    ``limit`` configurations are returned (best first), and the Pareto front over ``pareto``
+    (its ``pareto_limit`` best-ranked members when it is larger). Raises :class:`InputError` for
+    workloads naming a pool, unknown ids in the filters, or bad options.
+    """
+    t_start = time.perf_counter()
+    if not 1 <= limit <= 1000:
+        raise InputError("limit", "must be between 1 and 1000")
+    if not 0 <= pareto_limit <= 1000:
+        raise InputError("pareto_limit", "must be between 0 and 1000")
+    objectives = [ParetoObjective(o) for o in pareto]
+    if len(objectives) < 2 or len(set(objectives)) != len(objectives):
+        raise InputError("pareto", "give at least two distinct objectives")
+    check_batchable(workloads)
+    c = constraints or RecommendConstraints()
+    p = params or EngineParameters()
+    headroom = c.headroom or HeadroomTargets()
+    wls = with_read_latency_target(workloads, c.read_latency_target_ms)
+    families = catalog_families(
+        catalog, c, wafl_full_stripe_share=wafl_full_stripe_share, wafl_scatter=wafl_scatter
+    )
+    notes = [RANKING_NOTE]
+    if c.read_latency_target_ms is not None:
+        notes.append(
+            f"Every phase that reads has a read-latency target of at most {fmt(c.read_latency_target_ms)} ms."
+        )
+    if not c.include_custom_builds and not c.array_ids:
+        custom = sorted(a.id for a in catalog.arrays.values() if a.any_drive)
+        if custom:
+            notes.append(
+                f"Custom-build arrays ({', '.join(custom)}) are left out; include_custom_builds adds them."
+            )
+
+    def empty(reasons: list[str], stats: RecommendStats, infeasible: list[InfeasibleArray]) -> Recommendation:
+        return Recommendation(
+            engine_version=ENGINE_VERSION,
+            catalog_version=catalog.catalog_version,
+            configurations=[],
+            pareto_front=[],
+            pareto_objectives=objectives,
+            infeasible=infeasible,
+            reasons=reasons,
+            notes=notes,
+            stats=stats,
+        )
+
+    space = candidate_space(families)
+    if space.rows == 0:
+        stats = RecommendStats(
+            families=len(families),
+            candidates=0,
+            modelled_candidates=0,
+            feasible_families=0,
+            batch_seconds=0.0,
+            candidates_per_second=0.0,
+            total_seconds=time.perf_counter() - t_start,
+            confirmed=0,
+            scalar_fallbacks=0,
+        )
+        return empty(
+            ["no catalog configuration matches the filters (vendors, arrays, drives, RAID schemes)"],
+            stats,
+            [],
+        )
+
+    t_batch = time.perf_counter()
+    ev = evaluate_batch(wls, space, params=p, headroom=headroom)
+    first = ev.first_passing()
+    batch_s = time.perf_counter() - t_batch
+    feasible = np.flatnonzero(first >= 0)
+    infeasible = _infeasible_arrays(ev, first)
+    det = ev.detail(first[feasible])
+    cost, ru, power = det.cost_usd, det.rack_units, det.power_w
+    latency = np.max(det.read_latency_ms, axis=0) if det.read_latency_ms.shape[0] else np.zeros(feasible.size)
+    head = 1.0 - det.load_ratio()
+
+    # windows on the answer
+    within = np.ones(feasible.size, dtype=bool)
+    reasons: list[str] = []
+    limits = [
+        ("max_cost_usd", c.max_cost_usd, cost, "list price", lambda x: f"${fmt(x)}"),
+        ("max_rack_units", c.max_rack_units, ru, "rack-unit figure", lambda x: f"{fmt(x)} U"),
+        ("max_power_w", c.max_power_w, power, "power figure", lambda x: f"{fmt(x)} W"),
+    ]
+    for name, lim, values, what, show in limits:
+        if lim is None:
+            continue
+        known = ~np.isnan(values)
+        if feasible.size and not np.all(known):
+            notes.append(
+                f"{int((~known).sum())} configurations without a {what} are left out while {name} is set."
+            )
+        ok = known & (np.nan_to_num(values, nan=np.inf) <= lim + 1e-9)
+        within &= ok
+        if feasible.size and not np.any(ok):
+            if np.any(known):
+                k = int(np.flatnonzero(known)[np.argmin(values[known])])
+                fam = space.families[int(space.family[det.rows[k]])]
+                reasons.append(
+                    f"{name} {show(lim)} is below every configuration that meets the workload: the smallest is "
+                    f"{show(values[k])} ({int(det.drive_count[k])} x {fam.label})"
+                )
+            else:
+                reasons.append(f"{name} is set but no configuration that meets the workload has a {what}")
+    if feasible.size == 0:
+        reasons.append(
+            "no configuration within the filters meets every window at any drive count; "
+            "see infeasible for each array's binding constraint"
+        )
+    elif not np.any(within) and not reasons:
+        set_names = " and ".join(name for name, lim, *_ in limits if lim is not None)
+        reasons.append(f"each limit can be met alone, but no configuration meets {set_names} together")
+
+    cand = np.flatnonzero(within)  # indices into det
+    order = cand[rank_order(cost[cand], ru[cand], latency[cand])]
+    # one per group: the best-ranked of each group; ranks count these
+    groups = [_group_key(space.families[int(space.family[det.rows[k]])], one_per) for k in order]
+    seen: set[tuple] = set()
+    best = []
+    for k, g in zip(order, groups, strict=True):
+        if g not in seen:
+            seen.add(g)
+            best.append(int(k))
+    best_ix = np.asarray(best, dtype=np.int64)
+    rank_of = np.zeros(feasible.size, dtype=np.int64)
+    rank_of[best_ix] = np.arange(1, best_ix.size + 1)
+    # Pareto front among them (configurations lacking an objective's figure cannot be placed)
+    values = _objective_values(objectives, cost, ru, power, latency, head)
+    placeable = best_ix[np.all(np.isfinite(values[best_ix]), axis=1)] if best_ix.size else best_ix
+    front_mask = pareto_front(values[placeable]) if placeable.size else np.zeros(0, dtype=bool)
+    front = placeable[front_mask]
+    front = front[np.argsort(rank_of[front], kind="stable")]
+    if front.size > pareto_limit:
+        notes.append(
+            f"The Pareto front has {front.size} configurations; the {pareto_limit} best-ranked are returned."
+        )
+        front = front[:pareto_limit]
+    if placeable.size < best_ix.size:
+        notes.append(
+            f"{best_ix.size - placeable.size} configurations lack a figure for a Pareto objective and are not placed."
+        )
+
+    # what fails with one group fewer, for the configurations likely to be returned
+    wanted = [int(k) for k in best_ix[: limit + 5]] + [int(k) for k in front]
+    below_rows, below_keys = [], []
+    for k in dict.fromkeys(wanted):
+        row = int(det.rows[k])
+        if row > int(space.starts[int(space.family[row])]):
+            below_rows.append(row - 1)
+            below_keys.append(k)
+    det_below = ev.detail(np.asarray(below_rows, dtype=np.int64))
+    below_index = {k: j for j, k in enumerate(below_keys)}
+
+    # confirm with evaluate()
+    confirmed = 0
+    fallbacks = 0
+    made: dict[int, RecommendedConfiguration | None] = {}
+    front_set = {int(k) for k in front}
+
+    def build(k: int) -> RecommendedConfiguration | None:
+        nonlocal confirmed, fallbacks
+        if k in made:
+            return made[k]
+        row = int(det.rows[k])
+        fam = space.families[int(space.family[row])]
+        n = int(space.drive_count[row])
+        config = family_configuration(fam, n, headroom)
+        result = evaluate(wls, config, params=p)
+        confirmed += 1
+        fallback = False
+        if not result.passed:
+            fallback = True
+            fallbacks += 1
+            found = _scalar_minimum(fam, n, wls, headroom, p)
+            if found is None:
+                notes.append(
+                    f"{fam.label}: evaluate() does not confirm {n} drives and no larger count passes; left out."
+                )
+                made[k] = None
+                return None
+            config, result = found
+            notes.append(
+                f"{fam.label}: evaluate() does not confirm the batch's {n} drives; re-sized by the scalar path to "
+                f"{config.pools[0].drive_count}."
+            )
+        if fallback:
+            binding = "re-sized by the scalar path (see notes)"
+        elif k in below_index:
+            binding = "with one group fewer: " + _binding(det_below, below_index[k])
+        else:
+            binding = "none: the smallest configuration the array allows"
+        bill = result.bill
+        out = RecommendedConfiguration(
+            rank=int(rank_of[k]),
+            array_id=fam.array.id,
+            vendor=fam.array.vendor,
+            model=fam.array.model,
+            drive_id=fam.drive.id,
+            drive_name=fam.drive.name,
+            drive_kind=fam.drive.kind,
+            raid_scheme=fam.layout.scheme,
+            group_width=fam.layout.group_width,
+            flash_cache_gb=fam.flash_cache_gb,
+            drive_count=bill.drives,
+            spares=bill.spares,
+            shelves=bill.shelves,
+            rack_units=bill.rack_units,
+            power_w=bill.power_w,
+            cost_usd=bill.cost_usd,
+            usable_tb=result.capacity.usable_tb,
+            read_latency_ms=_worst_latency(result),
+            headroom_pct=_headroom_pct(result),
+            binding_constraint=binding,
+            on_pareto_front=k in front_set,
+            scalar_fallback=fallback,
+            configuration=config,
+            headline=headline(result),
+        )
+        made[k] = out
+        return out
+
+    configurations: list[RecommendedConfiguration] = []
+    for k in best_ix:
+        if len(configurations) >= limit:
+            break
+        item = build(int(k))
+        if item is not None:
+            configurations.append(item)
+    pareto_items = [item for item in (build(int(k)) for k in front) if item is not None]
+    configurations.sort(key=_confirmed_key)
+    pareto_items.sort(key=_confirmed_key)
+    if within.any() and len(configurations) < limit and best_ix.size < limit:
+        reasons.append(
+            f"only {best_ix.size} configuration(s) (one per {one_per.value}) meet every window and limit"
+        )
+    stats = RecommendStats(
+        families=len(families),
+        candidates=space.rows,
+        modelled_candidates=ev.modelled_rows,
+        feasible_families=int(feasible.size),
+        batch_seconds=batch_s,
+        candidates_per_second=space.rows / batch_s if batch_s > 0 else 0.0,
+        total_seconds=time.perf_counter() - t_start,
+        confirmed=confirmed,
+        scalar_fallbacks=fallbacks,
+    )
+    return Recommendation(
+        engine_version=ENGINE_VERSION,
+        catalog_version=catalog.catalog_version,
+        configurations=configurations,
+        pareto_front=pareto_items,
+        pareto_objectives=objectives,
+        infeasible=infeasible,
+        reasons=reasons,
+        notes=notes,
+        stats=stats,
+    )
+
+
+def _confirmed_key(item: RecommendedConfiguration) -> tuple:
+    """Ranking key on evaluate()'s figures (as :func:`rank_order`), the rank breaking ties."""
+    return (
+        item.cost_usd is None,
+        item.cost_usd or 0.0,
+        item.rack_units,
+        math.inf if item.read_latency_ms is None else item.read_latency_ms,
+        item.rank,
+    )
+
+
+def _group_key(f: Family, one_per: OnePer) -> tuple:
+    if one_per is OnePer.ARRAY:
+        return (f.array.id,)
+    if one_per is OnePer.SCHEME:
+        return (f.array.id, f.drive.id, f.layout.scheme.value)
+    return _family_key(f)
+
+
+def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleArray]:
+    """Arrays with no feasible family: the family nearest its limits at its most drives, in words."""
+    sp = ev.space
+    nonempty = sp.starts[:-1] < sp.starts[1:]
+    by_array: dict[str, list[int]] = {}
+    feasible_arrays: set[str] = set()
+    for f, fam in enumerate(sp.families):
+        if not nonempty[f]:
+            continue
+        if first[f] >= 0:
+            feasible_arrays.add(fam.array.id)
+        by_array.setdefault(fam.array.id, []).append(f)
+    hopeless = {a: fs for a, fs in by_array.items() if a not in feasible_arrays}
+    if not hopeless:
+        return []
+    fams = [f for fs in hopeless.values() for f in fs]
+    last_rows = sp.starts[1:][fams] - 1
+    det = ev.detail(last_rows)
+    # nearest its limits: busiest check first, then the busiest of capacity and drives
+    ratio = det.load_ratio(latency=False)
+    back = det.load_ratio(latency=False, front_end=False)
+    out = []
+    pos = 0
+    for array_id, fs in hopeless.items():
+        span = slice(pos, pos + len(fs))
+        pos += len(fs)
+        j = span.start + int(np.lexsort((back[span], ratio[span]))[0])
+        fam = sp.families[fams[j]]
+        failing = _failing_worst_first(det.checks(j))
+        words = [describe_check(x) for x in failing]
+        array: ArrayModel = fam.array
+        out.append(
+            InfeasibleArray(
+                array_id=array_id,
+                vendor=array.vendor,
+                model=array.model,
+                families=len(fs),
+                binding_constraint=words[0] if words else "none",
+                closest=f"{int(det.drive_count[j])} x {fam.label}",
+                reasons=words,
+            )
+        )
+    return out

@@ -1,0 +1,135 @@
+"""Building blocks and scale-out: blocks, racks, watts and GB/s per rack unit."""
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from models.base import InputError
+from models.blocks import BlockKind, BlockTarget, BuildingBlock, block_from_array, delivered, size_blocks
+from models.catalog import load_catalog
+from models.validation import ValidationContext
+from models.validation.building_blocks import building_block_rows
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(FIXTURES)
+
+
+@pytest.fixture(scope="module")
+def e5460(catalog):
+    return block_from_array(catalog.arrays["netapp-e5400"], catalog.drives["hdd-7k2-nlsas-3000"])
+
+
+def test_an_e5460_block_is_controller_bound_at_4_gb_s(e5460):
+    # read = min(60 x 120 MB/s x 8/10, 2 x 2,000 MB/s, 8 x 800 MB/s) = min(5,760, 4,000, 6,400)
+    b = e5460.block
+    assert b.read_gb_s == pytest.approx(4.0)
+    assert b.write_gb_s == pytest.approx(4.0)  # min(60 x 120 / 1.25, 4,000, 6,400)
+    assert (b.rack_units, b.drives, b.usable_fraction) == (4.0, 60, pytest.approx(0.8))
+    assert b.raw_tb == pytest.approx(180.0)
+    assert "controllers bind" in e5460.read_gb_s.text
+    # 700 W controller enclosure + 60 x 11 W
+    assert b.power_w == pytest.approx(1360.0)
+
+
+def test_one_tb_per_second_of_e5460_blocks(e5460):
+    # N = ceil(1,000 / (4 x 0.95)) = 264 blocks; 10 per rack (40U usable / 4U) -> 27 racks; 1,056U
+    s = size_blocks(e5460.block, BlockTarget(read_gb_s=1000))
+    assert (s.blocks, s.blocks_per_rack, s.racks, s.rack_units) == (264, 10, 27, 1056)
+    assert s.read_gb_s.value == pytest.approx(264 * 4 * 0.95)
+    assert s.gb_s_per_rack_unit.value == pytest.approx(0.95)
+    assert s.gb_s_per_rack.value == pytest.approx(38.0)
+    assert s.power_kw_per_rack == pytest.approx(13.6)
+    assert s.binding == "read bandwidth"
+
+
+def test_capacity_can_set_the_block_count(e5460):
+    # 20 PB usable / (60 x 3 TB x 0.8 = 144 TB) = 138.9 -> 139 blocks; capacity adds up exactly
+    s = size_blocks(e5460.block, BlockTarget(read_gb_s=100, usable_pb=20))
+    assert s.blocks == 139 and s.binding == "usable capacity"
+    assert s.usable_pb == pytest.approx(139 * 0.144)
+
+
+def test_a_target_one_block_meets_needs_one_block(e5460):
+    s = size_blocks(e5460.block, BlockTarget(read_gb_s=3))
+    assert s.blocks == 1 and s.read_gb_s.value == pytest.approx(4.0)
+    assert delivered(4.0, 2, 0.95) == pytest.approx(7.6)
+
+
+def test_solidfire_nodes_scale_by_iops(catalog):
+    node = block_from_array(catalog.arrays["netapp-solidfire-sf9605"], catalog.drives["ssd-sata-960"]).block
+    # one 1U node, 10 drives, 100k IOPS, two copies of every block
+    assert node.kind is BlockKind.SCALE_OUT_NODE
+    assert (node.rack_units, node.drives, node.iops, node.usable_fraction) == (1.0, 10, 100_000, 0.5)
+    # 1M IOPS: ceil(1,000,000 / (100,000 x 0.95)) = 11 nodes
+    s = size_blocks(node, BlockTarget(iops=1_000_000))
+    assert s.blocks == 11 and s.rack_units == 11 and s.racks == 1
+    assert s.iops == pytest.approx(11 * 100_000 * 0.95)
+
+
+def test_scale_out_nas_nodes_as_a_custom_block():
+    nas = BuildingBlock(
+        name="NAS node",
+        kind=BlockKind.NAS_NODE,
+        rack_units=4,
+        drives=36,
+        drive_capacity_gb=4000,
+        usable_fraction=0.8,
+        read_gb_s=1.5,
+        write_gb_s=1.0,
+    )
+    # 30 GB/s reads: ceil(30 / (1.5 x 0.9)) = 23; 20 GB/s writes: ceil(20 / 0.9) = 23; 10 PB: ceil(10,000 / 115.2) = 87
+    s = size_blocks(nas, BlockTarget(read_gb_s=30, write_gb_s=20, usable_pb=10), scaling_efficiency=0.9)
+    needs = {n.need: n.blocks for n in s.needs}
+    assert needs == {"read bandwidth": 23, "write bandwidth": 23, "usable capacity": 87}
+    assert s.blocks == 87 and s.racks == 9 and s.power_w is None
+
+
+def test_an_iops_target_needs_a_block_with_iops(e5460):
+    with pytest.raises(InputError) as e:
+        size_blocks(e5460.block, BlockTarget(iops=10_000))
+    assert e.value.field == "block.iops"
+
+
+def test_bad_sizing_arguments_name_the_field(e5460):
+    tall = e5460.block.model_copy(update={"rack_units": 44.0})
+    with pytest.raises(InputError) as e:
+        size_blocks(tall, BlockTarget(read_gb_s=1))
+    assert e.value.field == "block.rack_units"
+    with pytest.raises(InputError) as e:
+        size_blocks(e5460.block, BlockTarget(read_gb_s=1), scaling_efficiency=1.2)
+    assert e.value.field == "scaling_efficiency"
+    with pytest.raises(ValidationError):
+        BlockTarget()
+
+
+def test_block_overrides_and_unsupported_hardware(catalog):
+    small = block_from_array(
+        catalog.arrays["netapp-e5400"], catalog.drives["hdd-10k-sas-900"], drives=24, rack_units=2
+    )
+    # drive-bound: 24 x 163 MB/s x 0.8 = 3,130 MB/s
+    assert small.block.read_gb_s == pytest.approx(24 * 163 * 0.8 / 1000)
+    assert "drives bind" in small.read_gb_s.text
+    with pytest.raises(InputError) as e:
+        block_from_array(catalog.arrays["netapp-e5400"], catalog.drives["ssd-sata-960"])
+    assert e.value.field == "drive_id"
+
+
+def test_published_eseries_rack_is_within_20_pct_of_40_gb_s(catalog):
+    record = {
+        "id": "rack",
+        "model": {"array": "netapp-e5400", "drive": "hdd-7k2-nlsas-3000", "raid": "raid6", "group_width": 10},
+        "measured": {"read_gb_s_per_rack": 40.0, "drives_per_rack": 600, "raw_pb_per_rack": 1.8},
+        "gates": {"read_gb_s_per_rack": 20},
+    }
+    rows = {
+        r.metric: r for r in building_block_rows(record, ValidationContext(calibration={}, catalog=catalog))
+    }
+    assert rows["read_gb_s_per_rack"].gate and rows["read_gb_s_per_rack"].passed
+    assert rows["read_gb_s_per_rack"].predicted == pytest.approx(38.0)  # 10 x 4 GB/s x 0.95
+    assert rows["drives_per_rack"].predicted == 600
+    assert rows["raw_pb_per_rack"].predicted == pytest.approx(1.8)

@@ -1,0 +1,348 @@
+"""Block traces: readers (hand-written samples), profile recovery, MRC accuracy, tier table, workload."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.traces import (
+    MalformedTraceError,
+    TraceCancelled,
+    TraceError,
+    TraceFormat,
+    TraceOptions,
+    analyze_trace,
+)
+from models.traces.heat import CHUNK_SIZES_MIB, tier_table
+from models.traces.mrc import (
+    BlockSample,
+    ShardsSampler,
+    cache_sizes,
+    lru_curve,
+    mean_absolute_error,
+    policy_curve,
+    stack_distances,
+)
+from models.traces.parse import read_all
+from models.traces.synthetic import SyntheticSpec, generate, write_trace
+
+MSR = b"""128166372003061629,usr,0,Read,7014609920,24576,41286
+128166372016382155,usr,0,Write,1317441536,8192,1963
+bad,line
+128166372026382245,usr,1,Read,2012,512,100
+"""
+
+BLKPARSE = b"""  8,0    3        1     0.000000000   697  Q  WS 223490 + 8 [kjournald]
+  8,0    3        2     0.000001829   697  G  WS 223490 + 8 [kjournald]
+  8,0    3        3     0.000003414   697  P   N [kjournald]
+  8,0    3        5     0.000006686   697  D  WS 223490 + 8 [kjournald]
+  8,16   1        6     0.500200000     0  Q   R 1000 + 16 [cat]
+  8,0    3        6     0.000200000     0  C  WS 223490 + 8 [0]
+  8,0    3        7     0.700000000     0  Q  FWS [kjournald]
+  8,0    3        8     0.800000000     0  Q  W junk + 8 [kjournald]
+
+CPU0 (8,0):
+ Reads Queued:           0,        0KiB	 Writes Queued:           1,        4KiB
+"""
+
+FIO_V3 = b"""fio version 3 iolog
+0 /dev/sda add
+0 /dev/sda open
+1000 /dev/sda write 0 4096
+2500000 /dev/sda read 4096 8192
+2600000 /dev/sda trim 4096 8192
+2700000 /dev/sda close
+"""
+
+FIO_V2 = b"""fio version 2 iolog
+/dev/sda add
+/dev/sda open
+/dev/sda write 0 4096
+/dev/sda wait 1500000 0
+/dev/sda read 4096 8192
+/dev/sda close
+"""
+
+CSV = b"""time_s,op,offset,size,latency_ms
+0.5,R,4096,8192,1.5
+1.25, write ,0,4096,
+2,W,8192,4096,3
+3e0,r,0,512,0.25
+"""
+
+
+def test_msr_csv_reads_filetime_ticks_bytes_and_response_times() -> None:
+    rec, state = read_all(io.BytesIO(MSR))
+
+    assert state.format == TraceFormat.MSR
+    # (128166372016382155 - 128166372003061629) ticks of 100 ns = 1.3320526 s
+    np.testing.assert_allclose(rec.t, [0.0, 1.3320526, 2.3320616])
+    assert rec.read.tolist() == [True, False, True]
+    assert rec.offset.tolist() == [7014609920, 1317441536, 2012]
+    assert rec.size.tolist() == [24576, 8192, 512]
+    assert rec.stream.tolist() == [0, 0, 1]  # usr/0, usr/1
+    np.testing.assert_allclose(rec.latency, [4.1286e-3, 1.963e-4, 1e-5])  # 41286 x 100 ns
+    assert state.malformed == 1 and state.samples[0].line == 3
+
+
+def test_blkparse_takes_q_lines_in_sectors_and_ignores_other_actions_and_the_summary() -> None:
+    rec, state = read_all(io.BytesIO(BLKPARSE))
+
+    assert state.format == TraceFormat.BLKPARSE
+    assert rec.t.tolist() == [0.0, 0.5002]
+    assert rec.read.tolist() == [False, True]
+    assert rec.offset.tolist() == [223490 * 512, 1000 * 512]
+    assert rec.size.tolist() == [8 * 512, 16 * 512]
+    assert rec.stream.tolist() == [0, 1]  # 8,0 and 8,16
+    # the Q line with "junk" as its sector is the only malformed one; the flush and summary are not
+    assert state.malformed == 1 and [s.line for s in state.samples] == [8]
+
+
+def test_fio_iolog_v3_times_are_microseconds_and_v2_times_come_from_waits() -> None:
+    v3, s3 = read_all(io.BytesIO(FIO_V3))
+    v2, s2 = read_all(io.BytesIO(FIO_V2))
+
+    assert s3.format == s2.format == TraceFormat.FIO_IOLOG
+    assert v3.t.tolist() == [0.001, 2.5]
+    assert v2.t.tolist() == [0.0, 1.5]  # the read follows a 1,500,000 us wait
+    for rec in (v3, v2):
+        assert rec.read.tolist() == [False, True]
+        assert rec.offset.tolist() == [0, 4096]
+        assert rec.size.tolist() == [4096, 8192]
+    assert s3.malformed == s2.malformed == 0
+
+
+def test_plain_csv_accepts_a_header_spaces_exponents_and_an_empty_latency() -> None:
+    rec, state = read_all(io.BytesIO(CSV))
+
+    assert state.format == TraceFormat.CSV
+    assert rec.t.tolist() == [0.5, 1.25, 2.0, 3.0]
+    assert rec.read.tolist() == [True, False, False, True]
+    assert rec.size.tolist() == [8192, 4096, 4096, 512]
+    np.testing.assert_allclose(rec.latency, [0.0015, np.nan, 0.003, 0.00025])
+    assert state.ignored == 1 and state.malformed == 0
+
+
+def test_gzip_single_and_multi_member_read_like_plain_text() -> None:
+    plain, _ = read_all(io.BytesIO(MSR))
+    single, _ = read_all(io.BytesIO(gzip.compress(MSR)))
+    half = MSR.index(b"bad")
+    multi, state = read_all(io.BytesIO(gzip.compress(MSR[:half]) + gzip.compress(MSR[half:])))
+
+    for rec in (single, multi):
+        assert rec.offset.tolist() == plain.offset.tolist()
+        assert rec.t.tolist() == plain.t.tolist()
+    assert state.samples[0].line == 3
+
+
+def test_malformed_lines_are_counted_with_their_line_numbers() -> None:
+    text = b"0.1,R,0,4096\n0.2,X,0,4096\n0.3,W,-5,4096\n0.4,W,0\n" + b"0.5,R,8192,4096\n" * 4
+    rec, state = read_all(io.BytesIO(text), TraceFormat.CSV)
+
+    assert len(rec) == 5
+    assert state.malformed == 3
+    assert [s.line for s in state.samples] == [2, 3, 4]
+
+
+def test_a_mostly_malformed_file_is_rejected_naming_the_format_and_bad_lines() -> None:
+    text = b"0.1,R,0,4096\n" + b"".join(b"%d,Q,zz,4096\n" % i for i in range(10))
+
+    with pytest.raises(MalformedTraceError) as info:
+        read_all(io.BytesIO(text), TraceFormat.CSV)
+
+    assert isinstance(info.value, ValueError)
+    assert info.value.format == TraceFormat.CSV
+    assert "csv" in str(info.value) and "lines 2, 3" in str(info.value)
+    assert info.value.malformed == 10
+
+
+def test_garbage_is_not_taken_for_a_trace() -> None:
+    garbage = bytes(np.random.default_rng(0).integers(0, 256, 50_000, dtype=np.uint8))
+    with pytest.raises(TraceError):
+        read_all(io.BytesIO(garbage))
+
+
+# ---- synthetic traces: generator, profile recovery ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mixed() -> SyntheticSpec:
+    return SyntheticSpec(
+        requests=60_000,
+        n_blocks=50_000,
+        zipf_alpha=0.9,
+        read_pct=70.0,
+        sequential_pct=25.0,
+        size_mix=[(4.0, 60.0), (8.0, 30.0), (64.0, 10.0)],
+        iops=2000.0,
+        latency_ms=4.0,
+    )
+
+
+@pytest.mark.parametrize("fmt", list(TraceFormat))
+def test_every_format_round_trips_the_generator_records(fmt: TraceFormat, mixed: SyntheticSpec) -> None:
+    rec = generate(mixed.model_copy(update={"requests": 5000, "streams": 2}))
+    buf = io.BytesIO()
+    write_trace(rec, fmt, buf)
+
+    back, state = read_all(io.BytesIO(buf.getvalue()))
+
+    assert state.format == fmt and state.malformed == 0
+    assert back.offset.tolist() == rec.offset.tolist()
+    assert back.size.tolist() == rec.size.tolist()
+    assert back.read.tolist() == rec.read.tolist()
+    np.testing.assert_allclose(back.t, rec.t, atol=1e-6)  # fio: whole microseconds
+
+
+def test_profile_recovers_the_generator_parameters(mixed: SyntheticSpec, tmp_path: Path) -> None:
+    buf = io.BytesIO()
+    write_trace(generate(mixed), TraceFormat.MSR, buf)
+
+    a = analyze_trace(io.BytesIO(buf.getvalue()), TraceOptions(interval_s=5), scratch_dir=tmp_path)
+    p = a.profile
+
+    # binomial standard errors at n = 60,000: read share sqrt(.7 x .3 / n) = 0.19 points,
+    # sequential 0.18 points, a size share <= 0.2 points: 1 point is > 4 sigma
+    assert p.read_pct == pytest.approx(70.0, abs=1.0)
+    assert p.sequential_pct == pytest.approx(25.0, abs=1.0)
+    mix = {s.size_kib: s.pct for s in p.io_sizes}
+    assert mix == pytest.approx({4.0: 60.0, 8.0: 30.0, 64.0: 10.0}, abs=1.0)
+    assert sum(s.pct for s in p.io_sizes) == pytest.approx(100.0, abs=1e-9)
+    # Poisson arrivals: n / duration has a relative error of 1/sqrt(n) = 0.4 %
+    assert p.mean_iops == pytest.approx(2000.0, rel=0.02)
+    assert p.pent_up is not None and not p.pent_up.understated  # 4 ms mean < 10 ms
+    w = a.derived.workload
+    assert sum(s.pct for s in w.phases[0].io_sizes) == pytest.approx(100.0, abs=0.01)
+    assert w.phases[0].random_pct == pytest.approx(100 - p.peaks_by_iops[0].sequential_pct, abs=0.01)
+
+
+def test_zipf_skew_is_recovered_from_the_lru_curve(tmp_path: Path) -> None:
+    # pure Zipf over 4 KiB blocks (no sequential runs, one size), 10 requests per block on
+    # average so nearly every block is touched: the Che fit should find alpha within 0.1
+    spec = SyntheticSpec(
+        requests=100_000, n_blocks=10_000, zipf_alpha=0.8, sequential_pct=0.0, size_mix=[(4.0, 100.0)]
+    )
+    buf = io.BytesIO()
+    write_trace(generate(spec), TraceFormat.CSV, buf)
+
+    a = analyze_trace(io.BytesIO(buf.getvalue()), TraceOptions(policies=[]), scratch_dir=tmp_path)
+
+    assert a.derived.skew.zipf_alpha == pytest.approx(0.8, abs=0.1)
+    assert a.derived.skew.fit_rmse < 0.02
+    assert a.derived.skew.hot_io_pct > 50  # 20 % of the blocks carry most of the I/O
+
+
+def test_high_response_times_say_the_iops_understate_demand() -> None:
+    spec = SyntheticSpec(requests=5000, latency_ms=40.0, iops=500.0)
+    buf = io.BytesIO()
+    write_trace(generate(spec), TraceFormat.CSV, buf)
+
+    a = analyze_trace(io.BytesIO(buf.getvalue()), TraceOptions(interval_s=1, policies=[]))
+
+    pent = a.profile.pent_up
+    assert pent is not None and pent.understated
+    assert pent.time_above_target_pct > 90
+    assert "understate" in pent.message
+
+
+def test_cancellation_stops_the_analysis() -> None:
+    buf = io.BytesIO()
+    write_trace(generate(SyntheticSpec(requests=3000)), TraceFormat.CSV, buf)
+    with pytest.raises(TraceCancelled):
+        analyze_trace(io.BytesIO(buf.getvalue()), TraceOptions(chunk_records=1000), should_stop=lambda: True)
+
+
+# ---- miss-ratio curves ---------------------------------------------------------------------------
+
+
+def _naive_stack_distances(keys: list[int]) -> list[int]:
+    stack: list[int] = []
+    out = []
+    for k in keys:
+        if k in stack:
+            out.append(len(stack) - 1 - stack.index(k))
+            stack.remove(k)
+        else:
+            out.append(-1)
+        stack.append(k)
+    return out
+
+
+def test_stack_distances_match_a_naive_lru_stack() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        keys = rng.integers(0, 40, 400)
+        assert stack_distances(keys).tolist() == _naive_stack_distances(keys.tolist())
+
+
+def _block_sample(
+    n: int, blocks: int, alpha: float, seed: int = 0, max_samples: int | None = None
+) -> BlockSample:
+    rng = np.random.default_rng(seed)
+    ranks = np.minimum(rng.zipf(1 + alpha, n) - 1, blocks - 1) if alpha > 0 else rng.integers(0, blocks, n)
+    keys = rng.permutation(blocks)[ranks].astype(np.int64)
+    sampler = ShardsSampler(max_samples=max_samples or n + 1)
+    sampler.add(keys, np.full(n, 4096, np.int64), np.ones(n, dtype=bool))
+    return sampler.sample()
+
+
+def test_exact_lru_curve_equals_libcachesim_lru(tmp_path: Path) -> None:
+    sample = _block_sample(60_000, 8000, 0.7)
+    sizes = np.array([0, 10, 100, 500, 1000, 3000, 8000])
+
+    ours = lru_curve(sample, sizes, 4096)
+    lcs = policy_curve("lru", sample, sizes, 4096, scratch_dir=tmp_path)
+
+    assert ours.method == "exact stack distances"
+    assert mean_absolute_error(ours.request_miss_ratio, lcs.request_miss_ratio) < 1e-12
+
+
+def test_shards_lru_curve_is_within_001_of_exact_lru(tmp_path: Path) -> None:
+    # 300,000 block requests over 200,000 blocks; SHARDS keeps <= 30,000 (R = 1/16)
+    full = _block_sample(300_000, 200_000, 0.6, seed=1)
+    sampled = _block_sample(300_000, 200_000, 0.6, seed=1, max_samples=30_000)
+    sizes = cache_sizes(200_000, 25)
+
+    exact = lru_curve(full, sizes, 4096)
+    approx = lru_curve(sampled, sizes, 4096)
+    reference = policy_curve("lru", full, sizes[::4], 4096, scratch_dir=tmp_path)  # libCacheSim, exact
+
+    assert sampled.rate < 0.1
+    assert mean_absolute_error(exact.request_miss_ratio, approx.request_miss_ratio) <= 0.01
+    assert mean_absolute_error(exact.request_miss_ratio[::4], reference.request_miss_ratio) < 1e-12
+
+
+def test_miss_ratio_curves_are_monotone_and_within_zero_and_one(mixed: SyntheticSpec, tmp_path: Path) -> None:
+    buf = io.BytesIO()
+    write_trace(generate(mixed.model_copy(update={"requests": 20_000})), TraceFormat.CSV, buf)
+
+    a = analyze_trace(io.BytesIO(buf.getvalue()), TraceOptions(warmup_s=1.0), scratch_dir=tmp_path)
+
+    assert [c.policy for c in a.mrc] == ["lru", "arc", "s3fifo"]
+    for curve in a.mrc:
+        r = np.array(curve.request_miss_ratio)
+        assert np.all((r >= 0) & (r <= 1)) and np.all(np.diff(r) <= 1e-12)
+        assert r[0] == 1.0 and curve.cache_gb[0] == 0.0
+        assert curve.cache_blocks[-1] == a.profile.footprint_blocks
+    byte = np.array(a.mrc[0].byte_miss_ratio)
+    assert np.all((byte >= 0) & (byte <= 1)) and np.all(np.diff(byte) <= 1e-12)
+
+
+def test_tier_table_needs_more_capacity_for_larger_chunks(mixed: SyntheticSpec) -> None:
+    rec = generate(mixed)
+    blk = rec.offset // 4096
+    keys, counts = np.unique(blk, return_counts=True)
+
+    table = tier_table(keys.astype(np.int64), counts.astype(np.float64))
+
+    assert [r.chunk_mib for r in table.rows] == list(CHUNK_SIZES_MIB)
+    for i in range(4):
+        caps = [r.captures[i].capacity_gb for r in table.rows]
+        assert caps == sorted(caps)
+    for row in table.rows:
+        caps = [c.capacity_gb for c in row.captures]
+        assert caps == sorted(caps)  # more I/O captured needs more capacity

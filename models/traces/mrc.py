@@ -1,0 +1,409 @@
+"""Miss-ratio curves from a block trace: exact LRU stack distances, SHARDS sampling, libCacheSim policies.
+
+Requests are split into fixed cache blocks before simulation (a 64 KiB read = 16 requests for
+4 KiB blocks). Two ratios per cache size:
+
+* request miss ratio: block requests that miss / block requests;
+* byte miss ratio: requested bytes in the missing blocks / requested bytes (a 512-byte read of a
+  4 KiB block weighs 512).
+
+LRU (Mattson, Gecsei, Slutz, Traiger, "Evaluation techniques for storage hierarchies", IBM
+Systems Journal 9(2), 1970): one pass gives every cache size at once. With ``p`` the previous
+access to the same block, the stack distance of access ``t`` (distinct blocks touched since) is::
+
+    d(t) = (t - p - 1) - #{ j < t : prev(j) > p }
+
+(the window's accesses less those repeating a block already in the window). The count is an
+"earlier and larger" count over the sequence ``prev``, done here for all accesses at once with a
+wavelet-tree sweep over the bits of ``prev`` (vectorized, O(n log n), ~2 us per access). A cache
+of C blocks hits access t iff ``d(t) < C``.
+
+SHARDS (Waldspurger, Park, Garthwaite, Ahmad, "Efficient MRC construction with SHARDS", FAST
+2015): keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
+distances and scale them by 1/R; the miss ratio is divided by the expected sample count (R times
+the requests: the SHARDS_adj correction). The threshold is lowered (halved) whenever the sample
+outgrows ``max_samples``, and the kept accesses are filtered again: the result is exactly fixed-rate
+SHARDS at the final rate. Below ``max_samples`` block requests nothing is dropped (R = 1, exact).
+
+Other policies (ARC: Megiddo and Modha, FAST 2003; S3-FIFO: Yang et al., SOSP 2023) run in
+libCacheSim (Yang, Zhang, Qiu, Yue, Vinayak, "FIFO queues are all you need for cache eviction",
+SOSP 2023; github.com/1a1a11a/libCacheSim) on the same sample with cache sizes scaled by R
+("miniature simulation", Waldspurger et al., USENIX ATC 2017).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import Field
+
+from models.base import InputError, Output
+from models.traces.records import BoolArray, FloatArray, IntArray
+
+HASH_BITS = 24
+"""SHARDS modulus P = 2^24: rates down to 6e-8."""
+DEFAULT_MAX_SAMPLES = 1_000_000
+"""Block requests kept for the stack distances: ~2 s of work; R = 1 (exact) below this."""
+PYTHON_REPLAY_MAX = 50_000
+"""Without a scratch directory, policies replay at most this many sampled requests (Python loop)."""
+_LIBCACHESIM_CLASS = {"lru": "LRU", "arc": "ARC", "s3fifo": "S3FIFO", "fifo": "FIFO", "lirs": "LIRS"}
+
+UInt64Array = npt.NDArray[np.uint64]
+
+
+def splitmix64(x: npt.NDArray[np.int64] | UInt64Array) -> UInt64Array:
+    """SplitMix64 finaliser (Steele, Lea, Flood, OOPSLA 2014): a well-mixed 64-bit hash of each key."""
+    z = np.asarray(x).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return z
+
+
+def shards_hash(keys: npt.NDArray[np.int64]) -> IntArray:
+    """The top :data:`HASH_BITS` bits of :func:`splitmix64`, in [0, 2^24)."""
+    return (splitmix64(keys) >> np.uint64(64 - HASH_BITS)).astype(np.int64)
+
+
+# ---- stack distances ---------------------------------------------------------------------------
+
+
+def previous_access(keys: npt.NDArray[np.int64]) -> IntArray:
+    """Index of the previous access to the same key, -1 for a first access."""
+    n = keys.size
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    prev = np.full(n, -1, dtype=np.int64)
+    same = sorted_keys[1:] == sorted_keys[:-1]
+    prev[order[1:][same]] = order[:-1][same]
+    return prev
+
+
+def earlier_larger_counts(values: npt.NDArray[np.int64]) -> IntArray:
+    """For each i, ``#{j < i : values[j] > values[i]}`` (values >= 0), in O(n log(max)) vector steps.
+
+    Wavelet-tree sweep from the top bit down: elements are kept stably ordered by the bits seen
+    so far; within a group sharing those bits, an element whose current bit is 0 is exceeded by
+    every earlier element of the group whose bit is 1. Then each group is stably split by the bit.
+    """
+    n = values.size
+    counts = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return counts
+    bits = int(values.max()).bit_length()
+    order = np.arange(n, dtype=np.int64)
+    vals = values.astype(np.int64)
+    idx = np.arange(n, dtype=np.int64)
+    for b in range(bits - 1, -1, -1):
+        bit = (vals >> b) & 1
+        prefix = vals >> (b + 1)
+        is_start = np.empty(n, dtype=bool)
+        is_start[0] = True
+        np.not_equal(prefix[1:], prefix[:-1], out=is_start[1:])
+        start = np.maximum.accumulate(np.where(is_start, idx, 0))
+        ones_incl = np.cumsum(bit)
+        ones_before_start = ones_incl[start] - bit[start]
+        ones_before = ones_incl - bit - ones_before_start
+        zero = bit == 0
+        counts[order[zero]] += ones_before[zero]
+        starts = np.flatnonzero(is_start)
+        ends = np.append(starts[1:], n)
+        zeros_in_group = (ends - starts) - (ones_incl[ends - 1] - ones_before_start[starts])
+        group = np.cumsum(is_start) - 1
+        zeros_before = (idx - start) - ones_before
+        new_pos = np.where(zero, start + zeros_before, start + zeros_in_group[group] + ones_before)
+        new_order = np.empty_like(order)
+        new_order[new_pos] = order
+        new_vals = np.empty_like(vals)
+        new_vals[new_pos] = vals
+        order, vals = new_order, new_vals
+    return counts
+
+
+def stack_distances(keys: npt.NDArray[np.int64]) -> IntArray:
+    """LRU stack distance of each access (distinct other keys since its previous access), -1 if first.
+
+    ``d(t) = t - p - 1 - #{j < t : prev(j) > p}`` with ``p = prev(t)``; an LRU cache of C
+    items hits access t iff ``0 <= d(t) < C``.
+    """
+    keys = np.asarray(keys, dtype=np.int64)
+    prev = previous_access(keys)
+    later = earlier_larger_counts(prev + 1)
+    d = np.arange(keys.size, dtype=np.int64) - prev - 1 - later
+    d[prev < 0] = -1
+    return d
+
+
+# ---- SHARDS sample -----------------------------------------------------------------------------
+
+
+@dataclass
+class BlockSample:
+    """The sampled block-request stream (time order) and the totals it stands for."""
+
+    keys: IntArray
+    nbytes: IntArray
+    counted: BoolArray
+    threshold: int
+    requests: int
+    """Block requests after the warm-up, sampled or not."""
+    bytes: int
+    """Requested bytes after the warm-up, sampled or not."""
+
+    @property
+    def rate(self) -> float:
+        return self.threshold / float(1 << HASH_BITS)
+
+
+@dataclass
+class ShardsSampler:
+    """Streaming SHARDS: keeps block requests whose hash is below a threshold, halving it as needed."""
+
+    max_samples: int = DEFAULT_MAX_SAMPLES
+    threshold: int = 1 << HASH_BITS
+    requests: int = 0
+    bytes: int = 0
+    _keys: list[IntArray] = field(default_factory=list)
+    _nbytes: list[IntArray] = field(default_factory=list)
+    _counted: list[BoolArray] = field(default_factory=list)
+    _n: int = 0
+
+    def add(self, keys: IntArray, nbytes: IntArray, counted: BoolArray) -> None:
+        self.requests += int(counted.sum())
+        self.bytes += int(nbytes[counted].sum())
+        if self.threshold < (1 << HASH_BITS):
+            keep = shards_hash(keys) < self.threshold
+            keys, nbytes, counted = keys[keep], nbytes[keep], counted[keep]
+        self._keys.append(keys)
+        self._nbytes.append(nbytes)
+        self._counted.append(counted)
+        self._n += keys.size
+        if self._n > self.max_samples:
+            self._shrink()
+
+    def _shrink(self) -> None:
+        keys = np.concatenate(self._keys)
+        nbytes = np.concatenate(self._nbytes)
+        counted = np.concatenate(self._counted)
+        h = shards_hash(keys)
+        while keys.size > self.max_samples and self.threshold > 1:
+            self.threshold //= 2
+            keep = h < self.threshold
+            keys, nbytes, counted, h = keys[keep], nbytes[keep], counted[keep], h[keep]
+        self._keys, self._nbytes, self._counted = [keys], [nbytes], [counted]
+        self._n = keys.size
+
+    def sample(self) -> BlockSample:
+        def cat(parts: list[npt.NDArray[np.generic]], dtype: type) -> npt.NDArray[np.generic]:
+            return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+        return BlockSample(
+            keys=cat(self._keys, np.int64),  # type: ignore[arg-type]
+            nbytes=cat(self._nbytes, np.int64),  # type: ignore[arg-type]
+            counted=cat(self._counted, np.bool_),  # type: ignore[arg-type]
+            threshold=self.threshold,
+            requests=self.requests,
+            bytes=self.bytes,
+        )
+
+
+# ---- curves ------------------------------------------------------------------------------------
+
+
+class MissRatioCurve(Output):
+    """Miss ratios of one policy at each cache size (sizes from 0 to the footprint)."""
+
+    policy: str
+    cache_gb: list[float] = Field(description="cache sizes [GB, decimal]")
+    cache_blocks: list[int]
+    request_miss_ratio: list[float] = Field(description="block requests missing, 0..1")
+    byte_miss_ratio: list[float] | None = Field(
+        default=None, description="requested bytes missing, 0..1 (exact stack distances: LRU only)"
+    )
+    method: str
+    sampling_rate: float
+    sampled_requests: int
+
+
+def cache_sizes(footprint_blocks: int, points: int = 25) -> IntArray:
+    """0, then ``points - 1`` log-spaced sizes up to the footprint [blocks] (distinct, increasing)."""
+    if footprint_blocks <= 0:
+        return np.zeros(1, dtype=np.int64)
+    lo = max(1.0, footprint_blocks / 1024.0)
+    grid = np.geomspace(lo, footprint_blocks, max(points - 1, 1))
+    sizes = np.unique(np.concatenate([[0], np.round(grid).astype(np.int64), [footprint_blocks]]))
+    return sizes.astype(np.int64)
+
+
+def _ratios(missed: FloatArray, total: float) -> list[float]:
+    if total <= 0:
+        return [0.0] * missed.size
+    return np.clip(missed / total, 0.0, 1.0).tolist()
+
+
+def lru_curve(sample: BlockSample, sizes_blocks: IntArray, block_bytes: int) -> MissRatioCurve:
+    """Request and byte miss ratios of LRU at each size from the sample's (scaled) stack distances.
+
+    ``missed(C) = #{counted sampled accesses : cold or d/R >= C}``; divided by ``R * requests``
+    (and bytes alike), clipped to [0, 1]. Non-increasing in C by construction.
+    """
+    d = stack_distances(sample.keys)[sample.counted]
+    w = sample.nbytes[sample.counted].astype(np.float64)
+    rate = sample.rate
+    scaled = np.where(d < 0, np.inf, d / rate)
+    order = np.argsort(scaled, kind="stable")
+    scaled_sorted = scaled[order]
+    w_cum = np.concatenate([[0.0], np.cumsum(w[order])])
+    hit_n = np.searchsorted(scaled_sorted, sizes_blocks.astype(np.float64), side="left")  # d/R < C
+    missed_req = (scaled_sorted.size - hit_n).astype(np.float64)
+    missed_bytes = w_cum[-1] - w_cum[hit_n]
+    req = _ratios(missed_req, rate * sample.requests)
+    byt = _ratios(missed_bytes, rate * sample.bytes)
+    if sizes_blocks.size and sizes_blocks[0] == 0:
+        req[0] = byt[0] = 1.0 if sample.requests else 0.0
+    exact = sample.threshold >= (1 << HASH_BITS)
+    return MissRatioCurve(
+        policy="lru",
+        cache_gb=(sizes_blocks * block_bytes / 1e9).tolist(),
+        cache_blocks=sizes_blocks.tolist(),
+        request_miss_ratio=_monotone(req),
+        byte_miss_ratio=_monotone(byt),
+        method="exact stack distances" if exact else f"SHARDS (R = {rate:.4g}) stack distances",
+        sampling_rate=rate,
+        sampled_requests=int(sample.keys.size),
+    )
+
+
+def _monotone(values: list[float]) -> list[float]:
+    """Running minimum: the SHARDS_adj normalisation can leave round-off wiggles (never more)."""
+    return np.minimum.accumulate(np.asarray(values, dtype=np.float64)).tolist() if values else values
+
+
+def libcachesim_available() -> bool:
+    try:
+        import libcachesim  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _dense_ids(keys: IntArray) -> tuple[IntArray, int]:
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    return inverse.astype(np.int64) + 1, int(uniq.size)
+
+
+def policy_curve(
+    policy: str,
+    sample: BlockSample,
+    sizes_blocks: IntArray,
+    block_bytes: int,
+    scratch_dir: Path | None = None,
+) -> MissRatioCurve:
+    """Request miss ratios of a libCacheSim policy (``lru``, ``arc``, ``s3fifo``, ...) at each size.
+
+    Miniature simulation: the SHARDS sample replayed through caches of ``round(C * R)`` blocks
+    (at least one block for C > 0), warm-up requests first (not counted). With ``scratch_dir``
+    the sample is written there once as a libCacheSim ``oracleGeneral`` binary trace (24 bytes a
+    request) and replayed in C (~10 million requests/s); without it each request goes through
+    the Python binding (~0.4 million/s). Raises InputError for an unknown policy and
+    RuntimeError when libCacheSim is not installed.
+    """
+    name = _LIBCACHESIM_CLASS.get(policy)
+    if name is None:
+        raise InputError(
+            "policy", f"unknown cache policy {policy!r}; use one of {sorted(_LIBCACHESIM_CLASS)}"
+        )
+    try:
+        import libcachesim as lcs
+    except ImportError as exc:  # pragma: no cover - installed with the project
+        raise RuntimeError("libCacheSim (PyPI 'libcachesim') is not installed") from exc
+    if scratch_dir is None and sample.keys.size > PYTHON_REPLAY_MAX:
+        sample = _subsample(sample, PYTHON_REPLAY_MAX)
+    rate = sample.rate
+    ids, n_unique = _dense_ids(sample.keys)
+    warm = int(np.argmax(sample.counted)) if sample.counted.any() else ids.size
+    hashpower = max(10, min(26, math.ceil(math.log2(max(n_unique, 2))) + 1))
+    cls = getattr(lcs, name)
+    reader = None
+    trace_path: Path | None = None
+    if scratch_dir is not None and ids.size:
+        trace_path = Path(scratch_dir) / f"mrc-sample-{policy}.oracleGeneral"
+        rec = np.zeros(
+            ids.size, dtype=np.dtype([("t", "<u4"), ("id", "<u8"), ("size", "<u4"), ("next", "<i8")])
+        )
+        rec["id"] = ids
+        rec["size"] = 1
+        rec["next"] = -1
+        rec.tofile(trace_path)
+        reader = lcs.TraceReader(str(trace_path), lcs.TraceType.ORACLE_GENERAL_TRACE)
+    counted_n = int(sample.counted.sum())
+    miss: list[float] = []
+    try:
+        for c in sizes_blocks.tolist():
+            size = max(1, round(c * rate)) if c > 0 else 0
+            if size == 0 or counted_n == 0:
+                miss.append(1.0 if counted_n else 0.0)
+                continue
+            cache = cls(size, hashpower=hashpower)
+            if reader is not None:
+                if warm:
+                    cache.process_trace(reader, 0, warm)
+                ratio, _ = cache.process_trace(reader, warm, -1)
+                missed = ratio * counted_n
+            else:
+                req = lcs.Request()
+                req.obj_size = 1
+                get = cache.get
+                missed = 0.0
+                for i, x in enumerate(ids.tolist()):
+                    req.obj_id = x
+                    if not get(req) and i >= warm:
+                        missed += 1.0
+            miss.append(missed)
+    finally:
+        if trace_path is not None:
+            trace_path.unlink(missing_ok=True)
+    missed_arr = np.asarray(miss, dtype=np.float64)
+    req_ratios = _ratios(missed_arr, rate * sample.requests) if sample.requests else [0.0] * len(miss)
+    if sizes_blocks.size and sizes_blocks[0] == 0 and sample.requests:
+        req_ratios[0] = 1.0
+    return MissRatioCurve(
+        policy=policy,
+        cache_gb=(sizes_blocks * block_bytes / 1e9).tolist(),
+        cache_blocks=sizes_blocks.tolist(),
+        request_miss_ratio=req_ratios,
+        byte_miss_ratio=None,
+        method=f"libCacheSim {name}" + ("" if rate >= 1 else f", miniature simulation (R = {rate:.4g})"),
+        sampling_rate=rate,
+        sampled_requests=int(ids.size),
+    )
+
+
+def _subsample(sample: BlockSample, limit: int) -> BlockSample:
+    """The same sample at a lower SHARDS rate (threshold halved until at most ``limit`` remain)."""
+    h = shards_hash(sample.keys)
+    threshold = sample.threshold
+    keep = np.ones(h.size, dtype=bool)
+    while int(keep.sum()) > limit and threshold > 1:
+        threshold //= 2
+        keep = h < threshold
+    return BlockSample(
+        keys=sample.keys[keep],
+        nbytes=sample.nbytes[keep],
+        counted=sample.counted[keep],
+        threshold=threshold,
+        requests=sample.requests,
+        bytes=sample.bytes,
+    )
+
+
+def mean_absolute_error(a: Sequence[float], b: Sequence[float]) -> float:
+    """``mean |a_i - b_i|`` of two curves on the same sizes."""
+    return float(np.mean(np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))))

@@ -1,0 +1,874 @@
+"""Streaming, vectorized readers for block I/O traces (MSR/SNIA CSV, blkparse, fio iolog, plain CSV).
+
+The stream is read in blocks of complete lines (``block_bytes``, default 4 MiB of text; gzip is
+recognised by its magic bytes ``1f 8b`` and inflated on the fly, multi-member files included),
+so memory stays bounded whatever the file size. Each block is tokenized with numpy (delimiter
+positions, then numbers parsed column by column with Horner's rule: ``v = 10 v + digit``); the few
+lines the fast path cannot read (quoted fields, exponents, stray spaces) go through a per-line
+Python parser, and what that cannot read either is counted as malformed with its line number.
+
+A file whose lines are more than half malformed raises :class:`MalformedTraceError` (a
+``ValueError``) naming the format and a sample of the bad line numbers. Blank lines, comments,
+headers and the summary that ``blkparse`` prints at the end are *ignored*, not malformed.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from models.traces.records import (
+    BoolArray,
+    FloatArray,
+    IntArray,
+    MalformedTraceError,
+    ParseState,
+    Records,
+    TraceError,
+    TraceFormat,
+    concat_records,
+)
+
+U8Array = npt.NDArray[np.uint8]
+
+DEFAULT_BLOCK_BYTES = 4 * 1024 * 1024
+"""Text read per block [B]: ~60,000 MSR lines; numpy temporaries stay near 10 MB."""
+MAX_LINE_BYTES = 64 * 1024
+"""A 'line' longer than this is cut and counted as malformed (binary input has no newlines)."""
+MALFORMED_LIMIT = 0.5
+"""Share of (non-blank) lines that may be malformed before the file is rejected."""
+
+FILETIME_TICKS_PER_S = 10_000_000
+"""Windows filetime: 100 ns ticks (MSR-Cambridge Timestamp and ResponseTime)."""
+SECTOR_BYTES = 512
+"""blkparse sectors [B]."""
+
+_NL, _COMMA, _DOT = 10, 44, 46
+
+
+# ---- byte blocks -------------------------------------------------------------------------------
+
+
+def iter_line_blocks(
+    stream: BinaryIO,
+    block_bytes: int = DEFAULT_BLOCK_BYTES,
+    on_raw: Callable[[int], None] | None = None,
+) -> Iterator[bytes]:
+    """Blocks of whole lines (each ends with ``\\n``) from a binary stream, gzip or plain.
+
+    ``on_raw(n)`` is told the number of raw (compressed) bytes read so far, for progress.
+    """
+    raw_total = 0
+    first = stream.read(block_bytes)
+    raw_total += len(first)
+    if on_raw:
+        on_raw(raw_total)
+    gz = first[:2] == b"\x1f\x8b"
+
+    def raw_blocks() -> Iterator[bytes]:
+        nonlocal raw_total
+        data = first
+        while data:
+            yield data
+            data = stream.read(block_bytes)
+            raw_total += len(data)
+            if on_raw:
+                on_raw(raw_total)
+
+    def text_pieces() -> Iterator[bytes]:
+        if not gz:
+            yield from raw_blocks()
+            return
+        inflater = zlib.decompressobj(31)
+        for raw in raw_blocks():
+            data = raw
+            while data:
+                piece = inflater.decompress(data, block_bytes)
+                if piece:
+                    yield piece
+                if inflater.eof:  # next gzip member, if any
+                    data = inflater.unused_data
+                    inflater = zlib.decompressobj(31)
+                    continue
+                data = inflater.unconsumed_tail
+        tail = inflater.flush()
+        if tail:
+            yield tail
+
+    carry = b""
+    for piece in text_pieces():
+        data = carry + piece if carry else piece
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            carry = data
+            if len(carry) > MAX_LINE_BYTES:  # no newline in sight: cut it (it will be malformed)
+                yield carry + b"\n"
+                carry = b""
+            continue
+        yield data[: cut + 1]
+        carry = data[cut + 1 :]
+    if carry:
+        yield carry + b"\n"
+
+
+# ---- vectorized field parsing ------------------------------------------------------------------
+
+
+_POW10 = 10 ** np.arange(18, -1, -1, dtype=np.int64)  # 10^18 ... 10^0
+
+
+def _right_aligned(arr: U8Array, start: IntArray, end: IntArray, width: int) -> U8Array:
+    """(n, width) bytes ending at each ``end``: the field right-aligned, earlier bytes to its left.
+
+    ``arr`` must be padded with ``width`` bytes in front (see :func:`_split_lines`), so
+    ``end - width`` never falls before the buffer.
+    """
+    windows = np.lib.stride_tricks.sliding_window_view(arr, width)
+    return np.asarray(windows[end - width])
+
+
+def _uint(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) -> tuple[IntArray, BoolArray]:
+    """Unsigned decimal integers (up to 18 digits) in ``arr[start:end]``, and validity.
+
+    The fields are gathered right-aligned into an (n, L) byte matrix; ``value = digits @ 10^(L-1-c)``.
+    """
+    length = end - start
+    ok = (length >= 1) & (length <= max_len)
+    if start.size == 0:
+        return np.zeros(0, dtype=np.int64), ok
+    width = max(1, min(int(length.max()), max_len))
+    m = _right_aligned(arr, start, end, width)
+    outside = np.arange(width) < (width - length)[:, None]
+    d = np.where(outside, np.uint8(0), m - np.uint8(48))  # uint8: non-digits wrap to > 9
+    ok &= ~np.any(d > 9, axis=1)
+    value = d.astype(np.int64) @ _POW10[-width:]
+    return value, ok
+
+
+def _decimal(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) -> tuple[FloatArray, BoolArray]:
+    """Non-negative decimals ``123``, ``123.456`` or ``.5`` (up to 17 digits) in ``arr[start:end]``, and validity.
+
+    As :func:`_uint` with the dot skipped: a digit's power is the number of digits to its right;
+    the result is divided by 10^(digits after the dot).
+    """
+    length = end - start
+    ok = (length >= 1) & (length <= max_len)
+    if start.size == 0:
+        return np.zeros(0), ok
+    width = max(1, min(int(length.max()), max_len))
+    m = _right_aligned(arr, start, end, width)
+    inside = np.arange(width) >= (width - length)[:, None]
+    digit = (m >= 48) & (m <= 57) & inside
+    dot = (m == _DOT) & inside
+    dots = dot.sum(axis=1)
+    ok &= np.all(digit | dot | ~inside, axis=1) & (dots <= 1) & digit.any(axis=1)
+    # digits to the right of each column (exclusive)
+    right = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit
+    d = np.where(digit, m - np.uint8(48), np.uint8(0)).astype(np.int64)
+    value = (d * _POW10[::-1][np.minimum(right, 18)]).sum(axis=1)
+    frac_digits = np.where(dots > 0, np.argmax(dot[:, ::-1], axis=1), 0)
+    return value / np.power(10.0, frac_digits), ok
+
+
+def _token_key(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 64) -> npt.NDArray[np.uint64]:
+    """A 64-bit polynomial hash of each token's bytes (to tell streams apart by name)."""
+    length = np.minimum(end - start, max_len)
+    h = np.full(start.size, 1469598103934665603, dtype=np.uint64)
+    if start.size == 0:
+        return h
+    top = arr.size - 1
+    prime = np.uint64(1099511628211)
+    with np.errstate(over="ignore"):
+        for c in range(int(length.max())):
+            inside = c < length
+            b = arr[np.minimum(start + c, top)].astype(np.uint64)
+            h = np.where(inside, (h ^ b) * prime, h)
+    return h
+
+
+def _byte_at(arr: U8Array, pos: IntArray, valid: BoolArray) -> IntArray:
+    out = arr[np.clip(pos, 0, arr.size - 1)].astype(np.int64)
+    return np.where(valid, out, -1)
+
+
+@dataclass
+class _Lines:
+    """Line boundaries of a block: ``start[i]:end[i]`` without the newline or a trailing ``\\r``."""
+
+    arr: U8Array
+    start: IntArray
+    end: IntArray
+    first_number: int
+
+    @property
+    def numbers(self) -> IntArray:
+        return self.first_number + np.arange(self.start.size, dtype=np.int64)
+
+    def text(self, i: int) -> str:
+        return bytes(self.arr[self.start[i] : self.end[i]]).decode("utf-8", "replace")
+
+
+_PAD = 32
+"""Bytes of padding before a block, so right-aligned field windows never start before it."""
+
+
+def _split_lines(buf: bytes, first_number: int) -> _Lines:
+    arr = np.frombuffer(b"\n" * _PAD + buf, dtype=np.uint8)
+    nl = np.flatnonzero(arr[_PAD:] == _NL).astype(np.int64) + _PAD
+    start = np.concatenate([[_PAD], nl[:-1] + 1]).astype(np.int64)
+    end = nl.copy()
+    cr = (end > start) & (arr[np.maximum(end - 1, 0)] == 13)
+    end -= cr
+    return _Lines(arr, start, end, first_number)
+
+
+def _blank(lines: _Lines) -> BoolArray:
+    """Lines with nothing but spaces and tabs (only lines starting with one are looked at)."""
+    arr = lines.arr
+    length = lines.end - lines.start
+    blank = length == 0
+    for i in np.flatnonzero(~blank & (arr[lines.start] <= 32)).tolist():
+        blank[i] = not bytes(arr[lines.start[i] : lines.end[i]]).strip()
+    return blank
+
+
+@dataclass
+class _Tokens:
+    """Whitespace-separated tokens of a block, grouped by line."""
+
+    start: IntArray
+    end: IntArray
+    count: IntArray  # tokens per line
+    first: IntArray  # index of each line's first token
+
+    def column(self, line_idx: IntArray, k: int) -> tuple[IntArray, IntArray]:
+        """(start, end) of token ``k`` of the given lines (which must have more than k tokens)."""
+        i = self.first[line_idx] + k
+        return self.start[i], self.end[i]
+
+
+def _whitespace_tokens(lines: _Lines) -> _Tokens:
+    arr = lines.arr
+    space = arr <= 32
+    prev_space = np.concatenate([[True], space[:-1]])
+    next_space = np.concatenate([space[1:], [True]])
+    start = np.flatnonzero(~space & prev_space).astype(np.int64)
+    end = (np.flatnonzero(~space & next_space) + 1).astype(np.int64)
+    line_of = np.searchsorted(lines.end, start, side="left")
+    count = np.bincount(line_of, minlength=lines.start.size).astype(np.int64)
+    first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+    return _Tokens(start, end, count, first)
+
+
+def _comma_fields(lines: _Lines, k: int) -> tuple[BoolArray, list[tuple[IntArray, IntArray]]]:
+    """Lines with exactly ``k`` comma-separated fields, and (start, end) of each field for them."""
+    arr = lines.arr
+    commas = np.flatnonzero(arr == _COMMA).astype(np.int64)
+    upto = np.searchsorted(commas, lines.end)  # commas before each line's end
+    per_line = np.diff(upto, prepend=0)
+    line_of = np.repeat(np.arange(lines.start.size), per_line)
+    shaped = per_line == k - 1
+    sel = commas[shaped[line_of]].reshape(-1, k - 1) if k > 1 else np.zeros((int(shaped.sum()), 0), np.int64)
+    starts = lines.start[shaped]
+    ends = lines.end[shaped]
+    fields: list[tuple[IntArray, IntArray]] = []
+    for i in range(k):
+        s = starts if i == 0 else sel[:, i - 1] + 1
+        e = ends if i == k - 1 else sel[:, i]
+        fields.append((s, e))
+    return shaped, fields
+
+
+def _op_from_first_byte(arr: U8Array, start: IntArray, end: IntArray) -> tuple[BoolArray, BoolArray]:
+    """(is_read, valid) from a Read/Write/R/W/read/write field (first byte, case-insensitive)."""
+    b = _byte_at(arr, start, end > start) | 32  # lower case
+    return b == ord("r"), (b == ord("r")) | (b == ord("w"))
+
+
+# ---- per-line slow paths (rare lines only) -----------------------------------------------------
+
+
+def _slow_csv(text: str) -> tuple[float, bool, int, int, float] | None:
+    parts = [p.strip().strip('"') for p in text.split(",")]
+    if len(parts) not in (4, 5):
+        return None
+    try:
+        t = float(parts[0])
+        op = parts[1].lower()
+        if not op or op[0] not in "rw":
+            return None
+        offset = int(float(parts[2]))
+        size = int(float(parts[3]))
+        lat = float(parts[4]) / 1000.0 if len(parts) == 5 and parts[4] else float("nan")
+    except ValueError:
+        return None
+    if t != t or offset < 0 or size < 0:
+        return None
+    return t, op[0] == "r", offset, size, lat
+
+
+def _slow_msr(text: str) -> tuple[int, str, bool, int, int, int] | None:
+    parts = [p.strip().strip('"') for p in text.split(",")]
+    if len(parts) != 7:
+        return None
+    try:
+        ticks = int(parts[0])
+        name = f"{parts[1]}/{int(parts[2])}"
+        op = parts[3].lower()
+        if not op or op[0] not in "rw":
+            return None
+        offset, size, resp = int(parts[4]), int(parts[5]), int(parts[6])
+    except ValueError:
+        return None
+    if offset < 0 or size < 0 or resp < 0:
+        return None
+    return ticks, name, op[0] == "r", offset, size, resp
+
+
+# ---- formats -----------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Base of the per-format block readers: counts lines, rejects, samples."""
+
+    format: TraceFormat
+
+    def __init__(self, state: ParseState) -> None:
+        self.state = state
+
+    def read_block(self, buf: bytes, first_number: int) -> Records:
+        lines = _split_lines(buf, first_number)
+        self.state.lines += lines.start.size
+        records = self.parse(lines)
+        self.state.records += len(records)
+        return records
+
+    def parse(self, lines: _Lines) -> Records:
+        raise NotImplementedError
+
+    def _bad(self, lines: _Lines, mask: BoolArray) -> None:
+        idx = np.flatnonzero(mask)
+        room = max(0, self.state.max_samples - len(self.state.samples))
+        self.state.bad(lines.numbers[idx], [lines.text(int(i)) for i in idx[:room]])
+
+
+class _CsvReader(_Reader):
+    format = TraceFormat.CSV
+
+    def __init__(self, state: ParseState) -> None:
+        super().__init__(state)
+        self.stream = state.stream_id(b"csv")
+
+    def parse(self, lines: _Lines) -> Records:
+        arr = lines.arr
+        n = lines.start.size
+        blank = _blank(lines)
+        done = blank.copy()
+        parts: list[Records] = []
+        has_lat = False
+        for k in (4, 5):
+            shaped, f = _comma_fields(lines, k)
+            t, ok_t = _decimal(arr, *f[0])
+            is_read, ok_op = _op_from_first_byte(arr, *f[1])
+            off, ok_off = _uint(arr, *f[2])
+            size, ok_size = _uint(arr, *f[3])
+            ok = ok_t & ok_op & ok_off & ok_size
+            lat = np.full(t.size, np.nan)
+            if k == 5:
+                lat_ms, ok_lat = _decimal(arr, *f[4])
+                empty = f[4][1] == f[4][0]
+                ok &= ok_lat | empty
+                lat = np.where(empty, np.nan, lat_ms / 1000.0)
+            idx = np.flatnonzero(shaped)[ok]
+            if idx.size and k == 5:
+                has_lat = True
+            done[idx] = True
+            parts.append(
+                Records(
+                    t=t[ok],
+                    read=is_read[ok],
+                    offset=off[ok],
+                    size=size[ok],
+                    stream=np.full(idx.size, self.stream, dtype=np.int64),
+                    latency=lat[ok],
+                    line=lines.numbers[idx],
+                )
+            )
+        slow = np.flatnonzero(~done)
+        rows: list[tuple[float, bool, int, int, float, int]] = []
+        bad = np.zeros(n, dtype=bool)
+        for i in slow.tolist():
+            text = lines.text(i)
+            got = _slow_csv(text)
+            if got is None:
+                if lines.first_number + i == 1 or text.lstrip().startswith("#"):
+                    self.state.ignored += 1  # header or comment
+                else:
+                    bad[i] = True
+                continue
+            has_lat = has_lat or got[4] == got[4]
+            rows.append((*got, lines.first_number + i))
+        if rows:
+            cols = list(zip(*rows, strict=True))
+            parts.append(
+                Records(
+                    t=np.array(cols[0], dtype=np.float64),
+                    read=np.array(cols[1], dtype=bool),
+                    offset=np.array(cols[2], dtype=np.int64),
+                    size=np.array(cols[3], dtype=np.int64),
+                    stream=np.full(len(rows), self.stream, dtype=np.int64),
+                    latency=np.array(cols[4], dtype=np.float64),
+                    line=np.array(cols[5], dtype=np.int64),
+                )
+            )
+        self.state.ignored += int(blank.sum())
+        self._bad(lines, bad)
+        self.state.has_latency |= has_lat
+        return _in_line_order(concat_records(parts))
+
+
+class _MsrReader(_Reader):
+    format = TraceFormat.MSR
+
+    def __init__(self, state: ParseState) -> None:
+        super().__init__(state)
+        self.t0: int | None = None
+        self.keys: dict[int, int] = {}
+
+    def _stream_ids(self, arr: U8Array, host: tuple[IntArray, IntArray], disk: IntArray) -> IntArray:
+        with np.errstate(over="ignore"):
+            key = _token_key(arr, *host) * np.uint64(1000003) + disk.astype(np.uint64)
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        ids = np.empty(uniq.size, dtype=np.int64)
+        for j, (k, i) in enumerate(zip(uniq.tolist(), first.tolist(), strict=True)):
+            if k not in self.keys:
+                name = bytes(arr[host[0][i] : host[1][i]]) + b"/" + str(int(disk[i])).encode()
+                self.keys[k] = self.state.stream_id(name)
+            ids[j] = self.keys[k]
+        return ids[inverse]
+
+    def parse(self, lines: _Lines) -> Records:
+        arr = lines.arr
+        n = lines.start.size
+        blank = _blank(lines)
+        shaped, f = _comma_fields(lines, 7)
+        ticks, ok = _uint(arr, *f[0])
+        disk, ok_disk = _uint(arr, *f[2], max_len=9)
+        is_read, ok_op = _op_from_first_byte(arr, *f[3])
+        off, ok_off = _uint(arr, *f[4])
+        size, ok_size = _uint(arr, *f[5])
+        resp, ok_resp = _uint(arr, *f[6])
+        ok &= ok_disk & ok_op & ok_off & ok_size & ok_resp
+        idx = np.flatnonzero(shaped)[ok]
+        streams = self._stream_ids(arr, (f[1][0][ok], f[1][1][ok]), disk[ok])
+        fast = Records(
+            t=np.zeros(idx.size),
+            read=is_read[ok],
+            offset=off[ok],
+            size=size[ok],
+            stream=streams,
+            latency=resp[ok] / FILETIME_TICKS_PER_S,
+            line=lines.numbers[idx],
+        )
+        fast_ticks = ticks[ok]
+        done = blank.copy()
+        done[idx] = True
+        bad = np.zeros(n, dtype=bool)
+        rows = []
+        for i in np.flatnonzero(~done).tolist():
+            text = lines.text(i)
+            got = _slow_msr(text)
+            if got is None:
+                if lines.first_number + i == 1 or text.lstrip().startswith("#"):
+                    self.state.ignored += 1
+                else:
+                    bad[i] = True
+                continue
+            rows.append(got + (lines.first_number + i,))
+        slow_ticks = np.array([r[0] for r in rows], dtype=np.int64)
+        slow = Records(
+            t=np.zeros(len(rows)),
+            read=np.array([r[2] for r in rows], dtype=bool),
+            offset=np.array([r[3] for r in rows], dtype=np.int64),
+            size=np.array([r[4] for r in rows], dtype=np.int64),
+            stream=np.array([self.state.stream_id(r[1].encode()) for r in rows], dtype=np.int64),
+            latency=np.array([r[5] for r in rows], dtype=np.float64) / FILETIME_TICKS_PER_S,
+            line=np.array([r[6] for r in rows], dtype=np.int64),
+        )
+        all_ticks = np.concatenate([fast_ticks, slow_ticks])
+        out = concat_records([fast, slow])
+        if all_ticks.size:
+            if self.t0 is None:
+                self.t0 = int(all_ticks.min())
+            out.t = (all_ticks - self.t0) / FILETIME_TICKS_PER_S
+            self.state.has_latency = True
+        self.state.ignored += int(blank.sum())
+        self._bad(lines, bad)
+        return _in_line_order(out)
+
+
+_BLK_ACTIONS = frozenset(b"QCDGIMPSUXABFRTmT")
+
+
+class _BlkparseReader(_Reader):
+    format = TraceFormat.BLKPARSE
+
+    def __init__(self, state: ParseState) -> None:
+        super().__init__(state)
+        self.action: int | None = None
+        self.keys: dict[int, int] = {}
+
+    def parse(self, lines: _Lines) -> Records:
+        arr = lines.arr
+        n = lines.start.size
+        tok = _whitespace_tokens(lines)
+        blank = tok.count == 0
+        # event lines: "maj,min cpu seq time pid action ..."
+        ev = np.flatnonzero(tok.count >= 6)
+        d0, d1 = tok.column(ev, 0)
+        _, ok_dev = _dev_token(arr, d0, d1)
+        a0, a1 = tok.column(ev, 5)
+        act = _byte_at(arr, a0, a1 > a0)
+        is_event = ok_dev & (a1 - a0 <= 2) & np.isin(act, list(_BLK_ACTIONS))
+        event_lines = ev[is_event]
+        event_act = act[is_event]
+        if self.action is None:
+            for a in (ord("Q"), ord("D"), ord("C")):
+                if np.any(event_act == a):
+                    self.action = a
+                    self.state.notes.append(f"blkparse: I/Os taken from the {chr(a)} lines")
+                    break
+        e0, e1 = tok.column(event_lines, 5)
+        chosen = event_lines[(event_act == (self.action or -1)) & (e1 - e0 == 1)]
+        # records need: rwbs sector + count
+        full = chosen[tok.count[chosen] >= 10]
+        r0, r1 = tok.column(full, 6)
+        p0, p1 = tok.column(full, 8)
+        plus = (p1 - p0 == 1) & (_byte_at(arr, p0, p1 > p0) == ord("+"))
+        has_r, has_w, _ = _rwbs(arr, r0, r1)
+        t0_, t1_ = tok.column(full, 3)
+        t, ok_t = _decimal(arr, t0_, t1_)
+        s0, s1 = tok.column(full, 7)
+        sector, ok_s = _uint(arr, s0, s1)
+        c0, c1 = tok.column(full, 9)
+        count, ok_c = _uint(arr, c0, c1)
+        data = has_r | has_w
+        ok = plus & ok_t & ok_s & ok_c
+        rec = ok & data & (count > 0)
+        idx = full[rec]
+        dev0, dev1 = tok.column(idx, 0)
+        streams = self._stream_ids(arr, dev0, dev1)
+        out = Records(
+            t=t[rec],
+            read=has_r[rec],
+            offset=sector[rec] * SECTOR_BYTES,
+            size=count[rec] * SECTOR_BYTES,
+            stream=streams,
+            line=lines.numbers[idx],
+        )
+        # chosen-action lines that are not data I/O (flush, discard, zero-length) are ignored;
+        # chosen-action lines with R/W but a broken "sector + count" are malformed
+        handled = np.zeros(n, dtype=bool)
+        handled[event_lines] = True
+        bad = np.zeros(n, dtype=bool)
+        bad[full[data & ~ok]] = True
+        short = chosen[tok.count[chosen] < 10]
+        if short.size:
+            sr0, sr1 = tok.column(short, 6)
+            sh_r, sh_w, sh_f = _rwbs(arr, sr0, sr1)
+            bad[short[(sh_r | sh_w) & ~sh_f]] = True  # a flush carries no sector range
+        # non-event lines: blank, or the summary blkparse prints at the end ("CPU0 (8,0):", "Reads
+        # Queued: ...", "Throughput (R/W): ...") are ignored; anything else is malformed
+        rest = np.flatnonzero(~handled & ~blank)
+        colon = np.zeros(n, dtype=bool)
+        if rest.size:
+            has_colon = np.zeros(n + 1, dtype=np.int64)
+            c_lines = np.searchsorted(lines.end, np.flatnonzero(arr == ord(":")), side="left")
+            np.add.at(has_colon, c_lines, 1)
+            colon = has_colon[:n] > 0
+        bad[rest[~colon[rest]]] = True
+        self.state.ignored += n - len(out) - int(bad.sum())
+        self._bad(lines, bad)
+        return out
+
+    def _stream_ids(self, arr: U8Array, start: IntArray, end: IntArray) -> IntArray:
+        key = _token_key(arr, start, end)
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        ids = np.empty(uniq.size, dtype=np.int64)
+        for j, (k, i) in enumerate(zip(uniq.tolist(), first.tolist(), strict=True)):
+            if k not in self.keys:
+                self.keys[k] = self.state.stream_id(bytes(arr[start[i] : end[i]]))
+            ids[j] = self.keys[k]
+        return ids[inverse]
+
+
+def _dev_token(arr: U8Array, start: IntArray, end: IntArray) -> tuple[IntArray, BoolArray]:
+    """``maj,min`` device tokens: validity (digits and exactly one comma)."""
+    length = end - start
+    ok = (length >= 3) & (length <= 12)
+    commas = np.zeros(start.size, dtype=np.int64)
+    top = arr.size - 1
+    for c in range(min(int(length.max()) if start.size else 0, 12)):
+        inside = c < length
+        b = arr[np.minimum(start + c, top)].astype(np.int64)
+        is_comma = b == _COMMA
+        ok &= ~inside | is_comma | ((b >= 48) & (b <= 57))
+        commas += inside & is_comma
+    return commas, ok & (commas == 1)
+
+
+def _rwbs(arr: U8Array, start: IntArray, end: IntArray) -> tuple[BoolArray, BoolArray, BoolArray]:
+    """(has R, has W, has F) in blkparse RWBS fields such as ``R``, ``WS``, ``FWFS``, ``RA``."""
+    length = end - start
+    has_r = np.zeros(start.size, dtype=bool)
+    has_w = np.zeros(start.size, dtype=bool)
+    has_f = np.zeros(start.size, dtype=bool)
+    top = arr.size - 1
+    for c in range(min(int(length.max()) if start.size else 0, 8)):
+        inside = c < length
+        b = arr[np.minimum(start + c, top)]
+        has_r |= inside & (b == ord("R"))
+        has_w |= inside & (b == ord("W"))
+        has_f |= inside & (b == ord("F"))
+    return has_r, has_w, has_f
+
+
+class _FioReader(_Reader):
+    format = TraceFormat.FIO_IOLOG
+
+    def __init__(self, state: ParseState) -> None:
+        super().__init__(state)
+        self.version: int | None = None
+        self.wait_us = 0
+        self.saw_wait = False
+        self.keys: dict[int, int] = {}
+
+    def parse(self, lines: _Lines) -> Records:
+        arr = lines.arr
+        n = lines.start.size
+        tok = _whitespace_tokens(lines)
+        handled = tok.count == 0
+        if self.version is None and n:
+            head = lines.text(0).strip()
+            if head.startswith("fio version 2 iolog"):
+                self.version = 2
+            elif head.startswith("fio version 3 iolog"):
+                self.version = 3
+            else:
+                raise TraceError(
+                    "fio iolog: the first line must be 'fio version 2 iolog' or 'fio version 3 iolog'"
+                )
+            handled[0] = True
+        v3 = self.version == 3
+        io_tokens = 5 if v3 else 4
+        base = 1 if v3 else 0
+        io = np.flatnonzero((tok.count == io_tokens) & ~handled)
+        a0, a1 = tok.column(io, base + 1)
+        alen = a1 - a0
+        b0 = _byte_at(arr, a0, alen > 0)
+        b1 = _byte_at(arr, a0 + 1, alen > 1)
+        is_read = (alen == 4) & (b0 == ord("r")) & (b1 == ord("e"))
+        is_write = (alen == 5) & (b0 == ord("w")) & (b1 == ord("r"))
+        is_wait = (alen == 4) & (b0 == ord("w")) & (b1 == ord("a"))
+        known_other = np.isin(alen, [4, 8]) & np.isin(
+            b0, [ord("t"), ord("s"), ord("d")]
+        )  # trim, sync, datasync
+        o0, o1 = tok.column(io, base + 2)
+        off, ok_off = _uint(arr, o0, o1)
+        l0, l1 = tok.column(io, base + 3)
+        length, ok_len = _uint(arr, l0, l1)
+        if v3:
+            ts0, ts1 = tok.column(io, 0)
+            t_us, ok_t = _uint(arr, ts0, ts1)
+        else:
+            ok_t = np.ones(io.size, dtype=bool)
+            # v2: time advances by the "wait" delays [us] (the offset field of a wait line)
+            wait = np.where(is_wait & ok_off, off, 0)
+            t_us = self.wait_us + np.cumsum(wait) - wait
+            if wait.size:
+                self.wait_us = int(t_us[-1] + wait[-1])
+            self.saw_wait |= bool(np.any(is_wait))
+        data = is_read | is_write
+        rec = data & ok_off & ok_len & ok_t & (length > 0)
+        idx = io[rec]
+        f0, f1 = tok.column(idx, base)
+        out = Records(
+            t=t_us[rec] / 1e6,
+            read=is_read[rec],
+            offset=off[rec],
+            size=length[rec],
+            stream=self._stream_ids(arr, f0, f1),
+            line=lines.numbers[idx],
+        )
+        handled[io[rec | is_wait | known_other | (data & (length == 0))]] = True
+        file_act = np.flatnonzero((tok.count == (3 if v3 else 2)) & ~handled)
+        handled[file_act] = True
+        bad = ~handled
+        bad[io[data & ~rec & ~(length == 0)]] = True
+        self.state.ignored += n - len(out) - int(bad.sum())
+        self._bad(lines, bad)
+        if not v3 and not self.saw_wait:
+            self.state.has_timing = False
+        return out
+
+    def _stream_ids(self, arr: U8Array, start: IntArray, end: IntArray) -> IntArray:
+        key = _token_key(arr, start, end)
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        ids = np.empty(uniq.size, dtype=np.int64)
+        for j, (k, i) in enumerate(zip(uniq.tolist(), first.tolist(), strict=True)):
+            if k not in self.keys:
+                self.keys[k] = self.state.stream_id(bytes(arr[start[i] : end[i]]))
+            ids[j] = self.keys[k]
+        return ids[inverse]
+
+
+_READERS: dict[TraceFormat, type[_Reader]] = {
+    TraceFormat.CSV: _CsvReader,
+    TraceFormat.MSR: _MsrReader,
+    TraceFormat.BLKPARSE: _BlkparseReader,
+    TraceFormat.FIO_IOLOG: _FioReader,
+}
+
+
+def _in_line_order(records: Records) -> Records:
+    if records.line is None or len(records) < 2 or np.all(np.diff(records.line) > 0):
+        return records
+    return records.take(np.argsort(records.line, kind="stable"))
+
+
+# ---- detection and the reading loop -------------------------------------------------------------
+
+
+def detect_format(head: bytes) -> TraceFormat:
+    """The format of a trace from its first (decompressed) bytes; TraceError if none fits.
+
+    fio: a ``fio version 2|3 iolog`` first line. blkparse: lines starting ``maj,min cpu seq time``.
+    MSR: 7 comma-separated fields, the first a filetime (>= 10^15), the fourth Read/Write. CSV:
+    4-5 comma-separated fields, the second R/W/read/write (a header line is allowed).
+    """
+    text = head.decode("utf-8", "replace")
+    rows = [r.strip() for r in text.splitlines()[:200] if r.strip() and not r.lstrip().startswith("#")]
+    if not rows:
+        raise TraceError("the trace is empty")
+    if rows[0].startswith("fio version"):
+        return TraceFormat.FIO_IOLOG
+    votes = {f: 0 for f in TraceFormat}
+    for row in rows[:100]:
+        parts = row.split()
+        if len(parts) >= 6 and parts[0].count(",") == 1 and parts[0].replace(",", "").isdigit():
+            votes[TraceFormat.BLKPARSE] += 1
+            continue
+        fields = [p.strip() for p in row.split(",")]
+        if (
+            len(fields) == 7
+            and fields[0].isdigit()
+            and int(fields[0]) >= 10**15
+            and fields[3][:1].lower() in "rw"
+        ):
+            votes[TraceFormat.MSR] += 1
+        elif len(fields) in (4, 5) and fields[1][:1].lower() in ("r", "w") and fields[1].isalpha():
+            votes[TraceFormat.CSV] += 1
+    best = max(votes, key=lambda f: votes[f])
+    if votes[best] == 0 or votes[best] < 0.5 * min(len(rows), 100) - 1:
+        raise TraceError(
+            "cannot tell the trace format from its first lines (expected MSR/SNIA CSV, blkparse text, "
+            "fio iolog v2/v3 or plain CSV time_s,op,offset,size)"
+        )
+    return best
+
+
+class TraceReader:
+    """Reads a trace stream into :class:`Records` chunks of about ``chunk_records`` rows.
+
+    ``fmt`` None means detect from the first block. ``on_raw(n)`` receives the raw bytes read.
+    After iteration, :meth:`report` tells what was read; :meth:`check` raises
+    :class:`MalformedTraceError` when more than half of the (non-blank) lines were malformed.
+    """
+
+    def __init__(
+        self,
+        stream: BinaryIO,
+        fmt: TraceFormat | None = None,
+        block_bytes: int = DEFAULT_BLOCK_BYTES,
+        chunk_records: int = 1_000_000,
+        max_samples: int = 20,
+        on_raw: Callable[[int], None] | None = None,
+    ) -> None:
+        self.stream = stream
+        self.fmt = fmt
+        self.block_bytes = block_bytes
+        self.chunk_records = chunk_records
+        self.max_samples = max_samples
+        self.on_raw = on_raw
+        self.state: ParseState | None = None
+
+    def __iter__(self) -> Iterator[Records]:
+        blocks = iter_line_blocks(self.stream, self.block_bytes, self.on_raw)
+        line_no = 1
+        pending: list[Records] = []
+        pending_n = 0
+        reader: _Reader | None = None
+        for buf in blocks:
+            if reader is None:
+                fmt = self.fmt or detect_format(buf[:65536])
+                self.state = ParseState(format=fmt, max_samples=self.max_samples)
+                reader = _READERS[fmt](self.state)
+            records = reader.read_block(buf, line_no)
+            line_no += buf.count(b"\n")
+            if len(records):
+                pending.append(records)
+                pending_n += len(records)
+            if pending_n >= self.chunk_records:
+                yield concat_records(pending)
+                pending, pending_n = [], 0
+        if reader is None:
+            raise TraceError("the trace is empty")
+        if pending:
+            yield concat_records(pending)
+
+    def report(self) -> ParseState:
+        if self.state is None:
+            raise TraceError("the trace has not been read")
+        return self.state
+
+    def check(self) -> None:
+        """MalformedTraceError if more than half of the lines were malformed (or none was a record)."""
+        state = self.report()
+        if state.malformed > MALFORMED_LIMIT * max(state.lines, 1) or (
+            state.records == 0 and state.malformed
+        ):
+            raise MalformedTraceError(state.format, state.malformed, state.lines, state.samples)
+        if state.records == 0:
+            raise TraceError(f"no I/O records in the {state.format.value} trace")
+
+
+def read_all(stream: BinaryIO, fmt: TraceFormat | None = None, **kwargs: int) -> tuple[Records, ParseState]:
+    """The whole trace as one :class:`Records` (for tests and small files) and the parse state."""
+    reader = TraceReader(stream, fmt, **kwargs)
+    records = concat_records(list(reader))
+    reader.check()
+    return records, reader.report()
+
+
+def sniff(head: bytes, fmt: TraceFormat | None = None, max_samples: int = 10) -> ParseState:
+    """Parse the first bytes of a trace (whole lines only) and apply the malformed-line rule.
+
+    Lets an upload be refused at once; raises TraceError / MalformedTraceError like a full read.
+    """
+    import io
+
+    data = head
+    if head[:2] == b"\x1f\x8b":
+        data = zlib.decompressobj(31).decompress(head, 8 * len(head) + 65536)
+    cut = data.rfind(b"\n")
+    text = data[: cut + 1] if cut >= 0 else data
+    reader = TraceReader(io.BytesIO(text), fmt, max_samples=max_samples)
+    for _ in reader:
+        pass
+    reader.check()
+    return reader.report()
