@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium validate bench lock openapi clean
+        test-models test-backend test-frontend test-e2e chromium validate bench bench-api lock openapi clean
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
@@ -91,6 +91,10 @@ validate: install
 
 bench: install
 	$(BIN)/pytest -q bench --benchmark-only --benchmark-columns=min,median,max,ops
+
+# uvicorn on 127.0.0.1 + wrk (or an asyncio httpx client): /health, /evaluate, /reports on PostgreSQL
+bench-api: install
+	$(BIN)/python bench/api_load.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist var/*.db

@@ -561,29 +561,37 @@ class BatchModel:
                 self.state_keys.append(key)
             return s
 
-        fam_state = np.full(len(sp.families), -1, dtype=np.int64)
-        scale_out: list[int] = []
+        # segments: runs of rows sharing a family and a state (one per family unless nodes grow)
+        nfam = len(sp.families)
+        rows_of = sp.starts[1:] - sp.starts[:-1]
+        fam_state = np.full(nfam, -1, dtype=np.int64)
+        pieces = np.where(rows_of > 0, 1, 0)
+        splits: dict[int, tuple[IntArray, IntArray]] = {}  # scale-out family -> (states, lengths)
         for f, family in enumerate(sp.families):
+            if rows_of[f] == 0:
+                continue
             if family.array.scale_out is None:
                 fam_state[f] = state_of((family.array.id, family.flash_cache_gb, 0))
-            else:
-                scale_out.append(f)
-        state = fam_state[fam]
-        for f in scale_out:
-            family = sp.families[f]
-            lo, hi = int(sp.starts[f]), int(sp.starts[f + 1])
-            values, inverse = np.unique(_nodes(family.array, n[lo:hi]), return_inverse=True)
+                continue
+            nodes = _nodes(family.array, n[sp.starts[f] : sp.starts[f + 1]])
+            values, lengths = np.unique(nodes, return_counts=True)  # nodes never fall as drives grow
             ids = [state_of((family.array.id, family.flash_cache_gb, int(v))) for v in values]
-            state[lo:hi] = np.asarray(ids, dtype=np.int64)[inverse]
-        self.state = state
-        # segments: runs of rows sharing a family and a state
-        change = np.ones(sp.rows, dtype=bool)
-        if sp.rows > 1:
-            change[1:] = (fam[1:] != fam[:-1]) | (state[1:] != state[:-1])
-        self.seg_start = np.flatnonzero(change)
-        self.seg = np.cumsum(change) - 1
-        self.seg_family = fam[self.seg_start]
-        self.seg_state = state[self.seg_start]
+            splits[f] = (np.asarray(ids, dtype=np.int64), lengths.astype(np.int64))
+            pieces[f] = len(ids)
+        first_piece = np.concatenate([[0], np.cumsum(pieces)])
+        nseg = int(first_piece[-1])
+        seg_family = np.repeat(np.arange(nfam, dtype=np.int64), pieces)
+        seg_state = fam_state[seg_family]
+        seg_len = rows_of[seg_family]
+        for f, (states, lengths) in splits.items():
+            at = slice(int(first_piece[f]), int(first_piece[f + 1]))
+            seg_state[at] = states
+            seg_len[at] = lengths
+        self.seg_family = seg_family
+        self.seg_state = seg_state
+        self.seg_start = np.cumsum(seg_len) - seg_len
+        self.seg = np.repeat(np.arange(nseg, dtype=np.int64), seg_len)
+        self.state = np.repeat(seg_state, seg_len)
 
     def _states(self) -> None:
         """Front-end figures of every state: caches, controllers, ports (see :meth:`_state`)."""
@@ -846,16 +854,15 @@ class BatchModel:
 
     # -- evaluation
 
-    def _root_span(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
+    def _root_span(self, wi: int, rows: IntArray | slice, seg: IntArray) -> FloatArray:
         """``sqrt(seek_span(W / usable, scatter, floor))`` of each row."""
         usable_gb = self.usable_gb[rows]
-        positive = usable_gb > 0
-        frac = np.where(positive, self.ws_pool[wi] / np.where(positive, usable_gb, 1.0), 1.0)
+        frac = np.divide(self.ws_pool[wi], usable_gb, out=np.ones_like(usable_gb), where=usable_gb > 0)
         s0 = np.minimum(1.0, np.maximum(self.p.min_span_fraction, frac))
         return np.asarray(np.sqrt(s0 + self.seg_scatter[seg] * (1.0 - s0)), dtype=np.float64)
 
     def _bounds(
-        self, wi: int, rows: IntArray, seg: IntArray, root: FloatArray
+        self, wi: int, rows: IntArray | slice, seg: IntArray, root: FloatArray
     ) -> tuple[FloatArray, FloatArray]:
         """Drive utilization at a queue of one and at a deep queue: ``U_deep <= U <= U_1``."""
         co = self.coef[wi]
@@ -943,28 +950,36 @@ class BatchModel:
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
 
-        With ``prune``, rows that fail capacity or whose state fails a controller, failover or port
-        check (independent of the drives) are failed without running the drive model. The drive
-        check is decided by the bounds ``U_deep <= U <= U_1`` where they settle it, and by the
-        fixed point for the rows in between.
+        Rows go through in contiguous chunks, windows without latency targets first. The drive
+        check is settled by the bounds ``U_deep <= U <= U_1`` where they settle it, by the fixed
+        point for the rows in between; windows with read-latency targets need the fixed point
+        for every row still passing. With ``prune``, a chunk (or the rest of its windows) is
+        skipped once every row in it fails capacity or a drive-independent check (controllers,
+        failover, ports), or an earlier window: the verdict is the same.
         """
         n = self.space.rows
         base = self.capacity_ok & self.st_ok[self.state]
-        idx = np.flatnonzero(base) if prune else np.arange(n, dtype=np.int64)
         ok = np.zeros(n, dtype=bool)
         lim = self.headroom.drive_max_pct + 1e-9
-        for lo in range(0, idx.size, CHUNK_ROWS):
-            rows = idx[lo : lo + CHUNK_ROWS]
+        targeted = [any(m.target_ms is not None for m in ms) for ms in self.members]
+        windows = sorted(range(len(self.windows)), key=lambda wi: targeted[wi])
+        modelled = 0
+        for lo in range(0, n, CHUNK_ROWS):
+            rows = slice(lo, min(n, lo + CHUNK_ROWS))
+            good = base[rows].copy()
+            if prune and not good.any():
+                continue
+            modelled += int(good.size if not prune else np.count_nonzero(good))
             seg = self.seg[rows]
-            good = base[rows]
-            for wi in range(len(self.windows)):
+            for wi in windows:
+                if prune and not good.any():
+                    break
                 root = self._root_span(wi, rows, seg)
                 u1, ud = self._bounds(wi, rows, seg, root)
-                targeted = any(m.target_ms is not None for m in self.members[wi])
-                if targeted:
+                if targeted[wi]:
                     sub = np.flatnonzero(good & (100 * ud <= lim))
                     u, phases, _ = self._latencies(
-                        wi, rows[sub], seg[sub], root[sub], u1[sub], ud[sub], every=False
+                        wi, lo + sub, seg[sub], root[sub], u1[sub], ud[sub], every=False
                     )
                     keep = 100 * u <= lim
                     for i, read_ms in phases.items():
@@ -982,7 +997,7 @@ class BatchModel:
                     u = ud[unsure] + w * (u1[unsure] - ud[unsure])
                     good[unsure] = 100 * u <= lim
             ok[rows] = good
-        return ok, int(idx.size)
+        return ok, modelled
 
     def detail(self, rows: IntArray) -> RowDetail:
         """Every figure of ``rows`` (meant for a few thousand rows: the chosen ones)."""

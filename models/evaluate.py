@@ -208,7 +208,8 @@ def cache_shares_gb(cache_gb: float, working_sets_gb: list[float], read_rates: l
     while occupied(hi) < 0:
         hi *= 4.0
         if hi > 1e30:
-            break
+            # read rates too small to separate the classes: share by working set
+            return [cache_gb * ws / total_ws for ws in working_sets_gb]
     t = brentq(occupied, 0.0, hi, xtol=1e-12 * hi)
     return [ws * (1.0 - math.exp(-r * t / ws)) if ws > 0 else 0.0 for ws, r in active]
 

@@ -37,7 +37,7 @@ from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator
 
 from models import ENGINE_VERSION
 from models.base import Frozen, InputError, Output, PositiveFloat
@@ -119,13 +119,12 @@ class RecommendConstraints(Frozen):
         default=False, description="also consider custom-build arrays (any drive), e.g. 'generic'"
     )
 
-    @model_validator(mode="after")
-    def _distinct(self) -> RecommendConstraints:
-        for name in ("vendors", "array_ids", "drive_kinds", "drive_ids", "raid_schemes"):
-            values = getattr(self, name)
-            if values is not None and len({str(v).lower() for v in values}) != len(values):
-                raise ValueError(f"{name} must be distinct")
-        return self
+    @field_validator("vendors", "array_ids", "drive_kinds", "drive_ids", "raid_schemes")
+    @classmethod
+    def _distinct(cls, values: list | None) -> list | None:
+        if values is not None and len({str(v).lower() for v in values}) != len(values):
+            raise ValueError("entries must be distinct")
+        return values
 
 
 class RecommendedConfiguration(Output):
@@ -249,22 +248,21 @@ def catalog_families(
             if (kinds is None or d.kind in kinds) and (drive_ids is None or d.id in drive_ids)
         ]
         flash = [0.0, *sorted({s for f in array.flash_cache for s in f.sizes_gb})]
+        layouts = []
         for option in sorted(array.raid, key=lambda r: r.scheme.value):
             if schemes is not None and option.scheme not in schemes:
                 continue
             share = wafl_full_stripe_share if option.scheme in wafl else None
             scatter = wafl_scatter if option.scheme in wafl else 0.0
-            widths = option.widths or range(option.min_width, option.max_width + 1)
-            for width in sorted(widths):
+            for width in sorted(option.widths or range(option.min_width, option.max_width + 1)):
                 try:
                     layout = option.layout(width, share)
                 except ValueError:
                     continue
-                if scatter:
-                    layout = layout.model_copy(update={"scatter": scatter})
-                for drive in drives:
-                    out.extend(Family(array, drive, layout, gb) for gb in flash)
-    out.sort(key=_family_key)
+                layouts.append(layout.model_copy(update={"scatter": scatter}) if scatter else layout)
+        for drive in drives:  # (array, drive, scheme, width, flash) order, as _family_key sorts
+            for layout in layouts:
+                out.extend(Family(array, drive, layout, gb) for gb in flash)
     return out
 
 
@@ -596,14 +594,9 @@ def recommend(
     cand = np.flatnonzero(within)  # indices into det
     order = cand[rank_order(cost[cand], ru[cand], latency[cand])]
     # one per group: the best-ranked of each group; ranks count these
-    groups = [_group_key(space.families[int(space.family[det.rows[k]])], one_per) for k in order]
-    seen: set[tuple] = set()
-    best = []
-    for k, g in zip(order, groups, strict=True):
-        if g not in seen:
-            seen.add(g)
-            best.append(int(k))
-    best_ix = np.asarray(best, dtype=np.int64)
+    group = _group_ids(ev, one_per)[space.family[det.rows[order]]]
+    _, first_of_group = np.unique(group, return_index=True)
+    best_ix = order[np.sort(first_of_group)]
     rank_of = np.zeros(feasible.size, dtype=np.int64)
     rank_of[best_ix] = np.arange(1, best_ix.size + 1)
     # Pareto front among them (configurations lacking an objective's figure cannot be placed)
@@ -750,12 +743,16 @@ def _confirmed_key(item: RecommendedConfiguration) -> tuple:
     )
 
 
-def _group_key(f: Family, one_per: OnePer) -> tuple:
+def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
+    """A group number per family: the family itself, its (array, drive, scheme), or its array."""
+    m = ev.model
+    n = len(ev.space.families)
+    if one_per is OnePer.FAMILY:
+        return np.arange(n, dtype=np.int64)
     if one_per is OnePer.ARRAY:
-        return (f.array.id,)
-    if one_per is OnePer.SCHEME:
-        return (f.array.id, f.drive.id, f.layout.scheme.value)
-    return _family_key(f)
+        return m.fam_array
+    scheme = np.asarray([list(RaidScheme).index(lay.scheme) for lay in m.layouts], dtype=np.int64)
+    return (m.fam_array * len(m.drives) + m.fam_drive) * len(RaidScheme) + scheme[m.fam_layout]
 
 
 def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleArray]:

@@ -282,7 +282,9 @@ def _with_zipf(workloads: list[Workload], alpha_delta: float) -> tuple[list[Work
         alpha = w.skew.zipf_alpha or 0.0
         new = min(3.0, max(0.0, alpha + alpha_delta))
         changed = changed or new != alpha
-        out.append(w.model_copy(update={"skew": Skew(zipf_alpha=new if new > 0 else None)}))
+        out.append(
+            w.model_copy(update={"skew": w.skew.model_copy(update={"zipf_alpha": new if new > 0 else None})})
+        )
     return out, changed
 
 
@@ -297,7 +299,7 @@ def _with_hot_data(workloads: list[Workload], factor: float) -> tuple[list[Workl
         assert s.io_pct is not None and s.data_pct is not None
         new = min(s.io_pct, max(0.01, s.data_pct * factor))
         changed = changed or new != s.data_pct
-        out.append(w.model_copy(update={"skew": Skew(io_pct=s.io_pct, data_pct=new)}))
+        out.append(w.model_copy(update={"skew": s.model_copy(update={"data_pct": new})}))
     return out, changed
 
 
@@ -461,7 +463,7 @@ class GrowthProjection(Output):
     )
     first_break_month: int | None = Field(description="earliest break of any window or of capacity")
     first_break: str | None
-    factor_formula: Explained
+    formula: str = Field(description="how each workload grows, with its rate")
     notes: list[str]
     text: str
 
@@ -493,8 +495,9 @@ def growth_projection(
     At month m workload i is scaled by ``f_i(m) = (1 + g_i / 100)^(m / 12)``: capacity, IOPS and
     MB/s, and (with ``grow_working_set``) its working set, since hot data grows with the data.
     ``months`` defaults to the longest horizon of the workloads (``horizon_years x 12``), or
-    :data:`DEFAULT_HORIZON_MONTHS` when none states one. A window breaks in the first month one
-    of its checks fails: a read-latency target (latency break) or a utilization limit (headroom
+    :data:`DEFAULT_HORIZON_MONTHS` when none states one; months are projected every
+    ``step_months`` (and the last). A window breaks in the first projected month one of its checks
+    fails: a read-latency target (latency break) or a utilization limit (headroom
     break); capacity breaks when the need exceeds the allowed fill. More growth never breaks
     later (the engine is monotone in load).
     """
@@ -566,30 +569,28 @@ def growth_projection(
         capacity_break_month=capacity_break[0] if capacity_break else None,
         first_break_month=first_all[0] if first_all else None,
         first_break=first_all[1] if first_all else None,
-        factor_formula=explained(
-            None,
-            "x",
-            "f(m) = (1 + g / 100)^(m / 12)",
-            f"f(m) = (1 + g)^(m / 12) per workload ({rates}); capacity, IOPS, MB/s"
-            + (" and working set" if grow_working_set else "")
-            + " grow by f(m)",
-        ),
+        formula=f"f(m) = (1 + g / 100)^(m / 12) per workload ({rates}); capacity, IOPS, MB/s"
+        + (" and working sets" if grow_working_set else "")
+        + " grow by f(m)",
         notes=notes,
         text=text,
     )
 
 
 def _record_breaks(state: dict[str, tuple[int, str, str]], month: int, res: EvaluationResult) -> None:
-    """First failing month per window and kind (latency / headroom), and of capacity."""
+    """First failing month per window and kind (latency / headroom), and of capacity: the worst
+    failing check of that month (largest value over limit)."""
     for w in res.windows:
-        for c in w.checks:
-            if c.passed:
-                continue
-            kind = "latency" if c.unit == "ms" else "headroom"
-            state.setdefault(f"{w.window}|{kind}", (month, c.text, c.name))
-    for c in res.checks:
-        if not c.passed:
-            state.setdefault("capacity", (month, c.text, c.name))
+        for kind, unit_is_ms in (("latency", True), ("headroom", False)):
+            key = f"{w.window}|{kind}"
+            failing = [c for c in w.checks if not c.passed and (c.unit == "ms") == unit_is_ms]
+            if key not in state and failing:
+                worst = max(failing, key=_ratio)
+                state[key] = (month, worst.text, worst.name)
+    failing = [c for c in res.checks if not c.passed]
+    if "capacity" not in state and failing:
+        worst = max(failing, key=_ratio)
+        state["capacity"] = (month, worst.text, worst.name)
 
 
 # ---- tornado machinery --------------------------------------------------------------------------
@@ -1274,7 +1275,9 @@ def _band(
     if q is None:
         lo, hi = float(np.min(arr)), float(np.max(arr))
     else:
-        lo, hi = (float(x) for x in np.quantile(arr, q, method="linear"))
+        # order statistics, no interpolation: conservative, and saturated (infinite) samples stay infinite
+        lo = float(np.quantile(arr, q[0], method="lower"))
+        hi = float(np.quantile(arr, q[1], method="higher"))
     return Band(low=_finite_or_none(lo), expected=expected, high=_finite_or_none(hi), unit=unit)
 
 
@@ -1327,7 +1330,7 @@ def ranges(
     4. Band: ``ends``: min and max over expected, pessimistic and optimistic. ``monte-carlo``:
        ``samples`` draws (numpy ``default_rng(seed)``, a triangular distribution per input over
        (low, expected, high), inputs drawn in :data:`UNCERTAIN_INPUTS` order), the band the
-       central ``coverage_pct`` of them, and the share that passes.
+       central ``coverage_pct`` of them (order statistics, no interpolation), and the share that passes.
     5. Capability (``capability``): :func:`max_workload` at the pessimistic, expected and
        optimistic settings (skew alone can move it several-fold).
     """

@@ -53,7 +53,9 @@ def wait_for(client: TestClient, job_id: str, timeout_s: float = 30.0) -> dict:
 def test_upload_poll_done_returns_profile_curves_tiers_and_a_workload(api: TestClient) -> None:
     data = gzip.compress(trace_bytes())
     created = api.post(
-        "/api/v1/traces?interval_s=5&name=mail", content=data, headers={"content-type": "application/octet-stream"}
+        "/api/v1/traces?interval_s=5&name=mail",
+        content=data,
+        headers={"content-type": "application/octet-stream"},
     )
     assert created.status_code == 202, created.text
     job_id = created.json()["id"]
@@ -137,7 +139,9 @@ def test_jobs_interrupted_by_a_restart_are_failed_at_start_up(traces_settings: S
     assert body["status"] == "failed" and "restart" in body["error"]
 
 
-def test_trace_uploads_have_their_own_size_limit(make_settings: Callable[..., Settings], tmp_path: Path) -> None:
+def test_trace_uploads_have_their_own_size_limit(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
     settings = make_settings(max_body_bytes=1000, max_trace_bytes=5000, traces_dir=tmp_path / "t")
     client = TestClient(create_app(settings))
 

@@ -42,7 +42,8 @@ def upgrade() -> None:
         sa.Column("updated_at", TIMESTAMP_UTC, nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_trace_jobs")),
         sa.CheckConstraint(
-            "status IN ('queued', 'running', 'done', 'failed', 'cancelled')", name=op.f("ck_trace_jobs_status")
+            "status IN ('queued', 'running', 'done', 'failed', 'cancelled')",
+            name=op.f("ck_trace_jobs_status"),
         ),
     )
     op.create_index(op.f("ix_trace_jobs_status"), "trace_jobs", ["status"])

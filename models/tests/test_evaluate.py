@@ -469,3 +469,12 @@ def test_cold_hit_ratio_is_below_the_warm_one(hdd15k):
     ph = evaluate([wl], cfg).windows[0].phases[0]
     assert ph.dram_hit_pct.value == pytest.approx(16.0, abs=0.05)
     assert ph.cold_hit_pct.value == pytest.approx(14.6, abs=0.1)
+
+
+def test_vanishing_read_rates_do_not_break_the_cache_split():
+    # regression: brentq raised "f(a) and f(b) must have different signs" for read rates ~1e-300
+    from models.evaluate import cache_shares_gb
+
+    shares = cache_shares_gb(10.0, [40.0, 60.0], [1e-300, 1e-300])
+    assert sum(shares) == pytest.approx(10.0)
+    assert shares[0] == pytest.approx(4.0)

@@ -85,7 +85,8 @@ def test_msr_csv_reads_filetime_ticks_bytes_and_response_times() -> None:
     assert rec.offset.tolist() == [7014609920, 1317441536, 2012]
     assert rec.size.tolist() == [24576, 8192, 512]
     assert rec.stream.tolist() == [0, 0, 1]  # usr/0, usr/1
-    np.testing.assert_allclose(rec.latency, [4.1286e-3, 1.963e-4, 1e-5])  # 41286 x 100 ns
+    assert rec.latency is not None
+    np.testing.assert_allclose(rec.latency, np.array([4.1286e-3, 1.963e-4, 1e-5]))  # 41286 x 100 ns
     assert state.malformed == 1 and state.samples[0].line == 3
 
 
@@ -123,7 +124,8 @@ def test_plain_csv_accepts_a_header_spaces_exponents_and_an_empty_latency() -> N
     assert rec.t.tolist() == [0.5, 1.25, 2.0, 3.0]
     assert rec.read.tolist() == [True, False, False, True]
     assert rec.size.tolist() == [8192, 4096, 4096, 512]
-    np.testing.assert_allclose(rec.latency, [0.0015, np.nan, 0.003, 0.00025])
+    assert rec.latency is not None
+    np.testing.assert_allclose(rec.latency, np.array([0.0015, np.nan, 0.003, 0.00025]))
     assert state.ignored == 1 and state.malformed == 0
 
 

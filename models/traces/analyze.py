@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import Field, field_validator
 from scipy.optimize import minimize_scalar
 
-from models.base import Frozen, InputError, Output
+from models.base import Frozen, Output
 from models.cache import hit_ratio_curve
 from models.traces.heat import TierTable, io_share_of_hottest, tier_table
 from models.traces.mrc import (
@@ -38,7 +38,7 @@ from models.traces.mrc import (
 from models.traces.parse import TraceReader
 from models.traces.profile import PeakWindow, ProfileBuilder, TraceProfile
 from models.traces.records import ParseReport, TraceCancelled, TraceFormat
-from models.units import GB, KIB
+from models.units import KIB
 from models.workload import Phase, Skew, Workload
 
 ProgressFn = Callable[[float, int, float], None]
@@ -297,13 +297,6 @@ def analyze_trace(
     )
 
 
-def check_records_per_s(records: int, seconds: float) -> float:
-    """Records per second (0 for no time)."""
-    if seconds <= 0:
-        raise InputError("seconds", "must be > 0")
-    return records / seconds
-
-
 __all__ = [
     "DerivedWorkload",
     "SkewFit",
@@ -313,5 +306,3 @@ __all__ = [
     "derive_workload",
     "fit_zipf_alpha",
 ]
-
-_ = GB

@@ -79,7 +79,7 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float) -> FloatAr
     mask = (1 << STREAM_SHIFT) - 1
     chunk_keys = ((keys >> STREAM_SHIFT) << STREAM_SHIFT) | ((keys & mask) // ratio)
     uniq, inverse = np.unique(chunk_keys, return_inverse=True)
-    return np.bincount(inverse, weights=weights, minlength=uniq.size)
+    return np.bincount(inverse, weights=weights, minlength=uniq.size).astype(np.float64)
 
 
 def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -> list[int]:

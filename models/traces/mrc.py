@@ -49,6 +49,7 @@ HASH_BITS = 24
 """SHARDS modulus P = 2^24: rates down to 6e-8."""
 DEFAULT_MAX_SAMPLES = 1_000_000
 """Block requests kept for the stack distances: ~2 s of work; R = 1 (exact) below this."""
+_MIN_OBJECTS = {"s3fifo": 10}
 PYTHON_REPLAY_MAX = 50_000
 """Without a scratch directory, policies replay at most this many sampled requests (Python loop)."""
 _LIBCACHESIM_CLASS = {"lru": "LRU", "arc": "ARC", "s3fifo": "S3FIFO", "fifo": "FIFO", "lirs": "LIRS"}
@@ -347,7 +348,9 @@ def policy_curve(
     miss: list[float] = []
     try:
         for c in sizes_blocks.tolist():
-            size = max(1, round(c * rate)) if c > 0 else 0
+            # libCacheSim's S3-FIFO aborts the process below 10 objects (its 10 % small FIFO
+            # would be empty): tiny miniature caches are simulated at that minimum
+            size = max(_MIN_OBJECTS.get(policy, 1), round(c * rate)) if c > 0 else 0
             if size == 0 or counted_n == 0:
                 miss.append(1.0 if counted_n else 0.0)
                 continue

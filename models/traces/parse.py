@@ -17,7 +17,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -168,7 +168,7 @@ def _decimal(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) ->
     dots = dot.sum(axis=1)
     ok &= np.all(digit | dot | ~inside, axis=1) & (dots <= 1) & digit.any(axis=1)
     # digits to the right of each column (exclusive)
-    right = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit
+    right: npt.NDArray[np.int64] = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit
     d = np.where(digit, m - np.uint8(48), np.uint8(0)).astype(np.int64)
     value = (d * _POW10[::-1][np.minimum(right, 18)]).sum(axis=1)
     frac_digits = np.where(dots > 0, np.argmax(dot[:, ::-1], axis=1), 0)
@@ -847,7 +847,7 @@ class TraceReader:
             raise TraceError(f"no I/O records in the {state.format.value} trace")
 
 
-def read_all(stream: BinaryIO, fmt: TraceFormat | None = None, **kwargs: int) -> tuple[Records, ParseState]:
+def read_all(stream: BinaryIO, fmt: TraceFormat | None = None, **kwargs: Any) -> tuple[Records, ParseState]:
     """The whole trace as one :class:`Records` (for tests and small files) and the parse state."""
     reader = TraceReader(stream, fmt, **kwargs)
     records = concat_records(list(reader))

@@ -47,6 +47,18 @@ PENT_UP_SHARE = 0.05
 """Share of time above the latency target from which the IOPS are said to understate demand."""
 
 
+def sorted_unique(x: IntArray) -> IntArray:
+    """Distinct values, sorted (sort and compare neighbours: faster than numpy's hashing ``unique``
+    for millions of distinct 64-bit keys)."""
+    s = np.sort(x)
+    if s.size == 0:
+        return s
+    keep = np.empty(s.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
 def size_class(size: IntArray) -> IntArray:
     """Class index: 0 for < 1 KiB, then floor(log2(size)) - 9, capped at the last class."""
     lg = np.floor(np.log2(np.maximum(size, 1))).astype(np.int64) - 9
@@ -277,7 +289,7 @@ class ProfileBuilder:
         for s, c in zip(sizes.tolist(), counts.tolist(), strict=True):
             self.sizes[s] = self.sizes.get(s, 0) + c
         ends = rec.offset + rec.size
-        for s in np.unique(rec.stream).tolist():
+        for s in sorted_unique(rec.stream).tolist():
             self.span[s] = max(self.span.get(s, 0), int(ends[rec.stream == s].max()))
         counted = rel >= self.warmup_s
         cum = np.cumsum(
@@ -325,7 +337,9 @@ class ProfileBuilder:
         # heat: I/O share per 4 KiB block
         uniq, inverse = np.unique(keys, return_inverse=True)
         self._pending_keys.append(uniq)
-        self._pending_w.append(np.bincount(inverse, weights=overlap / rec.size[owner], minlength=uniq.size))
+        self._pending_w.append(
+            np.bincount(inverse, weights=overlap / rec.size[owner], minlength=uniq.size).astype(np.float64)
+        )
         self._pending_n += uniq.size
         if self._pending_n > max(4_000_000, self.heat_keys.size):
             self._merge_heat()
@@ -351,7 +365,7 @@ class ProfileBuilder:
             pairs = np.unique(np.stack([ivl, h]), axis=1)
             p_iv, p_key = pairs[0], pairs[1]
         else:
-            packed = np.unique((rel << 44) | h)
+            packed = sorted_unique((rel << 44) | h)
             p_iv, p_key = (packed >> 44) + lo, packed & ((1 << 44) - 1)
         counts = np.bincount(p_iv - lo)
         carry_mask = p_iv == self.carry_interval
@@ -376,7 +390,7 @@ class ProfileBuilder:
         w = np.concatenate([self.heat_w, *self._pending_w])
         uniq, inverse = np.unique(keys, return_inverse=True)
         self.heat_keys = uniq
-        self.heat_w = np.bincount(inverse, weights=w, minlength=uniq.size)
+        self.heat_w = np.bincount(inverse, weights=w, minlength=uniq.size).astype(np.float64)
         self._pending_keys, self._pending_w, self._pending_n = [], [], 0
 
     # ---- result ----
@@ -389,7 +403,7 @@ class ProfileBuilder:
         keys, _ = self.heat()
         if not self.block_shift:
             return int(keys.size)
-        return int(np.unique(keys >> self.block_shift).size)
+        return int(sorted_unique(keys >> self.block_shift).size)
 
     def _peak(self, i: int, rank: int, by: str) -> PeakWindow:
         g, dt = self.iv, self.interval_s

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator
 
 from backend.app.calibration import Layout
 from backend.app.schemas import Request
@@ -34,8 +34,9 @@ class RecommendRequest(Request):
         description="WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default",
     )
 
-    @model_validator(mode="after")
-    def _distinct_objectives(self) -> RecommendRequest:
-        if len(set(self.pareto)) != len(self.pareto):
+    @field_validator("pareto")
+    @classmethod
+    def _distinct_objectives(cls, value: list[ParetoObjective]) -> list[ParetoObjective]:
+        if len(set(value)) != len(value):
             raise ValueError("pareto objectives must be distinct")
-        return self
+        return value

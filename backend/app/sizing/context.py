@@ -18,7 +18,7 @@ from typing import Literal, Protocol, TypeVar
 
 from backend.app.calibration import Calibration, Layout
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.errors import InvalidInput, Loc
+from backend.app.core.errors import CatalogUnavailable, InvalidInput, Loc
 from backend.app.hardware.schemas import ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord
 from backend.app.sizing.schemas import CatalogReference
 from models.base import InputError
@@ -114,6 +114,15 @@ class SizingContext:
             ) from exc
         except (ValueError, ArithmeticError) as exc:  # incl. pydantic ValidationError of a non-finite output
             raise numerical_failure(exc) from exc
+
+    def catalog_array(self, array_id: str | None) -> ArrayModel | None:
+        """The catalog array ``array_id`` names, if any (None, not an error, when the catalog is down)."""
+        if array_id is None:
+            return None
+        try:
+            return self.catalog.get().arrays.get(array_id)
+        except CatalogUnavailable:
+            return None
 
     # ---- resolving configurations
 

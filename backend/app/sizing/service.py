@@ -115,7 +115,7 @@ def _scheme_configurations(
             config = ctx.configuration(ref, loc, count="either", scheme_loc=("body", "schemes", i))
             out.append((config, loc, True))
             continue
-        array = ctx.catalog.get().arrays.get(base.array_id) if base.array_id else None
+        array = ctx.catalog_array(base.array_id)
         pools = []
         for pool in base.pools:
             raid = ctx.run(partial(layout_for_scheme, scheme, pool.raid, array))

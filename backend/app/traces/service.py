@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.core.errors import InvalidInput, NotFound
@@ -171,15 +172,23 @@ def cancel(session: Session, runner: TraceRunner, job_id: str) -> TraceJobOut | 
 
 
 def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
-    """Jobs left queued or running by a previous server process are failed; returns how many."""
-    with session_factory() as session:
-        result = session.execute(
-            update(TraceJob)
-            .where(TraceJob.status.in_(ACTIVE_STATUSES))
-            .values(status="failed", error="interrupted by a server restart", updated_at=utcnow())
-        )
-        session.commit()
-        return int(getattr(result, "rowcount", 0) or 0)
+    """Jobs left queued or running by a previous server process are failed; returns how many.
+
+    A database that is down (or not migrated) at start-up is logged and skipped: the app still
+    starts and reports the database in ``/health``.
+    """
+    try:
+        with session_factory() as session:
+            result = session.execute(
+                update(TraceJob)
+                .where(TraceJob.status.in_(ACTIVE_STATUSES))
+                .values(status="failed", error="interrupted by a server restart", updated_at=utcnow())
+            )
+            session.commit()
+            return int(getattr(result, "rowcount", 0) or 0)
+    except SQLAlchemyError as exc:
+        logger.warning("could not mark interrupted trace jobs at start-up: %s", exc)
+        return 0
 
 
 def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: str) -> None:
@@ -212,7 +221,12 @@ def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: st
             s.execute(
                 update(TraceJob)
                 .where(TraceJob.id == job_id)
-                .values(percent=round(100.0 * fraction, 2), records=records, records_per_s=rate, updated_at=utcnow())
+                .values(
+                    percent=round(100.0 * fraction, 2),
+                    records=records,
+                    records_per_s=rate,
+                    updated_at=utcnow(),
+                )
             )
             s.commit()
             stop[0] = bool(s.scalar(select(TraceJob.cancel_requested).where(TraceJob.id == job_id)))
@@ -220,7 +234,12 @@ def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: st
     try:
         with (job_dir / UPLOAD_NAME).open("rb") as stream:
             analysis = analyze_trace(
-                stream, options, total_bytes=size, progress=progress, should_stop=should_stop, scratch_dir=job_dir
+                stream,
+                options,
+                total_bytes=size,
+                progress=progress,
+                should_stop=should_stop,
+                scratch_dir=job_dir,
             )
     except TraceCancelled:
         _store(session_factory, job_id, "cancelled", error="cancelled")
@@ -238,7 +257,13 @@ def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: st
         logger.exception("trace job %s failed", job_id)
         _store(session_factory, job_id, "failed", error=f"internal error: {type(exc).__name__}")
     else:
-        _store(session_factory, job_id, "done", result=analysis.model_dump(mode="json"), records=analysis.profile.records)
+        _store(
+            session_factory,
+            job_id,
+            "done",
+            result=analysis.model_dump(mode="json"),
+            records=analysis.profile.records,
+        )
 
 
 def _store(

@@ -26,7 +26,7 @@ from models.whatif import (
     SensitivityResult,
 )
 
-router = APIRouter(prefix="/whatif", tags=["whatif"], responses=error_responses(503))
+router = APIRouter(prefix="/whatif", tags=["whatif"], responses=error_responses(400, 503))
 
 
 @router.post("/growth")

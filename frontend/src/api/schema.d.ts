@@ -260,6 +260,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ranked configurations from the whole catalog that meet every window
+         * @description Every array x drive x RAID scheme x group width x flash-cache option, each sized to its fewest
+         *     drives meeting every window, filtered by the constraints (vendors, arrays, drives, schemes, max cost,
+         *     rack units, power), ranked by cost, rack units and read latency, with the Pareto front. Arrays that
+         *     cannot meet the workload come with their binding constraint; contradictory windows give an empty
+         *     list and the reasons.
+         */
+        post: operations["recommend-recommend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports": {
         parameters: {
             query?: never;
@@ -355,6 +379,190 @@ export interface paths {
          * @description The fewest drives (whole RAID groups) of a configuration family that meet every window.
          */
         post: operations["sizing-size"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create
+         * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id.
+         */
+        post: operations["traces-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/traces/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get
+         * @description Status and progress (% and records/s); with the analysis once done.
+         */
+        get: operations["traces-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete
+         * @description Cancel a queued or running job (202, the job); delete a finished one (204).
+         */
+        delete: operations["traces-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/building-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Building Blocks
+         * @description Blocks, racks, rack units, power and GB/s per rack unit for a throughput or capacity target.
+         */
+        post: operations["whatif-building_blocks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/degraded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Degraded
+         * @description Normal, drive failed, rebuilding (hours and exposure) and controller down, side by side.
+         */
+        post: operations["whatif-degraded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/growth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Growth
+         * @description Month by month as the workloads grow: when each window and the capacity first break.
+         */
+        post: operations["whatif-growth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/max-workload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Max Workload
+         * @description The largest load scale each window's mix sustains within its targets and limits, and what binds.
+         */
+        post: operations["whatif-max_workload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/raid-conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raid Conversion
+         * @description A benchmark result under one RAID scheme converted to another, with the shortcuts beside it.
+         */
+        post: operations["whatif-raid_conversion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/ranges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ranges
+         * @description Low / expected / high bands over the plausible ranges of uncertain inputs, and which matters most.
+         */
+        post: operations["whatif-ranges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/whatif/sensitivity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sensitivity
+         * @description Tornado: each input moved down and up by a step, ranked by how much it moves the result.
+         */
+        post: operations["whatif-sensitivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -504,6 +712,35 @@ export interface components {
             spec: components["schemas"]["ArrayModel"];
         };
         /**
+         * BadLine
+         * @description A line that could not be read: its 1-based number and (the start of) its text.
+         */
+        BadLine: {
+            /** Line */
+            line: number;
+            /** Text */
+            text: string;
+        };
+        /**
+         * Band
+         * @description A figure as a band: ``low <= high`` numerically; null = unbounded (saturated).
+         */
+        Band: {
+            /** Expected */
+            expected: number | null;
+            /** High */
+            high: number | null;
+            /** Low */
+            low: number | null;
+            /** Unit */
+            unit: string;
+        };
+        /**
+         * BandMethod
+         * @enum {string}
+         */
+        BandMethod: "ends" | "monte-carlo";
+        /**
          * BillOfMaterials
          * @description Drives, shelves, rack units, power and list cost (None where the catalog has no figure).
          */
@@ -524,6 +761,194 @@ export interface components {
             spares: number;
         };
         /**
+         * BlockKind
+         * @enum {string}
+         */
+        BlockKind: "controller-shelf" | "scale-out-node" | "nas-node";
+        /**
+         * BlockNeed
+         * @description Blocks one requirement alone needs.
+         */
+        BlockNeed: {
+            /** Blocks */
+            blocks: number;
+            blocks_formula: components["schemas"]["Explained"];
+            /** Need */
+            need: string;
+            /** Target */
+            target: number;
+            /** Unit */
+            unit: string;
+        };
+        /** BlockSizing */
+        BlockSizing: {
+            /**
+             * Binding
+             * @description the need that sets the block count
+             */
+            binding: string;
+            block: components["schemas"]["BuildingBlock"];
+            /** Blocks */
+            blocks: number;
+            /** Blocks Per Rack */
+            blocks_per_rack: number;
+            /** Drives */
+            drives: number;
+            /** @description read GB/s of a full rack of blocks */
+            gb_s_per_rack: components["schemas"]["Explained"];
+            /** @description performance density: read GB/s per rack unit */
+            gb_s_per_rack_unit: components["schemas"]["Explained"];
+            /** Iops */
+            iops: number | null;
+            /** Needs */
+            needs: components["schemas"]["BlockNeed"][];
+            /**
+             * Power Kw Per Rack
+             * @description a full rack of blocks [kW]
+             */
+            power_kw_per_rack: number | null;
+            /** Power W */
+            power_w: number | null;
+            /**
+             * Rack Units
+             * @description rack units of the blocks [U]
+             */
+            rack_units: number;
+            /** Racks */
+            racks: number;
+            /** Raw Pb */
+            raw_pb: number;
+            /** @description delivered by all blocks */
+            read_gb_s: components["schemas"]["Explained"];
+            /** Scaling Efficiency */
+            scaling_efficiency: number;
+            target: components["schemas"]["BlockTarget"];
+            /** Text */
+            text: string;
+            /** Usable Pb */
+            usable_pb: number;
+            write_gb_s: components["schemas"]["Explained"];
+        };
+        /**
+         * BlockTarget
+         * @description What the system must deliver (zero = no requirement).
+         */
+        BlockTarget: {
+            /**
+             * Iops
+             * @description random IOPS
+             * @default 0
+             */
+            iops: number;
+            /**
+             * Raw Pb
+             * @description raw capacity [PB, decimal]
+             * @default 0
+             */
+            raw_pb: number;
+            /**
+             * Read Gb S
+             * @description streaming reads [GB/s]
+             * @default 0
+             */
+            read_gb_s: number;
+            /**
+             * Usable Pb
+             * @description usable capacity [PB, decimal]
+             * @default 0
+             */
+            usable_pb: number;
+            /**
+             * Write Gb S
+             * @description streaming writes [GB/s]
+             * @default 0
+             */
+            write_gb_s: number;
+        };
+        /**
+         * BuildingBlock
+         * @description One block as delivered alone: packaging, capacity and sustained throughput.
+         */
+        BuildingBlock: {
+            /**
+             * Drive Capacity Gb
+             * @description marketed capacity per drive [GB]
+             */
+            drive_capacity_gb: number;
+            /** Drives */
+            drives: number;
+            /**
+             * Iops
+             * @description random IOPS one block sustains
+             */
+            iops?: number | null;
+            /** @default controller-shelf */
+            kind: components["schemas"]["BlockKind"];
+            /** Name */
+            name: string;
+            /**
+             * Power W
+             * @description power of one block with its drives [W]
+             */
+            power_w?: number | null;
+            /**
+             * Rack Units
+             * @description height of the block [U]
+             */
+            rack_units: number;
+            /**
+             * Read Gb S
+             * @description sustained read from the drives [GB/s]
+             */
+            read_gb_s: number;
+            /**
+             * Source
+             * @default user-defined
+             */
+            source: string;
+            /**
+             * Usable Fraction
+             * @description usable share of raw (RAID / replication efficiency)
+             * @default 0.8
+             */
+            usable_fraction: number;
+            /**
+             * Write Gb S
+             * @description sustained write to the drives [GB/s]
+             */
+            write_gb_s: number;
+        };
+        /**
+         * BuildingBlocksRequest
+         * @description Give ``block`` (figures of your own) or ``catalog`` (derived from catalog records), not both.
+         */
+        BuildingBlocksRequest: {
+            block?: components["schemas"]["BuildingBlock"] | null;
+            catalog?: components["schemas"]["CatalogBlock"] | null;
+            /**
+             * Rack Units Per Rack
+             * @default 42
+             */
+            rack_units_per_rack: number;
+            /**
+             * Reserved Rack Units
+             * @default 2
+             */
+            reserved_rack_units: number;
+            /**
+             * Scaling Efficiency
+             * @default 0.95
+             */
+            scaling_efficiency: number;
+            target: components["schemas"]["BlockTarget"];
+        };
+        /** BuildingBlocksResult */
+        BuildingBlocksResult: {
+            /** @description the block and its arithmetic, when derived from the catalog */
+            derived: components["schemas"]["DerivedBlock"] | null;
+            sizing: components["schemas"]["BlockSizing"];
+        };
+        /**
          * CacheConfig
          * @description Read-cache levels beyond controller DRAM (the DRAM cache is in the controller spec).
          */
@@ -536,10 +961,16 @@ export interface components {
             cache_sequential: boolean;
             /**
              * Dedupe Aware
-             * @description caches hold deduplicated blocks
+             * @description the flash cache holds deduplicated blocks
              * @default false
              */
             dedupe_aware: boolean;
+            /**
+             * Dram Dedupe Aware
+             * @description the DRAM cache holds deduplicated blocks
+             * @default false
+             */
+            dram_dedupe_aware: boolean;
             /**
              * Exclusive
              * @description flash holds blocks evicted from DRAM (victim cache); False = inclusive
@@ -654,6 +1085,36 @@ export interface components {
             usable_raw_pct: number;
             /** Usable Tb */
             usable_tb: number;
+        };
+        /**
+         * CatalogBlock
+         * @description A building block from catalog records (or custom hardware record ids).
+         */
+        CatalogBlock: {
+            /** Array Id */
+            array_id: string;
+            /**
+             * Drive Id
+             * @description default: the array's
+             */
+            drive_id?: string | null;
+            /**
+             * Drives
+             * @description drives per block; default from packaging
+             */
+            drives?: number | null;
+            /** Group Width */
+            group_width?: number | null;
+            /** Name */
+            name?: string | null;
+            /** Port Option */
+            port_option?: string | null;
+            /**
+             * Rack Units
+             * @description height of a block [U]
+             */
+            rack_units?: number | null;
+            raid_scheme?: components["schemas"]["RaidScheme"] | null;
         };
         /**
          * CatalogReference
@@ -1022,6 +1483,23 @@ export interface components {
              */
             write_ack_ms: number;
         };
+        /**
+         * ConversionShortcut
+         * @description A rule of thumb applied to the same measurement, and how far it is from the arithmetic.
+         */
+        ConversionShortcut: {
+            /**
+             * Error Pct
+             * @description (shortcut - back-end arithmetic) / back-end arithmetic [%]
+             */
+            error_pct: number;
+            /** Iops */
+            iops: number;
+            /** Name */
+            name: string;
+            /** Text */
+            text: string;
+        };
         /** CurvesReportInput */
         CurvesReportInput: {
             inputs: components["schemas"]["CurvesRequest"];
@@ -1286,11 +1764,44 @@ export interface components {
              */
             write_latency_us?: number | null;
         };
+        /** DegradedComparison */
+        DegradedComparison: {
+            /**
+             * Modes
+             * @description normal, drive failed, rebuilding, controller / node down
+             */
+            modes: components["schemas"]["ModeResult"][];
+            /** Text */
+            text: string;
+            worst_mode: components["schemas"]["DegradedMode"];
+        };
         /**
          * DegradedMode
          * @enum {string}
          */
         DegradedMode: "none" | "drive-failed" | "rebuilding" | "controller-failed";
+        /** DegradedRequest */
+        DegradedRequest: {
+            /**
+             * Afr Pct
+             * @description annual failure rate of a drive [%]
+             * @default 2
+             */
+            afr_pct: number;
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Ure Per Bit
+             * @description unrecoverable read errors per bit read
+             * @default 1e-15
+             */
+            ure_per_bit: number;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
         /**
          * Delta
          * @description A configuration's headline minus the base's.
@@ -1308,6 +1819,46 @@ export interface components {
              * @description windows of the configuration, in its order
              */
             windows: components["schemas"]["WindowDelta"][];
+        };
+        /**
+         * DerivedBlock
+         * @description A block derived from catalog records, with the arithmetic of its throughput.
+         */
+        DerivedBlock: {
+            block: components["schemas"]["BuildingBlock"];
+            iops: components["schemas"]["Explained"] | null;
+            layout: components["schemas"]["RaidLayout"];
+            read_gb_s: components["schemas"]["Explained"];
+            write_gb_s: components["schemas"]["Explained"];
+        };
+        /**
+         * DerivedWorkload
+         * @description The trace as sizing input.
+         */
+        DerivedWorkload: {
+            /**
+             * Fast Tier Fraction
+             * @description needed fast-tier fraction at 80 % I/O capture, per chunk size label (TieringConfig)
+             */
+            fast_tier_fraction: {
+                [key: string]: number;
+            };
+            /**
+             * Notes
+             * @default []
+             */
+            notes: string[];
+            skew: components["schemas"]["SkewFit"];
+            workload: components["schemas"]["Workload"];
+        };
+        /**
+         * DriveGroup
+         * @description Additional drives of another model in a pool (mixed sizes).
+         */
+        DriveGroup: {
+            /** Count */
+            count: number;
+            drive: components["schemas"]["DriveSpec"];
         };
         /** DriveInput */
         DriveInput: {
@@ -1354,6 +1905,11 @@ export interface components {
              * @default pool
              */
             name: string;
+            /**
+             * Other Drives
+             * @description drives of other models mixed into the pool; performance is modeled on `drive`
+             */
+            other_drives?: components["schemas"]["DriveGroup"][];
             raid: components["schemas"]["RaidLayout"];
             spares?: components["schemas"]["SparePolicy"];
         };
@@ -1757,6 +2313,90 @@ export interface components {
             /** Source */
             source: string;
         };
+        /**
+         * GrowthPoint
+         * @description One month of a growth projection (chart-ready).
+         */
+        GrowthPoint: {
+            /** Capacity Needed Tb */
+            capacity_needed_tb: number | null;
+            /**
+             * Factors
+             * @description growth factor of each workload since month 0
+             */
+            factors: {
+                [key: string]: number;
+            };
+            /**
+             * Fill Pct
+             * @description capacity needed over usable [%]
+             */
+            fill_pct: number | null;
+            /** Month */
+            month: number;
+            /** Windows */
+            windows: components["schemas"]["WindowOutcome"][];
+        };
+        /** GrowthProjection */
+        GrowthProjection: {
+            /**
+             * Capacity Break Month
+             * @description first month the capacity needed exceeds the allowed fill
+             */
+            capacity_break_month: number | null;
+            degraded: components["schemas"]["DegradedMode"];
+            factor_formula: components["schemas"]["Explained"];
+            /** First Break */
+            first_break: string | null;
+            /**
+             * First Break Month
+             * @description earliest break of any window or of capacity
+             */
+            first_break_month: number | null;
+            /** Months */
+            months: number;
+            /** Notes */
+            notes: string[];
+            /** Points */
+            points: components["schemas"]["GrowthPoint"][];
+            /** Step Months */
+            step_months: number;
+            /** Text */
+            text: string;
+            /** Windows */
+            windows: components["schemas"]["WindowBreak"][];
+        };
+        /** GrowthRequest */
+        GrowthRequest: {
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * @description evaluate in this degraded mode
+             * @default none
+             */
+            degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Grow Working Set
+             * @description working sets grow with the data
+             * @default true
+             */
+            grow_working_set: boolean;
+            /**
+             * Months
+             * @description months to project; null = the workloads' longest horizon
+             */
+            months?: number | null;
+            /**
+             * Step Months
+             * @default 1
+             */
+            step_months: number;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -1965,6 +2605,55 @@ export interface components {
             working_set_gb?: number | null;
         };
         /**
+         * InfeasibleArray
+         * @description An array none of whose families meets the workload, and why.
+         */
+        InfeasibleArray: {
+            /** Array Id */
+            array_id: string;
+            /**
+             * Binding Constraint
+             * @description the check furthest past its limit, in words
+             */
+            binding_constraint: string;
+            /**
+             * Closest
+             * @description the family that comes closest, at the most drives it takes
+             */
+            closest: string;
+            /** Families */
+            families: number;
+            /** Model */
+            model: string;
+            /**
+             * Reasons
+             * @description every failing check of that configuration, worst first
+             */
+            reasons: string[];
+            /** Vendor */
+            vendor: string;
+        };
+        /** IntervalSeries */
+        IntervalSeries: {
+            /**
+             * Interval S
+             * @description seconds per point (a multiple of the requested interval if averaged)
+             */
+            interval_s: number;
+            /** Iops */
+            iops: number[];
+            /** Mb S */
+            mb_s: number[];
+            /** Mean Latency Ms */
+            mean_latency_ms?: (number | null)[] | null;
+            /** Read Pct */
+            read_pct: number[];
+            /** Start S */
+            start_s: number[];
+            /** Working Set Gb */
+            working_set_gb: number[];
+        };
+        /**
          * IoSize
          * @description One entry of an I/O-size mix: ``pct`` of the phase's I/Os are ``size_kib`` [KiB] each.
          */
@@ -2090,6 +2779,132 @@ export interface components {
             /** Read Latency Ms */
             read_latency_ms: number | null;
         };
+        /** MaxWorkloadRequest */
+        MaxWorkloadRequest: {
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * @description evaluate in this degraded mode
+             * @default none
+             */
+            degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** MaxWorkloadResult */
+        MaxWorkloadResult: {
+            /** Binding Window */
+            binding_window: string | null;
+            degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Max Scale
+             * @description smallest max_scale over the windows: the system's
+             */
+            max_scale: number | null;
+            /** Text */
+            text: string;
+            /** Tolerance */
+            tolerance: number;
+            /** Windows */
+            windows: components["schemas"]["WindowCapability"][];
+        };
+        /**
+         * MissRatioCurve
+         * @description Miss ratios of one policy at each cache size (sizes from 0 to the footprint).
+         */
+        MissRatioCurve: {
+            /**
+             * Byte Miss Ratio
+             * @description requested bytes missing, 0..1 (exact stack distances: LRU only)
+             */
+            byte_miss_ratio?: number[] | null;
+            /** Cache Blocks */
+            cache_blocks: number[];
+            /**
+             * Cache Gb
+             * @description cache sizes [GB, decimal]
+             */
+            cache_gb: number[];
+            /** Method */
+            method: string;
+            /** Policy */
+            policy: string;
+            /**
+             * Request Miss Ratio
+             * @description block requests missing, 0..1
+             */
+            request_miss_ratio: number[];
+            /** Sampled Requests */
+            sampled_requests: number;
+            /** Sampling Rate */
+            sampling_rate: number;
+        };
+        /** ModeResult */
+        ModeResult: {
+            /** Available */
+            available: boolean;
+            mode: components["schemas"]["DegradedMode"];
+            /** Note */
+            note: string | null;
+            outcome: components["schemas"]["Outcome"] | null;
+            /** Rebuild */
+            rebuild: components["schemas"]["RebuildExposure"][];
+            result: components["schemas"]["EvaluationResult"] | null;
+        };
+        /**
+         * OnePer
+         * @description How many configurations per group the answer keeps (the best-ranked of each group).
+         * @enum {string}
+         */
+        OnePer: "family" | "scheme" | "array";
+        /**
+         * Outcome
+         * @description An evaluation reduced to what a what-if compares (see the module docstring).
+         */
+        Outcome: {
+            /**
+             * Binding
+             * @description 'window: check' nearest (or furthest past) its limit
+             */
+            binding: string;
+            /**
+             * Binding Unit
+             * @description % for a utilization, ms for a latency target
+             */
+            binding_unit: string;
+            /**
+             * Binding Value
+             * @description the binding check's value (its unit below); null = saturated
+             */
+            binding_value: number | null;
+            /**
+             * Fill Pct
+             * @description capacity needed over usable [%]
+             */
+            fill_pct: number | null;
+            /**
+             * Headroom Used Pct
+             * @description of the binding check [%]; null = saturated
+             */
+            headroom_used_pct: number | null;
+            /**
+             * Max Utilization Pct
+             * @description busiest component of any window [%]
+             */
+            max_utilization_pct: number | null;
+            /** Passed */
+            passed: boolean;
+            /**
+             * Read Latency Ms
+             * @description worst window's read latency [ms]; null = saturated
+             */
+            read_latency_ms: number | null;
+            /** Windows */
+            windows: components["schemas"]["WindowOutcome"][];
+        };
         /**
          * Packaging
          * @description Physical packaging: enclosures, rack units, power and list prices (where the catalog has them).
@@ -2150,10 +2965,120 @@ export interface components {
             shelf_rack_units: number;
         };
         /**
+         * ParetoObjective
+         * @description What the Pareto front trades off (each minimized; headroom maximized).
+         * @enum {string}
+         */
+        ParetoObjective: "cost" | "rack-units" | "power" | "read-latency" | "headroom";
+        /**
+         * ParseReport
+         * @description What the reader made of the file's lines.
+         */
+        ParseReport: {
+            format: components["schemas"]["TraceFormat"];
+            /**
+             * Has Latency
+             * @default false
+             */
+            has_latency: boolean;
+            /**
+             * Has Timing
+             * @default true
+             */
+            has_timing: boolean;
+            /**
+             * Ignored Lines
+             * @default 0
+             */
+            ignored_lines: number;
+            /**
+             * Lines
+             * @default 0
+             */
+            lines: number;
+            /**
+             * Malformed Lines
+             * @default 0
+             */
+            malformed_lines: number;
+            /**
+             * Malformed Samples
+             * @default []
+             */
+            malformed_samples: components["schemas"]["BadLine"][];
+            /**
+             * Notes
+             * @default []
+             */
+            notes: string[];
+            /**
+             * Records
+             * @default 0
+             */
+            records: number;
+            /**
+             * Streams
+             * @default []
+             */
+            streams: string[];
+        };
+        /**
          * PassChange
          * @enum {string}
          */
         PassChange: "same" | "now passes" | "now fails";
+        /**
+         * PeakWindow
+         * @description One of the busiest intervals (by IOPS or by MB/s).
+         */
+        PeakWindow: {
+            /**
+             * By
+             * @description 'iops' or 'mb_s'
+             */
+            by: string;
+            /** End S */
+            end_s: number;
+            /** Io Sizes */
+            io_sizes: components["schemas"]["IoSize"][];
+            /** Iops */
+            iops: number;
+            /** Mb S */
+            mb_s: number;
+            /** Mean Latency Ms */
+            mean_latency_ms?: number | null;
+            /** Rank */
+            rank: number;
+            /** Read Pct */
+            read_pct: number;
+            /** Sequential Pct */
+            sequential_pct: number;
+            /** Start S */
+            start_s: number;
+            /** Working Set Gb */
+            working_set_gb: number;
+        };
+        /**
+         * PentUpDemand
+         * @description Response times in the trace against a target: high ones mean a faster array would see more I/O.
+         */
+        PentUpDemand: {
+            /** Ios Above Target Pct */
+            ios_above_target_pct: number;
+            /** Latency Target Ms */
+            latency_target_ms: number;
+            /** Mean Latency Ms */
+            mean_latency_ms: number;
+            /** Message */
+            message: string;
+            /**
+             * Time Above Target Pct
+             * @description intervals whose mean latency exceeds the target [%]
+             */
+            time_above_target_pct: number;
+            /** Understated */
+            understated: boolean;
+        };
         /**
          * Phase
          * @description One I/O phase of a workload, in a named window.
@@ -2224,6 +3149,8 @@ export interface components {
              * @description DRAM cache share this workload gets in the window [GB]
              */
             cache_gb: number;
+            /** @description hit ratio over the first pass after a cold start (warm-up) */
+            cold_hit_pct: components["schemas"]["Explained"];
             dram_hit_pct: components["schemas"]["Explained"];
             flash_hit_pct: components["schemas"]["Explained"];
             /** Iops */
@@ -2259,6 +3186,8 @@ export interface components {
             drives: number;
             /** Groups */
             groups: number;
+            /** @description capacity lost because groups mixing sizes use their smallest drive */
+            mixed_loss_tb?: components["schemas"]["Explained"] | null;
             /** Pool */
             pool: string;
             raw_tb: components["schemas"]["Explained"];
@@ -2268,6 +3197,8 @@ export interface components {
             /** Usable Raw Pct */
             usable_raw_pct: number;
             usable_tb: components["schemas"]["Explained"];
+            /** Warnings */
+            warnings?: string[];
         };
         /**
          * PoolLoad
@@ -2400,6 +3331,55 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** RaidConversion */
+        RaidConversion: {
+            backend_iops: components["schemas"]["Explained"];
+            converted_iops: components["schemas"]["Explained"];
+            from_raid: components["schemas"]["RaidLayout"];
+            /** Measured Iops */
+            measured_iops: number;
+            /**
+             * Ratio
+             * @description converted / measured
+             */
+            ratio: number;
+            /** Read Hit Pct */
+            read_hit_pct: number;
+            /** Read Pct */
+            read_pct: number;
+            /** Shortcuts */
+            shortcuts: components["schemas"]["ConversionShortcut"][];
+            /** Text */
+            text: string;
+            to_raid: components["schemas"]["RaidLayout"];
+            write_cost_from: components["schemas"]["Explained"];
+            write_cost_to: components["schemas"]["Explained"];
+        };
+        /** RaidConversionRequest */
+        RaidConversionRequest: {
+            /** From Drives */
+            from_drives?: number | null;
+            from_raid: components["schemas"]["RaidLayout"];
+            /**
+             * Measured Iops
+             * @description front-end IOPS measured (drives saturated)
+             */
+            measured_iops: number;
+            /**
+             * Read Hit Pct
+             * @description share of reads served by a cache [%]
+             * @default 0
+             */
+            read_hit_pct: number;
+            /**
+             * Read Pct
+             * @description percentage [%], 0-100
+             */
+            read_pct: number;
+            /** To Drives */
+            to_drives?: number | null;
+            to_raid: components["schemas"]["RaidLayout"];
+        };
         /**
          * RaidLayout
          * @description A protection scheme and its group geometry.
@@ -2527,6 +3507,334 @@ export interface components {
             typical_width: number;
         };
         /**
+         * Range
+         * @description A plausible range of an uncertain input: its low end, the expected value and its high end.
+         */
+        Range: {
+            /** Expected */
+            expected: number;
+            /** High */
+            high: number;
+            /** Low */
+            low: number;
+        };
+        /** RangesRequest */
+        RangesRequest: {
+            /**
+             * Capability
+             * @description also the band of the maximum load scale
+             * @default true
+             */
+            capability: boolean;
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Coverage Pct
+             * @description Monte Carlo band: central share
+             * @default 90
+             */
+            coverage_pct: number;
+            /**
+             * @description evaluate in this degraded mode
+             * @default none
+             */
+            degraded: components["schemas"]["DegradedMode"];
+            /** @default ends */
+            method: components["schemas"]["BandMethod"];
+            /**
+             * Samples
+             * @description Monte Carlo draws
+             * @default 64
+             */
+            samples: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+            /** @description plausible ranges; null = the engine's defaults with layout aging from the calibration */
+            uncertainty?: components["schemas"]["Uncertainty"] | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RangesResult */
+        RangesResult: {
+            /** @description max_workload scale at the pessimistic, expected and optimistic ends (null if not asked) */
+            capability_scale: components["schemas"]["Band"] | null;
+            /**
+             * Coverage Pct
+             * @description Monte Carlo: share of samples between low and high [%]
+             */
+            coverage_pct: number;
+            expected: components["schemas"]["Outcome"];
+            headroom_used_pct: components["schemas"]["Band"];
+            max_utilization_pct: components["schemas"]["Band"];
+            method: components["schemas"]["BandMethod"];
+            /** Most Influential */
+            most_influential: string;
+            /** @description every input at the end that uses less headroom */
+            optimistic: components["schemas"]["Outcome"];
+            /**
+             * Pass Probability
+             * @description Monte Carlo: share of samples meeting everything
+             */
+            pass_probability: number | null;
+            /** @description every input at the end that uses more headroom */
+            pessimistic: components["schemas"]["Outcome"];
+            /**
+             * Ranking
+             * @description each uncertainty at the ends of its range, ranked
+             */
+            ranking: components["schemas"]["TornadoBar"][];
+            read_latency_ms: components["schemas"]["Band"];
+            /**
+             * Samples
+             * @description evaluations in the band (3 for the ends of the ranges)
+             */
+            samples: number;
+            /** Seed */
+            seed: number | null;
+            /** Text */
+            text: string;
+            uncertainty: components["schemas"]["Uncertainty"];
+            /** Windows */
+            windows: components["schemas"]["WindowBand"][];
+        };
+        /**
+         * RebuildExposure
+         * @description One pool during a rebuild: how long, and the risk of losing data meanwhile.
+         */
+        RebuildExposure: {
+            /** Failures Tolerated During Rebuild */
+            failures_tolerated_during_rebuild: number;
+            /** @description another drive at risk fails during the rebuild [%] */
+            further_failure_pct: components["schemas"]["Explained"];
+            /** Pool */
+            pool: string;
+            rebuild_hours: components["schemas"]["Explained"];
+            /** Text */
+            text: string;
+            /** @description an unrecoverable read error while reading the survivors, when no redundancy is left [%] */
+            unreadable_sector_pct: components["schemas"]["Explained"] | null;
+        };
+        /**
+         * RecommendConstraints
+         * @description Which families to consider and the windows the answer must meet (all optional).
+         */
+        RecommendConstraints: {
+            /** Array Ids */
+            array_ids?: string[] | null;
+            /** Drive Ids */
+            drive_ids?: string[] | null;
+            /** Drive Kinds */
+            drive_kinds?: components["schemas"]["DriveKind"][] | null;
+            /** @description headroom targets for every configuration (default: HeadroomTargets()) */
+            headroom?: components["schemas"]["HeadroomTargets"] | null;
+            /**
+             * Include Custom Builds
+             * @description also consider custom-build arrays (any drive), e.g. 'generic'
+             * @default false
+             */
+            include_custom_builds: boolean;
+            /**
+             * Max Cost Usd
+             * @description list cost at most [USD]
+             */
+            max_cost_usd?: number | null;
+            /**
+             * Max Power W
+             * @description power at most [W]
+             */
+            max_power_w?: number | null;
+            /**
+             * Max Rack Units
+             * @description rack space at most [U]
+             */
+            max_rack_units?: number | null;
+            /** Raid Schemes */
+            raid_schemes?: components["schemas"]["RaidScheme"][] | null;
+            /**
+             * Read Latency Target Ms
+             * @description read-latency target for every phase that reads (a phase's own tighter target stays) [ms]
+             */
+            read_latency_target_ms?: number | null;
+            /**
+             * Vendors
+             * @description array vendors, case-insensitive
+             */
+            vendors?: string[] | null;
+        };
+        /**
+         * RecommendRequest
+         * @description Workloads, filters and windows; every field but ``workloads`` is optional.
+         */
+        RecommendRequest: {
+            constraints?: components["schemas"]["RecommendConstraints"];
+            /** @description WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default */
+            layout?: components["schemas"]["Layout"] | null;
+            /**
+             * Limit
+             * @description configurations to return, best first
+             * @default 10
+             */
+            limit: number;
+            /**
+             * @description keep the best configuration per family, per array + drive + RAID scheme, or per array
+             * @default scheme
+             */
+            one_per: components["schemas"]["OnePer"];
+            /**
+             * Pareto
+             * @description objectives of the Pareto front
+             */
+            pareto?: components["schemas"]["ParetoObjective"][];
+            /**
+             * Pareto Limit
+             * @description largest Pareto front returned
+             * @default 30
+             */
+            pareto_limit: number;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RecommendStats */
+        RecommendStats: {
+            /** Batch Seconds */
+            batch_seconds: number;
+            /**
+             * Candidates
+             * @description rows: every drive count of every family
+             */
+            candidates: number;
+            /** Candidates Per Second */
+            candidates_per_second: number;
+            /**
+             * Confirmed
+             * @description configurations evaluated with evaluate()
+             */
+            confirmed: number;
+            /** Families */
+            families: number;
+            /** Feasible Families */
+            feasible_families: number;
+            /**
+             * Modelled Candidates
+             * @description rows whose drive model ran (the rest failed capacity or a drive-independent check)
+             */
+            modelled_candidates: number;
+            /** Scalar Fallbacks */
+            scalar_fallbacks: number;
+            /** Total Seconds */
+            total_seconds: number;
+        };
+        /** Recommendation */
+        Recommendation: {
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Configurations
+             * @description best first
+             */
+            configurations: components["schemas"]["RecommendedConfiguration"][];
+            /** Engine Version */
+            engine_version: string;
+            /** Infeasible */
+            infeasible: components["schemas"]["InfeasibleArray"][];
+            /** Notes */
+            notes: string[];
+            /**
+             * Pareto Front
+             * @description in rank order
+             */
+            pareto_front: components["schemas"]["RecommendedConfiguration"][];
+            /** Pareto Objectives */
+            pareto_objectives: components["schemas"]["ParetoObjective"][];
+            /**
+             * Reasons
+             * @description why nothing (or less than asked) meets the windows
+             */
+            reasons: string[];
+            stats: components["schemas"]["RecommendStats"];
+        };
+        /**
+         * RecommendedConfiguration
+         * @description One minimally sized family, confirmed by ``evaluate()``.
+         */
+        RecommendedConfiguration: {
+            /** Array Id */
+            array_id: string;
+            /**
+             * Binding Constraint
+             * @description what fails with one group fewer, in words
+             */
+            binding_constraint: string;
+            configuration: components["schemas"]["Configuration"];
+            /**
+             * Cost Usd
+             * @description list cost [USD]; null when the catalog lacks a price
+             */
+            cost_usd: number | null;
+            /**
+             * Drive Count
+             * @description drives in RAID groups (data + parity), excl. spares
+             */
+            drive_count: number;
+            /** Drive Id */
+            drive_id: string;
+            drive_kind: components["schemas"]["DriveKind"];
+            /** Drive Name */
+            drive_name: string;
+            /** Flash Cache Gb */
+            flash_cache_gb: number;
+            /** Group Width */
+            group_width: number;
+            headline: components["schemas"]["Headline"];
+            /**
+             * Headroom Pct
+             * @description 100 x (1 - the busiest check's value / its limit): how far the nearest limit is [%]
+             */
+            headroom_pct: number;
+            /** Model */
+            model: string;
+            /** On Pareto Front */
+            on_pareto_front: boolean;
+            /** Power W */
+            power_w: number | null;
+            /** Rack Units */
+            rack_units: number;
+            raid_scheme: components["schemas"]["RaidScheme"];
+            /**
+             * Rank
+             * @description 1 = best, among the configurations kept (one per group, see one_per)
+             */
+            rank: number;
+            /**
+             * Read Latency Ms
+             * @description worst window's IOPS-weighted read latency [ms]
+             */
+            read_latency_ms: number | null;
+            /**
+             * Scalar Fallback
+             * @description re-sized with the scalar path because evaluate() disagreed at the limit
+             * @default false
+             */
+            scalar_fallback: boolean;
+            /** Shelves */
+            shelves: number;
+            /** Spares */
+            spares: number;
+            /** Usable Tb */
+            usable_tb: number;
+            /** Vendor */
+            vendor: string;
+        };
+        /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
          *
@@ -2625,6 +3933,105 @@ export interface components {
              * @default 1
              */
             min_nodes: number;
+        };
+        /** SensitivityRequest */
+        SensitivityRequest: {
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * @description evaluate in this degraded mode
+             * @default none
+             */
+            degraded: components["schemas"]["DegradedMode"];
+            steps?: components["schemas"]["SensitivitySteps"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** SensitivityResult */
+        SensitivityResult: {
+            /**
+             * Bars
+             * @description ranked: the input that moves the result most first
+             */
+            bars: components["schemas"]["TornadoBar"][];
+            base: components["schemas"]["Outcome"];
+            /** Most Influential */
+            most_influential: string;
+            steps: components["schemas"]["SensitivitySteps"];
+            /** Text */
+            text: string;
+        };
+        /**
+         * SensitivitySteps
+         * @description How far each input of a tornado is moved down and up.
+         */
+        SensitivitySteps: {
+            /**
+             * Cache Pct
+             * @description DRAM and flash cache +/- [%]
+             * @default 25
+             */
+            cache_pct: number;
+            /**
+             * Drive Count Pct
+             * @description drives +/- [%], in whole RAID groups (at least one)
+             * @default 10
+             */
+            drive_count_pct: number;
+            /**
+             * Full Stripe Share
+             * @description full-stripe share of WAFL / erasure pools +/- (layout aging)
+             * @default 0.1
+             */
+            full_stripe_share: number;
+            /**
+             * Hit Ratio Points
+             * @description read hit ratio +/- [points], via the cache size giving it
+             * @default 5
+             */
+            hit_ratio_points: number;
+            /**
+             * Hot Data Pct
+             * @description hot data share of rule skews (x% of I/O to y% of data) -/+ [%]
+             * @default 25
+             */
+            hot_data_pct: number;
+            /**
+             * Iops Pct
+             * @description front-end IOPS +/- [%]
+             * @default 10
+             */
+            iops_pct: number;
+            /**
+             * Skew Alpha
+             * @description Zipf alpha +/- (uniform counts as 0)
+             * @default 0.1
+             */
+            skew_alpha: number;
+            /**
+             * Working Set Pct
+             * @description working sets +/- [%]
+             * @default 25
+             */
+            working_set_pct: number;
+            /**
+             * Write Pct Points
+             * @description write share of every phase +/- [points]
+             * @default 10
+             */
+            write_pct_points: number;
+        };
+        /** SizeBin */
+        SizeBin: {
+            /** Count */
+            count: number;
+            /** Pct */
+            pct: number;
+            /** Size Kib */
+            size_kib: number;
         };
         /** SizeReportInput */
         SizeReportInput: {
@@ -2791,6 +4198,37 @@ export interface components {
             zipf_alpha?: number | null;
         };
         /**
+         * SkewFit
+         * @description Access skew measured from the trace.
+         */
+        SkewFit: {
+            /**
+             * Fit Rmse
+             * @description root mean square hit-ratio error of the fit
+             */
+            fit_rmse: number;
+            /**
+             * Hot Data Pct
+             * @default 20
+             */
+            hot_data_pct: number;
+            /**
+             * Hot Io Pct
+             * @description share of the I/O to the hottest hot_data_pct % of the touched data
+             */
+            hot_io_pct: number;
+            /**
+             * Max Hit Ratio
+             * @description measured LRU hit ratio with the whole footprint cached
+             */
+            max_hit_ratio: number;
+            /**
+             * Zipf Alpha
+             * @description Che/Zipf exponent fitted to the LRU hit-ratio curve
+             */
+            zipf_alpha: number;
+        };
+        /**
          * SparePolicy
          * @description Hot spares: ``max(min_spares, ceil(drives / per_drives))`` per pool (just ``min_spares``
          *     when ``per_drives`` is None, e.g. none at all for replicated scale-out nodes).
@@ -2809,6 +4247,85 @@ export interface components {
             per_drives: number | null;
         };
         /**
+         * TierCapture
+         * @description Fast-tier capacity that serves ``io_pct`` % of the I/O at one chunk size.
+         */
+        TierCapture: {
+            /**
+             * Capacity Gb
+             * @description chunks x chunk size [GB, decimal]
+             */
+            capacity_gb: number;
+            /** Chunks */
+            chunks: number;
+            /**
+             * Fraction Of Capacity
+             * @description capacity / capacity basis, capped at 1
+             */
+            fraction_of_capacity: number;
+            /**
+             * Fraction Of Footprint
+             * @description capacity / data touched by the trace (4 KiB blocks)
+             */
+            fraction_of_footprint: number;
+            /** Io Pct */
+            io_pct: number;
+        };
+        /**
+         * TierLoad
+         * @description One tier of an autotiered pool set in one window.
+         */
+        TierLoad: {
+            /**
+             * Capacity Gb
+             * @description usable capacity of the tier [GB]
+             */
+            capacity_gb: number;
+            /**
+             * Data Gb
+             * @description data placed on the tier, hottest chunks first [GB]
+             */
+            data_gb: number;
+            /**
+             * Io Share Pct
+             * @description share of the tiered I/O the tier serves [%]
+             */
+            io_share_pct: number;
+            /** Pool */
+            pool: string;
+        };
+        /** TierRow */
+        TierRow: {
+            /** Captures */
+            captures: components["schemas"]["TierCapture"][];
+            /** Chunk Mib */
+            chunk_mib: number;
+            /** Chunks Touched */
+            chunks_touched: number;
+            /** Label */
+            label: string;
+        };
+        /**
+         * TierTable
+         * @description Measured fast-tier needs per chunk size; ``fraction_of_capacity`` at 80% feeds
+         *     ``TieringConfig.fast_tier_fraction``.
+         */
+        TierTable: {
+            /** Capacity Basis */
+            capacity_basis: string;
+            /** Capacity Basis Gb */
+            capacity_basis_gb: number;
+            /** Footprint Gb */
+            footprint_gb: number;
+            /**
+             * Method
+             * @default per-chunk heat from the trace (each I/O weighted over its 4 KiB blocks by bytes), hottest chunks first
+             */
+            method: string;
+            /** Rows */
+            rows: components["schemas"]["TierRow"][];
+        };
+        /**
          * TieringConfig
          * @description Autotiering across pools (fastest first) with a vendor chunk size.
          */
@@ -2824,12 +4341,19 @@ export interface components {
              */
             fast_tier_fraction?: number | null;
             /**
+             * Hot Set Change Pct
+             * @description share of the fast tier's data relocated per window [%]
+             * @default 10
+             */
+            hot_set_change_pct: number;
+            /**
              * Locality B
              * @description b-model spatial locality bias; None = calibrated default
              */
             locality_b?: number | null;
             /**
              * Metadata Bytes Per Chunk
+             * @description controller RAM per tracked chunk [B]
              * @default 64
              */
             metadata_bytes_per_chunk: number;
@@ -2845,6 +4369,372 @@ export interface components {
              */
             tiers: string[];
         };
+        /**
+         * TieringResult
+         * @description How an autotiered pool set splits the I/O (b-model chunk locality, or a measured fraction).
+         */
+        TieringResult: {
+            /** Chunk Mb */
+            chunk_mb: number;
+            metadata_ram_gb: components["schemas"]["Explained"];
+            migration_mb_s: components["schemas"]["Explained"];
+            needed_fast_fraction_pct: components["schemas"]["Explained"];
+            /** Spill */
+            spill: string[];
+            /** Tiers */
+            tiers: components["schemas"]["TierLoad"][];
+        };
+        /**
+         * TornadoBar
+         * @description One input moved down and up (one at a time), and what that does to the result.
+         *
+         *     Deltas are against the base; headroom deltas are percentage points of headroom used (the
+         *     binding check's value over its limit). ``swing_pts`` is ``|high - low|`` of headroom used,
+         *     null when one end saturates (ranked first).
+         */
+        TornadoBar: {
+            /** Applicable */
+            applicable: boolean;
+            /** Headroom High Delta Pts */
+            headroom_high_delta_pts: number | null;
+            /** Headroom Low Delta Pts */
+            headroom_low_delta_pts: number | null;
+            high: components["schemas"]["Outcome"];
+            /** High Setting */
+            high_setting: string;
+            /** Input */
+            input: string;
+            /** Label */
+            label: string;
+            /** Latency High Delta Ms */
+            latency_high_delta_ms: number | null;
+            /** Latency Low Delta Ms */
+            latency_low_delta_ms: number | null;
+            /** Latency Swing Ms */
+            latency_swing_ms: number | null;
+            low: components["schemas"]["Outcome"];
+            /** Low Setting */
+            low_setting: string;
+            /**
+             * Rank
+             * @default 0
+             */
+            rank: number;
+            /** Swing Pts */
+            swing_pts: number | null;
+        };
+        /** TraceAnalysis */
+        TraceAnalysis: {
+            derived: components["schemas"]["DerivedWorkload"];
+            /** Libcachesim */
+            libcachesim: boolean;
+            /** Mrc */
+            mrc: components["schemas"]["MissRatioCurve"][];
+            options: components["schemas"]["TraceOptions"];
+            parse: components["schemas"]["ParseReport"];
+            profile: components["schemas"]["TraceProfile"];
+            /** Seconds */
+            seconds: {
+                [key: string]: number;
+            };
+            tiers: components["schemas"]["TierTable"];
+        };
+        /**
+         * TraceFormat
+         * @description Text trace formats the reader understands (each may be gzip-compressed).
+         * @enum {string}
+         */
+        TraceFormat: "msr" | "blkparse" | "fio" | "csv";
+        /**
+         * TraceJob
+         * @description A trace analysis: progress while it runs, the analysis when done, the reason when it failed.
+         */
+        TraceJob: {
+            /**
+             * Bad Lines
+             * @default []
+             */
+            bad_lines: components["schemas"]["BadLine"][];
+            /** Cancel Requested */
+            cancel_requested: boolean;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error?: string | null;
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /**
+             * Percent
+             * @description 0-100
+             */
+            percent: number;
+            /** Records */
+            records: number;
+            /** Records Per S */
+            records_per_s: number;
+            result?: components["schemas"]["TraceAnalysis"] | null;
+            /** Size Bytes */
+            size_bytes: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed" | "cancelled";
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** TraceJobCreated */
+        TraceJobCreated: {
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed" | "cancelled";
+        };
+        /**
+         * TraceOptions
+         * @description How to read and analyse a trace.
+         */
+        TraceOptions: {
+            /**
+             * Block Kib
+             * @description cache block [KiB]: a power of two, 4 to 1024
+             * @default 4
+             */
+            block_kib: number;
+            /**
+             * Capacity Gb
+             * @description capacity of the traced volumes [GB]; default the footprint
+             */
+            capacity_gb?: number | null;
+            /**
+             * Chunk Records
+             * @default 1000000
+             */
+            chunk_records: number;
+            /** @description None: detect from the first lines */
+            format?: components["schemas"]["TraceFormat"] | null;
+            /**
+             * Interval S
+             * @description profile interval [s], 1 s to 1 h
+             * @default 60
+             */
+            interval_s: number;
+            /**
+             * Latency Target Ms
+             * @default 10
+             */
+            latency_target_ms: number;
+            /**
+             * Max Samples
+             * @description SHARDS sample cap [block requests]
+             * @default 1000000
+             */
+            max_samples: number;
+            /**
+             * Mrc Points
+             * @description cache sizes from 0 to the footprint
+             * @default 25
+             */
+            mrc_points: number;
+            /** Policies */
+            policies?: string[];
+            /**
+             * Seq Window
+             * @description previous I/Os per stream checked for sequentiality
+             * @default 8
+             */
+            seq_window: number;
+            /**
+             * Warmup S
+             * @description cache warm-up excluded from the miss ratios [s]
+             * @default 0
+             */
+            warmup_s: number;
+            /**
+             * Workload Name
+             * @default trace
+             */
+            workload_name: string;
+        };
+        /** TraceProfile */
+        TraceProfile: {
+            /**
+             * Address Span Gb
+             * @description sum over streams of the highest byte addressed [GB]
+             */
+            address_span_gb: number;
+            /** Block Kib */
+            block_kib: number;
+            /** Duration S */
+            duration_s: number;
+            /** Footprint Blocks */
+            footprint_blocks: number;
+            /**
+             * Footprint Gb
+             * @description distinct cache blocks touched x block size [GB]
+             */
+            footprint_gb: number;
+            /** Has Timing */
+            has_timing: boolean;
+            /** Interval S */
+            interval_s: number;
+            /** Intervals */
+            intervals: number;
+            /**
+             * Io Sizes
+             * @description whole-trace I/O-size mix (top sizes, sums to 100)
+             */
+            io_sizes: components["schemas"]["IoSize"][];
+            /** Mean Io Kib */
+            mean_io_kib: number;
+            /** Mean Iops */
+            mean_iops: number;
+            /** Mean Mb S */
+            mean_mb_s: number;
+            /** Mean Working Set Gb */
+            mean_working_set_gb: number;
+            /** Peak Iops */
+            peak_iops: number;
+            /** Peak Mb S */
+            peak_mb_s: number;
+            /** Peak Working Set Gb */
+            peak_working_set_gb: number;
+            /** Peaks By Iops */
+            peaks_by_iops: components["schemas"]["PeakWindow"][];
+            /** Peaks By Mb S */
+            peaks_by_mb_s: components["schemas"]["PeakWindow"][];
+            pent_up?: components["schemas"]["PentUpDemand"] | null;
+            /** Read Bytes Pct */
+            read_bytes_pct: number;
+            /** Read Pct */
+            read_pct: number;
+            /** Records */
+            records: number;
+            /** Sequential Pct */
+            sequential_pct: number;
+            series: components["schemas"]["IntervalSeries"];
+            /** Size Histogram */
+            size_histogram: components["schemas"]["SizeBin"][];
+            /** Streams */
+            streams: number;
+            /**
+             * Total Gb
+             * @description bytes moved [GB]
+             */
+            total_gb: number;
+            /**
+             * Warnings
+             * @default []
+             */
+            warnings: string[];
+        };
+        /**
+         * TraceRejection
+         * @description Body of a 400: the upload is not a trace the reader understands.
+         */
+        TraceRejection: {
+            /**
+             * Bad Lines
+             * @default []
+             */
+            bad_lines: components["schemas"]["BadLine"][];
+            /** Detail */
+            detail: string;
+            /** Format */
+            format?: string | null;
+            /** Lines */
+            lines?: number | null;
+            /** Malformed Lines */
+            malformed_lines?: number | null;
+        };
+        /**
+         * Uncertainty
+         * @description Plausible ranges of the inputs nobody measures well (deltas and factors on the given values).
+         *
+         *     Defaults: Zipf alpha +/-0.2; rule skews' hot data share x0.5..x2; working set x0.5..x2;
+         *     full-stripe share -0.15..+0.10 (the calibrated aged and fresh WAFL layouts around the
+         *     moderate one: 0.656 / 0.802 / 0.906); effective cache x0.75..x1.25 (metadata and dirty data
+         *     take cache; the hit rate follows); tiering b-model bias +/-0.08; scale-out nodes deliver
+         *     80-100% of their standalone throughput. Each applies only where it means something (a
+         *     uniform workload has alpha 0; layout aging only WAFL / erasure pools; b only modelled tiering;
+         *     efficiency only scale-out clusters).
+         */
+        Uncertainty: {
+            /**
+             * @description multiplies DRAM and flash cache (hit rate via cache size)
+             * @default {
+             *       "expected": 1,
+             *       "high": 1.25,
+             *       "low": 0.75
+             *     }
+             */
+            cache_factor: components["schemas"]["Range"];
+            /**
+             * @description added to the full-stripe share of WAFL / erasure pools (layout aging)
+             * @default {
+             *       "expected": 0,
+             *       "high": 0.1,
+             *       "low": -0.15
+             *     }
+             */
+            full_stripe_share_delta: components["schemas"]["Range"];
+            /**
+             * @description multiplies the hot data share of rule skews (x% of I/O to y% of data)
+             * @default {
+             *       "expected": 1,
+             *       "high": 2,
+             *       "low": 0.5
+             *     }
+             */
+            hot_data_factor: components["schemas"]["Range"];
+            /**
+             * @description added to the tiering b-model bias
+             * @default {
+             *       "expected": 0,
+             *       "high": 0.08,
+             *       "low": -0.08
+             *     }
+             */
+            locality_b_delta: components["schemas"]["Range"];
+            /**
+             * @description share of standalone throughput each scale-out node delivers
+             * @default {
+             *       "expected": 1,
+             *       "high": 1,
+             *       "low": 0.8
+             *     }
+             */
+            scaling_efficiency: components["schemas"]["Range"];
+            /**
+             * @description added to each Zipf alpha (uniform = 0)
+             * @default {
+             *       "expected": 0,
+             *       "high": 0.2,
+             *       "low": -0.2
+             *     }
+             */
+            skew_alpha_delta: components["schemas"]["Range"];
+            /**
+             * @description multiplies every working set
+             * @default {
+             *       "expected": 1,
+             *       "high": 2,
+             *       "low": 0.5
+             *     }
+             */
+            working_set_factor: components["schemas"]["Range"];
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -2857,6 +4747,71 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /** WindowBand */
+        WindowBand: {
+            headroom_used_pct: components["schemas"]["Band"];
+            max_utilization_pct: components["schemas"]["Band"];
+            read_latency_ms: components["schemas"]["Band"];
+            /** Window */
+            window: string;
+        };
+        /**
+         * WindowBreak
+         * @description When a window first breaks a limit as the workloads grow (null = not within the horizon).
+         */
+        WindowBreak: {
+            /**
+             * Binding
+             * @description what fails first
+             */
+            binding: string | null;
+            /**
+             * Break Month
+             * @description first month failing a latency target or a headroom limit
+             */
+            break_month: number | null;
+            /** Headroom Break Month */
+            headroom_break_month: number | null;
+            /** Latency Break Month */
+            latency_break_month: number | null;
+            /** Text */
+            text: string;
+            /** Window */
+            window: string;
+        };
+        /**
+         * WindowCapability
+         * @description The largest load a window's mix sustains within its latency targets and headroom limits.
+         */
+        WindowCapability: {
+            /** Base Iops */
+            base_iops: number;
+            /**
+             * Binding
+             * @description check that fails just above max_scale
+             */
+            binding: string;
+            /** Binding Text */
+            binding_text: string;
+            /** Evaluations */
+            evaluations: number;
+            /**
+             * Headroom Pct
+             * @description (max_scale - 1) x 100: load the window can still add [%]
+             */
+            headroom_pct: number | null;
+            /** Max Iops */
+            max_iops: number | null;
+            /** Max Mb S */
+            max_mb_s: number | null;
+            /**
+             * Max Scale
+             * @description largest load_scale that passes; null for an idle window
+             */
+            max_scale: number | null;
+            /** Window */
+            window: string;
         };
         /**
          * WindowDelta
@@ -2911,6 +4866,41 @@ export interface components {
             write_latency_ms: number | null;
         };
         /**
+         * WindowOutcome
+         * @description One window of an evaluation reduced to its headline figures.
+         */
+        WindowOutcome: {
+            /**
+             * Binding
+             * @description check nearest (or furthest past) its limit
+             */
+            binding: string;
+            /**
+             * Busiest
+             * @description component with the highest busy share
+             */
+            busiest: string;
+            /**
+             * Headroom Used Pct
+             * @description 100 x value / limit of the binding check [%]; above 100 fails; null = saturated
+             */
+            headroom_used_pct: number | null;
+            /**
+             * Max Utilization Pct
+             * @description busy share of the busiest component [%]; null = saturated
+             */
+            max_utilization_pct: number | null;
+            /** Passed */
+            passed: boolean;
+            /**
+             * Read Latency Ms
+             * @description IOPS-weighted read latency [ms]; null = saturated
+             */
+            read_latency_ms: number | null;
+            /** Window */
+            window: string;
+        };
+        /**
          * WindowResult
          * @description Everything about one window: load, utilization of each component, latency, checks.
          */
@@ -2938,6 +4928,7 @@ export interface components {
             read_latency_ms: number | null;
             /** Read Pct */
             read_pct: number;
+            tiering?: components["schemas"]["TieringResult"] | null;
             /** Verdict */
             verdict: string;
             /** Window */
@@ -2989,11 +4980,23 @@ export interface components {
             replication?: components["schemas"]["Replication"];
             skew?: components["schemas"]["Skew"];
             /**
+             * Snapshot Change Pct Per Day
+             * @description data changed per day kept by snapshots [%]
+             * @default 0
+             */
+            snapshot_change_pct_per_day: number;
+            /**
              * Snapshot Reserve Pct
              * @description space held for snapshots [% of volume]
              * @default 0
              */
             snapshot_reserve_pct: number;
+            /**
+             * Snapshot Retention Days
+             * @description how long snapshots are kept
+             * @default 0
+             */
+            snapshot_retention_days: number;
             /**
              * Working Set Gb
              * @description hot data [GB]
@@ -3274,6 +5277,15 @@ export interface operations {
                     "application/json": components["schemas"]["CompareResult"];
                 };
             };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3316,6 +5328,15 @@ export interface operations {
                     "application/json": components["schemas"]["CurvesResult"];
                 };
             };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3356,6 +5377,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EvaluationResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Validation Error */
@@ -3439,6 +5469,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Validation Error */
@@ -3534,6 +5573,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description No such resource */
@@ -3664,6 +5712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResult"];
                 };
             };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3697,6 +5754,15 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResult"];
                 };
             };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3704,6 +5770,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "recommend-recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecommendRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recommendation"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -3728,6 +5836,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportCreated"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Validation Error */
@@ -3984,6 +6101,548 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SizingResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "traces-create": {
+        parameters: {
+            query?: {
+                /** @description default: detect */
+                format?: components["schemas"]["TraceFormat"] | null;
+                /** @description profile interval [s], 1-3600 */
+                interval_s?: number | null;
+                /** @description cache block [KiB], power of two 4-1024 */
+                block_kib?: number | null;
+                /** @description cache warm-up excluded [s] */
+                warmup_s?: number | null;
+                latency_target_ms?: number | null;
+                /** @description volume capacity [GB] */
+                capacity_gb?: number | null;
+                /** @description name of the derived workload */
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceJobCreated"];
+                };
+            };
+            /** @description Not a readable trace */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceRejection"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "traces-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description trace job id */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceJob"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "traces-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description trace job id */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceJob"];
+                };
+            };
+            /** @description A finished job and its upload were deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-building_blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuildingBlocksRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildingBlocksResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-degraded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DegradedRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DegradedComparison"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-growth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrowthRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrowthProjection"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-max_workload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaxWorkloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaxWorkloadResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-raid_conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RaidConversionRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaidConversion"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-ranges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RangesRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RangesResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-sensitivity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SensitivityRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SensitivityResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Validation Error */

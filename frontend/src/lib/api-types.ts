@@ -80,3 +80,10 @@ export type FigureChange = Schemas['FigureChange'];
 export function isFullConfiguration(c: ConfigurationInput): c is Configuration {
   return 'controller' in c;
 }
+
+// Recommendations
+export type RecommendRequest = Schemas['RecommendRequest'];
+export type RecommendConstraints = Schemas['RecommendConstraints'];
+export type Recommendation = Schemas['Recommendation'];
+export type RecommendedConfiguration = Schemas['RecommendedConfiguration'];
+export type InfeasibleArray = Schemas['InfeasibleArray'];

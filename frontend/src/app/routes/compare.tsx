@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
-import { CompareCurves, CompareTable, SchemeCompare, useCompare } from '@/features/compare';
+import { CompareCurves, CompareTable, SchemeCompare, shortNames, useCompare } from '@/features/compare';
 import { ConfigurationBuilder, draftToReference, useRaidSchemes } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
@@ -117,7 +117,7 @@ export default function ComparePage() {
             Add a configuration
           </button>
           <button type="button" className="primary" disabled={drafts.length === 0 || compare.isFetching} onClick={compareConfigurations}>
-            Compare {drafts.length + 1} configurations
+            {drafts.length ? `Compare ${drafts.length + 1} configurations` : 'Compare side by side'}
           </button>
         </div>
       </section>
@@ -141,7 +141,7 @@ export default function ComparePage() {
           <SaveShare
             key={compare.dataUpdatedAt}
             input={{ kind: 'compare', inputs: request }}
-            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${compare.data.comparison.columns.map((c) => c.headline.configuration.split(',')[0]).join(' vs ')}`.slice(0, 200)}
+            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${shortNames(compare.data.comparison.columns.map((c) => c.headline.configuration)).join(' vs ')}`.slice(0, 200)}
             reportHref={href.report}
           />
         </section>

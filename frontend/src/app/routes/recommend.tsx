@@ -1,19 +1,86 @@
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 
-import { RecommendStatus } from '@/features/recommend';
+import { ErrorState, FormErrors, Loading } from '@/components';
+import { useArrays } from '@/features/configurations';
+import { RecommendForm, RecommendResults, useRecommendation } from '@/features/recommend';
+import { ApiError, fieldPath } from '@/lib/api-error';
+import type { RecommendedConfiguration, RecommendRequest } from '@/lib/api-types';
+import { describePath, fieldErrors } from '@/lib/field-errors';
+import { workflow, useWorkflow } from '@/stores/workflow';
 
 import { href } from '../routes';
 
 export default function RecommendPage() {
+  const workloads = useWorkflow((s) => s.workloads);
+  const draft = useWorkflow((s) => s.draft);
+  const arrays = useArrays();
+  const [request, setRequest] = useState<RecommendRequest | null>(null);
+  const recommendation = useRecommendation(request);
+  const navigate = useNavigate();
+  const error = recommendation.error instanceof ApiError ? recommendation.error : null;
+  const missing = error?.status === 404 || error?.status === 405;
+  const vendors = [...new Set((arrays.data?.arrays ?? []).map((a) => a.vendor))].sort((a, b) => a.localeCompare(b));
+
+  function use(c: RecommendedConfiguration) {
+    workflow.setDraft({
+      ...draft,
+      vendor: c.vendor,
+      arrayId: c.array_id,
+      driveId: c.drive_id,
+      raidScheme: c.raid_scheme,
+      groupWidth: c.group_width,
+      flashCacheGb: c.flash_cache_gb,
+      cacheOptionsGb: [],
+      portOption: '',
+      driveCount: c.drive_count,
+    });
+    void navigate(href.size());
+  }
+
   return (
     <article className="page">
       <h1>Recommend</h1>
-      <p>Give targets for capacity, IOPS and latency; get the configurations that meet them, cheapest first.</p>
-      <RecommendStatus />
-      <p>
-        Meanwhile: <Link to={href.size()}>Size</Link> finds the fewest drives of one array that meet every window, and{' '}
-        <Link to={href.compare()}>Compare</Link> puts RAID schemes and arrays side by side.
+      <p className="lead">
+        Give targets for cost, space, power and latency; get the configurations of the whole catalog that meet every window,
+        cheapest first.
       </p>
+      {workloads.length === 0 ? (
+        <p className="empty">
+          No workloads yet: describe them on <Link to={href.size()}>Size</Link> (or start from a template there) first.
+        </p>
+      ) : (
+        <>
+          <p>
+            For: <strong>{workloads.map((w) => w.name).join(', ')}</strong> (edit them on <Link to={href.size()}>Size</Link>).
+          </p>
+          <RecommendForm
+            workloads={workloads}
+            vendors={vendors}
+            onSubmit={setRequest}
+            pending={recommendation.isFetching}
+            errors={fieldErrors(error?.isValidation ? error.fieldErrors : null)}
+          />
+        </>
+      )}
+      {recommendation.isFetching ? <Loading label="Sizing every family of the catalog…" /> : null}
+      {missing ? (
+        <div className="notice" role="status">
+          <p>
+            <strong>Not available yet.</strong> This server does not offer recommendations (<code>POST /api/v1/recommend</code>).
+          </p>
+        </div>
+      ) : null}
+      {error?.isValidation ? (
+        <FormErrors
+          title="The recommendation could not be made"
+          messages={error.issues.map((i) => `${describePath(fieldPath(i.loc), { workloads })}: ${i.msg}`)}
+        />
+      ) : null}
+      {recommendation.isError && !missing && !error?.isValidation ? (
+        <ErrorState title="The recommendation failed" error={recommendation.error} onRetry={() => void recommendation.refetch()} />
+      ) : null}
+      {recommendation.data ? <RecommendResults recommendation={recommendation.data} onUse={use} /> : null}
     </article>
   );
 }

@@ -1,4 +1,5 @@
 export { ConfigurationBuilder } from './components/configuration-builder';
 export { useArray } from './api/get-array';
+export { useArrays } from './api/get-arrays';
 export { useRaidSchemes } from './api/get-raid-schemes';
 export { customHeadroom, draftToReference, flashCacheSizes } from './lib/draft';

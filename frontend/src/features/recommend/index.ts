@@ -1,2 +1,3 @@
-export { RecommendStatus } from './components/recommend-status';
-export { getRecommendAvailability, RECOMMEND_PATH } from './api/get-recommend-availability';
+export { RecommendForm } from './components/recommend-form';
+export { RecommendResults } from './components/recommend-results';
+export { useRecommendation } from './api/recommend-configurations';

@@ -2,6 +2,8 @@ import { http, HttpResponse } from 'msw';
 
 import type { ApiResponse } from '@/lib/api-client';
 
+import { fixtures } from './fixtures';
+
 /** A healthy API, the default for every test; override per test with `server.use(...)`. */
 export const healthOk: ApiResponse<'/api/v1/health'> = {
   status: 'ok',
@@ -10,4 +12,26 @@ export const healthOk: ApiResponse<'/api/v1/health'> = {
   catalog_version: '2025-06-01',
 };
 
-export const handlers = [http.get('*/api/v1/health', () => HttpResponse.json(healthOk))];
+export const handlers = [
+  http.get('*/api/v1/health', () => HttpResponse.json(healthOk)),
+  http.get('*/api/v1/catalog/workload-templates', () => HttpResponse.json(fixtures.templates)),
+  http.get('*/api/v1/catalog/arrays', () => HttpResponse.json(fixtures.arrays)),
+  http.get('*/api/v1/catalog/arrays/:id', ({ params }) =>
+    params.id === 'netapp-fas3170'
+      ? HttpResponse.json(fixtures.arrayFas3170)
+      : HttpResponse.json({ detail: `array '${String(params.id)}' not found` }, { status: 404 }),
+  ),
+  http.get('*/api/v1/catalog/raid-schemes', () => HttpResponse.json(fixtures.raidSchemes)),
+  http.get('*/api/v1/catalog/ports', () => HttpResponse.json(fixtures.ports)),
+  http.post('*/api/v1/size', () => HttpResponse.json(fixtures.sizeOltp)),
+  http.post('*/api/v1/evaluate', () => HttpResponse.json(fixtures.evaluate48)),
+  http.post('*/api/v1/curves', () => HttpResponse.json(fixtures.curvesOltp)),
+  http.post('*/api/v1/compare', () => HttpResponse.json(fixtures.compareOltp)),
+  http.get('*/api/v1/reports/:id', ({ params }) =>
+    params.id === fixtures.reportCompare.id
+      ? HttpResponse.json(fixtures.reportCompare)
+      : params.id === fixtures.reportSize.id
+        ? HttpResponse.json(fixtures.reportSize)
+        : HttpResponse.json({ detail: `report '${String(params.id)}' not found` }, { status: 404 }),
+  ),
+];

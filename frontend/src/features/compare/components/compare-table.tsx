@@ -4,6 +4,7 @@ import { Figure, formatNumber } from '@/components';
 import type { CompareResult } from '@/lib/api-types';
 
 import { bestOf, comparisonRows, type Cell, type Row } from '../lib/rows';
+import { shortNames } from '../lib/short-names';
 
 function CellValue({ cell, row, column }: { cell: Cell; row: Row; column: string }) {
   if (typeof cell.value === 'boolean') {
@@ -24,20 +25,24 @@ function CellValue({ cell, row, column }: { cell: Cell; row: Row; column: string
 export function CompareTable({ result }: { result: CompareResult }) {
   const rows = comparisonRows(result);
   const names = result.comparison.columns.map((c) => c.headline.configuration);
+  const short = shortNames(names);
   const groups = [...new Set(rows.map((r) => r.group ?? ''))];
   return (
+    <>
+    <p className="muted">
+      {names.length} configurations side by side; differences in brackets are against the first. The best value in each row
+      is highlighted.
+    </p>
     <div className="table-scroll">
       <table className="data-table compare-table">
-        <caption>
-          {names.length} configurations side by side; differences against the first. The best value in each row is
-          highlighted.
-        </caption>
+        <caption className="visually-hidden">Configurations side by side</caption>
         <thead>
           <tr>
             <th scope="col">Figure</th>
             {result.items.map((item, i) => (
               <th scope="col" key={i}>
-                {names[i]}
+                {short[i]}
+                {short[i] !== names[i] ? <span className="col-note">{names[i]}</span> : null}
                 {item.sizing ? (
                   <span className="col-note">
                     sized: {item.sizing.drive_count} drives{item.sizing.feasible ? '' : ' (infeasible)'}
@@ -66,7 +71,7 @@ export function CompareTable({ result }: { result: CompareResult }) {
                       <th scope="row">{row.label}</th>
                       {row.cells.map((cell, i) => (
                         <td key={i} className={best.has(i) ? 'best' : undefined} data-best={best.has(i) ? 'true' : undefined}>
-                          <CellValue cell={cell} row={row} column={names[i] ?? ''} />
+                          <CellValue cell={cell} row={row} column={short[i] ?? ''} />
                           {cell.delta ? <span className="delta-note"> ({cell.delta})</span> : null}
                           {best.has(i) ? <span className="visually-hidden"> (best)</span> : null}
                         </td>
@@ -79,5 +84,6 @@ export function CompareTable({ result }: { result: CompareResult }) {
         </tbody>
       </table>
     </div>
+    </>
   );
 }

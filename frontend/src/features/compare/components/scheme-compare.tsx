@@ -30,8 +30,8 @@ export function SchemeCompare({ schemes, current, onCompare, pending, disabled }
   return (
     <div className="scheme-compare">
       <p>
-        <button type="button" className="primary" disabled={disabled || pending} onClick={() => onCompare([quickB, quickA], sizeEach)}>
-          Compare {name(quickB)} vs {name(quickA)}
+        <button type="button" className="primary" disabled={disabled || pending} onClick={() => onCompare([quickA, quickB], sizeEach)}>
+          Compare {name(quickA)} with {name(quickB)}
         </button>
       </p>
       <details>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 import { ErrorState, formatNumber, SliderField } from '@/components';
 import type { ConfigurationInput, EvaluationResult, FlashCacheOption, Workload } from '@/lib/api-types';
@@ -46,6 +46,14 @@ function headlineRows(base: EvaluationResult, next: EvaluationResult): Row[] {
   return rows;
 }
 
+function measure(name: string) {
+  try {
+    performance.measure(name, 'whatif:input');
+  } catch {
+    // no input mark (e.g. cleared): nothing to time
+  }
+}
+
 function show(v: number | null, unit: string): string {
   if (v === null || !Number.isFinite(v)) return 'saturated';
   return unit ? `${formatNumber(v)} ${unit}` : formatNumber(v);
@@ -72,7 +80,8 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const [w, setW] = useState<WhatIf>(base);
   const debounced = useDebouncedValue(w, WHAT_IF_DEBOUNCE_MS);
   const neutral = isNeutral(debounced, base);
-  const awaiting = useRef(false);
+  /** Timing of the last slider input: bars (evaluation) and chart (curves) not yet drawn. */
+  const awaiting = useRef({ bars: false, chart: false });
 
   const request = useMemo(
     () =>
@@ -97,18 +106,24 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
 
   function update(patch: Partial<WhatIf>) {
     performance.mark('whatif:input');
-    awaiting.current = true;
+    awaiting.current = { bars: true, chart: true };
     setW((prev) => ({ ...prev, ...patch }));
   }
 
+  // performance measures: `whatif:bars` (input -> deltas and bars drawn), `whatif` (-> the curve drawn too)
+  useEffect(() => {
+    if (!current || !awaiting.current.bars) return;
+    const frame = requestAnimationFrame(() => {
+      awaiting.current.bars = false;
+      measure('whatif:bars');
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [current]);
+
   const onDrawn = useCallback(() => {
-    if (!awaiting.current || !current || !drawnCurve) return;
-    awaiting.current = false;
-    try {
-      performance.measure('whatif', 'whatif:input');
-    } catch {
-      // no input mark (e.g. cleared): nothing to time
-    }
+    if (!awaiting.current.chart || !current || !drawnCurve) return;
+    awaiting.current.chart = false;
+    measure('whatif');
   }, [current, drawnCurve]);
 
   const step = Math.max(1, groupWidth);
@@ -241,9 +256,11 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
           {curves.data?.latency_vs_load ? (
             <LatencyChart
               title={`What-if latency vs IOPS (${window})`}
+              name="What-if read latency"
               curve={curves.data.latency_vs_load}
               operatingLatencyMs={shown.windows.find((x) => x.window === window)?.read_latency_ms ?? null}
               extra={baseLatency ? [{ name: 'Baseline', curve: baseLatency, dashed: true, color: '#7c8794' }] : []}
+              baselinePoint={baseLatency ? { iops: baseLatency.operating_iops, latencyMs: baseline.windows.find((x) => x.window === window)?.read_latency_ms ?? null } : null}
               onDrawn={onDrawn}
             />
           ) : null}

@@ -75,7 +75,7 @@ export function applyToConfiguration(c: ConfigurationInput, w: WhatIf, flashOpti
     return { ...c, drive_count: w.driveCount || c.drive_count, flash_cache_gb: w.flashCacheGb };
   }
   const pools = c.pools.map((p, i) => (i === 0 && w.driveCount ? { ...p, drive_count: w.driveCount } : p));
-  const cache = c.cache ?? { flash_cache_gb: 0, flash_kind: 'flash-cache', flash_hit_ms: 1, dedupe_aware: false, exclusive: true, cache_sequential: false };
+  const cache = c.cache ?? { flash_cache_gb: 0, flash_kind: 'flash-cache', flash_hit_ms: 1, dedupe_aware: false, exclusive: true, cache_sequential: false, dram_dedupe_aware: false };
   if (w.flashCacheGb === cache.flash_cache_gb) return { ...c, pools };
   const option = flashOptions.find((f) => f.sizes_gb.includes(w.flashCacheGb)) ?? flashOptions[0];
   return {

@@ -86,6 +86,23 @@ export function WorkloadForm({ workload, onChange, onRemove, errors, windows, wi
           <NumberField label="Deduplication ratio" unit=":1" value={workload.dedupe_ratio} min={1} onChange={(v) => set({ dedupe_ratio: v ?? 1 })} errors={errors.at('dedupe_ratio')} />
           <NumberField label="Compression ratio" unit=":1" value={workload.compression_ratio} min={1} onChange={(v) => set({ compression_ratio: v ?? 1 })} errors={errors.at('compression_ratio')} />
           <NumberField label="Snapshot reserve" unit="%" value={workload.snapshot_reserve_pct} min={0} max={100} onChange={(v) => set({ snapshot_reserve_pct: v ?? 0 })} errors={errors.at('snapshot_reserve_pct')} />
+          <NumberField
+            label="Snapshot change rate"
+            unit="%/day"
+            value={workload.snapshot_change_pct_per_day ?? 0}
+            min={0}
+            max={100}
+            onChange={(v) => set({ snapshot_change_pct_per_day: v ?? 0 })}
+            errors={errors.at('snapshot_change_pct_per_day')}
+          />
+          <NumberField
+            label="Snapshot retention"
+            unit="days"
+            value={workload.snapshot_retention_days ?? 0}
+            min={0}
+            onChange={(v) => set({ snapshot_retention_days: v ?? 0 })}
+            errors={errors.at('snapshot_retention_days')}
+          />
         </div>
       </fieldset>
 

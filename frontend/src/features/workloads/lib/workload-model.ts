@@ -79,6 +79,8 @@ export function blankWorkload(name = 'Workload'): Workload {
     skew: UNIFORM,
     replication: NO_REPLICATION,
     snapshot_reserve_pct: 0,
+    snapshot_change_pct_per_day: 0,
+    snapshot_retention_days: 0,
     pool: null,
     phases: [blankPhase('business hours', 'main')],
   };

@@ -9,6 +9,10 @@ type LatencyChartProps = {
   /** Overlaid curves (what-if baseline, other configurations). */
   extra?: { name: string; curve: LatencyCurve; dashed?: boolean; color?: string }[];
   title?: string;
+  /** Name of this curve when others are overlaid. */
+  name?: string;
+  /** Another operating point to mark (what-if: the baseline's). */
+  baselinePoint?: { iops: number; latencyMs: number | null } | null;
   onDrawn?: () => void;
 };
 
@@ -30,9 +34,9 @@ export function latencyCeiling(curves: LatencyCurve[]): number | undefined {
 }
 
 /** Read latency against IOPS up to saturation, with the workload's operating point marked. */
-export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, onDrawn }: LatencyChartProps) {
+export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, name, baselinePoint, onDrawn }: LatencyChartProps) {
   const series: Series[] = [
-    readSeries(extra.length ? 'Read latency (this configuration)' : 'Read latency', curve),
+    readSeries(name ?? 'Read latency', curve),
     ...(extra.length
       ? []
       : [{ name: 'Average latency', dashed: true, color: '#7c8794', points: curve.points.map((p) => ({ x: p.iops, y: p.avg_latency_ms })) }]),
@@ -49,7 +53,14 @@ export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, onD
       yLabel="Latency [ms]"
       yMax={yMax}
       lines={[{ x: curve.saturation_iops, label: 'saturation' }]}
-      markers={opY !== null ? [{ x: curve.operating_iops, y: Math.min(opY, yMax ?? opY), label: `you: ${formatNumber(curve.operating_iops)} IOPS, ${formatNumber(opY)} ms` }] : []}
+      markers={[
+        ...(baselinePoint && baselinePoint.latencyMs !== null
+          ? [{ x: baselinePoint.iops, y: Math.min(baselinePoint.latencyMs, yMax ?? baselinePoint.latencyMs), label: 'baseline', color: '#57606a' }]
+          : []),
+        ...(opY !== null
+          ? [{ x: curve.operating_iops, y: Math.min(opY, yMax ?? opY), label: `${baselinePoint ? 'what-if' : 'you'}: ${formatNumber(curve.operating_iops)} IOPS, ${formatNumber(opY)} ms` }]
+          : []),
+      ]}
       onDrawn={onDrawn}
     />
   );

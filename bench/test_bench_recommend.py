@@ -1,0 +1,130 @@
+"""Recommend speed targets (reported in closing notes, never asserted in the test suite).
+
+Targets: the vectorized evaluation (models.batch) >= 100,000 candidates per second; a full-catalog
+``recommend()`` (every array x drive x RAID scheme x group width x flash-cache option x drive count,
+custom builds left out: ~1.7 million candidates) < 1 s. Candidates per second are in each
+benchmark's ``extra_info`` (``--benchmark-json``) and printed. Run::
+
+    .venv/bin/pytest -q bench/test_bench_recommend.py --benchmark-only -s \
+        --benchmark-columns=min,median,max,rounds
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from models.batch import candidate_space, evaluate_batch
+from models.catalog import Catalog, load_catalog
+from models.parameters import EngineParameters
+from models.recommend import RecommendConstraints, catalog_families, recommend
+from models.workload import IoSize, Phase, Skew, Workload
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CALIBRATED = EngineParameters(ncq_gain_max=1.0, ncq_q_half=6.43)  # fixtures/calibration/engine.yaml
+WAFL = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}  # its "moderate" layout
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(FIXTURES)
+
+
+def workloads() -> list[Workload]:
+    """Two workloads over two windows, a read-latency target on the busy one."""
+    return [
+        Workload(
+            name="oltp",
+            capacity_tb=10,
+            working_set_gb=500,
+            skew=Skew(zipf_alpha=0.8),
+            phases=[
+                Phase(
+                    name="day",
+                    window="day",
+                    iops=20000,
+                    read_pct=70,
+                    io_size_kib=8,
+                    read_latency_target_ms=15,
+                ),
+                Phase(
+                    name="batch",
+                    window="night",
+                    iops=3000,
+                    read_pct=20,
+                    random_pct=10,
+                    io_sizes=[IoSize(size_kib=64, pct=50), IoSize(size_kib=256, pct=50)],
+                ),
+            ],
+        ),
+        Workload(
+            name="mail",
+            capacity_tb=5,
+            working_set_pct=10,
+            skew=Skew(io_pct=80, data_pct=20),
+            phases=[
+                Phase(
+                    name="day", window="day", iops=5000, read_pct=60, io_size_kib=32, write_overwrite_pct=20
+                )
+            ],
+        ),
+    ]
+
+
+def report(benchmark, candidates: int) -> None:
+    median = benchmark.stats.stats.median
+    benchmark.extra_info["candidates"] = candidates
+    benchmark.extra_info["candidates_per_second"] = round(candidates / median)
+    print(
+        f"\n{benchmark.name}: {candidates:,} candidates, median {median:.3f} s, {candidates / median:,.0f}/s"
+    )
+
+
+def test_batch_evaluation_of_every_catalog_candidate(benchmark, catalog):
+    space = candidate_space(catalog_families(catalog, **WAFL))
+    result = benchmark.pedantic(
+        evaluate_batch, args=(workloads(), space), kwargs={"params": CALIBRATED}, rounds=5, warmup_rounds=1
+    )
+    report(benchmark, space.rows)
+    assert result.passed.any()
+
+
+def test_batch_evaluation_without_pruning(benchmark, catalog):
+    """Every row through the drive model (no row skipped for failing capacity or the controllers)."""
+    space = candidate_space(catalog_families(catalog, **WAFL))
+    result = benchmark.pedantic(
+        evaluate_batch,
+        args=(workloads(), space),
+        kwargs={"params": CALIBRATED, "prune": False},
+        rounds=5,
+        warmup_rounds=1,
+    )
+    report(benchmark, space.rows)
+    assert result.modelled_rows == space.rows
+
+
+def test_recommend_full_catalog(benchmark, catalog):
+    result = benchmark.pedantic(
+        recommend,
+        args=(workloads(), catalog),
+        kwargs={"params": CALIBRATED, **WAFL},
+        rounds=5,
+        warmup_rounds=1,
+    )
+    report(benchmark, result.stats.candidates)
+    assert result.configurations
+
+
+def test_recommend_full_catalog_with_custom_builds(benchmark, catalog):
+    """The generic custom-build array adds every drive x 13 schemes x every width: ~11 million candidates."""
+    constraints = RecommendConstraints(include_custom_builds=True)
+    result = benchmark.pedantic(
+        recommend,
+        args=(workloads(), catalog, constraints),
+        kwargs={"params": CALIBRATED, **WAFL},
+        rounds=2,
+        warmup_rounds=0,
+    )
+    report(benchmark, result.stats.candidates)
+    assert result.configurations

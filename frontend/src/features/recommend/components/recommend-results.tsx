@@ -1,0 +1,115 @@
+import { formatNumber } from '@/components';
+import type { Recommendation, RecommendedConfiguration } from '@/lib/api-types';
+
+type RecommendResultsProps = {
+  recommendation: Recommendation;
+  /** Open a recommended configuration in Size. */
+  onUse: (configuration: RecommendedConfiguration) => void;
+};
+
+function money(v: number | null | undefined): string {
+  return v == null ? 'unknown' : `${formatNumber(v)} USD`;
+}
+
+/** The ranked configurations (Pareto-optimal ones marked), the arrays that cannot meet the load, and why. */
+export function RecommendResults({ recommendation: r, onUse }: RecommendResultsProps) {
+  return (
+    <section aria-labelledby="recommend-results-title">
+      <h2 id="recommend-results-title">Recommended configurations</h2>
+      <p className="muted">
+        {formatNumber(r.stats.families)} families, {formatNumber(r.stats.candidates)} candidates in {formatNumber(r.stats.total_seconds)} s ·
+        engine {r.engine_version} · catalog {r.catalog_version}. Ranked by cost, rack units and read latency; ★ = on the Pareto front (
+        {r.pareto_objectives.join(', ')}).
+      </p>
+      {r.reasons.length ? (
+        <div className="notice" role="status">
+          <ul>
+            {r.reasons.map((x) => (
+              <li key={x}>{x}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {r.configurations.length ? (
+        <div className="table-scroll">
+          <table className="data-table recommend-table">
+            <caption className="visually-hidden">Recommended configurations, best first</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Array</th>
+                <th scope="col">Drive</th>
+                <th scope="col">RAID</th>
+                <th scope="col">Drives</th>
+                <th scope="col">Flash</th>
+                <th scope="col">Rack units</th>
+                <th scope="col">Power</th>
+                <th scope="col">List cost</th>
+                <th scope="col">Usable</th>
+                <th scope="col">Read latency</th>
+                <th scope="col">Binding</th>
+                <th scope="col">
+                  <span className="visually-hidden">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.configurations.map((c) => (
+                <tr key={`${c.rank}-${c.array_id}-${c.drive_id}-${c.raid_scheme}`}>
+                  <td>
+                    {c.rank}
+                    {c.on_pareto_front ? <span title="On the Pareto front"> ★</span> : null}
+                  </td>
+                  <th scope="row">
+                    {c.vendor} {c.model}
+                  </th>
+                  <td>{c.drive_name}</td>
+                  <td>
+                    {c.raid_scheme} {c.group_width}
+                  </td>
+                  <td>
+                    {c.drive_count} + {c.spares} spares
+                  </td>
+                  <td>{c.flash_cache_gb ? `${formatNumber(c.flash_cache_gb)} GB` : '—'}</td>
+                  <td>{formatNumber(c.rack_units)} U</td>
+                  <td>{c.power_w == null ? 'unknown' : `${formatNumber(c.power_w)} W`}</td>
+                  <td>{money(c.cost_usd)}</td>
+                  <td>{formatNumber(c.usable_tb)} TB</td>
+                  <td>{c.read_latency_ms == null ? 'saturated' : `${formatNumber(c.read_latency_ms)} ms`}</td>
+                  <td className="small">{c.binding_constraint}</td>
+                  <td>
+                    <button type="button" onClick={() => onUse(c)} aria-label={`Open ${c.model} with ${c.drive_name} in Size`}>
+                      Open in Size
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {r.infeasible.length ? (
+        <details className="infeasible">
+          <summary>{r.infeasible.length} arrays cannot meet the workloads</summary>
+          <ul>
+            {r.infeasible.map((a) => (
+              <li key={a.array_id}>
+                <strong>
+                  {a.vendor} {a.model}
+                </strong>
+                : {a.binding_constraint} (closest: {a.closest})
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {r.notes.length ? (
+        <ul className="notes">
+          {r.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

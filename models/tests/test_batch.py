@@ -1,0 +1,281 @@
+"""The vectorized evaluation (models.batch) against scalar evaluate() and size()."""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.base import InputError
+from models.batch import (
+    Family,
+    candidate_space,
+    evaluate_batch,
+    family_configuration,
+    family_counts,
+    level_hit_ratios_many,
+)
+from models.cache import level_hit_ratios
+from models.capacity import spare_count
+from models.catalog import Catalog, load_catalog
+from models.configuration import HeadroomTargets
+from models.evaluate import evaluate
+from models.parameters import EngineParameters
+from models.recommend import RecommendConstraints, catalog_families
+from models.size import size
+from models.workload import IoSize, Phase, Replication, Skew, Workload
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CALIBRATED = EngineParameters(ncq_gain_max=1.0, ncq_q_half=6.43)  # fixtures/calibration/engine.yaml
+WAFL_MODERATE = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}
+
+REL = 1e-6
+"""Agreement of utilizations and latency with evaluate(), relative.
+
+Both compute the same formulas; sums run in a different order (~1e-15). The one real difference
+is the command-queuing fixed point: evaluate() iterates ``q <- (q + 1/(1 - U(q))) / 2`` until q
+moves less than 1e-6, the batch solves the fixed point exactly (a quadratic). Stopping 1e-6 short
+in q leaves U within ~2e-7 relative of the root (worst case at light load, where q is near 1).
+"""
+
+REL_UNCONVERGED = 1e-2
+"""Where evaluate()'s damped iteration ends after its 200 steps without converging (it oscillates
+around the fixed point; seen only above ~85% drive utilization, past any default drive limit), its
+figure is wherever the oscillation stopped: agreement within ~1e-3 there."""
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(FIXTURES)
+
+
+def mixed_workloads() -> list[Workload]:
+    """Two windows, three phases: random and sequential, a size mix, skews, overwrites, replication."""
+    return [
+        Workload(
+            name="oltp",
+            capacity_tb=8,
+            working_set_gb=400,
+            skew=Skew(zipf_alpha=0.9),
+            phases=[
+                Phase(
+                    name="day", window="day", iops=9000, read_pct=70, io_size_kib=8, read_latency_target_ms=25
+                ),
+                Phase(
+                    name="batch",
+                    window="night",
+                    iops=1500,
+                    read_pct=30,
+                    random_pct=20,
+                    io_sizes=[IoSize(size_kib=64, pct=60), IoSize(size_kib=256, pct=40)],
+                ),
+            ],
+        ),
+        Workload(
+            name="mail",
+            capacity_tb=4,
+            working_set_pct=15,
+            skew=Skew(io_pct=80, data_pct=20),
+            dedupe_ratio=1.5,
+            replication=Replication(mode="async", io_amplification=1.3, capacity_amplification=1.2),
+            phases=[
+                Phase(
+                    name="day", window="day", iops=3000, read_pct=55, io_size_kib=32, write_overwrite_pct=25
+                )
+            ],
+        ),
+    ]
+
+
+def relative(a: float, b: float) -> float:
+    if math.isinf(a) and math.isinf(b):
+        return 0.0
+    return abs(a - b) / max(abs(a), 1e-12)
+
+
+def converged(utilization_pct: float, queue: float) -> bool:
+    """Whether evaluate()'s fixed point stopped by converging (its stopping rule, re-applied)."""
+    u = utilization_pct / 100
+    q_new = 1.0 + (u / (1.0 - u) if u < 0.999 else 1000.0)
+    return abs(q_new - queue) < 2e-6
+
+
+def test_batch_agrees_with_evaluate_on_a_random_sample_of_the_catalog(catalog: Catalog) -> None:
+    rng = random.Random(20261121)
+    everything = catalog_families(catalog, RecommendConstraints(include_custom_builds=True), **WAFL_MODERATE)
+    families = rng.sample(everything, 400)
+    space = candidate_space(families)
+    workloads = mixed_workloads()
+    batch = evaluate_batch(workloads, space, params=CALIBRATED, prune=False)
+    rows = np.asarray(sorted(rng.sample(range(space.rows), 160)))
+    detail = batch.detail(rows)
+    kinds, schemes = set(), set()
+    for j, row in enumerate(rows):
+        family = space.families[int(space.family[row])]
+        config = family_configuration(family, int(space.drive_count[row]))
+        result = evaluate(workloads, config, params=CALIBRATED)
+        kinds.add(family.drive.kind)
+        schemes.add(family.layout.scheme)
+        where = f"{family.label}, {space.drive_count[row]} drives"
+        assert bool(batch.passed[row]) == bool(detail.passed[j]) == result.passed, where
+        assert result.bill.drives == detail.drive_count[j]
+        assert result.bill.spares == detail.spares[j]
+        assert result.bill.shelves == detail.shelves[j]
+        assert result.bill.rack_units == pytest.approx(detail.rack_units[j], rel=1e-12)
+        assert result.bill.cost_usd == pytest.approx(detail.cost_usd[j], rel=1e-12)
+        assert result.bill.power_w == pytest.approx(detail.power_w[j], rel=1e-12)
+        assert result.capacity.usable_tb == pytest.approx(detail.usable_tb[j], rel=1e-12)
+        assert result.capacity.fill_pct == pytest.approx(min(detail.fill_pct[j], 1e9), rel=1e-12)
+        for wi, window in enumerate(result.windows):
+            pool = window.pools[0]
+            drive = pool.drive_utilization_pct.value
+            assert drive is not None
+            tol = REL if converged(drive, pool.queue_per_drive) else REL_UNCONVERGED
+            assert relative(drive, detail.drive_pct[wi, j]) < tol, where
+            assert (
+                relative(window.controller_utilization_pct.value or 0, detail.controller_pct[wi, j]) < 1e-12
+            )
+            assert relative(window.port_utilization_pct.value or 0, detail.port_pct[wi, j]) < 1e-12
+            if window.failover_utilization_pct is None:
+                assert math.isnan(detail.failover_pct[wi, j])
+            else:
+                assert (
+                    relative(window.failover_utilization_pct.value or 0, detail.failover_pct[wi, j]) < 1e-12
+                )
+            latency = math.inf if window.read_latency_ms is None else window.read_latency_ms
+            assert relative(latency, detail.read_latency_ms[wi, j]) < tol, where
+    assert len(kinds) >= 2 and len(schemes) >= 5  # the sample spans HDD and SSD, many layouts
+
+
+def test_pruned_rows_keep_their_verdict(catalog: Catalog) -> None:
+    families = catalog_families(catalog, RecommendConstraints(array_ids=["netapp-fas3270", "hp-3par-7400"]))
+    space = candidate_space(families)
+
+    pruned = evaluate_batch(mixed_workloads(), space, params=CALIBRATED, prune=True)
+    full = evaluate_batch(mixed_workloads(), space, params=CALIBRATED, prune=False)
+
+    assert np.array_equal(pruned.passed, full.passed)
+    assert pruned.modelled_rows < full.modelled_rows == space.rows
+
+
+@pytest.mark.parametrize(
+    ("array_id", "drive_id", "scheme", "width"),
+    [
+        ("netapp-fas3270", "hdd-10k-sas-600", "raid-dp", 16),
+        ("emc-vnx5300", "hdd-15k-sas-600-lff", "raid5", 5),
+        ("oracle-zfs-7420", "hdd-15k-sas-300", "raidz2", 8),
+    ],
+)
+def test_fewest_drives_agree_with_scalar_size(
+    catalog: Catalog, array_id: str, drive_id: str, scheme: str, width: int
+) -> None:
+    array = catalog.arrays[array_id]
+    drive = catalog.drives[drive_id]
+    layout = array.raid_option(scheme).layout(width)
+    family = Family(array, drive, layout)
+    space = candidate_space([family])
+    workloads = mixed_workloads()
+
+    first = int(evaluate_batch(workloads, space, params=CALIBRATED).first_passing()[0])
+    base = family_configuration(family, int(space.drive_count[0]))
+    sized = size(
+        workloads,
+        base.model_copy(update={"pools": [base.pools[0].model_copy(update={"drive_count": None})]}),
+        params=CALIBRATED,
+        max_drives=array.max_drives,
+    )
+
+    assert sized.feasible == (first >= 0)
+    if sized.feasible:
+        assert int(space.drive_count[first]) == sized.drive_count
+
+
+def test_family_counts_are_whole_groups_within_the_drive_limit_with_spares(catalog: Catalog) -> None:
+    array = catalog.arrays["netapp-fas2050"]  # 104 drives at most, 1 spare per 30 (min 1)
+    counts = family_counts(array, array.raid_option("raid-dp").layout(16))
+
+    assert counts.tolist() == [16, 32, 48, 64, 80, 96]  # 96 + 4 spares = 100 <= 104; 112 does not fit
+    assert all(n + spare_count(int(n), array.spares) <= array.max_drives for n in counts)
+
+
+def test_fixed_size_nodes_take_whole_nodes_from_the_minimum_cluster(catalog: Catalog) -> None:
+    array = catalog.arrays["netapp-solidfire-sf9605"]  # 10 drives per node, 4 to 100 nodes, 2 copies
+    counts = family_counts(array, array.raid_option("replica").layout(1))
+
+    assert counts[0] == 40
+    assert np.all(np.diff(counts) == 10)
+    # 1,000 drives would bill one spare (per_drives 10,000) and need a 100th shelf; max_shelves is 99
+    assert counts[-1] == 990
+
+
+def test_scale_out_rows_grow_controllers_like_build_configuration(catalog: Catalog) -> None:
+    array = catalog.arrays["emc-vmax"]  # 300 drives per engine of 2 directors, 1 to 8 engines
+    family = Family(array, catalog.drives_for(array)[0], array.raid_option("raid5").layout(4))
+    space = candidate_space([family])
+    batch = evaluate_batch(mixed_workloads(), space, params=CALIBRATED)
+    rows = np.asarray([0, space.rows - 1])
+
+    detail = batch.detail(rows)
+
+    for j, row in enumerate(rows):
+        config = family_configuration(family, int(space.drive_count[row]))
+        result = evaluate(mixed_workloads(), config, params=CALIBRATED)
+        assert result.windows[0].controller_utilization_pct.value == pytest.approx(
+            detail.controller_pct[0, j]
+        )
+    assert detail.controller_pct[0, 0] > detail.controller_pct[0, 1]  # more engines, less busy
+
+
+def test_headroom_targets_apply_to_every_row(catalog: Catalog) -> None:
+    families = catalog_families(catalog, RecommendConstraints(array_ids=["emc-vnx5300"], drive_kinds=["hdd"]))
+    space = candidate_space(families)
+    loose = evaluate_batch(mixed_workloads(), space, params=CALIBRATED)
+    tight = evaluate_batch(
+        mixed_workloads(), space, params=CALIBRATED, headroom=HeadroomTargets(drive_max_pct=40)
+    )
+
+    assert tight.passed.sum() < loose.passed.sum()
+    assert not np.any(tight.passed & ~loose.passed)
+
+
+def test_batched_hit_ratios_agree_with_level_hit_ratios() -> None:
+    skews = [Skew(zipf_alpha=0.8), Skew(io_pct=90, data_pct=10), Skew()]
+    queries, expected = [], []
+    for skew in skews:
+        for dram, flash, exclusive, ratio, aware in [
+            (16, 0, True, 1.0, False),
+            (64, 512, True, 2.0, True),
+            (32, 256, False, 1.5, False),
+            (500, 2000, True, 1.0, False),
+        ]:
+            queries.append((dram, flash, 900.0, skew, exclusive, ratio, False, aware))
+            expected.append(
+                level_hit_ratios(
+                    dram,
+                    flash,
+                    900.0,
+                    skew,
+                    exclusive=exclusive,
+                    dedupe_ratio=ratio,
+                    flash_dedupe_aware=aware,
+                )
+            )
+
+    got = level_hit_ratios_many(queries)
+
+    for (h_d, h_f), (e_d, e_f) in zip(got, expected, strict=True):
+        assert h_d == pytest.approx(e_d, abs=1e-9)
+        assert h_f == pytest.approx(e_f, abs=1e-9)
+
+
+def test_a_workload_naming_another_pool_cannot_be_batched(catalog: Catalog) -> None:
+    space = candidate_space(catalog_families(catalog, RecommendConstraints(array_ids=["netapp-fas2050"])))
+    named = mixed_workloads()[0].model_copy(update={"pool": "aggr1"})
+
+    with pytest.raises(InputError) as err:
+        evaluate_batch([named], space)
+
+    assert err.value.field == "workloads.0.pool"
