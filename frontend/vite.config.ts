@@ -31,5 +31,7 @@ export default defineConfig({
     include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // page tests render whole lazy routes: give slow machines room
+    testTimeout: 20_000,
   },
 });

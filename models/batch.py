@@ -22,17 +22,20 @@ What depends on the drive count, and is computed per row (one element per candid
 * miss latency (M/G/1 at the drives) and each phase's read latency.
 
 What does not depend on the drive count is computed once per *state* (array, flash cache, nodes)
-with the engine's own scalar functions: cache shares and hit ratios (:func:`cache_shares_gb`,
-:func:`models.cache.level_hit_ratios`), controller and failover utilization, ports, and the
-front-end part of latency. Scale-out arrays grow nodes with the drive count (as
-``build_configuration`` does), so their rows span several states.
+with the engine's own scalar functions: cache shares (:func:`cache_shares_gb`), controller and
+failover utilization, ports, and the front-end part of latency; hit ratios with the formulas of
+:func:`models.cache.level_hit_ratios`, every Che solve of one working set batched through
+:func:`models.cache.hit_ratio_curve` (:func:`level_hit_ratios_many`). Scale-out arrays grow nodes
+with the drive count (as ``build_configuration`` does), so their rows span several states. Rows
+sharing a family and a state form a *segment*; the drive model reduces to a few coefficients per
+segment and window, and a row costs a square root and a few multiply-adds.
 
 Scope: single-pool configurations, no tiering, normal operation (``degraded="none"``), load
 scale 1, workloads without a pool name (or naming ``"pool"``). That is everything a catalog family
 is; anything else must go through :func:`models.size.size` and :func:`models.evaluate.evaluate`.
 
 Agreement with ``evaluate()``: same formulas, summed in a different order (relative differences
-~1e-15), except the command-queuing fixed point: ``evaluate()`` stops its damped iteration when the
+~1e-15), hit ratios within ~1e-10, and the command-queuing fixed point: ``evaluate()`` stops its damped iteration when the
 queue moves less than 1e-6, which leaves the utilization within ~2e-7 relative of the root; above
 ~85% busy its iteration can stop after 200 steps without converging (it oscillates around the
 root), where the two differ by up to ~1e-3 relative. Configurations the batch picks are confirmed
@@ -393,12 +396,9 @@ class _State:
 
 
 class BatchModel:
-    """Prepared tables of one workload set over one candidate space (see the module docstring).
-
-    Rows are grouped into *segments*: runs of rows sharing a family and a state. Per segment and
-    window the drive model reduces to a handful of coefficients (:meth:`_coefficients`); per row
-    only the seek span changes, so a row costs a square root and a few multiply-adds.
-    """
+    """Prepared tables of one workload set over one candidate space (see the module docstring):
+    per family its drive, layout and array; per row its capacity, state and segment; per state
+    its front end; per segment and window the drive model's coefficients (:meth:`_coefficients`)."""
 
     def __init__(
         self,
@@ -537,18 +537,11 @@ class BatchModel:
         sp = self.space
         fam = sp.family
         n = sp.drive_count
-        nf = n.astype(np.float64)
-        # usable = n x efficiency x C_right-sized x (1 - reserves) [TB]
+        # usable = n x efficiency x C_right-sized x (1 - reserves) [TB]; rows keep only this and
+        # the capacity verdict (memory: ~10 million rows with custom builds)
         per_drive = self.l_eff[self.fam_layout] * self.d_rs_tb[self.fam_drive] * self.a_keep[self.fam_array]
-        usable_tb = nf * per_drive[fam]
-        self.nf = nf
-        self.usable_tb = usable_tb
-        self.usable_gb = usable_tb * 1000.0
-        positive = usable_tb > 0
-        self.fill_pct = np.where(
-            positive, 100.0 * self.needed_tb / np.where(positive, usable_tb, 1.0), np.inf
-        )
-        self.capacity_ok = self.fill_pct <= self.headroom.capacity_max_fill_pct + 1e-9
+        self.usable_tb = n * per_drive[fam]
+        self.capacity_ok = self._fill_pct(slice(None)) <= self.headroom.capacity_max_fill_pct + 1e-9
 
         # states: (array, flash cache, nodes); scale-out arrays add nodes with the drive count
         state_ix: dict[tuple[str, float, int], int] = {}
@@ -592,6 +585,11 @@ class BatchModel:
         self.seg_start = np.cumsum(seg_len) - seg_len
         self.seg = np.repeat(np.arange(nseg, dtype=np.int64), seg_len)
         self.state = np.repeat(seg_state, seg_len)
+
+    def _fill_pct(self, rows: IntArray | slice) -> FloatArray:
+        """Capacity needed / usable [%] (inf without usable capacity)."""
+        usable = self.usable_tb[rows]
+        return np.divide(100.0 * self.needed_tb, usable, out=np.full_like(usable, np.inf), where=usable > 0)
 
     def _states(self) -> None:
         """Front-end figures of every state: caches, controllers, ports (see :meth:`_state`)."""
@@ -856,7 +854,7 @@ class BatchModel:
 
     def _root_span(self, wi: int, rows: IntArray | slice, seg: IntArray) -> FloatArray:
         """``sqrt(seek_span(W / usable, scatter, floor))`` of each row."""
-        usable_gb = self.usable_gb[rows]
+        usable_gb = self.usable_tb[rows] * 1000.0
         frac = np.divide(self.ws_pool[wi], usable_gb, out=np.ones_like(usable_gb), where=usable_gb > 0)
         s0 = np.minimum(1.0, np.maximum(self.p.min_span_fraction, frac))
         return np.asarray(np.sqrt(s0 + self.seg_scatter[seg] * (1.0 - s0)), dtype=np.float64)
@@ -866,7 +864,7 @@ class BatchModel:
     ) -> tuple[FloatArray, FloatArray]:
         """Drive utilization at a queue of one and at a deep queue: ``U_deep <= U <= U_1``."""
         co = self.coef[wi]
-        scale = 1000.0 * self.nf[rows]
+        scale = 1000.0 * self.space.drive_count[rows]
         beta = co["beta_1"][seg]
         u1 = (co["alpha_1"][seg] + beta * root) / scale
         if not self.queuing:
@@ -903,11 +901,16 @@ class BatchModel:
         u1: FloatArray,
         ud: FloatArray,
         every: bool,
+        upper: bool = False,
     ) -> tuple[FloatArray, dict[int, FloatArray], FloatArray]:
         """Utilization, read latency of each phase (targeted ones, or ``every`` reading one) and the
-        window's IOPS-weighted read latency (inf when saturated)."""
+        window's IOPS-weighted read latency (inf when saturated).
+
+        With ``upper``, at a queue of one instead of the fixed point: an upper bound of each figure
+        (``U <= U_1``, busy and miss service no longer than at q = 1, and latency rises with all three).
+        """
         co = self.coef[wi]
-        w = self._queuing_weight(u1, ud)
+        w = np.ones_like(u1) if upper else self._queuing_weight(u1, ud)
         u = ud + w * (u1 - ud)
         fd = self.f_deep if self.queuing else 1.0
         busy_1 = co["gamma_1"][seg] + co["delta_1"][seg] * root
@@ -947,13 +950,33 @@ class BatchModel:
         window = np.where(saturated, np.inf, rl_sum / r_w if r_w else 0.0)
         return u, phases, np.asarray(window, dtype=np.float64)
 
+    def _meets(
+        self,
+        wi: int,
+        rows: IntArray,
+        seg: IntArray,
+        root: FloatArray,
+        u1: FloatArray,
+        ud: FloatArray,
+        lim: float,
+        upper: bool = False,
+    ) -> BoolArray:
+        """Whether the drives and every read-latency target of window ``wi`` are within their limits."""
+        u, phases, _ = self._latencies(wi, rows, seg, root, u1, ud, every=False, upper=upper)
+        keep = 100 * u <= lim
+        for i, read_ms in phases.items():
+            target = self.members[wi][i].target_ms
+            assert target is not None
+            keep &= read_ms <= target + 1e-9
+        return np.asarray(keep, dtype=bool)
+
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
 
         Rows go through in contiguous chunks, windows without latency targets first. The drive
         check is settled by the bounds ``U_deep <= U <= U_1`` where they settle it, by the fixed
-        point for the rows in between; windows with read-latency targets need the fixed point
-        for every row still passing. With ``prune``, a chunk (or the rest of its windows) is
+        point for the rows in between; in windows with read-latency targets, by the latencies at a
+        queue of one (upper bounds) where those meet the targets, by the fixed point for the rest. With ``prune``, a chunk (or the rest of its windows) is
         skipped once every row in it fails capacity or a drive-independent check (controllers,
         failover, ports), or an earlier window: the verdict is the same.
         """
@@ -977,15 +1000,14 @@ class BatchModel:
                 root = self._root_span(wi, rows, seg)
                 u1, ud = self._bounds(wi, rows, seg, root)
                 if targeted[wi]:
+                    # settled by the upper bounds at a queue of one where they meet every limit,
+                    # by the fixed point for the rest
                     sub = np.flatnonzero(good & (100 * ud <= lim))
-                    u, phases, _ = self._latencies(
-                        wi, lo + sub, seg[sub], root[sub], u1[sub], ud[sub], every=False
-                    )
-                    keep = 100 * u <= lim
-                    for i, read_ms in phases.items():
-                        target = self.members[wi][i].target_ms
-                        assert target is not None
-                        keep &= read_ms <= target + 1e-9
+                    keep = self._meets(wi, lo + sub, seg[sub], root[sub], u1[sub], ud[sub], lim, upper=True)
+                    rest = np.flatnonzero(~keep)
+                    if rest.size:
+                        at = sub[rest]
+                        keep[rest] = self._meets(wi, lo + at, seg[at], root[at], u1[at], ud[at], lim)
                     good[:] = False
                     good[sub] = keep
                     continue
@@ -1071,7 +1093,7 @@ class BatchModel:
             power_w=power,
             cost_usd=cost,
             usable_tb=self.usable_tb[rows],
-            fill_pct=self.fill_pct[rows],
+            fill_pct=self._fill_pct(rows),
             capacity_limit_pct=hr.capacity_max_fill_pct,
             drive_pct=drive,
             drive_limit_pct=hr.drive_max_pct,

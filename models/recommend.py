@@ -18,10 +18,12 @@
 5. Pareto front (:func:`pareto_front`) over the chosen objectives (default cost, rack units and
    read latency; ``power`` and ``headroom`` may be added), among the same configurations.
 6. Every configuration returned is evaluated with :func:`models.evaluate.evaluate`; only those it
-   passes are returned. Where it does not (the batch and the scalar fixed point differ by ~1e-7 at a
-   limit), the family is re-sized with the scalar path: :func:`models.size.size`, or, for scale-out
-   arrays whose node count grows with the drives (``size()`` keeps the nodes fixed), a bisection
-   over the family's counts with ``build_configuration`` + ``evaluate()``.
+   passes are returned, with evaluate()'s figures (they agree with the batch's to ~1e-7, so the
+   order is the same). Where it does not pass (the batch and the scalar fixed point differ by
+   ~1e-7 at a limit), the family is re-sized with the scalar path: :func:`models.size.size`, or,
+   for scale-out arrays whose node count grows with the drives (``size()`` keeps the nodes fixed),
+   a bisection over the family's counts with ``build_configuration`` + ``evaluate()``; the
+   re-sized configuration keeps the family's place in the ranking (said in the notes).
 7. Arrays none of whose families meets the workload are listed with their binding constraint in
    words ("controllers at 143% after failover (limit 100%) in day"), taken from the family that
    comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
@@ -43,6 +45,7 @@ from models import ENGINE_VERSION
 from models.base import Frozen, InputError, Output, PositiveFloat
 from models.batch import (
     BatchEvaluation,
+    CandidateSpace,
     Family,
     RowCheck,
     RowDetail,
@@ -130,7 +133,9 @@ class RecommendConstraints(Frozen):
 class RecommendedConfiguration(Output):
     """One minimally sized family, confirmed by ``evaluate()``."""
 
-    rank: int = Field(description="1 = best, among the configurations kept (one per group, see one_per)")
+    rank: int = Field(
+        description="1 = best, among the configurations kept (one per group, see one_per), by the batch figures"
+    )
     array_id: str
     vendor: str
     model: str
@@ -499,6 +504,90 @@ def recommend(
     families = catalog_families(
         catalog, c, wafl_full_stripe_share=wafl_full_stripe_share, wafl_scatter=wafl_scatter
     )
+    notes = _notes(catalog, c)
+    space = candidate_space(families)
+
+    t_batch = time.perf_counter()
+    ev = evaluate_batch(wls, space, params=p, headroom=headroom)
+    first = ev.first_passing()
+    batch_s = time.perf_counter() - t_batch
+    feasible = np.flatnonzero(first >= 0)
+    det = ev.detail(first[feasible])  # every figure of each family's fewest drives
+    latency = np.max(det.read_latency_ms, axis=0) if det.read_latency_ms.shape[0] else np.zeros(feasible.size)
+    head = 1.0 - det.load_ratio()
+
+    reasons: list[str] = []
+    if space.rows == 0:
+        reasons.append("no catalog configuration matches the filters (vendors, arrays, drives, RAID schemes)")
+    elif feasible.size == 0:
+        reasons.append(
+            "no configuration within the filters meets every window at any drive count; "
+            "see infeasible for each array's binding constraint"
+        )
+    within = _within_limits(c, det, space, reasons, notes)
+
+    # ranking, one per group (ranks count the configurations kept)
+    cand = np.flatnonzero(within)  # indices into det
+    order = cand[rank_order(det.cost_usd[cand], det.rack_units[cand], latency[cand])]
+    group = _group_ids(ev, one_per)[space.family[det.rows[order]]]
+    _, first_of_group = np.unique(group, return_index=True)
+    best = order[np.sort(first_of_group)]
+    rank_of = np.zeros(feasible.size, dtype=np.int64)
+    rank_of[best] = np.arange(1, best.size + 1)
+
+    # the Pareto front among them (configurations lacking an objective's figure cannot be placed)
+    values = _objective_values(objectives, det.cost_usd, det.rack_units, det.power_w, latency, head)
+    placeable = best[np.all(np.isfinite(values[best]), axis=1)] if best.size else best
+    front = placeable[pareto_front(values[placeable])] if placeable.size else placeable
+    front = front[np.argsort(rank_of[front], kind="stable")]
+    if front.size > pareto_limit:
+        notes.append(
+            f"The Pareto front has {front.size} configurations; the {pareto_limit} best-ranked are returned."
+        )
+        front = front[:pareto_limit]
+    if placeable.size < best.size:
+        notes.append(
+            f"{best.size - placeable.size} configurations lack a figure for a Pareto objective and are not placed."
+        )
+
+    confirm = _Confirmation(ev, det, wls, headroom, p, rank_of, {int(k) for k in front}, notes)
+    confirm.prefetch_binding([int(k) for k in best[: limit + 5]] + [int(k) for k in front])
+    configurations: list[RecommendedConfiguration] = []
+    for k in best:
+        if len(configurations) >= limit:
+            break
+        item = confirm.item(int(k))
+        if item is not None:
+            configurations.append(item)
+    pareto_items = [item for item in (confirm.item(int(k)) for k in front) if item is not None]
+    if within.any() and best.size < limit:
+        reasons.append(
+            f"only {best.size} configuration(s) (one per {one_per.value}) meet every window and limit"
+        )
+    return Recommendation(
+        engine_version=ENGINE_VERSION,
+        catalog_version=catalog.catalog_version,
+        configurations=configurations,
+        pareto_front=pareto_items,
+        pareto_objectives=objectives,
+        infeasible=_infeasible_arrays(ev, first),
+        reasons=reasons,
+        notes=notes,
+        stats=RecommendStats(
+            families=len(families),
+            candidates=space.rows,
+            modelled_candidates=ev.modelled_rows,
+            feasible_families=int(feasible.size),
+            batch_seconds=batch_s,
+            candidates_per_second=space.rows / batch_s if batch_s > 0 else 0.0,
+            total_seconds=time.perf_counter() - t_start,
+            confirmed=confirm.evaluations,
+            scalar_fallbacks=confirm.fallbacks,
+        ),
+    )
+
+
+def _notes(catalog: Catalog, c: RecommendConstraints) -> list[str]:
     notes = [RANKING_NOTE]
     if c.read_latency_target_ms is not None:
         notes.append(
@@ -510,163 +599,118 @@ def recommend(
             notes.append(
                 f"Custom-build arrays ({', '.join(custom)}) are left out; include_custom_builds adds them."
             )
+    return notes
 
-    def empty(reasons: list[str], stats: RecommendStats, infeasible: list[InfeasibleArray]) -> Recommendation:
-        return Recommendation(
-            engine_version=ENGINE_VERSION,
-            catalog_version=catalog.catalog_version,
-            configurations=[],
-            pareto_front=[],
-            pareto_objectives=objectives,
-            infeasible=infeasible,
-            reasons=reasons,
-            notes=notes,
-            stats=stats,
-        )
 
-    space = candidate_space(families)
-    if space.rows == 0:
-        stats = RecommendStats(
-            families=len(families),
-            candidates=0,
-            modelled_candidates=0,
-            feasible_families=0,
-            batch_seconds=0.0,
-            candidates_per_second=0.0,
-            total_seconds=time.perf_counter() - t_start,
-            confirmed=0,
-            scalar_fallbacks=0,
-        )
-        return empty(
-            ["no catalog configuration matches the filters (vendors, arrays, drives, RAID schemes)"],
-            stats,
-            [],
-        )
-
-    t_batch = time.perf_counter()
-    ev = evaluate_batch(wls, space, params=p, headroom=headroom)
-    first = ev.first_passing()
-    batch_s = time.perf_counter() - t_batch
-    feasible = np.flatnonzero(first >= 0)
-    infeasible = _infeasible_arrays(ev, first)
-    det = ev.detail(first[feasible])
-    cost, ru, power = det.cost_usd, det.rack_units, det.power_w
-    latency = np.max(det.read_latency_ms, axis=0) if det.read_latency_ms.shape[0] else np.zeros(feasible.size)
-    head = 1.0 - det.load_ratio()
-
-    # windows on the answer
-    within = np.ones(feasible.size, dtype=bool)
-    reasons: list[str] = []
+def _within_limits(
+    c: RecommendConstraints, det: RowDetail, space: CandidateSpace, reasons: list[str], notes: list[str]
+) -> BoolArray:
+    """Which feasible configurations meet ``max_cost_usd``, ``max_rack_units`` and ``max_power_w``;
+    appends why none does (each limit below the smallest feasible figure, or the limits together)."""
+    within = np.ones(det.rows.size, dtype=bool)
     limits = [
-        ("max_cost_usd", c.max_cost_usd, cost, "list price", lambda x: f"${fmt(x)}"),
-        ("max_rack_units", c.max_rack_units, ru, "rack-unit figure", lambda x: f"{fmt(x)} U"),
-        ("max_power_w", c.max_power_w, power, "power figure", lambda x: f"{fmt(x)} W"),
+        ("max_cost_usd", c.max_cost_usd, det.cost_usd, "list price", lambda x: f"${fmt(x)}"),
+        ("max_rack_units", c.max_rack_units, det.rack_units, "rack-unit figure", lambda x: f"{fmt(x)} U"),
+        ("max_power_w", c.max_power_w, det.power_w, "power figure", lambda x: f"{fmt(x)} W"),
     ]
+    before = len(reasons)
     for name, lim, values, what, show in limits:
-        if lim is None:
+        if lim is None or det.rows.size == 0:
             continue
         known = ~np.isnan(values)
-        if feasible.size and not np.all(known):
+        if not np.all(known):
             notes.append(
                 f"{int((~known).sum())} configurations without a {what} are left out while {name} is set."
             )
-        ok = known & (np.nan_to_num(values, nan=np.inf) <= lim + 1e-9)
+        ok = known & (np.where(known, values, np.inf) <= lim + 1e-9)
         within &= ok
-        if feasible.size and not np.any(ok):
-            if np.any(known):
-                k = int(np.flatnonzero(known)[np.argmin(values[known])])
-                fam = space.families[int(space.family[det.rows[k]])]
-                reasons.append(
-                    f"{name} {show(lim)} is below every configuration that meets the workload: the smallest is "
-                    f"{show(values[k])} ({int(det.drive_count[k])} x {fam.label})"
-                )
-            else:
-                reasons.append(f"{name} is set but no configuration that meets the workload has a {what}")
-    if feasible.size == 0:
-        reasons.append(
-            "no configuration within the filters meets every window at any drive count; "
-            "see infeasible for each array's binding constraint"
-        )
-    elif not np.any(within) and not reasons:
-        set_names = " and ".join(name for name, lim, *_ in limits if lim is not None)
-        reasons.append(f"each limit can be met alone, but no configuration meets {set_names} together")
+        if np.any(ok):
+            continue
+        if np.any(known):
+            k = int(np.flatnonzero(known)[np.argmin(values[known])])
+            fam = space.families[int(space.family[det.rows[k]])]
+            reasons.append(
+                f"{name} {show(lim)} is below every configuration that meets the workload: the smallest is "
+                f"{show(values[k])} ({int(det.drive_count[k])} x {fam.label})"
+            )
+        else:
+            reasons.append(f"{name} is set but no configuration that meets the workload has a {what}")
+    if det.rows.size and not np.any(within) and len(reasons) == before:
+        names = " and ".join(name for name, lim, *_ in limits if lim is not None)
+        reasons.append(f"each limit can be met alone, but no configuration meets {names} together")
+    return within
 
-    cand = np.flatnonzero(within)  # indices into det
-    order = cand[rank_order(cost[cand], ru[cand], latency[cand])]
-    # one per group: the best-ranked of each group; ranks count these
-    group = _group_ids(ev, one_per)[space.family[det.rows[order]]]
-    _, first_of_group = np.unique(group, return_index=True)
-    best_ix = order[np.sort(first_of_group)]
-    rank_of = np.zeros(feasible.size, dtype=np.int64)
-    rank_of[best_ix] = np.arange(1, best_ix.size + 1)
-    # Pareto front among them (configurations lacking an objective's figure cannot be placed)
-    values = _objective_values(objectives, cost, ru, power, latency, head)
-    placeable = best_ix[np.all(np.isfinite(values[best_ix]), axis=1)] if best_ix.size else best_ix
-    front_mask = pareto_front(values[placeable]) if placeable.size else np.zeros(0, dtype=bool)
-    front = placeable[front_mask]
-    front = front[np.argsort(rank_of[front], kind="stable")]
-    if front.size > pareto_limit:
-        notes.append(
-            f"The Pareto front has {front.size} configurations; the {pareto_limit} best-ranked are returned."
-        )
-        front = front[:pareto_limit]
-    if placeable.size < best_ix.size:
-        notes.append(
-            f"{best_ix.size - placeable.size} configurations lack a figure for a Pareto objective and are not placed."
-        )
 
-    # what fails with one group fewer, for the configurations likely to be returned
-    wanted = [int(k) for k in best_ix[: limit + 5]] + [int(k) for k in front]
-    below_rows, below_keys = [], []
-    for k in dict.fromkeys(wanted):
-        row = int(det.rows[k])
-        if row > int(space.starts[int(space.family[row])]):
-            below_rows.append(row - 1)
-            below_keys.append(k)
-    det_below = ev.detail(np.asarray(below_rows, dtype=np.int64))
-    below_index = {k: j for j, k in enumerate(below_keys)}
+class _Confirmation:
+    """Builds the returned configurations: evaluate() each one, re-size where it disagrees, and
+    say what fails with one group fewer."""
 
-    # confirm with evaluate()
-    confirmed = 0
-    fallbacks = 0
-    made: dict[int, RecommendedConfiguration | None] = {}
-    front_set = {int(k) for k in front}
+    def __init__(
+        self,
+        ev: BatchEvaluation,
+        det: RowDetail,
+        workloads: list[Workload],
+        headroom: HeadroomTargets,
+        params: EngineParameters,
+        rank_of: IntArray,
+        front: set[int],
+        notes: list[str],
+    ) -> None:
+        self.ev, self.det, self.workloads = ev, det, workloads
+        self.headroom, self.params = headroom, params
+        self.rank_of, self.front, self.notes = rank_of, front, notes
+        self.evaluations = 0
+        self.fallbacks = 0
+        self.made: dict[int, RecommendedConfiguration | None] = {}
+        self.below: dict[int, str] = {}
 
-    def build(k: int) -> RecommendedConfiguration | None:
-        nonlocal confirmed, fallbacks
-        if k in made:
-            return made[k]
-        row = int(det.rows[k])
+    def _first_row(self, row: int) -> int:
+        return int(self.ev.space.starts[int(self.ev.space.family[row])])
+
+    def prefetch_binding(self, keys: list[int]) -> None:
+        """What fails with one group fewer for ``keys`` (indices into ``det``), in one batch call."""
+        keys = [
+            k for k in dict.fromkeys(keys) if int(self.det.rows[k]) > self._first_row(int(self.det.rows[k]))
+        ]
+        below = self.ev.detail(np.asarray([int(self.det.rows[k]) - 1 for k in keys], dtype=np.int64))
+        self.below.update({k: _binding(below, j) for j, k in enumerate(keys)})
+
+    def item(self, k: int) -> RecommendedConfiguration | None:
+        if k in self.made:
+            return self.made[k]
+        space = self.ev.space
+        row = int(self.det.rows[k])
         fam = space.families[int(space.family[row])]
         n = int(space.drive_count[row])
-        config = family_configuration(fam, n, headroom)
-        result = evaluate(wls, config, params=p)
-        confirmed += 1
-        fallback = False
-        if not result.passed:
-            fallback = True
-            fallbacks += 1
-            found = _scalar_minimum(fam, n, wls, headroom, p)
+        config = family_configuration(fam, n, self.headroom)
+        result = evaluate(self.workloads, config, params=self.params)
+        self.evaluations += 1
+        if result.passed:
+            if k not in self.below and row > self._first_row(row):
+                self.prefetch_binding([k])
+            binding = (
+                f"with one group fewer: {self.below[k]}"
+                if k in self.below
+                else "none: the smallest configuration the array allows"
+            )
+        else:
+            self.fallbacks += 1
+            found = _scalar_minimum(fam, n, self.workloads, self.headroom, self.params)
             if found is None:
-                notes.append(
+                self.notes.append(
                     f"{fam.label}: evaluate() does not confirm {n} drives and no larger count passes; left out."
                 )
-                made[k] = None
+                self.made[k] = None
                 return None
             config, result = found
-            notes.append(
+            self.notes.append(
                 f"{fam.label}: evaluate() does not confirm the batch's {n} drives; re-sized by the scalar path to "
                 f"{config.pools[0].drive_count}."
             )
-        if fallback:
             binding = "re-sized by the scalar path (see notes)"
-        elif k in below_index:
-            binding = "with one group fewer: " + _binding(det_below, below_index[k])
-        else:
-            binding = "none: the smallest configuration the array allows"
         bill = result.bill
         out = RecommendedConfiguration(
-            rank=int(rank_of[k]),
+            rank=int(self.rank_of[k]),
             array_id=fam.array.id,
             vendor=fam.array.vendor,
             model=fam.array.model,
@@ -686,61 +730,13 @@ def recommend(
             read_latency_ms=_worst_latency(result),
             headroom_pct=_headroom_pct(result),
             binding_constraint=binding,
-            on_pareto_front=k in front_set,
-            scalar_fallback=fallback,
+            on_pareto_front=k in self.front,
+            scalar_fallback=binding.startswith("re-sized"),
             configuration=config,
             headline=headline(result),
         )
-        made[k] = out
+        self.made[k] = out
         return out
-
-    configurations: list[RecommendedConfiguration] = []
-    for k in best_ix:
-        if len(configurations) >= limit:
-            break
-        item = build(int(k))
-        if item is not None:
-            configurations.append(item)
-    pareto_items = [item for item in (build(int(k)) for k in front) if item is not None]
-    configurations.sort(key=_confirmed_key)
-    pareto_items.sort(key=_confirmed_key)
-    if within.any() and len(configurations) < limit and best_ix.size < limit:
-        reasons.append(
-            f"only {best_ix.size} configuration(s) (one per {one_per.value}) meet every window and limit"
-        )
-    stats = RecommendStats(
-        families=len(families),
-        candidates=space.rows,
-        modelled_candidates=ev.modelled_rows,
-        feasible_families=int(feasible.size),
-        batch_seconds=batch_s,
-        candidates_per_second=space.rows / batch_s if batch_s > 0 else 0.0,
-        total_seconds=time.perf_counter() - t_start,
-        confirmed=confirmed,
-        scalar_fallbacks=fallbacks,
-    )
-    return Recommendation(
-        engine_version=ENGINE_VERSION,
-        catalog_version=catalog.catalog_version,
-        configurations=configurations,
-        pareto_front=pareto_items,
-        pareto_objectives=objectives,
-        infeasible=infeasible,
-        reasons=reasons,
-        notes=notes,
-        stats=stats,
-    )
-
-
-def _confirmed_key(item: RecommendedConfiguration) -> tuple:
-    """Ranking key on evaluate()'s figures (as :func:`rank_order`), the rank breaking ties."""
-    return (
-        item.cost_usd is None,
-        item.cost_usd or 0.0,
-        item.rack_units,
-        math.inf if item.read_latency_ms is None else item.read_latency_ms,
-        item.rank,
-    )
 
 
 def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:

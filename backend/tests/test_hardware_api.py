@@ -154,3 +154,12 @@ def test_a_controller_record_is_not_a_drive(client: TestClient) -> None:
     response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference})
 
     assert error_locs(response) == [["body", "configuration", "drive_id"]]
+
+
+def test_a_nul_character_in_a_name_is_refused_alike_on_every_database(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/hardware", json={"kind": "controller", "name": "a\x00b", "spec": CONTROLLER}
+    )
+
+    assert error_locs(response) == [["body"]]
+    assert client.get("/api/v1/hardware/a%00b").status_code == 404

@@ -279,3 +279,26 @@ def test_an_unknown_kind_is_422(client: TestClient) -> None:
     response = client.post("/api/v1/reports", json={"name": "x", "kind": "poem", "inputs": {}})
 
     assert response.status_code == 422
+
+
+def test_a_nul_character_is_refused_alike_on_every_database(client: TestClient) -> None:
+    named = client.post("/api/v1/reports", json={"name": "a\x00b", "kind": "evaluate", "inputs": EVALUATE})
+    inside = client.post(
+        "/api/v1/reports",
+        json={
+            "name": "ok",
+            "kind": "evaluate",
+            "inputs": {**EVALUATE, "workloads": [workload(name="a\x00")]},
+        },
+    )
+
+    assert error_locs(named) == [["body"]]
+    assert error_locs(inside) == [["body"]]
+
+
+@pytest.mark.parametrize("report_id", ["a%00b", "not%20a%20token", "x" * 64])
+def test_ids_no_report_could_have_are_404_without_a_database_error(
+    client: TestClient, report_id: str
+) -> None:
+    assert client.get(f"/api/v1/reports/{report_id}").status_code == 404
+    assert client.post(f"/api/v1/reports/{report_id}/recompute").status_code == 404

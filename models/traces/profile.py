@@ -31,7 +31,7 @@ from pydantic import Field
 from models.base import Output
 from models.traces.heat import HEAT_BLOCK_BYTES, STREAM_SHIFT
 from models.traces.mrc import DEFAULT_MAX_SAMPLES, ShardsSampler
-from models.traces.records import FloatArray, IntArray, Records
+from models.traces.records import BoolArray, FloatArray, IntArray, Records
 from models.units import GB, KIB, MB
 from models.workload import IoSize
 
@@ -39,8 +39,11 @@ N_SIZE_CLASSES = 17
 """I/O-size classes: [0, 1 KiB), then [2^k, 2^(k+1)) for 1 KiB ... 16 MiB, then >= 32 MiB... (log2)."""
 MAX_SERIES_POINTS = 5000
 """Longer interval series are averaged down to at most this many points in the profile."""
-MAX_EXPANSION = 4_000_000
-"""Block requests expanded at once (large sequential I/Os are split into many blocks)."""
+MAX_EXPANSION = 1 << 20
+"""4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
+(about 20 arrays of this many 8-byte values)."""
+HEAT_SHIFT = HEAT_BLOCK_BYTES.bit_length() - 1
+"""log2 of the heat block size: ``offset >> HEAT_SHIFT`` is the 4 KiB block number."""
 MAX_OFFSET = 1 << (STREAM_SHIFT + 12)
 """Offsets at or beyond 4 PiB are refused (block keys would overflow)."""
 PENT_UP_SHARE = 0.05
@@ -57,6 +60,112 @@ def sorted_unique(x: IntArray) -> IntArray:
     keep[0] = True
     np.not_equal(s[1:], s[:-1], out=keep[1:])
     return s[keep]
+
+
+def sort_with_index(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """``(order, keys[order])`` for a stable ascending order of non-negative keys.
+
+    When the key and its index fit in 63 bits together, one ``np.sort`` of ``key << b | index``
+    gives both (numpy's SIMD sort: several times faster than ``argsort``); otherwise a stable
+    ``argsort``.
+    """
+    n = keys.size
+    if n == 0:
+        return np.zeros(0, np.int64), keys
+    index_bits = max(1, (n - 1).bit_length())
+    if int(keys.max()).bit_length() + index_bits <= 63:
+        packed = np.sort((keys << index_bits) | np.arange(n, dtype=np.int64))
+        return packed & ((1 << index_bits) - 1), packed >> index_bits
+    order = np.argsort(keys, kind="stable")
+    return order, keys[order]
+
+
+def _stable_order(ids: IntArray) -> IntArray:
+    """Stable ascending order of small non-negative ids (radix sort below 2^16)."""
+    if ids.size and int(ids.max()) < (1 << 16):
+        return np.argsort(ids.astype(np.uint16), kind="stable")
+    return sort_with_index(ids)[0]
+
+
+def _compact_keys(keys: IntArray, hi_shift: int) -> tuple[IntArray, int, int]:
+    """Order-preserving narrowing of ``hi << hi_shift | lo`` keys to ``hi << b | lo``, with b the
+    bits of the largest ``lo``: ``(compact keys, hi_shift, b)`` (see :func:`_expand_keys`)."""
+    hi = keys >> hi_shift
+    if keys.size == 0 or not hi.any():
+        return keys, hi_shift, hi_shift
+    lo = keys & ((1 << hi_shift) - 1)
+    lo_bits = int(lo.max()).bit_length()
+    return (hi << lo_bits) | lo, hi_shift, lo_bits
+
+
+def _expand_keys(compact: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
+    if lo_bits == hi_shift:
+        return compact
+    return ((compact >> lo_bits) << hi_shift) | (compact & ((1 << lo_bits) - 1))
+
+
+def _sum_by_key(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
+    """Distinct keys (ascending) and the sum of the weights of each, added in the given order."""
+    if keys.size == 0:
+        return keys, weights
+    compact, hi_shift, lo_bits = _compact_keys(keys, STREAM_SHIFT)
+    order, ordered = sort_with_index(compact)
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    sums = np.bincount(group, weights=weights[order]).astype(np.float64)
+    return _expand_keys(ordered[new], hi_shift, lo_bits), sums
+
+
+def _value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
+    """Distinct values (ascending) and how often each occurs."""
+    s = np.sort(x)
+    if s.size == 0:
+        return s, np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.append(True, s[1:] != s[:-1]))
+    return s[starts], np.diff(np.append(starts, s.size))
+
+
+class _KeySet:
+    """A growing set of int64 keys kept as a few sorted arrays whose sizes at least halve from one
+    to the next (the "logarithmic method"): a batch is tested against each array with
+    ``searchsorted``, its new keys become the last array, and the last two are merged while the
+    last is the larger. Each key is merged O(log n) times, whatever the batch sizes."""
+
+    def __init__(self) -> None:
+        self.levels: list[IntArray] = []
+
+    def __len__(self) -> int:
+        return sum(level.size for level in self.levels)
+
+    def add(self, keys: IntArray) -> int:
+        """Insert ``keys`` (ascending, distinct); returns how many were not in the set yet."""
+        fresh = np.ones(keys.size, dtype=bool)
+        for level in self.levels:
+            pos = np.minimum(np.searchsorted(level, keys), level.size - 1)
+            fresh &= level[pos] != keys
+        new = keys[fresh]
+        if new.size:
+            self.levels.append(new)
+            while len(self.levels) > 1 and self.levels[-1].size >= self.levels[-2].size:
+                last = self.levels.pop()
+                self.levels[-1] = np.sort(np.concatenate([self.levels[-1], last]))
+        return int(new.size)
+
+
+def sequential_reference(stream: IntArray, offset: IntArray, size: IntArray, window: int = 8) -> BoolArray:
+    """The definition of a sequential I/O, one I/O at a time (for tests): it starts where one of
+    the previous ``window`` I/Os of the same stream ended."""
+    recent: dict[int, list[int]] = {}
+    out = np.zeros(stream.size, dtype=bool)
+    for i, (s, o, z) in enumerate(zip(stream.tolist(), offset.tolist(), size.tolist(), strict=True)):
+        ends = recent.setdefault(s, [])
+        out[i] = o in ends
+        ends.append(o + z)
+        if len(ends) > window:
+            ends.pop(0)
+    return out
 
 
 def size_class(size: IntArray) -> IntArray:
@@ -198,7 +307,13 @@ class _Grow:
 
 
 class ProfileBuilder:
-    """Accumulates the profile, the heat map and the SHARDS sample chunk by chunk."""
+    """Accumulates the profile, the heat map and the SHARDS sample chunk by chunk.
+
+    Work per chunk is a handful of vector passes and sorts of packed 64-bit keys (``np.sort``,
+    not ``argsort``/``unique``: several times faster on 64-bit keys); state kept between chunks:
+    per-interval counters, the last ``seq_window`` I/Os of each stream, the distinct cache blocks
+    of the interval still open, the 4 KiB heat map and the SHARDS sample.
+    """
 
     def __init__(
         self,
@@ -226,11 +341,12 @@ class ProfileBuilder:
         self.lat_n = 0
         self.has_latency = False
         self.sizes: dict[int, int] = {}
-        self.span: dict[int, int] = {}
+        self.span = np.zeros(0, np.int64)
+        """Highest byte addressed per stream id [B]."""
         self.carry_stream = np.zeros(0, np.int64)
         self.carry_end = np.zeros(0, np.int64)
-        self.carry_interval = -1
-        self.carry_blocks = np.zeros(0, np.int64)
+        self.open_interval = -1
+        self.open_blocks = _KeySet()
         self.heat_keys = np.zeros(0, np.int64)
         self.heat_w = np.zeros(0, np.float64)
         self._pending_keys: list[IntArray] = []
@@ -241,10 +357,12 @@ class ProfileBuilder:
     # ---- per chunk ----
 
     def add(self, rec: Records) -> None:
-        keep = (rec.size > 0) & (rec.offset + rec.size <= MAX_OFFSET)
-        if not np.all(keep):
+        ends = rec.offset + rec.size
+        keep = (rec.size > 0) & (ends <= MAX_OFFSET)
+        if not keep.all():
             self.dropped += int((~keep).sum())
             rec = rec.take(keep)
+            ends = ends[keep]
         n = len(rec)
         if n == 0:
             return
@@ -260,138 +378,160 @@ class ProfileBuilder:
         span = hi - lo + 1
         g = self.iv
         sl = slice(lo, hi + 1)
+        size_f = rec.size.astype(np.float64)
         g.count[sl] += np.bincount(local, minlength=span)
-        g.reads[sl] += np.bincount(local, weights=rec.read, minlength=span).astype(np.int64)
-        g.bytes[sl] += np.bincount(local, weights=rec.size, minlength=span)
-        g.read_bytes[sl] += np.bincount(local, weights=rec.size * rec.read, minlength=span)
-        cls = size_class(rec.size)
-        flat = local * N_SIZE_CLASSES + cls
+        g.reads[sl] += np.bincount(local[rec.read], minlength=span)
+        g.bytes[sl] += np.bincount(local, weights=size_f, minlength=span)
+        g.read_bytes[sl] += np.bincount(local, weights=np.where(rec.read, size_f, 0.0), minlength=span)
+        flat = local * N_SIZE_CLASSES + size_class(rec.size)
         g.cls_count[sl] += (
             np.bincount(flat, minlength=span * N_SIZE_CLASSES).reshape(span, -1).astype(np.int32)
         )
         g.cls_bytes[sl] += (
-            np.bincount(flat, weights=rec.size, minlength=span * N_SIZE_CLASSES)
+            np.bincount(flat, weights=size_f, minlength=span * N_SIZE_CLASSES)
             .reshape(span, -1)
             .astype(np.float32)
         )
-        seq = self._sequential(rec)
-        g.seq[sl] += np.bincount(local, weights=seq, minlength=span).astype(np.int64)
+        g.seq[sl] += np.bincount(local[self._sequential(rec, ends)], minlength=span)
         if rec.latency is not None:
             lat_ok = ~np.isnan(rec.latency)
             if lat_ok.any():
                 self.has_latency = True
                 lat = np.where(lat_ok, rec.latency, 0.0)
                 g.lat_sum[sl] += np.bincount(local, weights=lat, minlength=span)
-                g.lat_n[sl] += np.bincount(local, weights=lat_ok, minlength=span).astype(np.int64)
+                g.lat_n[sl] += np.bincount(local[lat_ok], minlength=span)
                 self.lat_n += int(lat_ok.sum())
                 self.lat_over += int((lat_ok & (rec.latency > self.latency_target_s)).sum())
-        sizes, counts = np.unique(rec.size, return_counts=True)
+        sizes, counts = _value_counts(rec.size)
         for s, c in zip(sizes.tolist(), counts.tolist(), strict=True):
             self.sizes[s] = self.sizes.get(s, 0) + c
-        ends = rec.offset + rec.size
-        for s in sorted_unique(rec.stream).tolist():
-            self.span[s] = max(self.span.get(s, 0), int(ends[rec.stream == s].max()))
+        top = int(rec.stream.max())
+        if top >= self.span.size:
+            self.span = np.concatenate([self.span, np.zeros(top + 1 - self.span.size, np.int64)])
+        np.maximum.at(self.span, rec.stream, ends)
         counted = rel >= self.warmup_s
-        cum = np.cumsum(
-            ((rec.offset + rec.size - 1) // HEAT_BLOCK_BYTES) - rec.offset // HEAT_BLOCK_BYTES + 1
-        )
+        nblocks = ((ends - 1) >> HEAT_SHIFT) - (rec.offset >> HEAT_SHIFT) + 1
+        cum = np.cumsum(nblocks)
         cuts = np.searchsorted(cum, np.arange(MAX_EXPANSION, int(cum[-1]), MAX_EXPANSION), side="right")
-        for a, b in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [n]]), strict=True):
+        for a, b in zip(np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [n]]).tolist(), strict=True):
             if b > a:
-                part = slice(int(a), int(b))
-                self._blocks(rec.take(np.arange(a, b)), ivl[part], counted[part])
+                part = slice(a, b)
+                self._blocks(rec.take(part), nblocks[part], ivl[part], counted[part])
 
-    def _sequential(self, rec: Records) -> FloatArray:
-        """1.0 where an I/O starts where one of the previous ``seq_window`` I/Os of its stream ended."""
+    def _sequential(self, rec: Records, ends: IntArray) -> BoolArray:
+        """True where an I/O starts where one of the previous ``seq_window`` I/Os of its stream ended.
+
+        The I/Os (the previous chunk's last ``seq_window`` per stream first) are ordered by stream,
+        keeping time order within a stream (a stable sort); the j-th previous I/O of the same
+        stream is then j places back, so ``seq_window`` shifted comparisons of whole arrays
+        decide every I/O (see :func:`sequential_reference` for the definition, one I/O at a time).
+        """
         k = self.seq_window
         n_carry = self.carry_stream.size
         stream = np.concatenate([self.carry_stream, rec.stream])
-        end = np.concatenate([self.carry_end, rec.offset + rec.size])
+        end = np.concatenate([self.carry_end, ends])
         start = np.concatenate([np.full(n_carry, -1, np.int64), rec.offset])
-        single = bool(np.all(stream == stream[0]))
-        order = np.arange(stream.size) if single else np.argsort(stream, kind="stable")
-        s, e, o = stream[order], end[order], start[order]
+        single = bool(stream[0] == stream.min() == stream.max())
+        if single:
+            s, e, o = stream, end, start
+        else:
+            order = _stable_order(stream)
+            s, e, o = stream[order], end[order], start[order]
         hit = np.zeros(s.size, dtype=bool)
         for j in range(1, min(k, s.size - 1) + 1):
-            hit[j:] |= (s[j:] == s[:-j]) & (e[:-j] == o[j:])
-        seq = np.empty(s.size, dtype=bool)
-        seq[order] = hit
-        # keep the last k I/Os of each stream for the next chunk
-        group_end = np.searchsorted(s, s, side="right")
-        tail = (group_end - np.arange(s.size)) <= k
+            same = e[:-j] == o[j:]
+            if not single:
+                same &= s[j:] == s[:-j]
+            hit[j:] |= same
+        if single:
+            seq = hit
+            tail = np.arange(s.size) >= s.size - k
+        else:
+            seq = np.empty(s.size, dtype=bool)
+            seq[order] = hit
+            # keep the last k I/Os of each stream for the next chunk
+            last_of_stream = np.append(s[1:] != s[:-1], True)
+            group_end = np.flatnonzero(last_of_stream)[np.cumsum(np.append(False, last_of_stream[:-1]))]
+            tail = (group_end - np.arange(s.size)) < k
         self.carry_stream, self.carry_end = s[tail], e[tail]
-        return seq[n_carry:].astype(np.float64)
+        return seq[n_carry:]
 
-    def _blocks(self, rec: Records, ivl: IntArray, counted: np.ndarray) -> None:
-        first = rec.offset // HEAT_BLOCK_BYTES
-        last = (rec.offset + rec.size - 1) // HEAT_BLOCK_BYTES
-        nb = last - first + 1
+    def _blocks(self, rec: Records, nb: IntArray, ivl: IntArray, counted: BoolArray) -> None:
+        """Split the I/Os into 4 KiB blocks: heat, cache-block requests (SHARDS), working sets."""
+        n = len(rec)
         total = int(nb.sum())
-        owner = np.repeat(np.arange(len(rec)), nb)
-        within = np.arange(total) - np.repeat(np.cumsum(nb) - nb, nb)
-        blk = first[owner] + within
-        lo = np.maximum(rec.offset[owner], blk * HEAT_BLOCK_BYTES)
-        hi = np.minimum(rec.offset[owner] + rec.size[owner], (blk + 1) * HEAT_BLOCK_BYTES)
-        overlap = hi - lo
-        keys = (rec.stream[owner] << STREAM_SHIFT) | blk
-        # heat: I/O share per 4 KiB block
-        uniq, inverse = np.unique(keys, return_inverse=True)
+        io_start = np.cumsum(nb) - nb  # index of each I/O's first block
+        first = rec.offset >> HEAT_SHIFT
+        end = rec.offset + rec.size
+        blk = np.arange(total, dtype=np.int64) + np.repeat(first - io_start, nb)
+        # bytes of each block the I/O moves: 4 KiB inside, less at the I/O's ends
+        overlap = np.full(total, HEAT_BLOCK_BYTES, dtype=np.int64)
+        io_last = io_start + nb - 1
+        overlap[io_last] = end - ((end - 1) >> HEAT_SHIFT << HEAT_SHIFT)
+        overlap[io_start] = np.minimum(end, (first + 1) << HEAT_SHIFT) - rec.offset
+        keys = blk if not rec.stream.any() else blk | np.repeat(rec.stream << STREAM_SHIFT, nb)
+        # heat: I/O share per 4 KiB block (overlap / size), summed per block in time order
+        weight = overlap / np.repeat(rec.size, nb)
+        uniq, sums = _sum_by_key(keys, weight)
         self._pending_keys.append(uniq)
-        self._pending_w.append(
-            np.bincount(inverse, weights=overlap / rec.size[owner], minlength=uniq.size).astype(np.float64)
-        )
+        self._pending_w.append(sums)
         self._pending_n += uniq.size
         if self._pending_n > max(4_000_000, self.heat_keys.size):
             self._merge_heat()
         # cache blocks: one request per (I/O, cache block)
-        ckeys = keys >> self.block_shift if self.block_shift else keys
         if self.block_shift:
+            ckeys = keys >> self.block_shift
             new = np.ones(total, dtype=bool)
-            new[1:] = (owner[1:] != owner[:-1]) | (ckeys[1:] != ckeys[:-1])
+            np.not_equal(ckeys[1:], ckeys[:-1], out=new[1:])
+            new[io_start] = True
             starts = np.flatnonzero(new)
-            ckeys, cowner = ckeys[starts], owner[starts]
+            ckeys = ckeys[starts]
             cbytes = np.add.reduceat(overlap, starts)
+            per_io = np.add.reduceat(new.astype(np.int64), io_start) if n else np.zeros(0, np.int64)
         else:
-            cowner, cbytes = owner, overlap
-        self.sampler.add(ckeys, cbytes, counted[cowner])
-        self._working_sets(ivl[cowner], ckeys)
+            ckeys, cbytes, per_io = keys, overlap, nb
+        self.sampler.add(ckeys, cbytes, np.repeat(counted, per_io))
+        self._working_sets(np.repeat(ivl, per_io), ckeys)
 
     def _working_sets(self, ivl: IntArray, ckeys: IntArray) -> None:
-        """Distinct cache blocks per interval (the last interval of a chunk carries to the next)."""
+        """Distinct cache blocks per interval.
+
+        Distinct (interval, block) pairs of the batch: one sort of ``interval << b | block``. The
+        blocks of the interval still open at the end of the previous batch are kept (a
+        :class:`_KeySet`), so a block seen there is not counted again in that interval.
+        """
         lo = int(ivl.min())
         rel = ivl - lo
-        h = (ckeys * np.int64(0x9E3779B1) ^ (ckeys >> 17)) & ((1 << 44) - 1)  # 44-bit block identity
-        if int(rel.max()) >= (1 << 19):  # too many intervals in one chunk for packed keys
-            pairs = np.unique(np.stack([ivl, h]), axis=1)
+        compact, hi_shift, lo_bits = _compact_keys(ckeys, STREAM_SHIFT - self.block_shift)
+        key_bits = int(compact.max()).bit_length()
+        iv_bits = int(rel.max()).bit_length()
+        if key_bits + iv_bits <= 63:
+            packed = sorted_unique((rel << key_bits) | compact)
+            p_iv = (packed >> key_bits) + lo
+            p_key = _expand_keys(packed & ((1 << key_bits) - 1), hi_shift, lo_bits)
+        else:  # pragma: no cover - more than 2^63 (interval, block) combinations in one batch
+            pairs = np.unique(np.stack([ivl, ckeys]), axis=1)
             p_iv, p_key = pairs[0], pairs[1]
-        else:
-            packed = sorted_unique((rel << 44) | h)
-            p_iv, p_key = (packed >> 44) + lo, packed & ((1 << 44) - 1)
         counts = np.bincount(p_iv - lo)
-        carry_mask = p_iv == self.carry_interval
-        if carry_mask.any():
-            fresh = ~np.isin(p_key[carry_mask], self.carry_blocks, assume_unique=True)
-            counts[self.carry_interval - lo] = int(fresh.sum())
-            keys_last = np.union1d(self.carry_blocks, p_key[carry_mask])
-        else:
-            keys_last = None
+        if lo <= self.open_interval < lo + counts.size:
+            a, b = np.searchsorted(p_iv, [self.open_interval, self.open_interval + 1])
+            fresh = self.open_blocks.add(p_key[a:b])
+            counts[self.open_interval - lo] = fresh
         self.iv.ws[lo : lo + counts.size] += counts
-        last = int(p_iv.max())
-        if last == self.carry_interval and keys_last is not None:
-            self.carry_blocks = keys_last
-        else:
-            self.carry_blocks = p_key[p_iv == last]
-            self.carry_interval = last
+        last = int(p_iv[-1])
+        if last != self.open_interval:
+            a = int(np.searchsorted(p_iv, last))
+            self.open_interval = last
+            self.open_blocks = _KeySet()
+            self.open_blocks.add(p_key[a:])
 
     def _merge_heat(self) -> None:
         if not self._pending_keys:
             return
         keys = np.concatenate([self.heat_keys, *self._pending_keys])
         w = np.concatenate([self.heat_w, *self._pending_w])
-        uniq, inverse = np.unique(keys, return_inverse=True)
-        self.heat_keys = uniq
-        self.heat_w = np.bincount(inverse, weights=w, minlength=uniq.size).astype(np.float64)
         self._pending_keys, self._pending_w, self._pending_n = [], [], 0
+        self.heat_keys, self.heat_w = _sum_by_key(keys, w)
 
     # ---- result ----
 
@@ -500,7 +640,7 @@ class ProfileBuilder:
             block_kib=self.block_bytes // KIB,
             footprint_gb=footprint * self.block_bytes / GB,
             footprint_blocks=footprint,
-            address_span_gb=sum(self.span.values()) / GB,
+            address_span_gb=int(self.span.sum()) / GB,
             mean_working_set_gb=float(ws_gb[count > 0].mean()) if np.any(count > 0) else 0.0,
             peak_working_set_gb=float(ws_gb.max()),
             peaks_by_iops=[self._peak(int(i), r + 1, "iops") for r, i in enumerate(by_iops) if count[i] > 0],

@@ -67,7 +67,7 @@ class Records:
             stream=np.zeros(0, dtype=np.int64),
         )
 
-    def take(self, index: npt.NDArray[np.intp] | BoolArray) -> Records:
+    def take(self, index: npt.NDArray[np.intp] | BoolArray | slice) -> Records:
         return Records(
             t=self.t[index],
             read=self.read[index],
@@ -84,6 +84,8 @@ def concat_records(parts: list[Records]) -> Records:
     parts = [p for p in parts if len(p)]
     if not parts:
         return Records.empty()
+    if len(parts) == 1:
+        return parts[0]
     lat = [p.latency for p in parts]
     lines = [p.line for p in parts]
     return Records(

@@ -11,12 +11,14 @@ Services never raise ``HTTPException``: they raise the errors below and the hand
 * :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`CatalogUnavailable` -> 503, each
   ``{"detail": "..."}``.
 
-Lost database connections give 503; anything else is a bug and gives a JSON 500 without details.
+Data the database refuses gives 422, lost database connections 503; anything else is a bug and
+gives a JSON 500 without details.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +64,34 @@ class NotFound(Exception):
         self.what = what
         self.id = id
         super().__init__(f"{what} {id!r} not found")
+
+
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""Every id the API hands out (report tokens, record UUIDs) matches this."""
+
+
+def well_formed_id(what: str, id: str) -> str:
+    """``id`` if it could name a stored resource, else :class:`NotFound` without asking the database."""
+    if not ID_PATTERN.fullmatch(id):
+        raise NotFound(what, id)
+    return id
+
+
+def contains_nul(value: Any) -> bool:
+    """Whether any string (key or value) in a JSON document has a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(contains_nul(k) or contains_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(contains_nul(v) for v in value)
+    return False
+
+
+def refuse_nul(document: Any) -> None:
+    """PostgreSQL stores no NUL character in text or JSONB: refuse it on every database alike."""
+    if contains_nul(document):
+        raise InvalidInput.at(("body",), "text may not contain NUL characters")
 
 
 class Forbidden(Exception):
@@ -149,6 +179,13 @@ async def catalog_unavailable(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": "hardware catalog unavailable"}, status_code=503)
 
 
+async def data_not_storable(request: Request, exc: Exception) -> JSONResponse:
+    """Input the database refuses to store (a value out of its range): 422, never a 500."""
+    logger.warning("database refused data during %s %s: %s", request.method, request.url.path, exc)
+    detail = [{"loc": ["body"], "msg": "the database cannot store this input", "type": "value_error"}]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 async def database_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """Lost or refused database connection -> 503; the pool reconnects on a later request."""
     logger.warning("database unavailable during %s %s: %s", request.method, request.url.path, exc)
@@ -173,6 +210,7 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, not_found)
     app.add_exception_handler(Forbidden, forbidden)
     app.add_exception_handler(CatalogUnavailable, catalog_unavailable)
+    app.add_exception_handler(DataError, data_not_storable)
     app.add_exception_handler(OperationalError, database_unavailable)
     app.add_exception_handler(InterfaceError, database_unavailable)
     app.add_exception_handler(Exception, unhandled_error)

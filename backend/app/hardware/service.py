@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.errors import InvalidInput, Loc, NotFound
+from backend.app.core.errors import ID_PATTERN, InvalidInput, Loc, NotFound, refuse_nul, well_formed_id
 from backend.app.hardware.schemas import (
     ArrayInput,
     DriveInput,
@@ -46,7 +46,7 @@ class DatabaseHardware:
         self.session = session
 
     def get(self, record_id: str) -> HardwareRecord | None:
-        if len(record_id) > 36:  # longer than any record id: no need to ask the database
+        if not ID_PATTERN.fullmatch(record_id):  # cannot be a record id: no need to ask the database
             return None
         row = self.session.get(CustomHardware, record_id)
         if row is None:
@@ -110,7 +110,7 @@ def _name(body: HardwareInput) -> str:
 
 
 def _row(session: Session, record_id: str) -> CustomHardware:
-    row = session.get(CustomHardware, record_id) if len(record_id) <= 36 else None
+    row = session.get(CustomHardware, well_formed_id("hardware", record_id))
     if row is None:
         raise NotFound("hardware", record_id)
     return row
@@ -120,9 +120,9 @@ def create(session: Session, catalog: CatalogStore, body: HardwareInput) -> Hard
     if isinstance(body, ArrayInput):
         _check_array_drives(session, catalog, body)
     record_id = new_uuid()
-    row = CustomHardware(
-        id=record_id, kind=body.kind, name=_name(body), spec=_spec(body, record_id), created_at=utcnow()
-    )
+    name, spec = _name(body), _spec(body, record_id)
+    refuse_nul([name, spec])
+    row = CustomHardware(id=record_id, kind=body.kind, name=name, spec=spec, created_at=utcnow())
     session.add(row)
     session.commit()
     return to_record(row)
@@ -159,8 +159,9 @@ def replace(session: Session, catalog: CatalogStore, record_id: str, body: Hardw
         )
     if isinstance(body, ArrayInput):
         _check_array_drives(session, catalog, body)
-    row.name = _name(body)
-    row.spec = _spec(body, record_id)
+    name, spec = _name(body), _spec(body, record_id)
+    refuse_nul([name, spec])
+    row.name, row.spec = name, spec
     session.commit()
     return to_record(row)
 

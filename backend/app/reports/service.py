@@ -21,7 +21,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.app.core.errors import Forbidden, InvalidInput, NotFound
+from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul, well_formed_id
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.reports import export
 from backend.app.reports.schemas import (
@@ -171,6 +171,8 @@ def _save(
         result=result,
     )
     text = snapshot.model_dump_json()
+    document = json.loads(text)
+    refuse_nul(document)
     session.add(
         Report(
             id=report_id,
@@ -180,7 +182,7 @@ def _save(
             engine_version=ENGINE_VERSION,
             catalog_version=catalog_version,
             kind=kind,
-            snapshot=json.loads(text),
+            snapshot=document,
             snapshot_json=text,
         )
     )
@@ -206,7 +208,7 @@ def create(session: Session, ctx: SizingContext, body: ReportCreate) -> ReportCr
 
 
 def _row(session: Session, report_id: str) -> Report:
-    row = session.get(Report, report_id) if len(report_id) <= MAX_ID_LENGTH else None
+    row = session.get(Report, well_formed_id("report", report_id))
     if row is None:
         raise NotFound("report", report_id)
     return row
@@ -214,7 +216,8 @@ def _row(session: Session, report_id: str) -> Report:
 
 def get_json(session: Session, report_id: str) -> str:
     """The snapshot exactly as saved (the stored JSON text)."""
-    text = session.scalars(select(Report.snapshot_json).where(Report.id == report_id)).one_or_none()
+    query = select(Report.snapshot_json).where(Report.id == well_formed_id("report", report_id))
+    text = session.scalars(query).one_or_none()
     if text is None:
         raise NotFound("report", report_id)
     return text

@@ -3,7 +3,8 @@
  * The import rules of STYLE.md (bulletproof-react's `import/no-restricted-paths`), checked here so
  * they hold without a linter: code flows shared -> features -> app.
  *
- * - `components/`, `lib/`, `config/`, `testing/` never import from `features/` or `app/`;
+ * - `components/`, `lib/`, `config/`, `testing/`, `stores/`, `charts/` never import from `features/` or
+ *   `app/` (cross-feature state lives in `stores/`, passed to features by the pages);
  * - a feature never imports from `app/` or from another feature;
  * - only `features/*\/api/*` files (and `lib/` itself, and tests) use the API client; anyone may
  *   import `lib/api-error`.
@@ -44,7 +45,7 @@ const featureOf = (rel: string) => /^features\/([^/]+)\//.exec(rel)?.[1];
 describe('import rules', () => {
   it('shared code imports no feature and no app code', () => {
     const offenders = files
-      .filter((f) => /^(components|lib|config|testing)\//.test(f.rel))
+      .filter((f) => /^(components|lib|config|testing|stores|charts)\//.test(f.rel))
       .flatMap((f) => importsOf(f.abs).filter((i) => /^(features|app)(\/|$)/.test(i)).map((i) => `${f.rel} -> ${i}`));
     expect(offenders).toEqual([]);
   });
@@ -74,8 +75,25 @@ describe('import rules', () => {
 
   it('keeps Recharts out of the first-load code (app shell, shared code)', () => {
     const offenders = files
-      .filter((f) => !isTest(f.rel) && /^(main\.tsx|app\/(app|provider|router)\.tsx|app\/routes\.ts|components\/)/.test(f.rel))
-      .flatMap((f) => importsOf(f.abs).filter((i) => i.startsWith('recharts')).map((i) => `${f.rel} -> ${i}`));
+      .filter((f) => !isTest(f.rel) && /^(main\.tsx|app\/(app|provider|router)\.tsx|app\/routes\.ts|components\/|stores\/|lib\/)/.test(f.rel))
+      .flatMap((f) => importsOf(f.abs).filter((i) => i.startsWith('recharts') || i.startsWith('charts/')).map((i) => `${f.rel} -> ${i}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('loads chart code only behind lazy imports: a feature index exports charts via lazy()', () => {
+    const offenders = files
+      .filter((f) => /^features\/[^/]+\/index\.ts$/.test(f.rel))
+      .flatMap((f) => {
+        const text = readFileSync(f.abs, 'utf8');
+        const staticImports = [...text.matchAll(/^export\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+        return staticImports
+          .map((spec) => relative(SRC, resolve(dirname(f.abs), spec)))
+          .filter((target) => {
+            const file = files.find((x) => x.rel.replace(/\.tsx?$/, '') === target);
+            return file ? importsOf(file.abs).some((i) => i.startsWith('recharts') || i.startsWith('charts/')) : false;
+          })
+          .map((t) => `${f.rel} -> ${t}`);
+      });
     expect(offenders).toEqual([]);
   });
 });

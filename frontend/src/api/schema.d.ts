@@ -2345,7 +2345,6 @@ export interface components {
              */
             capacity_break_month: number | null;
             degraded: components["schemas"]["DegradedMode"];
-            factor_formula: components["schemas"]["Explained"];
             /** First Break */
             first_break: string | null;
             /**
@@ -2353,6 +2352,11 @@ export interface components {
              * @description earliest break of any window or of capacity
              */
             first_break_month: number | null;
+            /**
+             * Formula
+             * @description how each workload grows, with its rate
+             */
+            formula: string;
             /** Months */
             months: number;
             /** Notes */
@@ -3811,7 +3815,7 @@ export interface components {
             raid_scheme: components["schemas"]["RaidScheme"];
             /**
              * Rank
-             * @description 1 = best, among the configurations kept (one per group, see one_per)
+             * @description 1 = best, among the configurations kept (one per group, see one_per), by the batch figures
              */
             rank: number;
             /**

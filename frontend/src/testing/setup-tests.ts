@@ -26,6 +26,6 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   workflowStore.set(initialWorkflow);
-  localStorage.clear();
+  if (typeof localStorage !== 'undefined') localStorage.clear();
 });
 afterAll(() => server.close());

@@ -49,15 +49,15 @@ describe('app routes', () => {
   it.each([
     ['/compare', 'Compare'],
     ['/recommend', 'Recommend'],
-    [href.report('abc123'), 'Report'],
   ])('has a page at %s', async (path, heading) => {
     renderApp(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
   });
 
-  it('shows the report id on the report page', async () => {
+  it('says when there is no report with the id', async () => {
     renderApp(href.report('abc123'));
-    expect(await screen.findByText('abc123')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Report not found' })).toBeInTheDocument();
+    expect(screen.getByText('abc123')).toBeInTheDocument();
   });
 
   it('answers an unknown address with a not-found page', async () => {

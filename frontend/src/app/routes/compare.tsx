@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
-import { CompareCurves, CompareTable, SchemeCompare, shortNames, useCompare } from '@/features/compare';
+import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare } from '@/features/compare';
 import { ConfigurationBuilder, draftToReference, useRaidSchemes } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
@@ -141,7 +141,7 @@ export default function ComparePage() {
           <SaveShare
             key={compare.dataUpdatedAt}
             input={{ kind: 'compare', inputs: request }}
-            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${shortNames(compare.data.comparison.columns.map((c) => c.headline.configuration)).join(' vs ')}`.slice(0, 200)}
+            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration)).join(' vs ')}`.slice(0, 200)}
             reportHref={href.report}
           />
         </section>

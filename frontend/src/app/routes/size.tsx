@@ -35,7 +35,7 @@ export default function SizePage() {
     if (focusResults.current) {
       focusResults.current = false;
       resultsHeading.current?.focus();
-      resultsHeading.current?.scrollIntoView({ block: 'start' });
+      resultsHeading.current?.scrollIntoView?.({ block: 'start' });
     }
   }, [data, run]);
 

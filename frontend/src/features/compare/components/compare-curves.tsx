@@ -6,7 +6,7 @@ import { ErrorState, Loading, SelectField } from '@/components';
 import type { CompareResult, Workload } from '@/lib/api-types';
 
 import { useCurvesOfEach } from '../api/get-curves';
-import { shortNames } from '../lib/short-names';
+import { columnLabels } from '../lib/short-names';
 
 type CompareCurvesProps = { result: CompareResult; workloads: Workload[] };
 
@@ -14,7 +14,7 @@ export default function CompareCurves({ result, workloads }: CompareCurvesProps)
   const windows = result.items[0]?.result.windows.map((w) => w.window) ?? [];
   const [window, setWindow] = useState(windows[0] ?? '');
   const active = windows.includes(window) ? window : (windows[0] ?? '');
-  const names = shortNames(result.comparison.columns.map((c) => c.headline.configuration));
+  const names = columnLabels(result.items.map((i) => i.configuration));
   const queries = useCurvesOfEach(result.items.map((item) => ({ workloads, configuration: item.configuration, window: active })));
   const pending = queries.some((q) => q.isPending);
   const failed = queries.find((q) => q.isError);

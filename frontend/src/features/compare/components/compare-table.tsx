@@ -4,7 +4,7 @@ import { Figure, formatNumber } from '@/components';
 import type { CompareResult } from '@/lib/api-types';
 
 import { bestOf, comparisonRows, type Cell, type Row } from '../lib/rows';
-import { shortNames } from '../lib/short-names';
+import { columnLabels } from '../lib/short-names';
 
 function CellValue({ cell, row, column }: { cell: Cell; row: Row; column: string }) {
   if (typeof cell.value === 'boolean') {
@@ -25,7 +25,7 @@ function CellValue({ cell, row, column }: { cell: Cell; row: Row; column: string
 export function CompareTable({ result }: { result: CompareResult }) {
   const rows = comparisonRows(result);
   const names = result.comparison.columns.map((c) => c.headline.configuration);
-  const short = shortNames(names);
+  const short = columnLabels(result.items.map((i) => i.configuration));
   const groups = [...new Set(rows.map((r) => r.group ?? ''))];
   return (
     <>

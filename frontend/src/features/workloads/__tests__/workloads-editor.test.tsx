@@ -29,7 +29,8 @@ describe('WorkloadsEditor', () => {
   it('starts from a template: the workload with its phases grouped by window', async () => {
     const { user } = renderWithProviders(<Harness />);
     expect(screen.getByText(/No workload yet/)).toBeInTheDocument();
-    await user.selectOptions(await screen.findByRole('combobox', { name: 'Workload template' }), 'oltp-database');
+    await screen.findByRole('option', { name: 'OLTP database' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Workload template' }), 'oltp-database');
     expect(screen.getByText(/A 20 TB transactional database/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Start from template' }));
 

@@ -1,0 +1,182 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+
+import type { SizeRequest } from '@/lib/api-types';
+import { workflow } from '@/stores/workflow';
+import { fixtures, validation422 } from '@/testing/mocks/fixtures';
+import { server } from '@/testing/mocks/server';
+import { createTestQueryClient } from '@/testing/test-utils';
+
+import { routeObjects } from '../router';
+import { href } from '../routes';
+
+function renderApp(path: string) {
+  const router = createMemoryRouter(routeObjects, { initialEntries: [path] });
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createTestQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, user };
+}
+
+const SLOW = { timeout: 5000 }; // a lazy page's first import can take a while in CI
+
+async function pickOltpOnFas3170(user: ReturnType<typeof userEvent.setup>) {
+  await screen.findByRole('option', { name: 'OLTP database' }, SLOW);
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Workload template' }), 'oltp-database');
+  await user.click(screen.getByRole('button', { name: 'Start from template' }));
+  await screen.findByRole('option', { name: 'NetApp' });
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Vendor' }), 'NetApp');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Array model' }), 'netapp-fas3170');
+  await screen.findByRole('option', { name: /450 GB 15K FC/ });
+}
+
+describe('Size page', () => {
+  it('sizes the OLTP template on a FAS3170 in RAID-DP and shows the verdicts, bill and charts', async () => {
+    const sizes: SizeRequest[] = [];
+    server.use(
+      http.post('*/api/v1/size', async ({ request }) => {
+        sizes.push((await request.json()) as SizeRequest);
+        return HttpResponse.json(fixtures.sizeOltp);
+      }),
+    );
+    const { user } = renderApp(href.size());
+    await pickOltpOnFas3170(user);
+    await user.click(screen.getByRole('button', { name: 'Size it' }));
+
+    expect(await screen.findByRole('heading', { level: 2, name: /^Results: FAS3170/ }, SLOW)).toBeInTheDocument();
+    expect(sizes[0]!.configuration).toMatchObject({ array_id: 'netapp-fas3170', raid_scheme: 'raid-dp', drive_count: null });
+    expect(sizes[0]!.workloads[0]!.name).toBe('OLTP database');
+    expect(screen.getByRole('heading', { name: 'Meets every target' })).toBeInTheDocument();
+    expect(screen.getByTestId('bill-drives')).toHaveTextContent('144 drives');
+    expect(await screen.findByText('Latency vs IOPS (business hours)', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'What if…' }, SLOW)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save & share' })).toBeEnabled();
+  });
+
+  it("puts the API's 422 messages at the fields and lists them", async () => {
+    server.use(
+      http.post('*/api/v1/size', () =>
+        HttpResponse.json(
+          validation422(
+            { loc: ['body', 'workloads', 0, 'phases', 0, 'read_pct'], msg: 'Input should be less than or equal to 100' },
+            { loc: ['body', 'configuration', 'group_width'], msg: 'netapp-fas3170 allows raid-dp groups of 3-28 drives, got 40' },
+          ),
+          { status: 422 },
+        ),
+      ),
+    );
+    const { user } = renderApp(href.size());
+    await pickOltpOnFas3170(user);
+    await user.click(screen.getByRole('button', { name: 'Size it' }));
+
+    const summary = await screen.findByRole('alert', { name: '' });
+    expect(summary).toHaveTextContent('workload “OLTP database” › phase “online transactions” › read pct: Input should be less than or equal to 100');
+    const online = screen.getByRole('group', { name: 'Phase online transactions' });
+    expect(within(online).getByRole('spinbutton', { name: 'Reads [%]' })).toHaveAccessibleDescription('Input should be less than or equal to 100');
+    expect(screen.getByRole('combobox', { name: 'RAID group width [drives]' })).toHaveAccessibleDescription(
+      'netapp-fas3170 allows raid-dp groups of 3-28 drives, got 40',
+    );
+    expect(screen.getByText(/The API found 2 problems/)).toBeInTheDocument();
+  });
+});
+
+describe('Compare page', () => {
+  it('asks to size first when there is nothing to compare', async () => {
+    renderApp(href.compare());
+    expect(await screen.findByText(/Nothing to compare yet/)).toBeInTheDocument();
+  });
+
+  it('compares the sized configuration in RAID-DP and RAID 10 with one click', async () => {
+    const w = fixtures.reportSize.inputs.workloads;
+    workflow.resolve({ kind: 'size', request: fixtures.reportSize.inputs as SizeRequest, workloads: w, configuration: fixtures.sizeOltp.configuration });
+    let body: Record<string, unknown> = {};
+    server.use(
+      http.post('*/api/v1/compare', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(fixtures.compareOltp);
+      }),
+    );
+    const { user } = renderApp(href.compare());
+    await user.click(await screen.findByRole('button', { name: 'Compare NetApp RAID-DP with RAID 10' }));
+    expect(await screen.findByRole('heading', { name: 'Side by side' })).toBeInTheDocument();
+    expect(body.schemes).toEqual(['raid-dp', 'raid10']);
+    expect((body.base as { pools: { drive_count: number | null }[] }).pools[0]!.drive_count).toBeNull();
+    expect(screen.getByRole('table').querySelectorAll('td[data-best]').length).toBeGreaterThan(0);
+    expect(screen.getByRole('textbox', { name: 'Report name' })).toHaveValue('OLTP database: raid-dp 16 vs raid10 8');
+  });
+});
+
+describe('Report page', () => {
+  it('renders a saved comparison cold, with export links', async () => {
+    const report = fixtures.reportCompare;
+    renderApp(href.report(report.id));
+    expect(await screen.findByRole('heading', { level: 1, name: report.name })).toBeInTheDocument();
+    expect(screen.getByText(/Comparison report · read-only snapshot/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Export JSON' })).toHaveAttribute('href', expect.stringContaining(`/api/v1/reports/${report.id}/export?format=json`));
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', expect.stringContaining('format=csv'));
+    const drives = screen.getByRole('table', { name: 'Configurations side by side' }).querySelector('tr[data-row="drives_total"]') as HTMLElement;
+    const r = report.kind === 'compare' ? report.result : null;
+    expect(within(drives).getAllByRole('cell')[0]).toHaveTextContent(String(r!.comparison.columns[0]!.headline.drives_total));
+    expect(screen.getByRole('heading', { name: 'Inputs' })).toBeInTheDocument();
+  });
+
+  it('renders a saved sizing with its verdicts and bill', async () => {
+    const report = fixtures.reportSize;
+    renderApp(href.report(report.id));
+    expect(await screen.findByRole('heading', { level: 1, name: report.name })).toBeInTheDocument();
+    expect(screen.getByText(/Sizing report/)).toBeInTheDocument();
+    expect(screen.getByTestId('bill-drives')).toHaveTextContent('144 drives');
+    expect(screen.getAllByTestId('window-verdict')).toHaveLength(3);
+  });
+});
+
+describe('Recommend page', () => {
+  it('asks for workloads first', async () => {
+    renderApp(href.recommend());
+    expect(await screen.findByText(/No workloads yet/)).toBeInTheDocument();
+  });
+
+  it('ranks configurations and opens one in Size', async () => {
+    workflow.setWorkloads(fixtures.reportSize.inputs.workloads);
+    const rec = fixtures.sizeOltp;
+    server.use(
+      http.post('*/api/v1/recommend', () =>
+        HttpResponse.json({
+          engine_version: '0.1.0',
+          catalog_version: '2026.11.0',
+          configurations: [
+            {
+              rank: 1, array_id: 'netapp-fas3170', vendor: 'NetApp', model: 'FAS3170 (HA pair)', drive_id: 'hdd-15k-fc-450', drive_name: '450 GB 15K FC',
+              drive_kind: 'hdd', raid_scheme: 'raid-dp', group_width: 16, flash_cache_gb: 0, drive_count: 144, spares: 6, shelves: 11, rack_units: 39,
+              power_w: 4450, cost_usd: 538000, usable_tb: 47.2, read_latency_ms: 9.2, headroom_pct: 5, binding_constraint: 'drives busy in month-end batch',
+              on_pareto_front: true, scalar_fallback: false, configuration: rec.configuration, headline: fixtures.compareOltp.comparison.columns[0]!.headline,
+            },
+          ],
+          pareto_front: [],
+          pareto_objectives: ['cost', 'read-latency'],
+          infeasible: [{ array_id: 'netapp-fas2050', vendor: 'NetApp', model: 'FAS2050 (HA pair)', families: 8, binding_constraint: 'controllers busy', closest: 'x', reasons: [] }],
+          reasons: [],
+          notes: [],
+          stats: { families: 120, candidates: 5000, modelled_candidates: 5000, feasible_families: 60, batch_seconds: 0.5, candidates_per_second: 10000, total_seconds: 0.8, confirmed: 10, scalar_fallbacks: 0 },
+        }),
+      ),
+    );
+    const { user, router } = renderApp(href.recommend());
+    await user.click(await screen.findByRole('button', { name: 'Recommend' }));
+    const row = await screen.findByRole('row', { name: /FAS3170/ });
+    expect(row).toHaveTextContent('538,000 USD');
+    expect(row).toHaveTextContent('★');
+    expect(screen.getByText('1 arrays cannot meet the workloads')).toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: /Open FAS3170/ }));
+    expect(router.state.location.pathname).toBe('/size');
+    expect(await screen.findByRole('radio', { name: /A fixed drive count/ })).toBeChecked();
+    expect(screen.getByRole('spinbutton', { name: 'Drives (excluding spares)' })).toHaveValue(144);
+  });
+});

@@ -1,0 +1,82 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { fixtures } from '@/testing/mocks/fixtures';
+
+import { CompareTable } from '../components/compare-table';
+import { bestOf, type Row } from '../lib/rows';
+import { shortNames } from '../lib/short-names';
+
+const row = (better: Row['better'], values: (number | boolean | null)[]): Row => ({
+  key: 'k',
+  label: 'k',
+  unit: '',
+  better,
+  cells: values.map((value) => ({ value })),
+});
+
+describe('bestOf', () => {
+  it('picks the lowest or highest known value, ties share it', () => {
+    expect(bestOf(row('lower', [150, 199, 150]))).toEqual([0, 2]);
+    expect(bestOf(row('higher', [47.2, 36]))).toEqual([0]);
+  });
+
+  it('never lets an unknown (saturated) value win, and needs two known values', () => {
+    expect(bestOf(row('lower', [null, 7.3]))).toEqual([]);
+    expect(bestOf(row('lower', [null, 7.3, 3.6]))).toEqual([2]);
+  });
+
+  it('highlights nothing when every value is the same', () => {
+    expect(bestOf(row('lower', [33.4, 33.4]))).toEqual([]);
+    expect(bestOf(row('pass', [true, true]))).toEqual([]);
+    expect(bestOf(row('pass', [true, false]))).toEqual([0]);
+    expect(bestOf(row(null, [1, 2]))).toEqual([]);
+  });
+});
+
+describe('shortNames', () => {
+  it('keeps the parts that tell configurations apart', () => {
+    expect(shortNames(['FAS3170, 450 GB, raid-dp 16, moderate layout (raid-dp)', 'FAS3170, 450 GB, raid10 8 (raid10)'])).toEqual([
+      'raid-dp 16, moderate layout (raid-dp)',
+      'raid10 8 (raid10)',
+    ]);
+    expect(shortNames(['A, b', 'A, b'])).toEqual(['A, b #1', 'A, b #2']);
+  });
+});
+
+describe('CompareTable', () => {
+  it('puts RAID-DP and RAID 10 side by side and highlights the best value of each row', () => {
+    render(<CompareTable result={fixtures.compareOltp} />);
+    const table = screen.getByRole('table');
+    const heads = within(table).getAllByRole('columnheader').map((th) => th.textContent);
+    expect(heads[1]).toMatch(/^raid-dp 16/);
+    expect(heads[2]).toMatch(/^raid10 8/);
+
+    const [dp, r10] = fixtures.compareOltp.comparison.columns.map((c) => c.headline);
+    const drives = table.querySelector('tr[data-row="drives_total"]')!;
+    const cells = within(drives as HTMLElement).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent(String(dp!.drives_total));
+    expect(cells[1]).toHaveTextContent(String(r10!.drives_total));
+    const fewer = dp!.drives_total < r10!.drives_total ? 0 : 1;
+    expect(cells[fewer]).toHaveAttribute('data-best', 'true');
+    expect(cells[fewer]).toHaveTextContent('(best)');
+    expect(cells[1 - fewer]).not.toHaveAttribute('data-best');
+
+    // read latency in business hours: lower wins
+    const latency = table.querySelector('tr[data-row="business hours:read"]') as HTMLElement;
+    const lat = within(latency).getAllByRole('cell');
+    const faster = (dp!.windows[0]!.read_latency_ms ?? Infinity) < (r10!.windows[0]!.read_latency_ms ?? Infinity) ? 0 : 1;
+    expect(lat[faster]).toHaveAttribute('data-best', 'true');
+
+    // both meet every target: no winner
+    const passed = within(table.querySelector('tr[data-row="passed"]') as HTMLElement).getAllByRole('cell');
+    expect(passed.filter((c) => c.hasAttribute('data-best'))).toHaveLength(0);
+  });
+
+  it('shows the differences against the first configuration', () => {
+    render(<CompareTable result={fixtures.compareOltp} />);
+    const d = fixtures.compareOltp.comparison.columns[1]!.delta.drives_total;
+    const drives = screen.getByRole('table').querySelector('tr[data-row="drives_total"]') as HTMLElement;
+    expect(within(drives).getAllByRole('cell')[1]).toHaveTextContent(`(${d > 0 ? '+' : '−'}${Math.abs(d)})`);
+  });
+});

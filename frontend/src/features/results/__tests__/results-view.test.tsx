@@ -1,0 +1,101 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { fixtures } from '@/testing/mocks/fixtures';
+
+import { BillSummary } from '../components/bill-summary';
+import { CapacityWaterfall } from '../components/capacity-waterfall';
+import { UtilizationPanel, windowRows } from '../components/utilization-panel';
+import { Verdicts } from '../components/verdicts';
+
+const sized = fixtures.sizeOltp; // 144 drives, meets every window
+const failing = fixtures.evaluate48; // 48 drives: two windows and the capacity fail
+
+describe('Verdicts', () => {
+  it('says the configuration meets every target, with one sentence per window', () => {
+    render(<Verdicts result={sized.result} sizing={sized} />);
+    expect(screen.getByRole('heading', { name: 'Meets every target' })).toBeInTheDocument();
+    expect(screen.getByText(/is the fewest that meets every window; with one group fewer/)).toBeInTheDocument();
+    const windows = screen.getAllByTestId('window-verdict');
+    expect(windows).toHaveLength(3);
+    expect(windows[0]).toHaveTextContent('Meets');
+    expect(windows[0]).toHaveTextContent(sized.result.windows[0]!.verdict);
+    expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('Meets');
+  });
+
+  it('says which windows fail and why', () => {
+    render(<Verdicts result={failing} />);
+    expect(screen.getByRole('heading', { name: /^Does not meet every target:/ })).toBeInTheDocument();
+    const [business, night, monthEnd] = screen.getAllByTestId('window-verdict');
+    expect(business).toHaveTextContent(/^Fails/);
+    expect(business).toHaveTextContent('business hours: fails:');
+    expect(business).toHaveTextContent('drives of pool busy 107.5 %, over the limit of 70 %');
+    expect(night).toHaveTextContent(/^Meets/);
+    expect(monthEnd).toHaveTextContent(/^Fails/);
+    expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('Fails');
+    expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('over the limit of 100 %');
+  });
+
+  it('shows a saturated latency as unbounded', () => {
+    render(<Verdicts result={failing} />);
+    const business = screen.getAllByTestId('window-verdict')[0]!;
+    expect(within(business).getByRole('button', { name: /^∞ ms, show how Read latency \(business hours\)/ })).toBeInTheDocument();
+  });
+});
+
+describe('BillSummary', () => {
+  it('lists drives, spares, shelves, rack units, power and cost, each opening its math', async () => {
+    const user = userEvent.setup();
+    const config = sized.configuration;
+    render(<BillSummary bill={sized.result.bill} packaging={config.packaging} sizingText={sized.explanation} />);
+    expect(screen.getByTestId('bill-drives')).toHaveTextContent('144 drives');
+    expect(screen.getByTestId('bill-spares')).toHaveTextContent(`${sized.result.bill.spares} spares`);
+    expect(screen.getByTestId('bill-cost')).toHaveTextContent('538,000 USD');
+
+    await user.click(within(screen.getByTestId('bill-shelves')).getByRole('button'));
+    const dialog = screen.getByRole('dialog', { name: /Shelves = 11 shelves/ });
+    // shelves = ceil(max(0, 144 + 6 - 0) / 14) = ceil(10.7) = 11
+    expect(dialog).toHaveTextContent('shelves = ceil(max(0, 150 - 0) / 14) = 11');
+  });
+});
+
+describe('UtilizationPanel', () => {
+  it('draws a bar per component against its headroom target, per window', () => {
+    render(<UtilizationPanel result={sized.result} />);
+    const business = screen.getByRole('group', { name: 'Utilization in business hours' });
+    expect(within(business).getByText('Controllers')).toBeInTheDocument();
+    expect(within(business).getByText('After a controller failover')).toBeInTheDocument();
+    expect(within(business).getByText('Front-end ports')).toBeInTheDocument();
+    expect(within(business).getByRole('button', { name: /^57\.4 %, show how Drives busy \(business hours\)/ })).toBeInTheDocument();
+    expect(within(business).getAllByText(/within target of/)).toHaveLength(4);
+  });
+
+  it('takes each limit from the window checks (50% for an HA pair, 70% for drives)', () => {
+    const rows = windowRows(sized.result.windows[0]!);
+    expect(rows.map((r) => [r.key, r.limit])).toEqual([
+      ['controllers', 50],
+      ['failover', 100],
+      ['ports', 70],
+      ['drives:pool', 70],
+    ]);
+  });
+
+  it('marks components past their target and saturated ones', () => {
+    render(<UtilizationPanel result={failing} />);
+    const business = screen.getByRole('group', { name: 'Utilization in business hours' });
+    expect(within(business).getByText(/saturated of 70%/)).toBeInTheDocument();
+  });
+});
+
+describe('CapacityWaterfall', () => {
+  it('steps from raw to effective, each step opening its formula, with the need marked', async () => {
+    const user = userEvent.setup();
+    render(<CapacityWaterfall capacity={sized.result.capacity} />);
+    const labels = screen.getAllByRole('listitem').map((li) => li.querySelector('.waterfall-label')?.textContent);
+    expect(labels).toEqual(['Raw', 'Right-sized', 'After RAID and spares', 'Usable (after reserves)', 'Effective (after data reduction)']);
+    await user.click(screen.getByRole('button', { name: /^67\.5 TB, show how Raw/ }));
+    expect(screen.getByRole('dialog')).toHaveTextContent('raw = (144 + 6) x 450 GB = 67.5 TB');
+    expect(screen.getByText(/Needed at the horizon/)).toHaveTextContent('73.2% of usable');
+  });
+});
