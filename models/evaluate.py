@@ -417,17 +417,19 @@ def _solve_pool(
     d_deep = _pool_demand(pool, items, span, q_deep, p, read_cost_factor, extra_stream_kib)
     u_deep = _utilization(d_deep, all_d, rd)
 
-    def util_at(q: float) -> tuple[float, float]:
-        w = (ncq_factor(q, p.ncq_gain_max, p.ncq_q_half) - f_deep) / (1.0 - f_deep)
-        return u_deep + w * (u1 - u_deep), w
-
-    q, u, w = 1.0, u1, 1.0
-    for _ in range(200):
-        q_new = 1.0 + (u / (1.0 - u) if u < 0.999 else 1000.0)
-        if abs(q_new - q) < 1e-6:
-            break
-        q = 0.5 * (q + q_new)
-        u, w = util_at(q)
+    # Closed form. With x = q - 1 = U / (1 - U) and ncq(q) = (x + h) / ((1 + g) x + h):
+    #   U(x) = A + B (ncq - f_deep),  A = U at an infinitely deep queue, B = (U1 - A) / (1 - f_deep)
+    # gives (1 + g)(1 - A) x^2 + (h - (1 + g) A - h U1) x - h U1 = 0, one root x >= 0 when A < 1.
+    g, h = p.ncq_gain_max, p.ncq_q_half
+    if u_deep >= 1.0:
+        return d_deep, u_deep, float("inf")
+    a = (1.0 + g) * (1.0 - u_deep)
+    b = h - (1.0 + g) * u_deep - h * u1
+    c = -h * u1
+    x = (-b + math.sqrt(b * b - 4.0 * a * c)) / (2.0 * a)
+    q = 1.0 + x
+    u = x / (1.0 + x)
+    w = (ncq_factor(q, g, h) - f_deep) / (1.0 - f_deep)
     return _blend(d1, d_deep, w), u, q
 
 

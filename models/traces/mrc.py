@@ -165,7 +165,11 @@ class BlockSample:
 
 @dataclass
 class ShardsSampler:
-    """Streaming SHARDS: keeps block requests whose hash is below a threshold, halving it as needed."""
+    """Streaming SHARDS: keeps block requests whose hash is below a threshold, halving it as needed.
+
+    The hash of each kept request is kept too (computed when the threshold first drops below
+    2^24), so a shrink is one comparison pass to find the new threshold and one filter.
+    """
 
     max_samples: int = DEFAULT_MAX_SAMPLES
     threshold: int = 1 << HASH_BITS
@@ -174,31 +178,45 @@ class ShardsSampler:
     _keys: list[IntArray] = field(default_factory=list)
     _nbytes: list[IntArray] = field(default_factory=list)
     _counted: list[BoolArray] = field(default_factory=list)
+    _hashes: list[npt.NDArray[np.int32] | None] = field(default_factory=list)
     _n: int = 0
 
     def add(self, keys: IntArray, nbytes: IntArray, counted: BoolArray) -> None:
-        self.requests += int(counted.sum())
+        self.requests += int(np.count_nonzero(counted))
         self.bytes += int(nbytes[counted].sum())
+        h: npt.NDArray[np.int32] | None = None
         if self.threshold < (1 << HASH_BITS):
-            keep = shards_hash(keys) < self.threshold
-            keys, nbytes, counted = keys[keep], nbytes[keep], counted[keep]
+            h = shards_hash(keys).astype(np.int32)
+            keep = h < self.threshold
+            keys, nbytes, counted, h = keys[keep], nbytes[keep], counted[keep], h[keep]
         self._keys.append(keys)
         self._nbytes.append(nbytes)
         self._counted.append(counted)
+        self._hashes.append(h)
         self._n += keys.size
         if self._n > self.max_samples:
             self._shrink()
 
     def _shrink(self) -> None:
         keys = np.concatenate(self._keys)
-        nbytes = np.concatenate(self._nbytes)
-        counted = np.concatenate(self._counted)
-        h = shards_hash(keys)
-        while keys.size > self.max_samples and self.threshold > 1:
-            self.threshold //= 2
-            keep = h < self.threshold
-            keys, nbytes, counted, h = keys[keep], nbytes[keep], counted[keep], h[keep]
-        self._keys, self._nbytes, self._counted = [keys], [nbytes], [counted]
+        h = np.concatenate(
+            [
+                shards_hash(k).astype(np.int32) if x is None else x
+                for k, x in zip(self._keys, self._hashes, strict=True)
+            ]
+        )
+        threshold = self.threshold
+        while threshold > 1 and int(np.count_nonzero(h < threshold)) > self.max_samples:
+            threshold //= 2
+        if threshold < self.threshold:
+            self.threshold = threshold
+            keep = h < threshold
+            keys, h = keys[keep], h[keep]
+            nbytes = np.concatenate(self._nbytes)[keep]
+            counted = np.concatenate(self._counted)[keep]
+        else:  # pragma: no cover - threshold already 1
+            nbytes, counted = np.concatenate(self._nbytes), np.concatenate(self._counted)
+        self._keys, self._nbytes, self._counted, self._hashes = [keys], [nbytes], [counted], [h]
         self._n = keys.size
 
     def sample(self) -> BlockSample:

@@ -162,7 +162,9 @@ def _digits(
         d &= keep
         bad_bits |= (d + _OVER9) | d
         d = d * np.uint64(10) + (d >> np.uint64(8))
-        d = ((d & _PAIR_MASK) * _PAIR_MUL1 + ((d >> np.uint64(16)) & _PAIR_MASK) * _PAIR_MUL2) >> np.uint64(32)
+        d = ((d & _PAIR_MASK) * _PAIR_MUL1 + ((d >> np.uint64(16)) & _PAIR_MASK) * _PAIR_MUL2) >> np.uint64(
+            32
+        )
         if p:
             d *= _EIGHT_DIGITS[p]
         value += d

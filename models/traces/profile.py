@@ -39,6 +39,8 @@ N_SIZE_CLASSES = 17
 """I/O-size classes: [0, 1 KiB), then [2^k, 2^(k+1)) for 1 KiB ... 16 MiB, then >= 32 MiB... (log2)."""
 MAX_SERIES_POINTS = 5000
 """Longer interval series are averaged down to at most this many points in the profile."""
+MERGE_EVERY = 1 << 22
+"""Buffered block keys (heat map, open interval) that trigger a merge: about 64 MB of keys and weights."""
 MAX_EXPANSION = 1 << 20
 """4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
 (about 20 arrays of this many 8-byte values)."""
@@ -125,33 +127,6 @@ def _value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
         return s, np.zeros(0, np.int64)
     starts = np.flatnonzero(np.append(True, s[1:] != s[:-1]))
     return s[starts], np.diff(np.append(starts, s.size))
-
-
-class _KeySet:
-    """A growing set of int64 keys kept as a few sorted arrays whose sizes at least halve from one
-    to the next (the "logarithmic method"): a batch is tested against each array with
-    ``searchsorted``, its new keys become the last array, and the last two are merged while the
-    last is the larger. Each key is merged O(log n) times, whatever the batch sizes."""
-
-    def __init__(self) -> None:
-        self.levels: list[IntArray] = []
-
-    def __len__(self) -> int:
-        return sum(level.size for level in self.levels)
-
-    def add(self, keys: IntArray) -> int:
-        """Insert ``keys`` (ascending, distinct); returns how many were not in the set yet."""
-        fresh = np.ones(keys.size, dtype=bool)
-        for level in self.levels:
-            pos = np.minimum(np.searchsorted(level, keys), level.size - 1)
-            fresh &= level[pos] != keys
-        new = keys[fresh]
-        if new.size:
-            self.levels.append(new)
-            while len(self.levels) > 1 and self.levels[-1].size >= self.levels[-2].size:
-                last = self.levels.pop()
-                self.levels[-1] = np.sort(np.concatenate([self.levels[-1], last]))
-        return int(new.size)
 
 
 def sequential_reference(stream: IntArray, offset: IntArray, size: IntArray, window: int = 8) -> BoolArray:
@@ -346,7 +321,9 @@ class ProfileBuilder:
         self.carry_stream = np.zeros(0, np.int64)
         self.carry_end = np.zeros(0, np.int64)
         self.open_interval = -1
-        self.open_blocks = _KeySet()
+        self._open_keys: list[IntArray] = []
+        self._open_n = 0
+        self._open_distinct = 0
         self.heat_keys = np.zeros(0, np.int64)
         self.heat_w = np.zeros(0, np.float64)
         self._pending_keys: list[IntArray] = []
@@ -413,7 +390,9 @@ class ProfileBuilder:
         nblocks = ((ends - 1) >> HEAT_SHIFT) - (rec.offset >> HEAT_SHIFT) + 1
         cum = np.cumsum(nblocks)
         cuts = np.searchsorted(cum, np.arange(MAX_EXPANSION, int(cum[-1]), MAX_EXPANSION), side="right")
-        for a, b in zip(np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [n]]).tolist(), strict=True):
+        for a, b in zip(
+            np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [n]]).tolist(), strict=True
+        ):
             if b > a:
                 part = slice(a, b)
                 self._blocks(rec.take(part), nblocks[part], ivl[part], counted[part])
@@ -470,13 +449,11 @@ class ProfileBuilder:
         overlap[io_last] = end - ((end - 1) >> HEAT_SHIFT << HEAT_SHIFT)
         overlap[io_start] = np.minimum(end, (first + 1) << HEAT_SHIFT) - rec.offset
         keys = blk if not rec.stream.any() else blk | np.repeat(rec.stream << STREAM_SHIFT, nb)
-        # heat: I/O share per 4 KiB block (overlap / size), summed per block in time order
-        weight = overlap / np.repeat(rec.size, nb)
-        uniq, sums = _sum_by_key(keys, weight)
-        self._pending_keys.append(uniq)
-        self._pending_w.append(sums)
-        self._pending_n += uniq.size
-        if self._pending_n > max(4_000_000, self.heat_keys.size):
+        # heat: I/O share per 4 KiB block (overlap / size), summed per block when merged
+        self._pending_keys.append(keys)
+        self._pending_w.append(overlap / np.repeat(rec.size, nb))
+        self._pending_n += total
+        if self._pending_n > max(MERGE_EVERY, self.heat_keys.size):
             self._merge_heat()
         # cache blocks: one request per (I/O, cache block)
         if self.block_shift:
@@ -496,9 +473,10 @@ class ProfileBuilder:
     def _working_sets(self, ivl: IntArray, ckeys: IntArray) -> None:
         """Distinct cache blocks per interval.
 
-        Distinct (interval, block) pairs of the batch: one sort of ``interval << b | block``. The
-        blocks of the interval still open at the end of the previous batch are kept (a
-        :class:`_KeySet`), so a block seen there is not counted again in that interval.
+        Distinct (interval, block) pairs of the batch: one sort of ``interval << b | block``.
+        Intervals that end inside the batch are counted at once; the blocks of the last one,
+        still open, are kept (a list of sorted arrays, deduplicated only when it has doubled) and
+        counted when a later interval starts (or at the end, :meth:`_close_interval`).
         """
         lo = int(ivl.min())
         rel = ivl - lo
@@ -512,18 +490,30 @@ class ProfileBuilder:
         else:  # pragma: no cover - more than 2^63 (interval, block) combinations in one batch
             pairs = np.unique(np.stack([ivl, ckeys]), axis=1)
             p_iv, p_key = pairs[0], pairs[1]
-        counts = np.bincount(p_iv - lo)
-        if lo <= self.open_interval < lo + counts.size:
-            a, b = np.searchsorted(p_iv, [self.open_interval, self.open_interval + 1])
-            fresh = self.open_blocks.add(p_key[a:b])
-            counts[self.open_interval - lo] = fresh
-        self.iv.ws[lo : lo + counts.size] += counts
-        last = int(p_iv[-1])
-        if last != self.open_interval:
-            a = int(np.searchsorted(p_iv, last))
-            self.open_interval = last
-            self.open_blocks = _KeySet()
-            self.open_blocks.add(p_key[a:])
+        present = np.flatnonzero(np.bincount(p_iv - lo)) + lo
+        bounds = np.searchsorted(p_iv, np.append(present, present[-1] + 1))
+        for i, (a, b) in zip(present.tolist(), zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True), strict=True):
+            if i == self.open_interval or i == present[-1]:
+                if i != self.open_interval:
+                    self._close_interval()
+                    self.open_interval = i
+                self._open_keys.append(p_key[a:b])
+                self._open_n += b - a
+                if self._open_n > 2 * self._open_distinct + MERGE_EVERY:
+                    merged = sorted_unique(np.concatenate(self._open_keys))
+                    self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
+            else:  # an interval that starts and ends in this batch (or a late record's)
+                self.iv.ws[i] += b - a
+
+    def _close_interval(self) -> None:
+        """Count the distinct blocks of the open interval."""
+        if self.open_interval >= 0 and self._open_keys:
+            distinct = self._open_keys[0].size if len(self._open_keys) == 1 else sorted_unique(
+                np.concatenate(self._open_keys)
+            ).size
+            self.iv.ws[self.open_interval] += distinct
+        self._open_keys, self._open_n, self._open_distinct = [], 0, 0
+        self.open_interval = -1
 
     def _merge_heat(self) -> None:
         if not self._pending_keys:
@@ -545,7 +535,14 @@ class ProfileBuilder:
             return int(keys.size)
         return int(sorted_unique(keys >> self.block_shift).size)
 
-    def _peak(self, i: int, rank: int, by: str) -> PeakWindow:
+    def working_set_blocks(self) -> IntArray:
+        """Distinct cache blocks per interval so far (the open interval included)."""
+        ws = self.iv.ws[: max(self.iv.n, 1)].copy()
+        if self.open_interval >= 0 and self._open_keys:
+            ws[self.open_interval] += sorted_unique(np.concatenate(self._open_keys)).size
+        return ws
+
+    def _peak(self, i: int, rank: int, by: str, ws: IntArray) -> PeakWindow:
         g, dt = self.iv, self.interval_s
         count = int(g.count[i])
         lat = float(g.lat_sum[i] / g.lat_n[i] * 1000.0) if g.lat_n[i] else None
@@ -558,7 +555,7 @@ class ProfileBuilder:
             mb_s=float(g.bytes[i]) / MB / dt,
             read_pct=100.0 * g.reads[i] / count if count else 0.0,
             sequential_pct=100.0 * g.seq[i] / count if count else 0.0,
-            working_set_gb=float(g.ws[i]) * self.block_bytes / GB,
+            working_set_gb=float(ws[i]) * self.block_bytes / GB,
             mean_latency_ms=lat,
             io_sizes=io_size_mix(g.cls_count[i].astype(np.int64), g.cls_bytes[i].astype(np.float64)),
         )
@@ -586,7 +583,8 @@ class ProfileBuilder:
         whole_counts = g.cls_count[:n_iv].sum(axis=0).astype(np.int64)
         whole_bytes = g.cls_bytes[:n_iv].astype(np.float64).sum(axis=0)
         footprint = self.footprint_blocks()
-        ws_gb = g.ws[:n_iv] * self.block_bytes / GB
+        ws_blocks = self.working_set_blocks()
+        ws_gb = ws_blocks * self.block_bytes / GB
         warnings = []
         if self.dropped:
             warnings.append(f"{self.dropped:,} records of size 0 or beyond 4 PiB were left out")
@@ -643,14 +641,14 @@ class ProfileBuilder:
             address_span_gb=int(self.span.sum()) / GB,
             mean_working_set_gb=float(ws_gb[count > 0].mean()) if np.any(count > 0) else 0.0,
             peak_working_set_gb=float(ws_gb.max()),
-            peaks_by_iops=[self._peak(int(i), r + 1, "iops") for r, i in enumerate(by_iops) if count[i] > 0],
-            peaks_by_mb_s=[self._peak(int(i), r + 1, "mb_s") for r, i in enumerate(by_mbs) if count[i] > 0],
+            peaks_by_iops=[self._peak(int(i), r + 1, "iops", ws_blocks) for r, i in enumerate(by_iops) if count[i] > 0],
+            peaks_by_mb_s=[self._peak(int(i), r + 1, "mb_s", ws_blocks) for r, i in enumerate(by_mbs) if count[i] > 0],
             pent_up=pent_up,
-            series=self._series(n_iv),
+            series=self._series(n_iv, ws_blocks),
             warnings=warnings,
         )
 
-    def _series(self, n_iv: int) -> IntervalSeries:
+    def _series(self, n_iv: int, ws_blocks: IntArray) -> IntervalSeries:
         g, dt = self.iv, self.interval_s
         step = max(1, math.ceil(n_iv / MAX_SERIES_POINTS))
         m = math.ceil(n_iv / step)
@@ -660,7 +658,7 @@ class ProfileBuilder:
             return np.concatenate([x[:n_iv].astype(np.float64), np.zeros(pad)]).reshape(m, step).sum(axis=1)
 
         count, byts, reads = agg(g.count), agg(g.bytes), agg(g.reads)
-        ws = agg(g.ws) / step
+        ws = agg(ws_blocks) / step
         lat = None
         if self.has_latency:
             ls, ln = agg(g.lat_sum), agg(g.lat_n)
