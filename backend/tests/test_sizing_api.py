@@ -339,3 +339,10 @@ def test_an_idle_window_has_no_latency_curve_and_says_why(client: TestClient) ->
     curves = response.json()
     assert curves["latency_vs_load"] is None
     assert any(note.startswith("latency vs load") for note in curves["notes"])
+
+
+def test_an_engine_refusal_reads_as_one_sentence(client: TestClient) -> None:
+    response = evaluate(client, {"array_id": "generic", "raid_scheme": "raid10", "group_width": 7})
+
+    assert error_locs(response) == [["body", "configuration", "group_width"]]
+    assert response.json()["detail"][0]["msg"] == "raid10 group width must be even"

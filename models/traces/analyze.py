@@ -35,7 +35,7 @@ from models.traces.mrc import (
     lru_curve,
     policy_curve,
 )
-from models.traces.parse import TraceReader
+from models.traces.parse import DEFAULT_CHUNK_RECORDS, TraceReader
 from models.traces.profile import PeakWindow, ProfileBuilder, TraceProfile
 from models.traces.records import ParseReport, TraceCancelled, TraceFormat
 from models.units import KIB
@@ -67,7 +67,12 @@ class TraceOptions(Frozen):
         default=None, gt=0.0, description="capacity of the traced volumes [GB]; default the footprint"
     )
     workload_name: str = Field(default="trace", min_length=1, max_length=80)
-    chunk_records: int = Field(default=1_000_000, ge=1000, le=10_000_000)
+    chunk_records: int = Field(
+        default=DEFAULT_CHUNK_RECORDS,
+        ge=1000,
+        le=10_000_000,
+        description="records profiled at once (memory grows with it; results do not change)",
+    )
 
     @field_validator("block_kib")
     @classmethod

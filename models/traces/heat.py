@@ -78,8 +78,16 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float) -> FloatAr
         return weights
     mask = (1 << STREAM_SHIFT) - 1
     chunk_keys = ((keys >> STREAM_SHIFT) << STREAM_SHIFT) | ((keys & mask) // ratio)
-    uniq, inverse = np.unique(chunk_keys, return_inverse=True)
-    return np.bincount(inverse, weights=weights, minlength=uniq.size).astype(np.float64)
+    if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
+        order = np.argsort(chunk_keys, kind="stable")
+        chunk_keys, weights = chunk_keys[order], weights[order]
+    # sorted block keys give sorted chunk keys: each chunk is a run
+    if chunk_keys.size == 0:
+        return np.zeros(0)
+    new = np.empty(chunk_keys.size, dtype=bool)
+    new[0] = True
+    np.not_equal(chunk_keys[1:], chunk_keys[:-1], out=new[1:])
+    return np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64)
 
 
 def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -> list[int]:

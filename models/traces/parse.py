@@ -38,6 +38,9 @@ U8Array = npt.NDArray[np.uint8]
 
 DEFAULT_BLOCK_BYTES = 4 * 1024 * 1024
 """Text read per block [B]: ~60,000 MSR lines; numpy temporaries stay near 10 MB."""
+DEFAULT_CHUNK_RECORDS = 1 << 16
+"""Records handed on at once: about one block of MSR text; small enough that the profile's
+per-record temporaries (~20 arrays of this length) stay in the CPU caches and the heap."""
 MAX_LINE_BYTES = 64 * 1024
 """A 'line' longer than this is cut and counted as malformed (binary input has no newlines)."""
 MALFORMED_LIMIT = 0.5
@@ -54,6 +57,9 @@ _NL, _COMMA, _DOT = 10, 44, 46
 # ---- byte blocks -------------------------------------------------------------------------------
 
 
+LinePart = bytes | memoryview
+
+
 def iter_line_blocks(
     stream: BinaryIO,
     block_bytes: int = DEFAULT_BLOCK_BYTES,
@@ -63,6 +69,15 @@ def iter_line_blocks(
 
     ``on_raw(n)`` is told the number of raw (compressed) bytes read so far, for progress.
     """
+    for head, body in _line_parts(stream, block_bytes, on_raw):
+        yield head + bytes(body)
+
+
+def _line_parts(
+    stream: BinaryIO, block_bytes: int, on_raw: Callable[[int], None] | None
+) -> Iterator[tuple[bytes, LinePart]]:
+    """As :func:`iter_line_blocks`, each block in two parts (the end of the previous piece read,
+    a view of this one), so that the block is copied only once, by :func:`_split_lines`."""
     raw_total = 0
     first = stream.read(block_bytes)
     raw_total += len(first)
@@ -102,18 +117,17 @@ def iter_line_blocks(
 
     carry = b""
     for piece in text_pieces():
-        data = carry + piece if carry else piece
-        cut = data.rfind(b"\n")
+        cut = piece.rfind(b"\n")
         if cut < 0:
-            carry = data
+            carry += piece
             if len(carry) > MAX_LINE_BYTES:  # no newline in sight: cut it (it will be malformed)
-                yield carry + b"\n"
+                yield carry, b"\n"
                 carry = b""
             continue
-        yield data[: cut + 1]
-        carry = data[cut + 1 :]
+        yield carry, memoryview(piece)[: cut + 1]
+        carry = piece[cut + 1 :]
     if carry:
-        yield carry + b"\n"
+        yield carry, b"\n"
 
 
 # ---- vectorized field parsing ------------------------------------------------------------------
@@ -150,21 +164,32 @@ def _digits(
     the field (they become leading zeros), then three multiplications turn its eight digits into
     a number (Lemire, "Faster number parsing without SIMD", 2022:
     ``v = 10 v + (v >> 8)`` pairs digits, one multiply-add of the pairs gives the 8-digit value).
-    The buffer must have 8 bytes of padding before its first field (see :func:`_split_lines`).
+    The buffer must have ``8 ceil(width / 8)`` bytes of padding before its first field (see
+    :func:`_split_lines`).
     """
     length = end - start
+    shortest = int(length.min()) if length.size else 0
     value = np.zeros(start.size, dtype=np.uint64)
     bad_bits = np.zeros(start.size, dtype=np.uint64)
+    tmp = np.empty(start.size, dtype=np.uint64)
     for p in range((width + 7) // 8):
-        keep = _KEEP_LAST[np.clip(length - 8 * p, 0, 8)]
-        d = words[np.maximum(end - 8 * (p + 1), 0)]
+        d = words[end - 8 * (p + 1)]
         d ^= _ZEROS
-        d &= keep
-        bad_bits |= (d + _OVER9) | d
-        d = d * np.uint64(10) + (d >> np.uint64(8))
-        d = ((d & _PAIR_MASK) * _PAIR_MUL1 + ((d >> np.uint64(16)) & _PAIR_MASK) * _PAIR_MUL2) >> np.uint64(
-            32
-        )
+        if shortest < 8 * (p + 1):  # some fields do not fill this word: clear the bytes before them
+            d &= _KEEP_LAST[np.clip(length - 8 * p, 0, 8)]
+        np.add(d, _OVER9, out=tmp)
+        tmp |= d
+        bad_bits |= tmp
+        np.right_shift(d, np.uint64(8), out=tmp)
+        d *= np.uint64(10)
+        d += tmp
+        np.right_shift(d, np.uint64(16), out=tmp)
+        tmp &= _PAIR_MASK
+        tmp *= _PAIR_MUL2
+        d &= _PAIR_MASK
+        d *= _PAIR_MUL1
+        d += tmp
+        d >>= np.uint64(32)
         if p:
             d *= _EIGHT_DIGITS[p]
         value += d
@@ -179,7 +204,7 @@ def _uint(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) -> tu
         return np.zeros(0, dtype=np.int64), ok
     width = max(1, min(int(length.max()), max_len))
     value, digits = _digits(_words(arr), start, end, width)
-    return value.astype(np.int64), ok & digits
+    return value.view(np.int64), ok & digits
 
 
 def _decimal(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) -> tuple[FloatArray, BoolArray]:
@@ -296,9 +321,17 @@ _TAIL = b"\0" * 8
 """Padding after a block, so the 8-byte word starting at any field ends inside the buffer."""
 
 
-def _split_lines(buf: bytes, first_number: int) -> _Lines:
-    arr = np.frombuffer(b"\n" * _PAD + buf + _TAIL, dtype=np.uint8)
-    nl = np.flatnonzero(arr[_PAD : _PAD + len(buf)] == _NL).astype(np.int64) + _PAD
+def _split_lines(parts: tuple[LinePart, ...], first_number: int) -> _Lines:
+    """The lines of a block given in parts, copied once into a buffer padded on both sides."""
+    size = sum(len(part) for part in parts)
+    arr = np.empty(_PAD + size + len(_TAIL), dtype=np.uint8)
+    arr[:_PAD] = _NL
+    arr[_PAD + size :] = 0
+    at = _PAD
+    for part in parts:
+        arr[at : at + len(part)] = np.frombuffer(part, dtype=np.uint8)
+        at += len(part)
+    nl = np.flatnonzero(arr[_PAD : _PAD + size] == _NL).astype(np.int64) + _PAD
     start = np.concatenate([[_PAD], nl[:-1] + 1]).astype(np.int64)
     end = nl.copy()
     cr = (end > start) & (arr[np.maximum(end - 1, 0)] == 13)
@@ -347,7 +380,7 @@ def _whitespace_tokens(lines: _Lines) -> _Tokens:
 def _comma_fields(lines: _Lines, k: int) -> tuple[BoolArray, list[tuple[IntArray, IntArray]]]:
     """Lines with exactly ``k`` comma-separated fields, and (start, end) of each field for them."""
     arr = lines.arr
-    commas = np.flatnonzero(arr == _COMMA).astype(np.int64)
+    commas = np.flatnonzero(arr == _COMMA)
     n = lines.start.size
     if k > 1 and commas.size == n * (k - 1):  # the usual case: every line has k fields
         sel = commas.reshape(n, k - 1)
@@ -430,8 +463,8 @@ class _Reader:
     def __init__(self, state: ParseState) -> None:
         self.state = state
 
-    def read_block(self, buf: bytes, first_number: int) -> Records:
-        lines = _split_lines(buf, first_number)
+    def read_block(self, parts: tuple[LinePart, ...], first_number: int) -> Records:
+        lines = _split_lines(parts, first_number)
         self.state.lines += lines.start.size
         records = self.parse(lines)
         self.state.records += len(records)
@@ -866,7 +899,7 @@ class TraceReader:
         stream: BinaryIO,
         fmt: TraceFormat | None = None,
         block_bytes: int = DEFAULT_BLOCK_BYTES,
-        chunk_records: int = 1_000_000,
+        chunk_records: int = DEFAULT_CHUNK_RECORDS,
         max_samples: int = 20,
         on_raw: Callable[[int], None] | None = None,
     ) -> None:
@@ -879,14 +912,14 @@ class TraceReader:
         self.state: ParseState | None = None
 
     def __iter__(self) -> Iterator[Records]:
-        blocks = iter_line_blocks(self.stream, self.block_bytes, self.on_raw)
+        blocks = _line_parts(self.stream, self.block_bytes, self.on_raw)
         line_no = 1
         pending: list[Records] = []
         pending_n = 0
         reader: _Reader | None = None
         for buf in blocks:
             if reader is None:
-                fmt = self.fmt or detect_format(buf[:65536])
+                fmt = self.fmt or detect_format(buf[0][:65536] + bytes(buf[1][:65536]))
                 self.state = ParseState(format=fmt, max_samples=self.max_samples)
                 reader = _READERS[fmt](self.state)
             records = reader.read_block(buf, line_no)

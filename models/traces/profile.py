@@ -41,9 +41,9 @@ MAX_SERIES_POINTS = 5000
 """Longer interval series are averaged down to at most this many points in the profile."""
 MERGE_EVERY = 1 << 22
 """Buffered block keys (heat map, open interval) that trigger a merge: about 64 MB of keys and weights."""
-MAX_EXPANSION = 1 << 20
+MAX_EXPANSION = 1 << 18
 """4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
-(about 20 arrays of this many 8-byte values)."""
+(about 20 arrays of this many 8-byte values, 40 MB)."""
 HEAT_SHIFT = HEAT_BLOCK_BYTES.bit_length() - 1
 """log2 of the heat block size: ``offset >> HEAT_SHIFT`` is the 4 KiB block number."""
 MAX_OFFSET = 1 << (STREAM_SHIFT + 12)
@@ -118,6 +118,23 @@ def _sum_by_key(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArr
     group = np.cumsum(new) - 1
     sums = np.bincount(group, weights=weights[order]).astype(np.float64)
     return _expand_keys(ordered[new], hi_shift, lo_bits), sums
+
+
+def merge_sums(
+    keys: IntArray, sums: FloatArray, more_keys: IntArray, more_sums: FloatArray
+) -> tuple[IntArray, FloatArray]:
+    """Two sorted distinct-key tables merged into one, the sums of common keys added."""
+    if keys.size == 0:
+        return more_keys, more_sums
+    pos = np.searchsorted(keys, more_keys)
+    found = keys[np.minimum(pos, keys.size - 1)] == more_keys
+    sums = sums.copy()
+    sums[pos[found]] += more_sums[found]
+    new = ~found
+    if not new.any():
+        return keys, sums
+    at = pos[new]
+    return np.insert(keys, at, more_keys[new]), np.insert(sums, at, more_sums[new])
 
 
 def _value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
@@ -516,12 +533,13 @@ class ProfileBuilder:
         self.open_interval = -1
 
     def _merge_heat(self) -> None:
+        """Fold the buffered (block, weight) pairs into the heat map: the buffer is summed per
+        block (one sort), then merged into the sorted map (binary search, then one insertion)."""
         if not self._pending_keys:
             return
-        keys = np.concatenate([self.heat_keys, *self._pending_keys])
-        w = np.concatenate([self.heat_w, *self._pending_w])
+        keys, w = _sum_by_key(np.concatenate(self._pending_keys), np.concatenate(self._pending_w))
         self._pending_keys, self._pending_w, self._pending_n = [], [], 0
-        self.heat_keys, self.heat_w = _sum_by_key(keys, w)
+        self.heat_keys, self.heat_w = merge_sums(self.heat_keys, self.heat_w, keys, w)
 
     # ---- result ----
 

@@ -13,6 +13,7 @@ numerical failure on extreme inputs (overflow, a non-finite figure) at the body,
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Literal, Protocol, TypeVar
 
@@ -78,6 +79,21 @@ def engine_loc(field: str, configuration: Loc | None = None, *, reference: bool 
     return configuration + parts if head in _CONFIGURATION_FIELDS else configuration
 
 
+_PYDANTIC_LINE = re.compile(r"^\s+(?:Value error, )?(?P<msg>.+?)(?: \[type=.*)?$")
+
+
+def readable(reason: str) -> str:
+    """An engine reason in one line: a pydantic error report keeps just its messages."""
+    if "validation error" not in reason.split("\n", 1)[0]:
+        return reason
+    messages = [
+        m.group("msg")
+        for line in reason.splitlines()[1:]
+        if line.startswith("  ") and not line.startswith("    ") and (m := _PYDANTIC_LINE.match(line))
+    ]
+    return "; ".join(messages) or reason
+
+
 def numerical_failure(exc: Exception) -> InvalidInput:
     logger.warning("engine failed on extreme inputs: %s: %s", type(exc).__name__, exc, exc_info=exc)
     first_line = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
@@ -110,7 +126,7 @@ class SizingContext:
             return call()
         except InputError as exc:
             raise InvalidInput.at(
-                engine_loc(exc.field, configuration, reference=reference), exc.reason
+                engine_loc(exc.field, configuration, reference=reference), readable(exc.reason)
             ) from exc
         except (ValueError, ArithmeticError) as exc:  # incl. pydantic ValidationError of a non-finite output
             raise numerical_failure(exc) from exc
@@ -230,7 +246,7 @@ class SizingContext:
                 layout_full_stripe_share=share,
             )
         except InputError as exc:
-            raise InvalidInput.at(field_loc(exc.field), exc.reason) from exc
+            raise InvalidInput.at(field_loc(exc.field), readable(exc.reason)) from exc
         except (ValueError, ArithmeticError) as exc:
             raise numerical_failure(exc) from exc
 

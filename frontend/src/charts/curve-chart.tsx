@@ -20,6 +20,8 @@ import { formatNumber } from '@/components';
 
 import { linearTicks, logTicks } from './ticks';
 
+export { niceCeil } from './ticks';
+
 export type CurvePoint = { x: number; y: number | null };
 
 export type Series = {
@@ -39,6 +41,8 @@ export type Marker = {
   label: string;
   color?: string;
   right?: boolean;
+  /** Where the label goes (default above the dot). */
+  labelPosition?: 'top' | 'bottom' | 'left' | 'right';
 };
 
 export type VerticalLine = { x: number; label: string; color?: string; dashed?: boolean };
@@ -179,7 +183,7 @@ export function CurveChart({
                 fill={m.color ?? '#b42318'}
                 stroke="#fff"
                 strokeWidth={2}
-                label={{ value: m.label, position: 'top', fontSize: 12, fill: m.color ?? '#b42318' }}
+                label={{ value: m.label, position: m.labelPosition ?? 'top', fontSize: 12, fill: m.color ?? '#b42318' }}
                 ifOverflow="extendDomain"
               />
             ))}

@@ -33,3 +33,12 @@ export function logTicks(min: number, max: number, values: number[] = []): numbe
   }
   return out.length >= 2 ? out : [min, max];
 }
+
+/** `x` rounded up to 1, 2, 2.5 or 5 x 10^k (an axis maximum that reads well). */
+export function niceCeil(x: number): number {
+  if (!(x > 0)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(x));
+  const r = x / magnitude;
+  const nice = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
+  return nice * magnitude;
+}

@@ -94,19 +94,18 @@ export default function ComparePage() {
           it).
         </p>
         {drafts.map((d, i) => (
-          <div key={i} className="compare-draft">
-            <div className="card-head">
-              <h3>Configuration {i + 2}</h3>
+          <ConfigurationBuilder
+            key={i}
+            heading={`Configuration ${i + 2}`}
+            actions={
               <button type="button" className="link-button" onClick={() => workflow.setCompareDrafts(drafts.filter((_, j) => j !== i))}>
                 Remove configuration {i + 2}
               </button>
-            </div>
-            <ConfigurationBuilder
-              draft={d}
-              onChange={(next) => workflow.setCompareDrafts(drafts.map((x, j) => (j === i ? next : x)))}
-              errors={errors.scope(`configurations.${i + 1}`)}
-            />
-          </div>
+            }
+            draft={d}
+            onChange={(next) => workflow.setCompareDrafts(drafts.map((x, j) => (j === i ? next : x)))}
+            errors={errors.scope(`configurations.${i + 1}`)}
+          />
         ))}
         <div className="row-actions">
           <button

@@ -4,7 +4,7 @@ export { CompareTable } from './components/compare-table';
 export { SchemeCompare } from './components/scheme-compare';
 export { useCompare, type CompareRequest } from './api/compare-configurations';
 export { bestOf, comparisonRows } from './lib/rows';
-export { columnLabels, describeConfiguration, shortNames } from './lib/short-names';
+export { columnLabels, shortNames } from './lib/short-names';
 
 /** Overlaid curves of a comparison, loaded on demand (Recharts). */
 export const CompareCurves = lazy(() => import('./components/compare-curves'));

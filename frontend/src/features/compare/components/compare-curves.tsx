@@ -1,7 +1,7 @@
 /** Overlaid curves of a comparison (Recharts): loaded lazily. */
 import { useState } from 'react';
 
-import { CurveChart, PALETTE, type Marker, type Series } from '@/charts/curve-chart';
+import { CurveChart, niceCeil, PALETTE, type Marker, type Series } from '@/charts/curve-chart';
 import { ErrorState, Loading, SelectField } from '@/components';
 import type { CompareResult, Workload } from '@/lib/api-types';
 
@@ -55,7 +55,7 @@ export default function CompareCurves({ result, workloads }: CompareCurvesProps)
             series={latency}
             xLabel="Front-end IOPS"
             yLabel="Read latency [ms]"
-            yMax={yMax ? Math.ceil(yMax) : undefined}
+            yMax={yMax ? niceCeil(yMax) : undefined}
             markers={markers}
           />
         ) : null}

@@ -1,3 +1,5 @@
+import { describeConfiguration, type Described } from '@/lib/describe';
+
 /**
  * Short labels for configurations whose full names share most of their parts (legends, column
  * heads): the comma-separated parts that differ, e.g. "raid-dp 16, moderate layout (raid-dp)"
@@ -12,23 +14,6 @@ export function shortNames(names: string[]): string[] {
     return rest.length ? rest.join(', ') : names[i]!;
   });
   return out.map((n, i) => (out.indexOf(n) !== i || out.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
-}
-
-type Described = {
-  name: string;
-  pools: { drive: { name: string }; raid: { scheme: string; group_width: number } }[];
-  cache?: { flash_cache_gb?: number } | null;
-};
-
-/**
- * What a configuration is, from its contents rather than its name: model, drive, RAID scheme and
- * width per pool, flash cache ("FAS3170 (HA pair), 450 GB 15K FC, raid10 8").
- */
-export function describeConfiguration(c: Described): string {
-  const model = c.name.split(',')[0]!.trim();
-  const pools = c.pools.map((p) => `${p.drive.name.replace(/\s*\(.*\)$/, '')}, ${p.raid.scheme} ${p.raid.group_width}`);
-  const flash = c.cache?.flash_cache_gb ? [`${c.cache.flash_cache_gb} GB flash`] : [];
-  return [model, ...pools, ...flash].join(', ');
 }
 
 /** Short labels for the configurations of a comparison: what tells them apart. */

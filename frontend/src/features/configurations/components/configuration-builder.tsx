@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
 import { ErrorState, formatNumber, NumberField, SelectField } from '@/components';
 import type { ArrayModel, DriveSpec } from '@/lib/api-types';
@@ -18,6 +18,10 @@ type ConfigurationBuilderProps = {
   errors: FieldErrors;
   /** Messages for `flash_cache_options_gb`. */
   cacheOptionErrors?: string[];
+  /** The card's heading. */
+  heading?: string;
+  /** Extra controls beside the heading (e.g. "Remove"). */
+  actions?: ReactNode;
 };
 
 const REFERENCE_FIELDS = ['array_id', 'drive_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option'];
@@ -36,7 +40,7 @@ function arrayFacts(a: ArrayModel): string {
  * vendor -> array -> drive -> RAID scheme and group width -> flash cache -> ports -> headroom
  * targets, and the drive count: "size it for me" (empty) or a fixed count.
  */
-export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionErrors = [] }: ConfigurationBuilderProps) {
+export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionErrors = [], heading = 'Configuration', actions }: ConfigurationBuilderProps) {
   const arrays = useArrays();
   const detail = useArray(draft.arrayId);
   const schemes = useRaidSchemes();
@@ -60,7 +64,10 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
 
   return (
     <section className="card builder" aria-labelledby={headingId}>
-      <h2 id={headingId}>Configuration</h2>
+      <div className="card-head">
+        <h2 id={headingId}>{heading}</h2>
+        {actions}
+      </div>
       {arrays.isError ? <ErrorState title="The array catalog could not be loaded" error={arrays.error} onRetry={() => void arrays.refetch()} /> : null}
       {errors.here().length || other.length ? (
         <div className="field-error-block" role="alert">

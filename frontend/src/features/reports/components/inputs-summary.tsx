@@ -1,5 +1,6 @@
 import { formatNumber } from '@/components';
 import { isFullConfiguration, type ConfigurationInput, type Phase, type Workload } from '@/lib/api-types';
+import { describeConfiguration } from '@/lib/describe';
 
 function mix(p: Phase): string {
   if (p.io_sizes?.length) return p.io_sizes.map((s) => `${formatNumber(s.pct)}% ${formatNumber(s.size_kib)} KiB`).join(', ');
@@ -11,7 +12,7 @@ function rate(p: Phase): string {
 }
 
 function configurationText(c: ConfigurationInput): string {
-  if (isFullConfiguration(c)) return c.name;
+  if (isFullConfiguration(c)) return `${describeConfiguration(c)}${c.pools[0]?.drive_count ? `, ${c.pools[0].drive_count} drives` : ''}`;
   return [c.name ?? c.array_id, c.drive_id, c.raid_scheme, c.group_width ? `groups of ${c.group_width}` : null, c.drive_count ? `${c.drive_count} drives` : 'sized']
     .filter(Boolean)
     .join(', ');

@@ -80,8 +80,8 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const [w, setW] = useState<WhatIf>(base);
   const debounced = useDebouncedValue(w, WHAT_IF_DEBOUNCE_MS);
   const neutral = isNeutral(debounced, base);
-  /** Timing of the last slider input: bars (evaluation) and chart (curves) not yet drawn. */
-  const awaiting = useRef({ bars: false, chart: false });
+  /** The slider state of the last input not yet timed to the screen (and which parts were drawn). */
+  const pending = useRef<{ w: WhatIf; bars: boolean } | null>(null);
 
   const request = useMemo(
     () =>
@@ -97,34 +97,40 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const windows = baseline.windows.map((x) => x.window);
   const window = windows[0] ?? '';
   const evaluation = useEvaluateConfiguration(request);
-  const curves = useCurves(request && window ? { workloads: request.workloads, configuration: request.configuration, window } : null);
+  const current = !neutral && evaluation.data && !evaluation.isPlaceholderData ? evaluation.data : null;
+  // the curve after the evaluation: both at once would share the server's CPU and delay the bars
+  const curves = useCurves(request && window && current ? { workloads: request.workloads, configuration: request.configuration, window } : null);
   const baseCurves = useCurves(window ? { workloads, configuration, window } : null);
 
-  const current = !neutral && evaluation.data && !evaluation.isPlaceholderData ? evaluation.data : null;
   const shown = neutral ? null : (evaluation.data ?? null);
   const drawnCurve = !neutral && curves.data && !curves.isPlaceholderData ? curves.data.latency_vs_load : null;
 
   function update(patch: Partial<WhatIf>) {
+    const next = { ...w, ...patch };
     performance.mark('whatif:input');
-    awaiting.current = { bars: true, chart: true };
-    setW((prev) => ({ ...prev, ...patch }));
+    pending.current = { w: next, bars: false };
+    setW(next);
   }
 
-  // performance measures: `whatif:bars` (input -> deltas and bars drawn), `whatif` (-> the curve drawn too)
+  // Performance measures from the last slider input: `whatif:bars` when the deltas and bars show
+  // its answer, `whatif` when the latency curve does too. Only the settled input counts.
+  const settled = pending.current !== null && debounced === pending.current.w;
   useEffect(() => {
-    if (!current || !awaiting.current.bars) return;
+    const p = pending.current;
+    if (!p || p.bars || debounced !== p.w || !current) return;
     const frame = requestAnimationFrame(() => {
-      awaiting.current.bars = false;
+      p.bars = true;
       measure('whatif:bars');
     });
     return () => cancelAnimationFrame(frame);
-  }, [current]);
+  }, [current, debounced]);
 
   const onDrawn = useCallback(() => {
-    if (!awaiting.current.chart || !current || !drawnCurve) return;
-    awaiting.current.chart = false;
+    const p = pending.current;
+    if (!p || debounced !== p.w || !current || !drawnCurve) return;
+    pending.current = null;
     measure('whatif');
-  }, [current, drawnCurve]);
+  }, [current, drawnCurve, debounced]);
 
   const step = Math.max(1, groupWidth);
   const baseDrives = base.driveCount;
@@ -134,7 +140,7 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const growthBase = workloads[0]?.growth_pct_per_year ?? 0;
   const horizon = Math.max(0, ...workloads.map((x) => x.horizon_years ?? 0));
   const baseLatency = baseCurves.data?.latency_vs_load;
-  const state = neutral ? 'baseline' : current && drawnCurve ? 'ready' : evaluation.isError || curves.isError ? 'error' : 'loading';
+  const state = neutral ? 'baseline' : current && drawnCurve && (settled || pending.current === null) ? 'ready' : evaluation.isError || curves.isError ? 'error' : 'loading';
 
   return (
     <section className="card what-if" aria-labelledby="what-if-title" data-whatif-state={state}>

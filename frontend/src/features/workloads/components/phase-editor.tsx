@@ -26,12 +26,8 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
   return (
     <fieldset className="phase card-inner">
       <legend>Phase {phase.name}</legend>
-      {onRemove ? (
-        <button type="button" className="link-button phase-remove" onClick={onRemove} aria-label={`Remove phase ${phase.name}`}>
-          Remove
-        </button>
-      ) : null}
-      <div className="grid grid-4">
+      <div className="phase-body">
+      <div className="grid grid-3">
         <TextField label="Phase name" value={phase.name} onChange={(name) => set({ name })} errors={errors.at('name')} maxLength={80} />
         <CommitTextField
           label="Window"
@@ -39,7 +35,6 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
           onCommit={(window) => set({ window })}
           errors={errors.at('window')}
           list={windowListId}
-          hint="Phases in the same window run together"
           maxLength={80}
         />
         <SelectField
@@ -98,12 +93,11 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
           errors={errors.at('working_set_gb')}
         />
         <NumberField
-          label="Overwrites absorbed"
+          label="Overwrites absorbed in cache"
           unit="%"
           value={phase.write_overwrite_pct}
           min={0}
           max={100}
-          hint="Writes to data still in the write cache"
           onChange={(v) => set({ write_overwrite_pct: v ?? 0 })}
           errors={errors.at('write_overwrite_pct')}
         />
@@ -115,6 +109,12 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
         errors={mixErrors}
         rowErrors={(i, f) => errors.at(`io_sizes.${i}.${f}`)}
       />
+      </div>
+      {onRemove ? (
+        <button type="button" className="link-button phase-remove" onClick={onRemove} aria-label={`Remove this phase (${phase.name})`}>
+          Remove this phase
+        </button>
+      ) : null}
     </fieldset>
   );
 }

@@ -194,6 +194,9 @@ export function WorkloadForm({ workload, onChange, onRemove, errors, windows, wi
 
       <div className="windows">
         <h4>Phases by window</h4>
+        <p className="muted">
+          Phases in the same window run at the same time, across workloads; every window is checked on its own.
+        </p>
         {errors.at('phases').length ? <p className="field-error">{errors.at('phases').join(' ')}</p> : null}
         {[...groups.entries()].map(([window, phases]) => (
           <section key={window} className="window-group" aria-label={`Window ${window}`}>

@@ -1,4 +1,4 @@
-import { CurveChart, type Series } from '@/charts/curve-chart';
+import { CurveChart, niceCeil, type Series } from '@/charts/curve-chart';
 import { formatNumber } from '@/components';
 import type { LatencyCurve } from '@/lib/api-types';
 
@@ -28,9 +28,7 @@ export function latencyCeiling(curves: LatencyCurve[]): number | undefined {
   });
   const valid = tops.filter((t): t is number => t !== null);
   if (!valid.length) return undefined;
-  const top = Math.max(...valid) * 1.15;
-  const magnitude = 10 ** Math.floor(Math.log10(top));
-  return Math.ceil(top / magnitude) * magnitude;
+  return niceCeil(Math.max(...valid) * 1.15);
 }
 
 /** Read latency against IOPS up to saturation, with the workload's operating point marked. */
@@ -55,7 +53,7 @@ export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, nam
       lines={[{ x: curve.saturation_iops, label: 'saturation' }]}
       markers={[
         ...(baselinePoint && baselinePoint.latencyMs !== null
-          ? [{ x: baselinePoint.iops, y: Math.min(baselinePoint.latencyMs, yMax ?? baselinePoint.latencyMs), label: 'baseline', color: '#57606a' }]
+          ? [{ x: baselinePoint.iops, y: Math.min(baselinePoint.latencyMs, yMax ?? baselinePoint.latencyMs), label: 'baseline', color: '#57606a', labelPosition: 'bottom' as const }]
           : []),
         ...(opY !== null
           ? [{ x: curve.operating_iops, y: Math.min(opY, yMax ?? opY), label: `${baselinePoint ? 'what-if' : 'you'}: ${formatNumber(curve.operating_iops)} IOPS, ${formatNumber(opY)} ms` }]

@@ -1,0 +1,92 @@
+"""Peak memory of a trace analysis, measured in a fresh process.
+
+Two steps, so that the measured process holds nothing but the analysis::
+
+    python -m bench.trace_memory write PATH [--records N]   # synthetic MSR trace, written in chunks
+    python -m bench.trace_memory analyze PATH [--policies]  # prints one JSON line
+
+``analyze`` reports ``peak_rss_mib`` (``ru_maxrss`` of the process: the import of numpy, scipy and
+pydantic included), ``baseline_rss_mib`` (after those imports, before reading) and the
+analysis's seconds. ``bench/test_bench_traces.py`` runs both steps for 10 million records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+CHUNK_RECORDS = 1_000_000
+
+
+def write(path: Path, records: int, seed: int = 0) -> int:
+    """A synthetic MSR-Cambridge trace of ``records`` I/Os, generated and written a million at a
+    time (so the writer never holds the whole trace); returns the bytes written."""
+    from models.traces.records import TraceFormat
+    from models.traces.synthetic import SyntheticSpec, generate, write_trace
+
+    written = 0
+    t0 = 0.0
+    with path.open("wb") as out:
+        for i, a in enumerate(range(0, records, CHUNK_RECORDS)):
+            n = min(CHUNK_RECORDS, records - a)
+            spec = SyntheticSpec(
+                requests=n,
+                n_blocks=2_000_000,
+                iops=20_000.0,
+                latency_ms=2.0,
+                size_mix=[(4.0, 70.0), (8.0, 30.0)],
+                seed=seed + i,
+            )
+            rec = generate(spec)
+            rec.t += t0
+            t0 = float(rec.t[-1]) + 1.0 / spec.iops
+            written += write_trace(rec, TraceFormat.MSR, out)
+    return written
+
+
+def analyze(path: Path, policies: bool) -> dict[str, float]:
+    from models.traces import TraceOptions, analyze_trace
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    options = TraceOptions(policies=["arc", "s3fifo"] if policies else [])
+    started = time.perf_counter()
+    with path.open("rb") as stream:
+        result = analyze_trace(stream, options, total_bytes=path.stat().st_size, scratch_dir=path.parent)
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "records": result.profile.records,
+        "seconds": elapsed,
+        "cpu_seconds": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+        "parse_and_profile_s": result.seconds["parse_and_profile"],
+        "records_per_s": result.profile.records / result.seconds["parse_and_profile"],
+        "baseline_rss_mib": before.ru_maxrss / 1024,  # KiB on Linux
+        "peak_rss_mib": after.ru_maxrss / 1024,
+        "footprint_blocks": result.profile.footprint_blocks,
+        "sampling_rate": result.mrc[0].sampling_rate,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("write")
+    w.add_argument("path", type=Path)
+    w.add_argument("--records", type=int, default=10_000_000)
+    a = sub.add_parser("analyze")
+    a.add_argument("path", type=Path)
+    a.add_argument("--policies", action="store_true", help="also ARC and S3-FIFO (libCacheSim)")
+    args = parser.parse_args(argv)
+    if args.command == "write":
+        print(json.dumps({"bytes": write(args.path, args.records)}))
+    else:
+        print(json.dumps(analyze(args.path, args.policies)))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
