@@ -11,7 +11,19 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, MetaData, String, Text, TypeDecorator
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    Float,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -20,6 +32,10 @@ JSONDocument = JSON().with_variant(JSONB(), "postgresql")
 
 HARDWARE_KINDS = ("drive", "controller", "array")
 HARDWARE_KIND_CHECK = "kind IN (" + ", ".join(f"'{kind}'" for kind in HARDWARE_KINDS) + ")"
+
+TRACE_JOB_STATUSES = ("queued", "running", "done", "failed", "cancelled")
+TRACE_JOB_ACTIVE = ("queued", "running")
+TRACE_JOB_STATUS_CHECK = "status IN (" + ", ".join(f"'{s}'" for s in TRACE_JOB_STATUSES) + ")"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -102,3 +118,26 @@ class CustomHardware(Base):
     name: Mapped[str] = mapped_column(String(200))
     spec: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class TraceJob(Base):
+    """Progress and result of one trace analysis (``/traces``); the upload itself lives under
+    ``settings.traces_dir``."""
+
+    __tablename__ = "trace_jobs"
+    __table_args__ = (CheckConstraint(TRACE_JOB_STATUS_CHECK, name="status"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_uuid)
+    status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
+    filename: Mapped[str] = mapped_column(String(255), default="")
+    size_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    percent: Mapped[float] = mapped_column(Float, default=0.0)
+    records: Mapped[int] = mapped_column(BigInteger, default=0)
+    records_per_s: Mapped[float] = mapped_column(Float, default=0.0)
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error_detail: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

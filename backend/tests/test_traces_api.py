@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +18,7 @@ from sqlalchemy.orm import Session
 from backend.app.core.config import Settings
 from backend.app.db import create_db_engine
 from backend.app.main import create_app
-from backend.app.traces.tables import TraceJob
+from backend.app.tables import TraceJob
 from backend.tests.conftest import serve
 from models.traces import TraceFormat
 from models.traces.synthetic import SyntheticSpec, generate, write_trace
@@ -148,3 +150,15 @@ def test_trace_uploads_have_their_own_size_limit(
     assert client.post("/api/v1/traces", content=b"x" * 6000).status_code == 413
     assert client.post("/api/v1/traces", content=b"x" * 3000).status_code != 413  # over 1000, under 5000
     assert client.post("/api/v1/import/fio", content=b"x" * 3000).status_code == 413
+
+
+def test_trace_jobs_table_is_in_the_metadata_alembic_compares() -> None:
+    # Regression: TraceJob lived in backend/app/traces/tables.py, imported only through the
+    # router, so migrations/env.py (which imports backend.app.tables alone) saw no trace_jobs
+    # table and `alembic revision --autogenerate` proposed to drop it. A fresh interpreter,
+    # since this test process has imported the app (and so every table) already.
+    code = "from backend.app.tables import Base; print(sorted(Base.metadata.tables))"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+
+    assert "trace_jobs" in out.stdout

@@ -18,7 +18,7 @@ down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# Frozen copies of the types in backend/app/traces/tables.py as they were at this revision.
+# Frozen copies of the types in backend/app/tables.py as they were at this revision.
 JSON_DOCUMENT = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
 TIMESTAMP_UTC = sa.DateTime(timezone=True)
 

@@ -28,6 +28,8 @@ from models.traces.mrc import (
     stack_distances,
 )
 from models.traces.parse import read_all
+from models.traces.profile import ProfileBuilder, sequential_reference
+from models.traces.records import Records
 from models.traces.synthetic import SyntheticSpec, generate, write_trace
 
 MSR = b"""128166372003061629,usr,0,Read,7014609920,24576,41286
@@ -348,3 +350,96 @@ def test_tier_table_needs_more_capacity_for_larger_chunks(mixed: SyntheticSpec) 
     for row in table.rows:
         caps = [c.capacity_gb for c in row.captures]
         assert caps == sorted(caps)  # more I/O captured needs more capacity
+
+
+# ---- vectorized profile against its definitions -----------------------------------------------
+
+
+@pytest.mark.parametrize("window", [1, 3, 8])
+def test_vectorized_sequentiality_matches_the_one_io_at_a_time_definition(window: int) -> None:
+    # Regression for the vectorized rewrite: few distinct offsets on 3 interleaved streams make
+    # "starts where one of the previous `window` I/Os of its stream ended" true often, and often
+    # only for an I/O further back than the window; chunks of 7 records cut streams anywhere.
+    rng = np.random.default_rng(window)
+    n = 3000
+    stream = rng.integers(0, 3, n).astype(np.int64)
+    offset = rng.integers(0, 12, n).astype(np.int64) * 4096
+    size = rng.choice([4096, 8192, 12288], n).astype(np.int64)
+    t = np.arange(n, dtype=np.float64) * 0.01  # 100 I/Os per 1 s interval
+    trace = Records(t=t, read=np.ones(n, dtype=bool), offset=offset, size=size, stream=stream)
+    builder = ProfileBuilder(interval_s=1.0, seq_window=window)
+    for a in range(0, n, 7):
+        builder.add(trace.take(slice(a, a + 7)))
+
+    expected = sequential_reference(stream, offset, size, window)
+
+    per_interval = np.bincount(np.floor(t).astype(np.int64), weights=expected).astype(np.int64)
+    assert builder.iv.seq[: per_interval.size].tolist() == per_interval.tolist()
+    assert 0.05 < expected.mean() < 0.9  # the trace exercises both outcomes
+
+
+def test_profile_does_not_depend_on_how_the_trace_is_chunked(mixed: SyntheticSpec) -> None:
+    # working sets per interval, sequentiality, heat and the SHARDS sample all carry state from
+    # one chunk to the next: 1,000-record chunks must give what one chunk gives
+    buf = io.BytesIO()
+    write_trace(generate(mixed.model_copy(update={"requests": 20_000, "streams": 3})), TraceFormat.MSR, buf)
+
+    def run(chunk: int) -> dict:
+        opts = TraceOptions(interval_s=2, chunk_records=chunk, policies=[])
+        result = analyze_trace(io.BytesIO(buf.getvalue()), opts).model_dump()
+        result.pop("seconds")
+        result["options"].pop("chunk_records")
+        return result
+
+    small, whole = run(1000), run(100_000)
+
+    assert small["profile"] == whole["profile"]
+    assert small["mrc"] == whole["mrc"]
+    assert small["tiers"] == whole["tiers"]
+
+
+def test_working_set_counts_a_block_once_per_interval_across_chunks() -> None:
+    # blocks 0, 1, 0 in interval 0 (the second 0 in another chunk), then 0 again in interval 1:
+    # 2 distinct blocks, then 1; 4 KiB I/Os = 4 KiB cache blocks
+    def rec(t: float, block: int) -> Records:
+        return Records(
+            t=np.array([t]),
+            read=np.array([True]),
+            offset=np.array([block * 4096]),
+            size=np.array([4096]),
+            stream=np.array([0]),
+        )
+
+    builder = ProfileBuilder(interval_s=10.0)
+    for t, block in [(0.0, 0), (1.0, 1), (2.0, 0), (11.0, 0)]:
+        builder.add(rec(t, block))
+
+    assert builder.working_set_blocks().tolist() == [2, 1]
+    assert builder.footprint_blocks() == 2
+
+
+def test_csv_numbers_parse_like_python(tmp_path: Path) -> None:
+    text = (
+        b"0.5,R,123456789012345678,4096,0.25\n"  # 18-digit offset: three 8-byte words
+        b".5,W,0,512,5.\n"  # no integer part; no fraction digits
+        b"12345678901234567.5,R,7,4096,\n"  # 17 digits before the dot
+        b"1.2.3,R,0,4096\n"  # two dots: malformed
+        b"1,R,12a4,4096\n"  # a letter in a number: malformed
+        b"2,R,1234567890123456789,4096\n"  # 19 digits: slow path, exact
+    )
+    rec, state = read_all(io.BytesIO(text), TraceFormat.CSV)
+
+    assert rec.t.tolist() == [0.5, 0.5, 12345678901234567.5, 2.0]
+    assert rec.offset.tolist() == [123456789012345678, 0, 7, 1234567890123456789]
+    assert rec.latency is not None
+    np.testing.assert_allclose(rec.latency, [0.00025, 0.005, np.nan, np.nan])
+    assert [s.line for s in state.samples] == [4, 5]
+
+
+def test_an_infinite_csv_offset_is_a_malformed_line_not_a_crash() -> None:
+    # Regression: the per-line parser raised OverflowError on int(float("inf"))
+    text = b"0.1,R,0,4096\n0.2,R,inf,4096\n" + b"0.3,R,0,4096\n" * 5
+
+    rec, state = read_all(io.BytesIO(text), TraceFormat.CSV)
+
+    assert len(rec) == 6 and state.malformed == 1 and state.samples[0].line == 2

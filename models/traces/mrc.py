@@ -182,8 +182,9 @@ class ShardsSampler:
     _n: int = 0
 
     def add(self, keys: IntArray, nbytes: IntArray, counted: BoolArray) -> None:
-        self.requests += int(np.count_nonzero(counted))
-        self.bytes += int(nbytes[counted].sum())
+        n_counted = int(np.count_nonzero(counted))
+        self.requests += n_counted
+        self.bytes += int(nbytes.sum() if n_counted == counted.size else nbytes[counted].sum())
         h: npt.NDArray[np.int32] | None = None
         if self.threshold < (1 << HASH_BITS):
             h = shards_hash(keys).astype(np.int32)

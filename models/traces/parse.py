@@ -203,6 +203,9 @@ def _uint(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) -> tu
     if start.size == 0:
         return np.zeros(0, dtype=np.int64), ok
     width = max(1, min(int(length.max()), max_len))
+    if width == 1:  # one digit each (disk numbers)
+        d = arr[start].astype(np.int64) - 48
+        return d, ok & (d >= 0) & (d <= 9)
     value, digits = _digits(_words(arr), start, end, width)
     return value.view(np.int64), ok & digits
 
@@ -386,10 +389,10 @@ def _comma_fields(lines: _Lines, k: int) -> tuple[BoolArray, list[tuple[IntArray
         sel = commas.reshape(n, k - 1)
         shaped = (sel[:, 0] > lines.start) & (sel[:, -1] < lines.end)
         if n == 0 or (shaped.all() and np.all(sel[1:, 0] > lines.end[:-1])):
-            shaped = np.ones(n, dtype=bool)
-            starts, ends = lines.start, lines.end
-            return shaped, [
-                (starts if i == 0 else sel[:, i - 1] + 1, ends if i == k - 1 else sel[:, i]) for i in range(k)
+            cols = sel.T.copy()  # one contiguous row of comma positions per field
+            return np.ones(n, dtype=bool), [
+                (lines.start if i == 0 else cols[i - 1] + 1, lines.end if i == k - 1 else cols[i])
+                for i in range(k)
             ]
     upto = np.searchsorted(commas, lines.end)  # commas before each line's end
     per_line = np.diff(upto, prepend=0)
@@ -415,6 +418,11 @@ def _op_from_first_byte(arr: U8Array, start: IntArray, end: IntArray) -> tuple[B
 # ---- per-line slow paths (rare lines only) -----------------------------------------------------
 
 
+def _number(text: str) -> int:
+    """An integer written plainly (exact at any size) or as a float (``4e3``, ``4096.0``)."""
+    return int(text) if text.isdigit() else int(float(text))
+
+
 def _slow_csv(text: str) -> tuple[float, bool, int, int, float] | None:
     parts = [p.strip().strip('"') for p in text.split(",")]
     if len(parts) not in (4, 5):
@@ -424,8 +432,7 @@ def _slow_csv(text: str) -> tuple[float, bool, int, int, float] | None:
         op = parts[1].lower()
         if not op or op[0] not in "rw":
             return None
-        offset = int(float(parts[2]))
-        size = int(float(parts[3]))
+        offset, size = _number(parts[2]), _number(parts[3])
         lat = float(parts[4]) / 1000.0 if len(parts) == 5 and parts[4] else float("nan")
     except (ValueError, OverflowError):  # "nan" and "inf" offsets or sizes
         return None

@@ -39,8 +39,9 @@ N_SIZE_CLASSES = 17
 """I/O-size classes: [0, 1 KiB), then [2^k, 2^(k+1)) for 1 KiB ... 16 MiB, then >= 32 MiB... (log2)."""
 MAX_SERIES_POINTS = 5000
 """Longer interval series are averaged down to at most this many points in the profile."""
-MERGE_EVERY = 1 << 22
-"""Buffered block keys (heat map, open interval) that trigger a merge: about 64 MB of keys and weights."""
+MERGE_EVERY = 1 << 21
+"""Buffered 4 KiB block entries (and open-interval keys) that trigger a merge into the heat map
+(or a deduplication), at least: 2 Mi entries of key and weight are 32 MB."""
 MAX_EXPANSION = 1 << 18
 """4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
 (about 20 arrays of this many 8-byte values, 40 MB)."""
@@ -106,18 +107,15 @@ def _expand_keys(compact: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
     return ((compact >> lo_bits) << hi_shift) | (compact & ((1 << lo_bits) - 1))
 
 
-def _sum_by_key(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
-    """Distinct keys (ascending) and the sum of the weights of each, added in the given order."""
-    if keys.size == 0:
-        return keys, weights
-    compact, hi_shift, lo_bits = _compact_keys(keys, STREAM_SHIFT)
-    order, ordered = sort_with_index(compact)
+def _group_sorted(keys: IntArray) -> tuple[IntArray, BoolArray]:
+    """``(order, first)``: a stable ascending order of ``stream << 40 | block`` keys, and where
+    each distinct key starts in ``keys[order]``."""
+    order, ordered = sort_with_index(_compact_keys(keys, STREAM_SHIFT)[0])
     new = np.empty(ordered.size, dtype=bool)
-    new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    sums = np.bincount(group, weights=weights[order]).astype(np.float64)
-    return _expand_keys(ordered[new], hi_shift, lo_bits), sums
+    if new.size:
+        new[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    return order, new
 
 
 def merge_sums(
@@ -509,7 +507,9 @@ class ProfileBuilder:
             p_iv, p_key = pairs[0], pairs[1]
         present = np.flatnonzero(np.bincount(p_iv - lo)) + lo
         bounds = np.searchsorted(p_iv, np.append(present, present[-1] + 1))
-        for i, (a, b) in zip(present.tolist(), zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True), strict=True):
+        for i, (a, b) in zip(
+            present.tolist(), zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True), strict=True
+        ):
             if i == self.open_interval or i == present[-1]:
                 if i != self.open_interval:
                     self._close_interval()
@@ -525,21 +525,28 @@ class ProfileBuilder:
     def _close_interval(self) -> None:
         """Count the distinct blocks of the open interval."""
         if self.open_interval >= 0 and self._open_keys:
-            distinct = self._open_keys[0].size if len(self._open_keys) == 1 else sorted_unique(
-                np.concatenate(self._open_keys)
-            ).size
+            distinct = (
+                self._open_keys[0].size
+                if len(self._open_keys) == 1
+                else sorted_unique(np.concatenate(self._open_keys)).size
+            )
             self.iv.ws[self.open_interval] += distinct
         self._open_keys, self._open_n, self._open_distinct = [], 0, 0
         self.open_interval = -1
 
     def _merge_heat(self) -> None:
-        """Fold the buffered (block, weight) pairs into the heat map: the buffer is summed per
-        block (one sort), then merged into the sorted map (binary search, then one insertion)."""
+        """Fold the buffered (block, weight) entries into the heat map: the buffer is sorted by
+        block (stably: time order kept within a block) and its weights summed per block, then
+        the sums are merged into the sorted map (binary search, one insertion)."""
         if not self._pending_keys:
             return
-        keys, w = _sum_by_key(np.concatenate(self._pending_keys), np.concatenate(self._pending_w))
+        keys = np.concatenate(self._pending_keys)
+        order, new = _group_sorted(keys)
+        sums = np.bincount(np.cumsum(new) - 1, weights=np.concatenate(self._pending_w)[order])
         self._pending_keys, self._pending_w, self._pending_n = [], [], 0
-        self.heat_keys, self.heat_w = merge_sums(self.heat_keys, self.heat_w, keys, w)
+        self.heat_keys, self.heat_w = merge_sums(
+            self.heat_keys, self.heat_w, keys[order[new]], sums.astype(np.float64)
+        )
 
     # ---- result ----
 
@@ -659,8 +666,12 @@ class ProfileBuilder:
             address_span_gb=int(self.span.sum()) / GB,
             mean_working_set_gb=float(ws_gb[count > 0].mean()) if np.any(count > 0) else 0.0,
             peak_working_set_gb=float(ws_gb.max()),
-            peaks_by_iops=[self._peak(int(i), r + 1, "iops", ws_blocks) for r, i in enumerate(by_iops) if count[i] > 0],
-            peaks_by_mb_s=[self._peak(int(i), r + 1, "mb_s", ws_blocks) for r, i in enumerate(by_mbs) if count[i] > 0],
+            peaks_by_iops=[
+                self._peak(int(i), r + 1, "iops", ws_blocks) for r, i in enumerate(by_iops) if count[i] > 0
+            ],
+            peaks_by_mb_s=[
+                self._peak(int(i), r + 1, "mb_s", ws_blocks) for r, i in enumerate(by_mbs) if count[i] > 0
+            ],
             pent_up=pent_up,
             series=self._series(n_iv, ws_blocks),
             warnings=warnings,

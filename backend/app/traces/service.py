@@ -25,10 +25,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.core.errors import InvalidInput, NotFound
-from backend.app.tables import new_uuid, utcnow
+from backend.app.tables import TRACE_JOB_ACTIVE, TraceJob, new_uuid, utcnow
 from backend.app.traces.schemas import TraceJob as TraceJobOut
 from backend.app.traces.schemas import TraceJobCreated
-from backend.app.traces.tables import ACTIVE_STATUSES, TraceJob
 from models.traces import MalformedTraceError, TraceAnalysis, TraceCancelled, TraceError, TraceOptions
 from models.traces.analyze import analyze_trace
 from models.traces.parse import sniff
@@ -160,7 +159,7 @@ def cancel(session: Session, runner: TraceRunner, job_id: str) -> TraceJobOut | 
     job = session.get(TraceJob, job_id)
     if job is None:
         raise NotFound("trace job", job_id)
-    if job.status in ACTIVE_STATUSES:
+    if job.status in TRACE_JOB_ACTIVE:
         job.cancel_requested = True
         job.updated_at = utcnow()
         session.commit()
@@ -181,7 +180,7 @@ def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
         with session_factory() as session:
             result = session.execute(
                 update(TraceJob)
-                .where(TraceJob.status.in_(ACTIVE_STATUSES))
+                .where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
                 .values(status="failed", error="interrupted by a server restart", updated_at=utcnow())
             )
             session.commit()

@@ -4523,7 +4523,8 @@ export interface components {
             capacity_gb?: number | null;
             /**
              * Chunk Records
-             * @default 1000000
+             * @description records profiled at once (memory grows with it; results do not change)
+             * @default 65536
              */
             chunk_records: number;
             /** @description None: detect from the first lines */

@@ -1,11 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { initialWorkflow, workflowStore } from '@/stores/workflow';
 
 import { server } from './mocks/server';
+
+// findBy*/waitFor: a busy CI machine can take more than the default second to render a page
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: give charts (ResponsiveContainer) a size and a ResizeObserver.
 class ResizeObserverStub {
