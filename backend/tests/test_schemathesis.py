@@ -34,11 +34,13 @@ from backend.app.main import create_app
 from backend.tests.conftest import migrate, postgres_schema
 
 MAX_EXAMPLES = 30
-SLOW_EXAMPLES = 12
-SLOW_OPERATIONS = {"/api/v1/compare", "/api/v1/curves", "/api/v1/size", "/api/v1/reports"}
-"""POSTs to these may run many evaluations each: fewer examples."""
+ENGINE_EXAMPLES = 8
+"""A POST that runs the engine (evaluate, size, compare, curves, what-if, recommend, reports) may
+take a second per example (a comparison sizes up to 8 configurations): fewer examples. The
+property tests in ``test_api_properties.py`` drive these with requests the engine accepts."""
+NOT_ENGINE_POSTS = ("/api/v1/import", "/api/v1/hardware", "/api/v1/traces")
 DATABASE_PATHS = ("/api/v1/reports", "/api/v1/hardware", "/api/v1/traces", "/api/v1/health")
-ENGINE_ONLY_EXAMPLES_ON_POSTGRESQL = 8
+ENGINE_ONLY_EXAMPLES_ON_POSTGRESQL = 4
 
 CONFIG = {"generation": {"deterministic": True}}
 
@@ -92,7 +94,8 @@ def test_no_request_gets_a_server_error_and_every_answer_matches_its_schema(
     cases = st.one_of(
         operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)
     )
-    examples = SLOW_EXAMPLES if method == "POST" and path in SLOW_OPERATIONS else MAX_EXAMPLES
+    engine = method == "POST" and not path.startswith(NOT_ENGINE_POSTS)
+    examples = ENGINE_EXAMPLES if engine else MAX_EXAMPLES
     if backend == "postgresql" and not path.startswith(DATABASE_PATHS):
         examples = min(examples, ENGINE_ONLY_EXAMPLES_ON_POSTGRESQL)
 

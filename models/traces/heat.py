@@ -14,6 +14,8 @@ Greedy is optimal here (equal-size items). When one chunk size divides the other
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from pydantic import Field
 
@@ -25,6 +27,9 @@ HEAT_BLOCK_BYTES = 4096
 """Granularity of the heat map [B]: every vendor chunk below is a whole number of 4 KiB blocks."""
 STREAM_SHIFT = 40
 """Block keys are ``stream << 40 | block``: 2^40 blocks of 4 KiB = 4 PiB per stream."""
+COARSE_SHIFT = 7
+"""The coarse heat map counts 2^7 blocks of 4 KiB = 512 KiB units (``key >> 7``): every chunk size
+below from 2 MiB up is a whole number of them."""
 
 CHUNK_SIZES_MIB = (4.0 / 1024.0, 2.0, 7.5, 42.0, 128.0, 1024.0)
 """Flash Pool / WAFL block, Compellent page, VMAX FAST VP extent group, VSP HDT page, 3PAR AO
@@ -71,13 +76,32 @@ def chunk_label(mib: float) -> str:
     return f"{mib:g} MiB"
 
 
-def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float) -> FloatArray:
-    """Heat of each touched chunk of ``chunk_mib`` [MiB] from 4 KiB block keys and heats."""
-    ratio = round(chunk_mib * MIB / HEAT_BLOCK_BYTES)
+@dataclass
+class HeatMap:
+    """Heat per 4 KiB block (``keys`` ascending, ``stream << 40 | block``), possibly a sample.
+
+    ``rate`` < 1: only the blocks of the cache blocks whose SHARDS hash is below a threshold are
+    kept (the profile's bound on memory); counts of blocks are then divided by ``rate``, and
+    ``coarse_keys``/``coarse_weights`` hold the exact heat per 512 KiB unit
+    (``stream << 33 | block >> 7``) for chunks of 512 KiB and more.
+    """
+
+    keys: IntArray
+    weights: FloatArray
+    rate: float = 1.0
+    coarse_keys: IntArray | None = None
+    coarse_weights: FloatArray | None = None
+
+
+def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float, unit_shift: int = 0) -> FloatArray:
+    """Heat of each touched chunk of ``chunk_mib`` [MiB] from block keys and heats; the keys are
+    of 4 KiB blocks, or of units of ``2^unit_shift`` blocks (``stream << (40 - unit_shift) | unit``)."""
+    ratio = round(chunk_mib * MIB / (HEAT_BLOCK_BYTES << unit_shift))
     if ratio <= 1:
         return weights
-    mask = (1 << STREAM_SHIFT) - 1
-    chunk_keys = ((keys >> STREAM_SHIFT) << STREAM_SHIFT) | ((keys & mask) // ratio)
+    shift = STREAM_SHIFT - unit_shift
+    mask = (1 << shift) - 1
+    chunk_keys = ((keys >> shift) << shift) | ((keys & mask) // ratio)
     if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
         order = np.argsort(chunk_keys, kind="stable")
         chunk_keys, weights = chunk_keys[order], weights[order]
@@ -100,8 +124,8 @@ def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -
 
 
 def tier_table(
-    keys: IntArray,
-    weights: FloatArray,
+    keys: IntArray | HeatMap,
+    weights: FloatArray | None = None,
     capacity_gb: float | None = None,
     chunk_sizes_mib: tuple[float, ...] = CHUNK_SIZES_MIB,
     captures: tuple[float, ...] = IO_CAPTURES,
@@ -110,14 +134,27 @@ def tier_table(
 
     ``capacity_gb`` is the capacity the fractions are taken of (the volumes' size); None takes
     the data the trace touched (then fractions of capacity equal fractions of footprint, an
-    upper bound: untouched data also lives on the array).
+    upper bound: untouched data also lives on the array). A sampled :class:`HeatMap` (rate R < 1)
+    gives chunks of 512 KiB and more from its exact coarse map, and smaller ones from the sample:
+    the n hottest sampled chunks carrying a share stand for n / R chunks.
     """
-    footprint_gb = keys.size * HEAT_BLOCK_BYTES / GB
+    heat_map = (
+        keys if isinstance(keys, HeatMap) else HeatMap(keys, weights if weights is not None else np.zeros(0))
+    )
+    rate = heat_map.rate
+    footprint_gb = heat_map.keys.size / rate * HEAT_BLOCK_BYTES / GB
     basis = capacity_gb if capacity_gb and capacity_gb > 0 else footprint_gb
     rows = []
     for mib in chunk_sizes_mib:
-        heat = chunk_heat(keys, weights, mib)
-        counts = needed_chunks(heat, captures)
+        coarse = heat_map.coarse_keys is not None and heat_map.coarse_weights is not None
+        if rate < 1.0 and coarse and round(mib * MIB) % (HEAT_BLOCK_BYTES << COARSE_SHIFT) == 0:
+            assert heat_map.coarse_keys is not None and heat_map.coarse_weights is not None
+            heat = chunk_heat(heat_map.coarse_keys, heat_map.coarse_weights, mib, COARSE_SHIFT)
+            scale = 1.0
+        else:
+            heat = chunk_heat(heat_map.keys, heat_map.weights, mib)
+            scale = 1.0 / rate
+        counts = [int(round(n * scale)) for n in needed_chunks(heat, captures)]
         caps = []
         for x, n in zip(captures, counts, strict=True):
             cap_gb = n * mib * MIB / GB
@@ -131,7 +168,12 @@ def tier_table(
                 )
             )
         rows.append(
-            TierRow(chunk_mib=mib, label=chunk_label(mib), chunks_touched=int(heat.size), captures=caps)
+            TierRow(
+                chunk_mib=mib,
+                label=chunk_label(mib),
+                chunks_touched=int(round(heat.size * scale)),
+                captures=caps,
+            )
         )
     return TierTable(
         footprint_gb=footprint_gb,

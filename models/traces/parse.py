@@ -3,9 +3,14 @@
 The stream is read in blocks of complete lines (``block_bytes``, default 4 MiB of text; gzip is
 recognised by its magic bytes ``1f 8b`` and inflated on the fly, multi-member files included),
 so memory stays bounded whatever the file size. Each block is tokenized with numpy (delimiter
-positions, then numbers parsed column by column with Horner's rule: ``v = 10 v + digit``); the few
-lines the fast path cannot read (quoted fields, exponents, stray spaces) go through a per-line
-Python parser, and what that cannot read either is counted as malformed with its line number.
+positions, then each numeric column parsed eight digits at a time from 64-bit words: see
+:func:`_digits`); the few lines the fast path cannot read (quoted fields, exponents, stray
+spaces) go through a per-line Python parser, and what that cannot read either is counted as
+malformed with its line number.
+
+blkparse response times pair each queued I/O with the next completion of its device and sector
+(:func:`pair_completions`); a record waits for its completion (up to :data:`COMPLETION_WAIT_S`
+of trace time) before it is handed on, so the records still come out in line order.
 
 A file whose lines are more than half malformed raises :class:`MalformedTraceError` (a
 ``ValueError``) naming the format and a sample of the bad line numbers. Blank lines, comments,
@@ -480,6 +485,10 @@ class _Reader:
     def parse(self, lines: _Lines) -> Records:
         raise NotImplementedError
 
+    def finish(self) -> Records:
+        """Records held back until the end of the trace (blkparse: awaiting their completion)."""
+        return Records.empty()
+
     def _bad(self, lines: _Lines, mask: BoolArray) -> None:
         idx = np.flatnonzero(mask)
         room = max(0, self.state.max_samples - len(self.state.samples))
@@ -638,6 +647,16 @@ class _MsrReader(_Reader):
 
 
 _BLK_ACTIONS = frozenset(b"QCDGIMPSUXABFRTmT")
+COMPLETION_WAIT_S = 10.0
+"""blkparse: trace time a queued I/O waits for its C line before it is given no response time."""
+MAX_WAITING = 1 << 20
+"""blkparse: records waiting for their completion at most (the oldest go on without one)."""
+
+
+def _no_records() -> Records:
+    empty = Records.empty()
+    empty.latency, empty.line = np.zeros(0), np.zeros(0, dtype=np.int64)
+    return empty
 
 
 class _BlkparseReader(_Reader):
@@ -647,6 +666,18 @@ class _BlkparseReader(_Reader):
         super().__init__(state)
         self.action: int | None = None
         self.streams = _StreamTable(state)
+        self.held = _no_records()
+        """Records waiting for their completion (with device hash, sector, latency, line)."""
+        self.held_dev = np.zeros(0, dtype=np.uint64)
+        self.held_sector = np.zeros(0, dtype=np.int64)
+        self.held_latency = np.zeros(0)
+        self.held_line = np.zeros(0, dtype=np.int64)
+        self.saw_completion = False
+        self.t_now = 0.0
+
+    def finish(self) -> Records:
+        held, self.held = self.held, _no_records()
+        return held
 
     def parse(self, lines: _Lines) -> Records:
         arr = lines.arr
@@ -687,15 +718,20 @@ class _BlkparseReader(_Reader):
         rec = ok & data & (count > 0)
         idx = full[rec]
         dev0, dev1 = tok.column(idx, 0)
-        streams = self._stream_ids(arr, dev0, dev1)
+        dev = _token_key(arr, dev0, dev1)
         out = Records(
             t=t[rec],
             read=has_r[rec],
             offset=sector[rec] * SECTOR_BYTES,
             size=count[rec] * SECTOR_BYTES,
-            stream=streams,
+            stream=self.streams.lookup(dev, lambda i: bytes(arr[dev0[i] : dev1[i]])),
+            latency=np.full(idx.size, np.nan),
             line=lines.numbers[idx],
         )
+        released = out
+        if self.action != ord("C"):
+            done = event_lines[(event_act == ord("C")) & (e1 - e0 == 1) & (tok.count[event_lines] >= 10)]
+            released = self._complete(lines, tok, done, out, idx, dev, sector[rec])
         # chosen-action lines that are not data I/O (flush, discard, zero-length) are ignored;
         # chosen-action lines with R/W but a broken "sector + count" are malformed
         handled = np.zeros(n, dtype=bool)
@@ -719,10 +755,106 @@ class _BlkparseReader(_Reader):
         bad[rest[~colon[rest]]] = True
         self.state.ignored += n - len(out) - int(bad.sum())
         self._bad(lines, bad)
-        return out
+        return released
 
-    def _stream_ids(self, arr: U8Array, start: IntArray, end: IntArray) -> IntArray:
-        return self.streams.lookup(_token_key(arr, start, end), lambda i: bytes(arr[start[i] : end[i]]))
+    def _complete(
+        self,
+        lines: _Lines,
+        tok: _Tokens,
+        done: IntArray,
+        out: Records,
+        out_lines: IntArray,
+        dev: npt.NDArray[np.uint64],
+        sector: IntArray,
+    ) -> Records:
+        """Response times from the C (complete) lines: each record still waiting (held from
+        earlier blocks, or new) takes the time to the completion of its device and sector
+        (:func:`pair_completions`). Returns the records that may go: the longest prefix, in line
+        order, of records paired or waiting for more than :data:`COMPLETION_WAIT_S` of trace
+        time (those get no response time), and all of them while no C line has been seen."""
+        arr = lines.arr
+        c_t, ok_t = _decimal(arr, *tok.column(done, 3))
+        c_sector, ok_s = _uint(arr, *tok.column(done, 7))
+        p0, p1 = tok.column(done, 8)
+        ok = ok_t & ok_s & (p1 - p0 == 1) & (_byte_at(arr, p0, p1 > p0) == ord("+"))
+        done, c_t, c_sector = done[ok], c_t[ok], c_sector[ok]
+        assert out.latency is not None  # set by parse
+        held = concat_records([self.held, out])
+        latency = np.concatenate([self.held_latency, out.latency])
+        q_dev = np.concatenate([self.held_dev, dev])
+        q_sector = np.concatenate([self.held_sector, sector])
+        q_line = np.concatenate([self.held_line, lines.numbers[out_lines]])
+        waiting = np.flatnonzero(np.isnan(latency))
+        c_dev = _token_key(arr, *tok.column(done, 0))
+        qi, ci = pair_completions(
+            q_dev[waiting], q_sector[waiting], q_line[waiting], c_dev, c_sector, lines.numbers[done]
+        )
+        if qi.size:
+            latency[waiting[qi]] = c_t[ci] - held.t[waiting[qi]]
+            self.state.has_latency = True
+        self.saw_completion |= bool(done.size)
+        if held.t.size:
+            self.t_now = max(self.t_now, float(held.t.max()), float(c_t.max()) if c_t.size else 0.0)
+        go = ~np.isnan(latency) | (held.t < self.t_now - COMPLETION_WAIT_S) | (not self.saw_completion)
+        keep = int(np.argmin(go)) if not go.all() else go.size
+        keep = max(keep, go.size - MAX_WAITING)
+        held.latency = latency
+        released = held.take(slice(0, keep))
+        self.held = held.take(slice(keep, None))
+        self.held_latency, self.held_dev = latency[keep:], q_dev[keep:]
+        self.held_sector, self.held_line = q_sector[keep:], q_line[keep:]
+        return released
+
+
+def pair_completions(
+    q_dev: npt.NDArray[np.uint64],
+    q_sector: IntArray,
+    q_line: IntArray,
+    c_dev: npt.NDArray[np.uint64],
+    c_sector: IntArray,
+    c_line: IntArray,
+) -> tuple[IntArray, IntArray]:
+    """Pairs ``(queue event index, completion index)``: per (device, sector), in line order, a
+    completion completes the earliest queue event not completed yet (FIFO); a completion with no
+    such queue event before it (its I/O was queued before the trace began) pairs with nothing.
+
+    Vectorized: the events of each (device, sector) in line order count ``+1`` per queue event
+    and ``-1`` per completion; the count floored at zero (``run - min(0, running minimum)``) is
+    the number of queue events waiting, so a completion pairs iff it is positive just before it,
+    and the k-th completion that pairs takes the k-th queue event of its (device, sector).
+    """
+    nq = q_line.size
+    if nq == 0 or c_line.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    dev = np.concatenate([q_dev, c_dev])
+    sector = np.concatenate([q_sector, c_sector])
+    order = np.lexsort((np.concatenate([q_line, c_line]), sector, dev))
+    d, s = dev[order], sector[order]
+    n = order.size
+    is_q = order < nq
+    start = np.ones(n, dtype=bool)
+    start[1:] = (d[1:] != d[:-1]) | (s[1:] != s[:-1])
+    group = np.cumsum(start) - 1
+    step = np.where(is_q, 1, -1)
+    total = np.cumsum(step)
+    run = total - (total - step)[start][group]  # running sum within the group
+    big = 2 * n + 2  # offsets keep each group's running minimum to itself
+    low = np.minimum.accumulate(run - big * group) + big * group
+    waiting = run - np.minimum(low, 0)
+    waiting_before = np.empty(n, dtype=np.int64)
+    waiting_before[0] = 0
+    waiting_before[1:] = waiting[:-1]
+    waiting_before[start] = 0
+    paired = ~is_q & (waiting_before > 0)
+    q_count = is_q.astype(np.int64)
+    c_count = paired.astype(np.int64)
+    q_before_group: IntArray = (np.cumsum(q_count) - q_count)[start]
+    c_before_group: IntArray = (np.cumsum(c_count) - c_count)[start]
+    c_pos = np.flatnonzero(paired)
+    c_rank = np.arange(c_pos.size) - c_before_group[group[c_pos]]
+    q_pos = np.flatnonzero(is_q)
+    q_idx = q_pos[q_before_group[group[c_pos]] + c_rank]
+    return order[q_idx], order[c_pos] - nq
 
 
 def _dev_token(arr: U8Array, start: IntArray, end: IntArray) -> tuple[IntArray, BoolArray]:
@@ -939,6 +1071,10 @@ class TraceReader:
                 pending, pending_n = [], 0
         if reader is None:
             raise TraceError("the trace is empty")
+        rest = reader.finish()
+        reader.state.records += len(rest)
+        if len(rest):
+            pending.append(rest)
         if pending:
             yield concat_records(pending)
 

@@ -34,7 +34,8 @@ class TraceFormat(StrEnum):
     BLKPARSE = "blkparse"
     """Default ``blkparse`` text output: device, CPU, sequence, time [s], PID, action, RWBS,
     sector + count (512-byte sectors). Q (queue) lines are the I/Os; without Q lines, D (issue),
-    else C (complete)."""
+    else C (complete). Response time: from an I/O's Q (or D) line to the next C line of the same
+    device and sector (first queued, first completed)."""
     FIO_IOLOG = "fio"
     """fio iolog version 2 (``file action offset length``, time from ``wait`` lines [us]) or
     version 3 (``time_us file action offset length``)."""

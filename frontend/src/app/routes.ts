@@ -16,9 +16,12 @@ export type AppRoute = {
 
 export const APP_TITLE = 'Storage Sizer';
 
+const TracesPage = lazy(() => import('./routes/traces'));
+
 export const routes = {
   home: { path: '/', title: 'Home', Page: lazy(() => import('./routes/home')) },
   size: { path: '/size', title: 'Size', nav: 'Size', Page: lazy(() => import('./routes/size')) },
+  analyses: { path: '/analyses', title: 'Analyses', nav: 'Analyses', Page: lazy(() => import('./routes/analyses')) },
   compare: { path: '/compare', title: 'Compare', nav: 'Compare', Page: lazy(() => import('./routes/compare')) },
   recommend: {
     path: '/recommend',
@@ -26,14 +29,21 @@ export const routes = {
     nav: 'Recommend',
     Page: lazy(() => import('./routes/recommend')),
   },
+  traces: { path: '/traces', title: 'Traces', nav: 'Traces', Page: TracesPage },
+  trace: { path: '/traces/:jobId', title: 'Trace analysis', Page: TracesPage },
+  hardware: { path: '/hardware', title: 'Custom hardware', nav: 'Hardware', Page: lazy(() => import('./routes/hardware')) },
   report: { path: '/r/:reportId', title: 'Report', Page: lazy(() => import('./routes/report')) },
 } as const satisfies Record<string, AppRoute>;
 
 export const href = {
   home: () => '/',
   size: () => '/size',
+  analyses: (section?: string) => (section ? `/analyses#${section}` : '/analyses'),
   compare: () => '/compare',
   recommend: () => '/recommend',
+  traces: () => '/traces',
+  trace: (jobId: string) => `/traces/${encodeURIComponent(jobId)}`,
+  hardware: () => '/hardware',
   report: (reportId: string) => `/r/${encodeURIComponent(reportId)}`,
 } as const;
 

@@ -163,9 +163,9 @@ export function CurveChart({
                 isAnimationActive={false}
               />
             ))}
-            {lines.map((l) => (
+            {lines.map((l, i) => (
               <ReferenceLine
-                key={`${l.label}-${l.x}`}
+                key={`${i}-${l.label}-${l.x}`}
                 yAxisId="left"
                 x={l.x}
                 stroke={l.color ?? '#57606a'}
@@ -173,9 +173,9 @@ export function CurveChart({
                 label={{ value: l.label, position: 'insideTopRight', fontSize: 12, fill: l.color ?? '#57606a' }}
               />
             ))}
-            {markers.map((m) => (
+            {markers.map((m, i) => (
               <ReferenceDot
-                key={`${m.label}-${m.x}`}
+                key={`${i}-${m.label}-${m.x}`}
                 yAxisId={m.right ? 'right' : 'left'}
                 x={m.x}
                 y={m.y}

@@ -30,6 +30,8 @@ export type ConfigDraft = {
   cacheOptionsGb: number[];
   /** Port option name; '' = the array's default. */
   portOption: string;
+  /** Custom controller record replacing the array's; '' = the array's own. */
+  controllerId: string;
   headroom: HeadroomTargets;
   /** null = "size it for me" (POST /size); a number = evaluate that many drives (POST /evaluate). */
   driveCount: number | null;
@@ -85,6 +87,7 @@ export const emptyDraft: ConfigDraft = {
   flashCacheGb: 0,
   cacheOptionsGb: [],
   portOption: '',
+  controllerId: '',
   headroom: defaultHeadroom,
   driveCount: null,
 };
@@ -110,7 +113,7 @@ function revive(raw: unknown): WorkflowState | null {
     run: r.run ?? null,
     resolved: r.resolved ?? null,
     compare: r.compare ?? null,
-    compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts : [],
+    compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts.map((d) => ({ ...emptyDraft, ...d })) : [],
   };
 }
 

@@ -33,6 +33,7 @@ export default function RecommendPage() {
       flashCacheGb: c.flash_cache_gb,
       cacheOptionsGb: [],
       portOption: '',
+      controllerId: '',
       driveCount: c.drive_count,
     });
     void navigate(href.size());

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
-import { ConfigurationBuilder, customHeadroom, draftToReference, flashCacheSizes, useArray } from '@/features/configurations';
+import { ConfigurationBuilder, customHeadroom, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { ResultsView, useRun, WhatIfPanel } from '@/features/results';
 import { WorkloadsEditor } from '@/features/workloads';
@@ -20,7 +20,7 @@ export default function SizePage() {
   const draft = useWorkflow((s) => s.draft);
   const run = useWorkflow((s) => s.run);
   const outcome = useRun(run);
-  const array = useArray(draft.arrayId);
+  const array = useArrayDetail(draft.arrayId);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const focusResults = useRef(false);
 
@@ -59,7 +59,7 @@ export default function SizePage() {
   }
 
   const stale = run !== null && data !== undefined && (!same(run.workloads, workloads) || !same(run.configuration, draftToReference(draft)));
-  const a = array.data?.array;
+  const a = array.array;
   const groupWidth = data
     ? isFullConfiguration(data.configuration)
       ? (data.configuration.pools[0]?.raid.group_width ?? 1)
@@ -142,7 +142,8 @@ export default function SizePage() {
             />
           </Suspense>
           <p className="next-step">
-            Next: <Link to={href.compare()}>compare this configuration with another RAID scheme or array</Link>.
+            Next: <Link to={href.analyses()}>run the analyses</Link> (growth, sensitivity, maximum workload, ranges, degraded modes) or{' '}
+            <Link to={href.compare()}>compare this configuration with another RAID scheme or array</Link>.
           </p>
           <SaveShare
             key={`save-${outcome.dataUpdatedAt}`}

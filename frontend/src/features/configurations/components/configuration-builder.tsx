@@ -5,10 +5,9 @@ import type { ArrayModel, DriveSpec } from '@/lib/api-types';
 import type { FieldErrors } from '@/lib/field-errors';
 import type { ConfigDraft } from '@/stores/workflow';
 
-import { useArray } from '../api/get-array';
-import { useArrays } from '../api/get-arrays';
 import { usePorts } from '../api/get-ports';
 import { useRaidSchemes } from '../api/get-raid-schemes';
+import { useArrayDetail, useHardwareChoices } from '../hooks/use-hardware-choices';
 import { allowedWidths, draftForArray, flashCacheSizes, raidOption } from '../lib/draft';
 
 type ConfigurationBuilderProps = {
@@ -24,11 +23,12 @@ type ConfigurationBuilderProps = {
   actions?: ReactNode;
 };
 
-const REFERENCE_FIELDS = ['array_id', 'drive_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option'];
+const REFERENCE_FIELDS = ['array_id', 'drive_id', 'controller_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option'];
 
 function driveLabel(d: DriveSpec): string {
   const speed = d.kind === 'hdd' && d.rpm ? `${Math.round(d.rpm / 1000)}K rpm` : d.kind.toUpperCase();
-  return `${d.name} · ${d.interface ?? ''} ${speed}`.replace(/\s+/g, ' ');
+  const custom = d.source === 'user-defined' ? ' · custom' : '';
+  return `${d.name} · ${d.interface ?? ''} ${speed}${custom}`.replace(/\s+/g, ' ');
 }
 
 function arrayFacts(a: ArrayModel): string {
@@ -41,18 +41,20 @@ function arrayFacts(a: ArrayModel): string {
  * targets, and the drive count: "size it for me" (empty) or a fixed count.
  */
 export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionErrors = [], heading = 'Configuration', actions }: ConfigurationBuilderProps) {
-  const arrays = useArrays();
-  const detail = useArray(draft.arrayId);
+  const choices = useHardwareChoices();
+  const arrays = choices.catalog;
+  const detail = useArrayDetail(draft.arrayId);
   const schemes = useRaidSchemes();
   const ports = usePorts();
   const headingId = useId();
   const set = (patch: Partial<ConfigDraft>) => onChange({ ...draft, ...patch });
 
-  const all = arrays.data?.arrays ?? [];
+  const all = choices.arrays;
+  const controllers = choices.custom.controllers;
   const vendors = [...new Set(all.map((a) => a.vendor))].sort((a, b) => a.localeCompare(b));
   const models = all.filter((a) => a.vendor === draft.vendor).sort((a, b) => a.era - b.era || a.model.localeCompare(b.model));
-  const array = detail.data?.array ?? all.find((a) => a.id === draft.arrayId);
-  const drives = detail.data?.drives ?? [];
+  const array = detail.array ?? all.find((a) => a.id === draft.arrayId);
+  const drives = detail.drives;
   const option = array ? raidOption(array, draft.raidScheme) : undefined;
   const widths = option ? allowedWidths(option) : [];
   const flashSizes = array ? flashCacheSizes(array) : [];
@@ -68,6 +70,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
         <h2 id={headingId}>{heading}</h2>
         {actions}
       </div>
+      {detail.isError ? <ErrorState title="The array's drives could not be loaded" error={detail.error} /> : null}
       {arrays.isError ? <ErrorState title="The array catalog could not be loaded" error={arrays.error} onRetry={() => void arrays.refetch()} /> : null}
       {errors.here().length || other.length ? (
         <div className="field-error-block" role="alert">
@@ -101,7 +104,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           value={draft.arrayId}
           placeholder="Choose an array…"
           disabled={!draft.vendor}
-          options={models.map((a) => ({ value: a.id, label: `${a.model} (${a.era})` }))}
+          options={models.map((a) => ({ value: a.id, label: `${a.model} (${a.era})${choices.isCustomArray(a.id) ? ' · custom' : ''}` }))}
           errors={errors.at('array_id')}
           onChange={(id) => {
             const a = all.find((x) => x.id === id);
@@ -111,7 +114,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
         <SelectField
           label="Drive"
           value={draft.driveId}
-          placeholder={detail.isFetching ? 'Loading drives…' : 'Choose a drive…'}
+          placeholder={detail.isFetching && !drives.length ? 'Loading drives…' : 'Choose a drive…'}
           disabled={!drives.length}
           options={drives.map((d) => ({ value: d.id, label: driveLabel(d) }))}
           errors={errors.at('drive_id')}
@@ -154,6 +157,18 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           }))}
           errors={errors.at('port_option')}
           onChange={(portOption) => set({ portOption: portOption === array?.default_ports ? '' : portOption })}
+        />
+        <SelectField
+          label="Controllers"
+          value={draft.controllerId}
+          disabled={!array}
+          options={[
+            { value: '', label: array ? `The array's own: ${array.controller.count} x ${array.controller.model}` : "The array's own" },
+            ...controllers.map((c) => ({ value: c.id, label: `Custom: ${c.spec.count} x ${c.name}` })),
+          ]}
+          errors={errors.at('controller_id')}
+          hint={controllers.length ? undefined : 'Add custom controllers on the Hardware page'}
+          onChange={(controllerId) => set({ controllerId })}
         />
       </div>
       {array ? <p className="muted array-facts">{arrayFacts(array)}</p> : null}

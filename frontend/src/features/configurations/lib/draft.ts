@@ -35,6 +35,7 @@ export function draftForArray(array: ArrayModel, previous: ConfigDraft): ConfigD
     flashCacheGb: 0,
     cacheOptionsGb: [],
     portOption: '',
+    controllerId: '',
     driveCount: previous.driveCount === null ? null : array.default_drive_count,
   };
 }
@@ -64,5 +65,6 @@ export function draftToReference(draft: ConfigDraft): CatalogReference {
     drive_count: draft.driveCount,
     flash_cache_gb: draft.flashCacheGb,
     port_option: draft.portOption || null,
+    ...(draft.controllerId ? { controller_id: draft.controllerId } : {}),
   };
 }
