@@ -277,7 +277,12 @@ def capacity_result(
     """Totals, effective capacity and the fit check ``needed <= usable x max_fill``."""
     raw = sum(p.raw_tb.value or 0.0 for p in pools)
     usable = sum(p.usable_tb.value or 0.0 for p in pools)
-    needed = sum(physical_needed_tb(w) for w in workloads)
+    needed = 0.0
+    for i, w in enumerate(workloads):
+        try:
+            needed += physical_needed_tb(w)
+        except InputError as exc:
+            raise InputError(f"workloads.{i}.{exc.field}", exc.reason) from exc
     logical = sum(w.grown_capacity_tb * w.replication.capacity_amplification for w in workloads)
     reduction = logical / needed if needed > 0 else 1.0
     effective = usable * reduction

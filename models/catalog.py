@@ -681,7 +681,9 @@ def build_configuration(
         )
     try:
         layout = option.layout(width, layout_full_stripe_share)
-    except (ValueError, ValidationError) as exc:
+    except ValidationError as exc:
+        raise InputError("group_width", exc.errors()[0]["msg"].removeprefix("Value error, ")) from exc
+    except ValueError as exc:
         raise InputError("group_width", str(exc)) from exc
     min_drives = layout.copies if layout.scheme is RaidScheme.REPLICA else width
 

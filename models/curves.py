@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from pydantic import Field
+
 from models import cache as cache_model
 from models.base import InputError, Output
 from models.capacity import pool_capacity
@@ -40,7 +43,7 @@ from models.parameters import EngineParameters
 from models.queueing import Station, mva
 from models.raid import seek_span
 from models.units import transfer_ms
-from models.workload import Phase, Workload
+from models.workload import Phase, Skew, Workload
 
 DEFAULT_DEPTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
@@ -255,7 +258,9 @@ class LatencyCurve(Output):
     window: str
     saturation_iops: float
     operating_iops: float
-    operating_load_pct: float
+    operating_load_pct: float | None = Field(
+        description="operating load over saturation [%]; None if saturated"
+    )
     points: list[LoadPoint]
 
 
@@ -326,12 +331,72 @@ def latency_vs_load(
         window=win,
         saturation_iops=base_iops * sat,
         operating_iops=base_iops,
-        operating_load_pct=100.0 / sat if sat > 0 else math.inf,
+        operating_load_pct=100.0 / sat if sat > 0 else None,
         points=pts,
     )
 
 
+class HitRatioPoint(Output):
+    cache_gb: float
+    hit_pct: float
+
+
+class HitRatioCurve(Output):
+    """LRU read-hit ratio against cache size for the window's largest working set (Che model)."""
+
+    window: str
+    workload: str
+    phase: str
+    working_set_gb: float
+    skew: Skew
+    points: list[HitRatioPoint] = Field(description="log-spaced cache sizes up to the working set, plus 0")
+    configured_cache_gb: float = Field(description="DRAM of the serving controllers + flash cache [GB]")
+    configured_hit_pct: float
+    dram_cache_gb: float
+    flash_cache_gb: float
+
+
+def hit_ratio_vs_cache(
+    workloads: list[Workload], configuration: Configuration, *, window: str | None = None, points: int = 40
+) -> HitRatioCurve:
+    """Hit ratio vs cache size for the window's largest working set, with the configured cache marked.
+
+    Cache sizes are log-spaced from 0.1% of the working set to all of it (hit ratio 1 there);
+    the configured cache is the DRAM of the serving controllers plus the flash cache.
+    """
+    if not 2 <= points <= 1000:
+        raise InputError("points", "must be between 2 and 1000")
+    win, members = _window_members(workloads, window)
+    workload, phase = max(members, key=lambda m: m[0].working_set_for(m[1]))
+    ws = workload.working_set_for(phase)
+    ctrl = configuration.controller
+    dram = ctrl.dram_cache_gb * ctrl.serving
+    flash = configuration.cache.flash_cache_gb
+    configured = dram + flash
+    sizes = np.unique(np.concatenate([[0.0], np.geomspace(ws * 1e-3, ws, points), [min(configured, ws)]]))
+    hits = cache_model.hit_ratio_curve(sizes, ws, workload.skew)
+    configured_hit = float(hits[np.searchsorted(sizes, min(configured, ws))])
+    return HitRatioCurve(
+        window=win,
+        workload=workload.name,
+        phase=phase.name,
+        working_set_gb=ws,
+        skew=workload.skew,
+        points=[
+            HitRatioPoint(cache_gb=float(s), hit_pct=100.0 * float(h))
+            for s, h in zip(sizes, hits, strict=True)
+        ],
+        configured_cache_gb=configured,
+        configured_hit_pct=100.0 * configured_hit,
+        dram_cache_gb=dram,
+        flash_cache_gb=flash,
+    )
+
+
 __all__ = [
+    "HitRatioCurve",
+    "HitRatioPoint",
+    "hit_ratio_vs_cache",
     "DEFAULT_DEPTHS",
     "DegradedMode",
     "LatencyCurve",

@@ -83,6 +83,8 @@ def scheme_limits(scheme: RaidScheme) -> tuple[int, int, int, bool]:
 
 _MIRRORED = {RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR}
 _WAFL = {RaidScheme.RAID_DP, RaidScheme.RAID_TEC}
+WAFL_SCHEMES = frozenset(_WAFL)
+"""Schemes laid out by WAFL (write-anywhere, full-stripe coalescing): layout ages apply to them."""
 _RAIDZ = {RaidScheme.RAIDZ1, RaidScheme.RAIDZ2, RaidScheme.RAIDZ3}
 
 

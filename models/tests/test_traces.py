@@ -17,7 +17,7 @@ from models.traces import (
     TraceOptions,
     analyze_trace,
 )
-from models.traces.heat import CHUNK_SIZES_MIB, tier_table
+from models.traces.heat import CHUNK_SIZES_MIB, TierTable, tier_table
 from models.traces.mrc import (
     BlockSample,
     ShardsSampler,
@@ -28,7 +28,7 @@ from models.traces.mrc import (
     stack_distances,
 )
 from models.traces.parse import read_all
-from models.traces.profile import ProfileBuilder, sequential_reference
+from models.traces.profile import ProfileBuilder, TraceProfile, sequential_reference
 from models.traces.records import Records
 from models.traces.synthetic import SyntheticSpec, generate, write_trace
 
@@ -487,3 +487,32 @@ def test_blkparse_completions_feed_pent_up_demand() -> None:
     pent = a.profile.pent_up
     assert pent is not None and pent.understated
     assert pent.mean_latency_ms == pytest.approx(40.0)
+
+
+def test_heat_map_beyond_its_cap_is_sampled_keeping_large_chunks_exact() -> None:
+    # 100,000 I/Os over 200,000 blocks touch ~100,000 distinct 4 KiB blocks; a cap of 20,000
+    # samples 1 cache block in 8 (the threshold halves 3 times): the map stays under the cap,
+    # chunks of 2 MiB and more come from the exact 512 KiB map, and the block counts are
+    # estimates (binomial: 1/sqrt(100,000 / 8) = 0.9 % relative error for the footprint)
+    rec = generate(SyntheticSpec(requests=100_000, n_blocks=200_000, zipf_alpha=0.8, iops=2000, seed=7))
+
+    def run(cap: int) -> tuple[ProfileBuilder, TraceProfile, TierTable]:
+        builder = ProfileBuilder(interval_s=10, max_heat_blocks=cap)
+        for a in range(0, len(rec), 25_000):
+            builder.add(rec.take(slice(a, a + 25_000)))
+        return builder, builder.profile(streams=1), tier_table(builder.heat())
+
+    _, exact, exact_tiers = run(1 << 30)
+    sampled_builder, sampled, tiers = run(20_000)
+
+    assert sampled_builder.heat_keys.size <= 20_000 and sampled_builder.heat_rate == 1 / 8
+    assert sampled.footprint_blocks == pytest.approx(exact.footprint_blocks, rel=0.03)
+    assert sampled.mean_working_set_gb == pytest.approx(exact.mean_working_set_gb, rel=0.03)
+
+    def chunks(table: TierTable) -> list[tuple[int, list[int]]]:  # fractions use the footprint
+        return [(r.chunks_touched, [c.chunks for c in r.captures]) for r in table.rows]
+
+    assert chunks(tiers)[1:] == chunks(exact_tiers)[1:]
+    four_kib = [c.chunks for c in tiers.rows[0].captures]
+    assert four_kib == pytest.approx([c.chunks for c in exact_tiers.rows[0].captures], rel=0.15)
+    assert any("estimated" in w for w in sampled.warnings) and "estimated" in tiers.method

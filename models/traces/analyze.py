@@ -278,9 +278,9 @@ def analyze_trace(
         if have_lcs and policy != "lru":
             curves.append(policy_curve(policy, sample, sizes, block_bytes, scratch_dir))
     curved = time.perf_counter()
-    keys, weights = builder.heat()
-    tiers = tier_table(keys, weights, opts.capacity_gb)
-    derived = derive_workload(prof, curves[0], tiers, weights, opts)
+    heat = builder.heat()
+    tiers = tier_table(heat, capacity_gb=opts.capacity_gb)
+    derived = derive_workload(prof, curves[0], tiers, heat.weights, opts)
     if not have_lcs:
         derived.notes.append("libCacheSim is not installed: only the LRU curve was computed")
     done = time.perf_counter()

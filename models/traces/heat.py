@@ -175,12 +175,16 @@ def tier_table(
                 captures=caps,
             )
         )
-    return TierTable(
+    table = TierTable(
         footprint_gb=footprint_gb,
         capacity_basis_gb=basis,
         capacity_basis="given capacity" if capacity_gb else "data touched by the trace",
         rows=rows,
     )
+    if rate < 1.0:
+        note = f"; chunks under 512 KiB estimated from 1 in {1 / rate:g} cache blocks (SHARDS hash)"
+        table = table.model_copy(update={"method": table.method + note})
+    return table
 
 
 def io_share_of_hottest(weights: FloatArray, data_fraction: float) -> float:

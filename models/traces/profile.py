@@ -29,8 +29,8 @@ import numpy as np
 from pydantic import Field
 
 from models.base import Output
-from models.traces.heat import HEAT_BLOCK_BYTES, STREAM_SHIFT
-from models.traces.mrc import DEFAULT_MAX_SAMPLES, ShardsSampler
+from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
+from models.traces.mrc import DEFAULT_MAX_SAMPLES, HASH_BITS, ShardsSampler, shards_hash
 from models.traces.records import BoolArray, FloatArray, IntArray, Records
 from models.units import GB, KIB, MB
 from models.workload import IoSize
@@ -49,6 +49,11 @@ HEAT_SHIFT = HEAT_BLOCK_BYTES.bit_length() - 1
 """log2 of the heat block size: ``offset >> HEAT_SHIFT`` is the 4 KiB block number."""
 MAX_OFFSET = 1 << (STREAM_SHIFT + 12)
 """Offsets at or beyond 4 PiB are refused (block keys would overflow)."""
+HEAT_MAX_BLOCKS = 1 << 23
+"""Distinct 4 KiB blocks the heat map holds exactly (32 GiB touched; about 130 B each while
+merging). Beyond, it keeps only the cache blocks whose SHARDS hash is below a threshold, halved
+as needed, so memory stays bounded: footprint, working sets and the 4 KiB tier row become
+estimates (divided by the rate); chunks of 512 KiB and more stay exact (:class:`HeatMap`)."""
 PENT_UP_SHARE = 0.05
 """Share of time above the latency target from which the IOPS are said to understate demand."""
 
@@ -105,6 +110,25 @@ def _expand_keys(compact: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
     if lo_bits == hi_shift:
         return compact
     return ((compact >> lo_bits) << hi_shift) | (compact & ((1 << lo_bits) - 1))
+
+
+def _sum_by_key(keys: list[IntArray], weights: list[FloatArray]) -> tuple[IntArray, FloatArray]:
+    """Distinct keys (ascending) of the concatenated parts and the weights summed per key (in
+    the given order within a key)."""
+    all_keys = np.concatenate(keys)
+    order, new = _group_sorted(all_keys)
+    sums = np.bincount(np.cumsum(new) - 1, weights=np.concatenate(weights)[order])
+    return all_keys[order[new]], sums.astype(np.float64)
+
+
+def _sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
+    """As :func:`_sum_by_key` for keys already sorted (equal keys adjacent)."""
+    if keys.size == 0:
+        return keys, weights
+    new = np.empty(keys.size, dtype=bool)
+    new[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    return keys[new], np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64)
 
 
 def _group_sorted(keys: IntArray) -> tuple[IntArray, BoolArray]:
@@ -274,7 +298,7 @@ class _Grow:
         self.seq = np.zeros(cap, np.int64)
         self.lat_sum = np.zeros(cap, np.float64)
         self.lat_n = np.zeros(cap, np.int64)
-        self.ws = np.zeros(cap, np.int64)
+        self.ws = np.zeros(cap, np.float64)  # distinct cache blocks (divided by the heat rate)
         self.cls_count = np.zeros((cap, N_SIZE_CLASSES), np.int32)
         self.cls_bytes = np.zeros((cap, N_SIZE_CLASSES), np.float32)
 
@@ -313,6 +337,7 @@ class ProfileBuilder:
         latency_target_ms: float = 10.0,
         seq_window: int = 8,
         max_samples: int = DEFAULT_MAX_SAMPLES,
+        max_heat_blocks: int = HEAT_MAX_BLOCKS,
     ) -> None:
         if block_bytes % HEAT_BLOCK_BYTES or block_bytes & (block_bytes - 1):
             raise ValueError("block_bytes must be a power of two multiple of 4096")
@@ -341,8 +366,15 @@ class ProfileBuilder:
         self._open_distinct = 0
         self.heat_keys = np.zeros(0, np.int64)
         self.heat_w = np.zeros(0, np.float64)
+        self.max_heat_blocks = max_heat_blocks
+        self.heat_threshold = 1 << HASH_BITS
+        """Blocks of the cache blocks whose SHARDS hash is below this are kept (all at first)."""
+        self.coarse_keys: IntArray | None = None
+        self.coarse_w: FloatArray | None = None
         self._pending_keys: list[IntArray] = []
         self._pending_w: list[FloatArray] = []
+        self._pending_coarse_keys: list[IntArray] = []
+        self._pending_coarse_w: list[FloatArray] = []
         self._pending_n = 0
         self.dropped = 0
 
@@ -465,8 +497,16 @@ class ProfileBuilder:
         overlap[io_start] = np.minimum(end, (first + 1) << HEAT_SHIFT) - rec.offset
         keys = blk if not rec.stream.any() else blk | np.repeat(rec.stream << STREAM_SHIFT, nb)
         # heat: I/O share per 4 KiB block (overlap / size), summed per block when merged
-        self._pending_keys.append(keys)
-        self._pending_w.append(overlap / np.repeat(rec.size, nb))
+        weight = overlap / np.repeat(rec.size, nb)
+        if self.coarse_keys is None:
+            self._pending_keys.append(keys)
+            self._pending_w.append(weight)
+        else:  # sampled heat map: every entry in the exact 512 KiB map, the sampled ones in the map
+            self._pending_coarse_keys.append(keys >> COARSE_SHIFT)
+            self._pending_coarse_w.append(weight)
+            keep = shards_hash(keys >> self.block_shift) < self.heat_threshold
+            self._pending_keys.append(keys[keep])
+            self._pending_w.append(weight[keep])
         self._pending_n += total
         if self._pending_n > max(MERGE_EVERY, self.heat_keys.size):
             self._merge_heat()
@@ -493,6 +533,11 @@ class ProfileBuilder:
         still open, are kept (a list of sorted arrays, deduplicated only when it has doubled) and
         counted when a later interval starts (or at the end, :meth:`_close_interval`).
         """
+        if self.heat_threshold < (1 << HASH_BITS):  # the sampled blocks only, counted 1 / rate times
+            keep = shards_hash(ckeys) < self.heat_threshold
+            ivl, ckeys = ivl[keep], ckeys[keep]
+            if ckeys.size == 0:
+                return
         lo = int(ivl.min())
         rel = ivl - lo
         compact, hi_shift, lo_bits = _compact_keys(ckeys, STREAM_SHIFT - self.block_shift)
@@ -520,7 +565,7 @@ class ProfileBuilder:
                     merged = sorted_unique(np.concatenate(self._open_keys))
                     self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
             else:  # an interval that starts and ends in this batch (or a late record's)
-                self.iv.ws[i] += b - a
+                self.iv.ws[i] += (b - a) / self.heat_rate
 
     def _close_interval(self) -> None:
         """Count the distinct blocks of the open interval."""
@@ -530,7 +575,7 @@ class ProfileBuilder:
                 if len(self._open_keys) == 1
                 else sorted_unique(np.concatenate(self._open_keys)).size
             )
-            self.iv.ws[self.open_interval] += distinct
+            self.iv.ws[self.open_interval] += distinct / self.heat_rate
         self._open_keys, self._open_n, self._open_distinct = [], 0, 0
         self.open_interval = -1
 
@@ -538,36 +583,62 @@ class ProfileBuilder:
         """Fold the buffered (block, weight) entries into the heat map: the buffer is sorted by
         block (stably: time order kept within a block) and its weights summed per block, then
         the sums are merged into the sorted map (binary search, one insertion)."""
-        if not self._pending_keys:
-            return
-        keys = np.concatenate(self._pending_keys)
-        order, new = _group_sorted(keys)
-        sums = np.bincount(np.cumsum(new) - 1, weights=np.concatenate(self._pending_w)[order])
-        self._pending_keys, self._pending_w, self._pending_n = [], [], 0
-        self.heat_keys, self.heat_w = merge_sums(
-            self.heat_keys, self.heat_w, keys[order[new]], sums.astype(np.float64)
-        )
+        if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
+            keys, sums = _sum_by_key(self._pending_coarse_keys, self._pending_coarse_w)
+            self.coarse_keys, self.coarse_w = merge_sums(self.coarse_keys, self.coarse_w, keys, sums)
+            self._pending_coarse_keys, self._pending_coarse_w = [], []
+        if self._pending_keys:
+            keys, sums = _sum_by_key(self._pending_keys, self._pending_w)
+            self.heat_keys, self.heat_w = merge_sums(self.heat_keys, self.heat_w, keys, sums)
+            self._pending_keys, self._pending_w = [], []
+        self._pending_n = 0
+        if self.heat_keys.size > self.max_heat_blocks:
+            self._sample_heat()
+
+    def _sample_heat(self) -> None:
+        """Bound the heat map: halve the hash threshold until at most ``max_heat_blocks`` blocks
+        remain, and drop the others (and those of the open interval's working set). The first
+        time, the exact 512 KiB map is made from the exact 4 KiB map, to be kept from then on."""
+        if self.coarse_keys is None:
+            self.coarse_keys, self.coarse_w = _sum_runs(self.heat_keys >> COARSE_SHIFT, self.heat_w)
+        h = shards_hash(self.heat_keys >> self.block_shift)
+        threshold = self.heat_threshold
+        while threshold > 1 and int(np.count_nonzero(h < threshold)) > self.max_heat_blocks:
+            threshold //= 2
+        self.heat_threshold = threshold
+        keep = h < threshold
+        self.heat_keys, self.heat_w = self.heat_keys[keep], self.heat_w[keep]
+        self._open_keys = [k[shards_hash(k) < threshold] for k in self._open_keys]
+        self._open_n = sum(k.size for k in self._open_keys)
+        self._open_distinct = min(self._open_distinct, self._open_n)
+
+    @property
+    def heat_rate(self) -> float:
+        """Share of the cache blocks the heat map (and the working sets) follow: 1 until the map
+        outgrows ``max_heat_blocks``."""
+        return self.heat_threshold / float(1 << HASH_BITS)
 
     # ---- result ----
 
-    def heat(self) -> tuple[IntArray, FloatArray]:
+    def heat(self) -> HeatMap:
+        """The 4 KiB heat map (a sample when :attr:`heat_rate` < 1, with the exact 512 KiB map)."""
         self._merge_heat()
-        return self.heat_keys, self.heat_w
+        return HeatMap(self.heat_keys, self.heat_w, self.heat_rate, self.coarse_keys, self.coarse_w)
 
     def footprint_blocks(self) -> int:
-        keys, _ = self.heat()
-        if not self.block_shift:
-            return int(keys.size)
-        return int(sorted_unique(keys >> self.block_shift).size)
+        """Distinct cache blocks touched (estimated when :attr:`heat_rate` < 1)."""
+        keys = self.heat().keys
+        distinct = keys.size if not self.block_shift else sorted_unique(keys >> self.block_shift).size
+        return int(round(distinct / self.heat_rate))
 
-    def working_set_blocks(self) -> IntArray:
+    def working_set_blocks(self) -> FloatArray:
         """Distinct cache blocks per interval so far (the open interval included)."""
         ws = self.iv.ws[: max(self.iv.n, 1)].copy()
         if self.open_interval >= 0 and self._open_keys:
-            ws[self.open_interval] += sorted_unique(np.concatenate(self._open_keys)).size
+            ws[self.open_interval] += sorted_unique(np.concatenate(self._open_keys)).size / self.heat_rate
         return ws
 
-    def _peak(self, i: int, rank: int, by: str, ws: IntArray) -> PeakWindow:
+    def _peak(self, i: int, rank: int, by: str, ws: FloatArray) -> PeakWindow:
         g, dt = self.iv, self.interval_s
         count = int(g.count[i])
         lat = float(g.lat_sum[i] / g.lat_n[i] * 1000.0) if g.lat_n[i] else None
@@ -613,6 +684,11 @@ class ProfileBuilder:
         warnings = []
         if self.dropped:
             warnings.append(f"{self.dropped:,} records of size 0 or beyond 4 PiB were left out")
+        if self.heat_rate < 1:
+            warnings.append(
+                f"the trace touched more than {self.max_heat_blocks:,} distinct 4 KiB blocks: the footprint, "
+                f"working sets and 4 KiB tier row are estimated from 1 in {1 / self.heat_rate:g} cache blocks"
+            )
         if not has_timing:
             warnings.append(
                 "the trace has no timestamps (fio iolog v2 without wait lines): rates are unknown"
@@ -677,7 +753,7 @@ class ProfileBuilder:
             warnings=warnings,
         )
 
-    def _series(self, n_iv: int, ws_blocks: IntArray) -> IntervalSeries:
+    def _series(self, n_iv: int, ws_blocks: FloatArray) -> IntervalSeries:
         g, dt = self.iv, self.interval_s
         step = max(1, math.ceil(n_iv / MAX_SERIES_POINTS))
         m = math.ceil(n_iv / step)

@@ -27,7 +27,7 @@ from models.catalog import ArrayModel, build_configuration, raid_scheme_records
 from models.configuration import Configuration
 from models.drives import DriveSpec
 from models.parameters import EngineParameters
-from models.raid import RaidLayout, RaidScheme
+from models.raid import WAFL_SCHEMES, RaidLayout, RaidScheme
 from models.workload import Phase, Workload
 
 logger = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 BODY: Loc = ("body",)
 
-WAFL = frozenset({RaidScheme.RAID_DP, RaidScheme.RAID_TEC})
+WAFL = WAFL_SCHEMES
 """Write-anywhere with parity: the layout age sets the full-stripe share and the scatter."""
 
 CountMode = Literal["entry", "family", "either"]

@@ -16,11 +16,11 @@ from backend.app.calibration import Layout
 from backend.app.schemas import Request
 from models.compare import Comparison
 from models.configuration import Configuration
-from models.curves import LatencyCurve, QueueDepthCurve
+from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
-from models.workload import Skew, Workload
+from models.workload import Workload
 
 MAX_WORKLOADS = 32
 MAX_PHASES = 128
@@ -195,30 +195,6 @@ class CompareResult(BaseModel):
 
     comparison: Comparison
     items: list[CompareItem]
-
-
-class HitRatioPoint(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    cache_gb: float
-    hit_pct: float
-
-
-class HitRatioCurve(BaseModel):
-    """LRU read-hit ratio against cache size for the window's largest working set (Che model)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    window: str
-    workload: str
-    phase: str
-    working_set_gb: float
-    skew: Skew
-    points: list[HitRatioPoint] = Field(description="log-spaced cache sizes up to the working set, plus 0")
-    configured_cache_gb: float = Field(description="DRAM of the serving controllers + flash cache [GB]")
-    configured_hit_pct: float
-    dram_cache_gb: float
-    flash_cache_gb: float
 
 
 class CurvesResult(BaseModel):

@@ -7,8 +7,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 
-import numpy as np
-
 from backend.app.core.errors import InvalidInput, Loc
 from backend.app.sizing.context import SizingContext, layout_for_scheme
 from backend.app.sizing.schemas import (
@@ -20,16 +18,13 @@ from backend.app.sizing.schemas import (
     CurvesRequest,
     CurvesResult,
     EvaluateRequest,
-    HitRatioCurve,
-    HitRatioPoint,
     SizeRequest,
     SizingSummary,
 )
-from models import cache as cache_model
 from models import compare as compare_model
 from models.base import InputError
 from models.configuration import Configuration
-from models.curves import latency_vs_load, queue_depth_sweep
+from models.curves import HitRatioCurve, hit_ratio_vs_cache, latency_vs_load, queue_depth_sweep
 from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.raid import RaidScheme
@@ -144,38 +139,7 @@ def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
 
 
 def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:
-    """Hit ratio vs cache size for the window's largest working set, with the configured cache marked.
-
-    Cache sizes are log-spaced from 0.1% of the working set to all of it (hit ratio 1 there);
-    the configured cache is the DRAM of the serving controllers plus the flash cache.
-    """
-    members = [(w, ph) for w in workloads for ph in w.phases if ph.window == window]
-    workload, phase = max(members, key=lambda m: m[0].working_set_for(m[1]))
-    ws = workload.working_set_for(phase)
-    ctrl = config.controller
-    dram = ctrl.dram_cache_gb * ctrl.serving
-    flash = config.cache.flash_cache_gb
-    configured = dram + flash
-    sizes = np.unique(
-        np.concatenate([[0.0], np.geomspace(ws * 1e-3, ws, HIT_RATIO_POINTS), [min(configured, ws)]])
-    )
-    hits = cache_model.hit_ratio_curve(sizes, ws, workload.skew)
-    configured_hit = float(hits[np.searchsorted(sizes, min(configured, ws))])
-    return HitRatioCurve(
-        window=window,
-        workload=workload.name,
-        phase=phase.name,
-        working_set_gb=ws,
-        skew=workload.skew,
-        points=[
-            HitRatioPoint(cache_gb=float(s), hit_pct=100.0 * float(h))
-            for s, h in zip(sizes, hits, strict=True)
-        ],
-        configured_cache_gb=configured,
-        configured_hit_pct=100.0 * configured_hit,
-        dram_cache_gb=dram,
-        flash_cache_gb=flash,
-    )
+    return hit_ratio_vs_cache(workloads, config, window=window, points=HIT_RATIO_POINTS)
 
 
 def _curve(name: str, call: Callable[[], T], notes: list[str]) -> T | None:

@@ -2742,8 +2742,11 @@ export interface components {
         LatencyCurve: {
             /** Operating Iops */
             operating_iops: number;
-            /** Operating Load Pct */
-            operating_load_pct: number;
+            /**
+             * Operating Load Pct
+             * @description operating load over saturation [%]; None if saturated
+             */
+            operating_load_pct: number | null;
             /** Points */
             points: components["schemas"]["LoadPoint"][];
             /** Saturation Iops */

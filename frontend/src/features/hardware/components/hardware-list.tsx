@@ -1,0 +1,125 @@
+import { useState, type ReactNode } from 'react';
+
+import { ErrorState, formatNumber, Loading } from '@/components';
+import type { ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord } from '@/lib/api-types';
+
+import { useDeleteHardware } from '../api/delete-hardware';
+import { useHardwareList } from '../api/list-hardware';
+
+function DeleteButton({ record }: { record: HardwareRecord }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteHardware();
+  if (!confirming) {
+    return (
+      <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Delete ${record.name}`}>
+        Delete
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label={`Delete ${record.name}?`}>
+      <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(record.id)} autoFocus>
+        {remove.isPending ? 'Deleting…' : `Yes, delete ${record.name}`}
+      </button>
+      <button type="button" onClick={() => setConfirming(false)}>
+        Keep it
+      </button>
+      {remove.isError ? <span className="field-error">{(remove.error as Error).message}</span> : null}
+    </span>
+  );
+}
+
+function Table<R extends HardwareRecord>({ title, records, head, row }: { title: string; records: R[]; head: string[]; row: (r: R) => ReactNode[] }) {
+  return (
+    <section aria-label={title} className="hardware-kind">
+      <h3>
+        {title} <span className="muted">({records.length})</span>
+      </h3>
+      {records.length ? (
+        <div className="table-scroll">
+          <table className="data-table hardware-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                {head.map((h) => (
+                  <th scope="col" key={h}>
+                    {h}
+                  </th>
+                ))}
+                <th scope="col">Record id</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {records.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">{r.name}</th>
+                  {row(r).map((cell, i) => (
+                    <td key={i}>{cell}</td>
+                  ))}
+                  <td>
+                    <code className="record-id">{r.id}</code>
+                  </td>
+                  <td>
+                    <DeleteButton record={r} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">None yet.</p>
+      )}
+    </section>
+  );
+}
+
+const n = (v: number | null | undefined, unit = '') => (v == null ? '—' : `${formatNumber(v)}${unit ? ` ${unit}` : ''}`);
+
+/** The custom drives, controllers and arrays, each deletable (after a confirmation). */
+export function HardwareList() {
+  const list = useHardwareList();
+  if (list.isPending) return <Loading label="Loading the custom hardware…" />;
+  if (list.isError) return <ErrorState title="The custom hardware could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;
+  const records = list.data.hardware;
+  const drives = records.filter((r): r is DriveRecord => r.kind === 'drive');
+  const controllers = records.filter((r): r is ControllerRecord => r.kind === 'controller');
+  const arrays = records.filter((r): r is ArrayRecord => r.kind === 'array');
+  return (
+    <div className="hardware-list" data-testid="hardware-list">
+      <Table
+        title="Drives"
+        records={drives}
+        head={['Kind', 'Capacity', 'Performance', 'Price']}
+        row={(r) => [
+          `${r.spec.kind.toUpperCase()} ${r.spec.interface ?? ''}`,
+          n(r.spec.capacity_gb, 'GB'),
+          r.spec.kind === 'hdd'
+            ? `${n(r.spec.rpm, 'rpm')}, ${n(r.spec.media_rate_mb_s, 'MB/s')}`
+            : `${n(r.spec.read_iops_4k, 'read IOPS')}, ${n(r.spec.read_latency_us, 'µs')}`,
+          n(r.spec.price_usd, 'USD'),
+        ]}
+      />
+      <Table
+        title="Controllers"
+        records={controllers}
+        head={['Count', 'Cores', 'DRAM cache', 'IOPS ceiling']}
+        row={(r) => [`${r.spec.count} (${r.spec.ha_mode})`, n(r.spec.cores), n(r.spec.dram_cache_gb, 'GB'), n(r.spec.max_iops)]}
+      />
+      <Table
+        title="Arrays"
+        records={arrays}
+        head={['Vendor', 'Controllers', 'Drives', 'RAID']}
+        row={(r) => [
+          r.spec.vendor,
+          `${r.spec.controller.count} x ${r.spec.controller.model}`,
+          `${r.spec.any_drive ? 'any' : r.spec.drives.length} (max ${formatNumber(r.spec.max_drives)})`,
+          r.spec.raid.map((x) => x.scheme).join(', '),
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export { HardwareList } from './components/hardware-list';
+export { HardwareEditor } from './components/hardware-editor';
+export { useHardwareList } from './api/list-hardware';
