@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from enum import StrEnum
+from functools import lru_cache
 
 from pydantic import Field
 from scipy.optimize import brentq
@@ -51,7 +52,7 @@ from models.raid import (
     write_cost_split,
 )
 from models.units import KIB, MB, transfer_ms
-from models.workload import Phase, Workload, windows_of
+from models.workload import Phase, Skew, Workload, windows_of
 
 
 class DegradedMode(StrEnum):
@@ -212,6 +213,38 @@ def cache_shares_gb(cache_gb: float, working_sets_gb: list[float], read_rates: l
             return [cache_gb * ws / total_ws for ws in working_sets_gb]
     t = brentq(occupied, 0.0, hi, xtol=1e-12 * hi)
     return [ws * (1.0 - math.exp(-r * t / ws)) if ws > 0 else 0.0 for ws, r in active]
+
+
+@lru_cache(maxsize=8192)
+def _level_hit_ratios(
+    dram_gb: float,
+    flash_gb: float,
+    working_set_gb: float,
+    skew: Skew,
+    *,
+    exclusive: bool,
+    dedupe_ratio: float,
+    dram_dedupe_aware: bool,
+    flash_dedupe_aware: bool,
+) -> tuple[float, float]:
+    """:func:`models.cache.level_hit_ratios`, memoized: a pure function of hashable frozen inputs
+    that sizing and what-if sweeps call again and again with the same cache and working set."""
+    return cache_model.level_hit_ratios(
+        dram_gb,
+        flash_gb,
+        working_set_gb,
+        skew,
+        exclusive=exclusive,
+        dedupe_ratio=dedupe_ratio,
+        dram_dedupe_aware=dram_dedupe_aware,
+        flash_dedupe_aware=flash_dedupe_aware,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _cold_hit_ratio(cache_gb: float, working_set_gb: float, skew: Skew) -> float:
+    """:func:`models.cache.cold_hit_ratio`, memoized (pure)."""
+    return cache_model.cold_hit_ratio(cache_gb, working_set_gb, skew)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,7 +687,7 @@ def _evaluate_window(
         if ws <= 0:
             hits.append((0.0, 0.0))
             continue
-        h_d, h_f = cache_model.level_hit_ratios(
+        h_d, h_f = _level_hit_ratios(
             d_gb,
             max(0.0, b_gb - d_gb),
             ws,
@@ -1128,7 +1161,7 @@ def _migration_streams(cfg: Configuration, tiering: TieringResult | None) -> dic
 
 def _cold(cache_gb: float, ws: float, w: Workload, warm: float) -> Explained:
     """Cold (first-pass) hit ratio of the whole cache over one working set's worth of reads."""
-    cold = cache_model.cold_hit_ratio(cache_gb, ws, w.skew) if cache_gb > 0 and ws > 0 else 0.0
+    cold = _cold_hit_ratio(cache_gb, ws, w.skew) if cache_gb > 0 and ws > 0 else 0.0
     return explained(
         100.0 * cold,
         "%",

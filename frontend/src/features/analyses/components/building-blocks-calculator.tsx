@@ -33,6 +33,7 @@ const OWN_BLOCK: BuildingBlock = {
   write_gb_s: 5,
   iops: null,
   power_w: null,
+  source: 'user-defined',
 };
 
 const KINDS: { value: BlockKind; label: string }[] = [

@@ -57,7 +57,7 @@ export function useArrayDetail(arrayId: string) {
 
   if (customArray) {
     const known = [...(catalogDrives.data?.drives ?? []), ...custom.drives];
-    const drives = customArray.any_drive ? known : customArray.drives.map((id) => known.find((d) => d.id === id)).filter((d): d is DriveSpec => !!d);
+    const drives = customArray.any_drive ? known : (customArray.drives ?? []).map((id) => known.find((d) => d.id === id)).filter((d): d is DriveSpec => !!d);
     return {
       array: customArray,
       drives,

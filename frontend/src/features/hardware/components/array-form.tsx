@@ -41,7 +41,7 @@ function fromBase(base: ArrayModel): Draft {
     family: base.family,
     era: base.era,
     controllerId: '',
-    drives: [...base.drives],
+    drives: [...(base.drives ?? [])],
     defaultDrive: base.default_drive ?? '',
     defaultDriveCount: base.default_drive_count,
     maxDrives: base.max_drives,
@@ -63,16 +63,18 @@ function groups(arrays: ArrayModel[]): SelectGroup[] {
  * reserves are copied; the name, controller, drives and limits are yours.
  */
 export function ArrayForm({ arrays, drives, controllers, onCreated }: ArrayFormProps) {
-  const [d, setD] = useState<Draft | null>(() => (arrays[0] ? fromBase(arrays[0]) : null));
+  const [draft, setD] = useState<Draft | null>(null);
+  const first = arrays.find((a) => a.id === 'generic') ?? arrays[0];
+  const d = draft ?? (first ? fromBase(first) : null);
   const create = useCreateHardware();
   const errors = specErrors(create.error, SHOWN);
   const drivesId = useId();
   const base = arrays.find((a) => a.id === d?.baseId);
   if (!d || !base) return <p className="empty">The catalog's arrays are needed to start from.</p>;
 
-  const set = (patch: Partial<Draft>) => setD((x) => (x ? { ...x, ...patch } : x));
+  const set = (patch: Partial<Draft>) => setD({ ...d, ...patch });
   const custom = drives.filter((x) => x.source === 'user-defined');
-  const offered = [...new Set([...base.drives, ...custom.map((x) => x.id), ...d.drives])];
+  const offered = [...new Set([...(base.drives ?? []), ...custom.map((x) => x.id), ...d.drives])];
   const driveName = (id: string) => drives.find((x) => x.id === id)?.name ?? id;
   const controller = controllers.find((c) => c.id === d.controllerId);
 

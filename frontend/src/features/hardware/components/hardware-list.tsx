@@ -116,7 +116,7 @@ export function HardwareList() {
         row={(r) => [
           r.spec.vendor,
           `${r.spec.controller.count} x ${r.spec.controller.model}`,
-          `${r.spec.any_drive ? 'any' : r.spec.drives.length} (max ${formatNumber(r.spec.max_drives)})`,
+          `${r.spec.any_drive ? 'any' : (r.spec.drives ?? []).length} (max ${formatNumber(r.spec.max_drives)})`,
           r.spec.raid.map((x) => x.scheme).join(', '),
         ]}
       />
