@@ -478,3 +478,14 @@ def test_vanishing_read_rates_do_not_break_the_cache_split():
     shares = cache_shares_gb(10.0, [40.0, 60.0], [1e-300, 1e-300])
     assert sum(shares) == pytest.approx(10.0)
     assert shares[0] == pytest.approx(4.0)
+
+
+def test_the_bill_explains_every_figure(hdd15k):
+    # 32 drives + max(1, ceil(32/30)) = 2 spares = 34; 24 per shelf -> ceil(34 / 24) = 2 shelves
+    res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 32))
+    bill = res.bill
+    assert bill.shelves == 2
+    assert bill.explain["shelves"].text == "shelves = ceil(max(0, 34 - 0) / 24) = 2"
+    # 34 drives x 500 USD, controllers and shelves unpriced here
+    assert bill.cost_usd == pytest.approx(34 * 500)
+    assert set(bill.explain) == {"drives", "spares", "shelves", "rack_units", "power_w", "cost_usd"}

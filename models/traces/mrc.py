@@ -58,19 +58,30 @@ UInt64Array = npt.NDArray[np.uint64]
 
 
 def splitmix64(x: npt.NDArray[np.int64] | UInt64Array) -> UInt64Array:
-    """SplitMix64 finaliser (Steele, Lea, Flood, OOPSLA 2014): a well-mixed 64-bit hash of each key."""
-    z = np.asarray(x).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        z = z + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
+    """SplitMix64 finaliser (Steele, Lea, Flood, OOPSLA 2014): a well-mixed 64-bit hash of each key.
+
+    ``z += 0x9E3779B97F4A7C15; z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9;
+    z = (z ^ z >> 27) * 0x94D049BB133111EB; z ^= z >> 31`` (mod 2^64), in place.
+    """
+    z = np.array(x, dtype=np.uint64)
+    t = np.empty_like(z)
+    z += np.uint64(0x9E3779B97F4A7C15)
+    np.right_shift(z, np.uint64(30), out=t)
+    z ^= t
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    np.right_shift(z, np.uint64(27), out=t)
+    z ^= t
+    z *= np.uint64(0x94D049BB133111EB)
+    np.right_shift(z, np.uint64(31), out=t)
+    z ^= t
     return z
 
 
 def shards_hash(keys: npt.NDArray[np.int64]) -> IntArray:
     """The top :data:`HASH_BITS` bits of :func:`splitmix64`, in [0, 2^24)."""
-    return (splitmix64(keys) >> np.uint64(64 - HASH_BITS)).astype(np.int64)
+    z = splitmix64(keys)
+    z >>= np.uint64(64 - HASH_BITS)
+    return z.view(np.int64)
 
 
 # ---- stack distances ---------------------------------------------------------------------------
@@ -178,16 +189,16 @@ class ShardsSampler:
     _keys: list[IntArray] = field(default_factory=list)
     _nbytes: list[IntArray] = field(default_factory=list)
     _counted: list[BoolArray] = field(default_factory=list)
-    _hashes: list[npt.NDArray[np.int32] | None] = field(default_factory=list)
+    _hashes: list[IntArray | None] = field(default_factory=list)
     _n: int = 0
 
     def add(self, keys: IntArray, nbytes: IntArray, counted: BoolArray) -> None:
         n_counted = int(np.count_nonzero(counted))
         self.requests += n_counted
         self.bytes += int(nbytes.sum() if n_counted == counted.size else nbytes[counted].sum())
-        h: npt.NDArray[np.int32] | None = None
+        h: IntArray | None = None
         if self.threshold < (1 << HASH_BITS):
-            h = shards_hash(keys).astype(np.int32)
+            h = shards_hash(keys)
             keep = h < self.threshold
             keys, nbytes, counted, h = keys[keep], nbytes[keep], counted[keep], h[keep]
         self._keys.append(keys)
@@ -201,10 +212,7 @@ class ShardsSampler:
     def _shrink(self) -> None:
         keys = np.concatenate(self._keys)
         h = np.concatenate(
-            [
-                shards_hash(k).astype(np.int32) if x is None else x
-                for k, x in zip(self._keys, self._hashes, strict=True)
-            ]
+            [shards_hash(k) if x is None else x for k, x in zip(self._keys, self._hashes, strict=True)]
         )
         threshold = self.threshold
         while threshold > 1 and int(np.count_nonzero(h < threshold)) > self.max_samples:

@@ -528,16 +528,42 @@ class ProfileBuilder:
     def _working_sets(self, ivl: IntArray, ckeys: IntArray) -> None:
         """Distinct cache blocks per interval.
 
-        Distinct (interval, block) pairs of the batch: one sort of ``interval << b | block``.
-        Intervals that end inside the batch are counted at once; the blocks of the last one,
-        still open, are kept (a list of sorted arrays, deduplicated only when it has doubled) and
-        counted when a later interval starts (or at the end, :meth:`_close_interval`).
+        In time order a batch is a run of intervals: those that end inside it are counted at
+        once (one sort); the keys of the last one, still open, are kept as they come and counted
+        when a later interval starts (or at the end: :meth:`_close_interval`), deduplicated on
+        the way whenever they have doubled. A batch out of time order counts its distinct
+        (interval, block) pairs by one sort of ``interval << b | block``.
         """
         if self.heat_threshold < (1 << HASH_BITS):  # the sampled blocks only, counted 1 / rate times
             keep = shards_hash(ckeys) < self.heat_threshold
             ivl, ckeys = ivl[keep], ckeys[keep]
-            if ckeys.size == 0:
-                return
+        if ckeys.size == 0:
+            return
+        if np.all(ivl[1:] >= ivl[:-1]):
+            cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
+            starts, ends = np.append(0, cuts), np.append(cuts, ivl.size)
+            groups = [
+                (int(ivl[a]), ckeys[a:b], False) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+            ]
+        else:
+            groups = self._pairs(ivl, ckeys)
+        last = groups[-1][0]
+        for i, keys, distinct in groups:
+            if i == self.open_interval or i == last:
+                if i != self.open_interval:
+                    self._close_interval()
+                    self.open_interval = i
+                self._open_keys.append(keys)
+                self._open_n += keys.size
+                if self._open_n > 2 * self._open_distinct + MERGE_EVERY:
+                    merged = sorted_unique(np.concatenate(self._open_keys))
+                    self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
+            else:  # an interval that starts and ends in this batch (or a late record's)
+                count = keys.size if distinct else sorted_unique(keys).size
+                self.iv.ws[i] += count / self.heat_rate
+
+    def _pairs(self, ivl: IntArray, ckeys: IntArray) -> list[tuple[int, IntArray, bool]]:
+        """(interval, its distinct blocks, True) for each interval of a batch out of time order."""
         lo = int(ivl.min())
         rel = ivl - lo
         compact, hi_shift, lo_bits = _compact_keys(ckeys, STREAM_SHIFT - self.block_shift)
@@ -551,30 +577,13 @@ class ProfileBuilder:
             pairs = np.unique(np.stack([ivl, ckeys]), axis=1)
             p_iv, p_key = pairs[0], pairs[1]
         present = np.flatnonzero(np.bincount(p_iv - lo)) + lo
-        bounds = np.searchsorted(p_iv, np.append(present, present[-1] + 1))
-        for i, (a, b) in zip(
-            present.tolist(), zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True), strict=True
-        ):
-            if i == self.open_interval or i == present[-1]:
-                if i != self.open_interval:
-                    self._close_interval()
-                    self.open_interval = i
-                self._open_keys.append(p_key[a:b])
-                self._open_n += b - a
-                if self._open_n > 2 * self._open_distinct + MERGE_EVERY:
-                    merged = sorted_unique(np.concatenate(self._open_keys))
-                    self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
-            else:  # an interval that starts and ends in this batch (or a late record's)
-                self.iv.ws[i] += (b - a) / self.heat_rate
+        bounds = np.searchsorted(p_iv, np.append(present, present[-1] + 1)).tolist()
+        return [(i, p_key[bounds[j] : bounds[j + 1]], True) for j, i in enumerate(present.tolist())]
 
     def _close_interval(self) -> None:
         """Count the distinct blocks of the open interval."""
         if self.open_interval >= 0 and self._open_keys:
-            distinct = (
-                self._open_keys[0].size
-                if len(self._open_keys) == 1
-                else sorted_unique(np.concatenate(self._open_keys)).size
-            )
+            distinct = sorted_unique(np.concatenate(self._open_keys)).size
             self.iv.ws[self.open_interval] += distinct / self.heat_rate
         self._open_keys, self._open_n, self._open_distinct = [], 0, 0
         self.open_interval = -1

@@ -20,11 +20,14 @@ function renderApp(path: string) {
 }
 
 describe('app routes', () => {
-  it('puts Size, Compare and Recommend in the main navigation', () => {
+  it('puts Size, Analyses, Compare, Recommend, Traces and Hardware in the main navigation', () => {
     expect(navItems).toEqual([
       { to: '/size', label: 'Size' },
+      { to: '/analyses', label: 'Analyses' },
       { to: '/compare', label: 'Compare' },
       { to: '/recommend', label: 'Recommend' },
+      { to: '/traces', label: 'Traces' },
+      { to: '/hardware', label: 'Hardware' },
     ]);
   });
 
@@ -33,7 +36,7 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Storage Sizer' })).toBeInTheDocument();
     expect(await screen.findByText(/API ok · engine 0\.1\.0/)).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Size', 'Compare', 'Recommend']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Size', 'Analyses', 'Compare', 'Recommend', 'Traces', 'Hardware']);
   });
 
   it('navigates to Size from the nav and marks it current', async () => {
@@ -49,6 +52,9 @@ describe('app routes', () => {
   it.each([
     ['/compare', 'Compare'],
     ['/recommend', 'Recommend'],
+    ['/analyses', 'Analyses'],
+    ['/traces', 'Traces'],
+    ['/hardware', 'Custom hardware'],
   ])('has a page at %s', async (path, heading) => {
     renderApp(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();

@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
 import { useArrays } from '@/features/configurations';
-import { RecommendForm, RecommendResults, useRecommendation } from '@/features/recommend';
+import { ParetoChart, RecommendForm, RecommendResults, useRecommendation } from '@/features/recommend';
 import { ApiError, fieldPath } from '@/lib/api-error';
 import type { RecommendedConfiguration, RecommendRequest } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
@@ -81,7 +81,14 @@ export default function RecommendPage() {
       {recommendation.isError && !missing && !error?.isValidation ? (
         <ErrorState title="The recommendation failed" error={recommendation.error} onRetry={() => void recommendation.refetch()} />
       ) : null}
-      {recommendation.data ? <RecommendResults recommendation={recommendation.data} onUse={use} /> : null}
+      {recommendation.data ? (
+        <>
+          <RecommendResults recommendation={recommendation.data} onUse={use} />
+          <Suspense fallback={<Loading label="Loading the chart…" />}>
+            <ParetoChart recommendation={recommendation.data} onUse={use} />
+          </Suspense>
+        </>
+      ) : null}
     </article>
   );
 }

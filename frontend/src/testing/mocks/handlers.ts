@@ -23,6 +23,20 @@ export const handlers = [
   ),
   http.get('*/api/v1/catalog/raid-schemes', () => HttpResponse.json(fixtures.raidSchemes)),
   http.get('*/api/v1/catalog/ports', () => HttpResponse.json(fixtures.ports)),
+  http.get('*/api/v1/catalog/drives', () => HttpResponse.json(fixtures.drives)),
+  http.get('*/api/v1/hardware', () => HttpResponse.json(fixtures.hardwareList)),
+  http.post('*/api/v1/whatif/growth', () => HttpResponse.json(fixtures.growthOltp)),
+  http.post('*/api/v1/whatif/sensitivity', () => HttpResponse.json(fixtures.sensitivityOltp)),
+  http.post('*/api/v1/whatif/max-workload', () => HttpResponse.json(fixtures.maxWorkloadOltp)),
+  http.post('*/api/v1/whatif/ranges', () => HttpResponse.json(fixtures.rangesOltp)),
+  http.post('*/api/v1/whatif/degraded', () => HttpResponse.json(fixtures.degradedOltp)),
+  http.post('*/api/v1/whatif/raid-conversion', () => HttpResponse.json(fixtures.raidConversion)),
+  http.post('*/api/v1/whatif/building-blocks', () => HttpResponse.json(fixtures.buildingBlocks)),
+  http.get('*/api/v1/traces/:id', ({ params }) =>
+    params.id === fixtures.traceJobDone.id
+      ? HttpResponse.json(fixtures.traceJobDone)
+      : HttpResponse.json({ detail: `trace job '${String(params.id)}' not found` }, { status: 404 }),
+  ),
   http.post('*/api/v1/size', () => HttpResponse.json(fixtures.sizeOltp)),
   http.post('*/api/v1/evaluate', () => HttpResponse.json(fixtures.evaluate48)),
   http.post('*/api/v1/curves', () => HttpResponse.json(fixtures.curvesOltp)),

@@ -163,7 +163,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           value={draft.controllerId}
           disabled={!array}
           options={[
-            { value: '', label: array ? `The array's own: ${array.controller.count} x ${array.controller.model}` : "The array's own" },
+            { value: '', label: array ? `The array's own (${array.controller.model})` : "The array's own" },
             ...controllers.map((c) => ({ value: c.id, label: `Custom: ${c.spec.count} x ${c.name}` })),
           ]}
           errors={errors.at('controller_id')}
