@@ -28,7 +28,7 @@ from models.traces.mrc import (
     stack_distances,
 )
 from models.traces.parse import read_all
-from models.traces.profile import ProfileBuilder, TraceProfile, sequential_reference
+from models.traces.profile import ProfileBuilder, TraceProfile
 from models.traces.records import Records
 from models.traces.synthetic import SyntheticSpec, generate, write_trace
 
@@ -353,6 +353,20 @@ def test_tier_table_needs_more_capacity_for_larger_chunks(mixed: SyntheticSpec) 
 
 
 # ---- vectorized profile against its definitions -----------------------------------------------
+
+
+def sequential_reference(stream: np.ndarray, offset: np.ndarray, size: np.ndarray, window: int) -> np.ndarray:
+    """The definition, one I/O at a time: an I/O is sequential when it starts where one of the
+    previous ``window`` I/Os of its stream ended."""
+    recent: dict[int, list[int]] = {}
+    out = np.zeros(stream.size, dtype=bool)
+    for i, (s, o, z) in enumerate(zip(stream.tolist(), offset.tolist(), size.tolist(), strict=True)):
+        ends = recent.setdefault(s, [])
+        out[i] = o in ends
+        ends.append(o + z)
+        if len(ends) > window:
+            ends.pop(0)
+    return out
 
 
 @pytest.mark.parametrize("window", [1, 3, 8])

@@ -1,10 +1,13 @@
 """Streaming workload profile of a block trace: rates per interval, peaks, mix, sequentiality, footprint.
 
 :class:`ProfileBuilder` takes :class:`~models.traces.records.Records` chunks in time order and
-keeps only per-interval counters, the per-stream tail needed for sequentiality, a 4 KiB heat map
-(distinct blocks touched) and a SHARDS sample of the cache-block requests (see
-:mod:`models.traces.mrc`), so memory grows with the footprint and the number of intervals, not
-with the number of records.
+keeps only per-interval counters, the per-stream tail needed for sequentiality, the blocks of the
+interval still open, a 4 KiB heat map (distinct blocks touched) and a SHARDS sample of the
+cache-block requests (see :mod:`models.traces.mrc`): memory grows with the number of intervals
+and, up to :data:`HEAT_MAX_BLOCKS` distinct blocks, with the footprint, never with the number of
+records. Beyond that bound the heat map and working sets follow a hash sample of the cache
+blocks (estimates, said in the profile's warnings). Each chunk is a few vector passes and sorts
+of packed 64-bit keys; nothing loops over records in Python.
 
 Definitions (interval of ``interval_s`` seconds, counted from the first record)::
 
@@ -166,20 +169,6 @@ def _value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
         return s, np.zeros(0, np.int64)
     starts = np.flatnonzero(np.append(True, s[1:] != s[:-1]))
     return s[starts], np.diff(np.append(starts, s.size))
-
-
-def sequential_reference(stream: IntArray, offset: IntArray, size: IntArray, window: int = 8) -> BoolArray:
-    """The definition of a sequential I/O, one I/O at a time (for tests): it starts where one of
-    the previous ``window`` I/Os of the same stream ended."""
-    recent: dict[int, list[int]] = {}
-    out = np.zeros(stream.size, dtype=bool)
-    for i, (s, o, z) in enumerate(zip(stream.tolist(), offset.tolist(), size.tolist(), strict=True)):
-        ends = recent.setdefault(s, [])
-        out[i] = o in ends
-        ends.append(o + z)
-        if len(ends) > window:
-            ends.pop(0)
-    return out
 
 
 def size_class(size: IntArray) -> IntArray:
@@ -450,7 +439,7 @@ class ProfileBuilder:
         The I/Os (the previous chunk's last ``seq_window`` per stream first) are ordered by stream,
         keeping time order within a stream (a stable sort); the j-th previous I/O of the same
         stream is then j places back, so ``seq_window`` shifted comparisons of whole arrays
-        decide every I/O (see :func:`sequential_reference` for the definition, one I/O at a time).
+        decide every I/O.
         """
         k = self.seq_window
         n_carry = self.carry_stream.size

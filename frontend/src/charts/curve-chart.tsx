@@ -8,6 +8,7 @@ import {
   Legend,
   Line,
   LineChart,
+  ReferenceArea,
   ReferenceDot,
   ReferenceLine,
   ResponsiveContainer,
@@ -47,6 +48,9 @@ export type Marker = {
 
 export type VerticalLine = { x: number; label: string; color?: string; dashed?: boolean };
 
+/** A shaded span of the x axis (e.g. a peak window), labelled at its top. */
+export type Span = { x1: number; x2: number; label: string; color?: string };
+
 type CurveChartProps = {
   title: string;
   /** One sentence read by screen readers instead of the drawing (the table has the numbers). */
@@ -60,6 +64,7 @@ type CurveChartProps = {
   yMax?: number;
   markers?: Marker[];
   lines?: VerticalLine[];
+  spans?: Span[];
   height?: number;
   /** Called after the chart has been drawn with new series (for timing what-if redraws). */
   onDrawn?: () => void;
@@ -84,6 +89,7 @@ export function CurveChart({
   yMax,
   markers = [],
   lines = [],
+  spans = [],
   height = 260,
   onDrawn,
   children,
@@ -98,7 +104,12 @@ export function CurveChart({
     return () => cancelAnimationFrame(frame);
   }, [series, onDrawn]);
 
-  const xs = [...series.flatMap((s) => s.points.map((p) => p.x)), ...markers.map((m) => m.x), ...lines.map((l) => l.x)].filter(
+  const xs = [
+    ...series.flatMap((s) => s.points.map((p) => p.x)),
+    ...markers.map((m) => m.x),
+    ...lines.map((l) => l.x),
+    ...spans.flatMap((a) => [a.x1, a.x2]),
+  ].filter(
     (x) => Number.isFinite(x) && (xScale !== 'log' || x > 0),
   );
   const xMin = xs.length ? Math.min(...xs) : 0;
@@ -146,7 +157,7 @@ export function CurveChart({
               formatter={(value) => (typeof value === 'number' ? formatNumber(value) : String(value))}
               labelFormatter={(label) => `${xLabel}: ${typeof label === 'number' ? formatNumber(label) : String(label)}`}
             />
-            {series.length > 1 ? <Legend verticalAlign="top" height={28} /> : null}
+            {series.length > 1 ? <Legend verticalAlign="top" wrapperStyle={{ paddingBottom: 6 }} /> : null}
             {series.map((s, i) => (
               <Line
                 key={s.name}
@@ -161,6 +172,19 @@ export function CurveChart({
                 dot={s.dots ? { r: 3 } : false}
                 connectNulls={false}
                 isAnimationActive={false}
+              />
+            ))}
+            {spans.map((a, i) => (
+              <ReferenceArea
+                key={`${i}-${a.label}`}
+                yAxisId="left"
+                x1={a.x1}
+                x2={a.x2}
+                fill={a.color ?? '#1f5fa8'}
+                fillOpacity={0.12}
+                stroke="none"
+                label={{ value: a.label, position: 'insideTop', fontSize: 12, fill: a.color ?? '#1f5fa8' }}
+                ifOverflow="extendDomain"
               />
             ))}
             {lines.map((l, i) => (

@@ -8,6 +8,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContaine
 
 import { formatNumber } from '@/components';
 
+import { niceStep } from './ticks';
 import { useNarrow } from './use-narrow';
 
 export type TornadoRow = {
@@ -49,12 +50,17 @@ function shorten(text: string, max: number): string {
 export function TornadoChart({ title, summary, rows, xLabel, unit, lowName = 'Input down', highName = 'Input up' }: TornadoChartProps) {
   const id = useId();
   const narrow = useNarrow();
-  const maxChars = narrow ? 16 : 34;
+  const maxChars = narrow ? 18 : 46;
   const data = rows.map((r) => ({ ...r, short: shorten(r.label, maxChars) }));
   const longest = Math.max(8, ...data.map((r) => r.short.length));
-  const axisWidth = Math.min(narrow ? 110 : 250, Math.round(longest * 6.6) + 12);
-  const height = Math.max(140, 46 + rows.length * 34);
+  const axisWidth = Math.min(narrow ? 120 : 300, Math.round(longest * 6.4) + 14);
+  const height = Math.max(140, 50 + rows.length * 34);
   const extent = Math.max(1e-9, ...rows.flatMap((r) => [Math.abs(r.low ?? 0), Math.abs(r.high ?? 0)]));
+  // symmetric round ticks around zero: ..., -10, -5, 0, +5, +10, ...
+  const step = niceStep(extent, narrow ? 2 : 3);
+  const edge = Math.ceil(extent / step) * step;
+  const ticks: number[] = [];
+  for (let v = -edge; v <= edge + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
 
   return (
     <figure className="chart tornado" aria-labelledby={`${id}-title`}>
@@ -67,7 +73,8 @@ export function TornadoChart({ title, summary, rows, xLabel, unit, lowName = 'In
             <CartesianGrid strokeDasharray="3 3" stroke="#e3e8ee" horizontal={false} />
             <XAxis
               type="number"
-              domain={[-extent * 1.1, extent * 1.1]}
+              domain={[-edge, edge]}
+              ticks={ticks}
               tickFormatter={(v: number) => signed(v, '')}
               label={{ value: xLabel, position: 'insideBottom', offset: -14 }}
             />

@@ -82,12 +82,15 @@ export default function RecommendPage() {
         <ErrorState title="The recommendation failed" error={recommendation.error} onRetry={() => void recommendation.refetch()} />
       ) : null}
       {recommendation.data ? (
-        <>
-          <RecommendResults recommendation={recommendation.data} onUse={use} />
-          <Suspense fallback={<Loading label="Loading the chart…" />}>
-            <ParetoChart recommendation={recommendation.data} onUse={use} />
-          </Suspense>
-        </>
+        <RecommendResults
+          recommendation={recommendation.data}
+          onUse={use}
+          chart={
+            <Suspense fallback={<Loading label="Loading the chart…" />}>
+              <ParetoChart recommendation={recommendation.data} onUse={use} />
+            </Suspense>
+          }
+        />
       ) : null}
     </article>
   );

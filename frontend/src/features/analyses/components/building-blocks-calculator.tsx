@@ -137,7 +137,7 @@ export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId }
             </label>
           </div>
           {source === 'catalog' ? (
-            <div className="grid grid-5">
+            <div className="grid grid-3">
               <SelectField
                 label="Array"
                 value={array?.id ?? ''}
@@ -218,7 +218,7 @@ export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId }
           <p className="verdict-overall ok">
             {r.sizing.blocks} block{r.sizing.blocks === 1 ? '' : 's'} in {r.sizing.racks} rack{r.sizing.racks === 1 ? '' : 's'} ({r.sizing.binding} binds)
           </p>
-          <dl className="stat-grid">
+          <dl className="stat-grid blocks-stats">
             <div className="stat">
               <dt>Blocks</dt>
               <dd>{r.sizing.blocks}</dd>

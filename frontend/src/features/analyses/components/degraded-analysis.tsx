@@ -16,10 +16,10 @@ type DegradedAnalysisProps = {
 };
 
 const URE_OPTIONS = [
-  { value: '1e-14', label: '1 in 10^14 bits (desktop drives)' },
-  { value: '1e-15', label: '1 in 10^15 bits (enterprise hard disks)' },
-  { value: '1e-16', label: '1 in 10^16 bits' },
-  { value: '1e-17', label: '1 in 10^17 bits (enterprise SSDs)' },
+  { value: '1e-14', label: '10^14 bits (desktop)' },
+  { value: '1e-15', label: '10^15 bits (enterprise HDD)' },
+  { value: '1e-16', label: '10^16 bits' },
+  { value: '1e-17', label: '10^17 bits (enterprise SSD)' },
 ];
 
 function Row({ label, modes, cell, className }: { label: ReactNode; modes: ModeResult[]; cell: (m: ModeResult, o: Outcome) => ReactNode; className?: string }) {
@@ -59,7 +59,7 @@ export function DegradedAnalysis({ workloads, configuration }: DegradedAnalysisP
       <p className="muted">The same workloads with a drive failed, during the rebuild, and with a controller (or node) down, beside normal operation.</p>
       <div className="grid grid-4">
         <NumberField label="Drive annual failure rate" unit="%" value={afr} min={0} max={100} errors={errors.at('afr_pct')} onChange={(v) => setAfr(v ?? 2)} />
-        <SelectField label="Unrecoverable read errors" value={ure} onChange={setUre} options={URE_OPTIONS} errors={errors.at('ure_per_bit')} />
+        <SelectField label="One unreadable sector per" value={ure} onChange={setUre} options={URE_OPTIONS} errors={errors.at('ure_per_bit')} />
       </div>
       <QueryState loading="Evaluating each degraded mode…" failed="The degraded modes could not be evaluated" query={degraded} workloads={workloads} />
       {r ? (
@@ -114,7 +114,7 @@ export function DegradedAnalysis({ workloads, configuration }: DegradedAnalysisP
                 ))}
                 {pools.map((pool) => (
                   <tr key={pool} className="group-row">
-                    <th scope="row">Rebuild of pool {pool}</th>
+                    <th scope="row">Rebuild{pools.length > 1 || pool !== 'pool' ? ` of ${pool}` : ''}</th>
                     {r.modes.map((m) => {
                       const x = m.rebuild.find((y) => y.pool === pool);
                       return (

@@ -21,15 +21,15 @@ function windowsOf(p: GrowthProjection): string[] {
 function utilizationChart(p: GrowthProjection) {
   const windows = windowsOf(p);
   const series: Series[] = windows.map((name, i) => ({
-    name: `${name}: busiest component`,
+    name,
     color: PALETTE[i % PALETTE.length],
     points: p.points.map((pt) => ({ x: pt.month, y: pt.windows.find((w) => w.window === name)?.max_utilization_pct ?? null })),
   }));
-  series.push({ name: 'Capacity fill', color: '#57606a', dashed: true, points: p.points.map((pt) => ({ x: pt.month, y: pt.fill_pct })) });
+  series.push({ name: 'capacity fill', color: '#57606a', dashed: true, points: p.points.map((pt) => ({ x: pt.month, y: pt.fill_pct })) });
   const markers: Marker[] = p.windows.flatMap((b, i) => {
     if (b.break_month === null) return [];
     const y = p.points.find((pt) => pt.month === b.break_month)?.windows.find((w) => w.window === b.window)?.max_utilization_pct;
-    return y == null ? [] : [{ x: b.break_month, y, label: `${b.window} breaks: month ${b.break_month}`, color: PALETTE[i % PALETTE.length], labelPosition: 'left' as const }];
+    return y == null ? [] : [{ x: b.break_month, y, label: `month ${b.break_month}`, color: PALETTE[i % PALETTE.length], labelPosition: 'top' as const }];
   });
   const lines: VerticalLine[] = p.capacity_break_month !== null ? [{ x: p.capacity_break_month, label: `capacity full: month ${p.capacity_break_month}`, color: '#b42318' }] : [];
   return { series, markers, lines };
@@ -51,7 +51,7 @@ function latencyChart(p: GrowthProjection) {
     const month = b.latency_break_month ?? b.break_month;
     if (month === null) return [];
     const y = p.points.find((pt) => pt.month === month)?.windows.find((w) => w.window === b.window)?.read_latency_ms;
-    return y == null ? [] : [{ x: month, y: yMax !== undefined ? Math.min(y, yMax) : y, label: `${b.window}: month ${month}`, color: PALETTE[i % PALETTE.length], labelPosition: 'left' as const }];
+    return y == null ? [] : [{ x: month, y: yMax !== undefined ? Math.min(y, yMax) : y, label: `month ${month}`, color: PALETTE[i % PALETTE.length], labelPosition: 'top' as const }];
   });
   return { series, markers, yMax };
 }
@@ -125,11 +125,11 @@ export default function GrowthAnalysis({ workloads, configuration, degraded }: A
           {util && latency ? (
             <div className="chart-grid">
               <CurveChart
-                title="Busiest component and capacity fill by month"
+                title="Busiest component per window, and capacity fill, by month"
                 summary={`Busiest component per window and capacity fill over ${p.months} months. ${p.text}`}
                 series={util.series}
                 xLabel="Month"
-                yLabel="Busy / full [%]"
+                yLabel="Busy, full [%]"
                 markers={util.markers}
                 lines={util.lines}
                 height={300}

@@ -50,6 +50,7 @@ function SideFields({
       <legend>{title}</legend>
       <div className="grid grid-2">
         <SelectField
+          className="span-all"
           label={`${title}: RAID scheme`}
           value={side.scheme}
           options={schemes.map((s) => ({ value: s.scheme, label: s.name }))}

@@ -139,9 +139,10 @@ export default function RangesAnalysis({ workloads, configuration, degraded, tra
           label="Method"
           value={method}
           onChange={(v) => setMethod(v as BandMethod)}
+          hint={method === 'ends' ? '3 evaluations' : 'Sampled, seed 0'}
           options={[
-            { value: 'ends', label: 'Ends of the ranges (3 evaluations)' },
-            { value: 'monte-carlo', label: 'Monte Carlo (sampled)' },
+            { value: 'ends', label: 'Ends of the ranges' },
+            { value: 'monte-carlo', label: 'Monte Carlo' },
           ]}
           errors={errors.at('method')}
         />

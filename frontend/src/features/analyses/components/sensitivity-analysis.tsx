@@ -96,7 +96,7 @@ export default function SensitivityAnalysis({ workloads, configuration, degraded
         <div className={sensitivity.isFetching ? 'is-updating' : undefined}>
           <p data-testid="sensitivity-summary">{r.text}</p>
           <p className="muted">
-            Base: {binding(r.base.binding)}, headroom used {show(r.base.headroom_used_pct, '%')}, worst read latency{' '}
+            At the base: headroom used {show(r.base.headroom_used_pct, '%')} ({binding(r.base.binding)}), worst read latency{' '}
             {show(r.base.read_latency_ms, 'ms')}.
           </p>
           <TornadoChart

@@ -2,6 +2,7 @@
 import { useId } from 'react';
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 
+import { linearTicks } from '@/charts/ticks';
 import { formatNumber } from '@/components';
 import type { Recommendation, RecommendedConfiguration } from '@/lib/api-types';
 
@@ -62,6 +63,7 @@ export default function ParetoChart({ recommendation, onUse }: ParetoChartProps)
   const front = points.filter((p) => p.c.on_pareto_front);
   const others = points.filter((p) => !p.c.on_pareto_front);
   if (!points.length) return null;
+  const yTicks = linearTicks(0, Math.max(...points.map((p) => p.y)));
   const open = (item: unknown) => {
     const p = (item as { payload?: Point } | undefined)?.payload;
     if (p) onUse(p.c);
@@ -92,7 +94,8 @@ export default function ParetoChart({ recommendation, onUse }: ParetoChartProps)
               type="number"
               dataKey="y"
               name="Read latency"
-              domain={[0, 'auto']}
+              domain={[0, yTicks.at(-1) ?? 'auto']}
+              ticks={yTicks}
               width={64}
               tickFormatter={(v: number) => formatNumber(v, 2)}
               label={{ value: 'Read latency [ms]', angle: -90, position: 'insideLeft', offset: -2, style: { textAnchor: 'middle' } }}

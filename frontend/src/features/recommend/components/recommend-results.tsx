@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 import { formatNumber } from '@/components';
 import type { Recommendation, RecommendedConfiguration } from '@/lib/api-types';
 
@@ -5,6 +7,8 @@ type RecommendResultsProps = {
   recommendation: Recommendation;
   /** Open a recommended configuration in Size. */
   onUse: (configuration: RecommendedConfiguration) => void;
+  /** Shown between the summary and the table (the cost vs latency chart). */
+  chart?: ReactNode;
 };
 
 function money(v: number | null | undefined): string {
@@ -12,7 +16,7 @@ function money(v: number | null | undefined): string {
 }
 
 /** The ranked configurations (Pareto-optimal ones marked), the arrays that cannot meet the load, and why. */
-export function RecommendResults({ recommendation: r, onUse }: RecommendResultsProps) {
+export function RecommendResults({ recommendation: r, onUse, chart }: RecommendResultsProps) {
   return (
     <section aria-labelledby="recommend-results-title">
       <h2 id="recommend-results-title">Recommended configurations</h2>
@@ -30,6 +34,7 @@ export function RecommendResults({ recommendation: r, onUse }: RecommendResultsP
           </ul>
         </div>
       ) : null}
+      {chart}
       {r.configurations.length ? (
         <div className="table-scroll">
           <table className="data-table recommend-table">

@@ -1,7 +1,7 @@
 /** The analysis of a trace: profile, miss-ratio curves (Recharts), tiers and the derived workload. Loaded lazily. */
 import { useId, useState, type ReactNode } from 'react';
 
-import { CurveChart, PALETTE, type Marker, type Series } from '@/charts/curve-chart';
+import { CurveChart, PALETTE, type Series, type Span } from '@/charts/curve-chart';
 import { formatNumber } from '@/components';
 import type { MissRatioCurve, PeakWindow, TraceAnalysis, TraceProfile } from '@/lib/api-types';
 
@@ -54,32 +54,28 @@ function ProfileStats({ p }: { p: TraceProfile }) {
   );
 }
 
-function peakMarkers(peaks: PeakWindow[], key: 'iops' | 'mb_s', color: string): Marker[] {
-  return peaks.slice(0, 3).map((w) => ({
-    x: w.start_s,
-    y: key === 'iops' ? w.iops : w.mb_s,
-    right: key === 'mb_s',
-    color,
-    label: `#${w.rank} ${key === 'iops' ? 'IOPS' : 'MB/s'}`,
-    labelPosition: key === 'iops' ? ('top' as const) : ('bottom' as const),
-  }));
+/** The three busiest intervals by IOPS as shaded spans. */
+function peakSpans(peaks: PeakWindow[]): Span[] {
+  return peaks.slice(0, 3).map((w) => ({ x1: w.start_s, x2: w.end_s, label: `#${w.rank}`, color: '#b42318' }));
 }
 
 function IntervalChart({ p }: { p: TraceProfile }) {
   const s = p.series;
+  // each interval's figures drawn at its middle
+  const mid = s.interval_s / 2;
   const series: Series[] = [
-    { name: 'IOPS', color: PALETTE[0], points: s.start_s.map((x, i) => ({ x, y: s.iops[i] ?? null })) },
-    { name: 'MB/s', color: PALETTE[1], right: true, points: s.start_s.map((x, i) => ({ x, y: s.mb_s[i] ?? null })) },
+    { name: 'IOPS', color: PALETTE[0], points: s.start_s.map((x, i) => ({ x: x + mid, y: s.iops[i] ?? null })) },
+    { name: 'MB/s', color: PALETTE[1], right: true, points: s.start_s.map((x, i) => ({ x: x + mid, y: s.mb_s[i] ?? null })) },
   ];
   return (
     <CurveChart
       title={`IOPS and MB/s per ${formatNumber(s.interval_s)} s interval`}
-      summary={`${p.intervals} intervals over ${duration(p.duration_s)}: IOPS mean ${formatNumber(p.mean_iops)}, peak ${formatNumber(p.peak_iops)}; MB/s mean ${formatNumber(p.mean_mb_s)}, peak ${formatNumber(p.peak_mb_s)}. The busiest intervals are marked.`}
+      summary={`${p.intervals} intervals over ${duration(p.duration_s)}: IOPS mean ${formatNumber(p.mean_iops)}, peak ${formatNumber(p.peak_iops)}; MB/s mean ${formatNumber(p.mean_mb_s)}, peak ${formatNumber(p.peak_mb_s)}. The three busiest intervals by IOPS are shaded.`}
       series={series}
       xLabel="Time [s]"
       yLabel="IOPS"
       yRightLabel="MB/s"
-      markers={[...peakMarkers(p.peaks_by_iops, 'iops', PALETTE[0]!), ...peakMarkers(p.peaks_by_mb_s, 'mb_s', PALETTE[1]!)]}
+      spans={peakSpans(p.peaks_by_iops)}
       height={280}
     />
   );
