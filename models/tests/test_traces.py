@@ -530,3 +530,13 @@ def test_heat_map_beyond_its_cap_is_sampled_keeping_large_chunks_exact() -> None
     four_kib = [c.chunks for c in tiers.rows[0].captures]
     assert four_kib == pytest.approx([c.chunks for c in exact_tiers.rows[0].captures], rel=0.15)
     assert any("estimated" in w for w in sampled.warnings) and "estimated" in tiers.method
+
+
+def test_a_bogus_timestamp_far_ahead_is_rejected_not_allocated() -> None:
+    # regression: one record 10 years ahead at 1 s intervals asked for ~3e8 per-interval counters
+    from models.base import InputError
+
+    text = "time_s,op,offset,size\n0,R,0,4096\n1,W,4096,4096\n315360000,R,8192,4096\n"
+    with pytest.raises(InputError) as e:
+        analyze_trace(io.BytesIO(text.encode()), TraceOptions(interval_s=1, policies=[]))
+    assert e.value.field == "interval_s" and "bogus timestamp" in str(e.value)

@@ -31,7 +31,7 @@ import math
 import numpy as np
 from pydantic import Field
 
-from models.base import Output
+from models.base import InputError, Output
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
 from models.traces.mrc import DEFAULT_MAX_SAMPLES, HASH_BITS, ShardsSampler, shards_hash
 from models.traces.records import BoolArray, FloatArray, IntArray, Records
@@ -274,6 +274,10 @@ class TraceProfile(Output):
     warnings: list[str] = []
 
 
+MAX_INTERVALS = 2_000_000
+"""Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
+
+
 class _Grow:
     """Per-interval counters that grow as later intervals appear."""
 
@@ -386,6 +390,12 @@ class ProfileBuilder:
         self.records += n
         ivl = np.maximum(np.floor(rel / self.interval_s).astype(np.int64), 0)
         lo, hi = int(ivl.min()), int(ivl.max())
+        if hi + 1 > MAX_INTERVALS:
+            raise InputError(
+                "interval_s",
+                f"the trace spans {hi + 1:,} intervals of {self.interval_s:g} s (more than {MAX_INTERVALS:,}): "
+                "use a longer interval, or check for a bogus timestamp far ahead of the rest",
+            )
         self.iv.ensure(hi + 1)
         local = ivl - lo
         span = hi - lo + 1

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
+import { formatNumber } from '@/components';
 import type { TraceJob } from '@/lib/api-types';
 import { fixtures } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
@@ -62,8 +63,8 @@ describe('TraceJobView', () => {
     renderJob();
     expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
     const p = done.result!.profile;
-    expect(screen.getByTestId('trace-read-pct')).toHaveTextContent(`${p.read_pct}%`);
-    expect(screen.getByTestId('trace-sequential')).toHaveTextContent(`${p.sequential_pct}%`);
+    expect(screen.getByTestId('trace-read-pct')).toHaveTextContent(`${formatNumber(p.read_pct)}%`);
+    expect(screen.getByTestId('trace-sequential')).toHaveTextContent(`${formatNumber(p.sequential_pct)}%`);
     expect(screen.getByText(/IOPS and MB\/s per 10 s interval/)).toBeInTheDocument();
     expect(screen.getByText('Miss ratio vs cache size')).toBeInTheDocument();
     // LRU with its byte curve, and the other policies
