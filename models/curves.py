@@ -35,9 +35,9 @@ from models.evaluate import (
     DegradedMode,
     _drive_counts,
     _pool_demand,
-    cache_shares_gb,
     evaluate,
     pool_drive_counts,
+    window_hit_ratios,
 )
 from models.parameters import EngineParameters
 from models.queueing import Station, mva
@@ -117,25 +117,9 @@ def queue_depth_sweep(
     }
 
     # caches (the whole DRAM of the serving controllers, split among workloads by read rate)
-    ws = [w.working_set_for(ph) for w, ph in unit]
-    rr = [ph.iops * ph.read_pct / 100 * ph.random_pct / 100 for _, ph in unit]
-    dram = cache_shares_gb(ctrl.dram_cache_gb * serving, ws, rr)
-    both = cache_shares_gb(
-        ctrl.dram_cache_gb * serving + cfg.cache.flash_cache_gb * serving / ctrl.serving, ws, rr
+    hits, _, _, _ = window_hit_ratios(
+        unit, ctrl.dram_cache_gb * serving, cfg.cache.flash_cache_gb * serving / ctrl.serving, cfg.cache
     )
-    hits = []
-    for (w, _), ws_i, d_gb, b_gb in zip(unit, ws, dram, both, strict=True):
-        h_d, h_f = cache_model.level_hit_ratios(
-            d_gb,
-            max(0.0, b_gb - d_gb),
-            ws_i,
-            w.skew,
-            exclusive=cfg.cache.exclusive,
-            dedupe_ratio=w.dedupe_ratio,
-            dram_dedupe_aware=cfg.cache.dram_dedupe_aware,
-            flash_dedupe_aware=cfg.cache.dedupe_aware,
-        )
-        hits.append((h_d, h_f))
 
     stations: list[Station] = [Station("host", p.host_overhead_ms, delay=True)]
     delay_ms = 0.0

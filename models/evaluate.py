@@ -35,7 +35,7 @@ from models import cache as cache_model
 from models import tiering as tiering_model
 from models.base import InputError, Output
 from models.capacity import CapacityResult, capacity_result, physical_needed_tb, pool_capacity, raid_groups
-from models.configuration import Configuration, DrivePool
+from models.configuration import CacheConfig, Configuration, DrivePool
 from models.controller import ControllerLoad, HaMode, controller_utilization, cpu_us_per_io
 from models.drives import DriveKind, drive_service_ms, ncq_factor, ssd_latency_ms
 from models.explain import Explained, explained, fmt
@@ -248,6 +248,40 @@ def _level_hit_ratios(
 def _cold_hit_ratio(cache_gb: float, working_set_gb: float, skew: Skew) -> float:
     """:func:`models.cache.cold_hit_ratio`, memoized (pure)."""
     return cache_model.cold_hit_ratio(cache_gb, working_set_gb, skew)
+
+
+def window_hit_ratios(
+    members: list[tuple[Workload, Phase]], dram_total_gb: float, flash_total_gb: float, cache: CacheConfig
+) -> tuple[list[tuple[float, float]], list[float], list[float], list[float]]:
+    """Read-hit ratios (DRAM, flash) of each workload phase running together in one window.
+
+    The DRAM and the DRAM + flash capacity are split among the phases by :func:`cache_shares_gb`
+    (by random read rate and working set), then each phase's levels come from
+    :func:`models.cache.level_hit_ratios`. Returns (hits, working sets, DRAM shares, DRAM + flash
+    shares) in the order of ``members``.
+    """
+    ws_list = [w.working_set_for(ph) for w, ph in members]
+    rr = [ph.effective_iops * ph.read_pct / 100.0 * ph.random_pct / 100.0 for _, ph in members]
+    dram_share = cache_shares_gb(dram_total_gb, ws_list, rr)
+    both_share = cache_shares_gb(dram_total_gb + flash_total_gb, ws_list, rr)
+    hits: list[tuple[float, float]] = []
+    for (w, _ph), ws, d_gb, b_gb in zip(members, ws_list, dram_share, both_share, strict=True):
+        if ws <= 0:
+            hits.append((0.0, 0.0))
+            continue
+        hits.append(
+            _level_hit_ratios(
+                d_gb,
+                max(0.0, b_gb - d_gb),
+                ws,
+                w.skew,
+                exclusive=cache.exclusive,
+                dedupe_ratio=w.dedupe_ratio,
+                dram_dedupe_aware=cache.dram_dedupe_aware,
+                flash_dedupe_aware=cache.dedupe_aware,
+            )
+        )
+    return hits, ws_list, dram_share, both_share
 
 
 # ---------------------------------------------------------------------------------------------
@@ -681,26 +715,7 @@ def _evaluate_window(
     ctrl = cfg.controller
     ccfg = cfg.cache
     # --- caches: share DRAM and flash among the window's workloads by their random read rates
-    ws_list = [w.working_set_for(ph) for w, ph in members]
-    rr = [ph.effective_iops * ph.read_pct / 100.0 * ph.random_pct / 100.0 for _, ph in members]
-    dram_share = cache_shares_gb(dram_total, ws_list, rr)
-    both_share = cache_shares_gb(dram_total + flash_total, ws_list, rr)
-    hits: list[tuple[float, float]] = []
-    for (w, _ph), ws, d_gb, b_gb in zip(members, ws_list, dram_share, both_share, strict=True):
-        if ws <= 0:
-            hits.append((0.0, 0.0))
-            continue
-        h_d, h_f = _level_hit_ratios(
-            d_gb,
-            max(0.0, b_gb - d_gb),
-            ws,
-            w.skew,
-            exclusive=ccfg.exclusive,
-            dedupe_ratio=w.dedupe_ratio,
-            dram_dedupe_aware=ccfg.dram_dedupe_aware,
-            flash_dedupe_aware=ccfg.dedupe_aware,
-        )
-        hits.append((h_d, h_f))
+    hits, ws_list, dram_share, both_share = window_hit_ratios(members, dram_total, flash_total, ccfg)
 
     # --- pools (an autotiered set splits each workload's I/O over its tiers)
     tiering = _tiering(cfg, tier_used_gb, usable_gb) if cfg.tiering is not None and tier_used_gb > 0 else None

@@ -65,8 +65,8 @@ describe('TraceJobView', () => {
     const p = done.result!.profile;
     expect(screen.getByTestId('trace-read-pct')).toHaveTextContent(`${formatNumber(p.read_pct)}%`);
     expect(screen.getByTestId('trace-sequential')).toHaveTextContent(`${formatNumber(p.sequential_pct)}%`);
-    expect(screen.getByText(/IOPS and MB\/s per 10 s interval/)).toBeInTheDocument();
-    expect(screen.getByText('Miss ratio vs cache size')).toBeInTheDocument();
+    expect(screen.getByText('IOPS and MB/s per 10 s interval', { selector: 'figcaption' })).toBeInTheDocument();
+    expect(screen.getByText('Miss ratio vs cache size', { selector: 'figcaption' })).toBeInTheDocument();
     // LRU with its byte curve, and the other policies
     for (const name of ['LRU: requests', 'LRU: bytes', 'ARC: requests', 'S3-FIFO: requests']) {
       expect(screen.getAllByText(name).length).toBeGreaterThan(0);

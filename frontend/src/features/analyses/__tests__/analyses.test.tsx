@@ -1,0 +1,164 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import type { GrowthRequest, MaxWorkloadRequest, SensitivityRequest } from '@/lib/api-types';
+import { fixtures, validation422 } from '@/testing/mocks/fixtures';
+import { server } from '@/testing/mocks/server';
+import { renderWithProviders } from '@/testing/test-utils';
+
+import { DegradedAnalysis } from '../components/degraded-analysis';
+import GrowthAnalysis from '../components/growth-analysis';
+import { MaxWorkloadAnalysis } from '../components/max-workload-analysis';
+import RangesAnalysis from '../components/ranges-analysis';
+import SensitivityAnalysis, { tornadoRows } from '../components/sensitivity-analysis';
+import { binding, signed } from '../lib/format';
+
+const workloads = [fixtures.templates.templates[0]!.workload];
+const configuration = fixtures.sizeOltp.configuration;
+const props = { workloads, configuration, degraded: 'none' as const };
+
+describe('GrowthAnalysis', () => {
+  it('asks for the growth of these workloads on this configuration and marks the break months', async () => {
+    let body: GrowthRequest | null = null;
+    server.use(
+      http.post('*/api/v1/whatif/growth', async ({ request }) => {
+        body = (await request.json()) as GrowthRequest;
+        return HttpResponse.json(fixtures.growthOltp);
+      }),
+    );
+    renderWithProviders(<GrowthAnalysis {...props} degraded="rebuilding" />);
+    expect(await screen.findByTestId('growth-summary')).toHaveTextContent('First break in month 5');
+    expect(body!).toMatchObject({ workloads, degraded: 'rebuilding', months: null, step_months: 1 });
+    expect((body!.configuration as { name: string }).name).toBe(configuration.name);
+    // one line per window, and capacity
+    expect(screen.getByText('month 17')).toHaveClass('badge-fail'); // business hours
+    expect(screen.getByText('month 5')).toHaveClass('badge-fail'); // month-end batch
+    expect(screen.getByText(/Capacity: fits through month 36/)).toBeInTheDocument();
+    expect(screen.getByText('Busiest component per window, and capacity fill, by month', { selector: 'figcaption' })).toBeInTheDocument();
+    expect(screen.getByText('Read latency by month', { selector: 'figcaption' })).toBeInTheDocument();
+  });
+
+  it("lists the API's 422 messages", async () => {
+    server.use(
+      http.post('*/api/v1/whatif/growth', () =>
+        HttpResponse.json(validation422({ loc: ['body', 'workloads', 0, 'phases', 0, 'iops'], msg: 'Input should be greater than 0' }), { status: 422 }),
+      ),
+    );
+    renderWithProviders(<GrowthAnalysis {...props} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('workload “OLTP database” › phase “online transactions” › iops: Input should be greater than 0');
+  });
+});
+
+describe('SensitivityAnalysis', () => {
+  it('draws the tornado ranked, largest swing first, and switches to read latency', async () => {
+    let body: SensitivityRequest | null = null;
+    server.use(
+      http.post('*/api/v1/whatif/sensitivity', async ({ request }) => {
+        body = (await request.json()) as SensitivityRequest;
+        return HttpResponse.json(fixtures.sensitivityOltp);
+      }),
+    );
+    const { user } = renderWithProviders(<SensitivityAnalysis {...props} />);
+    expect(await screen.findByTestId('sensitivity-summary')).toHaveTextContent(fixtures.sensitivityOltp.text);
+    expect(body!.steps).toMatchObject({ iops_pct: 10, drive_count_pct: 10 });
+    const data = screen.getByRole('table');
+    const first = within(data).getAllByRole('row')[1]!;
+    expect(first).toHaveTextContent(fixtures.sensitivityOltp.bars.find((b) => b.rank === 1)!.label);
+    expect(first).toHaveTextContent('points');
+    await user.click(screen.getByRole('radio', { name: 'Read latency [ms]' }));
+    expect(screen.getByText('Change in read latency, ranked', { selector: 'figcaption' })).toBeInTheDocument();
+    expect(within(screen.getByRole('table')).getAllByRole('row')[1]).toHaveTextContent('ms');
+  });
+
+  it('makes tornado rows of the applicable inputs in rank order', () => {
+    const rows = tornadoRows(fixtures.rangesOltp.ranking, 'headroom');
+    expect(rows.length).toBe(fixtures.rangesOltp.ranking.filter((b) => b.applicable).length);
+    const swings = rows.map((r) => Math.abs((r.high ?? 0) - (r.low ?? 0)));
+    expect(swings).toEqual([...swings].sort((a, b) => b - a));
+  });
+});
+
+describe('MaxWorkloadAnalysis', () => {
+  it('shows each window’s maximum scale and what binds, the system’s binding window marked', async () => {
+    let body: MaxWorkloadRequest | null = null;
+    server.use(
+      http.post('*/api/v1/whatif/max-workload', async ({ request }) => {
+        body = (await request.json()) as MaxWorkloadRequest;
+        return HttpResponse.json(fixtures.maxWorkloadOltp);
+      }),
+    );
+    renderWithProviders(<MaxWorkloadAnalysis {...props} degraded="controller-failed" />);
+    expect(await screen.findByTestId('max-workload-summary')).toHaveTextContent(fixtures.maxWorkloadOltp.text);
+    expect(body!.degraded).toBe('controller-failed');
+    const batch = screen.getByRole('row', { name: /month-end batch/ });
+    expect(batch).toHaveTextContent('binds the system');
+    expect(batch).toHaveTextContent('1.09 x');
+    // max IOPS = IOPS today x max scale, with its math
+    expect(within(batch).getByRole('button', { name: /23,821 IOPS, show how Max IOPS \(month-end batch\) is calculated/ })).toBeInTheDocument();
+  });
+});
+
+describe('RangesAnalysis', () => {
+  it('shows the bands, the ranking and the note on skew', async () => {
+    renderWithProviders(<RangesAnalysis {...props} tracesHref="/traces" />);
+    expect(await screen.findByTestId('ranges-summary')).toHaveTextContent(fixtures.rangesOltp.text);
+    const bands = screen.getByRole('table', { name: /Bands/ });
+    expect(within(bands).getByRole('row', { name: /Sustainable load/ })).toHaveTextContent('0.733x – 1.48x (expected 1.09x)');
+    const note = screen.getByTestId('skew-note');
+    expect(note).toHaveTextContent('skew alone can move what an array sustains several-fold');
+    expect(note).toHaveTextContent('from 0.733 x to 1.48 x today');
+    expect(within(note).getByRole('link', { name: 'analyse a trace' })).toHaveAttribute('href', '/traces');
+    expect(screen.getByText('Uncertainties ranked by their swing', { selector: 'figcaption' })).toBeInTheDocument();
+  });
+
+  it('asks for a Monte Carlo band with its samples', async () => {
+    const bodies: { method?: string; samples?: number }[] = [];
+    server.use(
+      http.post('*/api/v1/whatif/ranges', async ({ request }) => {
+        bodies.push((await request.json()) as { method?: string });
+        return HttpResponse.json(fixtures.rangesOltp);
+      }),
+    );
+    const { user } = renderWithProviders(<RangesAnalysis {...props} />);
+    await screen.findByTestId('ranges-summary');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Method' }), 'monte-carlo');
+    expect(screen.getByRole('spinbutton', { name: 'Samples' })).toHaveValue(64);
+    await vi_waitFor(() => expect(bodies.at(-1)).toMatchObject({ method: 'monte-carlo', samples: 64 }));
+  });
+});
+
+describe('DegradedAnalysis', () => {
+  it('puts normal, drive failed, rebuilding and controller down side by side with the rebuild exposure', async () => {
+    renderWithProviders(<DegradedAnalysis workloads={workloads} configuration={configuration} />);
+    expect(await screen.findByTestId('degraded-summary')).toHaveTextContent('Worst: rebuilding');
+    const table = screen.getByRole('table', { name: 'Degraded modes side by side' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Figure',
+      'Normal operation',
+      'A drive failed',
+      'Rebuildingworst',
+      'A controller (node) down',
+    ]);
+    const verdicts = within(table).getByRole('row', { name: /Verdict/ });
+    expect(within(verdicts).getAllByText(/Meets|Fails/).map((b) => b.textContent)).toEqual(['Meets', 'Fails', 'Fails', 'Fails']);
+    const rebuild = screen.getByTestId('rebuild-exposure');
+    expect(within(rebuild).getByRole('button', { name: /12.5 h, show how Rebuild time/ })).toBeInTheDocument();
+    expect(within(rebuild).getByRole('button', { name: /0.0428 %, show how Further failure/ })).toBeInTheDocument();
+  });
+});
+
+describe('format', () => {
+  it('writes engine check names and signed changes in words', () => {
+    expect(binding('month-end batch: drives:pool:degraded group')).toBe('month-end batch: drives › pool › degraded group');
+    expect(binding('read latency:OLTP database/online')).toBe('read latency › OLTP database/online');
+    expect(signed(12.6, 'points')).toBe('+12.6 points');
+    expect(signed(-7.5)).toBe('−7.5');
+    expect(signed(null)).toBe('saturates');
+  });
+});
+
+async function vi_waitFor(check: () => void) {
+  const { waitFor } = await import('@testing-library/react');
+  await waitFor(check, { timeout: 3000 });
+}
