@@ -51,8 +51,8 @@ export default defineConfig({
   ],
   webServer: {
     command:
-      `cd .. && rm -f var/e2e.db && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
-      `DATABASE_URL=${db} .venv/bin/uvicorn backend.app.main:app --port ${port}`,
+      `cd .. && rm -rf var/e2e.db var/e2e-traces && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
+      `DATABASE_URL=${db} TRACES_DIR=var/e2e-traces .venv/bin/uvicorn backend.app.main:app --port ${port}`,
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -749,6 +749,13 @@ export interface components {
             cost_usd: number | null;
             /** Drives */
             drives: number;
+            /**
+             * Explain
+             * @description formula and inputs of each figure, keyed by field name
+             */
+            explain?: {
+                [key: string]: components["schemas"]["Explained"];
+            };
             /** Flash Cache Gb */
             flash_cache_gb: number;
             /** Power W */

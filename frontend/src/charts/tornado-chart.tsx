@@ -76,7 +76,7 @@ export function TornadoChart({ title, summary, rows, xLabel, unit, lowName = 'In
               domain={[-edge, edge]}
               ticks={ticks}
               tickFormatter={(v: number) => signed(v, '')}
-              label={{ value: xLabel, position: 'insideBottom', offset: -14 }}
+              label={{ value: narrow ? `change [${unit}]` : xLabel, position: 'insideBottom', offset: -14 }}
             />
             <YAxis type="category" dataKey="short" width={axisWidth} tick={{ fontSize: 12 }} interval={0} />
             <Tooltip

@@ -1,12 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import type { SizeRequest } from '@/lib/api-types';
-import { workflow } from '@/stores/workflow';
+import { workflow, workflowStore } from '@/stores/workflow';
 import { fixtures, validation422 } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 import { createTestQueryClient } from '@/testing/test-utils';
@@ -187,5 +187,78 @@ describe('Recommend page', () => {
     await user.click(await screen.findByRole('button', { name: 'Recommend' }));
     expect(await screen.findByText('Not available yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('Analyses page', () => {
+  it('runs the calculators without a configuration, and asks to size one for the rest', async () => {
+    renderApp(href.analyses());
+    expect(await screen.findByText(/need a configuration/)).toBeInTheDocument();
+    expect(screen.queryByTestId('growth-analysis')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('converted-iops')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Building blocks' })).toBeInTheDocument();
+  });
+
+  it('analyses the configuration last sized: growth, sensitivity, maximum workload, ranges, degraded modes', async () => {
+    const w = fixtures.reportSize.inputs.workloads;
+    workflow.resolve({ kind: 'size', request: fixtures.reportSize.inputs as SizeRequest, workloads: w, configuration: fixtures.sizeOltp.configuration });
+    const { user } = renderApp(href.analyses());
+    expect(await screen.findByTestId('growth-summary', {}, SLOW)).toHaveTextContent('First break in month 5');
+    expect(await screen.findByTestId('sensitivity-summary', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByTestId('max-workload-summary')).toBeInTheDocument();
+    expect(await screen.findByTestId('ranges-summary', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByTestId('degraded-summary')).toBeInTheDocument();
+    // the conversion starts from the configuration's scheme
+    expect(screen.getByRole('combobox', { name: 'From: RAID scheme' })).toHaveValue('raid-dp');
+    expect(screen.getByRole('combobox', { name: 'Array' })).toHaveValue('netapp-fas3170');
+    // one mode for the analyses that take one
+    const bodies: { degraded?: string }[] = [];
+    server.use(
+      http.post('*/api/v1/whatif/max-workload', async ({ request }) => {
+        bodies.push((await request.json()) as { degraded?: string });
+        return HttpResponse.json(fixtures.maxWorkloadOltp);
+      }),
+    );
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Evaluate the analyses with' }), 'drive-failed');
+    await waitFor(() => expect(bodies.at(-1)?.degraded).toBe('drive-failed'));
+  });
+});
+
+describe('Traces page', () => {
+  it('uploads a trace and follows its job at /traces/{id}', async () => {
+    server.use(http.post('*/api/v1/traces', () => HttpResponse.json({ id: fixtures.traceJobDone.id, status: 'queued' }, { status: 202 })));
+    const { user, router } = renderApp(href.traces());
+    await user.upload(await screen.findByLabelText('Trace file', {}, SLOW), new File(['time_s,op,offset,size\n0,R,0,4096\n'], 't.csv'));
+    await user.click(screen.getByRole('button', { name: 'Upload and analyse' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(href.trace(fixtures.traceJobDone.id)));
+    expect(await screen.findByRole('heading', { name: 'Profile' }, SLOW)).toBeInTheDocument();
+  });
+
+  it('puts the derived workload into the workflow and opens Size', async () => {
+    workflow.setWorkloads(fixtures.reportSize.inputs.workloads);
+    const { user, router } = renderApp(href.trace(fixtures.traceJobDone.id));
+    await user.click(await screen.findByRole('button', { name: 'Use as workload' }, SLOW));
+    expect(router.state.location.pathname).toBe('/size');
+    expect(workflowStore.get().workloads).toEqual([fixtures.traceJobDone.result!.derived.workload]);
+    expect(await screen.findByRole('region', { name: `Workload ${fixtures.traceJobDone.result!.derived.workload.name}` }, SLOW)).toBeInTheDocument();
+  });
+});
+
+describe('Hardware page', () => {
+  it('lists the custom hardware beside the form to add more', async () => {
+    renderApp(href.hardware());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Custom hardware' })).toBeInTheDocument();
+    expect(await screen.findByRole('rowheader', { name: 'Lab SSD 3.84 TB' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add the drive' })).toBeInTheDocument();
+  });
+});
+
+describe('Recommend page, chart', () => {
+  it('draws cost against read latency above the ranked table', async () => {
+    workflow.setWorkloads(fixtures.reportSize.inputs.workloads);
+    server.use(http.post('*/api/v1/recommend', () => HttpResponse.json(fixtures.recommendOltp)));
+    const { user } = renderApp(href.recommend());
+    await user.click(await screen.findByRole('button', { name: 'Recommend' }));
+    expect(await screen.findByTestId('pareto-chart', {}, SLOW)).toBeInTheDocument();
   });
 });

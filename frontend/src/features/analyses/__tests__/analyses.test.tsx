@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
@@ -32,8 +32,9 @@ describe('GrowthAnalysis', () => {
     expect(body!).toMatchObject({ workloads, degraded: 'rebuilding', months: null, step_months: 1 });
     expect((body!.configuration as { name: string }).name).toBe(configuration.name);
     // one line per window, and capacity
-    expect(screen.getByText('month 17')).toHaveClass('badge-fail'); // business hours
-    expect(screen.getByText('month 5')).toHaveClass('badge-fail'); // month-end batch
+    expect(screen.getByText('month 17', { selector: '.badge' })).toHaveClass('badge-fail'); // business hours
+    expect(screen.getByText('month 5', { selector: '.badge' })).toHaveClass('badge-fail'); // month-end batch
+    expect(screen.getAllByText('holds', { selector: '.badge' })).toHaveLength(2); // nightly export, capacity
     expect(screen.getByText(/Capacity: fits through month 36/)).toBeInTheDocument();
     expect(screen.getByText('Busiest component per window, and capacity fill, by month', { selector: 'figcaption' })).toBeInTheDocument();
     expect(screen.getByText('Read latency by month', { selector: 'figcaption' })).toBeInTheDocument();
@@ -71,11 +72,17 @@ describe('SensitivityAnalysis', () => {
     expect(within(screen.getByRole('table')).getAllByRole('row')[1]).toHaveTextContent('ms');
   });
 
-  it('makes tornado rows of the applicable inputs in rank order', () => {
-    const rows = tornadoRows(fixtures.rangesOltp.ranking, 'headroom');
-    expect(rows.length).toBe(fixtures.rangesOltp.ranking.filter((b) => b.applicable).length);
+  it.each(['headroom', 'latency'] as const)('makes tornado rows of the applicable inputs, largest %s swing first', (metric) => {
+    const rows = tornadoRows(fixtures.sensitivityOltp.bars, metric);
+    expect(rows.length).toBe(fixtures.sensitivityOltp.bars.filter((b) => b.applicable).length);
     const swings = rows.map((r) => Math.abs((r.high ?? 0) - (r.low ?? 0)));
     expect(swings).toEqual([...swings].sort((a, b) => b - a));
+  });
+
+  it('ranks an input that saturates the array first', () => {
+    const [a, b] = fixtures.sensitivityOltp.bars;
+    const rows = tornadoRows([a!, { ...b!, headroom_high_delta_pts: null, swing_pts: null }], 'headroom');
+    expect(rows[0]).toMatchObject({ label: b!.label, high: null });
   });
 });
 
@@ -124,7 +131,7 @@ describe('RangesAnalysis', () => {
     await screen.findByTestId('ranges-summary');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Method' }), 'monte-carlo');
     expect(screen.getByRole('spinbutton', { name: 'Samples' })).toHaveValue(64);
-    await vi_waitFor(() => expect(bodies.at(-1)).toMatchObject({ method: 'monte-carlo', samples: 64 }));
+    await waitFor(() => expect(bodies.at(-1)).toMatchObject({ method: 'monte-carlo', samples: 64 }));
   });
 });
 
@@ -157,8 +164,3 @@ describe('format', () => {
     expect(signed(null)).toBe('saturates');
   });
 });
-
-async function vi_waitFor(check: () => void) {
-  const { waitFor } = await import('@testing-library/react');
-  await waitFor(check, { timeout: 3000 });
-}

@@ -39,11 +39,12 @@ const STEP_FIELDS: { key: keyof SensitivitySteps; label: string; unit: string; m
   { key: 'full_stripe_share', label: 'Full-stripe share ±', unit: '', max: 0.5 },
 ];
 
-/** Tornado rows of ranked bars for one metric (inputs that do not apply are left out). */
+/** Tornado rows for one metric, largest swing of that metric first (a saturating end ranks first); inputs that do not apply are left out. */
 export function tornadoRows(bars: TornadoBar[], metric: Metric): TornadoRow[] {
+  const swing = (b: TornadoBar) => (metric === 'headroom' ? b.swing_pts : b.latency_swing_ms) ?? Infinity;
   return [...bars]
     .filter((b) => b.applicable)
-    .sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0))
+    .sort((a, b) => swing(b) - swing(a) || (a.rank ?? 0) - (b.rank ?? 0))
     .map((b) => ({
       label: b.label,
       low: metric === 'headroom' ? b.headroom_low_delta_pts : b.latency_low_delta_ms,

@@ -1,11 +1,13 @@
 import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 
 import { parseApiError } from '@/lib/api-error';
 import { fieldErrors, type FieldErrors } from '@/lib/field-errors';
 import { defaultHeadroom, emptyDraft, type ConfigDraft } from '@/stores/workflow';
-import { validation422 } from '@/testing/mocks/fixtures';
+import { fixtures, validation422 } from '@/testing/mocks/fixtures';
+import { server } from '@/testing/mocks/server';
 import { renderWithProviders } from '@/testing/test-utils';
 
 import { ConfigurationBuilder } from '../components/configuration-builder';
@@ -77,5 +79,50 @@ describe('ConfigurationBuilder', () => {
   it('sends headroom targets only when they differ from the defaults', () => {
     expect(customHeadroom(emptyDraft)).toBeNull();
     expect(customHeadroom({ ...emptyDraft, headroom: { ...defaultHeadroom, drive_max_pct: 60 } })).toMatchObject({ drive_max_pct: 60 });
+  });
+});
+
+describe('ConfigurationBuilder with custom hardware', () => {
+  const records = fixtures.hardwareList.hardware;
+  const ssd = records.find((r) => r.kind === 'drive')!;
+  const controller = records.find((r) => r.kind === 'controller')!;
+  const array = records.find((r) => r.kind === 'array')!;
+
+  it('offers a custom array under its vendor, with its drives (custom ones included) by record id', async () => {
+    const { user } = renderWithProviders(<Harness />);
+    await screen.findByRole('option', { name: 'Lab' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Vendor' }), 'Lab');
+    expect(screen.getByRole('combobox', { name: 'Array model' })).toHaveDisplayValue('Lab FAS (2008) · custom');
+    const option = await screen.findByRole('option', { name: /Lab SSD 3.84 TB · SAS SSD · custom/ });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Drive' }), option);
+    expect(reference()).toMatchObject({ array_id: array.id, drive_id: ssd.id, raid_scheme: 'raid-dp' });
+    // the catalog drives the custom array lists are offered too
+    expect(screen.getByRole('option', { name: /450 GB 15K FC/ })).toBeInTheDocument();
+  });
+
+  it('puts custom drives into an array that takes any drive, and a custom controller in place of the array’s own', async () => {
+    server.use(
+      http.get('*/api/v1/catalog/arrays/:id', () =>
+        HttpResponse.json({
+          ...fixtures.arrayFas3170,
+          array: { ...fixtures.arrayFas3170.array, id: 'generic', vendor: 'Generic', any_drive: true },
+        }),
+      ),
+      http.get('*/api/v1/catalog/arrays', () =>
+        HttpResponse.json({ ...fixtures.arrays, arrays: [...fixtures.arrays.arrays, { ...fixtures.arrayFas3170.array, id: 'generic', vendor: 'Generic', model: 'Generic dual-controller array', any_drive: true }] }),
+      ),
+    );
+    const { user } = renderWithProviders(<Harness />);
+    await screen.findByRole('option', { name: 'Generic' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Vendor' }), 'Generic');
+    await screen.findByRole('option', { name: /Lab SSD 3.84 TB/ });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Controllers' }), controller.id);
+    expect(reference()).toMatchObject({ array_id: 'generic', controller_id: controller.id });
+    expect(screen.getByRole('option', { name: /Custom: 2 x Lab controller/ })).toBeInTheDocument();
+  });
+
+  it('leaves controller_id out of the reference while the array’s own controllers are used', () => {
+    expect('controller_id' in draftToReference({ ...emptyDraft, arrayId: 'a' })).toBe(false);
+    expect(draftToReference({ ...emptyDraft, arrayId: 'a', controllerId: 'c1' }).controller_id).toBe('c1');
   });
 });

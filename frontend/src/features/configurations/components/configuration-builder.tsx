@@ -25,10 +25,10 @@ type ConfigurationBuilderProps = {
 
 const REFERENCE_FIELDS = ['array_id', 'drive_id', 'controller_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option'];
 
-function driveLabel(d: DriveSpec): string {
-  const speed = d.kind === 'hdd' && d.rpm ? `${Math.round(d.rpm / 1000)}K rpm` : d.kind.toUpperCase();
-  const custom = d.source === 'user-defined' ? ' · custom' : '';
-  return `${d.name} · ${d.interface ?? ''} ${speed}${custom}`.replace(/\s+/g, ' ');
+function driveLabel(d: DriveSpec, custom: boolean): string {
+  const speed = d.kind === 'hdd' && d.rpm ? `${Math.round(d.rpm / 1000)}K rpm` : d.kind === 'nvme' ? 'NVMe' : d.kind.toUpperCase();
+  const iface = d.interface && d.interface.toLowerCase() !== speed.toLowerCase() ? d.interface : '';
+  return `${d.name} · ${iface} ${speed}${custom ? ' · custom' : ''}`.replace(/\s+/g, ' ');
 }
 
 function arrayFacts(a: ArrayModel): string {
@@ -116,7 +116,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           value={draft.driveId}
           placeholder={detail.isFetching && !drives.length ? 'Loading drives…' : 'Choose a drive…'}
           disabled={!drives.length}
-          options={drives.map((d) => ({ value: d.id, label: driveLabel(d) }))}
+          options={drives.map((d) => ({ value: d.id, label: driveLabel(d, choices.custom.drives.some((c) => c.id === d.id)) }))}
           errors={errors.at('drive_id')}
           onChange={(driveId) => set({ driveId })}
         />

@@ -77,6 +77,13 @@ function Table<R extends HardwareRecord>({ title, records, head, row }: { title:
   );
 }
 
+const KIND_LABELS: Record<string, string> = { hdd: 'HDD', ssd: 'SSD', nvme: 'NVMe' };
+
+function kindLabel(kind: string, iface: string | null | undefined): string {
+  const k = KIND_LABELS[kind] ?? kind;
+  return iface && iface !== k ? `${k} ${iface}` : k;
+}
+
 const n = (v: number | null | undefined, unit = '') => (v == null ? '—' : `${formatNumber(v)}${unit ? ` ${unit}` : ''}`);
 
 /** The custom drives, controllers and arrays, each deletable (after a confirmation). */
@@ -95,7 +102,7 @@ export function HardwareList() {
         records={drives}
         head={['Kind', 'Capacity', 'Performance', 'Price']}
         row={(r) => [
-          `${r.spec.kind.toUpperCase()} ${r.spec.interface ?? ''}`,
+          kindLabel(r.spec.kind, r.spec.interface),
           n(r.spec.capacity_gb, 'GB'),
           r.spec.kind === 'hdd'
             ? `${n(r.spec.rpm, 'rpm')}, ${n(r.spec.media_rate_mb_s, 'MB/s')}`

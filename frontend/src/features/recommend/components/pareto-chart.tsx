@@ -111,6 +111,7 @@ export default function ParetoChart({ recommendation, onUse }: ParetoChartProps)
               stroke="#fff"
               strokeWidth={1.5}
               shape="diamond"
+              legendType="diamond"
               onClick={open}
               cursor="pointer"
               isAnimationActive={false}

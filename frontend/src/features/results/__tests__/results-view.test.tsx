@@ -44,6 +44,19 @@ describe('Verdicts', () => {
   });
 });
 
+describe('BillSummary with the engine\'s explanations', () => {
+  it('shows the formula and numbers the API sends for a figure (the bill of a catalog reference)', async () => {
+    const user = userEvent.setup();
+    // recorded: evaluate 48 drives of a FAS3170 given by reference (no packaging on the client)
+    const explain = {
+      power_w: { value: 2050, unit: 'W', formula: 'power = controllers + shelves x shelf power + drives x drive power', text: 'power = 800 + 4 x 100 + 50 x 17 W = 2,050 W', inputs: {}, source: null },
+    };
+    render(<BillSummary bill={{ ...failing.bill, power_w: 2050, explain }} packaging={null} />);
+    await user.click(within(screen.getByTestId('bill-power')).getByRole('button'));
+    expect(screen.getByRole('dialog')).toHaveTextContent('power = 800 + 4 x 100 + 50 x 17 W = 2,050 W');
+  });
+});
+
 describe('BillSummary', () => {
   it('lists drives, spares, shelves, rack units, power and cost, each opening its math', async () => {
     const user = userEvent.setup();
