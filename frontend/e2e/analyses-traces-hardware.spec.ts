@@ -215,9 +215,9 @@ test('custom hardware: the API’s 422 at a field, a drive and a controller adde
   // on Size: the drive in the Generic (any drive) array, the controller in place of the array's own
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Size' }).click();
   await page.getByRole('combobox', { name: 'Vendor' }).selectOption('Generic');
-  await expect(page.getByRole('combobox', { name: 'Drive' }).locator('option', { hasText: 'Lab NVMe 7.68 TB' })).toHaveCount(1);
+  await expect(page.getByRole('combobox', { name: 'Drive', exact: true }).locator('option', { hasText: 'Lab NVMe 7.68 TB' })).toHaveCount(1);
   await expect(page.getByRole('combobox', { name: 'Controllers' }).locator('option', { hasText: 'Lab controller' })).toHaveCount(1);
-  await page.getByRole('combobox', { name: 'Drive' }).selectOption({ label: 'Lab NVMe 7.68 TB · NVMe · custom' });
+  await page.getByRole('combobox', { name: 'Drive', exact: true }).selectOption({ label: 'Lab NVMe 7.68 TB · NVMe · custom' });
   await page.getByRole('combobox', { name: 'Controllers' }).selectOption({ label: 'Custom: 2 x Lab controller' });
   await page.locator('.builder').screenshot({ path: `${screenshots}size-custom-hardware.png` });
 

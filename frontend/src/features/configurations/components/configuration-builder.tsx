@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 
 import { ErrorState, formatNumber, NumberField, SelectField } from '@/components';
-import type { ArrayModel, DriveSpec } from '@/lib/api-types';
+import type { ArrayModel, ControllerSpec, DriveSpec } from '@/lib/api-types';
 import type { FieldErrors } from '@/lib/field-errors';
 import type { ConfigDraft } from '@/stores/workflow';
 
@@ -31,8 +31,8 @@ function driveLabel(d: DriveSpec, custom: boolean): string {
   return `${d.name} · ${iface} ${speed}${custom ? ' · custom' : ''}`.replace(/\s+/g, ' ');
 }
 
-function arrayFacts(a: ArrayModel): string {
-  const c = a.controller;
+function arrayFacts(a: ArrayModel, controller: ControllerSpec = a.controller): string {
+  const c = controller;
   return `${c.count} x ${c.model} (${c.ha_mode}), ${formatNumber(c.dram_cache_gb ?? 0)} GB DRAM each · up to ${formatNumber(a.max_drives)} drives · ${a.era}`;
 }
 
@@ -171,7 +171,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           onChange={(controllerId) => set({ controllerId })}
         />
       </div>
-      {array ? <p className="muted array-facts">{arrayFacts(array)}</p> : null}
+      {array ? <p className="muted array-facts">{arrayFacts(array, controllers.find((c) => c.id === draft.controllerId)?.spec)}</p> : null}
 
       <fieldset className="plain drive-count">
         <legend>Drive count</legend>

@@ -97,7 +97,7 @@ export default function ParetoChart({ recommendation, onUse }: ParetoChartProps)
               domain={[0, yTicks.at(-1) ?? 'auto']}
               ticks={yTicks}
               width={64}
-              tickFormatter={(v: number) => formatNumber(v, 2)}
+              tickFormatter={(v: number) => formatNumber(v, 3)}
               label={{ value: 'Read latency [ms]', angle: -90, position: 'insideLeft', offset: -2, style: { textAnchor: 'middle' } }}
             />
             <ZAxis range={[70, 70]} />

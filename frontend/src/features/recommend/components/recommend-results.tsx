@@ -83,8 +83,8 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                   <td>{c.read_latency_ms == null ? 'saturated' : `${formatNumber(c.read_latency_ms)} ms`}</td>
                   <td className="small">{c.binding_constraint}</td>
                   <td>
-                    <button type="button" onClick={() => onUse(c)} aria-label={`Open ${c.model} with ${c.drive_name} in Size`}>
-                      Open in Size
+                    <button type="button" onClick={() => onUse(c)} aria-label={`Open ${c.model} with ${c.drive_name} in Size`} title="Open in Size">
+                      Open
                     </button>
                   </td>
                 </tr>
