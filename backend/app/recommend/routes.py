@@ -10,7 +10,7 @@ from backend.app.recommend.schemas import RecommendRequest
 from backend.app.schemas import error_responses
 from models.recommend import Recommendation
 
-router = APIRouter(tags=["recommend"], responses=error_responses(503))
+router = APIRouter(tags=["recommend"], responses=error_responses(400, 503))
 
 
 @router.post("/recommend", summary="Ranked configurations from the whole catalog that meet every window")

@@ -5811,6 +5811,15 @@ export interface operations {
                     "application/json": components["schemas"]["Recommendation"];
                 };
             };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
