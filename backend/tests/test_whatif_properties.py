@@ -9,20 +9,16 @@ the module.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from backend.app.core.config import Settings
-from backend.app.main import create_app
 from backend.app.whatif.schemas import BuildingBlocksResult
-from backend.tests.conftest import REPO_ROOT, migrate
-from models.catalog import load_catalog
+from backend.tests.property_helpers import CATALOG, bounded, sqlite_client, wide
 from models.conversion import RaidConversion
 from models.whatif import (
     DegradedComparison,
@@ -32,34 +28,12 @@ from models.whatif import (
     SensitivityResult,
 )
 
-CATALOG = load_catalog(REPO_ROOT / "fixtures")
 WINDOWS = ["day", "night"]
-
-
-def bounded(max_examples: int) -> settings:
-    return settings(
-        max_examples=max_examples,
-        derandomize=True,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-        print_blob=True,
-    )
 
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    folder: Path = tmp_path_factory.mktemp("whatif-properties")
-    url = f"sqlite:///{folder / 'sizer.db'}"
-    migrate(url)
-    with TestClient(create_app(Settings(database_url=url, frontend_dist=folder / "no-dist"))) as client:
-        yield client
-
-
-def wide(low: float, high: float) -> st.SearchStrategy[float]:
-    return st.one_of(
-        st.sampled_from([low, high]), st.floats(low, high, allow_nan=False, allow_infinity=False)
-    )
+    yield from sqlite_client(tmp_path_factory, "whatif-properties")
 
 
 @st.composite
