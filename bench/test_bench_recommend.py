@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from models.batch import candidate_space, evaluate_batch
 from models.catalog import Catalog, load_catalog
@@ -22,8 +23,11 @@ from models.recommend import RecommendConstraints, catalog_families, recommend
 from models.workload import IoSize, Phase, Skew, Workload
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CALIBRATED = EngineParameters(ncq_gain_max=1.0, ncq_q_half=6.43)  # fixtures/calibration/engine.yaml
-WAFL = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}  # its "moderate" layout
+# the calibration the API uses, read from its fixture rather than copied here
+_ENGINE = yaml.safe_load((FIXTURES / "calibration" / "engine.yaml").read_text())
+CALIBRATED = EngineParameters(**_ENGINE["parameters"])
+_LAYOUT = _ENGINE["layouts"][_ENGINE["default_layout"]]
+WAFL = {"wafl_full_stripe_share": _LAYOUT["full_stripe_share"], "wafl_scatter": _LAYOUT["scatter"]}
 
 
 @pytest.fixture(scope="module")
