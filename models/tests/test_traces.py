@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.traces import (
     MalformedTraceError,
@@ -28,7 +30,7 @@ from models.traces.mrc import (
     stack_distances,
 )
 from models.traces.parse import read_all
-from models.traces.profile import ProfileBuilder, TraceProfile
+from models.traces.profile import ProfileBuilder, TraceProfile, add_sums, distinct_count, sorted_unique
 from models.traces.records import Records
 from models.traces.synthetic import SyntheticSpec, generate, write_trace
 
@@ -540,3 +542,95 @@ def test_a_bogus_timestamp_far_ahead_is_rejected_not_allocated() -> None:
     with pytest.raises(InputError) as e:
         analyze_trace(io.BytesIO(text.encode()), TraceOptions(interval_s=1, policies=[]))
     assert e.value.field == "interval_s" and "bogus timestamp" in str(e.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 10**18 - 1), min_size=1, max_size=40))
+def test_msr_integers_of_one_to_eighteen_digits_read_like_python(offsets: list[int]) -> None:
+    # the fast path reads each number from the 8-byte words ending at its last digit, shifting out
+    # the bytes before the field: every length must come back exactly as int() reads it
+    text = "".join(
+        f"{128166372003061629 + i},usr,0,Read,{o},4096,{o % 10**7}\n" for i, o in enumerate(offsets)
+    )
+    rec, state = read_all(io.BytesIO(text.encode()), TraceFormat.MSR)
+
+    assert rec.offset.tolist() == offsets
+    assert rec.latency is not None and (rec.latency * 1e7).round().astype(np.int64).tolist() == [
+        o % 10**7 for o in offsets
+    ]
+    assert state.malformed == 0
+
+
+def test_carriage_returns_quotes_and_bad_lines_do_not_change_the_good_records() -> None:
+    # a block whose lines all have 7 fields and no other byte below "," is split in one scan (a
+    # regular grid of separators); CRLF line ends, a quoted line or a malformed line send the block
+    # through the general path, which must read the other lines alike
+    lines = [
+        f"{128166372003061629 + 1000 * i},usr,{i % 2},{'Read' if i % 3 else 'Write'},{4096 * i},4096,{100 + i}"
+        for i in range(30)
+    ]
+    quoted = ",".join(f'"{f}"' for f in lines[20].split(","))
+    variants = {
+        "regular": "\n".join(lines) + "\n",
+        "crlf": "\r\n".join(lines) + "\r\n",
+        "odd": "\n".join([*lines[:10], "bad,line", *lines[10:20], quoted, *lines[21:]]) + "\n",
+    }
+    read = {k: read_all(io.BytesIO(v.encode()), TraceFormat.MSR) for k, v in variants.items()}
+
+    regular = read["regular"][0]
+    for name in ("crlf", "odd"):
+        rec = read[name][0]
+        for column in ("t", "read", "offset", "size", "stream", "latency"):
+            assert getattr(rec, column).tolist() == getattr(regular, column).tolist(), (name, column)
+    assert read["odd"][1].malformed == 1 and read["odd"][1].samples[0].line == 11
+    assert read["regular"][1].malformed == read["crlf"][1].malformed == 0
+
+
+def test_a_regular_csv_block_of_five_fields_keeps_its_latencies() -> None:
+    # header + lines of 5 fields: one regular grid, so the 4-field pass finds no line
+    text = b"time_s,op,offset,size,latency_ms\n" + b"".join(
+        f"{i / 10},{'R' if i % 2 else 'W'},{4096 * i},8192,{i / 4}\n".encode() for i in range(8)
+    )
+    rec, state = read_all(io.BytesIO(text), TraceFormat.CSV)
+
+    assert rec.offset.tolist() == [4096 * i for i in range(8)]
+    assert rec.latency is not None
+    np.testing.assert_allclose(rec.latency, [i / 4 / 1000 for i in range(8)])
+    assert state.ignored == 1 and state.malformed == 0
+
+
+KEY_LAYOUTS = {
+    "one stream": lambda k: k,  # blocks 0..63: counted in arrays indexed by key
+    "four streams": lambda k: (k % 4) << 40 | (k // 4),  # narrowed (stream next to block), then indexed
+    "spread": lambda k: k << 30,  # blocks 2^30 apart: sorted
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(sorted(KEY_LAYOUTS)),
+    st.lists(st.integers(0, 63), max_size=60),
+    st.lists(st.tuples(st.integers(0, 63), st.floats(1e-3, 1.0)), max_size=200),
+)
+def test_distinct_keys_and_sums_per_key_do_not_depend_on_the_counting_method(
+    layout: str, table_at: list[int], entries: list[tuple[int, float]]
+) -> None:
+    # whichever way the keys are counted, they must come out as np.unique's, each with the
+    # table's sum plus its entries' summed in order
+    key = KEY_LAYOUTS[layout]
+    table_keys = np.unique(key(np.asarray(table_at, dtype=np.int64)))
+    table_sums = np.arange(1, table_keys.size + 1, dtype=np.float64) / 7
+    keys = key(np.asarray([k for k, _ in entries], dtype=np.int64))
+    weights = np.asarray([w for _, w in entries], dtype=np.float64)
+
+    expected: dict[int, float] = {}
+    for k, w in zip(keys.tolist(), weights.tolist(), strict=True):
+        expected[k] = expected.get(k, 0.0) + w
+    for k, total in zip(table_keys.tolist(), table_sums.tolist(), strict=True):
+        expected[k] = total + expected.get(k, 0.0)
+    got_keys, got_sums = add_sums(table_keys, table_sums, [keys[:5], keys[5:]], [weights[:5], weights[5:]])
+
+    assert sorted_unique(keys).tolist() == np.unique(keys).tolist()
+    assert distinct_count(keys) == np.unique(keys).size
+    assert got_keys.tolist() == sorted(expected)
+    assert got_sums.tolist() == [expected[k] for k in sorted(expected)]

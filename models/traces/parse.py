@@ -147,10 +147,6 @@ _OVER9 = np.uint64(0x7676767676767676)  # + 0x76 sets a byte's high bit iff the 
 _PAIR_MASK = np.uint64(0x000000FF000000FF)
 _PAIR_MUL1 = np.uint64(100 + (1_000_000 << 32))
 _PAIR_MUL2 = np.uint64(1 + (10_000 << 32))
-_KEEP_LAST = np.array([0] + [((1 << (8 * c)) - 1) << (8 * (8 - c)) for c in range(1, 9)], dtype=np.uint64)
-"""Mask keeping the last c bytes of a word (the high bytes of a little-endian load), c = 0..8."""
-_KEEP_FIRST = np.array([(1 << (8 * c)) - 1 for c in range(9)], dtype=np.uint64)
-"""Mask keeping the first c bytes of a word (its low bytes), c = 0..8."""
 _EIGHT_DIGITS = np.array([10 ** (8 * p) for p in range(3)], dtype=np.uint64)
 
 
@@ -159,29 +155,45 @@ def _words(arr: U8Array) -> npt.NDArray[np.uint64]:
     return np.ndarray((arr.size - 7,), dtype="<u8", buffer=arr, strides=(1,))
 
 
+def _field_words(arr: U8Array, end: IntArray, n_words: int) -> npt.NDArray[np.uint64]:
+    """The ``n_words`` 8-byte little-endian words ending at each ``end`` (row p: the word ending
+    at ``end - 8p``), from one gather of ``8 n_words``-byte items (unaligned 8-byte loads cost
+    about the same as the wider ones)."""
+    width = 8 * n_words
+    items = np.ndarray((arr.size - width + 1,), dtype=f"V{width}", buffer=arr, strides=(1,))
+    words = items[end - width].view("<u8").reshape(-1, n_words)
+    return words[:, ::-1].T.copy() if n_words > 1 else words.T
+
+
 def _digits(
-    words: npt.NDArray[np.uint64], start: IntArray, end: IntArray, width: int
+    arr: U8Array, start: IntArray, end: IntArray, width: int
 ) -> tuple[npt.NDArray[np.uint64], BoolArray]:
-    """Decimal value of the digits in ``[start, end)`` (at most ``width`` <= 24 of them), and
+    """Decimal value of the digits in ``arr[start:end]`` (at most ``width`` <= 24 of them), and
     whether every byte there is a digit. An empty field is 0 and all digits.
 
     Eight bytes at a time, from the right: the word ending at ``end - 8p`` loses the bytes before
-    the field (they become leading zeros), then three multiplications turn its eight digits into
-    a number (Lemire, "Faster number parsing without SIMD", 2022:
+    the field (shifted out: they become leading zeros), then three multiplications turn its
+    eight digits into a number (Lemire, "Faster number parsing without SIMD", 2022:
     ``v = 10 v + (v >> 8)`` pairs digits, one multiply-add of the pairs gives the 8-digit value).
     The buffer must have ``8 ceil(width / 8)`` bytes of padding before its first field (see
     :func:`_split_lines`).
     """
     length = end - start
     shortest = int(length.min()) if length.size else 0
-    value = np.zeros(start.size, dtype=np.uint64)
+    n_words = (width + 7) // 8
+    words = _field_words(arr, end, n_words)
+    value = np.zeros(0, dtype=np.uint64)
     bad_bits = np.zeros(start.size, dtype=np.uint64)
     tmp = np.empty(start.size, dtype=np.uint64)
-    for p in range((width + 7) // 8):
-        d = words[end - 8 * (p + 1)]
+    for p in range(n_words):
+        d = words[p]
         d ^= _ZEROS
-        if shortest < 8 * (p + 1):  # some fields do not fill this word: clear the bytes before them
-            d &= _KEEP_LAST[np.clip(length - 8 * p, 0, 8)]
+        if shortest < 8 * (p + 1):  # some fields do not fill this word: shift out the bytes before them
+            before = np.maximum(8 * (p + 1) - length, 0)  # bytes of the word before the field, 0..8+
+            before <<= 3
+            bits = before.view(np.uint64)  # shifts of 64 bits and more give 0
+            d >>= bits
+            d <<= bits
         np.add(d, _OVER9, out=tmp)
         tmp |= d
         bad_bits |= tmp
@@ -197,7 +209,9 @@ def _digits(
         d >>= np.uint64(32)
         if p:
             d *= _EIGHT_DIGITS[p]
-        value += d
+            value += d
+        else:
+            value = d
     return value, (bad_bits & _HIGH) == 0
 
 
@@ -211,7 +225,7 @@ def _uint(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) -> tu
     if width == 1:  # one digit each (disk numbers)
         d = arr[start].astype(np.int64) - 48
         return d, ok & (d >= 0) & (d <= 9)
-    value, digits = _digits(_words(arr), start, end, width)
+    value, digits = _digits(arr, start, end, width)
     return value.view(np.int64), ok & digits
 
 
@@ -237,9 +251,8 @@ def _decimal(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 18) ->
     frac = end - frac_start
     ok &= (int_end > start) | (frac > 0)
     width = max(1, min(int(length.max()), max_len))
-    words = _words(arr)
-    a, ok_a = _digits(words, start, int_end, width)
-    b, ok_b = _digits(words, frac_start, end, width)
+    a, ok_a = _digits(arr, start, int_end, width)
+    b, ok_b = _digits(arr, frac_start, end, width)
     frac = np.minimum(frac, 18)
     value = a.astype(np.int64) * _POW10[frac] + b.astype(np.int64)
     return value / np.power(10.0, frac), ok & ok_a & ok_b
@@ -259,7 +272,12 @@ def _token_key(arr: U8Array, start: IntArray, end: IntArray, max_len: int = 64) 
     top = words.size - 1
     prime = np.uint64(1099511628211)
     for p in range((int(length.max()) + 7) // 8):
-        w = words[np.minimum(start + 8 * p, top)] & _KEEP_FIRST[np.clip(length - 8 * p, 0, 8)]
+        w = words[np.minimum(start + 8 * p, top)]
+        after = np.maximum(8 * (p + 1) - length, 0)  # bytes of the word after the token, 0..8+
+        after <<= 3
+        bits = after.view(np.uint64)  # keep the first bytes: shifts of 64 bits and more give 0
+        w <<= bits
+        w >>= bits
         h = (h ^ w) * prime
         h ^= h >> np.uint64(29)
     return h ^ length.astype(np.uint64)
@@ -307,12 +325,19 @@ def _byte_at(arr: U8Array, pos: IntArray, valid: BoolArray) -> IntArray:
 
 @dataclass
 class _Lines:
-    """Line boundaries of a block: ``start[i]:end[i]`` without the newline or a trailing ``\\r``."""
+    """Line boundaries of a block: ``start[i]:end[i]`` without the newline or a trailing ``\\r``.
+
+    Split as comma-separated text (:func:`_split_lines`), it also has the positions of its commas
+    and, when every line has the same number of fields and no byte below ``,`` but its commas and
+    newline (the usual case), ``grid``: row i holds line i's commas and then its newline.
+    """
 
     arr: U8Array
     start: IntArray
     end: IntArray
     first_number: int
+    commas: IntArray | None = None
+    grid: IntArray | None = None
 
     @property
     def numbers(self) -> IntArray:
@@ -329,8 +354,13 @@ _TAIL = b"\0" * 8
 """Padding after a block, so the 8-byte word starting at any field ends inside the buffer."""
 
 
-def _split_lines(parts: tuple[LinePart, ...], first_number: int) -> _Lines:
-    """The lines of a block given in parts, copied once into a buffer padded on both sides."""
+def _split_lines(parts: tuple[LinePart, ...], first_number: int, commas: bool = False) -> _Lines:
+    """The lines of a block given in parts, copied once into a buffer padded on both sides.
+
+    With ``commas``, one scan finds every byte up to ``,`` (newlines, commas, and the carriage
+    returns, spaces, tabs and quotes of irregular lines), which gives both the newlines and the
+    commas, and the :attr:`_Lines.grid` of a regular block.
+    """
     size = sum(len(part) for part in parts)
     arr = np.empty(_PAD + size + len(_TAIL), dtype=np.uint8)
     arr[:_PAD] = _NL
@@ -339,12 +369,35 @@ def _split_lines(parts: tuple[LinePart, ...], first_number: int) -> _Lines:
     for part in parts:
         arr[at : at + len(part)] = np.frombuffer(part, dtype=np.uint8)
         at += len(part)
-    nl = np.flatnonzero(arr[_PAD : _PAD + size] == _NL).astype(np.int64) + _PAD
+    body = arr[_PAD : _PAD + size]
+    comma_at: IntArray | None = None
+    grid: IntArray | None = None
+    if commas:
+        low = np.flatnonzero(body <= _COMMA).astype(np.int64, copy=False)
+        low += _PAD
+        low_byte = arr[low]
+        is_nl = low_byte == _NL
+        is_comma = low_byte == _COMMA
+        n = int(np.count_nonzero(is_nl))
+        per_line = low.size // n if n else 0
+        if (
+            per_line >= 2
+            and low.size == n * per_line
+            and is_nl[per_line - 1 :: per_line].all()
+            and int(np.count_nonzero(is_comma)) == n * (per_line - 1)
+        ):  # each line: per_line - 1 commas, then its newline (and no other byte up to ",")
+            grid = low.reshape(n, per_line)
+            nl = grid[:, -1].copy()
+        else:
+            nl, comma_at = low[is_nl], low[is_comma]
+    else:
+        nl = np.flatnonzero(body == _NL).astype(np.int64) + _PAD
     start = np.concatenate([[_PAD], nl[:-1] + 1]).astype(np.int64)
     end = nl.copy()
-    cr = (end > start) & (arr[np.maximum(end - 1, 0)] == 13)
-    end -= cr
-    return _Lines(arr, start, end, first_number)
+    if grid is None:  # no carriage return in a regular block
+        cr = (end > start) & (arr[np.maximum(end - 1, 0)] == 13)
+        end -= cr
+    return _Lines(arr, start, end, first_number, comma_at, grid)
 
 
 def _blank(lines: _Lines) -> BoolArray:
@@ -388,8 +441,16 @@ def _whitespace_tokens(lines: _Lines) -> _Tokens:
 def _comma_fields(lines: _Lines, k: int) -> tuple[BoolArray, list[tuple[IntArray, IntArray]]]:
     """Lines with exactly ``k`` comma-separated fields, and (start, end) of each field for them."""
     arr = lines.arr
-    commas = np.flatnonzero(arr == _COMMA)
     n = lines.start.size
+    if lines.grid is not None:  # every line has the same number of fields
+        if lines.grid.shape[1] != k:
+            empty = np.zeros(0, dtype=np.int64)
+            return np.zeros(n, dtype=bool), [(empty, empty)] * k
+        cols = lines.grid.T.copy()  # one contiguous row of positions per separator
+        return np.ones(n, dtype=bool), [
+            (lines.start if i == 0 else cols[i - 1] + 1, cols[i]) for i in range(k)
+        ]
+    commas = lines.commas if lines.commas is not None else np.flatnonzero(arr == _COMMA)
     if k > 1 and commas.size == n * (k - 1):  # the usual case: every line has k fields
         sel = commas.reshape(n, k - 1)
         shaped = (sel[:, 0] > lines.start) & (sel[:, -1] < lines.end)
@@ -475,8 +536,11 @@ class _Reader:
     def __init__(self, state: ParseState) -> None:
         self.state = state
 
+    comma_separated = False
+    """Whether lines are comma-separated fields (see :func:`_split_lines`)."""
+
     def read_block(self, parts: tuple[LinePart, ...], first_number: int) -> Records:
-        lines = _split_lines(parts, first_number)
+        lines = _split_lines(parts, first_number, self.comma_separated)
         self.state.lines += lines.start.size
         records = self.parse(lines)
         self.state.records += len(records)
@@ -497,6 +561,7 @@ class _Reader:
 
 class _CsvReader(_Reader):
     format = TraceFormat.CSV
+    comma_separated = True
 
     def __init__(self, state: ParseState) -> None:
         super().__init__(state)
@@ -572,6 +637,7 @@ class _CsvReader(_Reader):
 
 class _MsrReader(_Reader):
     format = TraceFormat.MSR
+    comma_separated = True
 
     def __init__(self, state: ParseState) -> None:
         super().__init__(state)
@@ -599,17 +665,18 @@ class _MsrReader(_Reader):
         resp, ok_resp = _uint(arr, *f[6])
         ok &= ok_disk & ok_op & ok_off & ok_size & ok_resp
         idx = np.flatnonzero(shaped)[ok]
-        streams = self._stream_ids(arr, (f[1][0][ok], f[1][1][ok]), disk[ok])
+        good: BoolArray | slice = slice(None) if idx.size == n else ok  # every line read: no copies
+        streams = self._stream_ids(arr, (f[1][0][good], f[1][1][good]), disk[good])
         fast = Records(
             t=np.zeros(idx.size),
-            read=is_read[ok],
-            offset=off[ok],
-            size=size[ok],
+            read=is_read[good],
+            offset=off[good],
+            size=size[good],
             stream=streams,
-            latency=resp[ok] / FILETIME_TICKS_PER_S,
+            latency=resp[good] / FILETIME_TICKS_PER_S,
             line=lines.numbers[idx],
         )
-        fast_ticks = ticks[ok]
+        fast_ticks = ticks[good]
         done = blank.copy()
         done[idx] = True
         bad = np.zeros(n, dtype=bool)

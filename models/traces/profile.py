@@ -7,7 +7,8 @@ cache-block requests (see :mod:`models.traces.mrc`): memory grows with the numbe
 and, up to :data:`HEAT_MAX_BLOCKS` distinct blocks, with the footprint, never with the number of
 records. Beyond that bound the heat map and working sets follow a hash sample of the cache
 blocks (estimates, said in the profile's warnings). Each chunk is a few vector passes and sorts
-of packed 64-bit keys; nothing loops over records in Python.
+of packed 64-bit keys (keys within a small range are counted in arrays indexed by key instead:
+:func:`dense_range`); nothing loops over records in Python.
 
 Definitions (interval of ``interval_s`` seconds, counted from the first record)::
 
@@ -61,12 +62,32 @@ PENT_UP_SHARE = 0.05
 """Share of time above the latency target from which the IOPS are said to understate demand."""
 
 
+DENSE_SPAN_PER_KEY = 4
+"""Keys whose range spans at most this many values per key are counted in arrays indexed by
+key (a bitmap, ``bincount``): one pass over the keys and one over the range, instead of a sort."""
+DENSE_MAX_SPAN = 1 << 23
+"""Largest key range counted that way: 8 Mi values, 64 MB of float64 sums at most."""
+
+
+def dense_range(lo: int, hi: int, n: int) -> bool:
+    """Whether ``n`` keys in ``[lo, hi]`` are worth counting in arrays indexed by key: a range of
+    at most :data:`DENSE_SPAN_PER_KEY` values per key and :data:`DENSE_MAX_SPAN` values in all."""
+    span = hi - lo + 1
+    return span <= DENSE_MAX_SPAN and span <= DENSE_SPAN_PER_KEY * n
+
+
 def sorted_unique(x: IntArray) -> IntArray:
-    """Distinct values, sorted (sort and compare neighbours: faster than numpy's hashing ``unique``
-    for millions of distinct 64-bit keys)."""
+    """Distinct values, sorted: marked in a bitmap over their range when it is small
+    (:func:`dense_range`), else sorted and compared with their neighbours (faster than numpy's
+    hashing ``unique`` for millions of distinct 64-bit keys)."""
+    if x.size == 0:
+        return np.sort(x)
+    lo, hi = int(x.min()), int(x.max())
+    if dense_range(lo, hi, x.size):
+        seen = np.zeros(hi - lo + 1, dtype=bool)
+        seen[x - lo] = True
+        return np.flatnonzero(seen) + lo
     s = np.sort(x)
-    if s.size == 0:
-        return s
     keep = np.empty(s.size, dtype=bool)
     keep[0] = True
     np.not_equal(s[1:], s[:-1], out=keep[1:])
@@ -98,21 +119,69 @@ def _stable_order(ids: IntArray) -> IntArray:
     return sort_with_index(ids)[0]
 
 
-def _compact_keys(keys: IntArray, hi_shift: int) -> tuple[IntArray, int, int]:
-    """Order-preserving narrowing of ``hi << hi_shift | lo`` keys to ``hi << b | lo``, with b the
-    bits of the largest ``lo``: ``(compact keys, hi_shift, b)`` (see :func:`_expand_keys`)."""
-    hi = keys >> hi_shift
-    if keys.size == 0 or not hi.any():
+def _low_bits(parts: list[IntArray], hi_shift: int) -> int:
+    """Bits of the largest ``lo`` of the ``hi << hi_shift | lo`` keys of the parts, or
+    ``hi_shift`` itself when every ``hi`` is 0 (then narrowing changes nothing)."""
+    parts = [k for k in parts if k.size]
+    if not any(int(k.max()) >> hi_shift for k in parts):
+        return hi_shift
+    return max(int((k & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
+
+
+def _compact_keys(keys: IntArray, hi_shift: int, lo_bits: int | None = None) -> tuple[IntArray, int, int]:
+    """Order-preserving narrowing of ``hi << hi_shift | lo`` keys to ``hi << b | lo``, with b
+    = ``lo_bits``, by default the bits of the largest ``lo`` (:func:`_low_bits`): ``(compact
+    keys, hi_shift, b)`` (see :func:`_expand_keys`). Stream ids sit at bit 40 of block keys: this
+    brings the blocks of a few streams into a range small enough to count by index."""
+    if lo_bits is None:
+        lo_bits = _low_bits([keys], hi_shift)
+    if lo_bits == hi_shift:
         return keys, hi_shift, hi_shift
-    lo = keys & ((1 << hi_shift) - 1)
-    lo_bits = int(lo.max()).bit_length()
-    return (hi << lo_bits) | lo, hi_shift, lo_bits
+    return ((keys >> hi_shift) << lo_bits) | (keys & ((1 << hi_shift) - 1)), hi_shift, lo_bits
 
 
 def _expand_keys(compact: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
     if lo_bits == hi_shift:
         return compact
     return ((compact >> lo_bits) << hi_shift) | (compact & ((1 << lo_bits) - 1))
+
+
+def add_sums(
+    keys: IntArray,
+    sums: FloatArray,
+    more_keys: list[IntArray],
+    more_weights: list[FloatArray],
+    hi_shift: int = STREAM_SHIFT,
+) -> tuple[IntArray, FloatArray]:
+    """A sorted distinct-key table with its sums, the (key, weight) entries of the parts added
+    (weights > 0; the entries of a key summed in the given order, then added to the table's sum).
+
+    Keys are ``stream << hi_shift | block``. When the table and the parts, narrowed by
+    :func:`_compact_keys`, fall in a small range (:func:`dense_range`), one ``bincount`` over the
+    range does it; else the entries are summed per key by a sort and merged into the table
+    (:func:`merge_sums`).
+    """
+    new_keys = np.concatenate(more_keys)
+    weights = np.concatenate(more_weights)
+    if new_keys.size == 0:
+        return keys, sums
+    lo_bits = _low_bits([keys, new_keys], hi_shift)
+    table = _compact_keys(keys, hi_shift, lo_bits)[0]
+    new = _compact_keys(new_keys, hi_shift, lo_bits)[0]
+    lo, hi = int(new.min()), int(new.max())
+    if table.size:
+        lo, hi = min(lo, int(table[0])), max(hi, int(table[-1]))
+    if not dense_range(lo, hi, new.size + table.size):
+        return merge_sums(keys, sums, *_sum_by_key([new_keys], [weights]))
+    total = np.bincount(new - lo, weights=weights, minlength=hi - lo + 1).astype(np.float64, copy=False)
+    total[table - lo] += sums
+    present = np.flatnonzero(total > 0).astype(np.int64, copy=False)
+    return _expand_keys(present + lo, hi_shift, lo_bits), total[present]
+
+
+def distinct_count(keys: IntArray, hi_shift: int = STREAM_SHIFT) -> int:
+    """Number of distinct ``stream << hi_shift | block`` keys (narrowed first: :func:`_compact_keys`)."""
+    return int(sorted_unique(_compact_keys(keys, hi_shift)[0]).size)
 
 
 def _sum_by_key(keys: list[IntArray], weights: list[FloatArray]) -> tuple[IntArray, FloatArray]:
@@ -317,7 +386,8 @@ class ProfileBuilder:
     """Accumulates the profile, the heat map and the SHARDS sample chunk by chunk.
 
     Work per chunk is a handful of vector passes and sorts of packed 64-bit keys (``np.sort``,
-    not ``argsort``/``unique``: several times faster on 64-bit keys); state kept between chunks:
+    not ``argsort``/``unique``: several times faster on 64-bit keys), or ``bincount`` and bitmaps
+    over the key range when it is small (:func:`dense_range`); state kept between chunks:
     per-interval counters, the last ``seq_window`` I/Os of each stream, the distinct cache blocks
     of the interval still open, the 4 KiB heat map and the SHARDS sample.
     """
@@ -558,7 +628,7 @@ class ProfileBuilder:
                     merged = sorted_unique(np.concatenate(self._open_keys))
                     self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
             else:  # an interval that starts and ends in this batch (or a late record's)
-                count = keys.size if distinct else sorted_unique(keys).size
+                count = keys.size if distinct else distinct_count(keys, STREAM_SHIFT - self.block_shift)
                 self.iv.ws[i] += count / self.heat_rate
 
     def _pairs(self, ivl: IntArray, ckeys: IntArray) -> list[tuple[int, IntArray, bool]]:
@@ -582,22 +652,27 @@ class ProfileBuilder:
     def _close_interval(self) -> None:
         """Count the distinct blocks of the open interval."""
         if self.open_interval >= 0 and self._open_keys:
-            distinct = sorted_unique(np.concatenate(self._open_keys)).size
+            distinct = distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
             self.iv.ws[self.open_interval] += distinct / self.heat_rate
         self._open_keys, self._open_n, self._open_distinct = [], 0, 0
         self.open_interval = -1
 
     def _merge_heat(self) -> None:
-        """Fold the buffered (block, weight) entries into the heat map: the buffer is sorted by
-        block (stably: time order kept within a block) and its weights summed per block, then
-        the sums are merged into the sorted map (binary search, one insertion)."""
+        """Fold the buffered (block, weight) entries into the heat map (:func:`add_sums`): summed
+        per block in time order, then added to the sorted map."""
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
-            keys, sums = _sum_by_key(self._pending_coarse_keys, self._pending_coarse_w)
-            self.coarse_keys, self.coarse_w = merge_sums(self.coarse_keys, self.coarse_w, keys, sums)
+            self.coarse_keys, self.coarse_w = add_sums(
+                self.coarse_keys,
+                self.coarse_w,
+                self._pending_coarse_keys,
+                self._pending_coarse_w,
+                STREAM_SHIFT - COARSE_SHIFT,
+            )
             self._pending_coarse_keys, self._pending_coarse_w = [], []
         if self._pending_keys:
-            keys, sums = _sum_by_key(self._pending_keys, self._pending_w)
-            self.heat_keys, self.heat_w = merge_sums(self.heat_keys, self.heat_w, keys, sums)
+            self.heat_keys, self.heat_w = add_sums(
+                self.heat_keys, self.heat_w, self._pending_keys, self._pending_w
+            )
             self._pending_keys, self._pending_w = [], []
         self._pending_n = 0
         if self.heat_keys.size > self.max_heat_blocks:
@@ -636,14 +711,18 @@ class ProfileBuilder:
     def footprint_blocks(self) -> int:
         """Distinct cache blocks touched (estimated when :attr:`heat_rate` < 1)."""
         keys = self.heat().keys
-        distinct = keys.size if not self.block_shift else sorted_unique(keys >> self.block_shift).size
+        distinct = keys.size
+        if self.block_shift and keys.size:  # sorted keys: each cache block is a run of its 4 KiB blocks
+            blocks = keys >> self.block_shift
+            distinct = 1 + int(np.count_nonzero(blocks[1:] != blocks[:-1]))
         return int(round(distinct / self.heat_rate))
 
     def working_set_blocks(self) -> FloatArray:
         """Distinct cache blocks per interval so far (the open interval included)."""
         ws = self.iv.ws[: max(self.iv.n, 1)].copy()
         if self.open_interval >= 0 and self._open_keys:
-            ws[self.open_interval] += sorted_unique(np.concatenate(self._open_keys)).size / self.heat_rate
+            keys = np.concatenate(self._open_keys)
+            ws[self.open_interval] += distinct_count(keys, STREAM_SHIFT - self.block_shift) / self.heat_rate
         return ws
 
     def _peak(self, i: int, rank: int, by: str, ws: FloatArray) -> PeakWindow:
