@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium validate bench bench-api lock openapi clean
+        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api lock openapi clean
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
@@ -93,7 +93,10 @@ bench: install
 	$(BIN)/pytest -q bench --benchmark-only --benchmark-columns=min,median,max,ops
 
 # uvicorn on 127.0.0.1 + wrk (or an asyncio httpx client): /health, /evaluate, /reports on PostgreSQL
-bench-api: install
+wrk:
+	@command -v wrk >/dev/null 2>&1 || ( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null )
+
+bench-api: install wrk
 	$(BIN)/python bench/api_load.py
 
 clean:

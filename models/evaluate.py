@@ -204,6 +204,10 @@ def cache_shares_gb(cache_gb: float, working_sets_gb: list[float], read_rates: l
     active = [(ws, r) for ws, r in zip(working_sets_gb, read_rates, strict=True)]
     if sum(r for _, r in active) <= 0:
         return [cache_gb * ws / total_ws for ws in working_sets_gb]
+    readers = [ws for ws, r in active if ws > 0 and r > 0]
+    if len(readers) == 1 and cache_gb < readers[0]:
+        # one class reads: N (1 - exp(-r t / N)) = C has a root and the reader keeps all of C
+        return [cache_gb if ws > 0 and r > 0 else 0.0 for ws, r in active]
 
     def occupied(t: float) -> float:
         return sum(ws * (1.0 - math.exp(-r * t / ws)) for ws, r in active if ws > 0) - cache_gb

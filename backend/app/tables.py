@@ -23,12 +23,26 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    cast,
+    literal,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 # JSON on SQLite, JSONB (binary, indexable) on PostgreSQL.
 JSONDocument = JSON().with_variant(JSONB(), "postgresql")
+
+
+def json_document_from_text(text: str, dialect_name: str) -> ColumnElement[Any]:
+    """The value of a :data:`JSONDocument` column given as JSON text already serialized.
+
+    PostgreSQL parses the text into JSONB itself (``CAST(:text AS JSONB)``), and SQLite's JSON
+    column is the text as is: the document is not parsed and dumped again in Python on the way in.
+    """
+    value = literal(text, Text())
+    return cast(value, JSONB) if dialect_name == "postgresql" else value
+
 
 HARDWARE_KINDS = ("drive", "controller", "array")
 HARDWARE_KIND_CHECK = "kind IN (" + ", ".join(f"'{kind}'" for kind in HARDWARE_KINDS) + ")"

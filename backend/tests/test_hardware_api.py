@@ -163,3 +163,41 @@ def test_a_nul_character_in_a_name_is_refused_alike_on_every_database(client: Te
 
     assert error_locs(response) == [["body"]]
     assert client.get("/api/v1/hardware/a%00b").status_code == 404
+
+
+def test_an_edited_custom_drive_changes_the_next_evaluation(client: TestClient) -> None:
+    """Configurations built from catalog records alone are remembered between requests; one that
+    uses custom hardware must be rebuilt, so an edit shows in the very next evaluation."""
+    drive = create(client, "drive", HDD)
+    body = {
+        "workloads": [workload()],
+        "configuration": {
+            "array_id": "generic",
+            "drive_id": drive["id"],
+            "raid_scheme": "raid10",
+            "drive_count": 24,
+        },
+    }
+    before = client.post("/api/v1/evaluate", json=body)
+    client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": {**HDD, "rpm": 15000}})
+    after = client.post("/api/v1/evaluate", json=body)
+
+    assert before.status_code == after.status_code == 200
+    busy = [r.json()["windows"][0]["pools"][0]["drive_utilization_pct"]["value"] for r in (before, after)]
+    # 10K -> 15K rpm: rotational latency 3.0 -> 2.0 ms per random I/O, so the same load is less busy
+    assert busy[1] < busy[0]
+
+
+def test_a_catalog_configuration_is_built_once_per_loaded_catalog(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "configuration": {"array_id": "netapp-fas3270", "raid_scheme": "raid-dp", "drive_count": 48},
+    }
+    first = client.post("/api/v1/evaluate", json=body).json()
+    derived = client.app.state.catalog.derived  # type: ignore[attr-defined]
+    entries = len(derived)
+    second = client.post("/api/v1/evaluate", json=body).json()
+
+    assert entries >= 1
+    assert len(derived) == entries
+    assert first == second

@@ -179,3 +179,30 @@ def test_migration_0002_keeps_existing_reports_with_their_snapshot_as_text(db_ur
 
     assert stored is not None
     assert json.loads(stored) == snapshot
+
+
+def _snapshot_compression(url: str) -> dict[str, str]:
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                text(
+                    "SELECT attname, attcompression FROM pg_attribute "
+                    "WHERE attrelid = 'reports'::regclass AND attname IN ('snapshot', 'snapshot_json')"
+                )
+            )
+            return {name: method for name, method in rows}
+    finally:
+        engine.dispose()
+
+
+def test_report_snapshots_are_lz4_compressed_on_postgresql_and_back_to_pglz_after_downgrade(
+    pg_url: str,
+) -> None:
+    """This server is built with LZ4 (Debian's PostgreSQL is), so 0004 must have switched both columns."""
+    config = alembic_config(pg_url)
+    command.upgrade(config, "head")
+    assert _snapshot_compression(pg_url) == {"snapshot": "l", "snapshot_json": "l"}
+
+    command.downgrade(config, "0003")
+    assert _snapshot_compression(pg_url) == {"snapshot": "p", "snapshot_json": "p"}

@@ -480,6 +480,17 @@ def test_vanishing_read_rates_do_not_break_the_cache_split():
     assert shares[0] == pytest.approx(4.0)
 
 
+def test_a_lone_reader_keeps_the_whole_shared_cache():
+    # Che with one reading class: N (1 - exp(-r t / N)) = C, so the reader holds all C = 10 GB;
+    # the general solve with the other class reading almost nothing tends to the same split
+    from models.evaluate import cache_shares_gb
+
+    assert cache_shares_gb(10.0, [40.0, 60.0], [500.0, 0.0]) == [10.0, 0.0]
+    near = cache_shares_gb(10.0, [40.0, 60.0], [500.0, 1e-6])
+    assert near[0] == pytest.approx(10.0, rel=1e-6)
+    assert near[1] == pytest.approx(0.0, abs=1e-5)
+
+
 def test_the_bill_explains_every_figure(hdd15k):
     # 32 drives + max(1, ceil(32/30)) = 2 spares = 34; 24 per shelf -> ceil(34 / 24) = 2 shelves
     res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 32))

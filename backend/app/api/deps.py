@@ -1,15 +1,17 @@
 """Typed dependency aliases for routes.
 
 Dependencies that only read ``app.state`` or build small objects are ``async``: they run on the
-event loop instead of taking a threadpool round trip each. ``get_db`` stays a thread: closing a
-session may talk to the database.
+event loop instead of taking a threadpool round trip each. ``get_db`` too: a session connects on
+its first query (in the route's thread), and only a session that did is closed in the threadpool,
+since closing it talks to the database (rollback, connection back to the pool).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
+import anyio
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -19,15 +21,24 @@ from backend.app.hardware.service import DatabaseHardware
 from backend.app.sizing.context import SizingContext
 
 
-def get_db(request: Request) -> Iterator[Session]:
+async def get_db(request: Request) -> AsyncIterator[Session]:
     """One session per request from the app's session factory; closed (and rolled back) afterwards.
 
     The session connects on its first query, so requests that never touch the database never
-    take a connection.
+    take a connection, and their session is closed on the event loop without a thread hop.
     """
     session_factory: sessionmaker[Session] = request.app.state.session_factory
-    with session_factory() as session:
+    session = session_factory()
+    try:
         yield session
+    finally:
+        if session.in_transaction():
+            # A limiter of its own, never the threadpool's: requests holding every pool thread
+            # while they wait for a connection must not keep this one from going back.
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(session.close, limiter=anyio.CapacityLimiter(1))
+        else:
+            session.close()
 
 
 async def get_catalog(request: Request) -> CatalogStore:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Hashable
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,6 +57,9 @@ class CatalogStore:
         self.fixtures_dir = fixtures_dir
         self._catalog: Catalog | None = None
         self._lock = threading.Lock()
+        # Results derived from the loaded catalog alone (e.g. configurations built from catalog
+        # references), for :mod:`backend.app.sizing.context`; emptied when the catalog loads.
+        self.derived: dict[Hashable, object] = {}
 
     def get(self) -> Catalog:
         """The catalog; :class:`CatalogUnavailable` when the files do not load."""
@@ -64,6 +68,7 @@ class CatalogStore:
                 if self._catalog is None:
                     try:
                         self._catalog = _load(str(self.fixtures_dir), fingerprint(self.fixtures_dir))
+                        self.derived.clear()
                     except (CatalogError, OSError) as exc:
                         raise CatalogUnavailable(str(exc)) from exc
         return self._catalog

@@ -94,6 +94,17 @@ def refuse_nul(document: Any) -> None:
         raise InvalidInput.at(("body",), "text may not contain NUL characters")
 
 
+# A NUL inside a JSON string is written ``\u0000``; after an odd number of backslashes the
+# backslash before ``u0000`` is itself escaped text (``\\u0000`` is the six characters \u0000).
+_JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+
+def refuse_nul_json(text: str) -> None:
+    """:func:`refuse_nul` for a serialized JSON document (one regex scan instead of a tree walk)."""
+    if "\x00" in text or ("\\u0000" in text and _JSON_NUL.search(text)):
+        raise InvalidInput.at(("body",), "text may not contain NUL characters")
+
+
 class Forbidden(Exception):
     """The caller may not do this (e.g. delete a report without its owner token)."""
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul, well_formed_id
+from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.reports import export
 from backend.app.reports.schemas import (
@@ -43,7 +43,7 @@ from backend.app.sizing.schemas import (
     EvaluateRequest,
     SizeRequest,
 )
-from backend.app.tables import Report, new_report_id, utcnow
+from backend.app.tables import Report, json_document_from_text, new_report_id, utcnow
 from models import ENGINE_VERSION
 from models.compare import Figure, figure_changes, figures, headline
 from models.evaluate import EvaluationResult
@@ -171,8 +171,7 @@ def _save(
         result=result,
     )
     text = snapshot.model_dump_json()
-    document = json.loads(text)
-    refuse_nul(document)
+    refuse_nul_json(text)
     session.add(
         Report(
             id=report_id,
@@ -182,7 +181,7 @@ def _save(
             engine_version=ENGINE_VERSION,
             catalog_version=catalog_version,
             kind=kind,
-            snapshot=document,
+            snapshot=json_document_from_text(text, session.get_bind().dialect.name),
             snapshot_json=text,
         )
     )

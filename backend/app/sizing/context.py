@@ -104,6 +104,9 @@ def numerical_failure(exc: Exception) -> InvalidInput:
     )
 
 
+_DERIVED_MAX = 1024  # configurations remembered per loaded catalog
+
+
 class SizingContext:
     """Catalog + calibration + custom hardware for one request (or one CLI run)."""
 
@@ -113,6 +116,7 @@ class SizingContext:
         self.hardware = hardware
         self.used_hardware: dict[str, HardwareRecord] = {}
         self.configurations: list[Configuration] = []
+        self._record_lookups = 0
 
     @property
     def params(self) -> EngineParameters:
@@ -153,11 +157,35 @@ class SizingContext:
         if isinstance(value, Configuration):
             config = value
         else:
-            config = self._build(value, loc, count, scheme_loc)
+            config = self._built(value, loc, count, scheme_loc)
         self.configurations.append(config)
         return config
 
+    def _built(
+        self, ref: CatalogReference, loc: Loc, count: CountMode, scheme_loc: Loc | None
+    ) -> Configuration:
+        """:meth:`_build`, remembered per loaded catalog when only catalog records were used.
+
+        A configuration is a pure function of the reference, the catalog and the calibration;
+        custom hardware can change between requests, so those are never remembered. ``loc`` and
+        ``scheme_loc`` only place error messages, and errors are never remembered.
+        """
+        derived = self.catalog.derived
+        key = ("configuration", ref, count)
+        hit = derived.get(key)
+        if isinstance(hit, tuple) and hit[0] is self.calibration:
+            config: Configuration = hit[1]
+            return config
+        lookups = self._record_lookups
+        config = self._build(ref, loc, count, scheme_loc)
+        if self._record_lookups == lookups:
+            if len(derived) >= _DERIVED_MAX:
+                derived.clear()
+            derived[key] = (self.calibration, config)
+        return config
+
     def _record(self, record_id: str) -> HardwareRecord | None:
+        self._record_lookups += 1
         record = self.hardware.get(record_id)
         if record is not None:
             self.used_hardware[record.id] = record
