@@ -306,6 +306,11 @@ class _Demand:
         self.read_miss_service_ms = 0.0  # sum over misses of service (for the mean)
         self.fe_iops = 0.0
         self.terms: list[str] = []
+        # the positioning (seek + rotation) part of the busy times above: the only part that
+        # command queuing scales, so the demand at another queue depth is arithmetic on these
+        self.read_pos_ms = 0.0
+        self.write_pos_ms = 0.0
+        self.read_miss_pos_ms = 0.0
 
 
 def _positioning_ms(pool: DrivePool, is_read: bool, span: float, q: float, p: EngineParameters) -> float:
@@ -366,11 +371,13 @@ def _pool_demand(
     if xr > 0:
         dem.read_busy_ms += _stream_busy_ms(pool, xr, p.sequential_run_kib, pos_r, True)
         dem.read_ops += xr / p.sequential_run_kib
+        dem.read_pos_ms += xr / p.sequential_run_kib * pos_r
     if xw > 0:
         dem.write_busy_ms += _stream_busy_ms(
             pool, xw * sequential_write_cost(layout), p.sequential_run_kib, pos_w, False
         )
         dem.write_ops += xw * sequential_write_cost(layout) / p.sequential_run_kib
+        dem.write_pos_ms += xw * sequential_write_cost(layout) / p.sequential_run_kib * pos_w
     for wl, ph, h_dram, h_flash in items:
         iops = ph.effective_iops
         if iops <= 0:
@@ -395,14 +402,17 @@ def _pool_demand(
             ops = r_miss * fanout * read_cost_factor
             dem.read_ops += ops
             dem.read_busy_ms += ops * s_read
+            dem.read_pos_ms += ops * pos_r
             dem.read_miss_rate += r_miss
             dem.read_miss_service_ms += r_miss * s_read
+            dem.read_miss_pos_ms += r_miss * pos_r
             dem.be_read_iops += r_miss * read_cost_factor
             # sequential reads: prefetched, streamed from the drives in large runs
             seq_kib = reads * (1.0 - rnd) * frac * size
             run = max(p.sequential_run_kib, size)
             dem.read_busy_ms += _stream_busy_ms(pool, seq_kib, run, pos_r, True)
             dem.read_ops += seq_kib / run
+            dem.read_pos_ms += seq_kib / run * pos_r
             dem.be_read_iops += reads * (1.0 - rnd) * frac
             # random writes: partial-stripe part is random I/O, full-stripe part streams
             w_rnd = writes_be * rnd * frac
@@ -420,11 +430,13 @@ def _pool_demand(
             stripe_kib = w_rnd * stripe_cost * size
             dem.write_busy_ms += _stream_busy_ms(pool, stripe_kib, p.stripe_run_kib, pos_w, False)
             dem.write_ops += stripe_kib / p.stripe_run_kib
+            dem.write_pos_ms += (w_rnd * random_cost + stripe_kib / p.stripe_run_kib) * pos_w
             # sequential writes: full stripes
             seq_w_kib = writes_be * (1.0 - rnd) * frac * size * seq_cost
             run_w = max(p.sequential_run_kib, size)
             dem.write_busy_ms += _stream_busy_ms(pool, seq_w_kib, run_w, pos_w, False)
             dem.write_ops += seq_w_kib / run_w
+            dem.write_pos_ms += seq_w_kib / run_w * pos_w
         dem.be_write_iops += writes_be * (rnd * swc + (1.0 - rnd) * seq_cost)
         dem.terms.append(
             f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(rnd * miss + (1 - rnd))} to disk"
@@ -449,18 +461,19 @@ def _utilization(dem: _Demand, all_drives: int, rd_drives: int) -> float:
     return dem.read_busy_ms / 1000.0 / rd_drives + dem.write_busy_ms / 1000.0 / all_drives
 
 
-def _blend(d1: _Demand, d_deep: _Demand, w: float) -> _Demand:
-    """Demand at a command-queuing factor between the two ends: ``d_deep + w (d1 - d_deep)``.
-
-    Busy times are linear in the positioning multiplier (only seek + rotation scale with it),
-    operation counts do not depend on it.
-    """
+def _at_queue_factor(d1: _Demand, factor: float) -> _Demand:
+    """The demand ``d1`` (computed at a queue of one) with every positioning scaled by ``factor``
+    (the command-queuing multiplier :func:`models.drives.ncq_factor` of another queue depth)."""
     out = _Demand()
-    for name in ("read_busy_ms", "write_busy_ms", "read_miss_service_ms"):
-        a, b = getattr(d_deep, name), getattr(d1, name)
-        setattr(out, name, a + w * (b - a))
     for name in ("read_ops", "write_ops", "be_read_iops", "be_write_iops", "read_miss_rate", "fe_iops"):
         setattr(out, name, getattr(d1, name))
+    cut = 1.0 - factor
+    out.read_busy_ms = d1.read_busy_ms - cut * d1.read_pos_ms
+    out.write_busy_ms = d1.write_busy_ms - cut * d1.write_pos_ms
+    out.read_miss_service_ms = d1.read_miss_service_ms - cut * d1.read_miss_pos_ms
+    out.read_pos_ms = factor * d1.read_pos_ms
+    out.write_pos_ms = factor * d1.write_pos_ms
+    out.read_miss_pos_ms = factor * d1.read_miss_pos_ms
     out.terms = d1.terms
     return out
 
@@ -477,8 +490,9 @@ def _solve_pool(
     """Fixed point of command queuing: service time depends on the queue, the queue on load.
 
     ``q = 1 + U / (1 - U)`` (M/M/1 number in system, at least the arriving command) and
-    ``U(q) = U_deep + ncq(q) / ... `` linear in the queuing factor, so each iteration is
-    arithmetic on two demand evaluations (at q = 1 and at an infinitely deep queue).
+    ``U(q) = U_deep + ncq(q) / ... `` linear in the queuing factor: the demand is evaluated once,
+    at q = 1, with its positioning (seek + rotation) part kept apart, and the demand at any other
+    queue is arithmetic on the two (:func:`_at_queue_factor`).
     Returns (demand, utilization, mean queue per drive).
     """
     all_d, rd, _ = _drive_counts(pool, drive_count)
@@ -488,7 +502,7 @@ def _solve_pool(
         return d1, u1, 1.0 + (u1 / (1.0 - u1) if u1 < 1 else float("inf"))
     q_deep = 1e9
     f_deep = ncq_factor(q_deep, p.ncq_gain_max, p.ncq_q_half)
-    d_deep = _pool_demand(pool, items, span, q_deep, p, read_cost_factor, extra_stream_kib)
+    d_deep = _at_queue_factor(d1, f_deep)
     u_deep = _utilization(d_deep, all_d, rd)
 
     # Closed form. With x = q - 1 = U / (1 - U) and ncq(q) = (x + h) / ((1 + g) x + h):
@@ -503,8 +517,7 @@ def _solve_pool(
     x = (-b + math.sqrt(b * b - 4.0 * a * c)) / (2.0 * a)
     q = 1.0 + x
     u = x / (1.0 + x)
-    w = (ncq_factor(q, g, h) - f_deep) / (1.0 - f_deep)
-    return _blend(d1, d_deep, w), u, q
+    return _at_queue_factor(d1, ncq_factor(q, g, h)), u, q
 
 
 # ---------------------------------------------------------------------------------------------
