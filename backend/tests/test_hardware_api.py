@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from backend.tests.conftest import error_locs, workload
@@ -74,8 +75,25 @@ def test_a_hard_disk_without_seek_times_is_422(client: TestClient) -> None:
 
     response = client.post("/api/v1/hardware", json={"kind": "drive", "spec": spec})
 
-    assert error_locs(response) == [["body", "spec"]]
-    assert "avg_read_seek_ms" in response.json()["detail"][0]["msg"]
+    assert error_locs(response) == [["body", "spec", "avg_read_seek_ms"]]
+    assert "avg_read_seek_ms is required" in response.json()["detail"][0]["msg"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"rpm": None}, "rpm"),  # "rpm is required for a hard disk"
+        ({"track_to_track_ms": 9.0}, "track_to_track_ms"),  # "... must be below avg_read_seek_ms"
+        ({"kind": "ssd"}, "read_iops_4k"),  # "read_iops_4k is required for an SSD/NVMe drive"
+    ],
+)
+def test_a_cross_field_check_is_422_at_the_field_it_names(
+    client: TestClient, change: dict[str, Any], field: str
+) -> None:
+    response = client.post("/api/v1/hardware", json={"kind": "drive", "spec": {**HDD, **change}})
+
+    assert error_locs(response) == [["body", "spec", field]]
+    assert response.json()["detail"][0]["msg"].removeprefix("Value error, ").startswith(field)
 
 
 def test_an_unknown_kind_is_422_at_kind(client: TestClient) -> None:

@@ -92,7 +92,9 @@ def test_an_io_mix_not_summing_to_100_says_so(client: TestClient) -> None:
     response = client.post("/api/v1/evaluate", json=body)
 
     assert response.status_code == 422
-    assert any("sum to 100" in e["msg"] for e in response.json()["detail"])
+    errors = [e for e in response.json()["detail"] if "sum to 100" in e["msg"]]
+    # a cross-field check of the phase, placed at the field its message names
+    assert [e["loc"] for e in errors] == [["body", "workloads", 0, "phases", 0, "io_sizes"]]
 
 
 def test_a_raid6_group_of_three_drives_is_422_at_group_width(client: TestClient) -> None:
@@ -322,6 +324,41 @@ def test_curves_give_latency_vs_load_queue_depth_and_hit_ratio(client: TestClien
     assert marked and marked[0]["hit_pct"] == pytest.approx(hit["configured_hit_pct"])
     hits = [p["hit_pct"] for p in hit["points"]]
     assert hits == sorted(hits) and hits[-1] == pytest.approx(100)
+
+
+def test_curves_computes_only_the_curves_asked_for(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configuration": FAS3270, "curves": ["latency_vs_load"]}
+
+    response = client.post("/api/v1/curves", json=body)
+
+    assert response.status_code == 200, response.text
+    curves = response.json()
+    assert curves["latency_vs_load"]["operating_iops"] == pytest.approx(5000)
+    assert curves["queue_depth"] is None and curves["hit_ratio"] is None
+    assert curves["notes"] == []
+
+
+def test_the_same_latency_curve_whether_asked_alone_or_with_the_others(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configuration": FAS3270}
+
+    alone = client.post("/api/v1/curves", json={**body, "curves": ["latency_vs_load"]}).json()
+    every = client.post("/api/v1/curves", json=body).json()
+
+    assert alone["latency_vs_load"] == every["latency_vs_load"]
+
+
+@pytest.mark.parametrize(
+    ("curves", "loc"),
+    [
+        ([], ["body", "curves"]),
+        (["latency_vs_load", "latency_vs_load"], ["body", "curves"]),
+        (["tail_latency"], ["body", "curves", 0]),
+    ],
+)
+def test_curves_names_each_known_curve_at_most_once(client: TestClient, curves: list, loc: list) -> None:
+    body = {"workloads": [workload()], "configuration": FAS3270, "curves": curves}
+
+    assert error_locs(client.post("/api/v1/curves", json=body)) == [loc]
 
 
 def test_curves_of_an_unknown_window_is_422_at_window(client: TestClient) -> None:

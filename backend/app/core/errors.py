@@ -154,6 +154,25 @@ def json_path(document: Any, loc: Loc) -> Loc:
     return best[1] if best is not None else loc
 
 
+_VALIDATOR_MESSAGE = re.compile(r"(?:Value error, )?(?P<field>[a-z][a-z0-9_]*)\b(?P<required> is required)?")
+
+
+def _named_field(error: dict[str, Any]) -> str | None:
+    """The field a model validator's message starts with, when the object it checked has it
+    (or the message says it is required).
+
+    Cross-field checks (``rpm is required for a hard disk``, ``track_to_track_ms must be below
+    avg_read_seek_ms``) fail on the whole object, so pydantic reports them at the object; the
+    engine's messages name the offending field first, which places them at that field instead.
+    """
+    if error.get("type") != "value_error" or not isinstance(error.get("input"), dict):
+        return None
+    match = _VALIDATOR_MESSAGE.match(str(error.get("msg", "")))
+    if match is None or not (match.group("field") in error["input"] or match.group("required")):
+        return None
+    return match.group("field")
+
+
 def _client_error(error: dict[str, Any], body: Any) -> dict[str, Any]:
     loc = tuple(error.get("loc", ()))
     if loc[:1] == ("body",):
@@ -162,6 +181,9 @@ def _client_error(error: dict[str, Any], body: Any) -> dict[str, Any]:
             discriminator = str((error.get("ctx") or {}).get("discriminator", "")).strip("'")
             if discriminator.isidentifier():
                 loc += (discriminator,)
+        field = _named_field(error)
+        if field is not None and loc[-1] != field:
+            loc += (field,)
     return {**error, "loc": list(loc)}
 
 
