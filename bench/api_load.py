@@ -58,7 +58,11 @@ class Scenario:
     name: str
     method: str
     path: str
-    body: dict[str, Any] | None = None
+    bodies: list[dict[str, Any]] | None = None  # sent in turn, one per request
+
+    @property
+    def body(self) -> dict[str, Any] | None:
+        return self.bodies[0] if self.bodies else None
 
 
 @dataclass
@@ -73,22 +77,44 @@ class Figures:
     p50_ms: float
     p90_ms: float
     p99_ms: float
+    server_cpu_ms_per_request: float | None = None  # CPU of every uvicorn process / requests
+
+
+DISTINCT_WORKLOADS = 400
+
+
+def _scaled(workload: dict[str, Any], factor: float) -> dict[str, Any]:
+    phases = [
+        {**ph, "iops": round(ph["iops"] * factor, 1)} if ph.get("iops") else ph for ph in workload["phases"]
+    ]
+    return {**workload, "phases": phases}
 
 
 def scenarios() -> list[Scenario]:
+    """The OLTP template (6 phases in 3 windows) on a FAS3270; the rotating variant scales its IOPS
+    (0.5x-1.5x) and drive count (96-208) per request, so the engine's memoized cache hit ratios and
+    built configurations are not reused from one request to the next."""
     template = yaml.safe_load((ROOT / "fixtures" / "templates" / "oltp-database.yaml").read_text())
     evaluate = {
         "workloads": [template["workload"]],
         "configuration": {"array_id": "netapp-fas3270", "raid_scheme": "raid-dp", "drive_count": 208},
     }
+    distinct = [
+        {
+            "workloads": [_scaled(template["workload"], 0.5 + i / DISTINCT_WORKLOADS)],
+            "configuration": {**evaluate["configuration"], "drive_count": 96 + 8 * (i % 15)},
+        }
+        for i in range(DISTINCT_WORKLOADS)
+    ]
     return [
         Scenario("GET /health", "GET", "/api/v1/health"),
-        Scenario("POST /evaluate", "POST", "/api/v1/evaluate", evaluate),
+        Scenario("POST /evaluate", "POST", "/api/v1/evaluate", [evaluate]),
+        Scenario(f"POST /evaluate ({DISTINCT_WORKLOADS} bodies)", "POST", "/api/v1/evaluate", distinct),
         Scenario(
             "POST /reports (PostgreSQL)",
             "POST",
             "/api/v1/reports",
-            {"name": "bench", "kind": "evaluate", "inputs": evaluate},
+            [{"name": "bench", "kind": "evaluate", "inputs": evaluate}],
         ),
     ]
 
@@ -127,7 +153,8 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(database_url: str, workers: int) -> Iterator[str]:
+def server(database_url: str, workers: int) -> Iterator[tuple[str, int]]:
+    """uvicorn in a session of its own; yields (base URL, process group id)."""
     port = free_port()
     env = {
         **os.environ,
@@ -163,13 +190,29 @@ def server(database_url: str, workers: int) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.2)
-        yield base
+        yield base, process.pid
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def group_cpu_s(pgid: int) -> float:
+    """User + system CPU seconds of every live process in process group ``pgid`` (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields after the command: state ppid pgrp ... utime(11) stime(12)
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 # ---- load clients -------------------------------------------------------------------------------
@@ -188,14 +231,18 @@ def run_wrk(base: str, scenario: Scenario, connections: int, seconds: float) -> 
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "request.lua"
         lua = [f"wrk.method = {json.dumps(scenario.method)}"]
-        if scenario.body is not None:
-            body = Path(folder) / "body.json"
-            body.write_text(json.dumps(scenario.body))
+        if scenario.bodies:
+            bodies = Path(folder) / "bodies.jsonl"  # one JSON body per line
+            bodies.write_text("".join(json.dumps(b) + "\n" for b in scenario.bodies))
             lua += [
                 'wrk.headers["Content-Type"] = "application/json"',
-                f"local f = io.open({json.dumps(str(body))}, 'rb')",
-                "wrk.body = f:read('*a')",
-                "f:close()",
+                "local bodies = {}",
+                f"for line in io.lines({json.dumps(str(bodies))}) do bodies[#bodies + 1] = line end",
+                "local i = 0",
+                "request = function()",
+                "  i = i % #bodies + 1",
+                "  return wrk.format(nil, nil, nil, bodies[i])",
+                "end",
             ]
         script.write_text("\n".join(lua) + "\n")
         out = subprocess.run(
@@ -243,15 +290,18 @@ async def _httpx_load(
 ) -> tuple[list[float], int]:
     latencies: list[float] = []
     errors = 0
-    body = json.dumps(scenario.body).encode() if scenario.body is not None else None
-    headers = {"Content-Type": "application/json"} if body else {}
+    bodies = [json.dumps(b).encode() for b in scenario.bodies] if scenario.bodies else [None]
+    headers = {"Content-Type": "application/json"} if scenario.bodies else {}
+    sent = 0
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
         deadline = time.perf_counter() + seconds
 
         async def worker() -> None:
-            nonlocal errors
+            nonlocal errors, sent
             while time.perf_counter() < deadline:
+                body = bodies[sent % len(bodies)]
+                sent += 1
                 start = time.perf_counter()
                 response = await client.request(scenario.method, scenario.path, content=body, headers=headers)
                 latencies.append((time.perf_counter() - start) * 1000)
@@ -295,7 +345,12 @@ def main() -> int:
     p.add_argument("--duration", type=float, default=10.0, help="measured seconds per scenario")
     p.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds before each scenario")
     p.add_argument("--connections", type=int, default=32)
-    p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="uvicorn worker processes (default: one per CPU)",
+    )
     p.add_argument("--client", choices=["auto", "wrk", "httpx"], default="auto")
     p.add_argument("--json", type=Path, help="also write the figures here")
     args = p.parse_args()
@@ -304,13 +359,17 @@ def main() -> int:
     run = run_wrk if use_wrk else run_httpx
     server_url = os.environ.get("TEST_DATABASE_URL") or DEFAULT_SERVER
     results: list[Figures] = []
-    with postgres_schema(server_url) as database_url, server(database_url, args.workers) as base:
+    with postgres_schema(server_url) as database_url, server(database_url, args.workers) as (base, pgid):
         for scenario in scenarios():
             probe = httpx.request(scenario.method, base + scenario.path, json=scenario.body, timeout=30)
             if probe.status_code >= 300:
                 raise RuntimeError(f"{scenario.name}: {probe.status_code} {probe.text[:300]}")
             run(base, scenario, args.connections, args.warmup)
-            results.append(run(base, scenario, args.connections, args.duration))
+            cpu = group_cpu_s(pgid)
+            figures = run(base, scenario, args.connections, args.duration)
+            if figures.requests:
+                figures.server_cpu_ms_per_request = (group_cpu_s(pgid) - cpu) * 1000 / figures.requests
+            results.append(figures)
         saved = report_rows(database_url)
 
     print(
@@ -318,15 +377,33 @@ def main() -> int:
         f"uvicorn x{args.workers} on {os.cpu_count()} CPUs, client {results[0].client}\n"
     )
     header = (
-        f"{'scenario':<28}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'requests':>10}{'errors':>8}"
+        f"{'scenario':<30}{'req/s':>8}{'p50 ms':>8}{'p90 ms':>8}{'p99 ms':>8}{'requests':>9}{'errors':>7}"
+        f"{'server CPU ms/req':>19}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
+        cpu = f"{r.server_cpu_ms_per_request:.2f}" if r.server_cpu_ms_per_request is not None else "-"
         print(
-            f"{r.scenario:<28}{r.requests_per_s:>9.1f}{r.p50_ms:>9.1f}{r.p90_ms:>9.1f}{r.p99_ms:>9.1f}"
-            f"{r.requests:>10}{r.errors:>8}"
+            f"{r.scenario:<30}{r.requests_per_s:>8.1f}{r.p50_ms:>8.1f}{r.p90_ms:>8.1f}{r.p99_ms:>8.1f}"
+            f"{r.requests:>9}{r.errors:>7}{cpu:>19}"
         )
+    by_name = {r.scenario: r for r in results}
+    health = by_name["GET /health"]
+    print("\ntargets (issue #5): evaluate >= 0.5 x health req/s, evaluate p99 < 100 ms, reports >= 200/s")
+    for r in results:
+        if r.scenario.startswith("POST /evaluate"):
+            cpu_ratio = (
+                f", by server CPU per request {health.server_cpu_ms_per_request / r.server_cpu_ms_per_request:.2f}"
+                if health.server_cpu_ms_per_request and r.server_cpu_ms_per_request
+                else ""
+            )
+            print(
+                f"  {r.scenario}: {r.requests_per_s / health.requests_per_s:.2f} x health req/s{cpu_ratio}; "
+                f"p99 {r.p99_ms:.0f} ms"
+            )
+        if r.scenario.startswith("POST /reports"):
+            print(f"  {r.scenario}: {r.requests_per_s:.0f} req/s")
     print(f"\nreports rows committed in PostgreSQL: {saved}")
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=2) + "\n")
