@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 from pydantic import Field
+from scipy.optimize import brentq
 
 from models import cache as cache_model
 from models.base import InputError, Output
@@ -33,6 +34,7 @@ from models.controller import ControllerLoad, cpu_us_per_io
 from models.drives import DriveKind, ncq_factor
 from models.evaluate import (
     DegradedMode,
+    EvaluationResult,
     _drive_counts,
     _pool_demand,
     evaluate,
@@ -245,6 +247,10 @@ class LatencyCurve(Output):
     operating_load_pct: float | None = Field(
         description="operating load over saturation [%]; None if saturated"
     )
+    operating_read_latency_ms: float | None = Field(
+        default=None,
+        description="read latency at the operating point [ms] (the evaluation's); None if saturated",
+    )
     points: list[LoadPoint]
 
 
@@ -260,6 +266,60 @@ def _max_util(res, window: str) -> float:
     return max(vals) if vals else 0.0
 
 
+def saturation_scale(
+    workloads: list[Workload],
+    configuration: Configuration,
+    window: str,
+    *,
+    params: EngineParameters | None = None,
+    rtol: float = 1e-6,
+    operating: EvaluationResult | None = None,
+) -> float:
+    """Load scale s* [-] at which the window's busiest resource reaches 100%: u(s*) = 1.
+
+    u(s) is the largest utilization check of ``window`` when every phase's IOPS is multiplied by
+    s (:func:`models.evaluate.evaluate` with ``load_scale``). It rises with s, concave below s*
+    (command queuing shortens drive service as queues grow) and in proportion to s above it, so
+    s/u(s) under-estimates s* from below and meets it from above. The root is bracketed from the
+    operating point (s = 1) with the guess 2/u(1) (or by halving when already saturated), then
+    found by Brent's method to a relative ``rtol`` (about ten evaluations where bisection to the
+    same precision takes twenty-five). A saturated queue (u = inf) counts as far past 1.
+    ``operating`` is the evaluation at s = 1 when the caller has it already.
+    """
+    if not 0 < rtol < 0.01:
+        raise InputError("rtol", "must be between 0 and 0.01")
+
+    def over(result: EvaluationResult) -> float:
+        return min(_max_util(result, window), 1e6) - 1.0
+
+    known: dict[float, float] = {}  # brentq evaluates the bracket's ends again
+
+    def excess(scale: float) -> float:
+        if scale not in known:
+            known[scale] = over(evaluate(workloads, configuration, params=params, load_scale=scale))
+        return known[scale]
+
+    if operating is not None:
+        known[1.0] = over(operating)
+    lo, f_lo = 1.0, excess(1.0)
+    if f_lo >= 0:
+        hi = lo
+        while f_lo >= 0:
+            hi, lo = lo, lo / 2.0
+            if lo < 1e-9:
+                raise InputError("workloads", "the configuration saturates at any load")
+            f_lo = excess(lo)
+    else:
+        hi = min(2.0 / (f_lo + 1.0), 1e7) if f_lo > -1.0 else 2.0
+        while excess(hi) < 0:
+            lo, hi = hi, hi * 2.0
+            if hi > 1e7:
+                raise InputError(
+                    "workloads", "no resource saturates: the load does not touch the configuration"
+                )
+    return float(brentq(excess, lo, hi, xtol=1e-12 * hi, rtol=rtol))
+
+
 def latency_vs_load(
     workloads: list[Workload],
     configuration: Configuration,
@@ -270,8 +330,10 @@ def latency_vs_load(
 ) -> LatencyCurve:
     """Read and average latency from 5% to 100% of the saturating load, and the operating point.
 
-    Saturation is where the first resource reaches 100% (found by bisection on a load scale,
-    since drive service time is not linear in load under command queuing).
+    Saturation is where the first resource reaches 100% (:func:`saturation_scale`: a root
+    search on the load scale, since drive service time is not linear in load under command
+    queuing, that starts from the operating point's evaluation); each point is one evaluation of
+    the window's phases at a fraction of it.
     """
     if not 2 <= points <= 200:
         raise InputError("points", "must be between 2 and 200")
@@ -284,18 +346,8 @@ def latency_vs_load(
         for w in workloads
         if any(ph.window == win for ph in w.phases)
     ]
-    lo, hi = 0.0, 1.0
-    while _max_util(evaluate(only, configuration, params=params, load_scale=hi), win) < 1.0:
-        lo, hi = hi, hi * 2.0
-        if hi > 1e7:
-            raise InputError("workloads", "no resource saturates: the load does not touch the configuration")
-    for _ in range(40):
-        mid = 0.5 * (lo + hi)
-        if _max_util(evaluate(only, configuration, params=params, load_scale=mid), win) < 1.0:
-            lo = mid
-        else:
-            hi = mid
-    sat = lo
+    operating = evaluate(only, configuration, params=params)
+    sat = saturation_scale(only, configuration, win, params=params, operating=operating)
     pts: list[LoadPoint] = []
     for i in range(points):
         frac = 0.05 + (1.0 - 0.05) * i / (points - 1)
@@ -316,6 +368,7 @@ def latency_vs_load(
         saturation_iops=base_iops * sat,
         operating_iops=base_iops,
         operating_load_pct=100.0 / sat if sat > 0 else None,
+        operating_read_latency_ms=next(x for x in operating.windows if x.window == win).read_latency_ms,
         points=pts,
     )
 
@@ -387,4 +440,5 @@ __all__ = [
     "QueueDepthCurve",
     "latency_vs_load",
     "queue_depth_sweep",
+    "saturation_scale",
 ]

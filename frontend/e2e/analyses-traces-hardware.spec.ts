@@ -2,7 +2,7 @@
  * The screens around Size, against the real backend: a synthetic block trace uploaded, analysed and
  * used as the workload; the analyses of a sized configuration (growth, tornado, maximum workload,
  * ranges, degraded modes, the two calculators); custom hardware created (with the API's 422 at a
- * field), used in the builder and deleted. Screenshots go to ../test-results/screenshots/.
+ * field), edited, used in the builder and deleted. Screenshots go to ../test-results/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -181,7 +181,7 @@ test('analyses of the sized configuration: growth, tornado, maximum workload, ra
   expect(problems).toEqual([]);
 });
 
-test('custom hardware: the API’s 422 at a field, a drive and a controller added, used on Size, deleted', async ({ browser }) => {
+test('custom hardware: the API’s 422 at a field, a drive and a controller added, the drive edited, used on Size, deleted', async ({ browser }) => {
   test.setTimeout(45_000);
   const problems: string[] = [];
   const page = await freshPage(browser, problems, undefined, /422 \(Unprocessable (Entity|Content)\)/);
@@ -205,6 +205,28 @@ test('custom hardware: the API’s 422 at a field, a drive and a controller adde
   await expect(page.getByRole('status').filter({ hasText: 'Added the drive' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Drives' }).getByRole('rowheader', { name: 'Lab NVMe 7.68 TB' })).toBeVisible();
 
+  // edited: the form starts from the record; the API's 422 at a field; then saved with PUT
+  await page.getByRole('button', { name: 'Edit Lab NVMe 7.68 TB' }).click();
+  const edit = page.getByRole('form', { name: 'Edit drive' });
+  await expect(page.getByRole('heading', { name: 'Edit the drive “Lab NVMe 7.68 TB”' })).toBeFocused();
+  await expect(edit.getByRole('spinbutton', { name: 'Capacity [GB]' })).toHaveValue('7680');
+  await expect(edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveValue('900000');
+  await edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' }).fill('');
+  await edit.getByRole('button', { name: 'Save the drive' }).click();
+  await expect(edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(edit.locator('.field-invalid .field-error').first()).toContainText('is required for an SSD/NVMe drive');
+  await page.screenshot({ path: `${screenshots}hardware-edit-422.png`, fullPage: true });
+  await edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' }).fill('1000000');
+  await edit.getByRole('textbox', { name: 'Drive name' }).fill('Lab NVMe 15.36 TB');
+  await edit.getByRole('spinbutton', { name: 'Capacity [GB]' }).fill('15360');
+  await page.locator('.hardware-editor').screenshot({ path: `${screenshots}hardware-edit.png` });
+  await edit.getByRole('button', { name: 'Save the drive' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved the drive Lab NVMe 15.36 TB' })).toBeVisible();
+  const edited = page.getByRole('region', { name: 'Drives' }).getByRole('row', { name: /Lab NVMe 15\.36 TB/ });
+  await expect(edited).toContainText('15,360 GB');
+  await expect(edited).toContainText('1,000,000 read IOPS');
+  await expect(page.getByRole('rowheader', { name: 'Lab NVMe 7.68 TB' })).toHaveCount(0);
+
   await page.getByRole('radio', { name: 'Controller' }).check();
   await page.getByRole('textbox', { name: 'Controller model' }).fill('Lab controller');
   await page.getByRole('button', { name: 'Add the controller' }).click();
@@ -215,9 +237,9 @@ test('custom hardware: the API’s 422 at a field, a drive and a controller adde
   // on Size: the drive in the Generic (any drive) array, the controller in place of the array's own
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Size' }).click();
   await page.getByRole('combobox', { name: 'Vendor' }).selectOption('Generic');
-  await expect(page.getByRole('combobox', { name: 'Drive', exact: true }).locator('option', { hasText: 'Lab NVMe 7.68 TB' })).toHaveCount(1);
+  await expect(page.getByRole('combobox', { name: 'Drive', exact: true }).locator('option', { hasText: 'Lab NVMe 15.36 TB' })).toHaveCount(1);
   await expect(page.getByRole('combobox', { name: 'Controllers' }).locator('option', { hasText: 'Lab controller' })).toHaveCount(1);
-  await page.getByRole('combobox', { name: 'Drive', exact: true }).selectOption({ label: 'Lab NVMe 7.68 TB · NVMe · custom' });
+  await page.getByRole('combobox', { name: 'Drive', exact: true }).selectOption({ label: 'Lab NVMe 15.36 TB · NVMe · custom' });
   await page.getByRole('combobox', { name: 'Controllers' }).selectOption({ label: 'Custom: 2 x Lab controller' });
   await page.locator('.builder').screenshot({ path: `${screenshots}size-custom-hardware.png` });
 
@@ -229,7 +251,7 @@ test('custom hardware: the API’s 422 at a field, a drive and a controller adde
 
   const phone = await freshPage(browser, problems, { width: 390, height: 844 });
   await phone.goto('/hardware');
-  await expect(phone.getByRole('rowheader', { name: 'Lab NVMe 7.68 TB' })).toBeVisible();
+  await expect(phone.getByRole('rowheader', { name: 'Lab NVMe 15.36 TB' })).toBeVisible();
   await noOverflow(phone);
   await phone.screenshot({ path: `${screenshots}hardware-phone.png`, fullPage: true });
   expect(problems).toEqual([]);

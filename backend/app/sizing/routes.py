@@ -51,5 +51,6 @@ def compare(body: Annotated[CompareRequest, Body()], ctx: SizingContextDep) -> R
 
 @router.post("/curves", response_model=CurvesResult)
 def curves(body: CurvesRequest, ctx: SizingContextDep) -> Response:
-    """Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window."""
+    """Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window (or only the
+    curves ``curves`` names, e.g. the latency curve a what-if redraws)."""
     return _json(service.curves(body, ctx))

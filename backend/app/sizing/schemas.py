@@ -8,7 +8,7 @@ that only a full configuration has.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
@@ -154,11 +154,27 @@ CompareRequest = Annotated[
 ]
 
 
+CurveName = Literal["latency_vs_load", "queue_depth", "hit_ratio"]
+CURVE_NAMES: tuple[CurveName, ...] = ("latency_vs_load", "queue_depth", "hit_ratio")
+
+
+def _distinct_curves(names: list[CurveName]) -> list[CurveName]:
+    if len(set(names)) != len(names):
+        raise ValueError("each curve at most once")
+    return names
+
+
 class CurvesRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     window: str | None = Field(
         default=None, min_length=1, max_length=80, description="default: the first window"
+    )
+    curves: Annotated[list[CurveName], AfterValidator(_distinct_curves)] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=len(CURVE_NAMES),
+        description="the curves to compute (null: all three); the others are null in the answer",
     )
 
 

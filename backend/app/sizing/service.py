@@ -10,6 +10,7 @@ from typing import TypeVar
 from backend.app.core.errors import InvalidInput, Loc
 from backend.app.sizing.context import SizingContext, layout_for_scheme
 from backend.app.sizing.schemas import (
+    CURVE_NAMES,
     CatalogReference,
     CompareConfigurations,
     CompareItem,
@@ -24,7 +25,14 @@ from backend.app.sizing.schemas import (
 from models import compare as compare_model
 from models.base import InputError
 from models.configuration import Configuration
-from models.curves import HitRatioCurve, hit_ratio_vs_cache, latency_vs_load, queue_depth_sweep
+from models.curves import (
+    HitRatioCurve,
+    LatencyCurve,
+    QueueDepthCurve,
+    hit_ratio_vs_cache,
+    latency_vs_load,
+    queue_depth_sweep,
+)
 from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.raid import RaidScheme
@@ -155,7 +163,8 @@ def _curve(name: str, call: Callable[[], T], notes: list[str]) -> T | None:
 
 
 def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
-    """Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window.
+    """The curves ``body.curves`` names (latency vs load, IOPS vs queue depth, hit ratio vs cache
+    size) for one window; the others are None.
 
     Inputs are checked by one evaluation first (errors are 422s); a curve the window cannot have
     (an idle window has no saturation point) is left out with a note.
@@ -172,18 +181,25 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
         lambda: engine_evaluate(body.workloads, config, params=ctx.params), CONFIGURATION, reference=reference
     )
 
+    wanted = set(body.curves or CURVE_NAMES)
     notes: list[str] = []
-    lvl = _curve(
-        "latency vs load",
-        lambda: latency_vs_load(body.workloads, config, window=window, params=ctx.params),
-        notes,
-    )
-    qd = _curve(
-        "queue depth",
-        lambda: queue_depth_sweep(body.workloads, config, window=window, params=ctx.params),
-        notes,
-    )
-    hit = _curve("hit ratio", lambda: hit_ratio_curve(body.workloads, config, window), notes)
+    lvl: LatencyCurve | None = None
+    qd: QueueDepthCurve | None = None
+    hit: HitRatioCurve | None = None
+    if "latency_vs_load" in wanted:
+        lvl = _curve(
+            "latency vs load",
+            lambda: latency_vs_load(body.workloads, config, window=window, params=ctx.params),
+            notes,
+        )
+    if "queue_depth" in wanted:
+        qd = _curve(
+            "queue depth",
+            lambda: queue_depth_sweep(body.workloads, config, window=window, params=ctx.params),
+            notes,
+        )
+    if "hit_ratio" in wanted:
+        hit = _curve("hit ratio", lambda: hit_ratio_curve(body.workloads, config, window), notes)
     return CurvesResult(window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, notes=notes)
 
 

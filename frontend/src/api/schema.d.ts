@@ -137,7 +137,8 @@ export interface paths {
         put?: never;
         /**
          * Curves
-         * @description Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window.
+         * @description Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window (or only the
+         *     curves ``curves`` names, e.g. the latency curve a what-if redraws).
          */
         post: operations["sizing-curves"];
         delete?: never;
@@ -1528,6 +1529,11 @@ export interface components {
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
+             * Curves
+             * @description the curves to compute (null: all three); the others are null in the answer
+             */
+            curves?: ("latency_vs_load" | "queue_depth" | "hit_ratio")[] | null;
+            /**
              * Window
              * @description default: the first window
              */
@@ -2754,6 +2760,11 @@ export interface components {
              * @description operating load over saturation [%]; None if saturated
              */
             operating_load_pct: number | null;
+            /**
+             * Operating Read Latency Ms
+             * @description read latency at the operating point [ms] (the evaluation's); None if saturated
+             */
+            operating_read_latency_ms?: number | null;
             /** Points */
             points: components["schemas"]["LoadPoint"][];
             /** Saturation Iops */

@@ -2,7 +2,7 @@
  * Line charts on Recharts, shared by the features. Import only from lazily loaded code (pages,
  * feature components behind `lazy`): Recharts must stay out of the first load.
  */
-import { useEffect, useId, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import {
   CartesianGrid,
   Legend,
@@ -19,37 +19,13 @@ import {
 
 import { formatNumber } from '@/components';
 
+import { ChartData, PALETTE, tick, type Marker, type Series, type Span, type VerticalLine } from './chart-parts';
 import { linearTicks, logTicks } from './ticks';
 
 export { niceCeil } from './ticks';
 
-export type CurvePoint = { x: number; y: number | null };
-
-export type Series = {
-  name: string;
-  points: CurvePoint[];
-  color?: string;
-  dashed?: boolean;
-  /** Plot against the right-hand axis. */
-  right?: boolean;
-  /** Show a dot at each point (sparse curves). */
-  dots?: boolean;
-};
-
-export type Marker = {
-  x: number;
-  y: number;
-  label: string;
-  color?: string;
-  right?: boolean;
-  /** Where the label goes (default above the dot). */
-  labelPosition?: 'top' | 'bottom' | 'left' | 'right';
-};
-
-export type VerticalLine = { x: number; label: string; color?: string; dashed?: boolean };
-
-/** A shaded span of the x axis (e.g. a peak window), labelled at its top. */
-export type Span = { x1: number; x2: number; label: string; color?: string };
+export type { CurvePoint, Marker, Series, Span, VerticalLine } from './chart-parts';
+export { PALETTE } from './chart-parts';
 
 type CurveChartProps = {
   title: string;
@@ -66,16 +42,8 @@ type CurveChartProps = {
   lines?: VerticalLine[];
   spans?: Span[];
   height?: number;
-  /** Called after the chart has been drawn with new series (for timing what-if redraws). */
-  onDrawn?: () => void;
   children?: ReactNode;
 };
-
-export const PALETTE = ['#1f5fa8', '#c2410c', '#15803d', '#7c3aed', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
-
-function tick(v: number): string {
-  return formatNumber(v, 2);
-}
 
 /** A labelled line chart (numeric x), with optional markers and vertical lines, and its data as a table. */
 export function CurveChart({
@@ -91,18 +59,10 @@ export function CurveChart({
   lines = [],
   spans = [],
   height = 260,
-  onDrawn,
   children,
 }: CurveChartProps) {
   const id = useId();
   const hasRight = series.some((s) => s.right) || markers.some((m) => m.right);
-
-  useEffect(() => {
-    if (!onDrawn) return;
-    // after the browser has painted the new drawing
-    const frame = requestAnimationFrame(() => onDrawn());
-    return () => cancelAnimationFrame(frame);
-  }, [series, onDrawn]);
 
   const xs = [
     ...series.flatMap((s) => s.points.map((p) => p.x)),
@@ -215,29 +175,7 @@ export function CurveChart({
         </ResponsiveContainer>
       </div>
       {children}
-      <details className="chart-data">
-        <summary>Data of “{title}”</summary>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Series</th>
-              <th scope="col">{xLabel}</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {series.flatMap((s) =>
-              s.points.map((p, i) => (
-                <tr key={`${s.name}-${i}`}>
-                  <td>{s.name}</td>
-                  <td>{formatNumber(p.x)}</td>
-                  <td>{p.y === null ? '—' : formatNumber(p.y)}</td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      </details>
+      <ChartData title={title} xLabel={xLabel} series={series} />
     </figure>
   );
 }

@@ -56,6 +56,7 @@ export type EvaluateRequest = Schemas['EvaluateRequest'];
 export type SizeRequest = Schemas['SizeRequest'];
 export type CurvesRequest = Schemas['CurvesRequest'];
 export type CurvesResult = Schemas['CurvesResult'];
+export type CurveName = NonNullable<CurvesRequest['curves']>[number];
 export type HitRatioCurve = Schemas['HitRatioCurve'];
 export type CompareConfigurations = Schemas['CompareConfigurations'];
 export type CompareSchemes = Schemas['CompareSchemes'];

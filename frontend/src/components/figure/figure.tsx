@@ -19,6 +19,9 @@ export type FigureExplanation = {
   source?: string | null;
 };
 
+/** One formatter for every figure: `toLocaleString` builds a new one per call (slow in long tables and chart ticks). */
+const THOUSANDS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 /**
  * Human format, the same rules as the engine's `fmt`: thousands separators from 1,000 up, one
  * decimal from 100 up, otherwise `digits` significant digits; '∞' for null.
@@ -27,7 +30,7 @@ export function formatNumber(x: number | null, digits = 3): string {
   if (x === null) return '∞';
   if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : 'NaN';
   const ax = Math.abs(x);
-  if (ax >= 1000) return Math.round(x).toLocaleString('en-US');
+  if (ax >= 1000) return THOUSANDS.format(Math.round(x));
   if (ax >= 100) return String(Number(x.toFixed(1)));
   if (ax === 0) return '0';
   return String(Number(x.toPrecision(digits)));

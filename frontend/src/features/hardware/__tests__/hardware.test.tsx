@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 
-import type { ArrayInput, ControllerInput, DriveInput, HardwareList, HardwareRecord } from '@/lib/api-types';
+import type { ArrayInput, ArrayRecord, ControllerInput, DriveInput, DriveRecord, HardwareList, HardwareRecord } from '@/lib/api-types';
 import { parseApiError } from '@/lib/api-error';
 import { fixtures } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
@@ -17,9 +18,9 @@ const drive = records.find((r) => r.kind === 'drive')!;
 const controllers = records.filter((r) => r.kind === 'controller');
 const catalogArrays = fixtures.arrays.arrays;
 
-/** A server that keeps the records it is given (POST) and forgets deleted ones. */
+/** A server that keeps the records it is given (POST), replaces edited ones (PUT) and forgets deleted ones. */
 function hardwareServer(initial: HardwareRecord[] = records) {
-  const state = { records: [...initial], posted: [] as unknown[], deleted: [] as string[] };
+  const state = { records: [...initial], posted: [] as unknown[], put: [] as { id: string; body: DriveInput | ControllerInput | ArrayInput }[], deleted: [] as string[] };
   server.use(
     http.get('*/api/v1/hardware', () => HttpResponse.json({ hardware: state.records } satisfies HardwareList)),
     http.post('*/api/v1/hardware', async ({ request }) => {
@@ -28,6 +29,14 @@ function hardwareServer(initial: HardwareRecord[] = records) {
       const record = { ...drive, id: 'new-id', kind: body.kind, name: body.name ?? ('model' in body.spec ? body.spec.model : body.spec.name), spec: body.spec } as HardwareRecord;
       state.records.push(record);
       return HttpResponse.json(record, { status: 201 });
+    }),
+    http.put('*/api/v1/hardware/:id', async ({ params, request }) => {
+      const body = (await request.json()) as DriveInput | ControllerInput | ArrayInput;
+      state.put.push({ id: String(params.id), body });
+      const old = state.records.find((r) => r.id === params.id)!;
+      const record = { ...old, name: body.name ?? ('model' in body.spec ? body.spec.model : body.spec.name), spec: { ...body.spec, id: old.id } } as HardwareRecord;
+      state.records = state.records.map((r) => (r.id === params.id ? record : r));
+      return HttpResponse.json(record);
     }),
     http.delete('*/api/v1/hardware/:id', ({ params }) => {
       state.deleted.push(String(params.id));
@@ -137,6 +146,122 @@ describe('HardwareEditor', () => {
     expect(sent.spec).toMatchObject({ model: 'FAS3170 with SSD', vendor: 'NetApp', raid: base.raid, packaging: base.packaging, controller: controllers[0]!.spec });
     expect(sent.spec.drives).toEqual([...base.drives!, drive.id]);
     expect('id' in sent.spec).toBe(false);
+  });
+});
+
+describe('editing a record', () => {
+  /** The hardware page's wiring: Edit in the list opens the record in the editor. */
+  function EditablePage() {
+    const [editing, setEditing] = useState<HardwareRecord | null>(null);
+    return (
+      <>
+        <HardwareEditor
+          arrays={catalogArrays}
+          drives={[...fixtures.drives.drives, { ...drive.spec, id: drive.id } as never]}
+          controllers={controllers as never}
+          editing={editing}
+          onEditDone={() => setEditing(null)}
+        />
+        <HardwareListView onEdit={setEditing} editingId={editing?.id ?? null} />
+      </>
+    );
+  }
+
+  it('fills the form from the drive, saves it with PUT and lists the new figures', async () => {
+    const state = hardwareServer();
+    const { user, queryClient } = renderWithProviders(<EditablePage />);
+    queryClient.setQueryData(['sizing', 'evaluate', { configuration: { drive_id: drive.id } }], fixtures.evaluate48);
+    await user.click(await screen.findByRole('button', { name: 'Edit Lab SSD 3.84 TB' }));
+
+    const form = screen.getByRole('form', { name: 'Edit drive' });
+    expect(screen.getByRole('heading', { name: 'Edit the drive “Lab SSD 3.84 TB”' })).toHaveFocus();
+    expect(within(form).getByRole('textbox', { name: 'Drive name' })).toHaveValue('Lab SSD 3.84 TB');
+    expect(within(form).getByRole('combobox', { name: 'Kind' })).toHaveValue('ssd');
+    expect(within(form).getByRole('spinbutton', { name: 'Capacity [GB]' })).toHaveValue(3840);
+    expect(within(form).getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveValue(300000);
+    expect(screen.queryByRole('radio', { name: 'Drive' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Edit Lab SSD 3.84 TB' })).toBeDisabled();
+
+    const name = within(form).getByRole('textbox', { name: 'Drive name' });
+    await user.clear(name);
+    await user.type(name, 'Lab SSD 7.68 TB');
+    const capacity = within(form).getByRole('spinbutton', { name: 'Capacity [GB]' });
+    await user.clear(capacity);
+    await user.type(capacity, '7680');
+    await user.click(within(form).getByRole('button', { name: 'Save the drive' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved the drive Lab SSD 7.68 TB');
+    expect(state.put).toHaveLength(1);
+    expect(state.put[0]!.id).toBe(drive.id);
+    // the spec as it was, with the two changes (empty optional figures are left out: null on the server)
+    const { id: _id, ...spec } = (drive as DriveRecord).spec;
+    const given = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== null));
+    expect(state.put[0]!.body).toEqual({ kind: 'drive', name: null, spec: { ...given, name: 'Lab SSD 7.68 TB', capacity_gb: 7680 } });
+    // the list and every engine answer that may name the drive are asked again
+    expect(await screen.findByRole('rowheader', { name: 'Lab SSD 7.68 TB' })).toBeInTheDocument();
+    expect(queryClient.getQueryState(['sizing', 'evaluate', { configuration: { drive_id: drive.id } }])!.isInvalidated).toBe(true);
+    expect(screen.getByRole('heading', { name: 'Add hardware' })).toBeInTheDocument();
+  });
+
+  it("puts the API's 422 messages at the edited drive's fields and stays in the edit", async () => {
+    const state = hardwareServer();
+    server.use(http.put('*/api/v1/hardware/:id', () => HttpResponse.json(fixtures.hardwareSsd422, { status: 422 })));
+    const { user } = renderWithProviders(<EditablePage />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Lab SSD 3.84 TB' }));
+    const form = screen.getByRole('form', { name: 'Edit drive' });
+    await user.clear(within(form).getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' }));
+    await user.click(within(form).getByRole('button', { name: 'Save the drive' }));
+
+    expect(await within(form).findByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAccessibleDescription(
+      /read_iops_4k is required for an SSD\/NVMe drive/,
+    );
+    expect(within(form).getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('form', { name: 'Edit drive' })).toBeInTheDocument();
+    expect(state.posted).toEqual([]);
+  });
+
+  it('keeps the controller figures the form does not show', async () => {
+    const state = hardwareServer();
+    const { user } = renderWithProviders(<EditablePage />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Lab controller' }));
+    const form = screen.getByRole('form', { name: 'Edit controller' });
+    expect(within(form).getByRole('textbox', { name: 'Controller model' })).toHaveValue('Lab controller');
+    const cores = within(form).getByRole('spinbutton', { name: 'CPU cores per controller' });
+    expect(cores).toHaveValue(16);
+    await user.clear(cores);
+    await user.type(cores, '24');
+    await user.click(within(form).getByRole('button', { name: 'Save the controller' }));
+
+    await screen.findByText(/Saved the controller/);
+    expect(state.put[0]!.body).toEqual({ kind: 'controller', name: null, spec: { ...controllers[0]!.spec, cores: 24 } });
+  });
+
+  it('edits an array from its own spec: no base to start from, the rest of the spec kept', async () => {
+    const state = hardwareServer();
+    const array = records.find((r): r is ArrayRecord => r.kind === 'array')!;
+    const { user } = renderWithProviders(<EditablePage />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Lab FAS' }));
+    const form = screen.getByRole('form', { name: 'Edit array' });
+    expect(within(form).queryByRole('combobox', { name: 'Start from' })).not.toBeInTheDocument();
+    expect(within(form).getByRole('textbox', { name: 'Model' })).toHaveValue('Lab FAS');
+    const most = within(form).getByRole('spinbutton', { name: 'Drives at most' });
+    await user.clear(most);
+    await user.type(most, '420');
+    await user.click(within(form).getByRole('button', { name: 'Save the array' }));
+
+    await screen.findByText(/Saved the array/);
+    const { id: _id, ...spec } = array.spec;
+    expect(state.put[0]!.body).toEqual({ kind: 'array', name: null, spec: { ...spec, max_drives: 420 } });
+  });
+
+  it('cancels an edit without asking the API', async () => {
+    const state = hardwareServer();
+    const { user } = renderWithProviders(<EditablePage />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Lab controller' }));
+    await user.click(within(screen.getByRole('form', { name: 'Edit controller' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('heading', { name: 'Add hardware' })).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'New drive' })).toBeInTheDocument();
+    expect(state.put).toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 
 import { FormErrors, NumberField, SelectField, TextField, type SelectGroup } from '@/components';
-import type { ArrayModel, ControllerRecord, CustomArraySpec, DriveSpec, HardwareRecord, RaidScheme } from '@/lib/api-types';
+import type { ArrayModel, ArrayRecord, ControllerRecord, CustomArraySpec, DriveSpec, HardwareRecord, RaidScheme } from '@/lib/api-types';
 
-import { useCreateHardware } from '../api/create-hardware';
+import { useSaveHardware } from '../hooks/use-save-hardware';
 import { specErrors } from '../lib/spec-errors';
 
 type ArrayFormProps = {
@@ -13,7 +13,10 @@ type ArrayFormProps = {
   drives: DriveSpec[];
   /** Custom controllers that can replace the base's. */
   controllers: ControllerRecord[];
-  onCreated: (record: HardwareRecord) => void;
+  /** The saved array to edit (PUT), its own spec the base; none: a new one made from a base (POST). */
+  record?: ArrayRecord | null;
+  onSaved: (record: HardwareRecord) => void;
+  onCancel?: () => void;
 };
 
 type Draft = {
@@ -33,11 +36,12 @@ type Draft = {
 
 const SHOWN = ['vendor', 'model', 'family', 'era', 'controller', 'drives', 'default_drive', 'default_drive_count', 'max_drives', 'default_raid', 'source'];
 
-function fromBase(base: ArrayModel): Draft {
+/** A draft from `base`: a copy named "(custom)", or the saved array itself (`edit`). */
+function fromBase(base: ArrayModel, edit = false): Draft {
   return {
     baseId: base.id,
     vendor: base.vendor,
-    model: `${base.model} (custom)`,
+    model: edit ? base.model : `${base.model} (custom)`,
     family: base.family,
     era: base.era,
     controllerId: '',
@@ -46,7 +50,7 @@ function fromBase(base: ArrayModel): Draft {
     defaultDriveCount: base.default_drive_count,
     maxDrives: base.max_drives,
     defaultRaid: base.default_raid,
-    source: 'user-defined',
+    source: edit ? base.source : 'user-defined',
   };
 }
 
@@ -60,16 +64,17 @@ function groups(arrays: ArrayModel[]): SelectGroup[] {
 
 /**
  * A custom array, made from one that exists: its RAID options, ports, packaging, flash cache and
- * reserves are copied; the name, controller, drives and limits are yours.
+ * reserves are copied; the name, controller, drives and limits are yours. Editing a saved array
+ * starts from the array itself.
  */
-export function ArrayForm({ arrays, drives, controllers, onCreated }: ArrayFormProps) {
-  const [draft, setD] = useState<Draft | null>(null);
+export function ArrayForm({ arrays, drives, controllers, record, onSaved, onCancel }: ArrayFormProps) {
+  const [draft, setD] = useState<Draft | null>(() => (record ? fromBase(record.spec, true) : null));
   const first = arrays.find((a) => a.id === 'generic') ?? arrays[0];
   const d = draft ?? (first ? fromBase(first) : null);
-  const create = useCreateHardware();
-  const errors = specErrors(create.error, SHOWN);
+  const save = useSaveHardware(record);
+  const errors = specErrors(save.error, SHOWN);
   const drivesId = useId();
-  const base = arrays.find((a) => a.id === d?.baseId);
+  const base = record ? record.spec : arrays.find((a) => a.id === d?.baseId);
   if (!d || !base) return <p className="empty">The catalog's arrays are needed to start from.</p>;
 
   const set = (patch: Partial<Draft>) => setD({ ...d, ...patch });
@@ -95,37 +100,34 @@ export function ArrayForm({ arrays, drives, controllers, onCreated }: ArrayFormP
       default_raid: d.defaultRaid as RaidScheme,
       source: d.source || 'user-defined',
     };
-    create.mutate(
-      { kind: 'array', name: null, spec },
-      {
-        onSuccess: (record) => {
-          setD(fromBase(base));
-          onCreated(record);
-        },
-      },
-    );
+    save.save({ kind: 'array', name: null, spec }, (saved) => {
+      if (!record) setD(fromBase(base));
+      onSaved(saved);
+    });
   }
 
   return (
     <form
       className="hardware-form"
-      aria-label="New array"
+      aria-label={record ? 'Edit array' : 'New array'}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
       }}
     >
       <div className="grid grid-4">
-        <SelectField
-          label="Start from"
-          value={d.baseId}
-          options={groups(arrays)}
-          hint="RAID options, ports, packaging, flash cache and reserves are copied from it"
-          onChange={(id) => {
-            const a = arrays.find((x) => x.id === id);
-            if (a) setD(fromBase(a));
-          }}
-        />
+        {record ? null : (
+          <SelectField
+            label="Start from"
+            value={d.baseId}
+            options={groups(arrays)}
+            hint="RAID options, ports, packaging, flash cache and reserves are copied from it"
+            onChange={(id) => {
+              const a = arrays.find((x) => x.id === id);
+              if (a) setD(fromBase(a));
+            }}
+          />
+        )}
         <TextField label="Vendor" value={d.vendor} onChange={(vendor) => set({ vendor })} maxLength={80} errors={errors.at('vendor')} />
         <TextField label="Model" value={d.model} onChange={(model) => set({ model })} maxLength={120} errors={[...errors.at('model'), ...errors.name]} />
         <TextField label="Family" value={d.family} onChange={(family) => set({ family })} maxLength={80} errors={errors.at('family')} />
@@ -134,7 +136,7 @@ export function ArrayForm({ arrays, drives, controllers, onCreated }: ArrayFormP
           label="Controllers"
           value={d.controllerId}
           options={[
-            { value: '', label: `As the base: ${base.controller.count} x ${base.controller.model}` },
+            { value: '', label: `${record ? 'As now' : 'As the base'}: ${base.controller.count} x ${base.controller.model}` },
             ...controllers.map((c) => ({ value: c.id, label: `Custom: ${c.spec.count} x ${c.name}` })),
           ]}
           errors={errors.at('controller')}
@@ -168,7 +170,7 @@ export function ArrayForm({ arrays, drives, controllers, onCreated }: ArrayFormP
       <fieldset className="plain drive-choices" aria-describedby={`${drivesId}-hint`}>
         <legend>Supported drives</legend>
         <p className="field-hint" id={`${drivesId}-hint`}>
-          {base.any_drive ? 'The base takes any drive; listing some is optional.' : 'The drives this array can be built with (custom drives marked).'}
+          {base.any_drive ? `${record ? 'It' : 'The base'} takes any drive; listing some is optional.` : 'The drives this array can be built with (custom drives marked).'}
         </p>
         <div className="checkbox-grid">
           {offered.map((id) => (
@@ -192,11 +194,16 @@ export function ArrayForm({ arrays, drives, controllers, onCreated }: ArrayFormP
       </fieldset>
       <FormErrors title="The API refused this array" messages={errors.general} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          {create.isPending ? 'Saving…' : 'Add the array'}
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : record ? 'Save the array' : 'Add the array'}
         </button>
+        {onCancel ? (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
-      {create.isError && errors.count === 0 ? <FormErrors title="The array could not be saved" messages={[(create.error as Error).message]} /> : null}
+      {save.isError && errors.count === 0 ? <FormErrors title="The array could not be saved" messages={[(save.error as Error).message]} /> : null}
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 
 import { FormErrors, SelectField, TextField } from '@/components';
-import type { ControllerSpec, HaMode, HardwareRecord } from '@/lib/api-types';
+import type { ControllerRecord, ControllerSpec, HaMode, HardwareRecord } from '@/lib/api-types';
 
-import { useCreateHardware } from '../api/create-hardware';
+import { useSaveHardware } from '../hooks/use-save-hardware';
 import { specErrors } from '../lib/spec-errors';
 import { SpecFields, type NumberSpec } from './spec-fields';
 
@@ -61,6 +61,13 @@ export const EMPTY_CONTROLLER: DraftController = {
 
 const SHOWN = ['model', 'ha_mode', 'source', ...[...MAIN, ...CPU].map((f) => f.key)];
 
+/** The form's draft of a saved controller: the figures it shows (the rest of the spec is kept as it is). */
+function fromRecord(r: ControllerRecord): DraftController {
+  const c: DraftController = { model: r.spec.model, ha_mode: r.spec.ha_mode, source: r.spec.source };
+  for (const f of [...MAIN, ...CPU]) c[f.key] = r.spec[f.key] ?? null;
+  return c;
+}
+
 const HA_MODES: { value: HaMode; label: string }[] = [
   { value: 'active-active', label: 'Active-active' },
   { value: 'active-passive', label: 'Active-passive' },
@@ -68,28 +75,32 @@ const HA_MODES: { value: HaMode; label: string }[] = [
   { value: 'scale-out', label: 'Scale-out nodes' },
 ];
 
+type ControllerFormProps = {
+  /** The saved controller to edit (PUT); none: a new one (POST). */
+  record?: ControllerRecord | null;
+  onSaved: (record: HardwareRecord) => void;
+  onCancel?: () => void;
+};
+
 /** A custom controller (per controller figures and how many the system has); it can replace an array's own in the builder. */
-export function ControllerForm({ onCreated }: { onCreated: (record: HardwareRecord) => void }) {
-  const [c, setC] = useState<DraftController>(EMPTY_CONTROLLER);
-  const create = useCreateHardware();
-  const errors = specErrors(create.error, SHOWN);
+export function ControllerForm({ record, onSaved, onCancel }: ControllerFormProps) {
+  const [c, setC] = useState<DraftController>(() => (record ? fromRecord(record) : EMPTY_CONTROLLER));
+  const save = useSaveHardware(record);
+  const errors = specErrors(save.error, SHOWN);
   const set = (key: NumberKey, value: number | null) => setC((x) => ({ ...x, [key]: value }));
 
   return (
     <form
       className="hardware-form"
-      aria-label="New controller"
+      aria-label={record ? 'Edit controller' : 'New controller'}
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate(
-          { kind: 'controller', name: null, spec: { ...c, source: c.source || 'user-defined' } as ControllerSpec },
-          {
-            onSuccess: (record) => {
-              setC(EMPTY_CONTROLLER);
-              onCreated(record);
-            },
-          },
-        );
+        // an edit keeps the figures the form does not show (e.g. the CPU multipliers)
+        const spec = { ...record?.spec, ...c, source: c.source || 'user-defined' } as ControllerSpec;
+        save.save({ kind: 'controller', name: null, spec }, (saved) => {
+          if (!record) setC(EMPTY_CONTROLLER);
+          onSaved(saved);
+        });
       }}
     >
       <div className="grid grid-4">
@@ -104,11 +115,16 @@ export function ControllerForm({ onCreated }: { onCreated: (record: HardwareReco
       </details>
       <FormErrors title="The API refused this controller" messages={errors.general} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          {create.isPending ? 'Saving…' : 'Add the controller'}
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : record ? 'Save the controller' : 'Add the controller'}
         </button>
+        {onCancel ? (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
-      {create.isError && errors.count === 0 ? <FormErrors title="The controller could not be saved" messages={[(create.error as Error).message]} /> : null}
+      {save.isError && errors.count === 0 ? <FormErrors title="The controller could not be saved" messages={[(save.error as Error).message]} /> : null}
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 
 import { FormErrors, SelectField, TextField } from '@/components';
-import type { CustomDriveSpec, DriveKind, HardwareRecord } from '@/lib/api-types';
+import type { CustomDriveSpec, DriveKind, DriveRecord, HardwareRecord } from '@/lib/api-types';
 
-import { useCreateHardware } from '../api/create-hardware';
+import { useSaveHardware } from '../hooks/use-save-hardware';
 import { specErrors } from '../lib/spec-errors';
 import { SpecFields, type NumberSpec } from './spec-fields';
 
@@ -54,7 +54,15 @@ const INTERFACES = ['SAS', 'NL-SAS', 'SATA', 'FC', 'NVMe'];
 
 export const EMPTY_DRIVE: DraftDrive = { name: '', kind: 'ssd', interface: 'SAS', source: 'user-defined' };
 
-const SHOWN = ['name', 'kind', 'interface', 'source', ...[...COMMON, ...HDD, ...FLASH, ...MORE].map((f) => f.key)];
+const NUMBERS = [...COMMON, ...HDD, ...FLASH, ...MORE];
+const SHOWN = ['name', 'kind', 'interface', 'source', ...NUMBERS.map((f) => f.key)];
+
+/** The form's draft of a saved drive: its spec as it is. */
+function fromRecord(r: DriveRecord): DraftDrive {
+  const d: DraftDrive = { name: r.spec.name, kind: r.spec.kind, interface: r.spec.interface, source: r.spec.source };
+  for (const f of NUMBERS) d[f.key] = r.spec[f.key] ?? null;
+  return d;
+}
 
 function toSpec(d: DraftDrive): CustomDriveSpec {
   const spec: Record<string, unknown> = { name: d.name, kind: d.kind, interface: d.interface, source: d.source || 'user-defined' };
@@ -66,28 +74,30 @@ function toSpec(d: DraftDrive): CustomDriveSpec {
   return spec as CustomDriveSpec;
 }
 
+type DriveFormProps = {
+  /** The saved drive to edit (PUT); none: a new one (POST). */
+  record?: DriveRecord | null;
+  onSaved: (record: HardwareRecord) => void;
+  onCancel?: () => void;
+};
+
 /** A custom drive: the figures the engine models a drive with (seek and rotation for hard disks, IOPS and latency for flash). */
-export function DriveForm({ onCreated }: { onCreated: (record: HardwareRecord) => void }) {
-  const [d, setD] = useState<DraftDrive>(EMPTY_DRIVE);
-  const create = useCreateHardware();
-  const errors = specErrors(create.error, SHOWN);
+export function DriveForm({ record, onSaved, onCancel }: DriveFormProps) {
+  const [d, setD] = useState<DraftDrive>(() => (record ? fromRecord(record) : EMPTY_DRIVE));
+  const save = useSaveHardware(record);
+  const errors = specErrors(save.error, SHOWN);
   const set = (key: NumberKey, value: number | null) => setD((x) => ({ ...x, [key]: value }));
 
   return (
     <form
       className="hardware-form"
-      aria-label="New drive"
+      aria-label={record ? 'Edit drive' : 'New drive'}
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate(
-          { kind: 'drive', name: null, spec: toSpec(d) },
-          {
-            onSuccess: (record) => {
-              setD(EMPTY_DRIVE);
-              onCreated(record);
-            },
-          },
-        );
+        save.save({ kind: 'drive', name: null, spec: toSpec(d) }, (saved) => {
+          if (!record) setD(EMPTY_DRIVE);
+          onSaved(saved);
+        });
       }}
     >
       <div className="grid grid-4">
@@ -119,11 +129,16 @@ export function DriveForm({ onCreated }: { onCreated: (record: HardwareRecord) =
       </details>
       <FormErrors title="The API refused this drive" messages={errors.general} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          {create.isPending ? 'Saving…' : 'Add the drive'}
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : record ? 'Save the drive' : 'Add the drive'}
         </button>
+        {onCancel ? (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
-      {create.isError && errors.count === 0 ? <FormErrors title="The drive could not be saved" messages={[(create.error as Error).message]} /> : null}
+      {save.isError && errors.count === 0 ? <FormErrors title="The drive could not be saved" messages={[(save.error as Error).message]} /> : null}
     </form>
   );
 }

@@ -29,7 +29,16 @@ function DeleteButton({ record }: { record: HardwareRecord }) {
   );
 }
 
-function Table<R extends HardwareRecord>({ title, records, head, row }: { title: string; records: R[]; head: string[]; row: (r: R) => ReactNode[] }) {
+type TableProps<R extends HardwareRecord> = {
+  title: string;
+  records: R[];
+  head: string[];
+  row: (r: R) => ReactNode[];
+  onEdit?: (record: HardwareRecord) => void;
+  editingId?: string | null;
+};
+
+function Table<R extends HardwareRecord>({ title, records, head, row, onEdit, editingId }: TableProps<R>) {
   return (
     <section aria-label={title} className="hardware-kind">
       <h3>
@@ -54,7 +63,7 @@ function Table<R extends HardwareRecord>({ title, records, head, row }: { title:
             </thead>
             <tbody>
               {records.map((r) => (
-                <tr key={r.id}>
+                <tr key={r.id} aria-current={r.id === editingId ? 'true' : undefined}>
                   <th scope="row">{r.name}</th>
                   {row(r).map((cell, i) => (
                     <td key={i}>{cell}</td>
@@ -63,7 +72,14 @@ function Table<R extends HardwareRecord>({ title, records, head, row }: { title:
                     <code className="record-id">{r.id}</code>
                   </td>
                   <td>
-                    <DeleteButton record={r} />
+                    <div className="record-actions">
+                      {onEdit ? (
+                        <button type="button" onClick={() => onEdit(r)} aria-label={`Edit ${r.name}`} disabled={r.id === editingId}>
+                          {r.id === editingId ? 'Editing…' : 'Edit'}
+                        </button>
+                      ) : null}
+                      <DeleteButton record={r} />
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -86,8 +102,15 @@ function kindLabel(kind: string, iface: string | null | undefined): string {
 
 const n = (v: number | null | undefined, unit = '') => (v == null ? '—' : `${formatNumber(v)}${unit ? ` ${unit}` : ''}`);
 
-/** The custom drives, controllers and arrays, each deletable (after a confirmation). */
-export function HardwareList() {
+type HardwareListProps = {
+  /** Offer an Edit button per record. */
+  onEdit?: (record: HardwareRecord) => void;
+  /** The record being edited (marked in its table). */
+  editingId?: string | null;
+};
+
+/** The custom drives, controllers and arrays, each editable and deletable (after a confirmation). */
+export function HardwareList({ onEdit, editingId = null }: HardwareListProps = {}) {
   const list = useHardwareList();
   if (list.isPending) return <Loading label="Loading the custom hardware…" />;
   if (list.isError) return <ErrorState title="The custom hardware could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;
@@ -99,6 +122,8 @@ export function HardwareList() {
     <div className="hardware-list" data-testid="hardware-list">
       <Table
         title="Drives"
+        onEdit={onEdit}
+        editingId={editingId}
         records={drives}
         head={['Kind', 'Capacity', 'Performance', 'Price']}
         row={(r) => [
@@ -112,12 +137,16 @@ export function HardwareList() {
       />
       <Table
         title="Controllers"
+        onEdit={onEdit}
+        editingId={editingId}
         records={controllers}
         head={['Count', 'Cores', 'DRAM cache', 'IOPS ceiling']}
         row={(r) => [`${r.spec.count} (${r.spec.ha_mode})`, n(r.spec.cores), n(r.spec.dram_cache_gb, 'GB'), n(r.spec.max_iops)]}
       />
       <Table
         title="Arrays"
+        onEdit={onEdit}
+        editingId={editingId}
         records={arrays}
         head={['Vendor', 'Controllers', 'Drives', 'RAID']}
         row={(r) => [

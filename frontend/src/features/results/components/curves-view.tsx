@@ -7,10 +7,13 @@ import { QueueDepthChart } from './charts/queue-depth-chart';
 
 export default function CurvesView({ curves }: { curves: CurvesResult }) {
   const lvl = curves.latency_vs_load;
-  const operating = lvl?.points.reduce<{ d: number; y: number | null }>(
-    (best, p) => (Math.abs(p.iops - lvl.operating_iops) < best.d ? { d: Math.abs(p.iops - lvl.operating_iops), y: p.read_latency_ms } : best),
-    { d: Infinity, y: null },
-  ).y;
+  // older snapshots lack the operating point's latency: the nearest point of the curve then
+  const operating =
+    lvl?.operating_read_latency_ms ??
+    lvl?.points.reduce<{ d: number; y: number | null }>(
+      (best, p) => (Math.abs(p.iops - lvl.operating_iops) < best.d ? { d: Math.abs(p.iops - lvl.operating_iops), y: p.read_latency_ms } : best),
+      { d: Infinity, y: null },
+    ).y;
   return (
     <div className="chart-grid">
       {lvl ? <LatencyChart curve={lvl} operatingLatencyMs={operating ?? null} /> : null}

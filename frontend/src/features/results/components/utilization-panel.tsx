@@ -1,3 +1,5 @@
+import { memo } from 'react';
+
 import { Figure, UtilizationBar } from '@/components';
 import type { EvaluationResult, Explained, WindowResult } from '@/lib/api-types';
 
@@ -36,8 +38,8 @@ export function windowRows(w: WindowResult): Row[] {
   return rows;
 }
 
-/** Utilization per component against its headroom line, per window. */
-export function UtilizationPanel({ result, baseline }: UtilizationPanelProps) {
+/** Utilization per component against its headroom line, per window (redrawn only when its props change). */
+export const UtilizationPanel = memo(function UtilizationPanel({ result, baseline }: UtilizationPanelProps) {
   return (
     <section aria-labelledby="util-title" className="utilization">
       <h3 id="util-title">How busy each part is</h3>
@@ -68,4 +70,4 @@ export function UtilizationPanel({ result, baseline }: UtilizationPanelProps) {
       </div>
     </section>
   );
-}
+});

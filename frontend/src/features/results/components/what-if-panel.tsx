@@ -1,17 +1,22 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 
 import { ErrorState, formatNumber, SliderField } from '@/components';
-import type { ConfigurationInput, EvaluationResult, FlashCacheOption, Workload } from '@/lib/api-types';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import type { ConfigurationInput, CurveName, EvaluationResult, FlashCacheOption, Workload } from '@/lib/api-types';
+import { useLeadingDebounce } from '@/lib/use-debounced-value';
 
 import { useEvaluateConfiguration } from '../api/evaluate-configuration';
 import { useCurves } from '../api/get-curves';
-import { applyToConfiguration, applyToWorkloads, isNeutral, neutralWhatIf, type WhatIf } from '../lib/what-if';
+import { applyToConfiguration, applyToWorkloads, isNeutral, neutralWhatIf, whatIfKey, type WhatIf } from '../lib/what-if';
 import { LatencyChart } from './charts/latency-chart';
 import { UtilizationPanel } from './utilization-panel';
 
-/** Slider changes wait this long for the next one before asking the API. */
-export const WHAT_IF_DEBOUNCE_MS = 150;
+/** A slider change this soon after the previous one waits until the changes stop this long (a drag). */
+export const WHAT_IF_DEBOUNCE_MS = 60;
+
+const NO_EXTRA: [] = [];
+
+/** The what-if draws one curve: the others are not computed. */
+const WHAT_IF_CURVES: CurveName[] = ['latency_vs_load'];
 
 type WhatIfPanelProps = {
   workloads: Workload[];
@@ -46,14 +51,6 @@ function headlineRows(base: EvaluationResult, next: EvaluationResult): Row[] {
   return rows;
 }
 
-function measure(name: string) {
-  try {
-    performance.measure(name, 'whatif:input');
-  } catch {
-    // no input mark (e.g. cleared): nothing to time
-  }
-}
-
 function show(v: number | null, unit: string): string {
   if (v === null || !Number.isFinite(v)) return 'saturated';
   return unit ? `${formatNumber(v)} ${unit}` : formatNumber(v);
@@ -71,66 +68,47 @@ function change(row: Row): { text: string; tone: 'better' | 'worse' | 'same' } {
 }
 
 /**
- * Sliders (growth, flash cache, drives, write share, working set, IOPS) that re-evaluate live,
- * debounced, and show the change against the baseline. Redraw times are recorded as the
- * performance measure `whatif` (slider input -> charts drawn with the new answer).
+ * Sliders (growth, flash cache, drives, write share, working set, IOPS) that re-evaluate live and
+ * show the change against the baseline. A step asks at once (a drag once it pauses, see
+ * {@link useLeadingDebounce}); the evaluation (bars, table) and the latency curve are asked in
+ * parallel and each is drawn as soon as it arrives, the previous drawing kept (dimmed) meanwhile.
+ * `data-whatif-for` names the slider positions and each drawing's `data-drawn-for` the positions it
+ * answers, so a test can time the redraw from the DOM.
  */
 export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, maxDrives, flashSizes, flashOptions = [] }: WhatIfPanelProps) {
   const base = useMemo(() => neutralWhatIf(configuration), [configuration]);
-  const [w, setW] = useState<WhatIf>(base);
-  const debounced = useDebouncedValue(w, WHAT_IF_DEBOUNCE_MS);
-  const neutral = isNeutral(debounced, base);
-  /** The slider state of the last input not yet timed to the screen (and which parts were drawn). */
-  const pending = useRef<{ w: WhatIf; bars: boolean } | null>(null);
+  const [w, settled, setW] = useLeadingDebounce<WhatIf>(base, WHAT_IF_DEBOUNCE_MS);
+  const neutral = isNeutral(settled, base);
 
   const request = useMemo(
     () =>
       neutral
         ? null
         : {
-            workloads: applyToWorkloads(workloads, debounced),
-            configuration: applyToConfiguration(configuration, debounced, flashOptions),
+            workloads: applyToWorkloads(workloads, settled),
+            configuration: applyToConfiguration(configuration, settled, flashOptions),
             degraded: 'none' as const,
           },
-    [neutral, workloads, configuration, debounced, flashOptions],
+    [neutral, workloads, configuration, settled, flashOptions],
   );
   const windows = baseline.windows.map((x) => x.window);
   const window = windows[0] ?? '';
+  const curvesRequest = useMemo(
+    () => (request && window ? { workloads: request.workloads, configuration: request.configuration, window, curves: WHAT_IF_CURVES } : null),
+    [request, window],
+  );
   const evaluation = useEvaluateConfiguration(request);
-  const current = !neutral && evaluation.data && !evaluation.isPlaceholderData ? evaluation.data : null;
-  // the curve after the evaluation: both at once would share the server's CPU and delay the bars
-  const curves = useCurves(request && window && current ? { workloads: request.workloads, configuration: request.configuration, window } : null);
+  const curves = useCurves(curvesRequest);
+  // the same request as the results' charts: already answered
   const baseCurves = useCurves(window ? { workloads, configuration, window } : null);
 
   const shown = neutral ? null : (evaluation.data ?? null);
-  const drawnCurve = !neutral && curves.data && !curves.isPlaceholderData ? curves.data.latency_vs_load : null;
+  const barsFresh = !neutral && !!evaluation.data && !evaluation.isPlaceholderData;
+  const curve = neutral ? null : (curves.data?.latency_vs_load ?? null);
+  const curveFresh = !neutral && !!curves.data && !curves.isPlaceholderData;
+  const drawnFor = whatIfKey(settled);
 
-  function update(patch: Partial<WhatIf>) {
-    const next = { ...w, ...patch };
-    performance.mark('whatif:input');
-    pending.current = { w: next, bars: false };
-    setW(next);
-  }
-
-  // Performance measures from the last slider input: `whatif:bars` when the deltas and bars show
-  // its answer, `whatif` when the latency curve does too. Only the settled input counts.
-  const settled = pending.current !== null && debounced === pending.current.w;
-  useEffect(() => {
-    const p = pending.current;
-    if (!p || p.bars || debounced !== p.w || !current) return;
-    const frame = requestAnimationFrame(() => {
-      p.bars = true;
-      measure('whatif:bars');
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [current, debounced]);
-
-  const onDrawn = useCallback(() => {
-    const p = pending.current;
-    if (!p || debounced !== p.w || !current || !drawnCurve) return;
-    pending.current = null;
-    measure('whatif');
-  }, [current, drawnCurve, debounced]);
+  const update = (patch: Partial<WhatIf>) => setW({ ...w, ...patch });
 
   const step = Math.max(1, groupWidth);
   const baseDrives = base.driveCount;
@@ -140,13 +118,21 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const growthBase = workloads[0]?.growth_pct_per_year ?? 0;
   const horizon = Math.max(0, ...workloads.map((x) => x.horizon_years ?? 0));
   const baseLatency = baseCurves.data?.latency_vs_load;
-  const state = neutral ? 'baseline' : current && drawnCurve && (settled || pending.current === null) ? 'ready' : evaluation.isError || curves.isError ? 'error' : 'loading';
+  const baseReadLatency = baseline.windows.find((x) => x.window === window)?.read_latency_ms ?? null;
+  // stable props: a slider move re-renders the sliders and the table, not the drawings
+  const extra = useMemo(() => (baseLatency ? [{ name: 'Baseline', curve: baseLatency, dashed: true, color: '#7c8794' }] : []), [baseLatency]);
+  const baselinePoint = useMemo(
+    () => (baseLatency ? { iops: baseLatency.operating_iops, latencyMs: baseReadLatency } : null),
+    [baseLatency, baseReadLatency],
+  );
+  const state =
+    w !== settled ? 'loading' : neutral ? 'baseline' : evaluation.isError || curves.isError ? 'error' : barsFresh && curveFresh ? 'ready' : 'loading';
 
   return (
-    <section className="card what-if" aria-labelledby="what-if-title" data-whatif-state={state}>
+    <section className="card what-if" aria-labelledby="what-if-title" data-whatif-state={state} data-whatif-for={whatIfKey(w)}>
       <div className="section-head">
         <h2 id="what-if-title">What if…</h2>
-        <button type="button" onClick={() => update(base)} disabled={isNeutral(w, base)}>
+        <button type="button" onClick={() => setW(base)} disabled={isNeutral(w, base)}>
           Back to the baseline
         </button>
       </div>
@@ -256,22 +242,37 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
           ) : null}
         </div>
       </div>
-      {shown ? (
-        <div className={state === 'loading' ? 'what-if-charts is-updating' : 'what-if-charts'}>
-          <UtilizationPanel result={shown} baseline={baseline} />
-          {curves.data?.latency_vs_load ? (
-            <LatencyChart
-              title={`What-if latency vs IOPS (${window})`}
-              name="What-if read latency"
-              curve={curves.data.latency_vs_load}
-              operatingLatencyMs={shown.windows.find((x) => x.window === window)?.read_latency_ms ?? null}
-              extra={baseLatency ? [{ name: 'Baseline', curve: baseLatency, dashed: true, color: '#7c8794' }] : []}
-              baselinePoint={baseLatency ? { iops: baseLatency.operating_iops, latencyMs: baseline.windows.find((x) => x.window === window)?.read_latency_ms ?? null } : null}
-              onDrawn={onDrawn}
-            />
-          ) : null}
+      {/* drawn from the start (the baseline until a slider moves): a step updates the drawings, never mounts them */}
+      <div className="what-if-charts">
+        <div className={neutral || barsFresh ? undefined : 'is-updating'} data-testid="what-if-bars" data-drawn-for={neutral || barsFresh ? drawnFor : ''}>
+          <UtilizationPanel result={shown ?? baseline} baseline={shown ? baseline : null} />
         </div>
-      ) : null}
+        {curve || baseLatency ? (
+          <div className={neutral || curveFresh ? undefined : 'is-updating'} data-testid="what-if-latency" data-drawn-for={neutral || curveFresh ? drawnFor : ''}>
+            {curve ? (
+              <LatencyChart
+                light
+                title={`What-if latency vs IOPS (${window})`}
+                name="What-if read latency"
+                curve={curve}
+                operatingLatencyMs={curve.operating_read_latency_ms ?? null}
+                extra={extra}
+                baselinePoint={baselinePoint}
+              />
+            ) : (
+              <LatencyChart
+                light
+                title={`What-if latency vs IOPS (${window}): the baseline`}
+                name="Baseline read latency"
+                curve={baseLatency!}
+                operatingLatencyMs={baseReadLatency}
+                extra={NO_EXTRA}
+              />
+            )}
+          </div>
+        ) : null}
+        {curves.isError ? <ErrorState title="The what-if latency curve cannot be computed" error={curves.error} /> : null}
+      </div>
     </section>
   );
 }

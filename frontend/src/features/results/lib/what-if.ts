@@ -101,3 +101,8 @@ export function isNeutral(w: WhatIf, base: WhatIf): boolean {
     w.iopsScale === 1
   );
 }
+
+/** A short text naming the slider positions: which what-if a drawing answers (`data-drawn-for`). */
+export function whatIfKey(w: WhatIf): string {
+  return [w.growthPctPerYear ?? '-', w.flashCacheGb, w.driveCount, w.writeShiftPp, w.workingSetScale, w.iopsScale].join('|');
+}

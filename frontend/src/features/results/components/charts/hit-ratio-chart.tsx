@@ -3,7 +3,7 @@ import { formatNumber } from '@/components';
 import type { HitRatioCurve } from '@/lib/api-types';
 
 /** Read-hit ratio against cache size for the window's largest working set, the configured cache marked. */
-export function HitRatioChart({ curve, onDrawn }: { curve: HitRatioCurve; onDrawn?: () => void }) {
+export function HitRatioChart({ curve }: { curve: HitRatioCurve }) {
   const marked = curve.configured_cache_gb > 0;
   return (
     <CurveChart
@@ -20,7 +20,6 @@ export function HitRatioChart({ curve, onDrawn }: { curve: HitRatioCurve; onDraw
           : []
       }
       lines={curve.flash_cache_gb > 0 && curve.dram_cache_gb > 0 ? [{ x: curve.dram_cache_gb, label: 'DRAM only' }] : []}
-      onDrawn={onDrawn}
     />
   );
 }

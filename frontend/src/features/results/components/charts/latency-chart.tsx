@@ -1,4 +1,7 @@
+import { memo } from 'react';
+
 import { CurveChart, niceCeil, type Series } from '@/charts/curve-chart';
+import { LightCurveChart } from '@/charts/light-curve-chart';
 import { formatNumber } from '@/components';
 import type { LatencyCurve } from '@/lib/api-types';
 
@@ -13,7 +16,8 @@ type LatencyChartProps = {
   name?: string;
   /** Another operating point to mark (what-if: the baseline's). */
   baselinePoint?: { iops: number; latencyMs: number | null } | null;
-  onDrawn?: () => void;
+  /** Plain SVG instead of Recharts (no tooltip): a chart redrawn on every what-if step. */
+  light?: boolean;
 };
 
 function readSeries(name: string, curve: LatencyCurve, dashed?: boolean, color?: string): Series {
@@ -31,8 +35,8 @@ export function latencyCeiling(curves: LatencyCurve[]): number | undefined {
   return niceCeil(Math.max(...valid) * 1.15);
 }
 
-/** Read latency against IOPS up to saturation, with the workload's operating point marked. */
-export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, name, baselinePoint, onDrawn }: LatencyChartProps) {
+/** Read latency against IOPS up to saturation, with the workload's operating point marked (redrawn only when its props change). */
+export const LatencyChart = memo(function LatencyChart({ curve, operatingLatencyMs, extra = [], title, name, baselinePoint, light = false }: LatencyChartProps) {
   const series: Series[] = [
     readSeries(name ?? 'Read latency', curve),
     ...(extra.length
@@ -42,8 +46,9 @@ export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, nam
   ];
   const yMax = latencyCeiling([curve, ...extra.map((e) => e.curve)]);
   const opY = operatingLatencyMs ?? null;
+  const Chart = light ? LightCurveChart : CurveChart;
   return (
-    <CurveChart
+    <Chart
       title={title ?? `Latency vs IOPS (${curve.window})`}
       summary={`Read latency rises from ${formatNumber(curve.points[0]?.read_latency_ms ?? null)} ms at light load; the workload runs at ${formatNumber(curve.operating_iops)} IOPS (${formatNumber(curve.operating_load_pct)}% of the ${formatNumber(curve.saturation_iops)} IOPS that saturate the first resource).`}
       series={series}
@@ -59,7 +64,6 @@ export function LatencyChart({ curve, operatingLatencyMs, extra = [], title, nam
           ? [{ x: curve.operating_iops, y: Math.min(opY, yMax ?? opY), label: `${baselinePoint ? 'what-if' : 'you'}: ${formatNumber(curve.operating_iops)} IOPS, ${formatNumber(opY)} ms` }]
           : []),
       ]}
-      onDrawn={onDrawn}
     />
   );
-}
+});

@@ -3,7 +3,7 @@ import { formatNumber } from '@/components';
 import type { QueueDepthCurve } from '@/lib/api-types';
 
 /** IOPS and response time against outstanding I/Os (closed-loop MVA). */
-export function QueueDepthChart({ curve, onDrawn }: { curve: QueueDepthCurve; onDrawn?: () => void }) {
+export function QueueDepthChart({ curve }: { curve: QueueDepthCurve }) {
   const last = curve.points.at(-1);
   return (
     <CurveChart
@@ -24,7 +24,6 @@ export function QueueDepthChart({ curve, onDrawn }: { curve: QueueDepthCurve; on
       xScale="log"
       yLabel="IOPS"
       yRightLabel="Response [ms]"
-      onDrawn={onDrawn}
     >
       <p className="chart-note">{curve.explanation}</p>
     </CurveChart>
