@@ -9,6 +9,13 @@
 | TRACES_DIR       | ``<repo>/var/traces``           | uploaded traces and their analysis scratch files   |
 | FRONTEND_DIST    | ``<repo>/frontend/dist``        | built UI served at ``/``                           |
 | FIXTURES_DIR     | ``<repo>/fixtures``             | hardware catalog data                              |
+| DB_POOL_SIZE     | 20                              | database connections each worker keeps open        |
+| DB_MAX_OVERFLOW  | 10                              | extra connections under bursts (closed after use)  |
+
+Each uvicorn worker keeps up to DB_POOL_SIZE connections: sized for the requests a worker serves at
+once, so a steady load reuses them instead of opening and closing overflow connections (a new
+PostgreSQL connection forks a server process; churning them under load made requests wait
+seconds). Workers x (DB_POOL_SIZE + DB_MAX_OVERFLOW) must stay below PostgreSQL's max_connections.
 
 Relative FRONTEND_DIST and FIXTURES_DIR are taken from the repository root, not the working directory
 (a relative SQLite path in DATABASE_URL is relative to the working directory, as in SQLAlchemy).
@@ -57,6 +64,8 @@ class Settings(BaseSettings):
     traces_dir: Path = REPO_ROOT / "var" / "traces"
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
     fixtures_dir: Path = REPO_ROOT / "fixtures"
+    db_pool_size: int = Field(default=20, ge=1, le=1000)
+    db_max_overflow: int = Field(default=10, ge=0, le=1000)
 
     @field_validator("database_url")
     @classmethod

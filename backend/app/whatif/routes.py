@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
+from fastapi.responses import Response
 
 from backend.app.api.deps import SizingContextDep
+from backend.app.api.lanes import json_in_lane
 from backend.app.schemas import error_responses
 from backend.app.whatif import service
 from backend.app.whatif.schemas import (
@@ -29,43 +31,43 @@ from models.whatif import (
 router = APIRouter(prefix="/whatif", tags=["whatif"], responses=error_responses(400, 503))
 
 
-@router.post("/growth")
-def growth(body: GrowthRequest, ctx: SizingContextDep) -> GrowthProjection:
+@router.post("/growth", response_model=GrowthProjection)
+async def growth(body: GrowthRequest, ctx: SizingContextDep) -> Response:
     """Month by month as the workloads grow: when each window and the capacity first break."""
-    return service.growth(body, ctx)
+    return await json_in_lane("long", lambda: service.growth(body, ctx))
 
 
-@router.post("/sensitivity")
-def sensitivity(body: SensitivityRequest, ctx: SizingContextDep) -> SensitivityResult:
+@router.post("/sensitivity", response_model=SensitivityResult)
+async def sensitivity(body: SensitivityRequest, ctx: SizingContextDep) -> Response:
     """Tornado: each input moved down and up by a step, ranked by how much it moves the result."""
-    return service.sensitivity(body, ctx)
+    return await json_in_lane("long", lambda: service.sensitivity(body, ctx))
 
 
-@router.post("/max-workload")
-def max_workload(body: MaxWorkloadRequest, ctx: SizingContextDep) -> MaxWorkloadResult:
+@router.post("/max-workload", response_model=MaxWorkloadResult)
+async def max_workload(body: MaxWorkloadRequest, ctx: SizingContextDep) -> Response:
     """The largest load scale each window's mix sustains within its targets and limits, and what binds."""
-    return service.max_workload(body, ctx)
+    return await json_in_lane("long", lambda: service.max_workload(body, ctx))
 
 
-@router.post("/ranges")
-def ranges(body: RangesRequest, ctx: SizingContextDep) -> RangesResult:
+@router.post("/ranges", response_model=RangesResult)
+async def ranges(body: RangesRequest, ctx: SizingContextDep) -> Response:
     """Low / expected / high bands over the plausible ranges of uncertain inputs, and which matters most."""
-    return service.ranges(body, ctx)
+    return await json_in_lane("long", lambda: service.ranges(body, ctx))
 
 
-@router.post("/degraded")
-def degraded(body: DegradedRequest, ctx: SizingContextDep) -> DegradedComparison:
+@router.post("/degraded", response_model=DegradedComparison)
+async def degraded(body: DegradedRequest, ctx: SizingContextDep) -> Response:
     """Normal, drive failed, rebuilding (hours and exposure) and controller down, side by side."""
-    return service.degraded(body, ctx)
+    return await json_in_lane("long", lambda: service.degraded(body, ctx))
 
 
-@router.post("/raid-conversion")
-def raid_conversion(body: RaidConversionRequest, ctx: SizingContextDep) -> RaidConversion:
+@router.post("/raid-conversion", response_model=RaidConversion)
+async def raid_conversion(body: RaidConversionRequest, ctx: SizingContextDep) -> Response:
     """A benchmark result under one RAID scheme converted to another, with the shortcuts beside it."""
-    return service.raid_conversion(body, ctx)
+    return await json_in_lane("long", lambda: service.raid_conversion(body, ctx))
 
 
-@router.post("/building-blocks")
-def building_blocks(body: BuildingBlocksRequest, ctx: SizingContextDep) -> BuildingBlocksResult:
+@router.post("/building-blocks", response_model=BuildingBlocksResult)
+async def building_blocks(body: BuildingBlocksRequest, ctx: SizingContextDep) -> Response:
     """Blocks, racks, rack units, power and GB/s per rack unit for a throughput or capacity target."""
-    return service.building_blocks(body, ctx)
+    return await json_in_lane("long", lambda: service.building_blocks(body, ctx))
