@@ -150,6 +150,8 @@ class TraceJob(Base):
     records: Mapped[int] = mapped_column(BigInteger, default=0)
     records_per_s: Mapped[float] = mapped_column(Float, default=0.0)
     cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the server process running the job: "host/pid/start time" (see traces.service.this_worker)
+    worker: Mapped[str | None] = mapped_column(String(160), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     error_detail: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)

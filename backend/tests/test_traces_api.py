@@ -141,6 +141,41 @@ def test_jobs_interrupted_by_a_restart_are_failed_at_start_up(traces_settings: S
     assert body["status"] == "failed" and "restart" in body["error"]
 
 
+def test_start_up_fails_only_the_jobs_whose_worker_process_is_gone(traces_settings: Settings) -> None:
+    """A second uvicorn worker starting must not fail the job a live worker is running."""
+    import socket
+
+    from backend.app.traces.service import this_worker
+
+    host = socket.gethostname()
+    workers = {
+        "live": this_worker(),  # this test process: alive
+        "dead": f"{host}/{2**22 + 12345}/1",  # above Linux's pid_max: no such process
+        "reused": this_worker().rsplit("/", 1)[0] + "/1",  # this pid, another start time
+        "elsewhere": "another-host/1/1",
+        "unknown": None,
+    }
+    engine = create_db_engine(traces_settings.database_url)
+    with Session(engine) as session:
+        for job_id, worker in workers.items():
+            session.add(
+                TraceJob(id=job_id, status="running", filename="x", size_bytes=1, options={}, worker=worker)
+            )
+        session.commit()
+    engine.dispose()
+
+    with serve(create_app(traces_settings)) as client:
+        status = {job_id: client.get(f"/api/v1/traces/{job_id}").json()["status"] for job_id in workers}
+
+    assert status == {
+        "live": "running",
+        "dead": "failed",
+        "reused": "failed",
+        "elsewhere": "failed",
+        "unknown": "failed",
+    }
+
+
 def test_trace_uploads_have_their_own_size_limit(
     make_settings: Callable[..., Settings], tmp_path: Path
 ) -> None:

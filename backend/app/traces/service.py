@@ -3,15 +3,19 @@
 An upload is written under ``settings.traces_dir/<id>/``, its first megabyte is checked at once
 (a file that is not a trace, or mostly malformed, is refused: :class:`TraceRejected` -> 400), then
 a worker thread analyses it. Progress, the result or the error are kept in the ``trace_jobs``
-table, so a page reload finds them; jobs still queued or running when the server starts were
-interrupted by a restart and are marked failed. ``DELETE`` sets ``cancel_requested``; the worker
-checks it between chunks and stops.
+table, so a page reload finds them. Each job records the server process that runs it
+(:func:`this_worker`); when a server process starts, the queued or running jobs whose process is
+gone were interrupted by a restart and are marked failed, while those of another live worker
+process (``uvicorn --workers N``) go on. ``DELETE`` sets ``cancel_requested``; the worker checks
+it between chunks and stops.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -100,6 +104,7 @@ async def submit(
         records=0,
         records_per_s=0.0,
         cancel_requested=False,
+        worker=this_worker(),
     )
     job_dir = runner.traces_dir / job.id
     job_dir.mkdir(parents=True, exist_ok=True)
@@ -170,21 +175,57 @@ def cancel(session: Session, runner: TraceRunner, job_id: str) -> TraceJobOut | 
     return None
 
 
-def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
-    """Jobs left queued or running by a previous server process are failed; returns how many.
+def _process_start(pid: int) -> str | None:
+    """Start time of process ``pid`` in clock ticks since boot (Linux ``/proc``), None if none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
 
-    A database that is down (or not migrated) at start-up is logged and skipped: the app still
+
+def this_worker() -> str:
+    """``host/pid/start time`` of this server process: unique while it lives, and a pid reused
+    after a restart has another start time."""
+    pid = os.getpid()
+    return f"{socket.gethostname()}/{pid}/{_process_start(pid) or '?'}"
+
+
+def worker_alive(worker: str | None) -> bool:
+    """Whether ``worker`` (from :func:`this_worker`) is a process still running on this host.
+
+    Unknown (None, another host, no ``/proc``) counts as gone: the app runs on one host, and a
+    re-created container has a new host name while its old processes are gone.
+    """
+    if not worker:
+        return False
+    host, _, rest = worker.partition("/")
+    pid, _, started = rest.partition("/")
+    if host != socket.gethostname() or not pid.isdigit() or started == "?":
+        return False
+    return _process_start(int(pid)) == started
+
+
+def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
+    """Jobs left queued or running by a server process that is gone are failed; returns how many.
+
+    Jobs of a live worker process (another ``uvicorn`` worker of this server) are left alone. A
+    database that is down (or not migrated) at start-up is logged and skipped: the app still
     starts and reports the database in ``/health``.
     """
     try:
         with session_factory() as session:
-            result = session.execute(
-                update(TraceJob)
-                .where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
-                .values(status="failed", error="interrupted by a server restart", updated_at=utcnow())
-            )
+            active = session.execute(
+                select(TraceJob.id, TraceJob.worker).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
+            ).all()
+            gone = [job_id for job_id, worker in active if not worker_alive(worker)]
+            if gone:
+                session.execute(
+                    update(TraceJob)
+                    .where(TraceJob.id.in_(gone), TraceJob.status.in_(TRACE_JOB_ACTIVE))
+                    .values(status="failed", error="interrupted by a server restart", updated_at=utcnow())
+                )
             session.commit()
-            return int(getattr(result, "rowcount", 0) or 0)
+            return len(gone)
     except SQLAlchemyError as exc:
         logger.warning("could not mark interrupted trace jobs at start-up: %s", exc)
         return 0
