@@ -177,15 +177,13 @@ def queue_depth_sweep(
         )
 
         # drive demand is linear in the command-queuing factor: D(q) = A + B ncq(q)
-        dem1 = _pool_demand(pool, items, span, 1.0, p)
+        dem1 = _pool_demand(pool, items, span, p)
         read1, write1 = dem1.read_busy_ms / rd, dem1.write_busy_ms
         is_hdd = pool.drive.kind is DriveKind.HDD and p.ncq_gain_max > 0
         demand_fn = None
         if is_hdd:
-            q_deep = 1e9
-            f_deep = ncq_factor(q_deep, p.ncq_gain_max, p.ncq_q_half)
-            read_deep = _pool_demand(pool, items, span, q_deep, p).read_busy_ms / rd
-            b = (read1 - read_deep) / (1.0 - f_deep)
+            # the positioning part scales with ncq(q) (1 at q = 1); the rest does not
+            b = dem1.read_pos_ms / rd
             a = read1 - b
 
             def demand_fn(q: float, a: float = a, b: float = b) -> float:

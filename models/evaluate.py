@@ -350,12 +350,13 @@ def _pool_demand(
     pool: DrivePool,
     items: list[tuple[Workload, Phase, float, float]],
     span: float,
-    q: float,
     p: EngineParameters,
     read_cost_factor: float = 1.0,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
 ) -> _Demand:
-    """Back-end demand of ``items`` = (workload, phase, DRAM hit, flash hit) on ``pool``.
+    """Back-end demand of ``items`` = (workload, phase, DRAM hit, flash hit) on ``pool`` at a queue
+    of one command per drive; the positioning parts kept apart give it at any other queue
+    (:func:`_at_queue_factor`).
 
     ``extra_stream_kib`` adds background streaming (read, write) [KiB/s], e.g. tier migration.
     """
@@ -365,8 +366,8 @@ def _pool_demand(
     stripe_cost, random_cost = write_cost_split(layout)
     seq_cost = sequential_write_cost(layout)
     swc = small_write_cost(layout)
-    pos_w = _positioning_ms(pool, False, span, q, p)
-    pos_r = _positioning_ms(pool, True, span, q, p)
+    pos_w = _positioning_ms(pool, False, span, 1.0, p)
+    pos_r = _positioning_ms(pool, True, span, 1.0, p)
     xr, xw = extra_stream_kib
     if xr > 0:
         dem.read_busy_ms += _stream_busy_ms(pool, xr, p.sequential_run_kib, pos_r, True)
@@ -395,7 +396,7 @@ def _pool_demand(
                 size,
                 is_read=True,
                 span_fraction=span,
-                queue_depth=q,
+                queue_depth=1.0,
                 ncq_gain_max=p.ncq_gain_max,
                 ncq_q_half=p.ncq_q_half,
             )
@@ -421,7 +422,7 @@ def _pool_demand(
                 size,
                 is_read=False,
                 span_fraction=span,
-                queue_depth=q,
+                queue_depth=1.0,
                 ncq_gain_max=p.ncq_gain_max,
                 ncq_q_half=p.ncq_q_half,
             )
@@ -496,7 +497,7 @@ def _solve_pool(
     Returns (demand, utilization, mean queue per drive).
     """
     all_d, rd, _ = _drive_counts(pool, drive_count)
-    d1 = _pool_demand(pool, items, span, 1.0, p, read_cost_factor, extra_stream_kib)
+    d1 = _pool_demand(pool, items, span, p, read_cost_factor, extra_stream_kib)
     u1 = _utilization(d1, all_d, rd)
     if pool.drive.kind is not DriveKind.HDD or p.ncq_gain_max == 0:
         return d1, u1, 1.0 + (u1 / (1.0 - u1) if u1 < 1 else float("inf"))
