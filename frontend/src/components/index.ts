@@ -14,4 +14,5 @@ export {
   type SelectGroup,
   type SelectOption,
 } from './form';
+export { Stat } from './stat/stat';
 export { UtilizationBar } from './meter/utilization-bar';

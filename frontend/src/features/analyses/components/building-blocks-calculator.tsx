@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 
-import { Figure, formatNumber, NumberField, SelectField, TextField, type SelectGroup } from '@/components';
+import { Figure, formatNumber, NumberField, SelectField, Stat, TextField, type SelectGroup } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { ArrayModel, BlockKind, BuildingBlock, BuildingBlocksRequest, BlockTarget, DriveSpec, RaidScheme } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
@@ -219,67 +219,31 @@ export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId }
             {r.sizing.blocks} block{r.sizing.blocks === 1 ? '' : 's'} in {r.sizing.racks} rack{r.sizing.racks === 1 ? '' : 's'} ({r.sizing.binding} binds)
           </p>
           <dl className="stat-grid blocks-stats">
-            <div className="stat">
-              <dt>Blocks</dt>
-              <dd>{r.sizing.blocks}</dd>
-            </div>
-            <div className="stat">
-              <dt>Racks</dt>
-              <dd>
-                {r.sizing.racks} <span className="muted">({r.sizing.blocks_per_rack} blocks each)</span>
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Rack units</dt>
-              <dd>{formatNumber(r.sizing.rack_units)} U</dd>
-            </div>
-            <div className="stat">
-              <dt>Power</dt>
-              <dd>{r.sizing.power_w === null ? 'unknown' : `${formatNumber(r.sizing.power_w / 1000)} kW`}</dd>
-            </div>
-            <div className="stat">
-              <dt>Reads</dt>
-              <dd>
-                <Figure label="Read throughput of all blocks" figure={r.sizing.read_gb_s} />
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Writes</dt>
-              <dd>
-                <Figure label="Write throughput of all blocks" figure={r.sizing.write_gb_s} />
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Per rack unit</dt>
-              <dd>
-                <Figure label="Performance density" figure={r.sizing.gb_s_per_rack_unit} />
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Per full rack</dt>
-              <dd>
-                <Figure label="Reads of a full rack" figure={r.sizing.gb_s_per_rack} />
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Power per rack</dt>
-              <dd>{show(r.sizing.power_kw_per_rack, 'kW', 'unknown')}</dd>
-            </div>
-            <div className="stat">
-              <dt>Capacity</dt>
-              <dd>
-                {formatNumber(r.sizing.usable_pb)} PB <span className="muted">usable of {formatNumber(r.sizing.raw_pb)} raw</span>
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Drives</dt>
-              <dd>{formatNumber(r.sizing.drives)}</dd>
-            </div>
+            <Stat label="Blocks">{r.sizing.blocks}</Stat>
+            <Stat label="Racks">
+              {r.sizing.racks} <span className="muted">({r.sizing.blocks_per_rack} blocks each)</span>
+            </Stat>
+            <Stat label="Rack units">{formatNumber(r.sizing.rack_units)} U</Stat>
+            <Stat label="Power">{r.sizing.power_w === null ? 'unknown' : `${formatNumber(r.sizing.power_w / 1000)} kW`}</Stat>
+            <Stat label="Reads">
+              <Figure label="Read throughput of all blocks" figure={r.sizing.read_gb_s} />
+            </Stat>
+            <Stat label="Writes">
+              <Figure label="Write throughput of all blocks" figure={r.sizing.write_gb_s} />
+            </Stat>
+            <Stat label="Per rack unit">
+              <Figure label="Performance density" figure={r.sizing.gb_s_per_rack_unit} />
+            </Stat>
+            <Stat label="Per full rack">
+              <Figure label="Reads of a full rack" figure={r.sizing.gb_s_per_rack} />
+            </Stat>
+            <Stat label="Power per rack">{show(r.sizing.power_kw_per_rack, 'kW', 'unknown')}</Stat>
+            <Stat label="Capacity">
+              {formatNumber(r.sizing.usable_pb)} PB <span className="muted">usable of {formatNumber(r.sizing.raw_pb)} raw</span>
+            </Stat>
+            <Stat label="Drives">{formatNumber(r.sizing.drives)}</Stat>
             {r.sizing.iops !== null ? (
-              <div className="stat">
-                <dt>Random IOPS</dt>
-                <dd>{formatNumber(r.sizing.iops)}</dd>
-              </div>
+              <Stat label="Random IOPS">{formatNumber(r.sizing.iops)}</Stat>
             ) : null}
           </dl>
           <div className="table-scroll">

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 
-import { Figure, formatNumber, NumberField, SelectField } from '@/components';
+import { Figure, formatNumber, NumberField, SelectField, Stat } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { RaidConversionRequest, RaidLayout, RaidScheme, RaidSchemeRecord } from '@/lib/api-types';
 import { fieldErrors, type FieldErrors } from '@/lib/field-errors';
@@ -177,24 +177,15 @@ export function RaidConversionCalculator({ schemes, from, to }: RaidConversionCa
             </span>
           </p>
           <dl className="stat-grid conversion-steps">
-            <div className="stat">
-              <dt>Back-end I/Os measured</dt>
-              <dd>
-                <Figure label="Back-end IOPS" figure={r.backend_iops} />
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Small write, {r.from_raid.scheme}</dt>
-              <dd>
-                <Figure label={`Small-write cost of ${r.from_raid.scheme}`} figure={r.write_cost_from} />
-              </dd>
-            </div>
-            <div className="stat">
-              <dt>Small write, {r.to_raid.scheme}</dt>
-              <dd>
-                <Figure label={`Small-write cost of ${r.to_raid.scheme}`} figure={r.write_cost_to} />
-              </dd>
-            </div>
+            <Stat label="Back-end I/Os measured">
+              <Figure label="Back-end IOPS" figure={r.backend_iops} />
+            </Stat>
+            <Stat label={`Small write, ${r.from_raid.scheme}`}>
+              <Figure label={`Small-write cost of ${r.from_raid.scheme}`} figure={r.write_cost_from} />
+            </Stat>
+            <Stat label={`Small write, ${r.to_raid.scheme}`}>
+              <Figure label={`Small-write cost of ${r.to_raid.scheme}`} figure={r.write_cost_to} />
+            </Stat>
           </dl>
           <p className="muted">{r.text}</p>
           <div className="table-scroll">

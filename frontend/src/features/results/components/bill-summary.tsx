@@ -1,4 +1,4 @@
-import { Figure } from '@/components';
+import { Figure, Stat } from '@/components';
 import type { BillOfMaterials, Packaging } from '@/lib/api-types';
 
 import { explainBill } from '../lib/explain';
@@ -31,12 +31,9 @@ export function BillSummary({ bill, packaging, sizingText }: BillSummaryProps) {
       <h3 id="bill-title">What to buy</h3>
       <dl className="stat-grid">
         {items.map(([label, key, field]) => (
-          <div key={key} className="stat" data-testid={`bill-${key}`}>
-            <dt>{label}</dt>
-            <dd>
-              <Figure label={label} figure={figure(key, field)} />
-            </dd>
-          </div>
+          <Stat key={key} label={label} testId={`bill-${key}`}>
+            <Figure label={label} figure={figure(key, field)} />
+          </Stat>
         ))}
       </dl>
     </section>

@@ -1,8 +1,8 @@
 /** The analysis of a trace: profile, miss-ratio curves (Recharts), tiers and the derived workload. Loaded lazily. */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 
 import { CurveChart, PALETTE, type Series, type Span } from '@/charts/curve-chart';
-import { formatNumber } from '@/components';
+import { formatNumber, Stat } from '@/components';
 import type { MissRatioCurve, PeakWindow, TraceAnalysis, TraceProfile } from '@/lib/api-types';
 
 import { duration, gigabytes } from '../lib/format';
@@ -17,15 +17,6 @@ type TraceResultsProps = {
 
 const POLICY_NAMES: Record<string, string> = { lru: 'LRU', arc: 'ARC', s3fifo: 'S3-FIFO', fifo: 'FIFO', lfu: 'LFU', clock: 'CLOCK' };
 const policyName = (p: string) => POLICY_NAMES[p.toLowerCase()] ?? p.toUpperCase();
-
-function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="stat" data-testid={testId}>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 function ProfileStats({ p }: { p: TraceProfile }) {
   return (
