@@ -5,7 +5,7 @@ import { defineConfig, devices } from '@playwright/test';
  * run `npm run build` first (`make test-e2e` does). Browsers are not downloaded: Debian's chromium
  * is used (`make chromium` installs it).
  */
-const port = 8765;
+const port = Number(process.env.E2E_PORT ?? 8765);
 const baseURL = `http://127.0.0.1:${port}`;
 const db = 'sqlite:///var/e2e.db';
 
