@@ -26,10 +26,11 @@ from backend.app.calibration import CalibrationError, Layout, load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import REPO_ROOT
 from backend.app.core.errors import CatalogUnavailable, InvalidInput
+from backend.app.engine.context import SizingContext
+from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.sizing import service
-from backend.app.sizing.context import SizingContext
-from backend.app.sizing.schemas import CatalogReference, EvaluateRequest, SizeRequest
+from backend.app.sizing.schemas import EvaluateRequest, SizeRequest
 from models.evaluate import DegradedMode, EvaluationResult
 from models.explain import fmt
 from models.raid import RaidScheme

@@ -6,7 +6,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from backend.app.api.deps import CatalogDep
 from backend.app.catalog import service
 from backend.app.catalog.schemas import (
     ArrayDetail,
@@ -16,6 +15,7 @@ from backend.app.catalog.schemas import (
     RaidSchemeList,
     WorkloadTemplateList,
 )
+from backend.app.core.deps import CatalogDep
 from backend.app.schemas import error_responses
 
 router = APIRouter(prefix="/catalog", tags=["catalog"], responses=error_responses(503))

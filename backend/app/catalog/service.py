@@ -58,7 +58,7 @@ class CatalogStore:
         self._catalog: Catalog | None = None
         self._lock = threading.Lock()
         # Results derived from the loaded catalog alone (e.g. configurations built from catalog
-        # references), for :mod:`backend.app.sizing.context`; emptied when the catalog loads.
+        # references), for :mod:`backend.app.engine.context`; emptied when the catalog loads.
         self.derived: dict[Hashable, object] = {}
 
     def get(self) -> Catalog:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
-from backend.app.api.deps import CatalogDep, SessionDep
+from backend.app.core.deps import CatalogDep, SessionDep
 from backend.app.hardware import service
 from backend.app.hardware.schemas import HardwareInput, HardwareKind, HardwareList, HardwareRecord
 from backend.app.schemas import error_responses

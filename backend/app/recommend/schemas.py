@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 
 from backend.app.calibration import Layout
+from backend.app.engine.inputs import Workloads
 from backend.app.schemas import Request
-from backend.app.sizing.schemas import Workloads
 from models.recommend import DEFAULT_PARETO, OnePer, ParetoObjective, RecommendConstraints
 
 MAX_LIMIT = 50

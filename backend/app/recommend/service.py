@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from backend.app.calibration import Calibration, Layout
 from backend.app.core.errors import InvalidInput
+from backend.app.engine.context import SizingContext
 from backend.app.recommend.schemas import RecommendRequest
-from backend.app.sizing.context import SizingContext
 from models.recommend import Recommendation
 from models.recommend import recommend as engine_recommend
 

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Header, Path, Query, Response, status
 
-from backend.app.api.deps import SessionDep, SizingContextDep
+from backend.app.core.deps import SessionDep, SizingContextDep
 from backend.app.reports import service
 from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
 from backend.app.schemas import error_responses

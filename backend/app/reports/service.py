@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
+from backend.app.engine.context import HardwareSource, SizingContext
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.reports import export
 from backend.app.reports.schemas import (
@@ -34,7 +35,6 @@ from backend.app.reports.schemas import (
     SizeSnapshot,
 )
 from backend.app.sizing import service as sizing
-from backend.app.sizing.context import HardwareSource, SizingContext
 from backend.app.sizing.schemas import (
     CompareRequest,
     CompareResult,

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 from fastapi.responses import Response
 
-from backend.app.api.deps import SizingContextDep
-from backend.app.api.lanes import json_in_lane
+from backend.app.core.deps import SizingContextDep
+from backend.app.core.lanes import json_in_lane
 from backend.app.schemas import error_responses
 from backend.app.sizing import service
 from backend.app.sizing.schemas import (

@@ -1,9 +1,8 @@
 """Requests and responses of ``/evaluate``, ``/size``, ``/compare`` and ``/curves``.
 
-Workloads, configurations and results are the engine's own models. A configuration is given
-either in full (an engine :class:`Configuration`, e.g. one returned by ``/size``) or as a
-:class:`CatalogReference` resolved on the server; the two are told apart by the ``controller`` key
-that only a full configuration has.
+Workloads, configurations and results are the engine's own models; the inputs every feature
+shares (:data:`Workloads`, :class:`CatalogReference`, :data:`ConfigurationInput`) live in
+:mod:`backend.app.engine.inputs`.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from backend.app.calibration import Layout
+from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
 from models.compare import Comparison
 from models.configuration import Configuration
@@ -20,78 +19,6 @@ from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
-from models.workload import Workload
-
-MAX_WORKLOADS = 32
-MAX_PHASES = 128
-"""Phases across all workloads of one request: keeps the slowest request (curves) to seconds."""
-
-
-def _phase_budget(workloads: list[Workload]) -> list[Workload]:
-    phases = sum(len(w.phases) for w in workloads)
-    if phases > MAX_PHASES:
-        raise ValueError(f"at most {MAX_PHASES} phases across all workloads, got {phases}")
-    return workloads
-
-
-Workloads = Annotated[
-    list[Workload],
-    Field(min_length=1, max_length=MAX_WORKLOADS, description=f"at most {MAX_PHASES} phases in all"),
-    AfterValidator(_phase_budget),
-]
-
-
-class CatalogReference(Request):
-    """A configuration built from catalog records (or custom hardware record ids).
-
-    Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-    width, the default port option and no flash cache. ``drive_count`` null means the array's entry
-    configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
-    ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
-    share and scatter; null = the calibration's default age) and is ignored for other schemes.
-    """
-
-    model_config = ConfigDict(title="CatalogReference")
-
-    array_id: str = Field(
-        min_length=1, max_length=80, description="catalog array id or custom array record id"
-    )
-    drive_id: str | None = Field(
-        default=None, min_length=1, max_length=80, description="catalog drive id or custom drive record id"
-    )
-    raid_scheme: RaidScheme | None = None
-    group_width: int | None = Field(default=None, ge=1, le=64, description="drives per RAID group")
-    drive_count: int | None = Field(default=None, ge=1, le=100000, description="drives excl. spares")
-    flash_cache_gb: float = Field(default=0.0, ge=0.0, le=1e6, description="flash read cache [GB, system]")
-    port_option: str | None = Field(
-        default=None, min_length=1, max_length=80, description="array port option name"
-    )
-    controller_id: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=64,
-        description="custom controller record replacing the array's",
-    )
-    layout: Layout | None = Field(
-        default=None, description="WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default"
-    )
-    name: str | None = Field(default=None, min_length=1, max_length=120)
-
-
-def _configuration_kind(value: Any) -> str | None:
-    if isinstance(value, Configuration):
-        return "configuration"
-    if isinstance(value, CatalogReference):
-        return "catalog"
-    if isinstance(value, dict):
-        return "configuration" if "controller" in value else "catalog"
-    return None
-
-
-ConfigurationInput = Annotated[
-    Annotated[Configuration, Tag("configuration")] | Annotated[CatalogReference, Tag("catalog")],
-    Discriminator(_configuration_kind),
-]
 
 
 class EvaluateRequest(Request):

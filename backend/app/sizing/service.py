@@ -8,10 +8,10 @@ from functools import partial
 from typing import TypeVar
 
 from backend.app.core.errors import InvalidInput, Loc
-from backend.app.sizing.context import SizingContext, layout_for_scheme
+from backend.app.engine.context import SizingContext, layout_for_scheme
+from backend.app.engine.inputs import CatalogReference
 from backend.app.sizing.schemas import (
     CURVE_NAMES,
-    CatalogReference,
     CompareConfigurations,
     CompareItem,
     CompareRequest,

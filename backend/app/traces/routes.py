@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response,
 from fastapi.responses import JSONResponse
 from starlette.datastructures import UploadFile
 
-from backend.app.api.deps import SessionDep
+from backend.app.core.deps import SessionDep
 from backend.app.core.errors import InvalidInput
 from backend.app.schemas import error_responses
 from backend.app.traces import service

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from backend.app.api.deps import SizingContextDep
-from backend.app.api.lanes import json_in_lane
+from backend.app.core.deps import SizingContextDep
+from backend.app.core.lanes import json_in_lane
 from backend.app.schemas import error_responses
 from backend.app.whatif import service
 from backend.app.whatif.schemas import (

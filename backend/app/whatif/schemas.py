@@ -11,8 +11,8 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
-from backend.app.sizing.schemas import ConfigurationInput, Workloads
 from models.base import Pct
 from models.blocks import (
     DEFAULT_SCALING_EFFICIENCY,

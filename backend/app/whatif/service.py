@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from backend.app.calibration import Calibration
 from backend.app.core.errors import InvalidInput, Loc
+from backend.app.engine.context import SizingContext
+from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import ArrayRecord, DriveRecord
-from backend.app.sizing.context import SizingContext
-from backend.app.sizing.schemas import CatalogReference
 from backend.app.whatif.schemas import (
     BuildingBlocksRequest,
     BuildingBlocksResult,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response, status
 
 from backend.app import health_service
-from backend.app.api.deps import CatalogDep, SessionDep
+from backend.app.core.deps import CatalogDep, SessionDep
 from backend.app.schemas import Health
 
 router = APIRouter(prefix="/health", tags=["health"])

@@ -20,8 +20,8 @@ from typing import Literal, Protocol, TypeVar
 from backend.app.calibration import Calibration, Layout
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.errors import CatalogUnavailable, InvalidInput, Loc
+from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord
-from backend.app.sizing.schemas import CatalogReference
 from models.base import InputError
 from models.catalog import ArrayModel, build_configuration, raid_scheme_records
 from models.configuration import Configuration

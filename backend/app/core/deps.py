@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.calibration import Calibration
 from backend.app.catalog.service import CatalogStore
+from backend.app.engine.context import SizingContext
 from backend.app.hardware.service import DatabaseHardware
-from backend.app.sizing.context import SizingContext
 
 
 async def get_db(request: Request) -> AsyncIterator[Session]:

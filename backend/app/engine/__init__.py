@@ -1,0 +1,1 @@
+"""What every feature that calls the engine shares: request inputs and the per-request context."""
