@@ -53,12 +53,12 @@ import numpy.typing as npt
 
 from models import cache as cache_model
 from models.base import InputError
+from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
 from models.controller import ControllerLoad, HaMode, controller_utilization, cpu_us_per_io
 from models.drives import DriveKind, DriveSpec, ncq_factor, ssd_latency_ms, ssd_service_ms
-from models.evaluate import cache_shares_gb
 from models.parameters import EngineParameters
 from models.ports import port_utilization
 from models.raid import (

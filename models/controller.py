@@ -15,11 +15,14 @@ controller carries everything. Scale-out N nodes: N serve, N - 1 after a node is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pydantic import Field
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.explain import fmt
+from models.workload import Phase, Workload
 
 
 class HaMode(StrEnum):
@@ -120,3 +123,54 @@ def controller_utilization(load: ControllerLoad, spec: ControllerSpec, serving: 
     if spec.max_mb_s:
         u = max(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
     return u
+
+
+def controller_load(
+    members: Sequence[tuple[Workload, Phase]], hits: Sequence[tuple[float, float]]
+) -> ControllerLoad:
+    """Front-end demand of phases running together, given each one's (DRAM, flash) read-hit ratio.
+
+    Sequential reads are prefetched (served from cache: hits); random reads hit with
+    ``h_DRAM + h_flash`` and miss otherwise; every write and every KiB moved counts.
+    """
+    pairs = list(zip(members, hits, strict=True))
+    return ControllerLoad(
+        read_hits=sum(
+            ph.effective_iops
+            * ph.read_pct
+            / 100
+            * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
+            for (_, ph), (hd, hf) in pairs
+        ),
+        read_misses=sum(
+            ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * max(0.0, 1 - hd - hf)
+            for (_, ph), (hd, hf) in pairs
+        ),
+        writes=sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members),
+        kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+        dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
+        compression=any(w.compression_ratio > 1 for w, _ in members),
+        replication=any(w.replication.mode.value != "none" for w, _ in members),
+    )
+
+
+def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: float) -> float | None:
+    """Mean time an I/O spends at the controller CPUs [ms] (``None`` when saturated).
+
+    Seidmann's approximation of an M/M/c station with c = cores: ``D (c - 1)/c + (D/c) / (1 - U)``
+    with D the CPU time of one I/O on one core (:func:`cpu_us_per_io`).
+    """
+    if utilization >= 1:
+        return None
+    s_cpu = cpu_us_per_io(load, spec) / 1000.0
+    c = max(spec.cores, 1.0)
+    return s_cpu * (c - 1) / c + (s_cpu / c) / (1 - utilization)
+
+
+def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float, u: float) -> str:
+    """The controller utilization formula with its inputs filled in."""
+    return (
+        f"{name} = ({fmt(load.read_hits)} hits x c_hit + {fmt(load.read_misses)} misses x c_miss + "
+        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB) / "
+        f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
+    )

@@ -28,20 +28,14 @@ from scipy.optimize import brentq
 
 from models import cache as cache_model
 from models.base import InputError, Output
+from models.cache_share import window_hit_ratios
 from models.capacity import pool_capacity
 from models.configuration import Configuration
 from models.controller import ControllerLoad, cpu_us_per_io
 from models.drives import DriveKind, ncq_factor
-from models.evaluate import (
-    DegradedMode,
-    EvaluationResult,
-    _drive_counts,
-    _pool_demand,
-    evaluate,
-    pool_drive_counts,
-    window_hit_ratios,
-)
+from models.evaluate import DegradedMode, EvaluationResult, evaluate, pool_drive_counts
 from models.parameters import EngineParameters
+from models.pool import drive_counts, pool_demand
 from models.queueing import Station, mva
 from models.raid import seek_span
 from models.units import transfer_ms
@@ -168,7 +162,7 @@ def queue_depth_sweep(
         if not items:
             continue
         n = counts[pool.name] + pool.other_count
-        all_d, rd, _ = _drive_counts(pool, n)
+        all_d, rd, _ = drive_counts(pool, n)
         ws_pool = sum(w.working_set_for(ph) for w, ph, _, _ in items)
         span = seek_span(
             ws_pool / usable[pool.name] if usable[pool.name] > 0 else 1.0,
@@ -177,7 +171,7 @@ def queue_depth_sweep(
         )
 
         # drive demand is linear in the command-queuing factor: D(q) = A + B ncq(q)
-        dem1 = _pool_demand(pool, items, span, p)
+        dem1 = pool_demand(pool, items, span, p)
         read1, write1 = dem1.read_busy_ms / rd, dem1.write_busy_ms
         is_hdd = pool.drive.kind is DriveKind.HDD and p.ncq_gain_max > 0
         demand_fn = None

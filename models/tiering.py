@@ -32,6 +32,9 @@ from scipy.optimize import minimize_scalar
 from scipy.special import gammaln
 
 from models.base import InputError, Output
+from models.configuration import Configuration
+from models.explain import explained, fmt
+from models.results import TieringResult, TierLoad
 from models.units import GB, MB, MIB
 
 FloatArray = npt.NDArray[np.float64]
@@ -439,3 +442,62 @@ def fit_b(
 
     res = minimize_scalar(loss, bounds=(0.55, 0.95), method="bounded", options={"xatol": 1e-5})
     return float(res.x)
+
+
+def tier_plan(cfg: Configuration, used_gb: float, usable_gb: dict[str, float]) -> TieringResult:
+    """Tier split of the autotiered pool set: hottest chunks on the fastest tier, then the next."""
+    tc = cfg.tiering
+    assert tc is not None
+    caps = [usable_gb[t] for t in tc.tiers]
+    b = tc.locality_b if tc.locality_b is not None else DEFAULT_B
+    used = min(used_gb, sum(caps)) if sum(caps) > 0 else used_gb
+    split = tier_split(caps, used, tc.chunk_mb, b=b, measured_fraction=tc.fast_tier_fraction)
+    need = split.needed_fast_fraction
+    meta = metadata_ram_bytes(sum(caps), tc.chunk_mb, tc.metadata_bytes_per_chunk) / 1e9
+    fast_data = split.tiers[0].data_gb
+    moved_gb = fast_data * tc.hot_set_change_pct / 100.0
+    mig = moved_gb * 1000.0 / (tc.relocation_window_h * 3600.0)
+    tiers = [
+        TierLoad(pool=name, capacity_gb=t.capacity_gb, data_gb=t.data_gb, io_share_pct=100.0 * t.io_share)
+        for name, t in zip(tc.tiers, split.tiers, strict=True)
+    ]
+    share_text = ", ".join(f"{t.pool} {fmt(t.io_share_pct)}% of I/O on {fmt(t.data_gb)} GB" for t in tiers)
+    return TieringResult(
+        chunk_mb=tc.chunk_mb,
+        needed_fast_fraction_pct=explained(
+            100.0 * need,
+            "%",
+            "needed = smallest share of capacity whose chunks carry 80% of I/O (b-model)",
+            f"needed fast tier = {fmt(100 * need)}% of {fmt(used)} GB with {fmt(tc.chunk_mb)} MB chunks"
+            + (" (measured from a trace)" if tc.fast_tier_fraction is not None else f" (b = {fmt(b)})")
+            + f"; split: {share_text}",
+            source=split.source,
+            chunk_mb=tc.chunk_mb,
+            b=b,
+            used_gb=used,
+        ),
+        tiers=tiers,
+        metadata_ram_gb=explained(
+            meta,
+            "GB",
+            "RAM = capacity / chunk x bytes per chunk",
+            f"RAM = {fmt(sum(caps))} GB / {fmt(tc.chunk_mb)} MB x {fmt(tc.metadata_bytes_per_chunk)} B = {fmt(meta)} GB",
+        ),
+        migration_mb_s=explained(
+            mig,
+            "MB/s",
+            "migration = fast-tier data x change share / relocation window",
+            f"migration = {fmt(fast_data)} GB x {fmt(tc.hot_set_change_pct)}% / {fmt(tc.relocation_window_h)} h "
+            f"= {fmt(mig)} MB/s (read from the slower tier, written to the faster)",
+        ),
+        spill=split.spill,
+    )
+
+
+def migration_streams(cfg: Configuration, tiering: TieringResult | None) -> dict[str, tuple[float, float]]:
+    """Background relocation I/O per pool [KiB/s] (read, write): up from tier 1 into tier 0."""
+    if tiering is None or cfg.tiering is None:
+        return {}
+    kib = (tiering.migration_mb_s.value or 0.0) * 1e6 / 1024.0
+    fast, slow = cfg.tiering.tiers[0], cfg.tiering.tiers[1]
+    return {fast: (0.0, kib), slow: (kib, 0.0)}

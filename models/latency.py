@@ -1,0 +1,212 @@
+"""Latency of each workload phase in a window: front end, cache hits, misses at the drives, writes.
+
+A read passes the host stack and fabric, the controller CPU (M/M/c, :func:`models.controller.cpu_response_ms`)
+and a front-end port (M/M/1), then is served from DRAM, from flash, or from the drives (mean
+service + M/G/1 wait of the pool, :func:`models.pool.pool_load`); sequential reads are prefetched
+and served at DRAM latency. A write is acknowledged from NVRAM while the drives keep up::
+
+    R_read  = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss R_miss) + (1 - rnd) t_hit
+    R_write = R_ctrl + R_port + t_host + t_ack (+ synchronous replication)
+
+An autotiered workload's misses go to its tiers in proportion to the I/O each serves.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from models.cache_share import cold_hit_explained, skew_text
+from models.configuration import CacheConfig
+from models.drives import DriveKind, DriveSpec, ssd_latency_ms
+from models.explain import explained, fmt
+from models.results import Check, PhaseResult, check
+from models.units import transfer_ms
+from models.workload import Phase, Workload
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """What every I/O of a window meets before the cache: controller CPU, ports, host."""
+
+    r_ctrl_ms: float | None  # None: controllers saturated
+    port_utilization: float
+    port_mb_s: float  # practical rate of the fastest port [MB/s]
+    host_overhead_ms: float
+    cache_hit_ms: float
+    write_ack_ms: float
+
+    def time_ms(self, size_kib: float) -> tuple[float | None, float | None]:
+        """(front-end time [ms], port response [ms]) of one I/O of ``size_kib``; None when saturated."""
+        r_port = (
+            None
+            if self.port_utilization >= 1
+            else transfer_ms(size_kib, self.port_mb_s) / (1 - self.port_utilization)
+        )
+        if self.r_ctrl_ms is None or r_port is None:
+            return None, r_port
+        return self.r_ctrl_ms + r_port + self.host_overhead_ms, r_port
+
+
+@dataclass(frozen=True)
+class DrivePath:
+    """A pool's miss path in one window: mean read-miss service, wait, whether it keeps up."""
+
+    drive: DriveSpec
+    mean_read_ms: float
+    wait_ms: float  # inf when saturated
+    keeps_up: bool  # drives below 100% busy: writes destage
+
+    def miss_ms(self, size_kib: float) -> float | None:
+        """Read-miss response [ms] (None when saturated); SSDs at their datasheet latency plus the wait."""
+        if not math.isfinite(self.wait_ms):
+            return None
+        base = self.mean_read_ms if self.drive.kind is DriveKind.HDD else ssd_latency_ms(self.drive, size_kib)
+        return base + self.wait_ms
+
+
+def phase_result(
+    w: Workload,
+    ph: Phase,
+    hits: tuple[float, float],
+    shares_gb: tuple[float, float, float],
+    route: list[tuple[str, float]],
+    pool_name: str,
+    front: FrontEnd,
+    paths: dict[str, DrivePath],
+    cache: CacheConfig,
+    flash_total_gb: float,
+) -> tuple[PhaseResult, Check | None]:
+    """The result of phase ``ph`` of ``w``: hit ratios, read and write latency, and its latency check.
+
+    ``shares_gb`` = (working set, DRAM share, DRAM + flash share) [GB]; ``route`` = the pools its
+    misses go to with the share of I/O each serves.
+    """
+    h_d, h_f = hits
+    ws, d_gb, b_gb = shares_gb
+    size = ph.mean_size_kib
+    rnd = ph.random_pct / 100
+    miss = max(0.0, 1 - h_d - h_f)
+    r_miss: float | None = 0.0
+    for route_pool, share in route:
+        if share <= 0:
+            continue
+        part = paths[route_pool].miss_ms(size)
+        r_miss = None if part is None or r_miss is None else r_miss + share * part
+    front_ms, r_port = front.time_ms(size)
+    if front_ms is None or (r_miss is None and rnd * miss > 0):
+        read_ms = None
+    else:
+        read_ms = (
+            front_ms
+            + rnd * (h_d * front.cache_hit_ms + h_f * cache.flash_hit_ms + miss * (r_miss or 0.0))
+            + (1 - rnd) * front.cache_hit_ms
+        )
+    drives_ok = all(paths[rp].keeps_up for rp, _ in route)
+    sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
+    write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
+    rf = ph.read_pct / 100
+    avg = None
+    if read_ms is not None and write_ms is not None:
+        avg = rf * read_ms + (1 - rf) * write_ms
+    elif rf == 1 and read_ms is not None:
+        avg = read_ms
+    elif rf == 0 and write_ms is not None:
+        avg = write_ms
+    tgt = ph.read_latency_target_ms
+    chk = None
+    if tgt is not None and ph.read_pct > 0:
+        chk = check(
+            f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency"
+        )
+    ws_in = min(100.0, 100.0 * (b_gb if flash_total_gb > 0 else d_gb) / ws) if ws > 0 else 100.0
+    r_ctrl = front.r_ctrl_ms
+    result = PhaseResult(
+        workload=w.name,
+        phase=ph.name,
+        pool=pool_name,
+        iops=ph.effective_iops,
+        mb_per_s=ph.effective_mb_s,
+        read_pct=ph.read_pct,
+        working_set_gb=ws,
+        cache_gb=d_gb,
+        dram_hit_pct=explained(
+            100 * h_d,
+            "%",
+            "h_DRAM = LRU hit ratio (Che) of cache share over working set",
+            f"h_DRAM = LRU({fmt(d_gb)} GB cache share over a {fmt(ws)} GB working set, "
+            f"{skew_text(w)}) = {fmt(100 * h_d)}%",
+            source="Che, Tung, Wang, IEEE JSAC 2002",
+            cache_gb=d_gb,
+            working_set_gb=ws,
+        ),
+        flash_hit_pct=explained(
+            100 * h_f,
+            "%",
+            "h_flash = H(DRAM + flash) - H(DRAM) (exclusive levels)",
+            f"h_flash = {fmt(100 * (h_d + h_f))}% - {fmt(100 * h_d)}% = {fmt(100 * h_f)}%"
+            + (
+                " (dedupe-aware: working set / dedupe ratio)"
+                if cache.dedupe_aware and w.dedupe_ratio > 1
+                else ""
+            ),
+            flash_cache_gb=flash_total_gb,
+        ),
+        working_set_in_cache_pct=ws_in,
+        cold_hit_pct=cold_hit_explained(
+            d_gb + (max(0.0, b_gb - d_gb) if flash_total_gb > 0 else 0.0), ws, w, h_d + h_f
+        ),
+        read_latency_ms=explained(
+            read_ms,
+            "ms",
+            "R_read = R_ctrl + R_port + rnd (h_d t_hit + h_f t_flash + miss R_miss) + seq t_hit",
+            f"R_read = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.host_overhead_ms)} + {fmt(rnd)} x ({fmt(h_d)} x "
+            f"{fmt(front.cache_hit_ms)} + {fmt(h_f)} x {fmt(cache.flash_hit_ms)} + {fmt(miss)} x {fmt(r_miss)})"
+            f" + {fmt(1 - rnd)} x {fmt(front.cache_hit_ms)} = {fmt(read_ms)} ms",
+            R_ctrl_ms=r_ctrl,
+            R_port_ms=r_port,
+            R_miss_ms=r_miss,
+        ),
+        write_latency_ms=explained(
+            write_ms,
+            "ms",
+            "R_write = R_ctrl + R_port + t_ack (while drives keep up)",
+            f"R_write = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.write_ack_ms)}"
+            + (f" + {fmt(sync)} sync replication" if sync else "")
+            + f" = {fmt(write_ms)} ms"
+            + ("" if drives_ok else " (drives cannot destage: write cache fills)"),
+        ),
+        avg_latency_ms=avg,
+        read_latency_target_ms=tgt,
+        passed=chk is None or chk.passed,
+    )
+    return result, chk
+
+
+def window_latencies(phases: list[PhaseResult]) -> tuple[float | None, float | None, float | None]:
+    """IOPS-weighted (read, write, all) latency of a window's phases [ms]; None when any is saturated."""
+    rl_sum = wl_sum = r_w = w_w = 0.0
+    rl_none = wl_none = False
+    for ph in phases:
+        rf = ph.read_pct / 100
+        if ph.read_pct > 0:
+            if ph.read_latency_ms.value is None:
+                rl_none = True
+            else:
+                rl_sum += ph.read_latency_ms.value * ph.iops * rf
+                r_w += ph.iops * rf
+        if ph.read_pct < 100:
+            if ph.write_latency_ms.value is None:
+                wl_none = True
+            else:
+                wl_sum += ph.write_latency_ms.value * ph.iops * (1 - rf)
+                w_w += ph.iops * (1 - rf)
+    read_lat = None if rl_none else (rl_sum / r_w if r_w else 0.0)
+    write_lat = None if wl_none else (wl_sum / w_w if w_w else 0.0)
+    tot_iops = sum(ph.iops for ph in phases)
+    avg_lat = None
+    if read_lat is not None and write_lat is not None and tot_iops > 0:
+        avg_lat = (rl_sum + wl_sum) / (r_w + w_w)
+    elif tot_iops == 0:
+        avg_lat = 0.0
+    return read_lat, write_lat, avg_lat

@@ -1,0 +1,188 @@
+"""What an evaluation returns: per-window loads, latencies and checks, the bill, the verdict.
+
+Every figure a user sees is an :class:`~models.explain.Explained` (value, unit, formula, the
+formula with its inputs filled in) or a plain number derived from one. :func:`check` states one
+constraint against its limit; :func:`worst_window` picks the window nearest (or furthest past) a
+limit.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+
+from pydantic import Field
+
+from models.base import Output
+from models.capacity import CapacityResult
+from models.explain import Explained, fmt
+
+
+class DegradedMode(StrEnum):
+    NONE = "none"
+    DRIVE_FAILED = "drive-failed"
+    REBUILDING = "rebuilding"
+    CONTROLLER_FAILED = "controller-failed"
+
+
+class Check(Output):
+    """One constraint: value against limit, with the margin (limit - value, in the value's unit)."""
+
+    name: str
+    value: float | None
+    limit: float
+    unit: str
+    margin: float | None
+    passed: bool
+    text: str
+
+
+class PoolLoad(Output):
+    """Back-end load of one pool in one window."""
+
+    pool: str
+    frontend_iops: float
+    backend_iops: Explained
+    backend_read_iops: float
+    backend_write_iops: float
+    drive_busy_ms_per_s: float
+    drive_utilization_pct: Explained
+    mean_read_service_ms: float
+    read_miss_latency_ms: Explained
+    span_pct: float = Field(description="share of the drives' surface the data spans [%]")
+    queue_per_drive: float
+    degraded_group_utilization_pct: float | None = None
+    rebuild_hours: Explained | None = None
+
+
+class PhaseResult(Output):
+    """One workload phase inside a window: its caches and latencies."""
+
+    workload: str
+    phase: str
+    pool: str
+    iops: float
+    mb_per_s: float
+    read_pct: float
+    working_set_gb: float
+    cache_gb: float = Field(description="DRAM cache share this workload gets in the window [GB]")
+    dram_hit_pct: Explained
+    flash_hit_pct: Explained
+    working_set_in_cache_pct: float
+    cold_hit_pct: Explained = Field(description="hit ratio over the first pass after a cold start (warm-up)")
+    read_latency_ms: Explained
+    write_latency_ms: Explained
+    avg_latency_ms: float | None
+    read_latency_target_ms: float | None
+    passed: bool
+
+
+class TierLoad(Output):
+    """One tier of an autotiered pool set in one window."""
+
+    pool: str
+    capacity_gb: float = Field(description="usable capacity of the tier [GB]")
+    data_gb: float = Field(description="data placed on the tier, hottest chunks first [GB]")
+    io_share_pct: float = Field(description="share of the tiered I/O the tier serves [%]")
+
+
+class TieringResult(Output):
+    """How an autotiered pool set splits the I/O (b-model chunk locality, or a measured fraction)."""
+
+    chunk_mb: float
+    needed_fast_fraction_pct: Explained
+    tiers: list[TierLoad]
+    metadata_ram_gb: Explained
+    migration_mb_s: Explained
+    spill: list[str]
+
+
+class WindowResult(Output):
+    """Everything about one window: load, utilization of each component, latency, checks."""
+
+    window: str
+    frontend_iops: float
+    frontend_mb_s: float
+    read_pct: float
+    pools: list[PoolLoad]
+    phases: list[PhaseResult]
+    controller_utilization_pct: Explained
+    failover_utilization_pct: Explained | None
+    port_utilization_pct: Explained
+    read_latency_ms: float | None
+    write_latency_ms: float | None
+    avg_latency_ms: float | None
+    checks: list[Check]
+    bottleneck: str
+    passed: bool
+    verdict: str
+    tiering: TieringResult | None = None
+
+
+class BillOfMaterials(Output):
+    """Drives, shelves, rack units, power and list cost (None where the catalog has no figure)."""
+
+    drives: int
+    spares: int
+    shelves: int
+    rack_units: float
+    power_w: float | None
+    cost_usd: float | None
+    flash_cache_gb: float
+    explain: dict[str, Explained] = Field(
+        default_factory=dict, description="formula and inputs of each figure, keyed by field name"
+    )
+
+
+class EvaluationResult(Output):
+    engine_version: str
+    configuration: str
+    degraded: DegradedMode
+    windows: list[WindowResult]
+    capacity: CapacityResult
+    bill: BillOfMaterials
+    checks: list[Check]
+    passed: bool
+    bottleneck: str
+    warnings: list[str]
+
+
+def check(name: str, value: float | None, limit: float, unit: str, what: str) -> Check:
+    """``value`` against ``limit`` (``None`` or non-finite: saturated, failed), with the margin."""
+    if value is None or not math.isfinite(value):
+        return Check(
+            name=name,
+            value=None,
+            limit=limit,
+            unit=unit,
+            margin=None,
+            passed=False,
+            text=f"{what} is saturated (limit {fmt(limit)} {unit})",
+        )
+    margin = limit - value
+    ok = value <= limit + 1e-9
+    verb = "within" if ok else "over"
+    return Check(
+        name=name,
+        value=value,
+        limit=limit,
+        unit=unit,
+        margin=margin,
+        passed=ok,
+        text=f"{what} {fmt(value)} {unit}, {verb} the limit of {fmt(limit)} {unit}",
+    )
+
+
+def worst_window(windows: list[WindowResult]) -> WindowResult | None:
+    """The window whose checks come nearest (or furthest past) their limits; saturated first."""
+
+    def score(w: WindowResult) -> float:
+        worst = 0.0
+        for c in w.checks:
+            if c.value is None:
+                return float("inf")
+            if c.limit > 0:
+                worst = max(worst, c.value / c.limit)
+        return worst
+
+    return max(windows, key=score) if windows else None
