@@ -7,9 +7,17 @@ import pytest
 import yaml
 
 from models.catalog import load_catalog
-from models.validation import CROSS_VALIDATED, IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext
+from models.validation import (
+    CROSS_VALIDATED,
+    IN_SAMPLE,
+    OUT_OF_SAMPLE,
+    STANDARD_METHOD,
+    Row,
+    ValidationContext,
+)
 from models.validation.queue_depth_curves import cross_validated_rows
 from models.validation.runner import format_report, load_yaml_dir, run_all, summary
+from models.validation.standard_method import textbook_drive_count
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -35,9 +43,42 @@ def test_every_validation_gate_passes(rows):
     failed = [
         f"{r.basis} {r.record} {r.metric}: predicted {r.predicted:.4g} vs {r.measured}"
         for r in rows
-        if r.gate and not r.passed
+        if r.failed
     ]
     assert not failed, "\n".join(failed)
+
+
+def test_known_failures_are_only_the_stated_standard_method_shortfall(rows):
+    known = [r for r in rows if r.gate and not r.passed and r.known_failure]
+    assert known and all(r.basis == STANDARD_METHOD for r in known)
+    assert all("issue #14" in r.known_failure for r in known)
+
+
+def test_textbook_7k2_raid6_at_70pct_reads_needs_448_drives():
+    drive = load_catalog(FIXTURES).drives["hdd-7k2-nlsas-4000"]
+    # 8.2 seek + 4.1667 rotation + 8 KiB / 129 MB/s (0.0635) = 12.430 ms -> 80.45 IOPS x 0.7 = 56.31
+    # back-end 7,000 x (1 - 0.006) + 3,000 x 6 = 24,958 -> 443.2 -> 444 -> whole groups of 8: 448
+    drives, backend, cap = textbook_drive_count(
+        drive,
+        iops=10000,
+        read_pct=70,
+        size_kib=8,
+        hit_ratio=0.006,
+        write_penalty=6,
+        busy_pct=70,
+        capacity_tb=20,
+        data_share=0.75,
+        group_width=8,
+    )
+    assert backend == pytest.approx(24958)
+    assert cap == 7  # 20 TB / (4 TB x 0.75) = 6.67
+    assert drives == 448
+
+
+def test_a_known_failure_is_reported_but_not_counted_as_failed():
+    row = Row("r", "ratio", 0.5, (0.9, float("inf")), gate=True, tolerance_pct=0, known_failure="issue #14")
+    assert not row.passed and not row.failed
+    assert "1 known failures" in summary([row]) and "0 failed" in summary([row])
 
 
 def test_the_fas2050_plateau_is_the_controller_not_the_drives_fitted_or_not(rows):

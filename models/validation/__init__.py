@@ -49,6 +49,12 @@ class Row:
     note: str = ""
     expect: bool | None = field(default=None)  # for boolean checks (e.g. "bottleneck is controller")
     basis: str = IN_SAMPLE  # one of BASES: which table the row belongs to
+    known_failure: str | None = None  # a failing gate the record expects (why); not counted as failed
+
+    @property
+    def failed(self) -> bool:
+        """A gate that does not pass and is not a known, stated shortfall."""
+        return self.gate and not self.passed and self.known_failure is None
 
     @property
     def error_pct(self) -> float | None:

@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rows = run_all(args.directory, args.calibration, args.catalog)
     print(format_report(rows))
-    failed = [r for r in rows if r.gate and not r.passed]
+    failed = [r for r in rows if r.failed]
     gates = sum(1 for r in rows if r.gate)
     print(f"\nAll tables: {len(rows)} rows, {gates} gates, {len(failed)} gates failed")
     return 1 if failed else 0
