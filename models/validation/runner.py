@@ -80,34 +80,34 @@ def run_all(
     return rows
 
 
-def summary(rows: list[Row]) -> str:
-    """One line: rows, median and max absolute % error of the numeric rows, gates and failures."""
-    errs = [abs(e) for r in rows if r.expect is None and (e := r.error_pct) is not None]
+def _gates_text(rows: list[Row]) -> str:
+    """``N gates, F failed[, K known failures]`` of ``rows``."""
     gates = [r for r in rows if r.gate]
     failed = sum(1 for r in gates if r.failed)
     known = sum(1 for r in gates if not r.passed and r.known_failure is not None)
+    return f"{len(gates)} gates, {failed} failed" + (f", {known} known failures" if known else "")
+
+
+def summary(rows: list[Row]) -> str:
+    """One line: rows, median and max absolute % error of the numeric rows, gates and failures."""
+    errs = [abs(e) for r in rows if r.expect is None and (e := r.error_pct) is not None]
     err = (
         f"median |error| {statistics.median(errs):.1f}%, max |error| {max(errs):.1f}%"
         if errs
         else "no errors"
     )
-    line = f"{len(rows)} rows: {err} ({len(errs)} numeric rows); {len(gates)} gates, {failed} failed"
-    return line + (f", {known} known failures" if known else "")
+    return f"{len(rows)} rows: {err} ({len(errs)} numeric rows); {_gates_text(rows)}"
 
 
 def ratio_summary(rows: list[Row]) -> str:
     """Standard-method summary: lowest and median product/textbook ratio of the gated cases."""
     ratios = sorted(r.predicted for r in rows if r.gate and r.expect is None)
-    gates = [r for r in rows if r.gate]
-    failed = sum(1 for r in gates if r.failed)
-    known = sum(1 for r in gates if not r.passed and r.known_failure is not None)
     text = (
         f"default cases: product/textbook drives min {ratios[0]:.2f}x, median {statistics.median(ratios):.2f}x"
         if ratios
         else "no gated cases"
     )
-    line = f"{len(rows)} rows: {text}; {len(gates)} gates, {failed} failed"
-    return line + (f", {known} known failures" if known else "")
+    return f"{len(rows)} rows: {text}; {_gates_text(rows)}"
 
 
 def format_report(rows: list[Row]) -> str:
