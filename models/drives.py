@@ -19,10 +19,12 @@ track-to-track time when the data is short-stroked (s -> 0). Read and write seek
 Command queuing (NCQ/TCQ) lets the drive reorder a queue of ``q`` commands to cut positioning
 (seek + rotation). The gain saturates; we use
 
-    q_ncq(q) = 1 / (1 + g_max * (q - 1) / (q - 1 + q_half))
+    q_ncq(q) = 1 / (1 + g_max * (q' - 1) / (q' - 1 + q_half)),   q' = min(q, queue_limit)
 
-g_max = 1.0 (positioning halves at deep queues: enterprise drives gain "nearly 100%" with deep
-queues) and q_half = 8 by default; both are documented parameters, calibrated in fixtures.
+with ``g_max``, ``q_half`` and ``queue_limit`` per drive class (:class:`DriveClass`: SATA NCQ,
+NL-SAS, 10K/15K SAS/FC, SSD), fitted to drive-level IOPS-vs-queue measurements
+(:func:`queued_positioning_ms`, :func:`models.calibration.fit_command_queuing`).
+:func:`ncq_factor` is the older class-blind form (no queue limit) still used by the pool model.
 
 SSD / NVMe: latency floor at QD1 plus transfer, and a throughput ceiling from the datasheet's
 4 KiB IOPS (reads) or its steady-state write IOPS; service demand per I/O is 1 / IOPS_max at the
@@ -145,6 +147,85 @@ def ncq_factor(queue_depth: float, gain_max: float = 1.0, q_half: float = 8.0) -
         raise InputError("q_half", "must be > 0")
     q = max(1.0, queue_depth)
     return 1.0 / (1.0 + gain_max * (q - 1.0) / (q - 1.0 + q_half))
+
+
+class DriveClass(StrEnum):
+    """Command-queuing class of a drive: who reorders the queue, and how deep it may be.
+
+    * ``sata``: SATA/FATA drives, Native Command Queuing, at most 32 commands in the drive;
+    * ``nl_sas``: 7,200 rpm drives with a SAS/FC interface (SAS tagged queuing on capacity-drive
+      mechanics and firmware);
+    * ``sas_fc``: 10K and 15K rpm SAS/FC drives (tagged command queuing, deep queues);
+    * ``ssd``: SSD/NVMe; no positioning to reorder (internal parallelism is in the SSD model).
+    """
+
+    SATA = "sata"
+    NL_SAS = "nl_sas"
+    SAS_FC = "sas_fc"
+    SSD = "ssd"
+
+
+def drive_class(drive: DriveSpec) -> DriveClass:
+    """The command-queuing class of ``drive`` from its kind, interface and spindle speed.
+
+    SSD/NVMe -> ``ssd``; an HDD whose interface names SATA or FATA -> ``sata``; any other HDD below
+    10,000 rpm (NL-SAS, 7.2K SAS or FC) -> ``nl_sas``; 10,000 rpm and faster -> ``sas_fc``.
+    """
+    if drive.kind is not DriveKind.HDD:
+        return DriveClass.SSD
+    iface = drive.interface.upper()
+    if "SATA" in iface or "FATA" in iface:
+        return DriveClass.SATA
+    if (drive.rpm or 0) < 10_000:
+        return DriveClass.NL_SAS
+    return DriveClass.SAS_FC
+
+
+class CommandQueuing(Frozen):
+    """Command-queuing gain of one drive class (see :func:`queued_positioning_ms`)."""
+
+    gain_max: float = Field(
+        ge=0.0, le=3.0, description="positioning-time gain at an unlimited queue (1.0 halves it)"
+    )
+    q_half: float = Field(gt=0.0, le=1024.0, description="queue at which half the gain is reached")
+    queue_limit: float = Field(
+        default=256.0,
+        ge=1.0,
+        le=65536.0,
+        description="most commands the drive reorders at once (SATA NCQ: 32); more wait in the host",
+    )
+
+
+def command_queuing_factor(queue_per_drive: float, queuing: CommandQueuing) -> float:
+    """Positioning-time multiplier for ``queue_per_drive`` commands at one drive [-].
+
+    ``f(q) = 1 / (1 + g_max (q' - 1) / (q' - 1 + q_half))``, ``q' = min(max(q, 1), queue_limit)``:
+    1 at a queue of one, falling toward ``1 / (1 + g_max)`` as the queue deepens, and flat beyond
+    the drive's queue limit (commands past it wait in the host, unsorted). The saturating form is
+    empirical; ``g_max`` and ``q_half`` are fitted per drive class to drive-level IOPS-vs-queue
+    measurements (``fixtures/validation/drive_queue_depth.yaml``, sources in ``docs/sources.md``).
+    """
+    if queue_per_drive != queue_per_drive:  # NaN
+        raise InputError("queue_per_drive", "must be a number")
+    q = min(max(queue_per_drive, 1.0), queuing.queue_limit)
+    x = q - 1.0
+    return 1.0 / (1.0 + queuing.gain_max * x / (x + queuing.q_half))
+
+
+def queued_positioning_ms(positioning_ms: float, queue_per_drive: float, queuing: CommandQueuing) -> float:
+    """Mean positioning time (seek + rotation) of one I/O when ``queue_per_drive`` commands are
+    queued at the drive and it reorders them (SATA NCQ, SAS/FC tagged queuing) [ms].
+
+    ``t_pos(q) = t_pos(1) * f(q)`` with ``f`` from :func:`command_queuing_factor`; ``t_pos(1)`` is
+    the unqueued seek + half a revolution at the data's seek span. Only the queue actually present
+    at the drive counts (an idle or lightly loaded drive has q near 1 and gains nothing).
+    Reordering cuts positioning only: command overhead and media transfer are unchanged
+    (Worthington, Ganger & Patt 1994 [worthington-scheduling-1994]; the per-class parameters are
+    fitted in :func:`models.calibration.fit_command_queuing`).
+    """
+    if positioning_ms < 0:
+        raise InputError("positioning_ms", "must be >= 0")
+    return positioning_ms * command_queuing_factor(queue_per_drive, queuing)
 
 
 def hdd_service_ms(

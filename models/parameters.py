@@ -10,6 +10,40 @@ from __future__ import annotations
 from pydantic import Field
 
 from models.base import Frozen
+from models.drives import CommandQueuing, DriveClass, DriveSpec, drive_class
+
+
+class CommandQueuingByClass(Frozen):
+    """Command-queuing gain per drive class (:class:`models.drives.DriveClass`).
+
+    Defaults are provisional and conservative; the fitted values, with what each was fitted to,
+    are in ``fixtures/calibration/engine.yaml`` (``parameters.command_queuing``).
+    """
+
+    sata: CommandQueuing = Field(
+        default=CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=32.0),
+        description="SATA NCQ (at most 32 queued commands)",
+    )
+    nl_sas: CommandQueuing = Field(
+        default=CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=256.0),
+        description="7,200 rpm SAS/FC (NL-SAS)",
+    )
+    sas_fc: CommandQueuing = Field(
+        default=CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=256.0),
+        description="10K/15K rpm SAS/FC tagged command queuing",
+    )
+    ssd: CommandQueuing = Field(
+        default=CommandQueuing(gain_max=0.0, q_half=1.0, queue_limit=65536.0),
+        description="SSD/NVMe: no positioning to reorder",
+    )
+
+    def for_class(self, cls: DriveClass) -> CommandQueuing:
+        """The parameters of drive class ``cls``."""
+        return getattr(self, cls.value)  # type: ignore[no-any-return]
+
+    def for_drive(self, drive: DriveSpec) -> CommandQueuing:
+        """The parameters of the class of ``drive`` (:func:`models.drives.drive_class`)."""
+        return self.for_class(drive_class(drive))
 
 
 class EngineParameters(Frozen):
@@ -23,6 +57,10 @@ class EngineParameters(Frozen):
     )
     ncq_q_half: float = Field(
         default=8.0, gt=0.0, le=256.0, description="queue at which half the NCQ gain is reached"
+    )
+    command_queuing: CommandQueuingByClass = Field(
+        default_factory=CommandQueuingByClass,
+        description="command-queuing gain per drive class (models.drives.queued_positioning_ms)",
     )
     drive_service_scv: float = Field(
         default=0.5,

@@ -7,15 +7,21 @@ from pydantic import ValidationError
 
 from models.base import InputError
 from models.drives import (
+    CommandQueuing,
+    DriveClass,
     DriveSpec,
+    command_queuing_factor,
+    drive_class,
     full_stroke_seek_ms,
     hdd_service_ms,
     ncq_factor,
+    queued_positioning_ms,
     rotational_latency_ms,
     short_stroke_seek_ms,
     ssd_latency_ms,
     ssd_service_ms,
 )
+from models.parameters import EngineParameters
 
 
 def test_rotational_latency_is_half_a_revolution():
@@ -139,3 +145,85 @@ def test_span_outside_unit_interval_names_the_argument():
     with pytest.raises(InputError) as e:
         short_stroke_seek_ms(3.5, 0.2, 0.0)
     assert e.value.field == "span_fraction"
+
+
+# ---- command queuing per drive class -----------------------------------------------------------
+
+TCQ = CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=256.0)
+NCQ = CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=32.0)
+
+
+def test_a_lone_command_gets_no_queuing_gain():
+    assert queued_positioning_ms(6.0, 1.0, TCQ) == 6.0
+    assert queued_positioning_ms(6.0, 0.3, TCQ) == 6.0  # a mean queue below one is no queue
+
+
+def test_queued_positioning_at_nine_commands_is_two_thirds():
+    # q = 9, q_half = 8, g = 1: f = 1 / (1 + 8/16) = 2/3; 6 ms x 2/3 = 4 ms
+    assert queued_positioning_ms(6.0, 9.0, TCQ) == pytest.approx(4.0)
+
+
+def test_sata_ncq_gains_nothing_past_its_32_command_limit():
+    # q' = min(64, 32) = 32: f = 1 / (1 + 31/39) = 39/70
+    assert command_queuing_factor(64.0, NCQ) == pytest.approx(39 / 70)
+    assert command_queuing_factor(4096.0, NCQ) == command_queuing_factor(32.0, NCQ)
+    assert command_queuing_factor(64.0, TCQ) < command_queuing_factor(64.0, NCQ)
+
+
+@given(
+    st.floats(1, 4096),
+    st.floats(1, 4096),
+    st.floats(0, 3),
+    st.floats(0.1, 1024),
+    st.floats(1, 4096),
+)
+def test_positioning_never_grows_with_the_queue_nor_falls_below_the_full_gain(a, b, g, h, lim):
+    cq = CommandQueuing(gain_max=g, q_half=h, queue_limit=lim)
+    lo, hi = sorted((a, b))
+    assert command_queuing_factor(hi, cq) <= command_queuing_factor(lo, cq) + 1e-12
+    assert command_queuing_factor(hi, cq) >= 1.0 / (1.0 + g) - 1e-12
+
+
+def test_queued_positioning_rejects_a_negative_time_and_a_nan_queue():
+    with pytest.raises(InputError) as e:
+        queued_positioning_ms(-1.0, 4.0, TCQ)
+    assert e.value.field == "positioning_ms"
+    with pytest.raises(InputError) as e:
+        queued_positioning_ms(5.0, float("nan"), TCQ)
+    assert e.value.field == "queue_per_drive"
+
+
+def _hdd(interface: str, rpm: int) -> DriveSpec:
+    return DriveSpec(
+        id="x",
+        name="x",
+        kind="hdd",
+        interface=interface,
+        capacity_gb=1000,
+        rpm=rpm,
+        avg_read_seek_ms=8,
+        avg_write_seek_ms=9,
+        media_rate_mb_s=150,
+    )
+
+
+def test_drive_class_follows_interface_and_spindle_speed(ssd):
+    assert drive_class(_hdd("SATA", 7200)) is DriveClass.SATA
+    assert drive_class(_hdd("SATA", 10000)) is DriveClass.SATA  # a 10K SATA drive still has NCQ
+    assert drive_class(_hdd("NL-SAS", 7200)) is DriveClass.NL_SAS
+    assert drive_class(_hdd("SAS", 7200)) is DriveClass.NL_SAS
+    assert drive_class(_hdd("FC", 10000)) is DriveClass.SAS_FC
+    assert drive_class(_hdd("SAS", 15000)) is DriveClass.SAS_FC
+    assert drive_class(ssd) is DriveClass.SSD
+
+
+def test_engine_parameters_give_each_drive_its_class_queuing(ssd):
+    p = EngineParameters()
+    assert p.command_queuing.for_drive(_hdd("SATA", 7200)).queue_limit == 32
+    assert p.command_queuing.for_drive(ssd).gain_max == 0  # no positioning to reorder
+
+
+def test_a_queue_limit_below_one_is_rejected_naming_the_field():
+    with pytest.raises(ValidationError) as e:
+        CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=0.5)
+    assert "queue_limit" in str(e.value)

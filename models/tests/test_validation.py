@@ -1,11 +1,23 @@
 """`make validate` gates, run as a test: predictions against published measurements."""
 
+import copy
 from pathlib import Path
 
 import pytest
+import yaml
 
-from models.validation import Row
-from models.validation.runner import format_table, run_all
+from models.catalog import load_catalog
+from models.validation import (
+    CROSS_VALIDATED,
+    IN_SAMPLE,
+    OUT_OF_SAMPLE,
+    STANDARD_METHOD,
+    Row,
+    ValidationContext,
+)
+from models.validation.queue_depth_curves import cross_validated_rows
+from models.validation.runner import format_report, load_yaml_dir, run_all, summary
+from models.validation.standard_method import textbook_drive_count
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -15,31 +27,123 @@ def rows() -> list[Row]:
     return run_all(FIXTURES / "validation")
 
 
+@pytest.fixture(scope="module")
+def curve_records() -> list[dict]:
+    return yaml.safe_load((FIXTURES / "validation" / "queue_depth_curves.yaml").read_text())["records"]
+
+
+@pytest.fixture(scope="module")
+def ctx() -> ValidationContext:
+    return ValidationContext(
+        calibration=load_yaml_dir(FIXTURES / "calibration"), catalog=load_catalog(FIXTURES)
+    )
+
+
 def test_every_validation_gate_passes(rows):
     failed = [
-        f"{r.record} {r.metric}: predicted {r.predicted:.4g} vs {r.measured}"
+        f"{r.basis} {r.record} {r.metric}: predicted {r.predicted:.4g} vs {r.measured}"
         for r in rows
-        if r.gate and not r.passed
+        if r.failed
     ]
     assert not failed, "\n".join(failed)
 
 
-def test_the_fas2050_plateau_is_the_controller_not_the_drives(rows):
+def test_known_failures_are_only_the_stated_standard_method_shortfall(rows):
+    known = [r for r in rows if r.gate and not r.passed and r.known_failure]
+    assert known and all(r.basis == STANDARD_METHOD for r in known)
+    assert all("issue #14" in r.known_failure for r in known)
+
+
+def test_textbook_7k2_raid6_at_70pct_reads_needs_448_drives():
+    drive = load_catalog(FIXTURES).drives["hdd-7k2-nlsas-4000"]
+    # 8.2 seek + 4.1667 rotation + 8 KiB / 129 MB/s (0.0635) = 12.430 ms -> 80.45 IOPS x 0.7 = 56.31
+    # back-end 7,000 x (1 - 0.006) + 3,000 x 6 = 24,958 -> 443.2 -> 444 -> whole groups of 8: 448
+    drives, backend, cap = textbook_drive_count(
+        drive,
+        iops=10000,
+        read_pct=70,
+        size_kib=8,
+        hit_ratio=0.006,
+        write_penalty=6,
+        busy_pct=70,
+        capacity_tb=20,
+        data_share=0.75,
+        group_width=8,
+    )
+    assert backend == pytest.approx(24958)
+    assert cap == 7  # 20 TB / (4 TB x 0.75) = 6.67
+    assert drives == 448
+
+
+def test_a_known_failure_is_reported_but_not_counted_as_failed():
+    row = Row("r", "ratio", 0.5, (0.9, float("inf")), gate=True, tolerance_pct=0, known_failure="issue #14")
+    assert not row.passed and not row.failed
+    assert "1 known failures" in summary([row]) and "0 failed" in summary([row])
+
+
+def test_the_fas2050_plateau_is_the_controller_not_the_drives_fitted_or_not(rows):
     bott = [
         r for r in rows if r.record == "fas2050_fileserver_cpu_bound" and r.metric.startswith("bottleneck")
     ]
-    assert len(bott) == 3 and all(r.passed for r in bott)
+    assert {r.basis for r in bott} == {IN_SAMPLE, CROSS_VALIDATED}
+    assert len(bott) == 6 and all(r.passed for r in bott)
 
 
-def test_every_published_curve_point_is_reported(rows):
-    # 4 curves x 9 depths x (IOPS, response) are all in the table, gated or not
-    qd_rows = [r for r in rows if "@QD" in r.metric and not r.metric.startswith("bottleneck")]
-    assert len(qd_rows) == 4 * 9 * 2
+def test_every_published_curve_point_is_reported_in_sample_and_cross_validated(rows):
+    # 4 curves x 9 depths x (IOPS, response), once fitted and once left out of the fit
+    for basis in (IN_SAMPLE, CROSS_VALIDATED):
+        qd = [
+            r
+            for r in rows
+            if "@QD" in r.metric and not r.metric.startswith("bottleneck") and r.basis == basis
+        ]
+        assert len(qd) == 4 * 9 * 2
 
 
-def test_table_shows_error_percentages(rows):
-    table = format_table(rows)
-    assert "error %" in table and "fas3070_fileserver_moderate" in table
+def test_a_curve_left_out_does_not_shape_its_own_cross_validated_prediction(curve_records, ctx):
+    # halve every published IOPS of one curve: its in-sample fit would move, its
+    # cross-validated prediction (fitted on the other three curves) must not
+    before = [
+        r for r in cross_validated_rows(curve_records, ctx) if r.record == "fas3070_fileserver_moderate"
+    ]
+    doctored = copy.deepcopy(curve_records)
+    moderate = next(r for r in doctored if r["id"] == "fas3070_fileserver_moderate")
+    moderate["rows"] = [[qd, mb / 2, iops / 2, rt] for qd, mb, iops, rt in moderate["rows"]]
+    after = [r for r in cross_validated_rows(doctored, ctx) if r.record == "fas3070_fileserver_moderate"]
+    assert [r.predicted for r in after] == pytest.approx([r.predicted for r in before], rel=1e-9)
+    assert after[0].measured == pytest.approx(before[0].measured / 2)  # IOPS @QD1 halved
+
+
+def test_the_report_keeps_fitted_cross_validated_and_out_of_sample_rows_apart(rows):
+    report = format_report(rows)
+    assert (
+        report.index("In-sample rows")
+        < report.index("Cross-validated rows")
+        < report.index("Out-of-sample rows")
+    )
+    out_part = report[report.index("Out-of-sample rows") :]
+    assert "fas3170_uniform_random_16g_over_100g" in out_part
+    in_part = report[: report.index("Cross-validated rows")]
+    assert "fas3170_uniform_random_16g_over_100g" not in in_part
+    assert {r.basis for r in rows} >= {IN_SAMPLE, CROSS_VALIDATED, OUT_OF_SAMPLE}
+
+
+def test_summary_gives_median_and_max_absolute_error_and_gate_failures():
+    rows = [
+        Row("a", "m", 110.0, 100.0, gate=True, tolerance_pct=5),  # +10%, fails
+        Row("a", "m", 80.0, 100.0),  # -20%
+        Row("a", "m", 101.0, 100.0),  # +1%
+        Row("a", "b", 1.0, 1.0, gate=True, expect=True),  # boolean: no error
+    ]
+    # |errors| 10, 20, 1 -> median 10, max 20
+    assert summary(rows) == (
+        "4 rows: median |error| 10.0%, max |error| 20.0% (3 numeric rows); 2 gates, 1 failed"
+    )
+
+
+def test_a_row_with_an_unknown_basis_is_refused():
+    with pytest.raises(ValueError):
+        format_report([Row("a", "m", 1.0, 1.0, basis="fitted-ish")])
 
 
 def test_row_range_and_factor_semantics():

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from models.validation.runner import format_table, run_all
+from models.validation.runner import format_report, run_all
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,10 +18,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--catalog", type=Path, default=None, help="catalog folder (default: ../catalog)")
     args = ap.parse_args(argv)
     rows = run_all(args.directory, args.calibration, args.catalog)
-    print(format_table(rows))
-    failed = [r for r in rows if r.gate and not r.passed]
+    print(format_report(rows))
+    failed = [r for r in rows if r.failed]
     gates = sum(1 for r in rows if r.gate)
-    print(f"\n{len(rows)} rows, {gates} gates, {len(failed)} gates failed")
+    print(f"\nAll tables: {len(rows)} rows, {gates} gates, {len(failed)} gates failed")
     return 1 if failed else 0
 
 

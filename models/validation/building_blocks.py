@@ -4,7 +4,8 @@ A record names catalog hardware (array, drive, RAID), optionally overrides the b
 and rack units, and lists published per-block and per-rack figures. The engine derives the
 block (:func:`models.blocks.block_from_array`) and fills a rack with it
 (:func:`models.blocks.size_blocks`); ``gates`` gives the % tolerance of each gated metric, the
-others are reported.
+others are reported. A record's ``basis`` says whether its figures went into the catalog records
+it uses (``in-sample``) or not (``out-of-sample``); without one it counts as in-sample.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from models.blocks import DEFAULT_SCALING_EFFICIENCY, BlockTarget, block_from_array, size_blocks
-from models.validation import Row, ValidationContext, handler
+from models.validation import BASES, IN_SAMPLE, Row, ValidationContext, handler
 
 
 def predict(record: dict[str, Any], ctx: ValidationContext) -> dict[str, float]:
@@ -52,6 +53,9 @@ def predict(record: dict[str, Any], ctx: ValidationContext) -> dict[str, float]:
 def building_block_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
     predicted = predict(record, ctx)
     gates = record.get("gates") or {}
+    basis = record.get("basis", IN_SAMPLE)
+    if basis not in BASES:
+        raise ValueError(f"{record['id']}: unknown basis {basis!r}")
     rows = []
     for metric, measured in record["measured"].items():
         gated = metric in gates
@@ -64,6 +68,7 @@ def building_block_rows(record: dict[str, Any], ctx: ValidationContext) -> list[
                 gate=gated,
                 tolerance_pct=gates.get(metric),
                 note="" if gated else "reported (assumed packaging)",
+                basis=basis,
             )
         )
     return rows

@@ -33,7 +33,7 @@ from models.tiering import (
     DEFAULT_IO_CAPTURE,
     needed_fast_fraction,
 )
-from models.validation import Row, ValidationContext, handler
+from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext, handler
 from models.workload import Skew
 
 
@@ -71,7 +71,8 @@ def _uniform_hit(record: dict[str, Any]) -> list[Row]:
             predicted=100.0 * hit,
             measured=(float(g_lo), float(g_hi)),
             gate=True,
-            note=f"published {lo:g}-{hi:g}%, gate widened to {g_lo:g}-{g_hi:g}%",
+            note=f"published {lo:g}-{hi:g}%, gate widened to {g_lo:g}-{g_hi:g}%; Che approximation, nothing fitted",
+            basis=OUT_OF_SAMPLE,
         )
     ]
 
@@ -100,6 +101,11 @@ def predict_boot_storm(record: dict[str, Any], ctx: ValidationContext) -> dict[s
     }
 
 
+_BOOT_BASIS = {
+    "disk_read_gb_cold_no_dedupe_no_flash_cache": IN_SAMPLE,
+    "disk_read_gb_cold_dedupe_no_flash_cache": IN_SAMPLE,
+    "disk_read_gb_cold_dedupe_plus_2x16gb_flash_cache": OUT_OF_SAMPLE,
+}
 _BOOT_NOTES = {
     "disk_read_gb_cold_no_dedupe_no_flash_cache": "fitted: sets readahead_amplification",
     "disk_read_gb_cold_dedupe_no_flash_cache": "fitted: sets concurrency_share",
@@ -124,6 +130,7 @@ def _boot_storm(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
                 tolerance_pct=50.0 if upper_bound else None,
                 factor=None if upper_bound else 1.5,
                 note=_BOOT_NOTES[metric],
+                basis=_BOOT_BASIS[metric],
             )
         )
     return rows
