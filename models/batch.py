@@ -1,45 +1,29 @@
-"""Vectorized evaluation of many candidate configurations at once, mirroring :func:`models.evaluate.evaluate`.
+"""Vectorized evaluation of many candidate configurations at once, with the engine's own formulas.
 
 A *family* is one array x drive x RAID layout x flash-cache size, built the way
 :func:`models.catalog.build_configuration` builds it (one pool, the array's default ports, no
 tiering); each of its candidate drive counts is a *row* (whole RAID groups, within the array's
 drive, node and shelf limits). Rows of every family are evaluated together as numpy arrays.
 
-What depends on the drive count, and is computed per row (one element per candidate):
-
-* capacity: ``usable = n x efficiency x C_right-sized x (1 - reserves)``, fill = needed / usable;
-* the seek span ``s = seek_span(W / usable)``, so ``t_seek = t_track + (t_avg - t_track) sqrt(s)``;
-* drive utilization. Every busy-time term of :func:`models.evaluate._pool_demand` is linear in the
-  positioning time ``P = (t_seek + t_rot) x ncq(q)``, so per family and window it reduces to
-  ``busy = A + C x P`` with A (transfer and overhead) and C (positionings per second) summed once
-  over the window's phases and I/O sizes: ``U = busy_read / 1000 / read drives + busy_write / 1000 / n``;
-* the command-queuing fixed point ``q = 1 / (1 - U(q))``: with ``U(q) = a + b ncq(q)`` and
-  ``ncq(q) = (x + h) / ((1 + g) x + h)``, ``x = q - 1``, it is the positive root of the quadratic
-  ``((1+g)(1-a) - b) x^2 + (h (1 - U_1) - a (1+g) - b) x - h U_1 = 0`` (g = ``ncq_gain_max``,
-  h = ``ncq_q_half``, U_1 the utilization at a queue of one), solved in closed form where
-  :func:`models.evaluate._solve_pool` iterates; a root at 999 or beyond is the saturated queue of
-  1,001 the iteration settles on;
-* miss latency (M/G/1 at the drives) and each phase's read latency.
-
-What does not depend on the drive count is computed once per *state* (array, flash cache, nodes)
-with the engine's own scalar functions: cache shares (:func:`cache_shares_gb`), controller and
-failover utilization, ports, and the front-end part of latency; hit ratios with the formulas of
-:func:`models.cache.level_hit_ratios`, every Che solve of one working set batched through
-:func:`models.cache.hit_ratio_curve` (:func:`level_hit_ratios_many`). Scale-out arrays grow nodes
-with the drive count (as ``build_configuration`` does), so their rows span several states. Rows
-sharing a family and a state form a *segment*; the drive model reduces to a few coefficients per
-segment and window, and a row costs a square root and a few multiply-adds.
+Nothing here restates the physics. What does not depend on the drive count is computed once per
+*state* (array, flash cache, nodes) with the scalar engine functions: cache shares and hit ratios
+(:mod:`models.cache_share`; every Che solve of one working set batched through
+:func:`models.cache.hit_ratio_curve`, :func:`level_hit_ratios_many`), controller load and
+utilization (:func:`models.controller.controller_load`), ports and the front-end latency
+(:class:`models.latency.FrontEnd`). The drive work of each *segment* (rows sharing a family and a
+state) and window is priced by :func:`models.pool.plan_work` on the access plans of
+:mod:`models.raid`, with arrays over segments where the scalar engine passes floats. Per row, the
+span, the queue, the utilizations and the wait come from :func:`models.pool.planned_span`,
+:func:`models.pool.pool_state` and :func:`models.pool.miss_path`, the functions
+:func:`models.pool.pool_load` calls, on arrays of rows.
 
 Scope: single-pool configurations, no tiering, normal operation (``degraded="none"``), load
 scale 1, workloads without a pool name (or naming ``"pool"``). That is everything a catalog family
 is; anything else must go through :func:`models.size.size` and :func:`models.evaluate.evaluate`.
 
-Agreement with ``evaluate()``: same formulas, summed in a different order (relative differences
-~1e-15), hit ratios within ~1e-10, and the command-queuing fixed point: ``evaluate()`` stops its damped iteration when the
-queue moves less than 1e-6, which leaves the utilization within ~2e-7 relative of the root; above
-~85% busy its iteration can stop after 200 steps without converging (it oscillates around the
-root), where the two differ by up to ~1e-3 relative. Configurations the batch picks are confirmed
-with ``evaluate()`` by :mod:`models.recommend`.
+Agreement with ``evaluate()``: the same functions, summed in another order (relative differences
+~1e-13), hit ratios within ~1e-10. Configurations the batch picks are confirmed with
+``evaluate()`` by :mod:`models.recommend`.
 """
 
 from __future__ import annotations
@@ -47,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,19 +42,34 @@ from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
-from models.controller import ControllerLoad, HaMode, controller_utilization, cpu_us_per_io
-from models.drives import DriveKind, DriveSpec, ncq_factor, ssd_latency_ms, ssd_service_ms
+from models.controller import HaMode, controller_load, controller_utilization, cpu_response_ms
+from models.drives import DriveKind, DriveSpec, ssd_latency_ms
+from models.latency import FrontEnd
 from models.parameters import EngineParameters
+from models.pool import (
+    DriveTimes,
+    PoolState,
+    RoleWork,
+    Work,
+    drive_times,
+    miss_path,
+    ncq_parameters,
+    plan_work,
+    planned_span,
+    pool_state,
+)
 from models.ports import port_utilization
 from models.raid import (
+    AccessPlan,
     RaidLayout,
     RaidScheme,
     capacity_efficiency,
-    random_read_fanout,
-    sequential_write_cost,
-    write_cost_split,
+    read_plan,
+    stream_read_plan,
+    stream_write_plan,
+    write_plan,
 )
-from models.units import GIB, KIB, MB, TB, transfer_ms
+from models.units import GIB, TB
 from models.workload import Phase, Workload, windows_of
 
 FloatArray = npt.NDArray[np.float64]
@@ -81,9 +81,6 @@ POOL = "pool"
 
 CHUNK_ROWS = 1 << 15
 """Rows evaluated per numpy pass (keeps the temporaries in cache)."""
-
-_Q_DEEP = 1e9  # the "infinitely deep" queue of evaluate._solve_pool
-_Q_SATURATED = 1001.0  # where evaluate's iteration settles when U >= 0.999 (q_new = 1 + 1000)
 
 
 # ---- families and rows ---------------------------------------------------------------------------
@@ -261,6 +258,7 @@ class RowDetail:
     fill_pct: FloatArray
     capacity_limit_pct: float
     drive_pct: FloatArray
+    parity_pct: FloatArray  # dedicated parity drives; 0 where the layout has none
     drive_limit_pct: float
     controller_pct: FloatArray
     controller_limit_pct: FloatArray  # per row (HA pairs and single controllers differ)
@@ -272,6 +270,7 @@ class RowDetail:
     targets: list[tuple[int, str, float]]  # (window index, "workload/phase", target [ms]) of targeted phases
     phase_latency_ms: FloatArray  # [target, row] read latency of each targeted phase; inf when saturated
     passed: BoolArray
+    dedicated_parity: BoolArray  # rows whose layout has parity drives (RAID-DP/TEC)
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
         """The busiest check of each row as a share of its limit (1 = at the limit; inf if saturated);
@@ -287,6 +286,7 @@ class RowDetail:
         worst = ratio(self.fill_pct, self.capacity_limit_pct)
         for wi in range(len(self.windows)):
             worst = np.maximum(worst, ratio(self.drive_pct[wi], self.drive_limit_pct))
+            worst = np.maximum(worst, ratio(self.parity_pct[wi], self.drive_limit_pct))
             if not front_end:
                 continue
             worst = np.maximum(worst, ratio(self.controller_pct[wi], self.controller_limit_pct))
@@ -304,6 +304,16 @@ class RowDetail:
             out.append(
                 RowCheck(f"drives:{POOL}", window, float(self.drive_pct[wi, j]), self.drive_limit_pct, "%")
             )
+            if self.dedicated_parity[j]:
+                out.append(
+                    RowCheck(
+                        f"parity drives:{POOL}",
+                        window,
+                        float(self.parity_pct[wi, j]),
+                        self.drive_limit_pct,
+                        "%",
+                    )
+                )
             out.append(
                 RowCheck(
                     "controllers",
@@ -367,7 +377,7 @@ class BatchEvaluation:
 
 @dataclass
 class _Member:
-    """One phase of a window: constants of evaluate()'s per-phase arithmetic."""
+    """One phase of a window: the rates of :func:`models.pool.pool_work`'s per-phase arithmetic."""
 
     workload: Workload
     phase: Phase
@@ -395,10 +405,41 @@ class _State:
     ok: list[bool]  # per window: controllers, failover and ports within their limits
 
 
+def _stack(rows: Sequence[tuple[float, ...]], width: int) -> FloatArray:
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+
+
+def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
+    """The named tuple ``kind`` whose fields are the columns of ``table`` taken at rows ``ix``."""
+    return kind(*(table[ix, k] for k in range(table.shape[1])))
+
+
+def _take(work: Work, ix: IntArray | slice) -> Work:
+    """A segment-level :class:`Work` gathered onto rows."""
+    return Work(
+        RoleWork(*(np.asarray(x)[ix] for x in work.data)),
+        RoleWork(*(np.asarray(x)[ix] for x in work.parity)),
+        np.asarray(work.backend_ios)[ix],
+        np.asarray(work.kib)[ix],
+    )
+
+
+@dataclass
+class _Window:
+    """Per segment, one window's drive work and what latency needs (arrays over segments)."""
+
+    reads: Work
+    writes: Work
+    miss_rate: FloatArray
+    miss_fixed_ms: FloatArray
+    queue_outstanding: FloatArray  # sum of concurrency x miss share (when every phase states one)
+    stated: bool
+
+
 class BatchModel:
     """Prepared tables of one workload set over one candidate space (see the module docstring):
     per family its drive, layout and array; per row its capacity, state and segment; per state
-    its front end; per segment and window the drive model's coefficients (:meth:`_coefficients`)."""
+    its front end; per segment and window the drive work (:meth:`_work`)."""
 
     def __init__(
         self,
@@ -417,14 +458,11 @@ class BatchModel:
             for window in self.windows
         ]
         self.needed_tb = sum(physical_needed_tb(w) for w in workloads)
-        self.ws_pool = [sum(m.ws_gb for m in ms) or 0.0 for ms in self.members]
-        g, h = params.ncq_gain_max, params.ncq_q_half
-        self.f_deep = ncq_factor(_Q_DEEP, g, h)
-        self.queuing = g > 0
+        self.fill = headroom.capacity_max_fill_pct / 100.0
         self._tables()
         self._rows()
         self._states()
-        self._coefficients()
+        self._work()
 
     # -- preparation
 
@@ -447,14 +485,13 @@ class BatchModel:
         )
 
     def _tables(self) -> None:
-        """Per-family indices into the drive, layout and array tables, and their parameters."""
+        """Per-family indices into the drive, layout and array tables; drive prices and layout geometry."""
         fams = self.space.families
         drive_ix: dict[str, int] = {}
-        layout_by_id: dict[int, int] = {}
         layout_ix: dict[tuple, int] = {}
         array_ix: dict[str, int] = {}
         self.drives: list[DriveSpec] = []
-        self.layouts: list[RaidLayout] = []
+        self.layouts: list[tuple[RaidLayout, float]] = []  # (layout, aggregate fill)
         self.arrays: list[ArrayModel] = []
         nf = len(fams)
         fd = np.empty(nf, dtype=np.int64)
@@ -466,71 +503,62 @@ class BatchModel:
                 i = drive_ix[fam.drive.id] = len(self.drives)
                 self.drives.append(fam.drive)
             fd[f] = i
-            j = layout_by_id.get(id(fam.layout))
-            if j is None:
-                lay = fam.layout
-                key: tuple = (lay.scheme, lay.group_width, lay.ec_data, lay.ec_parity, lay.copies)
-                key += (lay.full_stripe_share, lay.scatter)
-                j = layout_ix.get(key)
-                if j is None:
-                    j = layout_ix[key] = len(self.layouts)
-                    self.layouts.append(lay)
-                layout_by_id[id(lay)] = j
-            fl[f] = j
             k = array_ix.get(fam.array.id)
             if k is None:
                 k = array_ix[fam.array.id] = len(self.arrays)
                 self.arrays.append(fam.array)
             fa[f] = k
+            fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
+            key = (fam.layout.model_dump_json(), fill)
+            j = layout_ix.get(key)
+            if j is None:
+                j = layout_ix[key] = len(self.layouts)
+                self.layouts.append((fam.layout, fill))
+            fl[f] = j
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
 
-        def col(values: list[float]) -> FloatArray:
-            return np.asarray(values, dtype=np.float64)
-
         d = self.drives
-        hdd = [x.kind is DriveKind.HDD for x in d]
-        self.d_hdd = np.asarray(hdd, dtype=bool)
-        self.d_ovh = col([x.overhead_ms for x in d])
-        self.d_media = col([x.media_rate_mb_s for x in d])
-        self.d_rate_w = col(
-            [
-                x.media_rate_mb_s if h else (x.seq_write_mb_s or x.media_rate_mb_s)
-                for x, h in zip(d, hdd, strict=True)
-            ]
-        )
-        pos: list[tuple[float, float, float, float]] = []  # (A_r, B_r, A_w, B_w): P = A + B sqrt(span)
-        for x, h in zip(d, hdd, strict=True):
-            if not h:
-                pos.append((0.0, 0.0, 0.0, 0.0))
-                continue
-            assert x.avg_read_seek_ms is not None and x.avg_write_seek_ms is not None and x.rpm is not None
-            a_r, a_w = x.avg_read_seek_ms, x.avg_write_seek_ms
-            tr, tw = min(x.track_seek_ms, a_r), min(x.track_seek_ms, a_w)
-            rot = 30_000.0 / x.rpm
-            pos.append((tr + rot, a_r - tr, tw + rot, a_w - tw))
-        self.d_pos = np.asarray(pos, dtype=np.float64).reshape(len(d), 4)
-        self.d_rs_tb = col([x.usable_gib * GIB / TB for x in d])
+        self.d_times = _stack([tuple(drive_times(x)) for x in d], len(DriveTimes._fields))
+        self.d_hdd = np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool)
+        ncq = [ncq_parameters(x, self.p) for x in d]
+        self.d_g = np.asarray([g for g, _ in ncq], dtype=np.float64)
+        self.d_h = np.asarray([h for _, h in ncq], dtype=np.float64)
+        self.d_rs_tb = np.asarray([x.usable_gib * GIB / TB for x in d], dtype=np.float64)
 
-        lays = self.layouts
-        self.l_fanout = col([random_read_fanout(x) for x in lays])
-        split = [write_cost_split(x) for x in lays]
-        self.l_stripe = col([s for s, _ in split])
-        self.l_random = col([r for _, r in split])
-        self.l_seq = col([sequential_write_cost(x) for x in lays])
-        self.l_eff = col([capacity_efficiency(x) for x in lays])
-        self.l_replica = np.asarray([x.scheme is RaidScheme.REPLICA for x in lays], dtype=bool)
-        self.l_copies = col([float(x.copies) for x in lays])
-        self.l_width = np.asarray([x.group_width for x in lays], dtype=np.int64)
-        # read-serving drives per drive: d / w for dedicated parity (RAID-DP/TEC), else all
-        self.l_read_share = col([x.data_drives / x.group_width if x.dedicated_parity else 1.0 for x in lays])
-        self.l_scatter = col([x.scatter for x in lays])
-        self.a_keep = col(
+        lays = [lay for lay, _ in self.layouts]
+        self.l_eff = np.asarray([capacity_efficiency(x) for x in lays], dtype=np.float64)
+        self.l_width = np.asarray([x.group_width for x in lays], dtype=np.float64)
+        self.l_parity = np.asarray(
+            [x.parity_drives if x.dedicated_parity else 0 for x in lays], dtype=np.float64
+        )
+        self.l_scatter = np.asarray([x.scatter for x in lays], dtype=np.float64)
+        width = len(AccessPlan._fields)
+        self.l_seq_read = _stack([tuple(stream_read_plan(x, self.p.readahead_kib)) for x in lays], width)
+        self.l_seq_write = _stack([tuple(stream_write_plan(x, self.p.readahead_kib)) for x in lays], width)
+        self._plan_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
+        self.a_keep = np.asarray(
             [
                 (1 - a.capacity.filesystem_reserve_pct / 100.0)
                 * (1 - a.capacity.snapshot_reserve_pct / 100.0)
                 for a in self.arrays
-            ]
+            ],
+            dtype=np.float64,
         )
+
+    def _random_plans(self, size: float) -> tuple[FloatArray, FloatArray]:
+        """Random read and write access plans of every layout at one I/O size (rows of a table)."""
+        got = self._plan_memo.get(size)
+        if got is None:
+            width = len(AccessPlan._fields)
+            run = self.p.stripe_run_kib
+            got = (
+                _stack([tuple(read_plan(x, size)) for x, _ in self.layouts], width),
+                _stack(
+                    [tuple(write_plan(x, size, fill=f, stripe_run_kib=run)) for x, f in self.layouts], width
+                ),
+            )
+            self._plan_memo[size] = got
+        return got
 
     def _rows(self) -> None:
         """Row constants that do not depend on the window (capacity), and the rows' states and segments."""
@@ -648,7 +676,7 @@ class BatchModel:
         nw = len(self.windows)
         self.st_hd = [table(lambda st, w, i: st.hits[w][i][0], wi) for wi in range(nw)]
         self.st_hf = [table(lambda st, w, i: st.hits[w][i][1], wi) for wi in range(nw)]
-        # read latency of a phase = c + k x R_miss, with (evaluate's R_read regrouped)
+        # read latency of a phase = c + k x R_miss, with (the latency module's R_read regrouped)
         # c = front end + rnd (h_d t_hit + h_f t_flash) + (1 - rnd) t_hit (inf when saturated), k = rnd x miss
         hit_ms = np.asarray([st.config.controller.cache_hit_ms for st in sts], dtype=np.float64)[:, None]
         flash_ms = np.asarray([st.config.cache.flash_hit_ms for st in sts], dtype=np.float64)[:, None]
@@ -687,7 +715,7 @@ class BatchModel:
         self.st_port = np.asarray([st.port_pct for st in sts], dtype=np.float64).reshape(ns, nw)
 
     def _state(self, cfg: Configuration, hits: list[list[tuple[float, float]]]) -> _State:
-        """As :func:`evaluate._evaluate_window` computes controllers, ports and front-end latency."""
+        """Controllers, ports and front-end latency of one state, with the engine's own functions."""
         p = self.p
         ctrl = cfg.controller
         serving = ctrl.serving
@@ -703,30 +731,7 @@ class BatchModel:
         )
         port_rate = max(pg.mb_s_per_port for pg in cfg.ports)
         for wi, members in enumerate(self.members):
-            pairs = list(zip(members, hits[wi], strict=True))
-            load = ControllerLoad(
-                read_hits=sum(
-                    m.phase.effective_iops
-                    * m.phase.read_pct
-                    / 100
-                    * (1 - m.phase.random_pct / 100 + m.phase.random_pct / 100 * (hd + hf))
-                    for m, (hd, hf) in pairs
-                ),
-                read_misses=sum(
-                    m.phase.effective_iops
-                    * m.phase.read_pct
-                    / 100
-                    * m.phase.random_pct
-                    / 100
-                    * max(0.0, 1 - hd - hf)
-                    for m, (hd, hf) in pairs
-                ),
-                writes=sum(m.phase.effective_iops * (1 - m.phase.read_pct / 100) for m in members),
-                kib_per_s=sum(m.phase.effective_iops * m.phase.mean_size_kib for m in members),
-                dedupe=any(m.workload.dedupe_ratio > 1 for m in members),
-                compression=any(m.workload.compression_ratio > 1 for m in members),
-                replication=any(m.workload.replication.mode.value != "none" for m in members),
-            )
+            load = controller_load([(m.workload, m.phase) for m in members], hits[wi])
             u_ctrl = controller_utilization(load, ctrl, serving)
             ok = 100 * u_ctrl <= st.controller_limit + 1e-9
             st.controller_pct.append(100 * u_ctrl)
@@ -741,195 +746,117 @@ class BatchModel:
             st.port_pct.append(100 * u_port)
             ok = ok and 100 * u_port <= cfg.headroom.port_max_pct + 1e-9
             st.ok.append(ok)
-            s_cpu = cpu_us_per_io(load, ctrl) / 1000.0
-            c = max(ctrl.cores, 1.0)
-            r_ctrl = None if u_ctrl >= 1 else s_cpu * (c - 1) / c + (s_cpu / c) / (1 - u_ctrl)
-            fronts = []
-            for m in members:
-                s_port = transfer_ms(m.mean_kib, port_rate)
-                r_port = None if u_port >= 1 else s_port / (1 - u_port)
-                front = None if (r_ctrl is None or r_port is None) else r_ctrl + r_port + p.host_overhead_ms
-                fronts.append(math.inf if front is None else front)
-            st.front_ms.append(fronts)
+            front = FrontEnd(
+                r_ctrl_ms=cpu_response_ms(load, ctrl, u_ctrl),
+                port_utilization=u_port,
+                port_mb_s=port_rate,
+                host_overhead_ms=p.host_overhead_ms,
+                cache_hit_ms=ctrl.cache_hit_ms,
+                write_ack_ms=ctrl.write_ack_ms,
+            )
+            st.front_ms.append(
+                [math.inf if (f := front.time_ms(m.mean_kib)[0]) is None else f for m in members]
+            )
         return st
 
-    def _coefficients(self) -> None:
-        """Per segment and window, the drive model as a function of ``r = sqrt(span)`` alone.
-
-        Sums, over the window's phases and I/O sizes, the terms of :func:`evaluate._pool_demand`:
-        random reads ``r_miss x fanout x (t_ovh + t_xfer + P_r)``, prefetched sequential reads and
-        full-stripe / sequential writes streaming at the media rate with ``t_ovh + P`` per run,
-        partial-stripe writes ``w x c_random x (t_ovh + t_xfer + P_w)``; SSDs have ``P = 0`` and a
-        service of ``max(1 / IOPS_4k, t_xfer)`` per I/O. With busy time ``A + C P`` and
-        ``P = (A_pos + B_pos r) x ncq``::
-
-            1000 n U_1    = alpha_1 + beta_1 r      (queue of one, ncq = 1)
-            1000 n U_deep = alpha_d + beta_1 f r    (deep queue, f = ncq(10^9))
-            busy_1        = gamma_1 + delta_1 r     (read + write busy [ms/s]; deep: gamma_d + delta_1 f r)
-            miss service  = mu_0 + (mu_pos + mu_1 r) x ncq   (sum over read misses of their service)
-        """
-        p = self.p
-        fd = self.f_deep
+    def _work(self) -> None:
+        """Per segment and window, the drive work of every phase and I/O size, priced by
+        :func:`models.pool.plan_work` on the segments' drives and layouts (arrays over segments)."""
         seg_f = self.seg_family
         drv = self.fam_drive[seg_f]
         lay = self.fam_layout[seg_f]
-        hdd = self.d_hdd[drv]
-        ovh = self.d_ovh[drv]
-        media = self.d_media[drv]
-        rate_w = self.d_rate_w[drv]
-        fanout = self.l_fanout[lay]
-        c_stripe = self.l_stripe[lay]
-        c_random = self.l_random[lay]
-        c_seq = self.l_seq[lay]
-        a_r, b_r, a_w, b_w = (self.d_pos[drv, k] for k in range(4))
-        share = self.l_read_share[lay]
+        times = _columns(self.d_times, drv, DriveTimes)
+        self.seg_times = times
+        self.seg_g = self.d_g[drv]
+        self.seg_h = self.d_h[drv]
+        self.seg_hdd = self.d_hdd[drv]
+        self.seg_scatter = self.l_scatter[lay]
+        self.seg_width = self.l_width[lay]
+        self.seg_parity = self.l_parity[lay]
+        seq_r = plan_work(_columns(self.l_seq_read, lay, AccessPlan), times)
+        seq_w = plan_work(_columns(self.l_seq_write, lay, AccessPlan), times)
         nseg = seg_f.size
-        ssd_drives = [i for i, d in enumerate(self.drives) if d.kind is not DriveKind.HDD]
-        ssd_sel = {i: drv == i for i in ssd_drives}
-        self.coef: list[dict[str, FloatArray]] = []
+        self.win: list[_Window] = []
         self.seg_ssd_latency: list[dict[int, FloatArray]] = []
+        ssd_drives = [i for i, d in enumerate(self.drives) if d.kind is not DriveKind.HDD]
         for wi, members in enumerate(self.members):
-            ra, rc, wa, wc, ma, mr = (np.zeros(nseg) for _ in range(6))
+            rd, wr = Work(), Work()
+            miss_rate = np.zeros(nseg)
+            miss_fixed = np.zeros(nseg)
+            outstanding = np.zeros(nseg)
+            stated = True
             miss_of_state = np.maximum(0.0, 1.0 - self.st_hd[wi] - self.st_hf[wi])
             for i, m in enumerate(members):
                 if m.iops <= 0:
                     continue
                 miss = miss_of_state[self.seg_state, i]
+                if m.phase.concurrency is None:
+                    stated = False
+                else:
+                    outstanding += m.phase.concurrency * m.rf * m.rnd * miss
+                interleaved = m.phase.sequential_streams != 1
+                sr = (
+                    seq_r
+                    if interleaved
+                    else plan_work(_columns(self.l_seq_read, lay, AccessPlan), times, interleaved=False)
+                )
+                sw = (
+                    seq_w
+                    if interleaved
+                    else plan_work(_columns(self.l_seq_write, lay, AccessPlan), times, interleaved=False)
+                )
                 for size, frac in m.phase.size_mix:
-                    xfer = size * KIB / (media * MB) * 1000.0
-                    base_r = np.where(hdd, ovh + xfer, 0.0)
-                    base_w = base_r.copy()
-                    for di, sel in ssd_sel.items():
-                        base_r[sel] = ssd_service_ms(self.drives[di], size, is_read=True)
-                        base_w[sel] = ssd_service_ms(self.drives[di], size, is_read=False)
+                    rtab, wtab = self._random_plans(size)
+                    rr = plan_work(_columns(rtab, lay, AccessPlan), times)
+                    rw = plan_work(_columns(wtab, lay, AccessPlan), times)
                     r_miss = m.reads * m.rnd * frac * miss
-                    ops = r_miss * fanout
-                    ra += ops * base_r
-                    rc += ops
-                    ma += r_miss * base_r
-                    mr += r_miss
-                    seq_kib = m.reads * (1.0 - m.rnd) * frac * size
-                    runs = seq_kib / max(p.sequential_run_kib, size)
-                    ra += seq_kib * KIB / (media * MB) * 1000.0 + runs * ovh
-                    rc += runs
-                    w_rnd = m.writes_be * m.rnd * frac
-                    wa += w_rnd * c_random * base_w
-                    wc += w_rnd * c_random
-                    stripe_kib = w_rnd * c_stripe * size
-                    s_runs = stripe_kib / p.stripe_run_kib
-                    wa += stripe_kib * KIB / (rate_w * MB) * 1000.0 + s_runs * ovh
-                    wc += s_runs
-                    seq_w_kib = m.writes_be * (1.0 - m.rnd) * frac * size * c_seq
-                    w_runs = seq_w_kib / max(p.sequential_run_kib, size)
-                    wa += seq_w_kib * KIB / (rate_w * MB) * 1000.0 + w_runs * ovh
-                    wc += w_runs
-            self.coef.append(
-                {
-                    "alpha_1": (ra + rc * a_r) / share + (wa + wc * a_w),
-                    "alpha_d": (ra + rc * (a_r * fd)) / share + (wa + wc * (a_w * fd)),
-                    "beta_1": rc * b_r / share + wc * b_w,
-                    "gamma_1": ra + wa + rc * a_r + wc * a_w,
-                    "gamma_d": ra + wa + (rc * a_r + wc * a_w) * fd,
-                    "delta_1": rc * b_r + wc * b_w,
-                    "mu_0": ma,
-                    "mu_pos": mr * a_r,
-                    "mu_1": mr * b_r,
-                    "miss_rate": mr,
-                    "ops": rc + wc,
-                }
-            )
+                    rd = rd.plus(rr, r_miss).plus(sr, m.reads * (1.0 - m.rnd) * frac * size)
+                    miss_rate = miss_rate + r_miss
+                    miss_fixed = miss_fixed + r_miss * rr.data.read_ms / np.maximum(rr.data.ops, 1e-12)
+                    wr = wr.plus(rw, m.writes_be * m.rnd * frac).plus(
+                        sw, m.writes_be * (1.0 - m.rnd) * frac * size
+                    )
+            self.win.append(_Window(rd, wr, miss_rate, miss_fixed, outstanding, stated))
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
                 if m.rf <= 0 and m.target_ms is None:
                     continue
                 v = np.zeros(nseg)
-                for di, sel in ssd_sel.items():
-                    v[sel] = ssd_latency_ms(self.drives[di], m.mean_kib)
+                for di in ssd_drives:
+                    v[drv == di] = ssd_latency_ms(self.drives[di], m.mean_kib)
                 lat[i] = v
             self.seg_ssd_latency.append(lat)
-        self.seg_hdd = hdd
-        self.seg_scatter = self.l_scatter[lay]
 
     # -- evaluation
 
-    def _root_span(self, wi: int, rows: IntArray | slice, seg: IntArray) -> FloatArray:
-        """``sqrt(seek_span(W / usable, scatter, floor))`` of each row."""
+    def _pool(
+        self, wi: int, rows: IntArray | slice, seg: IntArray
+    ) -> tuple[PoolState, Work, FloatArray, FloatArray]:
+        """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), work,
+        mean read-miss service and drive wait (:func:`models.pool.miss_path`)."""
+        win = self.win[wi]
+        n = self.space.drive_count[rows].astype(np.float64)
+        parity = n / self.seg_width[seg] * self.seg_parity[seg]
+        n_data = n - parity
         usable_gb = self.usable_tb[rows] * 1000.0
-        frac = np.divide(self.ws_pool[wi], usable_gb, out=np.ones_like(usable_gb), where=usable_gb > 0)
-        s0 = np.minimum(1.0, np.maximum(self.p.min_span_fraction, frac))
-        return np.asarray(np.sqrt(s0 + self.seg_scatter[seg] * (1.0 - s0)), dtype=np.float64)
-
-    def _bounds(
-        self, wi: int, rows: IntArray | slice, seg: IntArray, root: FloatArray
-    ) -> tuple[FloatArray, FloatArray]:
-        """Drive utilization at a queue of one and at a deep queue: ``U_deep <= U <= U_1``."""
-        co = self.coef[wi]
-        scale = 1000.0 * self.space.drive_count[rows]
-        beta = co["beta_1"][seg]
-        u1 = (co["alpha_1"][seg] + beta * root) / scale
-        if not self.queuing:
-            return u1, u1
-        ud = (co["alpha_d"][seg] + beta * self.f_deep * root) / scale
-        return u1, ud
-
-    def _queuing_weight(self, u1: FloatArray, ud: FloatArray) -> FloatArray:
-        """``w = (ncq(q) - ncq_deep) / (1 - ncq_deep)`` at the command-queuing fixed point (closed form)."""
-        if not self.queuing:
-            return np.ones_like(u1)
-        g, h, fd = self.p.ncq_gain_max, self.p.ncq_q_half, self.f_deep
-        b = (u1 - ud) / (1.0 - fd)
-        a = ud - b * fd
-        a2 = (1.0 + g) * (1.0 - a) - b
-        a1 = h * (1.0 - u1) - a * (1.0 + g) - b
-        with np.errstate(invalid="ignore", divide="ignore"):
-            root = np.sqrt(a1 * a1 + 4.0 * a2 * h * u1)
-            x = np.where(a1 >= 0, 2.0 * h * u1 / (a1 + root), (root - a1) / (2.0 * a2))
-        x = np.where(u1 > 0, x, 0.0)
-        x = np.where((a2 > 0) & (x < 999.0), x, _Q_SATURATED - 1.0)
-        # evaluate() stops at once when its first step moves the queue less than 1e-6
-        first = np.where(u1 < 0.999, u1 / (1.0 - u1), 1000.0)
-        x = np.where(np.abs(first) < 1e-6, 0.0, x)
-        ncq = (x + h) / ((1.0 + g) * x + h)
-        return np.asarray((ncq - fd) / (1.0 - fd), dtype=np.float64)
+        span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
+        work = _take(win.reads.plus(win.writes), seg)
+        times: Any = DriveTimes(*(np.asarray(x)[seg] for x in self.seg_times))  # arrays over rows
+        q_cap = np.maximum(1.0, win.queue_outstanding[seg] / np.maximum(n_data, 1.0)) if win.stated else 1.0
+        state = pool_state(work, times, n_data, parity, span, q_cap, self.seg_g[seg], self.seg_h[seg])
+        mean_read, _, wait = miss_path(
+            work, win.miss_rate[seg], win.miss_fixed_ms[seg], state, self.p.drive_service_scv
+        )
+        return state, work, mean_read, wait
 
     def _latencies(
-        self,
-        wi: int,
-        rows: IntArray,
-        seg: IntArray,
-        root: FloatArray,
-        u1: FloatArray,
-        ud: FloatArray,
-        every: bool,
-        upper: bool = False,
-    ) -> tuple[FloatArray, dict[int, FloatArray], FloatArray]:
-        """Utilization, read latency of each phase (targeted ones, or ``every`` reading one) and the
-        window's IOPS-weighted read latency (inf when saturated).
-
-        With ``upper``, at a queue of one instead of the fixed point: an upper bound of each figure
-        (``U <= U_1``, busy and miss service no longer than at q = 1, and latency rises with all three).
-        """
-        co = self.coef[wi]
-        w = np.ones_like(u1) if upper else self._queuing_weight(u1, ud)
-        u = ud + w * (u1 - ud)
-        fd = self.f_deep if self.queuing else 1.0
-        busy_1 = co["gamma_1"][seg] + co["delta_1"][seg] * root
-        busy_d = co["gamma_d"][seg] + co["delta_1"][seg] * fd * root
-        busy = busy_d + w * (busy_1 - busy_d)
-        pos = co["mu_pos"][seg] + co["mu_1"][seg] * root  # sum over misses of their positioning at q = 1
-        ms_1 = co["mu_0"][seg] + pos
-        ms_d = co["mu_0"][seg] + pos * fd
-        ms = ms_d + w * (ms_1 - ms_d)
-        ops = co["ops"][seg]
-        mr = co["miss_rate"][seg]
-        mean_all = busy / np.maximum(ops, 1e-12)
-        mean_read = np.where(mr > 0, ms / np.where(mr > 0, mr, 1.0), mean_all)
-        scv = self.p.drive_service_scv
-        with np.errstate(divide="ignore", invalid="ignore"):
-            wait = np.where(u < 1, u * mean_all * (1.0 + scv) / (2.0 * (1.0 - u)), np.inf)
-        wait = np.where(ops > 0, wait, 0.0)
+        self, wi: int, rows: IntArray, seg: IntArray, every: bool
+    ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray]:
+        """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
+        reading one) and the window's IOPS-weighted read latency (inf when saturated)."""
+        state, _, mean_read, wait = self._pool(wi, rows, seg)
         base = np.where(self.seg_hdd[seg], mean_read, 0.0)
-        state = self.state[rows]
+        st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
         rl_sum = np.zeros(rows.size)
         r_w = 0.0
@@ -938,9 +865,9 @@ class BatchModel:
             if m.target_ms is None and not (every and m.rf > 0):
                 continue
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
-            k = self.st_lat_k[wi][state, i]
+            k = self.st_lat_k[wi][st_ix, i]
             with np.errstate(invalid="ignore"):
-                read_ms = self.st_lat_c[wi][state, i] + np.where(k > 0, k * r_miss, 0.0)
+                read_ms = self.st_lat_c[wi][st_ix, i] + np.where(k > 0, k * r_miss, 0.0)
             phases[i] = read_ms
             if every and m.rf > 0:
                 bad = ~np.isfinite(read_ms)
@@ -948,76 +875,40 @@ class BatchModel:
                 rl_sum += np.where(bad, 0.0, read_ms) * m.iops * m.rf
                 r_w += m.iops * m.rf
         window = np.where(saturated, np.inf, rl_sum / r_w if r_w else 0.0)
-        return u, phases, np.asarray(window, dtype=np.float64)
-
-    def _meets(
-        self,
-        wi: int,
-        rows: IntArray,
-        seg: IntArray,
-        root: FloatArray,
-        u1: FloatArray,
-        ud: FloatArray,
-        lim: float,
-        upper: bool = False,
-    ) -> BoolArray:
-        """Whether the drives and every read-latency target of window ``wi`` are within their limits."""
-        u, phases, _ = self._latencies(wi, rows, seg, root, u1, ud, every=False, upper=upper)
-        keep = 100 * u <= lim
-        for i, read_ms in phases.items():
-            target = self.members[wi][i].target_ms
-            assert target is not None
-            keep &= read_ms <= target + 1e-9
-        return np.asarray(keep, dtype=bool)
+        u = np.broadcast_to(np.asarray(state.u_data, dtype=np.float64), rows.shape)
+        u_par = np.broadcast_to(np.asarray(state.u_parity, dtype=np.float64), rows.shape)
+        return u, u_par, phases, np.asarray(window, dtype=np.float64)
 
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
 
-        Rows go through in contiguous chunks, windows without latency targets first. The drive
-        check is settled by the bounds ``U_deep <= U <= U_1`` where they settle it, by the fixed
-        point for the rows in between; in windows with read-latency targets, by the latencies at a
-        queue of one (upper bounds) where those meet the targets, by the fixed point for the rest. With ``prune``, a chunk (or the rest of its windows) is
-        skipped once every row in it fails capacity or a drive-independent check (controllers,
+        Rows go through in contiguous chunks. With ``prune``, a chunk (or the rest of its windows)
+        is skipped once every row in it fails capacity or a drive-independent check (controllers,
         failover, ports), or an earlier window: the verdict is the same.
         """
         n = self.space.rows
         base = self.capacity_ok & self.st_ok[self.state]
         ok = np.zeros(n, dtype=bool)
         lim = self.headroom.drive_max_pct + 1e-9
-        targeted = [any(m.target_ms is not None for m in ms) for ms in self.members]
-        windows = sorted(range(len(self.windows)), key=lambda wi: targeted[wi])
         modelled = 0
         for lo in range(0, n, CHUNK_ROWS):
-            rows = slice(lo, min(n, lo + CHUNK_ROWS))
+            rows = np.arange(lo, min(n, lo + CHUNK_ROWS), dtype=np.int64)
             good = base[rows].copy()
             if prune and not good.any():
                 continue
             modelled += int(good.size if not prune else np.count_nonzero(good))
-            seg = self.seg[rows]
-            for wi in windows:
+            for wi in range(len(self.windows)):
                 if prune and not good.any():
                     break
-                root = self._root_span(wi, rows, seg)
-                u1, ud = self._bounds(wi, rows, seg, root)
-                if targeted[wi]:
-                    # settled by the upper bounds at a queue of one where they meet every limit,
-                    # by the fixed point for the rest
-                    sub = np.flatnonzero(good & (100 * ud <= lim))
-                    keep = self._meets(wi, lo + sub, seg[sub], root[sub], u1[sub], ud[sub], lim, upper=True)
-                    rest = np.flatnonzero(~keep)
-                    if rest.size:
-                        at = sub[rest]
-                        keep[rest] = self._meets(wi, lo + at, seg[at], root[at], u1[at], ud[at], lim)
-                    good[:] = False
-                    good[sub] = keep
-                    continue
-                sure = 100 * u1 <= lim
-                unsure = np.flatnonzero(good & ~sure & (100 * ud <= lim))
-                good &= sure
-                if unsure.size:
-                    w = self._queuing_weight(u1[unsure], ud[unsure])
-                    u = ud[unsure] + w * (u1[unsure] - ud[unsure])
-                    good[unsure] = 100 * u <= lim
+                sub = np.flatnonzero(good) if prune else np.arange(rows.size)
+                at = rows[sub]
+                u, u_par, phases, _ = self._latencies(wi, at, self.seg[at], every=False)
+                keep = (100 * u <= lim) & (100 * u_par <= lim)
+                for i, read_ms in phases.items():
+                    target = self.members[wi][i].target_ms
+                    assert target is not None
+                    keep &= read_ms <= target + 1e-9
+                good[sub] &= keep
             ok[rows] = good
         return ok, modelled
 
@@ -1030,6 +921,7 @@ class BatchModel:
         nw = len(self.windows)
         k = rows.size
         drive = np.zeros((nw, k))
+        parity = np.zeros((nw, k))
         lat = np.zeros((nw, k))
         targets = [
             (wi, f"{m.workload.name}/{m.phase.name}", float(m.target_ms), i)
@@ -1039,15 +931,14 @@ class BatchModel:
         ]
         phase_lat = np.zeros((len(targets), k))
         for wi in range(nw):
-            root = self._root_span(wi, rows, seg)
-            u1, ud = self._bounds(wi, rows, seg, root)
-            u, phases, window = self._latencies(wi, rows, seg, root, u1, ud, every=True)
+            u, u_par, phases, window = self._latencies(wi, rows, seg, every=True)
             drive[wi] = 100 * u
+            parity[wi] = 100 * u_par
             lat[wi] = window
             for t, (twi, _, _, i) in enumerate(targets):
                 if twi == wi:
                     phase_lat[t] = phases[i]
-        # bill, as evaluate._bill
+        # the bill: :func:`models.bill.bill_of_materials` for a single pool, over rows
         n = sp.drive_count[rows]
         fam_ix = sp.family[rows]
         fams = sp.families
@@ -1078,6 +969,7 @@ class BatchModel:
         ctrl_limit = self.st_ctrl_limit[state]
         passed = self.capacity_ok[rows].copy()
         passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
+        passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.all(ctrl <= ctrl_limit + 1e-9, axis=0)
         passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
         passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
@@ -1096,6 +988,7 @@ class BatchModel:
             fill_pct=self._fill_pct(rows),
             capacity_limit_pct=hr.capacity_max_fill_pct,
             drive_pct=drive,
+            parity_pct=parity,
             drive_limit_pct=hr.drive_max_pct,
             controller_pct=ctrl,
             controller_limit_pct=ctrl_limit,
@@ -1107,6 +1000,7 @@ class BatchModel:
             targets=[(wi, name, target) for wi, name, target, _ in targets],
             phase_latency_ms=phase_lat,
             passed=passed,
+            dedicated_parity=self.seg_parity[seg] > 0,
         )
 
 

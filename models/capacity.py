@@ -185,6 +185,7 @@ def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> 
         )
     else:
         after = data_drives * rs_tb_each
+    after *= pool.drive_fraction
     keep = (1 - policy.filesystem_reserve_pct / 100.0) * (1 - policy.snapshot_reserve_pct / 100.0)
     usable = after * keep
     groups = raid_groups(total, pool.raid).count
@@ -216,7 +217,13 @@ def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> 
             "TB",
             "after RAID = data drives x C_right-sized",
             f"after {pool.raid.scheme.value} = {fmt(data_drives)} data drives in {groups} groups "
-            f"x {fmt(rs_tb_each * 1000)} GB = {fmt(after)} TB",
+            f"x {fmt(rs_tb_each * 1000)} GB"
+            + (
+                f" x {fmt(pool.drive_fraction)} of each drive used (short-stroked)"
+                if pool.drive_fraction < 1
+                else ""
+            )
+            + f" = {fmt(after)} TB",
             data_drives=data_drives,
             groups=groups,
             scheme=pool.raid.scheme.value,

@@ -48,10 +48,29 @@ class DrivePool(Frozen):
         max_length=4,
         description="drives of other models mixed into the pool; performance is modeled on `drive`",
     )
+    drive_fraction_used: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=1.0,
+        description="short-stroking: fraction of each drive's capacity used (outer tracks); None = all of it. "
+        "Shortens seeks and divides usable capacity by the same factor",
+    )
+    planned_fill_pct: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=100.0,
+        description="fill the pool will run at [% of usable]; None = the capacity fill target. Sets the seek "
+        "span and the free space a write-anywhere layout finds",
+    )
 
     @property
     def other_count(self) -> int:
         return sum(g.count for g in self.other_drives)
+
+    @property
+    def drive_fraction(self) -> float:
+        """Fraction of each drive used (1 unless short-stroked)."""
+        return self.drive_fraction_used if self.drive_fraction_used is not None else 1.0
 
 
 class FlashCacheKind(StrEnum):

@@ -29,15 +29,22 @@ from scipy.optimize import brentq
 from models import cache as cache_model
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
-from models.capacity import pool_capacity
+from models.capacity import physical_needed_tb, pool_capacity
 from models.configuration import Configuration
 from models.controller import ControllerLoad, cpu_us_per_io
-from models.drives import DriveKind, ncq_factor
-from models.evaluate import DegradedMode, EvaluationResult, evaluate, pool_drive_counts
+from models.drives import ncq_factor
+from models.evaluate import DegradedMode, EvaluationResult, evaluate, planned_fill, pool_drive_counts
 from models.parameters import EngineParameters
-from models.pool import drive_counts, pool_demand
+from models.pool import (
+    busy_ms,
+    drive_times,
+    ncq_parameters,
+    planned_span,
+    pool_roles,
+    pool_work,
+    positioning_ms,
+)
 from models.queueing import Station, mva
-from models.raid import seek_span
 from models.units import transfer_ms
 from models.workload import Phase, Skew, Workload
 
@@ -162,33 +169,30 @@ def queue_depth_sweep(
         if not items:
             continue
         n = counts[pool.name] + pool.other_count
-        all_d, rd, _ = drive_counts(pool, n)
-        ws_pool = sum(w.working_set_for(ph) for w, ph, _, _ in items)
-        span = seek_span(
-            ws_pool / usable[pool.name] if usable[pool.name] > 0 else 1.0,
-            pool.raid.scatter,
-            p.min_span_fraction,
-        )
-
-        # drive demand is linear in the command-queuing factor: D(q) = A + B ncq(q)
-        dem1 = pool_demand(pool, items, span, p)
-        read1, write1 = dem1.read_busy_ms / rd, dem1.write_busy_ms
-        is_hdd = pool.drive.kind is DriveKind.HDD and p.ncq_gain_max > 0
+        roles = pool_roles(pool.raid, n)
+        footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
+        fill = planned_fill(pool, cfg)
+        span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
+        pw = pool_work(pool, items, p, fill=fill * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0))
+        t = drive_times(pool.drive)
+        pr, pwr = positioning_ms(t, math.sqrt(span))
+        # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)
+        rd = pw.reads.data
+        fixed = float(rd.read_ms + rd.write_ms) / roles.data
+        pos = float(rd.read_pos * pr + rd.write_pos * pwr) / roles.data
+        g, h = ncq_parameters(pool.drive, p)
         demand_fn = None
-        if is_hdd:
-            # the positioning part scales with ncq(q) (1 at q = 1); the rest does not
-            b = dem1.read_pos_ms / rd
-            a = read1 - b
+        if g > 0:
 
-            def demand_fn(q: float, a: float = a, b: float = b) -> float:
-                return a + b * ncq_factor(q, p.ncq_gain_max, p.ncq_q_half)
+            def demand_fn(q: float, a: float = fixed, b: float = pos, g: float = g, h: float = h) -> float:
+                return a + b * ncq_factor(q, g, h)
 
         stations.append(
             Station(
                 f"drives:{pool.name}",
-                read1,
-                replicas=rd,
-                background_ms=write1 / all_d,
+                fixed + pos,
+                replicas=roles.data,
+                background_ms=float(busy_ms(pw.writes.data, pr, pwr)) / roles.data,
                 demand_at_queue=demand_fn,
             )
         )

@@ -75,6 +75,12 @@ class DriveSpec(Frozen):
     read_latency_us: PositiveFloat | None = Field(default=None, description="QD1 4 KiB read latency [us]")
     write_latency_us: PositiveFloat | None = Field(default=None, description="QD1 4 KiB write latency [us]")
     seq_write_mb_s: PositiveFloat | None = None
+    unrecoverable_read_error_bits: float | None = Field(
+        default=None,
+        ge=1e10,
+        le=1e20,
+        description="bits read per unrecoverable read error (datasheet: 1 sector per 10^N bits); None = class default",
+    )
     # Catalog extras
     power_w: NonNegFloat | None = None
     price_usd: NonNegFloat | None = Field(default=None, description="list-price estimate [USD]")
@@ -101,6 +107,21 @@ class DriveSpec(Frozen):
     def usable_gib(self) -> float:
         """Right-sized capacity [GiB]; without a right-sizing figure, the marketed bytes in GiB."""
         return self.right_sized_gib if self.right_sized_gib is not None else self.capacity_gb * GB / GIB
+
+    @property
+    def unrecoverable_bits(self) -> float:
+        """Bits read per unrecoverable error: the datasheet's, else by class (conservative):
+        SATA 10^14, NL-SAS 10^15, SAS/FC 10^16, SSD/NVMe 10^17 [seagate-exos-x18, seagate-savvio-10k4]."""
+        if self.unrecoverable_read_error_bits is not None:
+            return self.unrecoverable_read_error_bits
+        if self.kind is not DriveKind.HDD:
+            return 1e17
+        iface = self.interface.upper()
+        if "SATA" in iface:
+            return 1e14
+        if "NL" in iface or (self.rpm is not None and self.rpm < 10000):
+            return 1e15
+        return 1e16
 
     @property
     def track_seek_ms(self) -> float:
@@ -318,3 +339,14 @@ def unloaded_latency_ms(
     if drive.kind is DriveKind.HDD:
         return hdd_service_ms(drive, size_kib, is_read=is_read, span_fraction=span_fraction)
     return ssd_latency_ms(drive, size_kib, is_read=is_read)
+
+
+def unrecoverable_read_probability(drive: DriveSpec, read_gb: float) -> float:
+    """Chance of at least one unrecoverable read error while reading ``read_gb`` [GB, decimal].
+
+    Errors arrive independently at one per ``drive.unrecoverable_bits`` bits read:
+    ``P = 1 - exp(-8e9 x GB / bits per error)``.
+    """
+    if read_gb < 0:
+        raise InputError("read_gb", "must be >= 0")
+    return -math.expm1(-8e9 * read_gb / drive.unrecoverable_bits)

@@ -28,7 +28,7 @@ from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import capacity_result, physical_needed_tb, pool_capacity
-from models.configuration import Configuration
+from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
     HaMode,
@@ -147,6 +147,20 @@ class _Setup:
             self.tier_used_gb = 1000.0 * sum(
                 physical_needed_tb(w) for w in workloads if self.assignment[w.name] in tiers
             )
+        self.footprint_gb = {
+            pl.name: 1000.0
+            * sum(physical_needed_tb(w) for w in workloads if self.assignment[w.name] == pl.name)
+            for pl in cfg.pools
+        }
+        self.planned_fill = {pl.name: planned_fill(pl, cfg) for pl in cfg.pools}
+        # free space a write-anywhere layout keeps beside the usable capacity (WAFL reserve)
+        self.keep = 1.0 - cfg.capacity.filesystem_reserve_pct / 100.0
+
+
+def planned_fill(pool: DrivePool, cfg: Configuration) -> float:
+    """Fill the pool is planned to run at (0..1): the pool's own figure, else the capacity fill target."""
+    pct = pool.planned_fill_pct if pool.planned_fill_pct is not None else cfg.headroom.capacity_max_fill_pct
+    return pct / 100.0
 
 
 def evaluate(
@@ -272,24 +286,41 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     checks: list[Check] = []
     pool_loads: list[PoolLoad] = []
     paths: dict[str, DrivePath] = {}
+    footprint = dict(setup.footprint_gb)
+    if tiering is not None:
+        footprint.update({t.pool: t.data_gb for t in tiering.tiers})
     for pool in cfg.pools:
         load, mean_read, wait = pool_load(
             pool,
             setup.counts[pool.name],
             per_pool[pool.name],
             setup.usable_gb[pool.name],
+            footprint[pool.name],
             p,
-            setup.degraded,
-            migration.get(pool.name, (0.0, 0.0)),
+            planned_fill=setup.planned_fill[pool.name],
+            aggregate_fill=setup.planned_fill[pool.name] * setup.keep,
+            degraded=setup.degraded,
+            extra_stream_kib=migration.get(pool.name, (0.0, 0.0)),
         )
         pool_loads.append(load)
         u_pct = load.drive_utilization_pct.value
-        paths[pool.name] = DrivePath(pool.drive, mean_read, wait, (u_pct or 0) < 100)
+        par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
+        paths[pool.name] = DrivePath(pool.drive, mean_read, wait, (u_pct or 0) < 100 and (par or 0) < 100)
         checks.append(
             check(
                 f"drives:{pool.name}", u_pct, cfg.headroom.drive_max_pct, "%", f"drives of {pool.name} busy"
             )
         )
+        if par is not None:
+            checks.append(
+                check(
+                    f"parity drives:{pool.name}",
+                    par,
+                    cfg.headroom.drive_max_pct,
+                    "%",
+                    f"parity drives of {pool.name} busy",
+                )
+            )
         if load.degraded_group_utilization_pct is not None:
             checks.append(
                 check(

@@ -68,11 +68,11 @@ class EngineParameters(Frozen):
         le=4.0,
         description="squared coefficient of variation of drive service time (M/G/1)",
     )
-    sequential_run_kib: float = Field(
+    readahead_kib: float = Field(
         default=1024.0,
         gt=0.0,
         le=65536.0,
-        description="sequential data moved per positioning on one drive [KiB]",
+        description="readahead (and write-behind) request of one sequential stream [KiB]",
     )
     stripe_run_kib: float = Field(
         default=256.0,

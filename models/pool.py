@@ -1,272 +1,561 @@
-"""The back end of one drive pool in one window: drive work, utilization, queue, miss latency.
+"""The back end of one drive pool in one window: drive work, utilization, queue, miss latency, failure.
 
-Drive work is accumulated by :func:`pool_demand` from each workload phase's misses and writes:
-random I/Os pay overhead + positioning (seek + rotation) + transfer on the drive
-(:mod:`models.drives`), streams (prefetched sequential reads, full-stripe and sequential writes)
-pay the media transfer plus one positioning per run. Reads are served by the read-serving drives,
-writes spread over every drive of the pool::
+Drive work is linear in the positioning time. A RAID layout turns each front-end I/O class into
+drive accesses (:func:`models.raid.read_plan`, :func:`~models.raid.write_plan`,
+:func:`~models.raid.stream_read_plan`, :func:`~models.raid.stream_write_plan`); a drive prices
+them (:class:`DriveTimes`): a random access costs ``max(floor, overhead + KiB x t_KiB)`` plus one
+positioning, a stream costs its transfer plus ``overhead + positioning`` per run. Summed over a
+window's phases this gives, for each drive role (data drives; dedicated parity drives),
 
-    U = busy_reads / read-serving drives + busy_writes / all drives
+    busy [ms/s] = fixed + n_read_pos x P_read + n_write_pos x P_write
+    P = (t_track + t_rot + (t_avg - t_track) sqrt(span)) x ncq(q)                    [ms]
 
-Command queuing shortens positioning as the queue at each drive grows, and the queue grows with
-utilization: :func:`solve_pool` finds the fixed point in closed form. :func:`pool_load` adds the
-M/G/1 miss latency, the degraded group and the rebuild, and states each figure's formula.
+and the utilization of a role is ``busy / 1000 / drives of that role``. Everything that depends
+on the drive count (the span through the usable capacity, the utilization, the queue and the
+wait) is written once, with numpy arithmetic, in :func:`positioning_ms`, :func:`role_utilization`
+and :func:`queue_fixed_point`, so the vectorized catalog search (:mod:`models.batch`) evaluates the
+same formulas on arrays of drive counts.
+
+Conservative by default: the seek span is the planned fill of the pool (the capacity it will hold
+at the planning horizon, or its fill target, whichever is larger) unless the user short-strokes
+the drives; utilization headroom applies to the service time at the queue the workload states
+(one command per drive when it states none), so command-queuing gain is credited only where the
+user says the outstanding I/Os are there.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from models.capacity import raid_groups
 from models.configuration import DrivePool
-from models.drives import DriveKind, drive_service_ms, ncq_factor
-from models.explain import Explained, explained, fmt
+from models.drives import DriveKind, DriveSpec, unrecoverable_read_probability
+from models.explain import explained, fmt
 from models.parameters import EngineParameters
-from models.queueing import mg1_wait_ms
 from models.raid import (
+    AccessPlan,
+    RaidLayout,
     degraded_read_cost,
-    random_read_fanout,
-    read_drives,
-    seek_span,
-    sequential_write_cost,
-    small_write_cost,
-    write_cost_split,
+    read_plan,
+    stream_read_plan,
+    stream_write_plan,
+    tolerated_failures,
+    write_plan,
 )
-from models.results import DegradedMode, PoolLoad
-from models.units import KIB, MB, transfer_ms
+from models.results import DegradedMode, FailureResult, PoolLoad
 from models.workload import Phase, Workload
 
 PoolItem = tuple[Workload, Phase, float, float]
 """A phase on a pool: (workload, phase, DRAM hit ratio, flash hit ratio)."""
 
+Num = Any
+"""A float, or a numpy array of them (one element per candidate drive count)."""
 
-class PoolDemand:
-    """Accumulates back-end work of one pool for one window."""
-
-    def __init__(self) -> None:
-        self.read_busy_ms = 0.0  # drive-ms per second on read-serving drives
-        self.write_busy_ms = 0.0  # drive-ms per second spread over all drives
-        self.read_ops = 0.0  # drive-level read operations per second
-        self.write_ops = 0.0
-        self.be_read_iops = 0.0  # conventional back-end I/Os (front-end size)
-        self.be_write_iops = 0.0
-        self.read_miss_rate = 0.0  # front-end random read misses per second
-        self.read_miss_service_ms = 0.0  # sum over misses of service (for the mean)
-        self.fe_iops = 0.0
-        self.terms: list[str] = []
-        # the positioning (seek + rotation) part of the busy times above: the only part that
-        # command queuing scales, so the demand at another queue depth is arithmetic on these
-        self.read_pos_ms = 0.0
-        self.write_pos_ms = 0.0
-        self.read_miss_pos_ms = 0.0
+MS_PER_KIB_AT_1MB_S = 1.024
+"""Transfer time of one KiB at 1 MB/s [ms]: 1024 B / 10^6 B/s = 1.024 ms."""
 
 
-def positioning_ms(pool: DrivePool, is_read: bool, span: float, q: float, p: EngineParameters) -> float:
-    """Seek + rotation of one random positioning on a pool drive [ms] (0 for SSDs)."""
-    d = pool.drive
-    if d.kind is not DriveKind.HDD:
-        return 0.0
-    size = 4.0
-    full = drive_service_ms(
-        d,
-        size,
-        is_read=is_read,
-        span_fraction=span,
-        queue_depth=q,
-        ncq_gain_max=p.ncq_gain_max,
-        ncq_q_half=p.ncq_q_half,
-    )
-    return full - d.overhead_ms - transfer_ms(size, d.media_rate_mb_s)
+class DriveTimes(NamedTuple):
+    """How a drive prices accesses [ms]: positioning ``P = pos_a + pos_b sqrt(span)`` (0 for SSDs),
+    per-access floors (SSD: 1000 / IOPS), per-KiB transfer times and the command overhead (floats;
+    arrays over candidates in the batch path)."""
+
+    overhead_ms: Num
+    read_floor_ms: Num
+    write_floor_ms: Num
+    random_read_ms_per_kib: Num
+    random_write_ms_per_kib: Num
+    stream_read_ms_per_kib: Num
+    stream_write_ms_per_kib: Num
+    read_pos_a: Num
+    read_pos_b: Num
+    write_pos_a: Num
+    write_pos_b: Num
 
 
-def stream_busy_ms(
-    pool: DrivePool, kib_per_s: float, run_kib: float, positioning_ms: float, is_read: bool
-) -> float:
-    """Drive time to stream ``kib_per_s`` [KiB/s]: media transfer plus one positioning per run."""
-    d = pool.drive
-    if kib_per_s <= 0:
-        return 0.0
-    if d.kind is DriveKind.HDD:
-        rate = d.media_rate_mb_s
-    else:
-        rate = d.media_rate_mb_s if is_read else (d.seq_write_mb_s or d.media_rate_mb_s)
-    runs = kib_per_s / run_kib
-    return kib_per_s * KIB / (rate * MB) * 1000.0 + runs * (positioning_ms + d.overhead_ms)
+def drive_times(drive: DriveSpec) -> DriveTimes:
+    """Access prices of ``drive`` (see :mod:`models.drives` for the physics).
 
-
-def pool_demand(
-    pool: DrivePool,
-    items: list[tuple[Workload, Phase, float, float]],
-    span: float,
-    p: EngineParameters,
-    read_cost_factor: float = 1.0,
-    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-) -> PoolDemand:
-    """Back-end demand of ``items`` = (workload, phase, DRAM hit, flash hit) on ``pool`` at a queue
-    of one command per drive; the positioning parts kept apart give it at any other queue
-    (:func:`at_queue_factor`).
-
-    ``extra_stream_kib`` adds background streaming (read, write) [KiB/s], e.g. tier migration.
+    HDD: overhead + transfer at the media rate, positioning ``t_track + t_rot + (t_avg - t_track)
+    sqrt(span)`` with read and write seeks apart. SSD/NVMe: no positioning; a random read costs
+    ``max(1000 / IOPS_read_4k, KiB / read bandwidth)``, a random write ``1000 / IOPS_write_4k x
+    max(1, KiB / 4)`` (steady-state random-write bandwidth, never the sequential rating), streams
+    move at the sequential bandwidths.
     """
-    dem = PoolDemand()
-    layout = pool.raid
-    fanout = random_read_fanout(layout)
-    stripe_cost, random_cost = write_cost_split(layout)
-    seq_cost = sequential_write_cost(layout)
-    swc = small_write_cost(layout)
-    pos_w = positioning_ms(pool, False, span, 1.0, p)
-    pos_r = positioning_ms(pool, True, span, 1.0, p)
-    xr, xw = extra_stream_kib
-    if xr > 0:
-        dem.read_busy_ms += stream_busy_ms(pool, xr, p.sequential_run_kib, pos_r, True)
-        dem.read_ops += xr / p.sequential_run_kib
-        dem.read_pos_ms += xr / p.sequential_run_kib * pos_r
-    if xw > 0:
-        dem.write_busy_ms += stream_busy_ms(
-            pool, xw * sequential_write_cost(layout), p.sequential_run_kib, pos_w, False
+    if drive.kind is DriveKind.HDD:
+        assert (
+            drive.rpm is not None
+            and drive.avg_read_seek_ms is not None
+            and drive.avg_write_seek_ms is not None
         )
-        dem.write_ops += xw * sequential_write_cost(layout) / p.sequential_run_kib
-        dem.write_pos_ms += xw * sequential_write_cost(layout) / p.sequential_run_kib * pos_w
-    for wl, ph, h_dram, h_flash in items:
+        per_kib = MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s
+        rot = 30_000.0 / drive.rpm
+        tr = min(drive.track_seek_ms, drive.avg_read_seek_ms)
+        tw = min(drive.track_seek_ms, drive.avg_write_seek_ms)
+        return DriveTimes(
+            overhead_ms=drive.overhead_ms,
+            read_floor_ms=0.0,
+            write_floor_ms=0.0,
+            random_read_ms_per_kib=per_kib,
+            random_write_ms_per_kib=per_kib,
+            stream_read_ms_per_kib=per_kib,
+            stream_write_ms_per_kib=per_kib,
+            read_pos_a=tr + rot,
+            read_pos_b=drive.avg_read_seek_ms - tr,
+            write_pos_a=tw + rot,
+            write_pos_b=drive.avg_write_seek_ms - tw,
+        )
+    assert drive.read_iops_4k is not None and drive.write_iops_4k is not None
+    write_floor = 1000.0 / drive.write_iops_4k
+    return DriveTimes(
+        overhead_ms=0.0,
+        read_floor_ms=1000.0 / drive.read_iops_4k,
+        write_floor_ms=write_floor,
+        random_read_ms_per_kib=MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s,
+        random_write_ms_per_kib=write_floor / 4.0,
+        stream_read_ms_per_kib=MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s,
+        stream_write_ms_per_kib=MS_PER_KIB_AT_1MB_S / (drive.seq_write_mb_s or drive.media_rate_mb_s),
+        read_pos_a=0.0,
+        read_pos_b=0.0,
+        write_pos_a=0.0,
+        write_pos_b=0.0,
+    )
+
+
+class RoleWork(NamedTuple):
+    """Work on one drive role, per second (or per I/O, for a unit of work): fixed time [ms] and
+    positionings, split by reads and writes (a failed drive's reads are rebuilt, its writes are not)."""
+
+    read_ms: Num = 0.0
+    write_ms: Num = 0.0
+    read_pos: Num = 0.0
+    write_pos: Num = 0.0
+    ops: Num = 0.0
+
+    def plus(self, other: RoleWork, k: Num = 1.0) -> RoleWork:
+        return RoleWork(*(a + k * b for a, b in zip(self, other, strict=True)))
+
+
+class Work(NamedTuple):
+    """Drive work of a unit of I/O (or of a window's load): data role, parity role, back-end I/Os."""
+
+    data: RoleWork = RoleWork()
+    parity: RoleWork = RoleWork()
+    backend_ios: Num = 0.0
+    kib: Num = 0.0
+
+    def plus(self, other: Work, k: Num = 1.0) -> Work:
+        return Work(
+            self.data.plus(other.data, k),
+            self.parity.plus(other.parity, k),
+            self.backend_ios + k * other.backend_ios,
+            self.kib + k * other.kib,
+        )
+
+
+def _random_ms(t: DriveTimes, kib: Num, read: bool) -> Num:
+    if read:
+        return np.maximum(t.read_floor_ms, t.overhead_ms + kib * t.random_read_ms_per_kib)
+    return np.maximum(t.write_floor_ms, t.overhead_ms + kib * t.random_write_ms_per_kib)
+
+
+def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> Work:
+    """Price an access plan on a drive: fixed time and positionings per role.
+
+    Random accesses: ``n x max(floor, overhead + KiB x t_KiB)`` and n positionings. Streams:
+    ``KiB x t_KiB + runs x overhead`` and one positioning per run (none for a single,
+    uninterleaved stream: ``interleaved=False``).
+    """
+    runs = 1.0 / plan.run_kib
+    pos = runs if interleaved else 0.0
+    rr = _random_ms(t, plan.access_kib, True)
+    rw = _random_ms(t, plan.access_kib, False)
+
+    def role(reads: float, writes: float, s_read: float, s_write: float) -> RoleWork:
+        return RoleWork(
+            read_ms=reads * rr + s_read * (t.stream_read_ms_per_kib + runs * t.overhead_ms),
+            write_ms=writes * rw + s_write * (t.stream_write_ms_per_kib + runs * t.overhead_ms),
+            read_pos=reads + s_read * pos,
+            write_pos=writes + s_write * pos,
+            ops=reads + writes + (s_read + s_write) * runs,
+        )
+
+    data = role(plan.data_reads, plan.data_writes, plan.data_stream_read_kib, plan.data_stream_write_kib)
+    parity = role(
+        plan.parity_reads, plan.parity_writes, plan.parity_stream_read_kib, plan.parity_stream_write_kib
+    )
+    kib = (
+        (plan.data_reads + plan.data_writes + plan.parity_reads + plan.parity_writes) * plan.access_kib
+        + plan.data_stream_read_kib
+        + plan.data_stream_write_kib
+        + plan.parity_stream_read_kib
+        + plan.parity_stream_write_kib
+    )
+    return Work(data, parity, plan.backend_ios, kib)
+
+
+def positioning_ms(t: DriveTimes, root_span: Num, factor: Num = 1.0) -> tuple[Num, Num]:
+    """(read, write) positioning [ms] at ``sqrt(span)`` ``root_span`` and command-queuing ``factor``."""
+    return (t.read_pos_a + t.read_pos_b * root_span) * factor, (
+        t.write_pos_a + t.write_pos_b * root_span
+    ) * factor
+
+
+def busy_ms(role: RoleWork, p_read: Num, p_write: Num) -> Num:
+    """Busy time of a role [ms/s] at positioning times ``p_read``, ``p_write`` [ms]."""
+    return role.read_ms + role.write_ms + role.read_pos * p_read + role.write_pos * p_write
+
+
+def role_utilization(role: RoleWork, drives: Num, p_read: Num, p_write: Num) -> Num:
+    """Utilization of the ``drives`` of a role: ``busy / 1000 / drives`` (0 for a role with no drives)."""
+    return np.where(
+        np.asarray(drives) > 0, busy_ms(role, p_read, p_write) / 1000.0 / np.maximum(drives, 1), 0.0
+    )
+
+
+def planned_span(
+    footprint_gb: Num, usable_gb: Num, planned_fill: float, drive_fraction: float, scatter: Num
+) -> Num:
+    """Share of each drive's surface random I/O spans (before a write-anywhere layout's scatter).
+
+    ``s0 = f_used x min(1, max(footprint / usable, planned fill))``: data spreads over what the
+    pool holds at the planning horizon, and over at least the fill the pool is planned to run at
+    (growth and other tenants fill it), within the fraction ``f_used`` of each drive the user
+    short-strokes to (1 = full stroke). A write-anywhere layout relocates overwritten blocks into
+    free space: ``s = s0 + scatter (1 - s0)``.
+    """
+    frac = np.where(np.asarray(usable_gb) > 0, footprint_gb / np.maximum(usable_gb, 1e-300), 1.0)
+    s0 = drive_fraction * np.minimum(1.0, np.maximum(frac, planned_fill))
+    return s0 + scatter * (1.0 - s0)
+
+
+def queue_fixed_point(u1: Num, u_deep: Num, g: Num, h: Num, f_deep: Num, q_cap: Num) -> tuple[Num, Num]:
+    """(queue per drive, command-queuing factor) where the queue that forms meets the service it gets.
+
+    Open model: ``q = 1 + U / (1 - U)`` (at least the arriving command), and
+    ``U(q) = U_deep + (U_1 - U_deep) (ncq(q) - f_deep) / (1 - f_deep)`` is linear in the queuing
+    factor ``ncq(q) = (x + h) / ((1 + g) x + h)``, x = q - 1. With ``A = U_deep`` and
+    ``B = (U_1 - A) / (1 - f_deep)`` the fixed point is the positive root of
+    ``((1 + g)(1 - A) - B) x^2 + (h (1 - U_1) - (1 + g) A - B) x - h U_1 = 0``. The queue is then
+    capped at ``q_cap``, the commands the workload keeps outstanding per drive (1: no gain).
+    A saturated pool (no root) gets the cap.
+    """
+    b = (u1 - u_deep) / (1.0 - f_deep)
+    a = u_deep - b * f_deep
+    a2 = (1.0 + g) * (1.0 - a) - b
+    a1 = h * (1.0 - u1) - a * (1.0 + g) - b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        root = np.sqrt(a1 * a1 + 4.0 * a2 * h * u1)
+        x = np.where(
+            a1 >= 0, 2.0 * h * u1 / np.where(a1 + root > 0, a1 + root, 1.0), (root - a1) / (2.0 * a2)
+        )
+    x = np.where((a2 > 0) & np.isfinite(x), x, np.inf)
+    x = np.where(u1 > 0, x, 0.0)
+    q = np.minimum(1.0 + x, np.maximum(q_cap, 1.0))
+    xq = q - 1.0
+    return q, (xq + h) / ((1.0 + g) * xq + h)
+
+
+@dataclass
+class PoolWork:
+    """Back-end work of one pool in one window (per second), with what latency and text need."""
+
+    reads: Work = field(default_factory=Work)  # front-end reads: random misses and prefetch streams
+    writes: Work = field(default_factory=Work)  # front-end writes destaged (and background streams)
+    fe_iops: float = 0.0
+    be_read_iops: float = 0.0
+    be_write_iops: float = 0.0
+    read_miss_rate: float = 0.0
+    miss_fixed_ms: float = 0.0  # sum over misses of one access's fixed service (latency path)
+    write_iops: float = 0.0  # front-end writes reaching the back end
+    write_kib_per_s: float = 0.0
+    q_cap: float = 1.0
+    terms: list[str] = field(default_factory=list)
+
+    @property
+    def work(self) -> Work:
+        """All drive work of the window."""
+        return self.reads.plus(self.writes)
+
+
+def _stated_queue(items: list[PoolItem], n_data: int) -> float:
+    """Commands per data drive the workloads keep outstanding: ``sum(concurrency x miss share) / drives``.
+
+    Only read misses wait on the drives in the request path (writes are acknowledged from NVRAM,
+    hits from cache), so a phase's outstanding I/Os reach the drives in proportion to its random
+    read-miss share. A phase that states no concurrency gets no command-queuing credit: the pool
+    then runs at one command per drive.
+    """
+    total = 0.0
+    for _, ph, h_d, h_f in items:
+        if ph.effective_iops <= 0:
+            continue
+        if ph.concurrency is None:
+            return 1.0
+        total += ph.concurrency * ph.read_pct / 100.0 * ph.random_pct / 100.0 * max(0.0, 1.0 - h_d - h_f)
+    return max(1.0, total / max(n_data, 1))
+
+
+def pool_work(
+    pool: DrivePool,
+    items: list[PoolItem],
+    p: EngineParameters,
+    *,
+    fill: float,
+    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
+) -> PoolWork:
+    """Back-end work of ``items`` on ``pool``: every I/O class of every phase and size, priced.
+
+    Random read misses: ``R x rnd x (1 - h)`` reads of each size through :func:`read_plan`;
+    sequential reads are prefetched and stream (:func:`stream_read_plan`); writes reaching the back
+    end (``W x (1 - overwrite share) x replication amplification``) are random
+    (:func:`write_plan` at the pool's planned ``fill``) or sequential (:func:`stream_write_plan`).
+    ``extra_stream_kib`` adds background streams (read, write) [KiB/s], e.g. tier migration.
+    """
+    layout = pool.raid
+    t = drive_times(pool.drive)
+    out = PoolWork()
+    seq_r = plan_work(stream_read_plan(layout, p.readahead_kib), t)
+    seq_w = plan_work(stream_write_plan(layout, p.readahead_kib), t)
+    xr, xw = extra_stream_kib
+    rd, wr = Work(), Work()
+    if xr > 0:
+        wr = wr.plus(seq_r, xr)
+    if xw > 0:
+        wr = wr.plus(seq_w, xw)
+    plans = _Plans(layout, t, p, fill)
+    for wl, ph, h_d, h_f in items:
         iops = ph.effective_iops
         if iops <= 0:
             continue
         rf = ph.read_pct / 100.0
         rnd = ph.random_pct / 100.0
-        miss = max(0.0, 1.0 - h_dram - h_flash)
+        miss = max(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
-        dem.fe_iops += iops
-        for size, frac in ph.size_mix:
-            r_miss = reads * rnd * frac * miss
-            s_read = drive_service_ms(
-                pool.drive,
-                size,
-                is_read=True,
-                span_fraction=span,
-                queue_depth=1.0,
-                ncq_gain_max=p.ncq_gain_max,
-                ncq_q_half=p.ncq_q_half,
-            )
-            ops = r_miss * fanout * read_cost_factor
-            dem.read_ops += ops
-            dem.read_busy_ms += ops * s_read
-            dem.read_pos_ms += ops * pos_r
-            dem.read_miss_rate += r_miss
-            dem.read_miss_service_ms += r_miss * s_read
-            dem.read_miss_pos_ms += r_miss * pos_r
-            dem.be_read_iops += r_miss * read_cost_factor
-            # sequential reads: prefetched, streamed from the drives in large runs
-            seq_kib = reads * (1.0 - rnd) * frac * size
-            run = max(p.sequential_run_kib, size)
-            dem.read_busy_ms += stream_busy_ms(pool, seq_kib, run, pos_r, True)
-            dem.read_ops += seq_kib / run
-            dem.read_pos_ms += seq_kib / run * pos_r
-            dem.be_read_iops += reads * (1.0 - rnd) * frac
-            # random writes: partial-stripe part is random I/O, full-stripe part streams
-            w_rnd = writes_be * rnd * frac
-            s_write = drive_service_ms(
-                pool.drive,
-                size,
-                is_read=False,
-                span_fraction=span,
-                queue_depth=1.0,
-                ncq_gain_max=p.ncq_gain_max,
-                ncq_q_half=p.ncq_q_half,
-            )
-            dem.write_busy_ms += w_rnd * random_cost * s_write
-            dem.write_ops += w_rnd * random_cost
-            stripe_kib = w_rnd * stripe_cost * size
-            dem.write_busy_ms += stream_busy_ms(pool, stripe_kib, p.stripe_run_kib, pos_w, False)
-            dem.write_ops += stripe_kib / p.stripe_run_kib
-            dem.write_pos_ms += (w_rnd * random_cost + stripe_kib / p.stripe_run_kib) * pos_w
-            # sequential writes: full stripes
-            seq_w_kib = writes_be * (1.0 - rnd) * frac * size * seq_cost
-            run_w = max(p.sequential_run_kib, size)
-            dem.write_busy_ms += stream_busy_ms(pool, seq_w_kib, run_w, pos_w, False)
-            dem.write_ops += seq_w_kib / run_w
-            dem.write_pos_ms += seq_w_kib / run_w * pos_w
-        dem.be_write_iops += writes_be * (rnd * swc + (1.0 - rnd) * seq_cost)
-        dem.terms.append(
-            f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(rnd * miss + (1 - rnd))} to disk"
-            f" + {fmt(writes_be)} writes x {fmt(rnd * swc + (1 - rnd) * seq_cost)} ({layout.scheme.value})"
+        interleaved = ph.sequential_streams != 1
+        sr = (
+            seq_r
+            if interleaved
+            else plan_work(stream_read_plan(layout, p.readahead_kib), t, interleaved=False)
         )
-    return dem
-
-
-def drive_counts(pool: DrivePool, drive_count: int) -> tuple[int, int, int]:
-    """(all drives, read-serving drives, groups) of a pool of ``drive_count`` drives."""
-    groups = raid_groups(drive_count, pool.raid)
-    if pool.raid.dedicated_parity:
-        rd = read_drives(pool.raid, groups.full)
-        if groups.remainder:
-            rd += groups.remainder - pool.raid.parity_drives
-    else:
-        rd = drive_count
-    return drive_count, rd, groups.count
-
-
-def utilization(dem: PoolDemand, all_drives: int, rd_drives: int) -> float:
-    return dem.read_busy_ms / 1000.0 / rd_drives + dem.write_busy_ms / 1000.0 / all_drives
-
-
-def at_queue_factor(d1: PoolDemand, factor: float) -> PoolDemand:
-    """The demand ``d1`` (computed at a queue of one) with every positioning scaled by ``factor``
-    (the command-queuing multiplier :func:`models.drives.ncq_factor` of another queue depth)."""
-    out = PoolDemand()
-    for name in ("read_ops", "write_ops", "be_read_iops", "be_write_iops", "read_miss_rate", "fe_iops"):
-        setattr(out, name, getattr(d1, name))
-    cut = 1.0 - factor
-    out.read_busy_ms = d1.read_busy_ms - cut * d1.read_pos_ms
-    out.write_busy_ms = d1.write_busy_ms - cut * d1.write_pos_ms
-    out.read_miss_service_ms = d1.read_miss_service_ms - cut * d1.read_miss_pos_ms
-    out.read_pos_ms = factor * d1.read_pos_ms
-    out.write_pos_ms = factor * d1.write_pos_ms
-    out.read_miss_pos_ms = factor * d1.read_miss_pos_ms
-    out.terms = d1.terms
+        sw = (
+            seq_w
+            if interleaved
+            else plan_work(stream_write_plan(layout, p.readahead_kib), t, interleaved=False)
+        )
+        out.fe_iops += iops
+        out.write_iops += writes_be
+        out.write_kib_per_s += writes_be * ph.mean_size_kib
+        be_w = 0.0
+        for size, frac in ph.size_mix:
+            rr, rw = plans.random(size)
+            r_miss = reads * rnd * frac * miss
+            rd = rd.plus(rr, r_miss).plus(sr, reads * (1.0 - rnd) * frac * size)
+            out.read_miss_rate += r_miss
+            out.miss_fixed_ms += r_miss * float(rr.data.read_ms) / max(float(rr.data.ops), 1e-12)
+            out.be_read_iops += r_miss * rr.backend_ios + reads * (1.0 - rnd) * frac
+            wr = wr.plus(rw, writes_be * rnd * frac).plus(sw, writes_be * (1.0 - rnd) * frac * size)
+            be_w += rnd * frac * rw.backend_ios + (1.0 - rnd) * frac * float(sw.kib)
+        out.be_write_iops += writes_be * be_w
+        out.terms.append(
+            f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(rnd * miss + (1 - rnd))} to disk"
+            f" + {fmt(writes_be)} writes x {fmt(be_w)} ({layout.scheme.value})"
+        )
+    out.reads, out.writes = rd, wr
     return out
 
 
-def solve_pool(
-    pool: DrivePool,
-    drive_count: int,
-    items: list[tuple[Workload, Phase, float, float]],
-    span: float,
-    p: EngineParameters,
-    read_cost_factor: float = 1.0,
-    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-) -> tuple[PoolDemand, float, float]:
-    """Fixed point of command queuing: service time depends on the queue, the queue on load.
+class _Plans:
+    """Random read and write work per size on one pool, computed once per size."""
 
-    ``q = 1 + U / (1 - U)`` (M/M/1 number in system, at least the arriving command) and
-    ``U(q) = U_deep + ncq(q) / ... `` linear in the queuing factor: the demand is evaluated once,
-    at q = 1, with its positioning (seek + rotation) part kept apart, and the demand at any other
-    queue is arithmetic on the two (:func:`at_queue_factor`).
-    Returns (demand, utilization, mean queue per drive).
+    def __init__(self, layout: RaidLayout, t: DriveTimes, p: EngineParameters, fill: float) -> None:
+        self.layout, self.t, self.p, self.fill = layout, t, p, fill
+        self.memo: dict[float, tuple[Work, Work]] = {}
+
+    def random(self, size: float) -> tuple[Work, Work]:
+        got = self.memo.get(size)
+        if got is None:
+            rd = plan_work(read_plan(self.layout, size), self.t)
+            wr = plan_work(
+                write_plan(self.layout, size, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib), self.t
+            )
+            got = self.memo[size] = (rd, wr)
+        return got
+
+
+class Roles(NamedTuple):
+    """Drives of each role in a pool of ``n``: all, data (read-serving), parity, groups."""
+
+    drives: int
+    data: int
+    parity: int
+    groups: int
+
+
+def pool_roles(layout: RaidLayout, n: int) -> Roles:
+    """Data and dedicated-parity drives of ``n`` drives in groups of ``layout`` (a narrower last group
+    keeps its parity drives); every drive is a data drive for rotating parity and mirrors."""
+    groups = raid_groups(n, layout)
+    if not layout.dedicated_parity:
+        return Roles(n, n, 0, groups.count)
+    parity = groups.count * layout.parity_drives
+    return Roles(n, n - parity, parity, groups.count)
+
+
+def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float]:
+    """(gain g, half-gain queue h) of command queuing on ``drive`` (0 gain for SSDs: no positioning)."""
+    if drive.kind is not DriveKind.HDD:
+        return 0.0, 1.0
+    return p.ncq_gain_max, p.ncq_q_half
+
+
+Q_DEEP = 1e9
+"""The "infinitely deep" queue whose factor bounds the command-queuing gain."""
+
+
+class PoolState(NamedTuple):
+    """The pool at one drive count: span, queue, positioning and role utilizations."""
+
+    span: Num
+    queue: Num
+    factor: Num
+    p_read: Num
+    p_write: Num
+    u_data: Num
+    u_parity: Num
+    u_data_q1: Num
+
+
+def pool_state(
+    work: Work,
+    t: DriveTimes,
+    roles_data: Num,
+    roles_parity: Num,
+    span: Num,
+    q_cap: Num,
+    g: Num,
+    h: Num,
+) -> PoolState:
+    """Utilizations at the queue the workload's outstanding I/Os allow (see :func:`queue_fixed_point`).
+
+    Data drives take the command-queuing gain of that queue (``g`` = 0: none); parity drives run
+    at one command (their writes are destaged by the array, not queued by the host).
     """
-    all_d, rd, _ = drive_counts(pool, drive_count)
-    d1 = pool_demand(pool, items, span, p, read_cost_factor, extra_stream_kib)
-    u1 = utilization(d1, all_d, rd)
-    if pool.drive.kind is not DriveKind.HDD or p.ncq_gain_max == 0:
-        return d1, u1, 1.0 + (u1 / (1.0 - u1) if u1 < 1 else float("inf"))
-    q_deep = 1e9
-    f_deep = ncq_factor(q_deep, p.ncq_gain_max, p.ncq_q_half)
-    d_deep = at_queue_factor(d1, f_deep)
-    u_deep = utilization(d_deep, all_d, rd)
+    root = np.sqrt(span)
+    pr1, pw1 = positioning_ms(t, root)
+    u1 = role_utilization(work.data, roles_data, pr1, pw1)
+    u_par = role_utilization(work.parity, roles_parity, pr1, pw1)
+    gain = np.asarray(g) > 0
+    g_safe = np.where(gain, g, 1.0)
+    f_deep = 1.0 / (1.0 + g_safe * (Q_DEEP - 1.0) / (Q_DEEP - 1.0 + h))
+    prd, pwd = positioning_ms(t, root, f_deep)
+    ud = role_utilization(work.data, roles_data, prd, pwd)
+    q, factor = queue_fixed_point(u1, ud, g_safe, h, f_deep, q_cap)
+    q = np.where(gain, q, 1.0)
+    factor = np.where(gain, factor, 1.0)
+    pr, pw = positioning_ms(t, root, factor)
+    u = role_utilization(work.data, roles_data, pr, pw)
+    return PoolState(span, q, factor, pr, pw, u, u_par, u1)
 
-    # Closed form. With x = q - 1 = U / (1 - U) and ncq(q) = (x + h) / ((1 + g) x + h):
-    #   U(x) = A + B (ncq - f_deep),  A = U at an infinitely deep queue, B = (U1 - A) / (1 - f_deep)
-    # gives (1 + g)(1 - A) x^2 + (h - (1 + g) A - h U1) x - h U1 = 0, one root x >= 0 when A < 1.
-    g, h = p.ncq_gain_max, p.ncq_q_half
-    if u_deep >= 1.0:
-        return d_deep, u_deep, float("inf")
-    a = (1.0 + g) * (1.0 - u_deep)
-    b = h - (1.0 + g) * u_deep - h * u1
-    c = -h * u1
-    x = (-b + math.sqrt(b * b - 4.0 * a * c)) / (2.0 * a)
-    q = 1.0 + x
-    u = x / (1.0 + x)
-    return at_queue_factor(d1, ncq_factor(q, g, h)), u, q
+
+def miss_path(
+    work: Work, miss_rate: Num, miss_fixed_ms: Num, state: PoolState, scv: float
+) -> tuple[Num, Num, Num]:
+    """(mean read-miss service, mean service of all data-drive accesses, M/G/1 wait) [ms].
+
+    A read miss is one access (accesses of a multi-chunk read run in parallel) at its fixed
+    service (``miss_fixed_ms`` summed over ``miss_rate`` misses per second) plus a read
+    positioning; the wait is Pollaczek-Khinchine at the data drives ``U S (1 + c^2) / (2 (1 - U))``
+    over the mean service of every access they serve (inf at or past saturation).
+    """
+    d = work.data
+    ops = np.maximum(d.ops, 1e-12)
+    mean_all = busy_ms(d, state.p_read, state.p_write) / ops
+    has_miss = np.asarray(miss_rate) > 0
+    mean_read = np.where(
+        has_miss, miss_fixed_ms / np.where(has_miss, miss_rate, 1.0) + state.p_read, mean_all
+    )
+    u = state.u_data
+    with np.errstate(divide="ignore", invalid="ignore"):
+        wait = np.where(u < 1, u * mean_all * (1.0 + scv) / (2.0 * (1.0 - u)), np.inf)
+    wait = np.where(d.ops > 0, wait, 0.0)
+    return mean_read, mean_all, wait
+
+
+def degraded_group(
+    work: Work,
+    roles: Roles,
+    layout: RaidLayout,
+    state: PoolState,
+    *,
+    rebuild_share: float = 0.0,
+) -> float:
+    """Utilization of the one RAID group with a failed data drive (0..inf).
+
+    The group carries 1/G of the pool's work on ``w - 1`` drives; reads that fell on the failed
+    drive are rebuilt from the others (:func:`models.raid.degraded_read_cost` reads each), and a
+    rebuild adds ``rebuild_share`` (its stream over the drive's media rate) on every survivor.
+    """
+    d = work.data
+    per_data = 1000.0 * max(roles.data, 1)
+    u_read = float((d.read_ms + d.read_pos * state.p_read) / per_data)
+    u_write = float((d.write_ms + d.write_pos * state.p_write) / per_data)
+    w = layout.group_width
+    return (u_read * degraded_read_cost(layout) + u_write) * w / max(w - 1, 1) + rebuild_share
+
+
+def failure_result(
+    pool: DrivePool, work: Work, roles: Roles, state: PoolState, p: EngineParameters
+) -> FailureResult | None:
+    """A drive failure in one group at this window's load: the group's utilization with the drive
+    failed and while rebuilding, the rebuild time, and the chance an unrecoverable read error
+    stops the rebuild. ``None`` for layouts that lose data with one failure (RAID0)."""
+    layout = pool.raid
+    if tolerated_failures(layout) == 0:
+        return None
+    drive = pool.drive
+    u_failed = degraded_group(work, roles, layout, state)
+    rate_share = p.rebuild_min_rate_mb_s / drive.media_rate_mb_s
+    u_rebuild = u_failed + rate_share
+    idle = max(0.0, 1.0 - u_rebuild)
+    rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
+    hours = drive.capacity_gb * 1000.0 / rate / 3600.0
+    # bits the rebuild must read without an error it cannot correct
+    survivors = (
+        1 if layout.scheme.value in {"raid1", "raid10", "zfs-mirror", "replica"} else layout.data_drives
+    )
+    read_gb = survivors * drive.capacity_gb
+    p_ure = unrecoverable_read_probability(drive, read_gb) if tolerated_failures(layout) == 1 else 0.0
+    return FailureResult(
+        failed_group_utilization_pct=100.0 * u_failed,
+        rebuild_group_utilization_pct=100.0 * u_rebuild,
+        rebuild_hours=explained(
+            hours,
+            "h",
+            "rebuild = C_drive / max(r_min, r_idle x (1 - U_group))",
+            f"rebuild = {fmt(drive.capacity_gb)} GB / max({fmt(p.rebuild_min_rate_mb_s)}, "
+            f"{fmt(p.rebuild_rate_mb_s)} x {fmt(idle)}) MB/s = {fmt(hours)} h of exposure to a further failure",
+            rebuild_rate_mb_s=rate,
+        ),
+        unrecoverable_read_pct=explained(
+            100.0 * p_ure,
+            "%",
+            "P(URE) = 1 - exp(-bits read / bits per unrecoverable error)  (single redundancy)",
+            (
+                f"P(URE) = 1 - exp(-{fmt(read_gb)} GB x 8e9 / {drive.unrecoverable_bits:.0e}) = {fmt(100 * p_ure)}% "
+                f"chance the rebuild meets an unreadable sector with no redundancy left"
+            )
+            if p_ure > 0
+            else f"{layout.scheme.value} keeps redundancy while one drive rebuilds: an unreadable sector is repaired",
+            read_gb=read_gb,
+            bits_per_error=drive.unrecoverable_bits,
+        ),
+    )
 
 
 def pool_load(
@@ -274,100 +563,132 @@ def pool_load(
     n: int,
     items: list[PoolItem],
     usable_gb: float,
+    footprint_gb: float,
     p: EngineParameters,
+    *,
+    planned_fill: float,
+    aggregate_fill: float | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[PoolLoad, float, float]:
-    """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of
-    each phase (mean read-miss service [ms], M/G/1 wait at the drives [ms], inf when saturated).
+    """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
+    phase (mean read-miss service [ms], mean wait at the drives [ms], inf when saturated).
 
-    ``usable_gb`` is the pool's usable capacity (the data's share of it sets the seek span).
-    With a drive failed or rebuilding, one group runs degraded: its surviving drives serve
-    reconstructed reads (:func:`models.raid.degraded_read_cost`) and, while rebuilding, the
-    rebuild stream; 1/G of the I/O meets that group.
+    ``footprint_gb`` is what the pool holds at the planning horizon, ``planned_fill`` (0..1) the
+    fill it is planned to run at: together with the usable capacity they set the seek span
+    (:func:`planned_span`); ``aggregate_fill`` (default ``planned_fill``) is the share of the whole
+    aggregate in use, which sets the free space a write-anywhere layout finds. With a drive failed or
+    rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two.
     """
-    all_d, rd, groups = drive_counts(pool, n)
-    ws_pool = sum(w.working_set_for(ph) for w, ph, _, _ in items) or 0.0
-    span = seek_span(ws_pool / usable_gb if usable_gb > 0 else 1.0, pool.raid.scatter, p.min_span_fraction)
-    dem, u, q = solve_pool(pool, n, items, span, p, extra_stream_kib=extra_stream_kib)
-    mean_all = (dem.read_busy_ms + dem.write_busy_ms) / max(dem.read_ops + dem.write_ops, 1e-12)
-    mean_read = dem.read_miss_service_ms / dem.read_miss_rate if dem.read_miss_rate > 0 else mean_all
-    wait = mg1_wait_ms(mean_all, u, p.drive_service_scv) if dem.read_ops + dem.write_ops > 0 else 0.0
-    u_for_latency = u
+    layout = pool.raid
+    t = drive_times(pool.drive)
+    roles = pool_roles(layout, n)
+    fill = planned_fill if aggregate_fill is None else aggregate_fill
+    pw = pool_work(pool, items, p, fill=fill, extra_stream_kib=extra_stream_kib)
+    work = pw.work
+    span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
+    g, h = ncq_parameters(pool.drive, p)
+    q_cap = _stated_queue(items, roles.data)
+    st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
+    mean_read, mean_all, wait = (
+        float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
+    )
+    u = float(st.u_data)
+    u_par = float(st.u_parity)
+    failure = failure_result(pool, work, roles, st, p)
     deg_u: float | None = None
-    rebuild: Explained | None = None
-    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and pool.raid.scheme.value != "raid0":
-        # one group runs degraded: its surviving drives serve reconstructed reads
-        cost = degraded_read_cost(pool.raid)
-        w_grp = pool.raid.group_width
-        u_read = dem.read_busy_ms / 1000.0 / rd
-        u_write = dem.write_busy_ms / 1000.0 / all_d
-        deg_u = (u_read * cost + u_write) * w_grp / max(w_grp - 1, 1)
-        if degraded is DegradedMode.REBUILDING:
-            rate_share = p.rebuild_min_rate_mb_s / pool.drive.media_rate_mb_s
-            deg_u += rate_share
-            idle = max(0.0, 1.0 - deg_u)
-            rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
-            hours = pool.drive.capacity_gb * 1000.0 / rate / 3600.0
-            rebuild = explained(
-                hours,
-                "h",
-                "rebuild = C_drive / max(r_min, r_idle x (1 - U_group))",
-                f"rebuild = {fmt(pool.drive.capacity_gb)} GB / max({fmt(p.rebuild_min_rate_mb_s)}, "
-                f"{fmt(p.rebuild_rate_mb_s)} x {fmt(idle)}) MB/s = {fmt(hours)} h of exposure to a further failure",
-                rebuild_rate_mb_s=rate,
-            )
-        # latency: 1/G of I/O meets the degraded group
-        u_for_latency = u + (deg_u - u) / groups
-    if u_for_latency != u:
-        wait = mg1_wait_ms(mean_all, u_for_latency, p.drive_service_scv)
-    wait_ms = wait if wait is not None else float("inf")
-    miss_lat = None if wait is None else mean_read + wait
-    be_total = dem.be_read_iops + dem.be_write_iops
+    wait_ms = wait
+    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
+        deg_u = (
+            failure.rebuild_group_utilization_pct
+            if degraded is DegradedMode.REBUILDING
+            else failure.failed_group_utilization_pct
+        ) / 100.0
+        deg_wait = u_wait(mean_all, deg_u, p.drive_service_scv)
+        wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
+    be_total = pw.be_read_iops + pw.be_write_iops
+    miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
+    d = work.data
     load = PoolLoad(
         pool=pool.name,
-        frontend_iops=dem.fe_iops,
+        frontend_iops=pw.fe_iops,
         backend_iops=explained(
             be_total,
             "IOPS",
-            "BE = R x (1 - hit) + W x c_write",
-            "BE = " + (" + ".join(dem.terms) if dem.terms else "0") + f" = {fmt(be_total)}",
-            reads=dem.be_read_iops,
-            writes=dem.be_write_iops,
-            scheme=pool.raid.scheme.value,
+            "BE = R x (1 - hit) x accesses + W x c_write",
+            "BE = " + (" + ".join(pw.terms) if pw.terms else "0") + f" = {fmt(be_total)}",
+            reads=pw.be_read_iops,
+            writes=pw.be_write_iops,
+            scheme=layout.scheme.value,
         ),
-        backend_read_iops=dem.be_read_iops,
-        backend_write_iops=dem.be_write_iops,
-        drive_busy_ms_per_s=dem.read_busy_ms + dem.write_busy_ms,
+        backend_read_iops=pw.be_read_iops,
+        backend_write_iops=pw.be_write_iops,
+        drive_busy_ms_per_s=float(
+            busy_ms(d, st.p_read, st.p_write) + busy_ms(work.parity, st.p_read, st.p_write)
+        ),
         drive_utilization_pct=explained(
             100.0 * u,
             "%",
-            "U = busy_reads / read drives + busy_writes / all drives",
-            f"U = {fmt(dem.read_busy_ms)} ms/s / {rd} drives + {fmt(dem.write_busy_ms)} ms/s / {all_d} drives"
-            f" = {fmt(100 * u)}% (seek span {fmt(100 * span)}%, {fmt(q)} commands queued per drive)",
-            read_busy_ms=dem.read_busy_ms,
-            write_busy_ms=dem.write_busy_ms,
-            read_drives=rd,
-            drives=all_d,
+            "U = (fixed + reads x P_read + writes x P_write) / 1000 / data drives",
+            f"U = ({fmt(float(d.read_ms + d.write_ms))} + {fmt(float(d.read_pos))} x {fmt(float(st.p_read))} + "
+            f"{fmt(float(d.write_pos))} x {fmt(float(st.p_write))}) ms/s / 1000 / {roles.data} drives = {fmt(100 * u)}% "
+            f"(seek span {fmt(100 * span)}%, {fmt(float(st.queue))} commands queued per drive"
+            + (
+                ", none stated: no command-queuing credit)"
+                if q_cap <= 1
+                else f", up to {fmt(q_cap)} outstanding)"
+            ),
+            fixed_ms=float(d.read_ms + d.write_ms),
+            read_positionings=float(d.read_pos),
+            write_positionings=float(d.write_pos),
+            P_read_ms=float(st.p_read),
+            P_write_ms=float(st.p_write),
+            drives=roles.data,
             span_pct=100 * span,
-            queue=q if math.isfinite(q) else None,
+            queue=float(st.queue) if math.isfinite(float(st.queue)) else None,
+        ),
+        parity_utilization_pct=(
+            explained(
+                100.0 * u_par,
+                "%",
+                "U_parity = (fixed + positionings x P) / 1000 / parity drives",
+                f"U_parity = {fmt(float(busy_ms(work.parity, st.p_read, st.p_write)))} ms/s / 1000 / "
+                f"{roles.parity} parity drives = {fmt(100 * u_par)}% (every partial stripe updates each parity drive)",
+                drives=roles.parity,
+            )
+            if roles.parity
+            else None
         ),
         mean_read_service_ms=mean_read,
         read_miss_latency_ms=explained(
             miss_lat,
             "ms",
             "R_miss = S_read + U S (1 + c²) / (2 (1 - U))  (M/G/1)",
-            f"R_miss = {fmt(mean_read)} + {fmt(u_for_latency)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
-            f" / (2 x (1 - {fmt(u_for_latency)})) = {fmt(miss_lat)} ms",
+            f"R_miss = {fmt(mean_read)} + {fmt(u)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
+            f" / (2 x (1 - {fmt(u)})) = {fmt(miss_lat)} ms"
+            + (
+                "" if deg_u is None else f" (1 of {roles.groups} groups degraded at {fmt(100 * deg_u)}% busy)"
+            ),
             source="Pollaczek-Khinchine mean value formula",
             S_read_ms=mean_read,
             S_all_ms=mean_all,
-            U=u_for_latency,
+            U=u,
             scv=p.drive_service_scv,
         ),
         span_pct=100 * span,
-        queue_per_drive=q if math.isfinite(q) else 1e9,
+        queue_per_drive=float(st.queue) if math.isfinite(float(st.queue)) else 1e9,
+        backend_mb_per_s=float(work.kib) * 1024.0 / 1e6,
         degraded_group_utilization_pct=None if deg_u is None else 100 * deg_u,
-        rebuild_hours=rebuild,
+        rebuild_hours=failure.rebuild_hours
+        if failure is not None and degraded is DegradedMode.REBUILDING
+        else None,
+        failure=failure,
     )
     return load, mean_read, wait_ms
+
+
+def u_wait(mean_service_ms: float, u: float, scv: float) -> float:
+    """M/G/1 wait [ms] at utilization ``u`` (inf at or past saturation)."""
+    if u >= 1:
+        return math.inf
+    return u * mean_service_ms * (1.0 + scv) / (2.0 * (1.0 - u))

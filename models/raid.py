@@ -31,8 +31,9 @@ from the d - 1 surviving data blocks plus one parity, so the mean read cost in t
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
-from typing import Self
+from typing import NamedTuple, Self
 
 from pydantic import Field, model_validator
 
@@ -87,6 +88,20 @@ WAFL_SCHEMES = frozenset(_WAFL)
 """Schemes laid out by WAFL (write-anywhere, full-stripe coalescing): layout ages apply to them."""
 _RAIDZ = {RaidScheme.RAIDZ1, RaidScheme.RAIDZ2, RaidScheme.RAIDZ3}
 
+DEFAULT_STRIPE_UNIT_KIB = 64.0
+"""Stripe unit when the layout names none [KiB]: a common controller default (an EMC CLARiiON /
+VNX stripe element of 128 blocks, LSI/PERC controllers' 64 KiB) [emc-clariion-best-practices]."""
+DEFAULT_RECORD_KIB = 128.0
+"""ZFS ``recordsize`` default [KiB] [openzfs-docs]."""
+DEFAULT_FRAGMENTATION = 0.5
+"""Free-space fragmentation of a write-anywhere layout when the layout names none (an estimate
+between contiguous free space, 0, and random, 1)."""
+MAX_STRIPE_KIB = 65536.0
+
+
+def _power_of_two(x: float) -> bool:
+    return x > 0 and math.isclose(2.0 ** round(math.log2(x)), x, rel_tol=1e-12)
+
 
 class RaidLayout(Frozen):
     """A protection scheme and its group geometry.
@@ -115,6 +130,31 @@ class RaidLayout(Frozen):
         le=1.0,
         description="how far an aged write-anywhere layout scatters data over the free surface (0 = contiguous)",
     )
+    fragmentation: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="free-space fragmentation of a write-anywhere layout (WAFL): 0 = free space in whole "
+        "stripes, 1 = scattered at random; None = 0.5",
+    )
+    stripe_unit_kib: float | None = Field(
+        default=None,
+        ge=4.0,
+        le=16384.0,
+        description="stripe unit (chunk) written to one drive before the next [KiB]; None = 64",
+    )
+    record_kib: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=16384.0,
+        description="RAID-Z record (recordsize / volblocksize) [KiB]; None = 128",
+    )
+    sector_kib: float = Field(
+        default=4.0,
+        ge=0.5,
+        le=64.0,
+        description="RAID-Z allocation sector, 2^ashift bytes [KiB]: 4 = ashift 12",
+    )
 
     @model_validator(mode="after")
     def _check_width(self) -> Self:
@@ -135,6 +175,19 @@ class RaidLayout(Frozen):
             )
         if self.scheme is RaidScheme.RAID10 and self.group_width % 2:
             raise ValueError("raid10 group width must be even")
+        for name in ("stripe_unit_kib", "record_kib", "sector_kib"):
+            value = getattr(self, name)
+            if value is not None and not _power_of_two(value):
+                raise ValueError(f"{name} must be a power of two [KiB], got {value:g}")
+        if self.record_kib is not None and self.record_kib < self.sector_kib:
+            raise ValueError(
+                f"record_kib ({self.record_kib:g}) must be at least the sector ({self.sector_kib:g} KiB)"
+            )
+        if self.stripe_unit_kib is not None and self.stripe_unit_kib * self.data_drives > MAX_STRIPE_KIB:
+            raise ValueError(
+                f"stripe_unit_kib {self.stripe_unit_kib:g} x {self.data_drives} data drives is a stripe larger "
+                f"than {MAX_STRIPE_KIB:g} KiB"
+            )
         return self
 
     @property
@@ -172,11 +225,14 @@ def seek_span(data_fraction: float, scatter: float, floor: float = 0.005) -> flo
 
 
 def capacity_efficiency(layout: RaidLayout) -> float:
-    """Usable share of raw capacity: ``d / (d + p)``; mirrors 1/2; n-way replication 1/n."""
+    """Usable share of raw capacity: ``d / (d + p)``; mirrors 1/2; n-way replication 1/n; RAID-Z the
+    data share of a record's allocation, parity and padding included (:func:`raidz_record`)."""
     if layout.scheme is RaidScheme.REPLICA:
         return 1.0 / layout.copies
     if layout.scheme in _MIRRORED:
         return 0.5 if layout.scheme is not RaidScheme.ZFS_MIRROR else 1.0 / layout.group_width
+    if layout.scheme in _RAIDZ:
+        return raidz_record(layout).efficiency
     return layout.data_drives / layout.group_width
 
 
@@ -323,3 +379,295 @@ def rebuild_hours(drive_capacity_gb: float, rebuild_rate_mb_s: float, busy_fract
         raise InputError("busy_fraction", "must be in [0, 1): a saturated group cannot rebuild")
     rate = rebuild_rate_mb_s * (1.0 - busy_fraction)
     return drive_capacity_gb * 1000.0 / rate / 3600.0
+
+
+# ---------------------------------------------------------------------------------------------
+# drive accesses per front-end I/O (independent of the drive model; :mod:`models.pool` prices them)
+
+
+class AccessPlan(NamedTuple):
+    """Drive work of one front-end I/O (or one KiB for streams) on a layout, by drive role.
+
+    Random accesses each pay a positioning (seek + rotation) and the transfer of ``access_kib``;
+    streamed KiB pay the media transfer and one positioning per ``run_kib`` on each drive. Roles:
+    data drives (every drive for rotating parity and mirrors) and dedicated parity drives
+    (RAID-DP/TEC). ``backend_ios`` is the conventional count: drive I/Os in units of the
+    front-end size (random accesses + streamed KiB / size).
+    """
+
+    data_reads: float = 0.0
+    data_writes: float = 0.0
+    parity_reads: float = 0.0
+    parity_writes: float = 0.0
+    access_kib: float = 0.0
+    data_stream_read_kib: float = 0.0
+    data_stream_write_kib: float = 0.0
+    parity_stream_read_kib: float = 0.0
+    parity_stream_write_kib: float = 0.0
+    run_kib: float = 1.0
+    backend_ios: float = 0.0
+
+
+ALIGN_KIB = 4.0
+"""Alignment of front-end I/Os [KiB]: a random I/O of ``s`` starts on a 4 KiB boundary."""
+
+
+def stripe_unit_kib(layout: RaidLayout) -> float:
+    """The layout's stripe unit [KiB] (:data:`DEFAULT_STRIPE_UNIT_KIB` when it names none)."""
+    return layout.stripe_unit_kib if layout.stripe_unit_kib is not None else DEFAULT_STRIPE_UNIT_KIB
+
+
+def chunks_touched(size_kib: float, unit_kib: float, columns: float) -> float:
+    """Expected stripe units a random I/O of ``size_kib`` touches: ``min(columns, 1 + (s - a) / u)``.
+
+    An I/O aligned to ``a`` = 4 KiB crosses a chunk boundary with probability ``(s - a) / u`` for
+    ``s <= u`` (the share of aligned offsets where it does); larger I/Os touch ``s / u`` chunks and
+    one more at the edges; never more chunks than the stripe has columns.
+    """
+    return min(columns, 1.0 + max(0.0, size_kib - min(size_kib, ALIGN_KIB)) / unit_kib)
+
+
+class RaidzRecord(NamedTuple):
+    """How RAID-Z allocates one record: sectors, columns (drives it spans), parity and padding."""
+
+    record_kib: float
+    sector_kib: float
+    data_sectors: int
+    columns: int
+    allocated_sectors: int
+
+    @property
+    def efficiency(self) -> float:
+        """Data sectors over allocated sectors (parity and padding are the rest)."""
+        return self.data_sectors / self.allocated_sectors
+
+    @property
+    def allocated_kib(self) -> float:
+        return self.allocated_sectors * self.sector_kib
+
+
+def raidz_record(layout: RaidLayout) -> RaidzRecord:
+    """RAID-Z allocation of one record of ``record_kib`` in ``sector_kib`` sectors [openzfs-raidz].
+
+    ``n = ceil(R / S)`` data sectors go to ``min(d, n)`` columns in ``rows = ceil(n / d)`` rows;
+    each row carries ``p`` parity sectors; the allocation is padded to a multiple of ``p + 1``
+    sectors so freed space can always hold a minimal record. A small record on a wide vdev thus
+    uses far less than ``d / w`` of its allocation (8 KiB on RAID-Z2 with 4 KiB sectors: 2 data +
+    2 parity + 2 padding = 33%).
+    """
+    if layout.scheme not in _RAIDZ:
+        raise InputError("scheme", "a RAID-Z record needs raidz1, raidz2 or raidz3")
+    r = layout.record_kib if layout.record_kib is not None else DEFAULT_RECORD_KIB
+    s = layout.sector_kib
+    d, p = layout.data_drives, layout.parity_drives
+    n = max(1, math.ceil(r / s - 1e-9))
+    rows = math.ceil(n / d)
+    alloc = n + p * rows
+    alloc = math.ceil(alloc / (p + 1)) * (p + 1)
+    return RaidzRecord(r, s, n, min(d, n), alloc)
+
+
+def wafl_stripe_share(layout: RaidLayout, fill: float) -> float:
+    """Share of each stripe's blocks free when a write-anywhere layout writes into it (k / d).
+
+    WAFL gathers a consistency point's writes into stripes of an allocation area and writes every
+    free block of a stripe at once. With a fraction ``u`` of the aggregate in use and free-space
+    fragmentation ``phi`` (0: free space in whole stripes; 1: scattered at random, when the share
+    is that of a random stripe), ``k / d = (1 - u)^phi``. An explicit ``full_stripe_share`` on
+    the layout overrides the model. Floored at one block per stripe.
+    """
+    if layout.full_stripe_share is not None:
+        share = layout.full_stripe_share
+    else:
+        phi = layout.fragmentation if layout.fragmentation is not None else DEFAULT_FRAGMENTATION
+        share = (1.0 - min(max(fill, 0.0), 0.98)) ** phi
+    return max(share, 1.0 / layout.data_drives)
+
+
+def read_plan(layout: RaidLayout, size_kib: float) -> AccessPlan:
+    """Drive accesses of one random read of ``size_kib`` (a cache miss).
+
+    Striped layouts read the stripe units the I/O touches (:func:`chunks_touched`); mirrors read
+    one copy; RAID-Z reads every column of each record the I/O touches (the checksum covers the
+    whole record), so a small read on a wide vdev fans out.
+    """
+    if layout.scheme in _RAIDZ:
+        rec = raidz_record(layout)
+        records = 1.0 + max(0.0, size_kib - min(size_kib, rec.sector_kib)) / rec.record_kib
+        n = records * rec.columns
+        return AccessPlan(data_reads=n, access_kib=rec.record_kib / rec.columns, backend_ios=n)
+    if layout.scheme is RaidScheme.REPLICA:
+        return AccessPlan(data_reads=1.0, access_kib=size_kib, backend_ios=1.0)
+    n = chunks_touched(size_kib, stripe_unit_kib(layout), layout.data_drives)
+    return AccessPlan(data_reads=n, access_kib=size_kib / n, backend_ios=n)
+
+
+def _copies(layout: RaidLayout) -> float:
+    if layout.scheme is RaidScheme.REPLICA:
+        return float(layout.copies)
+    if layout.scheme is RaidScheme.ZFS_MIRROR:
+        return float(layout.group_width)
+    return 2.0
+
+
+def _partial_stripe(layout: RaidLayout, size_kib: float) -> AccessPlan:
+    """Update of part of one parity stripe in place: the cheaper of read-modify-write and
+    reconstruct-write over the ``b`` stripe units the write touches (:func:`partial_stripe_write_cost`)."""
+    d, p = layout.data_drives, layout.parity_drives
+    b = chunks_touched(size_kib, stripe_unit_kib(layout), d)
+    kib = size_kib / b
+    if 2 * (b + p) <= d + p:  # read-modify-write: old data and parity, then new
+        return AccessPlan(data_reads=b, data_writes=b, parity_reads=p, parity_writes=p, access_kib=kib)
+    return AccessPlan(data_reads=d - b, data_writes=b, parity_writes=p, access_kib=kib)
+
+
+def _merge_parity(plan: AccessPlan, layout: RaidLayout) -> AccessPlan:
+    """Rotating parity lives on every drive: its work joins the data role."""
+    if layout.dedicated_parity:
+        return plan
+    return plan._replace(
+        data_reads=plan.data_reads + plan.parity_reads,
+        data_writes=plan.data_writes + plan.parity_writes,
+        parity_reads=0.0,
+        parity_writes=0.0,
+        data_stream_read_kib=plan.data_stream_read_kib + plan.parity_stream_read_kib,
+        data_stream_write_kib=plan.data_stream_write_kib + plan.parity_stream_write_kib,
+        parity_stream_read_kib=0.0,
+        parity_stream_write_kib=0.0,
+    )
+
+
+def _with_backend_ios(plan: AccessPlan, size_kib: float) -> AccessPlan:
+    random = plan.data_reads + plan.data_writes + plan.parity_reads + plan.parity_writes
+    streamed = (
+        plan.data_stream_read_kib
+        + plan.data_stream_write_kib
+        + plan.parity_stream_read_kib
+        + plan.parity_stream_write_kib
+    )
+    return plan._replace(backend_ios=random + streamed / size_kib)
+
+
+def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_kib: float) -> AccessPlan:
+    """Drive accesses of one random write of ``size_kib`` reaching the back end.
+
+    * RAID0: the stripe units written; mirrors and replicas: each copy.
+    * In-place parity (RAID5/6, erasure coding): whole stripes the write covers
+      (``s / (d u) - 1`` of them) stream data and parity; the rest updates one partial stripe in
+      place (:func:`_partial_stripe`). Erasure coding with an explicit ``full_stripe_share`` f
+      (a log-structured store) streams that share as full stripes.
+    * Write-anywhere (RAID-DP/TEC under WAFL): every write joins a consistency point written into
+      stripes with ``k = d x`` :func:`wafl_stripe_share` free blocks; per stripe ``k`` data and
+      ``p`` parity blocks are written and ``min(d - k, k + p)`` blocks read (reconstruct- or
+      read-modify-write), all in chains along each drive: streamed, one positioning per
+      ``stripe_run_kib x k / d``.
+    * RAID-Z: copy-on-write; a write smaller than the record reads the record (every column),
+      then each record is written whole (data, parity and padding), streamed in transaction groups.
+
+    ``fill`` is the planned fill of the pool (0..1), used by write-anywhere layouts.
+    """
+    s = layout.scheme
+    d, p = layout.data_drives, layout.parity_drives
+    if s is RaidScheme.RAID0:
+        n = chunks_touched(size_kib, stripe_unit_kib(layout), d)
+        return _with_backend_ios(AccessPlan(data_writes=n, access_kib=size_kib / n), size_kib)
+    if s in _MIRRORED or s is RaidScheme.REPLICA:
+        n = 1.0 if s is RaidScheme.REPLICA else chunks_touched(size_kib, stripe_unit_kib(layout), d)
+        return _with_backend_ios(
+            AccessPlan(data_writes=n * _copies(layout), access_kib=size_kib / n), size_kib
+        )
+    if s in _RAIDZ:
+        rec = raidz_record(layout)
+        records = max(size_kib / rec.record_kib, 1.0)
+        reads = rec.columns * records if size_kib < rec.record_kib else 0.0
+        plan = AccessPlan(
+            data_reads=reads,
+            access_kib=rec.record_kib / rec.columns,
+            data_stream_write_kib=records * rec.allocated_kib,
+            run_kib=stripe_run_kib,
+        )
+        return _with_backend_ios(plan, size_kib)
+    if s in _WAFL:
+        k = d * wafl_stripe_share(layout, fill)
+        per_kib = size_kib / k  # KiB per free block of the stripes written
+        rcw = d - k <= k + p
+        plan = AccessPlan(
+            data_stream_write_kib=size_kib,
+            parity_stream_write_kib=p * per_kib,
+            data_stream_read_kib=(d - k) * per_kib if rcw else size_kib,
+            parity_stream_read_kib=0.0 if rcw else p * per_kib,
+            run_kib=stripe_run_kib * k / d,
+        )
+        return _with_backend_ios(plan, size_kib)
+    # in-place parity: RAID5, RAID6, erasure coding
+    unit = stripe_unit_kib(layout)
+    width = d * unit
+    full = max(0.0, size_kib / width - 1.0)
+    partial = _partial_stripe(layout, min(size_kib, width))
+    f = layout.full_stripe_share if s is RaidScheme.ERASURE and layout.full_stripe_share is not None else 0.0
+    stream_data = full * width + f * min(size_kib, width)
+    plan = AccessPlan(
+        data_reads=(1 - f) * partial.data_reads,
+        data_writes=(1 - f) * partial.data_writes,
+        parity_reads=(1 - f) * partial.parity_reads,
+        parity_writes=(1 - f) * partial.parity_writes,
+        access_kib=partial.access_kib,
+        data_stream_write_kib=stream_data,
+        parity_stream_write_kib=stream_data * p / d,
+        run_kib=stripe_run_kib,
+    )
+    return _with_backend_ios(_merge_parity(plan, layout), size_kib)
+
+
+def stream_run_kib(layout: RaidLayout, request_kib: float) -> float:
+    """Contiguous KiB of surface each drive moves per request of a stream (readahead or write-behind).
+
+    A request of R KiB covers ``R / u`` stripe units over the d data columns, so each drive moves
+    ``min(R, max(u, R / d))`` (its parity chunks among them for rotating parity): every drive the
+    request reaches positions once. RAID-Z's unit is a record's share of one column; write-anywhere
+    layouts allocate 4 KiB blocks.
+    """
+    if layout.scheme in _RAIDZ:
+        rec = raidz_record(layout)
+        unit = rec.allocated_kib / rec.columns
+    elif layout.scheme in _WAFL:
+        unit = ALIGN_KIB
+    else:
+        unit = stripe_unit_kib(layout)
+    return min(request_kib, max(unit, request_kib / layout.data_drives))
+
+
+def stream_read_plan(layout: RaidLayout, request_kib: float) -> AccessPlan:
+    """Drive work per KiB of a sequential read stream (readahead requests of ``request_kib``).
+
+    Rotating parity (RAID5/6, erasure coding, RAID-Z) lies between the data on every drive, so a
+    drive passes ``w / d`` KiB of surface per KiB of data (the parity is skipped, not free);
+    mirrors, replicas and dedicated-parity data drives hold data only.
+    """
+    s = layout.scheme
+    if s in _RAIDZ:
+        rec = raidz_record(layout)
+        factor = 1.0 / rec.efficiency
+    elif s in _MIRRORED or s in _WAFL or s in (RaidScheme.RAID0, RaidScheme.REPLICA):
+        factor = 1.0
+    else:
+        factor = layout.group_width / layout.data_drives
+    return AccessPlan(data_stream_read_kib=factor, run_kib=stream_run_kib(layout, request_kib))
+
+
+def stream_write_plan(layout: RaidLayout, request_kib: float) -> AccessPlan:
+    """Drive work per KiB of a sequential write stream: whole stripes (data and parity), each copy
+    of a mirror, whole RAID-Z records; one positioning per write-behind request on each drive."""
+    s = layout.scheme
+    if s is RaidScheme.RAID0:
+        plan = AccessPlan(data_stream_write_kib=1.0)
+    elif s in _MIRRORED or s is RaidScheme.REPLICA:
+        plan = AccessPlan(data_stream_write_kib=_copies(layout))
+    elif s in _RAIDZ:
+        rec = raidz_record(layout)
+        plan = AccessPlan(data_stream_write_kib=1.0 / rec.efficiency)
+    else:
+        d, p = layout.data_drives, layout.parity_drives
+        plan = AccessPlan(data_stream_write_kib=1.0, parity_stream_write_kib=p / d)
+        plan = _merge_parity(plan, layout)
+    return plan._replace(run_kib=stream_run_kib(layout, request_kib))

@@ -747,7 +747,7 @@ def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
         return np.arange(n, dtype=np.int64)
     if one_per is OnePer.ARRAY:
         return m.fam_array
-    scheme = np.asarray([list(RaidScheme).index(lay.scheme) for lay in m.layouts], dtype=np.int64)
+    scheme = np.asarray([list(RaidScheme).index(lay.scheme) for lay, _ in m.layouts], dtype=np.int64)
     return (m.fam_array * len(m.drives) + m.fam_drive) * len(RaidScheme) + scheme[m.fam_layout]
 
 

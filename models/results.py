@@ -37,6 +37,24 @@ class Check(Output):
     text: str
 
 
+class FailureResult(Output):
+    """One drive failed in one RAID group of a pool, at a window's load."""
+
+    failed_group_utilization_pct: float = Field(description="the degraded group's drives busy [%]")
+    rebuild_group_utilization_pct: float = Field(
+        description="the same while rebuilding at the minimum rate [%]"
+    )
+    rebuild_hours: Explained
+    unrecoverable_read_pct: Explained = Field(
+        description="chance the rebuild meets an unrecoverable read error with no redundancy left [%]"
+    )
+
+    @property
+    def survives(self) -> bool:
+        """The degraded group keeps up with its load while it rebuilds."""
+        return self.rebuild_group_utilization_pct < 100.0
+
+
 class PoolLoad(Output):
     """Back-end load of one pool in one window."""
 
@@ -51,8 +69,15 @@ class PoolLoad(Output):
     read_miss_latency_ms: Explained
     span_pct: float = Field(description="share of the drives' surface the data spans [%]")
     queue_per_drive: float
+    parity_utilization_pct: Explained | None = Field(
+        default=None, description="dedicated parity drives busy (RAID-DP/RAID-TEC) [%]"
+    )
+    backend_mb_per_s: float = Field(default=0.0, description="bytes moved to and from the drives [MB/s]")
     degraded_group_utilization_pct: float | None = None
     rebuild_hours: Explained | None = None
+    failure: FailureResult | None = Field(
+        default=None, description="one drive failed in one group at this window's load (None: no redundancy)"
+    )
 
 
 class PhaseResult(Output):
@@ -117,6 +142,9 @@ class WindowResult(Output):
     passed: bool
     verdict: str
     tiering: TieringResult | None = None
+    failure_verdict: str | None = Field(
+        default=None, description="whether every pool keeps up with a drive failed and while it rebuilds"
+    )
 
 
 class BillOfMaterials(Output):

@@ -96,6 +96,20 @@ class Phase(Frozen):
     write_overwrite_pct: Pct = Field(
         default=0.0, description="share of writes that overwrite data still in the write cache (absorbed)"
     )
+    concurrency: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=1e6,
+        description="outstanding I/Os the hosts keep (queue depth summed over hosts and LUNs); None = unknown: "
+        "no command-queuing credit at the drives",
+    )
+    sequential_streams: int | None = Field(
+        default=None,
+        ge=1,
+        le=100000,
+        description="concurrent sequential streams; 1 = a single stream the drives read without seeking, "
+        "None or more = interleaved streams pay a positioning per readahead",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from models.base import InputError
 from models.batch import (
@@ -32,19 +34,9 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CALIBRATED = EngineParameters(ncq_gain_max=1.0, ncq_q_half=6.43)  # fixtures/calibration/engine.yaml
 WAFL_MODERATE = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}
 
-REL = 1e-6
-"""Agreement of utilizations and latency with evaluate(), relative.
-
-Both compute the same formulas; sums run in a different order (~1e-15). The one real difference
-is the command-queuing fixed point: evaluate() iterates ``q <- (q + 1/(1 - U(q))) / 2`` until q
-moves less than 1e-6, the batch solves the fixed point exactly (a quadratic). Stopping 1e-6 short
-in q leaves U within ~2e-7 relative of the root (worst case at light load, where q is near 1).
-"""
-
-REL_UNCONVERGED = 1e-2
-"""Where evaluate()'s damped iteration ends after its 200 steps without converging (it oscillates
-around the fixed point; seen only above ~85% drive utilization, past any default drive limit), its
-figure is wherever the oscillation stopped: agreement within ~1e-3 there."""
+REL = 1e-9
+"""Agreement of every figure with evaluate(), relative: the batch calls the same functions on
+arrays (sums in another order leave ~1e-13)."""
 
 
 @pytest.fixture(scope="module")
@@ -96,13 +88,6 @@ def relative(a: float, b: float) -> float:
     return abs(a - b) / max(abs(a), 1e-12)
 
 
-def converged(utilization_pct: float, queue: float) -> bool:
-    """Whether evaluate()'s fixed point stopped by converging (its stopping rule, re-applied)."""
-    u = utilization_pct / 100
-    q_new = 1.0 + (u / (1.0 - u) if u < 0.999 else 1000.0)
-    return abs(q_new - queue) < 2e-6
-
-
 def test_batch_agrees_with_evaluate_on_a_random_sample_of_the_catalog(catalog: Catalog) -> None:
     rng = random.Random(20261121)
     everything = catalog_families(catalog, RecommendConstraints(include_custom_builds=True), **WAFL_MODERATE)
@@ -129,25 +114,98 @@ def test_batch_agrees_with_evaluate_on_a_random_sample_of_the_catalog(catalog: C
         assert result.bill.power_w == pytest.approx(detail.power_w[j], rel=1e-12)
         assert result.capacity.usable_tb == pytest.approx(detail.usable_tb[j], rel=1e-12)
         assert result.capacity.fill_pct == pytest.approx(min(detail.fill_pct[j], 1e9), rel=1e-12)
-        for wi, window in enumerate(result.windows):
-            pool = window.pools[0]
-            drive = pool.drive_utilization_pct.value
-            assert drive is not None
-            tol = REL if converged(drive, pool.queue_per_drive) else REL_UNCONVERGED
-            assert relative(drive, detail.drive_pct[wi, j]) < tol, where
-            assert (
-                relative(window.controller_utilization_pct.value or 0, detail.controller_pct[wi, j]) < 1e-12
-            )
-            assert relative(window.port_utilization_pct.value or 0, detail.port_pct[wi, j]) < 1e-12
-            if window.failover_utilization_pct is None:
-                assert math.isnan(detail.failover_pct[wi, j])
-            else:
-                assert (
-                    relative(window.failover_utilization_pct.value or 0, detail.failover_pct[wi, j]) < 1e-12
-                )
-            latency = math.inf if window.read_latency_ms is None else window.read_latency_ms
-            assert relative(latency, detail.read_latency_ms[wi, j]) < tol, where
+        _assert_windows_agree(result, detail, j, where)
     assert len(kinds) >= 2 and len(schemes) >= 5  # the sample spans HDD and SSD, many layouts
+
+
+def _assert_windows_agree(result, detail, j: int, where: str) -> None:
+    for wi, window in enumerate(result.windows):
+        pool = window.pools[0]
+        drive = pool.drive_utilization_pct.value
+        assert drive is not None
+        assert relative(drive, detail.drive_pct[wi, j]) < REL, where
+        parity = 0.0 if pool.parity_utilization_pct is None else pool.parity_utilization_pct.value or 0.0
+        assert relative(parity, detail.parity_pct[wi, j]) < REL or parity == detail.parity_pct[wi, j] == 0, where
+        assert relative(window.controller_utilization_pct.value or 0, detail.controller_pct[wi, j]) < 1e-12
+        assert relative(window.port_utilization_pct.value or 0, detail.port_pct[wi, j]) < 1e-12
+        if window.failover_utilization_pct is None:
+            assert math.isnan(detail.failover_pct[wi, j])
+        else:
+            assert relative(window.failover_utilization_pct.value or 0, detail.failover_pct[wi, j]) < 1e-12
+        latency = math.inf if window.read_latency_ms is None else window.read_latency_ms
+        assert relative(latency, detail.read_latency_ms[wi, j]) < REL, where
+
+
+def _one_family_per_scheme(catalog: Catalog) -> list[Family]:
+    """For every RAID scheme the catalog offers, one family (HDD where there is one, else SSD)."""
+    out: dict[str, Family] = {}
+    for fam in catalog_families(catalog, RecommendConstraints(include_custom_builds=True), **WAFL_MODERATE):
+        key = fam.layout.scheme.value
+        if key not in out or (out[key].drive.kind != "hdd" and fam.drive.kind == "hdd"):
+            out[key] = fam
+    return [out[k] for k in sorted(out)]
+
+
+@st.composite
+def phases(draw: st.DrawFn, window: str, name: str) -> Phase:
+    sizes = draw(st.lists(st.sampled_from([0.5, 4, 8, 16, 32, 64, 256, 1024]), min_size=1, max_size=3, unique=True))
+    weights = [draw(st.integers(1, 10)) for _ in sizes]
+    mix = [IoSize(size_kib=s, pct=100.0 * w / sum(weights)) for s, w in zip(sizes, weights, strict=True)]
+    return Phase(
+        name=name,
+        window=window,
+        iops=draw(st.floats(10, 30000)),
+        read_pct=draw(st.floats(0, 100)),
+        random_pct=draw(st.floats(0, 100)),
+        io_sizes=mix,
+        write_overwrite_pct=draw(st.floats(0, 60)),
+        concurrency=draw(st.one_of(st.none(), st.floats(1, 2048))),
+        sequential_streams=draw(st.one_of(st.none(), st.integers(1, 8))),
+        read_latency_target_ms=draw(st.one_of(st.none(), st.floats(2, 50))),
+    )
+
+
+@st.composite
+def workload_sets(draw: st.DrawFn) -> list[Workload]:
+    out = []
+    for k in range(draw(st.integers(1, 2))):
+        ph = [draw(phases("day", "day"))]
+        if draw(st.booleans()):
+            ph.append(draw(phases("night", "night")))
+        out.append(
+            Workload(
+                name=f"w{k}",
+                capacity_tb=draw(st.floats(0.5, 40)),
+                working_set_pct=draw(st.floats(1, 100)),
+                skew=draw(st.sampled_from([Skew(), Skew(zipf_alpha=0.9), Skew(io_pct=80, data_pct=20)])),
+                phases=ph,
+            )
+        )
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_batch_agrees_with_evaluate_for_every_scheme(catalog: Catalog, data: st.DataObject) -> None:
+    families = _one_family_per_scheme(catalog)
+    family = data.draw(st.sampled_from(families))
+    workloads = data.draw(workload_sets())
+    space = candidate_space([family])
+    batch = evaluate_batch(workloads, space, params=CALIBRATED, prune=False)
+    rows = np.asarray(sorted({0, space.rows - 1, data.draw(st.integers(0, space.rows - 1))}))
+    detail = batch.detail(rows)
+    for j, row in enumerate(rows):
+        config = family_configuration(family, int(space.drive_count[row]))
+        result = evaluate(workloads, config, params=CALIBRATED)
+        where = f"{family.label}, {space.drive_count[row]} drives"
+        assert bool(batch.passed[row]) == bool(detail.passed[j]) == result.passed, where
+        _assert_windows_agree(result, detail, j, where)
+
+
+def test_the_per_scheme_sample_covers_every_scheme_the_catalog_offers(catalog: Catalog) -> None:
+    schemes = {f.layout.scheme for f in _one_family_per_scheme(catalog)}
+    offered = {o.scheme for a in catalog.arrays.values() for o in a.raid if catalog.drives_for(a)}
+    assert schemes == offered
 
 
 def test_pruned_rows_keep_their_verdict(catalog: Catalog) -> None:
