@@ -60,5 +60,12 @@ def test_size_raid_dp_family(benchmark, hdd15k):
 def test_queue_depth_sweep_9_points(benchmark, hdd15k):
     wls = three_workloads()[:1]
     cfg = make_config(hdd15k, "raid-dp", 16, 32)
-    res = benchmark(queue_depth_sweep, wls, cfg)
+    res = benchmark(queue_depth_sweep, wls, cfg, depths=[2**k for k in range(9)])
     assert len(res.points) == 9
+
+
+def test_queue_depth_sweep_to_4096(benchmark, hdd15k):
+    wls = three_workloads()[:1]
+    cfg = make_config(hdd15k, "raid-dp", 16, 32)
+    res = benchmark(queue_depth_sweep, wls, cfg)
+    assert res.points[-1].queue_depth == 4096

@@ -26,7 +26,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # the calibration the API uses, read from its fixture rather than copied here
 _ENGINE = yaml.safe_load((FIXTURES / "calibration" / "engine.yaml").read_text())
 CALIBRATED = EngineParameters(**_ENGINE["parameters"])
-_LAYOUT = _ENGINE["layouts"][_ENGINE["default_layout"]]
+# as the API does: a named default layout age when the calibration has one, else the fill model
+_AGE = _ENGINE.get("default_layout")
+_LAYOUT = _ENGINE["layouts"][_AGE] if _AGE else {"full_stripe_share": None, "scatter": 0.0}
 WAFL = {"wafl_full_stripe_share": _LAYOUT["full_stripe_share"], "wafl_scatter": _LAYOUT["scatter"]}
 
 

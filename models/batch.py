@@ -43,15 +43,13 @@ from models.capacity import physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
 from models.controller import HaMode, controller_load, controller_utilization, cpu_response_ms
-from models.drives import DriveKind, DriveSpec, ssd_latency_ms
+from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, ssd_latency_ms
 from models.latency import FrontEnd
 from models.parameters import EngineParameters
 from models.pool import (
-    DriveTimes,
     PoolState,
     RoleWork,
     Work,
-    drive_times,
     miss_path,
     ncq_parameters,
     plan_work,
@@ -415,12 +413,10 @@ def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
 
 
 def _take(work: Work, ix: IntArray | slice) -> Work:
-    """A segment-level :class:`Work` gathered onto rows."""
+    """A segment-level :class:`Work` gathered onto rows (the role work the pool state needs)."""
     return Work(
         RoleWork(*(np.asarray(x)[ix] for x in work.data)),
         RoleWork(*(np.asarray(x)[ix] for x in work.parity)),
-        np.asarray(work.backend_ios)[ix],
-        np.asarray(work.kib)[ix],
     )
 
 
@@ -428,8 +424,7 @@ def _take(work: Work, ix: IntArray | slice) -> Work:
 class _Window:
     """Per segment, one window's drive work and what latency needs (arrays over segments)."""
 
-    reads: Work
-    writes: Work
+    work: Work
     miss_rate: FloatArray
     miss_fixed_ms: FloatArray
     queue_outstanding: FloatArray  # sum of concurrency x miss share (when every phase states one)
@@ -489,6 +484,7 @@ class BatchModel:
         fams = self.space.families
         drive_ix: dict[str, int] = {}
         layout_ix: dict[tuple, int] = {}
+        by_object: dict[tuple[int, float], int] = {}
         array_ix: dict[str, int] = {}
         self.drives: list[DriveSpec] = []
         self.layouts: list[tuple[RaidLayout, float]] = []  # (layout, aggregate fill)
@@ -509,11 +505,15 @@ class BatchModel:
                 self.arrays.append(fam.array)
             fa[f] = k
             fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
-            key = (fam.layout.model_dump_json(), fill)
-            j = layout_ix.get(key)
+            j = by_object.get((id(fam.layout), fill))
             if j is None:
-                j = layout_ix[key] = len(self.layouts)
-                self.layouts.append((fam.layout, fill))
+                lay = fam.layout
+                key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
+                j = layout_ix.get(key)
+                if j is None:
+                    j = layout_ix[key] = len(self.layouts)
+                    self.layouts.append((lay, fill))
+                by_object[(id(lay), fill)] = j
             fl[f] = j
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
 
@@ -521,8 +521,9 @@ class BatchModel:
         self.d_times = _stack([tuple(drive_times(x)) for x in d], len(DriveTimes._fields))
         self.d_hdd = np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool)
         ncq = [ncq_parameters(x, self.p) for x in d]
-        self.d_g = np.asarray([g for g, _ in ncq], dtype=np.float64)
-        self.d_h = np.asarray([h for _, h in ncq], dtype=np.float64)
+        self.d_g = np.asarray([g for g, _, _ in ncq], dtype=np.float64)
+        self.d_h = np.asarray([h for _, h, _ in ncq], dtype=np.float64)
+        self.d_limit = np.asarray([lim for _, _, lim in ncq], dtype=np.float64)
         self.d_rs_tb = np.asarray([x.usable_gib * GIB / TB for x in d], dtype=np.float64)
 
         lays = [lay for lay, _ in self.layouts]
@@ -769,6 +770,7 @@ class BatchModel:
         self.seg_times = times
         self.seg_g = self.d_g[drv]
         self.seg_h = self.d_h[drv]
+        self.seg_limit = self.d_limit[drv]
         self.seg_hdd = self.d_hdd[drv]
         self.seg_scatter = self.l_scatter[lay]
         self.seg_width = self.l_width[lay]
@@ -816,7 +818,7 @@ class BatchModel:
                     wr = wr.plus(rw, m.writes_be * m.rnd * frac).plus(
                         sw, m.writes_be * (1.0 - m.rnd) * frac * size
                     )
-            self.win.append(_Window(rd, wr, miss_rate, miss_fixed, outstanding, stated))
+            self.win.append(_Window(rd.plus(wr), miss_rate, miss_fixed, outstanding, stated))
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
                 if m.rf <= 0 and m.target_ms is None:
@@ -840,9 +842,17 @@ class BatchModel:
         n_data = n - parity
         usable_gb = self.usable_tb[rows] * 1000.0
         span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
-        work = _take(win.reads.plus(win.writes), seg)
-        times: Any = DriveTimes(*(np.asarray(x)[seg] for x in self.seg_times))  # arrays over rows
-        q_cap = np.maximum(1.0, win.queue_outstanding[seg] / np.maximum(n_data, 1.0)) if win.stated else 1.0
+        work = _take(win.work, seg)
+        # only positioning enters the state and the wait: the rest of the prices are in the work
+        t = self.seg_times
+        times: Any = t._replace(
+            read_pos_a=t.read_pos_a[seg],
+            read_pos_b=t.read_pos_b[seg],
+            write_pos_a=t.write_pos_a[seg],
+            write_pos_b=t.write_pos_b[seg],
+        )
+        stated = np.maximum(1.0, win.queue_outstanding[seg] / np.maximum(n_data, 1.0)) if win.stated else 1.0
+        q_cap = np.minimum(stated, self.seg_limit[seg])
         state = pool_state(work, times, n_data, parity, span, q_cap, self.seg_g[seg], self.seg_h[seg])
         mean_read, _, wait = miss_path(
             work, win.miss_rate[seg], win.miss_fixed_ms[seg], state, self.p.drive_service_scv

@@ -331,7 +331,9 @@ class RaidSchemeRecord(Frozen):
     parity_drives: int = Field(description="redundancy drives per group at the typical width")
     dedicated_parity: bool
     typical_width: int
-    small_write_cost: float = Field(description="back-end I/Os per small random write, typical width")
+    small_write_cost: float = Field(
+        description="back-end I/Os per 4 KiB random write, typical width, pool full (write-anywhere layouts)"
+    )
     capacity_efficiency: float = Field(description="usable share of raw at the typical width")
     tolerated_failures: int
     notes: str
@@ -471,7 +473,7 @@ def raid_scheme_records() -> dict[RaidScheme, RaidSchemeRecord]:
             parity_drives=layout.parity_drives,
             dedicated_parity=dedicated,
             typical_width=width,
-            small_write_cost=small_write_cost(layout),
+            small_write_cost=small_write_cost(layout, fill=1.0),
             capacity_efficiency=capacity_efficiency(layout),
             tolerated_failures=tolerated_failures(layout),
             notes=notes,

@@ -29,7 +29,7 @@ from pydantic import Field
 
 from models.base import InputError, Output
 from models.explain import Explained, explained, fmt
-from models.raid import RaidLayout, RaidScheme, random_read_fanout, small_write_cost
+from models.raid import RaidLayout, RaidScheme, random_read_cost, small_write_cost
 
 _MIRRORS = {RaidScheme.RAID1, RaidScheme.RAID10}
 
@@ -75,11 +75,17 @@ def _cost_text(layout: RaidLayout, c: float) -> str:
     return f"c_w({_label(layout)}) = {fmt(c)} back-end I/Os per small write{extra}"
 
 
-def per_io_cost(read_pct: float, read_hit_pct: float, layout: RaidLayout) -> float:
-    """Back-end I/Os per front-end I/O: ``r (1 - h) c_r + w c_w``."""
+def per_io_cost(
+    read_pct: float, read_hit_pct: float, layout: RaidLayout, *, size_kib: float = 4.0, fill: float = 1.0
+) -> float:
+    """Back-end I/Os per front-end I/O of ``size_kib``: ``r (1 - h) c_r + w c_w`` with the engine's
+    read and write costs (:func:`models.raid.random_read_cost`, :func:`models.raid.small_write_cost`)
+    at the pool's planned ``fill`` (write-anywhere layouts depend on it; 1.0, a full pool, by default)."""
     r = read_pct / 100.0
     h = read_hit_pct / 100.0
-    return r * (1.0 - h) * random_read_fanout(layout) + (1.0 - r) * small_write_cost(layout)
+    return r * (1.0 - h) * random_read_cost(layout, size_kib) + (1.0 - r) * small_write_cost(
+        layout, size_kib, fill=fill
+    )
 
 
 def convert_raid(
@@ -91,6 +97,8 @@ def convert_raid(
     read_hit_pct: float = 0.0,
     from_drives: int | None = None,
     to_drives: int | None = None,
+    size_kib: float = 4.0,
+    fill: float = 1.0,
 ) -> RaidConversion:
     """Front-end IOPS under ``to_raid`` from a result measured under ``from_raid`` (see the module).
 
@@ -115,10 +123,11 @@ def convert_raid(
     r = read_pct / 100.0
     w = 1.0 - r
     h = read_hit_pct / 100.0
-    cw_from, cw_to = small_write_cost(from_raid), small_write_cost(to_raid)
-    cr_from, cr_to = random_read_fanout(from_raid), random_read_fanout(to_raid)
-    k_from = per_io_cost(read_pct, read_hit_pct, from_raid)
-    k_to = per_io_cost(read_pct, read_hit_pct, to_raid)
+    cw_from = small_write_cost(from_raid, size_kib, fill=fill)
+    cw_to = small_write_cost(to_raid, size_kib, fill=fill)
+    cr_from, cr_to = random_read_cost(from_raid, size_kib), random_read_cost(to_raid, size_kib)
+    k_from = per_io_cost(read_pct, read_hit_pct, from_raid, size_kib=size_kib, fill=fill)
+    k_to = per_io_cost(read_pct, read_hit_pct, to_raid, size_kib=size_kib, fill=fill)
     if k_from <= 0 or k_to <= 0:
         raise InputError(
             "read_hit_pct", "every read is a cache hit and there are no writes: the back end does nothing"
@@ -163,9 +172,11 @@ def convert_raid(
         from_raid=from_raid,
         to_raid=to_raid,
         write_cost_from=explained(
-            cw_from, "I/O", "c_w = small_write_cost(layout)", _cost_text(from_raid, cw_from)
+            cw_from, "I/O", "c_w = small_write_cost(layout, size, fill)", _cost_text(from_raid, cw_from)
         ),
-        write_cost_to=explained(cw_to, "I/O", "c_w = small_write_cost(layout)", _cost_text(to_raid, cw_to)),
+        write_cost_to=explained(
+            cw_to, "I/O", "c_w = small_write_cost(layout, size, fill)", _cost_text(to_raid, cw_to)
+        ),
         backend_iops=be_exp,
         converted_iops=conv_exp,
         ratio=ratio,

@@ -32,23 +32,23 @@ from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
 from models.configuration import Configuration
 from models.controller import ControllerLoad, cpu_us_per_io
-from models.drives import ncq_factor
-from models.evaluate import DegradedMode, EvaluationResult, evaluate, planned_fill, pool_drive_counts
-from models.parameters import EngineParameters
-from models.pool import (
-    busy_ms,
-    drive_times,
-    ncq_parameters,
-    planned_span,
-    pool_roles,
-    pool_work,
-    positioning_ms,
+from models.drives import CommandQueuing, DriveKind, command_queuing_factor, drive_times, positioning_ms
+from models.evaluate import (
+    DegradedMode,
+    EvaluationResult,
+    evaluate,
+    planned_fill,
+    pool_drive_counts,
+    write_fill,
 )
+from models.parameters import EngineParameters
+from models.pool import busy_ms, planned_span, pool_roles, pool_work
 from models.queueing import Station, mva
 from models.units import transfer_ms
 from models.workload import Phase, Skew, Workload
 
-DEFAULT_DEPTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+DEFAULT_DEPTHS = tuple(2**k for k in range(13))
+"""Outstanding I/Os of the queue-depth sweep: 1 to 4,096."""
 
 
 class QueueDepthPoint(Output):
@@ -173,19 +173,19 @@ def queue_depth_sweep(
         footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
-        pw = pool_work(pool, items, p, fill=fill * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0))
+        pw = pool_work(pool, items, p, fill=write_fill(pool, cfg))
         t = drive_times(pool.drive)
         pr, pwr = positioning_ms(t, math.sqrt(span))
         # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)
         rd = pw.reads.data
         fixed = float(rd.read_ms + rd.write_ms) / roles.data
         pos = float(rd.read_pos * pr + rd.write_pos * pwr) / roles.data
-        g, h = ncq_parameters(pool.drive, p)
+        queuing = p.command_queuing.for_drive(pool.drive)
         demand_fn = None
-        if g > 0:
+        if queuing.gain_max > 0 and pool.drive.kind is DriveKind.HDD:
 
-            def demand_fn(q: float, a: float = fixed, b: float = pos, g: float = g, h: float = h) -> float:
-                return a + b * ncq_factor(q, g, h)
+            def demand_fn(q: float, a: float = fixed, b: float = pos, cq: CommandQueuing = queuing) -> float:
+                return a + b * command_queuing_factor(q, cq)
 
         stations.append(
             Station(

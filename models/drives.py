@@ -24,7 +24,6 @@ Command queuing (NCQ/TCQ) lets the drive reorder a queue of ``q`` commands to cu
 with ``g_max``, ``q_half`` and ``queue_limit`` per drive class (:class:`DriveClass`: SATA NCQ,
 NL-SAS, 10K/15K SAS/FC, SSD), fitted to drive-level IOPS-vs-queue measurements
 (:func:`queued_positioning_ms`, :func:`models.calibration.fit_command_queuing`).
-:func:`ncq_factor` is the older class-blind form (no queue limit) still used by the pool model.
 
 SSD / NVMe: latency floor at QD1 plus transfer, and a throughput ceiling from the datasheet's
 4 KiB IOPS (reads) or its steady-state write IOPS; service demand per I/O is 1 / IOPS_max at the
@@ -35,12 +34,16 @@ from __future__ import annotations
 
 import math
 from enum import StrEnum
-from typing import Self
+from typing import Any, NamedTuple, Self
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
 from models.units import GB, GIB, transfer_ms
+
+Num = Any
+"""A float, or a numpy array of them (one element per candidate)."""
 
 
 class DriveKind(StrEnum):
@@ -156,20 +159,6 @@ def full_stroke_seek_ms(avg_seek_ms: float, track_to_track_ms: float) -> float:
     return track_to_track_ms + (avg_seek_ms - track_to_track_ms) * 15.0 / 8.0
 
 
-def ncq_factor(queue_depth: float, gain_max: float = 1.0, q_half: float = 8.0) -> float:
-    """Positioning-time multiplier under command queuing: ``1 / (1 + g_max (q-1)/(q-1+q_half))``.
-
-    1.0 at a queue of one, falling to ``1/(1+g_max)`` at deep queues. ``queue_depth`` is the mean
-    number of commands at the drive (>= 1 is implied; smaller values count as 1).
-    """
-    if gain_max < 0:
-        raise InputError("gain_max", "must be >= 0")
-    if q_half <= 0:
-        raise InputError("q_half", "must be > 0")
-    q = max(1.0, queue_depth)
-    return 1.0 / (1.0 + gain_max * (q - 1.0) / (q - 1.0 + q_half))
-
-
 class DriveClass(StrEnum):
     """Command-queuing class of a drive: who reorders the queue, and how deep it may be.
 
@@ -249,6 +238,92 @@ def queued_positioning_ms(positioning_ms: float, queue_per_drive: float, queuing
     return positioning_ms * command_queuing_factor(queue_per_drive, queuing)
 
 
+MS_PER_KIB_AT_1MB_S = 1.024
+"""Transfer time of one KiB at 1 MB/s [ms]: 1024 B / 10^6 B/s = 1.024 ms."""
+
+
+class DriveTimes(NamedTuple):
+    """How a drive prices accesses [ms]: positioning ``P = pos_a + pos_b sqrt(span)`` (0 for SSDs),
+    per-access floors (SSD: 1000 / IOPS), per-KiB transfer times and the command overhead (floats;
+    arrays over candidates in the batch path)."""
+
+    overhead_ms: Num
+    read_floor_ms: Num
+    write_floor_ms: Num
+    random_read_ms_per_kib: Num
+    random_write_ms_per_kib: Num
+    stream_read_ms_per_kib: Num
+    stream_write_ms_per_kib: Num
+    read_pos_a: Num
+    read_pos_b: Num
+    write_pos_a: Num
+    write_pos_b: Num
+
+
+def drive_times(drive: DriveSpec) -> DriveTimes:
+    """Access prices of ``drive`` (the physics of this module in coefficient form).
+
+    HDD: overhead + transfer at the media rate, positioning ``t_track + t_rot + (t_avg - t_track)
+    sqrt(span)`` with read and write seeks apart. SSD/NVMe: no positioning; a random read costs
+    ``max(1000 / IOPS_read_4k, KiB / read bandwidth)``, a random write ``1000 / IOPS_write_4k x
+    max(1, KiB / 4)`` (steady-state random-write bandwidth, never the sequential rating), streams
+    move at the sequential bandwidths.
+    """
+    if drive.kind is DriveKind.HDD:
+        assert (
+            drive.rpm is not None
+            and drive.avg_read_seek_ms is not None
+            and drive.avg_write_seek_ms is not None
+        )
+        per_kib = MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s
+        rot = 30_000.0 / drive.rpm
+        tr = min(drive.track_seek_ms, drive.avg_read_seek_ms)
+        tw = min(drive.track_seek_ms, drive.avg_write_seek_ms)
+        return DriveTimes(
+            overhead_ms=drive.overhead_ms,
+            read_floor_ms=0.0,
+            write_floor_ms=0.0,
+            random_read_ms_per_kib=per_kib,
+            random_write_ms_per_kib=per_kib,
+            stream_read_ms_per_kib=per_kib,
+            stream_write_ms_per_kib=per_kib,
+            read_pos_a=tr + rot,
+            read_pos_b=drive.avg_read_seek_ms - tr,
+            write_pos_a=tw + rot,
+            write_pos_b=drive.avg_write_seek_ms - tw,
+        )
+    assert drive.read_iops_4k is not None and drive.write_iops_4k is not None
+    write_floor = 1000.0 / drive.write_iops_4k
+    return DriveTimes(
+        overhead_ms=0.0,
+        read_floor_ms=1000.0 / drive.read_iops_4k,
+        write_floor_ms=write_floor,
+        random_read_ms_per_kib=MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s,
+        random_write_ms_per_kib=write_floor / 4.0,
+        stream_read_ms_per_kib=MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s,
+        stream_write_ms_per_kib=MS_PER_KIB_AT_1MB_S / (drive.seq_write_mb_s or drive.media_rate_mb_s),
+        read_pos_a=0.0,
+        read_pos_b=0.0,
+        write_pos_a=0.0,
+        write_pos_b=0.0,
+    )
+
+
+def positioning_ms(t: DriveTimes, root_span: Num, factor: Num = 1.0) -> tuple[Num, Num]:
+    """(read, write) positioning [ms] at ``sqrt(span)`` ``root_span`` and command-queuing ``factor``."""
+    return (t.read_pos_a + t.read_pos_b * root_span) * factor, (
+        t.write_pos_a + t.write_pos_b * root_span
+    ) * factor
+
+
+def random_access_ms(t: DriveTimes, kib: Num, read: bool) -> Num:
+    """Fixed service of one random access of ``kib`` [ms], positioning excluded:
+    ``max(floor, overhead + KiB x t_KiB)`` (floats, or arrays of candidates)."""
+    if read:
+        return np.maximum(t.read_floor_ms, t.overhead_ms + kib * t.random_read_ms_per_kib)
+    return np.maximum(t.write_floor_ms, t.overhead_ms + kib * t.random_write_ms_per_kib)
+
+
 def hdd_service_ms(
     drive: DriveSpec,
     size_kib: float,
@@ -257,44 +332,41 @@ def hdd_service_ms(
     span_fraction: float = 1.0,
     queue_depth: float = 1.0,
     sequential: bool = False,
-    ncq_gain_max: float = 1.0,
-    ncq_q_half: float = 8.0,
+    queuing: CommandQueuing | None = None,
 ) -> float:
     """Mean service time of one HDD I/O [ms].
 
-    Random: ``overhead + (seek(span) + rot) * q_ncq(q) + xfer``. Sequential (continuing the
-    previous I/O): ``overhead + xfer``; positioning is paid once per run, not per I/O.
+    Random: ``overhead + positioning(span) x f(q) + xfer`` (:func:`positioning_ms`, with the
+    command-queuing factor of ``queuing``; none: f = 1). Sequential (continuing the previous I/O):
+    ``overhead + xfer``; positioning is paid once per run, not per I/O.
     """
     if drive.kind is not DriveKind.HDD:
         raise InputError("drive.kind", "hdd_service_ms needs a hard disk")
     if size_kib <= 0:
         raise InputError("size_kib", "must be positive")
-    xfer = transfer_ms(size_kib, drive.media_rate_mb_s)
+    if not 0.0 < span_fraction <= 1.0:
+        raise InputError("span_fraction", "must be in (0, 1]")
+    t = drive_times(drive)
+    xfer = size_kib * (t.random_read_ms_per_kib if is_read else t.random_write_ms_per_kib)
     if sequential:
-        return drive.overhead_ms + xfer
-    avg = drive.avg_read_seek_ms if is_read else drive.avg_write_seek_ms
-    assert avg is not None and drive.rpm is not None
-    seek = short_stroke_seek_ms(avg, min(drive.track_seek_ms, avg), span_fraction)
-    positioning = (seek + rotational_latency_ms(drive.rpm)) * ncq_factor(
-        queue_depth, ncq_gain_max, ncq_q_half
-    )
-    return drive.overhead_ms + positioning + xfer
+        return float(t.overhead_ms + xfer)
+    factor = 1.0 if queuing is None else command_queuing_factor(queue_depth, queuing)
+    p_read, p_write = positioning_ms(t, math.sqrt(span_fraction), factor)
+    return float(t.overhead_ms + (p_read if is_read else p_write) + xfer)
 
 
 def ssd_service_ms(drive: DriveSpec, size_kib: float, *, is_read: bool = True) -> float:
-    """Service demand of one SSD/NVMe I/O at high queue depth [ms]: the throughput ceiling.
+    """Service demand of one random SSD/NVMe I/O at high queue depth [ms]: the throughput ceiling.
 
-    ``max(1000 / IOPS_4k, size * 1024 / (rate * 10^6) * 1000)``: small I/Os are bound by the IOPS
-    rating, large ones by bandwidth. Used for utilization; latency uses :func:`ssd_latency_ms`.
+    Reads ``max(1000 / IOPS_read_4k, size / read bandwidth)``; writes ``1000 / IOPS_write_4k x
+    max(1, size / 4 KiB)``: the steady-state random-write rating bounds random writes of every
+    size (the sequential rating does not apply to them). Latency uses :func:`ssd_latency_ms`.
     """
     if drive.kind is DriveKind.HDD:
         raise InputError("drive.kind", "ssd_service_ms needs an SSD or NVMe drive")
     if size_kib <= 0:
         raise InputError("size_kib", "must be positive")
-    iops = drive.read_iops_4k if is_read else drive.write_iops_4k
-    assert iops is not None
-    rate = drive.media_rate_mb_s if is_read else (drive.seq_write_mb_s or drive.media_rate_mb_s)
-    return max(1000.0 / iops, transfer_ms(size_kib, rate))
+    return float(random_access_ms(drive_times(drive), size_kib, is_read))
 
 
 def ssd_latency_ms(drive: DriveSpec, size_kib: float, *, is_read: bool = True) -> float:
@@ -314,8 +386,7 @@ def drive_service_ms(
     span_fraction: float = 1.0,
     queue_depth: float = 1.0,
     sequential: bool = False,
-    ncq_gain_max: float = 1.0,
-    ncq_q_half: float = 8.0,
+    queuing: CommandQueuing | None = None,
 ) -> float:
     """Service demand of one I/O on any drive kind [ms] (dispatches to the HDD or SSD model)."""
     if drive.kind is DriveKind.HDD:
@@ -326,8 +397,7 @@ def drive_service_ms(
             span_fraction=span_fraction,
             queue_depth=queue_depth,
             sequential=sequential,
-            ncq_gain_max=ncq_gain_max,
-            ncq_q_half=ncq_q_half,
+            queuing=queuing,
         )
     return ssd_service_ms(drive, size_kib, is_read=is_read)
 

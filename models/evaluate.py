@@ -153,14 +153,19 @@ class _Setup:
             for pl in cfg.pools
         }
         self.planned_fill = {pl.name: planned_fill(pl, cfg) for pl in cfg.pools}
-        # free space a write-anywhere layout keeps beside the usable capacity (WAFL reserve)
-        self.keep = 1.0 - cfg.capacity.filesystem_reserve_pct / 100.0
+        self.write_fill = {pl.name: write_fill(pl, cfg) for pl in cfg.pools}
 
 
 def planned_fill(pool: DrivePool, cfg: Configuration) -> float:
     """Fill the pool is planned to run at (0..1): the pool's own figure, else the capacity fill target."""
     pct = pool.planned_fill_pct if pool.planned_fill_pct is not None else cfg.headroom.capacity_max_fill_pct
     return pct / 100.0
+
+
+def write_fill(pool: DrivePool, cfg: Configuration) -> float:
+    """Share of the whole aggregate in use at the planned fill (0..1): the free space a
+    write-anywhere layout finds, its reserve (``filesystem_reserve_pct``) kept free."""
+    return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
 
 
 def evaluate(
@@ -213,6 +218,7 @@ def evaluate(
         bottleneck = "capacity"
     else:
         bottleneck = f"{worst.bottleneck} ({worst.window})" if worst else "capacity"
+    warnings.extend(_ure_warnings(windows, p))
     for w in workloads:
         for ph in w.phases:
             ws = w.working_set_for(ph)
@@ -298,7 +304,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             footprint[pool.name],
             p,
             planned_fill=setup.planned_fill[pool.name],
-            aggregate_fill=setup.planned_fill[pool.name] * setup.keep,
+            aggregate_fill=setup.write_fill[pool.name],
             degraded=setup.degraded,
             extra_stream_kib=migration.get(pool.name, (0.0, 0.0)),
         )
@@ -365,6 +371,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         if chk is not None:
             checks.append(chk)
     read_lat, write_lat, avg_lat = window_latencies(phases)
+    failure_verdict = _failure_verdict(pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, checks)
     return WindowResult(
@@ -387,6 +394,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         passed=verdict_passed,
         verdict=verdict,
         tiering=tiering,
+        failure_verdict=failure_verdict,
     )
 
 
@@ -462,6 +470,37 @@ def _ports(
     )
     checks.append(check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
     return mb_s, u_port, port_exp
+
+
+def _failure_verdict(pools: list[PoolLoad]) -> str | None:
+    """Whether each pool keeps up with one drive failed and while it rebuilds, in words."""
+    parts = []
+    for pl in pools:
+        f = pl.failure
+        if f is None:
+            parts.append(f"{pl.pool} has no redundancy: a failed drive loses data")
+            continue
+        state = "keeps up" if f.survives else "cannot keep up (its reads queue without bound)"
+        parts.append(
+            f"with a drive failed, one group of {pl.pool} is {fmt(f.failed_group_utilization_pct)}% busy, "
+            f"{fmt(f.rebuild_group_utilization_pct)}% while rebuilding for {fmt(f.rebuild_hours.value)} h: it {state}"
+        )
+    return "; ".join(parts) + "." if parts else None
+
+
+def _ure_warnings(windows: list[WindowResult], p: EngineParameters) -> list[str]:
+    """Pools whose rebuild risks an unrecoverable read error with no redundancy left."""
+    out: dict[str, str] = {}
+    for w in windows:
+        for pl in w.pools:
+            f = pl.failure
+            if f is not None and (f.unrecoverable_read_pct.value or 0.0) > p.ure_warning_pct:
+                out[pl.pool] = (
+                    f"{pl.pool}: a rebuild has a {fmt(f.unrecoverable_read_pct.value)}% chance of an unrecoverable "
+                    f"read error with no redundancy left (over {fmt(p.ure_warning_pct)}%): "
+                    "use double parity or smaller drives"
+                )
+    return list(out.values())
 
 
 def _verdict(window: str, checks: list[Check]) -> tuple[bool, str, str]:

@@ -49,15 +49,6 @@ class CommandQueuingByClass(Frozen):
 class EngineParameters(Frozen):
     """Engine-wide model parameters (every one a documented argument, no hidden constants)."""
 
-    ncq_gain_max: float = Field(
-        default=1.0,
-        ge=0.0,
-        le=3.0,
-        description="max positioning-time gain from command queuing (1.0 halves it)",
-    )
-    ncq_q_half: float = Field(
-        default=8.0, gt=0.0, le=256.0, description="queue at which half the NCQ gain is reached"
-    )
     command_queuing: CommandQueuingByClass = Field(
         default_factory=CommandQueuingByClass,
         description="command-queuing gain per drive class (models.drives.queued_positioning_ms)",
@@ -91,6 +82,12 @@ class EngineParameters(Frozen):
         gt=0.0,
         le=1.0,
         description="floor of the seek span (metadata and neighbours are touched too)",
+    )
+    ure_warning_pct: float = Field(
+        default=1.0,
+        ge=0.0,
+        le=100.0,
+        description="warn when a rebuild's chance of an unrecoverable read error exceeds this [%]",
     )
     host_overhead_ms: float = Field(
         default=0.0, ge=0.0, le=100.0, description="host stack + fabric time per I/O outside the array [ms]"

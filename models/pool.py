@@ -27,13 +27,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from models.capacity import raid_groups
 from models.configuration import DrivePool
-from models.drives import DriveKind, DriveSpec, unrecoverable_read_probability
+from models.drives import (
+    DriveKind,
+    DriveSpec,
+    DriveTimes,
+    Num,
+    drive_times,
+    positioning_ms,
+    random_access_ms,
+    unrecoverable_read_probability,
+)
 from models.explain import explained, fmt
 from models.parameters import EngineParameters
 from models.raid import (
@@ -51,79 +60,6 @@ from models.workload import Phase, Workload
 
 PoolItem = tuple[Workload, Phase, float, float]
 """A phase on a pool: (workload, phase, DRAM hit ratio, flash hit ratio)."""
-
-Num = Any
-"""A float, or a numpy array of them (one element per candidate drive count)."""
-
-MS_PER_KIB_AT_1MB_S = 1.024
-"""Transfer time of one KiB at 1 MB/s [ms]: 1024 B / 10^6 B/s = 1.024 ms."""
-
-
-class DriveTimes(NamedTuple):
-    """How a drive prices accesses [ms]: positioning ``P = pos_a + pos_b sqrt(span)`` (0 for SSDs),
-    per-access floors (SSD: 1000 / IOPS), per-KiB transfer times and the command overhead (floats;
-    arrays over candidates in the batch path)."""
-
-    overhead_ms: Num
-    read_floor_ms: Num
-    write_floor_ms: Num
-    random_read_ms_per_kib: Num
-    random_write_ms_per_kib: Num
-    stream_read_ms_per_kib: Num
-    stream_write_ms_per_kib: Num
-    read_pos_a: Num
-    read_pos_b: Num
-    write_pos_a: Num
-    write_pos_b: Num
-
-
-def drive_times(drive: DriveSpec) -> DriveTimes:
-    """Access prices of ``drive`` (see :mod:`models.drives` for the physics).
-
-    HDD: overhead + transfer at the media rate, positioning ``t_track + t_rot + (t_avg - t_track)
-    sqrt(span)`` with read and write seeks apart. SSD/NVMe: no positioning; a random read costs
-    ``max(1000 / IOPS_read_4k, KiB / read bandwidth)``, a random write ``1000 / IOPS_write_4k x
-    max(1, KiB / 4)`` (steady-state random-write bandwidth, never the sequential rating), streams
-    move at the sequential bandwidths.
-    """
-    if drive.kind is DriveKind.HDD:
-        assert (
-            drive.rpm is not None
-            and drive.avg_read_seek_ms is not None
-            and drive.avg_write_seek_ms is not None
-        )
-        per_kib = MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s
-        rot = 30_000.0 / drive.rpm
-        tr = min(drive.track_seek_ms, drive.avg_read_seek_ms)
-        tw = min(drive.track_seek_ms, drive.avg_write_seek_ms)
-        return DriveTimes(
-            overhead_ms=drive.overhead_ms,
-            read_floor_ms=0.0,
-            write_floor_ms=0.0,
-            random_read_ms_per_kib=per_kib,
-            random_write_ms_per_kib=per_kib,
-            stream_read_ms_per_kib=per_kib,
-            stream_write_ms_per_kib=per_kib,
-            read_pos_a=tr + rot,
-            read_pos_b=drive.avg_read_seek_ms - tr,
-            write_pos_a=tw + rot,
-            write_pos_b=drive.avg_write_seek_ms - tw,
-        )
-    assert drive.read_iops_4k is not None and drive.write_iops_4k is not None
-    write_floor = 1000.0 / drive.write_iops_4k
-    return DriveTimes(
-        overhead_ms=0.0,
-        read_floor_ms=1000.0 / drive.read_iops_4k,
-        write_floor_ms=write_floor,
-        random_read_ms_per_kib=MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s,
-        random_write_ms_per_kib=write_floor / 4.0,
-        stream_read_ms_per_kib=MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s,
-        stream_write_ms_per_kib=MS_PER_KIB_AT_1MB_S / (drive.seq_write_mb_s or drive.media_rate_mb_s),
-        read_pos_a=0.0,
-        read_pos_b=0.0,
-        write_pos_a=0.0,
-        write_pos_b=0.0,
-    )
 
 
 class RoleWork(NamedTuple):
@@ -157,12 +93,6 @@ class Work(NamedTuple):
         )
 
 
-def _random_ms(t: DriveTimes, kib: Num, read: bool) -> Num:
-    if read:
-        return np.maximum(t.read_floor_ms, t.overhead_ms + kib * t.random_read_ms_per_kib)
-    return np.maximum(t.write_floor_ms, t.overhead_ms + kib * t.random_write_ms_per_kib)
-
-
 def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> Work:
     """Price an access plan on a drive: fixed time and positionings per role.
 
@@ -172,8 +102,8 @@ def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> W
     """
     runs = 1.0 / plan.run_kib
     pos = runs if interleaved else 0.0
-    rr = _random_ms(t, plan.access_kib, True)
-    rw = _random_ms(t, plan.access_kib, False)
+    rr = random_access_ms(t, plan.access_kib, True)
+    rw = random_access_ms(t, plan.access_kib, False)
 
     def role(reads: float, writes: float, s_read: float, s_write: float) -> RoleWork:
         return RoleWork(
@@ -196,13 +126,6 @@ def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> W
         + plan.parity_stream_write_kib
     )
     return Work(data, parity, plan.backend_ios, kib)
-
-
-def positioning_ms(t: DriveTimes, root_span: Num, factor: Num = 1.0) -> tuple[Num, Num]:
-    """(read, write) positioning [ms] at ``sqrt(span)`` ``root_span`` and command-queuing ``factor``."""
-    return (t.read_pos_a + t.read_pos_b * root_span) * factor, (
-        t.write_pos_a + t.write_pos_b * root_span
-    ) * factor
 
 
 def busy_ms(role: RoleWork, p_read: Num, p_write: Num) -> Num:
@@ -407,11 +330,13 @@ def pool_roles(layout: RaidLayout, n: int) -> Roles:
     return Roles(n, n - parity, parity, groups.count)
 
 
-def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float]:
-    """(gain g, half-gain queue h) of command queuing on ``drive`` (0 gain for SSDs: no positioning)."""
+def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float, float]:
+    """(gain g, half-gain queue h, queue limit) of command queuing on ``drive``, by drive class
+    (:func:`models.drives.drive_class`; no gain for SSDs: no positioning to reorder)."""
+    q = p.command_queuing.for_drive(drive)
     if drive.kind is not DriveKind.HDD:
-        return 0.0, 1.0
-    return p.ncq_gain_max, p.ncq_q_half
+        return 0.0, 1.0, q.queue_limit
+    return q.gain_max, q.q_half, q.queue_limit
 
 
 Q_DEEP = 1e9
@@ -450,6 +375,8 @@ def pool_state(
     pr1, pw1 = positioning_ms(t, root)
     u1 = role_utilization(work.data, roles_data, pr1, pw1)
     u_par = role_utilization(work.parity, roles_parity, pr1, pw1)
+    if np.all(np.asarray(q_cap) <= 1.0):  # one command per drive: no queue to reorder
+        return PoolState(span, 1.0, 1.0, pr1, pw1, u1, u_par, u1)
     gain = np.asarray(g) > 0
     g_safe = np.where(gain, g, 1.0)
     f_deep = 1.0 / (1.0 + g_safe * (Q_DEEP - 1.0) / (Q_DEEP - 1.0 + h))
@@ -587,8 +514,8 @@ def pool_load(
     pw = pool_work(pool, items, p, fill=fill, extra_stream_kib=extra_stream_kib)
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
-    g, h = ncq_parameters(pool.drive, p)
-    q_cap = _stated_queue(items, roles.data)
+    g, h, limit = ncq_parameters(pool.drive, p)
+    q_cap = min(_stated_queue(items, roles.data), limit)
     st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
     mean_read, mean_all, wait = (
         float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)

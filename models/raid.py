@@ -97,6 +97,8 @@ DEFAULT_FRAGMENTATION = 0.5
 """Free-space fragmentation of a write-anywhere layout when the layout names none (an estimate
 between contiguous free space, 0, and random, 1)."""
 MAX_STRIPE_KIB = 65536.0
+ALIGN_KIB = 4.0
+"""Alignment of front-end I/Os [KiB]: a random I/O of ``s`` starts on a 4 KiB boundary."""
 
 
 def _power_of_two(x: float) -> bool:
@@ -211,19 +213,6 @@ class RaidLayout(Frozen):
         return _SCHEME[self.scheme][3]
 
 
-def seek_span(data_fraction: float, scatter: float, floor: float = 0.005) -> float:
-    """Share of the drive surface random I/O spans: ``s0 + scatter x (1 - s0)``.
-
-    ``s0`` is the data's share of the pool's usable capacity (short-stroking when small); a
-    write-anywhere layout (WAFL, ZFS) relocates overwritten blocks into free space, scattering
-    the hot data over more of the surface as it ages (``scatter``, calibrated per layout age).
-    """
-    if not 0.0 <= scatter <= 1.0:
-        raise InputError("scatter", "must be in [0, 1]")
-    s0 = min(1.0, max(floor, data_fraction))
-    return s0 + scatter * (1.0 - s0)
-
-
 def capacity_efficiency(layout: RaidLayout) -> float:
     """Usable share of raw capacity: ``d / (d + p)``; mirrors 1/2; n-way replication 1/n; RAID-Z the
     data share of a record's allocation, parity and padding included (:func:`raidz_record`)."""
@@ -260,79 +249,27 @@ def full_stripe_write_cost(data_drives: int, parity_drives: int) -> float:
     return (data_drives + parity_drives) / data_drives
 
 
-def default_full_stripe_share(scheme: RaidScheme) -> float:
-    """Share of random writes landing as full stripes when the layout does not say.
+def small_write_cost(layout: RaidLayout, size_kib: float = ALIGN_KIB, *, fill: float) -> float:
+    """Back-end I/Os per random front-end write of ``size_kib`` (4 KiB: the classic write penalty).
 
-    WAFL (RAID-DP/TEC): 0.5, a middle layout; calibrated values per layout age live in
-    fixtures. RAID-Z: 1.0 (always full variable-width stripes). Others: 0.0 (in-place updates).
+    The conventional count of :func:`write_plan` (random accesses plus streamed KiB in units of
+    the write): RAID0 1; mirrors 2 (copies); replication n; RAID5 4, RAID6 6 for a 4 KiB write;
+    write-anywhere and RAID-Z layouts by their stripes and records at the pool's ``fill``.
     """
-    if scheme in _WAFL:
-        return 0.5
-    if scheme in _RAIDZ:
-        return 1.0
-    return 0.0
-
-
-def small_write_cost(layout: RaidLayout) -> float:
-    """Back-end I/Os per small random front-end write.
-
-    RAID0 1; mirrors 2 (copies); replication n; RAID5 4, RAID6 6 (min(RMW, RCW) for one block);
-    RAID-DP/TEC ``f (d+p)/d + (1-f) min(RMW, RCW)``; RAID-Z ``f (1+p) ...`` with f = 1 (a one-block
-    record written with its p parity sectors); EC ``f (k+m)/k + (1-f) min(RMW, RCW)``.
-    """
-    s = layout.scheme
-    d, p = layout.data_drives, layout.parity_drives
-    if s is RaidScheme.RAID0:
-        return 1.0
-    if s is RaidScheme.REPLICA:
-        return float(layout.copies)
-    if s in _MIRRORED:
-        return 2.0 if s is not RaidScheme.ZFS_MIRROR else float(layout.group_width)
-    f = layout.full_stripe_share if layout.full_stripe_share is not None else default_full_stripe_share(s)
-    if s in _RAIDZ:
-        # copy-on-write: a small record is its own narrow stripe (1 data + p parity sectors)
-        return f * (1.0 + p) + (1.0 - f) * (1.0 + p)
-    partial = partial_stripe_write_cost(d, p, 1)
-    return f * full_stripe_write_cost(d, p) + (1.0 - f) * partial
-
-
-def write_cost_split(layout: RaidLayout) -> tuple[float, float]:
-    """(sequential-stripe writes, random back-end I/Os) per small front-end write.
-
-    Full-stripe writes stream to the drives (positioning is paid once per run); partial-stripe
-    reads and writes are random. Their sum is :func:`small_write_cost`.
-    """
-    s = layout.scheme
-    d, p = layout.data_drives, layout.parity_drives
-    if s in _WAFL or s is RaidScheme.ERASURE:
-        f = layout.full_stripe_share if layout.full_stripe_share is not None else default_full_stripe_share(s)
-        return f * full_stripe_write_cost(d, p), (1.0 - f) * partial_stripe_write_cost(d, p, 1)
-    if s in _RAIDZ:
-        return 1.0 + p, 0.0
-    return 0.0, small_write_cost(layout)
+    return write_plan(layout, size_kib, fill=fill, stripe_run_kib=256.0).backend_ios
 
 
 def sequential_write_cost(layout: RaidLayout) -> float:
-    """Back-end writes per front-end block for streaming writes (full stripes): ``(d+p)/d``, mirrors 2."""
-    s = layout.scheme
-    if s is RaidScheme.RAID0:
-        return 1.0
-    if s is RaidScheme.REPLICA:
-        return float(layout.copies)
-    if s in _MIRRORED:
-        return 2.0 if s is not RaidScheme.ZFS_MIRROR else float(layout.group_width)
-    return full_stripe_write_cost(layout.data_drives, layout.parity_drives)
+    """Back-end KiB written per KiB of a sequential write stream (:func:`stream_write_plan`):
+    ``(d + p) / d`` for parity layouts, 2 for mirrors, n for replication, padding for RAID-Z."""
+    plan = stream_write_plan(layout, 1024.0)
+    return plan.data_stream_write_kib + plan.parity_stream_write_kib
 
 
-def random_read_fanout(layout: RaidLayout) -> float:
-    """Drive I/Os one random front-end read occupies: 1, or d for a RAID-Z vdev (whole stripe)."""
-    return float(layout.data_drives) if layout.scheme in _RAIDZ else 1.0
-
-
-def read_drives(layout: RaidLayout, groups: int) -> int:
-    """Drives that serve reads: all, except dedicated parity drives (RAID-DP/TEC) in each group."""
-    per_group = layout.data_drives if layout.dedicated_parity else layout.group_width
-    return per_group * groups
+def random_read_cost(layout: RaidLayout, size_kib: float = ALIGN_KIB) -> float:
+    """Drive accesses of one random front-end read (:func:`read_plan`): 1 for a small read, more
+    where it crosses stripe units, every column of a RAID-Z record."""
+    return read_plan(layout, size_kib).backend_ios
 
 
 def degraded_read_cost(layout: RaidLayout) -> float:
@@ -408,10 +345,6 @@ class AccessPlan(NamedTuple):
     backend_ios: float = 0.0
 
 
-ALIGN_KIB = 4.0
-"""Alignment of front-end I/Os [KiB]: a random I/O of ``s`` starts on a 4 KiB boundary."""
-
-
 def stripe_unit_kib(layout: RaidLayout) -> float:
     """The layout's stripe unit [KiB] (:data:`DEFAULT_STRIPE_UNIT_KIB` when it names none)."""
     return layout.stripe_unit_kib if layout.stripe_unit_kib is not None else DEFAULT_STRIPE_UNIT_KIB
@@ -482,6 +415,17 @@ def wafl_stripe_share(layout: RaidLayout, fill: float) -> float:
         phi = layout.fragmentation if layout.fragmentation is not None else DEFAULT_FRAGMENTATION
         share = (1.0 - min(max(fill, 0.0), 0.98)) ** phi
     return max(share, 1.0 / layout.data_drives)
+
+
+def full_stripe_share(layout: RaidLayout, fill: float) -> float:
+    """Share of a layout's random writes written as (full) stripes: the write-anywhere stripe share
+    at ``fill`` (:func:`wafl_stripe_share`), 1 for RAID-Z (whole records), an erasure-coded layout's
+    stated share, 0 for in-place updates."""
+    if layout.scheme in _WAFL:
+        return wafl_stripe_share(layout, fill)
+    if layout.scheme in _RAIDZ:
+        return 1.0
+    return layout.full_stripe_share or 0.0
 
 
 def read_plan(layout: RaidLayout, size_kib: float) -> AccessPlan:

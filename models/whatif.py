@@ -47,10 +47,18 @@ from models import tiering as tiering_model
 from models.base import Frozen, InputError, Output
 from models.configuration import Configuration
 from models.controller import HaMode
-from models.evaluate import Check, DegradedMode, EvaluationResult, WindowResult, evaluate, pool_drive_counts
+from models.evaluate import (
+    Check,
+    DegradedMode,
+    EvaluationResult,
+    WindowResult,
+    evaluate,
+    pool_drive_counts,
+    write_fill,
+)
 from models.explain import Explained, explained, fmt
 from models.parameters import EngineParameters
-from models.raid import RaidScheme, default_full_stripe_share, tolerated_failures
+from models.raid import RaidScheme, full_stripe_share, tolerated_failures
 from models.workload import Skew, Workload, windows_of
 
 HOURS_PER_YEAR = 8766.0
@@ -341,8 +349,7 @@ def _full_stripe(cfg: Configuration, delta: float) -> tuple[Configuration, bool]
         if p.raid.scheme not in _FULL_STRIPE_SCHEMES:
             pools.append(p)
             continue
-        f = p.raid.full_stripe_share
-        base = f if f is not None else default_full_stripe_share(p.raid.scheme)
+        base = full_stripe_share(p.raid, write_fill(p, cfg))
         new = min(1.0, max(0.0, base + delta))
         changed = changed or new != base
         pools.append(p.model_copy(update={"raid": p.raid.model_copy(update={"full_stripe_share": new})}))

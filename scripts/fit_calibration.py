@@ -41,7 +41,6 @@ def rewrite(text: str, fit: CurveFit) -> str:
             raise SystemExit(f"engine.yaml: no line matches {pattern!r}")
         return out
 
-    text = sub(r"^(  ncq_q_half: )[0-9.]+", f"{fit.q_half:.3g}", text)
     text = sub(r"^(    sas_fc: \{gain_max: [0-9.]+, q_half: )[0-9.]+", f"{fit.q_half:.3g}", text)
     for name, m in MEASURES.items():
         lay = fit.layout(m)

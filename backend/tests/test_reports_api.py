@@ -65,7 +65,7 @@ def test_the_server_recomputes_the_result_and_ignores_a_client_result(client: Te
     }
     assert snapshot["kind"] == "evaluate"
     assert snapshot["engine_version"] == ENGINE_VERSION
-    assert snapshot["calibration"]["parameters"]["ncq_q_half"] > 0
+    assert snapshot["calibration"]["parameters"]["command_queuing"]["sas_fc"]["q_half"] > 0
     assert snapshot["configurations"][0]["array_id"] == "netapp-fas3270"
     assert snapshot["headline"]["drives_total"] == expected["bill"]["drives"] + expected["bill"]["spares"]
 

@@ -37,7 +37,9 @@ def test_evaluate_a_catalog_reference_returns_every_window(client: TestClient) -
     assert result["engine_version"] == ENGINE_VERSION
     assert [w["window"] for w in result["windows"]] == ["business hours", "backup"]
     assert result["configuration"].startswith("FAS3270")
-    assert "moderate layout" in result["configuration"]  # RAID-DP gets the calibrated default age
+    # no layout named: RAID-DP runs the write-anywhere model at its planned fill, no measured layout age
+    assert "layout" not in result["configuration"]
+    assert result["windows"][0]["pools"][0]["parity_utilization_pct"]["value"] > 0
 
 
 def test_evaluate_accepts_the_full_configuration_that_size_returns(client: TestClient) -> None:

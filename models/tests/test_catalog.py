@@ -140,8 +140,10 @@ def test_raid_scheme_records_carry_the_classic_small_write_costs(catalog: Catalo
     assert rs[RaidScheme.RAID10].small_write_cost == 2
     assert rs[RaidScheme.RAID5].small_write_cost == 4
     assert rs[RaidScheme.RAID6].small_write_cost == 6
-    # RAID-DP 14+2 with half the writes as full stripes: 0.5 x 16/14 + 0.5 x min(2(1+2), 13+3) = 3.571
-    assert rs[RaidScheme.RAID_DP].small_write_cost == pytest.approx(0.5 * 16 / 14 + 0.5 * 6)
+    # RAID-DP 14+2 in a full aggregate (98%): k = 14 x 0.02^0.5 = 1.980 free blocks per stripe;
+    # read-modify-write (k + p < d - k): per 4 KiB block 1 + 2/k writes and 1 + 2/k reads = 2 + 4/k
+    k = 14 * 0.02**0.5
+    assert rs[RaidScheme.RAID_DP].small_write_cost == pytest.approx(2 + 4 / k)
     assert (rs[RaidScheme.RAID6].min_width, rs[RaidScheme.RAID6].parity_drives) == (4, 2)
     assert rs[RaidScheme.REPLICA].capacity_efficiency == 0.5
 

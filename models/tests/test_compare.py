@@ -55,7 +55,7 @@ def test_sixteen_more_drives_show_as_plus_sixteen_and_lower_drive_busy(hdd15k):
 
 def test_a_configuration_that_passes_where_the_base_fails_now_passes(hdd15k):
     heavy = oltp(iops=6000, target=20)
-    failing, passing = (evaluate([heavy], make_config(hdd15k, "raid10", 2, n)) for n in (4, 64))
+    failing, passing = (evaluate([heavy], make_config(hdd15k, "raid10", 2, n)) for n in (4, 128))
     assert not failing.passed and passing.passed
 
     assert delta(headline(failing), headline(passing)).passed is PassChange.NOW_PASSES

@@ -69,10 +69,11 @@ def test_read_hits_and_drive_counts_enter_the_back_end():
 
 
 def test_wafl_full_stripe_share_sets_the_write_cost():
-    # RAID-DP 14+2 with 80% full stripes: 0.8 x 16/14 + 0.2 x 6 = 2.114
+    # RAID-DP 14+2 writing stripes 80% free: k = 11.2 free blocks; reconstruct-write (d - k = 2.8
+    # reads <= k + p = 13.2): per 4 KiB block 1 data write + 2/k parity writes + 2.8/k reads = 1.4286
     dp = RaidLayout(scheme="raid-dp", group_width=16, full_stripe_share=0.8)
     res = convert_raid(1_000, 0, RAID10, dp)
-    assert res.write_cost_to.value == pytest.approx(0.8 * 16 / 14 + 0.2 * 6)
+    assert res.write_cost_to.value == pytest.approx(1 + 2 / 11.2 + 2.8 / 11.2)
     assert "full-stripe share 0.8" in res.write_cost_to.text
 
 

@@ -14,7 +14,6 @@ from models.drives import (
     drive_class,
     full_stroke_seek_ms,
     hdd_service_ms,
-    ncq_factor,
     queued_positioning_ms,
     rotational_latency_ms,
     short_stroke_seek_ms,
@@ -44,11 +43,14 @@ def test_full_stroke_implied_by_the_curve_is_near_the_datasheet():
     assert abs(full_stroke_seek_ms(3.8, 0.3) / 7.8 - 1) < 0.15
 
 
-def test_ncq_factor_is_one_at_queue_of_one_and_halves_positioning_when_deep():
-    assert ncq_factor(1) == 1.0
+SAS = CommandQueuing(gain_max=1.0, q_half=8.0, queue_limit=65536)
+
+
+def test_command_queuing_factor_is_one_at_queue_of_one_and_halves_positioning_when_deep():
+    assert command_queuing_factor(1, SAS) == 1.0
     # q = 9, q_half = 8: 1 / (1 + 8/16) = 2/3
-    assert ncq_factor(9) == pytest.approx(2 / 3)
-    assert ncq_factor(1e9) == pytest.approx(0.5, abs=1e-6)
+    assert command_queuing_factor(9, SAS) == pytest.approx(2 / 3)
+    assert command_queuing_factor(65536, SAS) == pytest.approx(0.5, abs=1e-3)
 
 
 def test_15k_random_4k_read_at_qd1_is_near_180_iops(hdd15k):
@@ -61,7 +63,7 @@ def test_15k_random_4k_read_at_qd1_is_near_180_iops(hdd15k):
 
 def test_short_stroking_and_queuing_raise_iops_well_above_folklore(hdd15k):
     # 2% span, 8 queued: 0.2 + (0.2 + 3.3*sqrt(0.02) + 2.0) * ncq(8) + 0.041
-    s = hdd_service_ms(hdd15k, 4, span_fraction=0.02, queue_depth=8)
+    s = hdd_service_ms(hdd15k, 4, span_fraction=0.02, queue_depth=8, queuing=SAS)
     pos = (0.2 + 3.3 * math.sqrt(0.02) + 2.0) * (1 / (1 + 7 / 15))
     assert s == pytest.approx(0.2 + pos + 0.04096)
     assert 1000 / s > 300
@@ -91,9 +93,9 @@ def test_seek_never_falls_as_span_grows(a, b):
 
 
 @given(st.floats(1, 512), st.floats(1, 512))
-def test_ncq_never_slows_a_drive_as_its_queue_grows(a, b):
+def test_command_queuing_never_slows_a_drive_as_its_queue_grows(a, b):
     lo, hi = sorted((a, b))
-    assert ncq_factor(hi) <= ncq_factor(lo) + 1e-12
+    assert command_queuing_factor(hi, SAS) <= command_queuing_factor(lo, SAS) + 1e-12
 
 
 def test_a_zero_rpm_hard_disk_is_rejected_naming_the_field():

@@ -26,22 +26,41 @@ def nocache(drive, scheme, width, count, **kw):
 
 
 @pytest.mark.parametrize(("scheme", "width", "cost"), [("raid10", 2, 2), ("raid6", 8, 6), ("raid5", 5, 4)])
-def test_backend_iops_of_a_60pct_write_workload_is_reads_plus_writes_times_write_cost(
-    hdd15k, scheme, width, cost
-):
-    # 10,000 IOPS, 40% reads, random, no cache: BE = 4,000 + 6,000 x cost
+def test_4k_random_writes_pay_the_classic_penalties(hdd15k, scheme, width, cost):
+    # 10,000 IOPS, 40% reads, 4 KiB random (never crosses a 64 KiB stripe unit), no cache:
+    # BE = 4,000 + 6,000 x (2 mirror copies | RAID6 RMW 2 (1 + 2) = 6 | RAID5 RMW 2 (1 + 1) = 4)
     wl = oltp(iops=10000, read_pct=40)
+    wl = wl.model_copy(update={"phases": [wl.phases[0].model_copy(update={"io_size_kib": 4})]})
     res = evaluate([wl], nocache(hdd15k, scheme, width, width * 10))
     be = res.windows[0].pools[0].backend_iops
     assert be.value == pytest.approx(4000 + 6000 * cost)
     assert "writes x" in be.text
 
 
-def test_drive_utilization_of_a_random_read_workload_matches_hand_computation(hdd15k):
+@pytest.mark.parametrize(
+    ("scheme", "width", "read_cost", "write_cost"),
+    [
+        # 8 KiB aligned to 4 KiB crosses a 64 KiB stripe unit with probability (8 - 4) / 64 = 1/16:
+        # 1.0625 chunks touched. RAID10 pairs have one data column (one chunk); RAID6 8 wide:
+        # RMW 2 (1.0625 + 2) = 6.125 < RCW 6 + 2 = 8; RAID5 5 wide: RMW 2 (1.0625 + 1) = 4.125 < RCW 5
+        ("raid10", 2, 1.0, 2.0),
+        ("raid6", 8, 1.0625, 6.125),
+        ("raid5", 5, 1.0625, 4.125),
+    ],
+)
+def test_8k_io_that_crosses_a_stripe_unit_pays_for_both_chunks(hdd15k, scheme, width, read_cost, write_cost):
+    wl = oltp(iops=10000, read_pct=40)
+    res = evaluate([wl], nocache(hdd15k, scheme, width, width * 10))
+    be = res.windows[0].pools[0].backend_iops
+    assert be.value == pytest.approx(4000 * read_cost + 6000 * write_cost)
+
+
+def test_drive_utilization_by_default_is_full_stroke_at_one_command_per_drive(hdd15k):
     # 1,000 random 8 KiB reads/s on 10 RAID10 drives (5 pairs), no cache, working set 100 GB.
-    # usable = 5 data drives x 265.625 GiB = 1426.2 GB -> span s0 = 100 / 1426.2 = 0.0701
-    # seek = 0.2 + 3.3 sqrt(0.0701) = 1.0739; transfer 8192 / 100e6 s = 0.0819 ms
-    # queue fixed point: S(q) = 0.2 + (1.0739 + 2.0) ncq(q) + 0.0819, U = 1000 S / 10 / 1000, q = 1 + U / (1 - U)
+    # Conservative default: the span is the planned fill (the fill target, 100%), not the data's
+    # share, and no concurrency is stated, so no command-queuing credit:
+    # S = 0.2 overhead + 3.5 seek + 2.0 rotation + 8192 / 100e6 s (0.08192 ms) = 5.78192 ms
+    # U = 1000 x 5.78192 / 10 drives / 1000 = 57.8192%
     wl = Workload(
         name="r",
         capacity_tb=1.0,
@@ -49,17 +68,40 @@ def test_drive_utilization_of_a_random_read_workload_matches_hand_computation(hd
         phases=[Phase(name="p", window="w", iops=1000, read_pct=100, io_size_kib=8)],
     )
     res = evaluate([wl], nocache(hdd15k, "raid10", 2, 10))
-    usable_gb = 5 * 265.625 * 2**30 / 1e9
-    seek = 0.2 + 3.3 * math.sqrt(100 / usable_gb)
-    q = 1.0
-    for _ in range(200):
-        f = 1 / (1 + (q - 1) / (q - 1 + 8))
-        s = 0.2 + (seek + 2.0) * f + 8192 / 100e6 * 1000
-        u = 1000 * s / 10 / 1000
-        q = 0.5 * (q + 1 + u / (1 - u))
     pool = res.windows[0].pools[0]
-    assert pool.drive_utilization_pct.value == pytest.approx(100 * u, rel=2e-3)
-    assert pool.span_pct == pytest.approx(100 * 100 / usable_gb, rel=1e-6)
+    assert pool.drive_utilization_pct.value == pytest.approx(57.8192)
+    assert pool.span_pct == pytest.approx(100.0)
+    assert pool.queue_per_drive == 1.0
+
+
+def test_a_stated_fill_and_concurrency_credit_short_seeks_and_command_queuing(hdd15k):
+    # The same reads with the pool planned at 7% full and 64 outstanding I/Os:
+    # usable = 5 data drives x 265.625 GiB = 1426.2 GB; footprint 1 TB -> s0 = 1000 / 1426.2 = 0.7012
+    # (the data held, more than the 7% fill) -> seek = 0.2 + 3.3 sqrt(0.7012)
+    # queue: at most 64 x 1.0 miss share / 10 drives = 6.4 per drive; fixed point q = 1 + U / (1 - U)
+    # with S(q) = 0.2 + (seek + 2.0) f(q) + 0.08192, f(q) = 1 / (1 + g (q - 1) / (q - 1 + h))
+    params = EngineParameters()
+    cq = params.command_queuing.sas_fc
+    wl = Workload(
+        name="r",
+        capacity_tb=1.0,
+        working_set_gb=100,
+        phases=[Phase(name="p", window="w", iops=1000, read_pct=100, io_size_kib=8, concurrency=64)],
+    )
+    cfg = nocache(hdd15k, "raid10", 2, 10)
+    cfg = cfg.model_copy(update={"pools": [cfg.pools[0].model_copy(update={"planned_fill_pct": 7.0})]})
+    res = evaluate([wl], cfg, params=params)
+    usable_gb = 5 * 265.625 * 2**30 / 1e9
+    seek = 0.2 + 3.3 * math.sqrt(1000 / usable_gb)
+    q = 1.0
+    for _ in range(500):
+        f = 1 / (1 + cq.gain_max * (q - 1) / (q - 1 + cq.q_half))
+        u = 1000 * (0.2 + (seek + 2.0) * f + 8192 / 100e6 * 1000) / 10 / 1000
+        q = min(6.4, 0.5 * (q + 1 + u / (1 - u)))
+    pool = res.windows[0].pools[0]
+    assert pool.span_pct == pytest.approx(100 * 1000 / usable_gb, rel=1e-9)
+    assert pool.queue_per_drive == pytest.approx(q, rel=1e-6)
+    assert pool.drive_utilization_pct.value == pytest.approx(100 * u, rel=1e-6)
 
 
 def test_controller_after_failover_carries_twice_the_load_of_each_pair_member(hdd15k):
@@ -216,7 +258,7 @@ def test_queue_depth_sweep_rises_then_plateaus(hdd15k):
     curve = queue_depth_sweep([oltp()], make_config(hdd15k, "raid-dp", 16, 16))
     iops = [p.iops for p in curve.points]
     rts = [p.avg_response_ms for p in curve.points]
-    assert [p.queue_depth for p in curve.points] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
+    assert [p.queue_depth for p in curve.points] == [2**k for k in range(13)]  # 1 .. 4,096
     assert all(a <= b for a, b in zip(iops, iops[1:], strict=False))
     assert all(a <= b for a, b in zip(rts, rts[1:], strict=False))
     assert iops[-1] / iops[-2] < 1.1  # plateau
@@ -303,7 +345,7 @@ def test_unknown_pool_assignment_names_the_workload(hdd15k):
 
 
 def test_explicit_parameters_change_the_answer(hdd15k):
-    cfg = make_config(hdd15k, "raid-dp", 16, 16)
+    cfg = make_config(hdd15k, "raid-dp", 16, 64)
     a = evaluate([oltp()], cfg)
     b = evaluate([oltp()], cfg, params=EngineParameters(host_overhead_ms=1.0))
     assert b.windows[0].read_latency_ms == pytest.approx(a.windows[0].read_latency_ms + 1.0)
@@ -442,7 +484,7 @@ def test_size_equals_the_smallest_count_found_by_a_linear_scan(hdd15k, iops, rea
     family = family.model_copy(update={"packaging": family.packaging.model_copy(update={"max_drives": 400})})
     out = size([wl], family)
     scan = None
-    for groups in range(1, 50):
+    for groups in range(1, 49):  # 48 groups: 384 drives + 13 spares fit in 400, 49 groups do not
         cfg = family.model_copy(
             update={"pools": [family.pools[0].model_copy(update={"drive_count": 8 * groups})]}
         )

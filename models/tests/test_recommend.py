@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,7 +32,9 @@ from models.recommend import (
 from models.workload import Phase, Skew, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CALIBRATED = EngineParameters(ncq_gain_max=1.0, ncq_q_half=6.43)
+CALIBRATED = EngineParameters.model_validate(
+    yaml.safe_load((FIXTURES / "calibration" / "engine.yaml").read_text())["parameters"]
+)
 WAFL: dict[str, Any] = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}
 FEW = RecommendConstraints(array_ids=["emc-unity-400", "emc-vnx5300", "netapp-fas3270"])
 

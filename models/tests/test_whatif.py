@@ -95,7 +95,7 @@ def no_uncertainty(**ranges_) -> Uncertainty:
 
 
 def test_headroom_used_is_the_binding_check_over_its_limit(hdd15k):
-    res = evaluate([oltp()], make_config(hdd15k, "raid-dp", 16, 48))
+    res = evaluate([oltp()], make_config(hdd15k, "raid10", 2, 96))
     out = outcome(res)
     drives = next(c for c in res.windows[0].checks if c.name == "drives:aggr0")
     # drives bind: headroom used = U_drives / 70%
@@ -213,8 +213,13 @@ def test_bars_are_ranked_by_swing_and_inapplicable_inputs_come_last(hdd15k):
     assert res.most_influential == res.bars[0].input
 
 
+def half_full(cfg):
+    """The pool planned at 50% full: a write-anywhere layout finds free stripes."""
+    return cfg.model_copy(update={"pools": [cfg.pools[0].model_copy(update={"planned_fill_pct": 50.0})]})
+
+
 def test_layout_aging_matters_for_raid_dp_writes(hdd15k):
-    res = sensitivity([oltp(read_pct=30)], make_config(hdd15k, "raid-dp", 16, 48))
+    res = sensitivity([oltp(read_pct=30)], half_full(make_config(hdd15k, "raid-dp", 16, 96)))
     aging = next(b for b in res.bars if b.input == "layout_aging")
     # fewer full stripes (older layout) cost more back-end I/O
     assert aging.applicable
@@ -348,7 +353,9 @@ def test_skew_alone_moves_capability_several_fold(hdd15k):
 
 
 def test_ends_band_brackets_the_expected_value(hdd15k):
-    res = ranges([oltp(skew=Skew(zipf_alpha=0.8))], make_config(hdd15k, "raid-dp", 16, 48), capability=False)
+    res = ranges(
+        [oltp(skew=Skew(zipf_alpha=0.8))], half_full(make_config(hdd15k, "raid-dp", 16, 96)), capability=False
+    )
     assert res.method is BandMethod.ENDS and res.samples == 3
     for band in (res.headroom_used_pct, res.read_latency_ms, res.windows[0].headroom_used_pct):
         assert band.low <= band.expected <= band.high
@@ -362,7 +369,7 @@ def test_ends_band_brackets_the_expected_value(hdd15k):
 
 def test_monte_carlo_is_seeded_and_stays_inside_the_ends(hdd15k):
     wl = [oltp(skew=Skew(zipf_alpha=0.8))]
-    cfg = make_config(hdd15k, "raid-dp", 16, 48)
+    cfg = half_full(make_config(hdd15k, "raid-dp", 16, 96))
     a = ranges(wl, cfg, method=BandMethod.MONTE_CARLO, samples=24, seed=7, capability=False)
     b = ranges(wl, cfg, method=BandMethod.MONTE_CARLO, samples=24, seed=7, capability=False)
     ends = ranges(wl, cfg, capability=False)

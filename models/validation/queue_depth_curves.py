@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import least_squares
 
+from models.capacity import pool_capacity
 from models.catalog import build_configuration
 from models.configuration import SparePolicy
 from models.curves import queue_depth_sweep
@@ -58,9 +59,10 @@ def _workload(model: dict[str, Any]) -> Workload:
         random_pct=mix["random_pct"],
         io_sizes=sizes,
     )
+    # the drives hold what the test wrote (the Iometer file), not the LUN's nominal size
     return Workload(
         name="iometer",
-        capacity_tb=model["capacity_tb"],
+        capacity_tb=model["working_set_gb"] / 1000.0,
         working_set_gb=model["working_set_gb"],
         phases=[phase],
     )
@@ -113,7 +115,12 @@ def predict_curve(record: dict[str, Any], ctx: ValidationContext, fit: CurveFit 
     array = cat.arrays[model["array"]]
     if fit is not None:
         params = params.model_copy(
-            update={"host_overhead_ms": fit.host_overhead_ms, "ncq_q_half": fit.q_half}
+            update={
+                "host_overhead_ms": fit.host_overhead_ms,
+                "command_queuing": params.command_queuing.model_copy(
+                    update={"sas_fc": params.command_queuing.sas_fc.model_copy(update={"q_half": fit.q_half})}
+                ),
+            }
         )
         layout = fit.layout(float(model["layout_measure"]))
         prior = record.get("cpu_cost_prior")
@@ -131,10 +138,13 @@ def predict_curve(record: dict[str, Any], ctx: ValidationContext, fit: CurveFit 
         layout_full_stripe_share=layout.get("full_stripe_share"),
     )
     pool = cfg.pools[0]
+    # the test ran with its file on an otherwise empty aggregate: the pool's fill is the file's share
+    usable_gb = (pool_capacity(pool, pool.drive_count or 0, cfg.capacity).usable_tb.value or 0.0) * 1000.0
     pool = pool.model_copy(
         update={
             "raid": pool.raid.model_copy(update={"scatter": layout.get("scatter", 0.0)}),
             "spares": SparePolicy(per_drives=None, min_spares=0),  # spares sit idle in a performance test
+            "planned_fill_pct": min(100.0, 100.0 * model["working_set_gb"] / usable_gb),
         }
     )
     cfg = cfg.model_copy(update={"pools": [pool]})
@@ -210,6 +220,13 @@ def fit_queue_depth_curves(
     return unpack(res.x)
 
 
+def _published(value: float, resolution: float | None) -> float | tuple[float, float]:
+    """A published figure, or the interval it stands for when it was rounded to ``resolution``."""
+    if not resolution:
+        return value
+    return (value - resolution / 2, value + resolution / 2)
+
+
 def _curve_rows(
     record: dict[str, Any], ctx: ValidationContext, fit: CurveFit | None, basis: str, note: str
 ) -> list[Row]:
@@ -244,7 +261,7 @@ def _curve_rows(
                 record["id"],
                 f"resp ms @QD{qd}",
                 pt.avg_response_ms,
-                float(m["avg_response_ms"]),
+                _published(float(m["avg_response_ms"]), gates.get("response_resolution_ms") if g else None),
                 gate=g,
                 tolerance_pct=resp_tol if g else None,
                 note=note,

@@ -102,8 +102,15 @@ def _effects(wl: Workload, cfg: Any, params: EngineParameters, sized: SizingResu
     """Name the modeled effects behind a count below the textbook one, with the drives each saves."""
     parts = []
     pool = sized.result.windows[0].pools[0]
-    if params.ncq_gain_max > 0 and sized.configuration.pools[0].drive.kind is DriveKind.HDD:
-        no_queue = _size(wl, cfg, params.model_copy(update={"ncq_gain_max": 0.0}))
+    drive = sized.configuration.pools[0].drive
+    if params.command_queuing.for_drive(drive).gain_max > 0 and drive.kind is DriveKind.HDD:
+        cq = params.command_queuing
+        off = cq.model_copy(
+            update={
+                c: getattr(cq, c).model_copy(update={"gain_max": 0.0}) for c in ("sata", "nl_sas", "sas_fc")
+            }
+        )
+        no_queue = _size(wl, cfg, params.model_copy(update={"command_queuing": off}))
         saved = no_queue.drive_count - sized.drive_count
         if saved > 0:
             parts.append(

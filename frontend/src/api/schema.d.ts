@@ -1834,6 +1834,11 @@ export interface components {
              */
             track_to_track_ms?: number | null;
             /**
+             * Unrecoverable Read Error Bits
+             * @description bits read per unrecoverable read error (datasheet: 1 sector per 10^N bits); None = class default
+             */
+            unrecoverable_read_error_bits?: number | null;
+            /**
              * Write Iops 4K
              * @description random 4 KiB write IOPS, steady state (after preconditioning)
              */
@@ -1981,6 +1986,11 @@ export interface components {
              */
             drive_count?: number | null;
             /**
+             * Drive Fraction Used
+             * @description short-stroking: fraction of each drive's capacity used (outer tracks); None = all of it. Shortens seeks and divides usable capacity by the same factor
+             */
+            drive_fraction_used?: number | null;
+            /**
              * Name
              * @default pool
              */
@@ -1990,6 +2000,11 @@ export interface components {
              * @description drives of other models mixed into the pool; performance is modeled on `drive`
              */
             other_drives?: components["schemas"]["DriveGroup"][];
+            /**
+             * Planned Fill Pct
+             * @description fill the pool will run at [% of usable]; None = the capacity fill target. Sets the seek span and the free space a write-anywhere layout finds
+             */
+            planned_fill_pct?: number | null;
             raid: components["schemas"]["RaidLayout"];
             spares?: components["schemas"]["SparePolicy"];
         };
@@ -2087,6 +2102,11 @@ export interface components {
              */
             track_to_track_ms?: number | null;
             /**
+             * Unrecoverable Read Error Bits
+             * @description bits read per unrecoverable read error (datasheet: 1 sector per 10^N bits); None = class default
+             */
+            unrecoverable_read_error_bits?: number | null;
+            /**
              * Write Iops 4K
              * @description random 4 KiB write IOPS, steady state (after preconditioning)
              */
@@ -2123,17 +2143,11 @@ export interface components {
              */
             min_span_fraction: number;
             /**
-             * Ncq Gain Max
-             * @description max positioning-time gain from command queuing (1.0 halves it)
-             * @default 1
+             * Readahead Kib
+             * @description readahead (and write-behind) request of one sequential stream [KiB]
+             * @default 1024
              */
-            ncq_gain_max: number;
-            /**
-             * Ncq Q Half
-             * @description queue at which half the NCQ gain is reached
-             * @default 8
-             */
-            ncq_q_half: number;
+            readahead_kib: number;
             /**
              * Rebuild Min Rate Mb S
              * @description rebuild rate the array guarantees under load [MB/s]
@@ -2147,17 +2161,17 @@ export interface components {
              */
             rebuild_rate_mb_s: number;
             /**
-             * Sequential Run Kib
-             * @description sequential data moved per positioning on one drive [KiB]
-             * @default 1024
-             */
-            sequential_run_kib: number;
-            /**
              * Stripe Run Kib
              * @description full-stripe write data per drive per positioning [KiB]
              * @default 256
              */
             stripe_run_kib: number;
+            /**
+             * Ure Warning Pct
+             * @description warn when a rebuild's chance of an unrecoverable read error exceeds this [%]
+             * @default 1
+             */
+            ure_warning_pct: number;
         };
         /**
          * ErrorDetail
@@ -2298,6 +2312,25 @@ export interface components {
              * @description the figure; null when unbounded (a saturated resource)
              */
             value: number | null;
+        };
+        /**
+         * FailureResult
+         * @description One drive failed in one RAID group of a pool, at a window's load.
+         */
+        FailureResult: {
+            /**
+             * Failed Group Utilization Pct
+             * @description the degraded group's drives busy [%]
+             */
+            failed_group_utilization_pct: number;
+            /**
+             * Rebuild Group Utilization Pct
+             * @description the same while rebuilding at the minimum rate [%]
+             */
+            rebuild_group_utilization_pct: number;
+            rebuild_hours: components["schemas"]["Explained"];
+            /** @description chance the rebuild meets an unrecoverable read error with no redundancy left [%] */
+            unrecoverable_read_pct: components["schemas"]["Explained"];
         };
         /**
          * FigureChange
@@ -3182,6 +3215,11 @@ export interface components {
          */
         Phase: {
             /**
+             * Concurrency
+             * @description outstanding I/Os the hosts keep (queue depth summed over hosts and LUNs); None = unknown: no command-queuing credit at the drives
+             */
+            concurrency?: number | null;
+            /**
              * Io Size Kib
              * @description single-size shorthand [KiB]
              */
@@ -3214,6 +3252,11 @@ export interface components {
              * @description percentage [%], 0-100
              */
             read_pct: number;
+            /**
+             * Sequential Streams
+             * @description concurrent sequential streams; 1 = a single stream the drives read without seeking, None or more = interleaved streams pay a positioning per readahead
+             */
+            sequential_streams?: number | null;
             /**
              * Window
              * @description phases sharing a window run together
@@ -3300,6 +3343,12 @@ export interface components {
          */
         PoolLoad: {
             backend_iops: components["schemas"]["Explained"];
+            /**
+             * Backend Mb Per S
+             * @description bytes moved to and from the drives [MB/s]
+             * @default 0
+             */
+            backend_mb_per_s: number;
             /** Backend Read Iops */
             backend_read_iops: number;
             /** Backend Write Iops */
@@ -3309,10 +3358,14 @@ export interface components {
             /** Drive Busy Ms Per S */
             drive_busy_ms_per_s: number;
             drive_utilization_pct: components["schemas"]["Explained"];
+            /** @description one drive failed in one group at this window's load (None: no redundancy) */
+            failure?: components["schemas"]["FailureResult"] | null;
             /** Frontend Iops */
             frontend_iops: number;
             /** Mean Read Service Ms */
             mean_read_service_ms: number;
+            /** @description dedicated parity drives busy (RAID-DP/RAID-TEC) [%] */
+            parity_utilization_pct?: components["schemas"]["Explained"] | null;
             /** Pool */
             pool: string;
             /** Queue Per Drive */
@@ -3496,6 +3549,11 @@ export interface components {
             /** Ec Parity */
             ec_parity?: number | null;
             /**
+             * Fragmentation
+             * @description free-space fragmentation of a write-anywhere layout (WAFL): 0 = free space in whole stripes, 1 = scattered at random; None = 0.5
+             */
+            fragmentation?: number | null;
+            /**
              * Full Stripe Share
              * @description share of writes landing as full stripes (WAFL, RAID-Z, EC); None = scheme default
              */
@@ -3506,12 +3564,28 @@ export interface components {
              */
             group_width: number;
             /**
+             * Record Kib
+             * @description RAID-Z record (recordsize / volblocksize) [KiB]; None = 128
+             */
+            record_kib?: number | null;
+            /**
              * Scatter
              * @description how far an aged write-anywhere layout scatters data over the free surface (0 = contiguous)
              * @default 0
              */
             scatter: number;
             scheme: components["schemas"]["RaidScheme"];
+            /**
+             * Sector Kib
+             * @description RAID-Z allocation sector, 2^ashift bytes [KiB]: 4 = ashift 12
+             * @default 4
+             */
+            sector_kib: number;
+            /**
+             * Stripe Unit Kib
+             * @description stripe unit (chunk) written to one drive before the next [KiB]; None = 64
+             */
+            stripe_unit_kib?: number | null;
         };
         /**
          * RaidOption
@@ -3590,7 +3664,7 @@ export interface components {
             scheme: components["schemas"]["RaidScheme"];
             /**
              * Small Write Cost
-             * @description back-end I/Os per small random write, typical width
+             * @description back-end I/Os per 4 KiB random write, typical width, pool full (write-anywhere layouts)
              */
             small_write_cost: number;
             /** Source */
@@ -5008,6 +5082,11 @@ export interface components {
             checks: components["schemas"]["Check"][];
             controller_utilization_pct: components["schemas"]["Explained"];
             failover_utilization_pct: components["schemas"]["Explained"] | null;
+            /**
+             * Failure Verdict
+             * @description whether every pool keeps up with a drive failed and while it rebuilds
+             */
+            failure_verdict?: string | null;
             /** Frontend Iops */
             frontend_iops: number;
             /** Frontend Mb S */

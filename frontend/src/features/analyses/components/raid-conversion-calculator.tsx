@@ -23,7 +23,7 @@ type RaidConversionCalculatorProps = {
 type Side = { scheme: RaidScheme; width: number; parity: number; copies: number; drives: number | null };
 
 function layout(side: Side): RaidLayout {
-  const base: RaidLayout = { scheme: side.scheme, group_width: side.width, copies: 2, scatter: 0 };
+  const base: RaidLayout = { scheme: side.scheme, group_width: side.width, copies: 2, scatter: 0, sector_kib: 4 };
   if (side.scheme === 'erasure') return { ...base, ec_parity: side.parity, ec_data: Math.max(1, side.width - side.parity) };
   if (side.scheme === 'replica') return { ...base, copies: side.copies };
   return base;

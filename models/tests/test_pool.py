@@ -1,0 +1,180 @@
+"""The pool model: span, parity drives, command queuing at a stated concurrency, failure."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from models.drives import unrecoverable_read_probability
+from models.evaluate import DegradedMode, evaluate
+from models.parameters import EngineParameters
+from models.pool import planned_span
+from models.tests.conftest import make_config, oltp
+from models.workload import Phase, Workload
+
+
+def writes_only(iops: float = 2000, size: float = 4, **kw) -> Workload:
+    return Workload(
+        name="w",
+        capacity_tb=1.0,
+        working_set_gb=100,
+        phases=[Phase(name="p", window="w", iops=iops, read_pct=0, io_size_kib=size, **kw)],
+    )
+
+
+def test_planned_span_is_the_larger_of_the_data_and_the_planned_fill_within_the_stroke_used():
+    # 200 GB held of 1,000 GB usable, planned 50% full, full stroke, no scatter: 0.5
+    assert planned_span(200, 1000, 0.5, 1.0, 0.0) == pytest.approx(0.5)
+    # 800 GB held: 0.8; short-stroked to 25% of each drive: 0.2; scatter 0.5: 0.2 + 0.5 x 0.8 = 0.6
+    assert planned_span(800, 1000, 0.5, 1.0, 0.0) == pytest.approx(0.8)
+    assert planned_span(800, 1000, 0.5, 0.25, 0.0) == pytest.approx(0.2)
+    assert planned_span(800, 1000, 0.5, 0.25, 0.5) == pytest.approx(0.6)
+
+
+def test_raid_dp_parity_drives_carry_every_stripe_update(hdd15k):
+    # 2,000 random 4 KiB writes/s, RAID-DP 16 wide x 3 groups at the default (full) planned fill:
+    # k / d = 0.02^0.5 = 0.1414 (clamped at 98% full), k = 14 x 0.1414 = 1.980 free blocks per stripe;
+    # read-modify-write (k + p = 3.98 < d - k = 12.02): per block, each of the 2 parity drives of
+    # its group reads and writes 1 / k blocks, a data drive reads and writes 1 block: parity drives
+    # are d / k = 7.07 times as loaded per drive as a data drive's share
+    res = evaluate([writes_only()], make_config(hdd15k, "raid-dp", 16, 48))
+    pool = res.windows[0].pools[0]
+    assert pool.parity_utilization_pct is not None
+    assert pool.parity_utilization_pct.value > pool.drive_utilization_pct.value
+    assert any(c.name == "parity drives:aggr0" for c in res.windows[0].checks)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.floats(100, 20000),
+    st.floats(0, 90),
+    st.sampled_from([4, 8, 32, 64]),
+    st.sampled_from(["raid-dp", "raid-tec"]),
+    st.floats(1, 100),
+    st.integers(1, 6),
+)
+def test_the_parity_drive_of_raid_dp_is_never_less_busy_than_a_data_drive_under_random_writes(
+    hdd15k, iops, read_pct, size, scheme, fill_pct, groups
+):
+    wl = oltp(iops=iops, read_pct=0, ws_gb=50, capacity_tb=0.5)
+    wl = wl.model_copy(update={"phases": [wl.phases[0].model_copy(update={"io_size_kib": size})]})
+    cfg = make_config(hdd15k, scheme, 16, 16 * groups)
+    cfg = cfg.model_copy(update={"pools": [cfg.pools[0].model_copy(update={"planned_fill_pct": fill_pct})]})
+    pool = evaluate([wl], cfg).windows[0].pools[0]
+    data = pool.drive_utilization_pct.value or 0.0
+    parity = pool.parity_utilization_pct.value if pool.parity_utilization_pct else 0.0
+    assert parity >= data * (1 - 1e-9)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.floats(0.1, 5), st.integers(1, 12), st.integers(1, 12), st.floats(1, 100))
+def test_adding_drives_for_a_fixed_data_set_never_shortens_the_span_below_the_planned_fill(
+    hdd15k, capacity_tb, a, b, fill_pct
+):
+    lo, hi = sorted((a, b))
+    wl = oltp(capacity_tb=capacity_tb, ws_gb=10)
+    spans = []
+    for groups in (lo, hi):
+        cfg = make_config(hdd15k, "raid6", 8, 8 * groups)
+        cfg = cfg.model_copy(
+            update={"pools": [cfg.pools[0].model_copy(update={"planned_fill_pct": fill_pct})]}
+        )
+        res = evaluate([wl], cfg)
+        usable_gb = res.capacity.pools[0].usable_tb.value * 1000
+        span = res.windows[0].pools[0].span_pct
+        assert span >= 100 * min(1.0, max(fill_pct / 100, capacity_tb * 1000 / usable_gb)) * (1 - 1e-9)
+        spans.append(span)
+    # more drives never widen the span the same data occupies (and never shrink it below the fill)
+    assert spans[1] <= spans[0] + 1e-9
+
+
+def test_a_stated_concurrency_is_the_only_way_to_command_queuing_credit(hdd15k):
+    wl = oltp(iops=3000, read_pct=100)
+    cfg = make_config(hdd15k, "raid10", 2, 24)
+    plain = evaluate([wl], cfg).windows[0].pools[0]
+    deep = wl.model_copy(update={"phases": [wl.phases[0].model_copy(update={"concurrency": 256})]})
+    queued = evaluate([deep], cfg).windows[0].pools[0]
+    assert plain.queue_per_drive == 1.0 and "none stated" in plain.drive_utilization_pct.text
+    assert queued.queue_per_drive > 1.0
+    assert queued.drive_utilization_pct.value < plain.drive_utilization_pct.value
+
+
+def test_a_sata_drive_gains_nothing_past_its_32_command_queue(hdd15k):
+    sata = hdd15k.model_copy(update={"interface": "SATA", "rpm": 7200})
+    wl = oltp(iops=800, read_pct=100)
+    res = []
+    for depth in (512, 100_000):
+        deep = wl.model_copy(update={"phases": [wl.phases[0].model_copy(update={"concurrency": depth})]})
+        res.append(evaluate([deep], make_config(sata, "raid10", 2, 8)).windows[0].pools[0])
+    assert res[0].queue_per_drive <= 32 and res[0].drive_utilization_pct.value == pytest.approx(
+        res[1].drive_utilization_pct.value
+    )
+
+
+def test_rebuild_time_and_unrecoverable_read_risk_of_raid5_on_large_nl_sas(hdd15k):
+    # RAID5 8 wide of 4 TB 7.2K NL-SAS (10^15 bits per error): a rebuild reads 7 x 4,000 GB =
+    # 28,000 GB = 2.24e14 bits -> P(URE) = 1 - exp(-0.224) = 20.07%
+    nl = hdd15k.model_copy(
+        update={
+            "capacity_gb": 4000,
+            "right_sized_gib": None,
+            "rpm": 7200,
+            "interface": "NL-SAS",
+            "avg_read_seek_ms": 8.2,
+            "avg_write_seek_ms": 8.6,
+        }
+    )
+    assert unrecoverable_read_probability(nl, 28000) == pytest.approx(-math.expm1(-0.224))
+    res = evaluate([oltp(iops=500)], make_config(nl, "raid5", 8, 16))
+    failure = res.windows[0].pools[0].failure
+    assert failure is not None
+    assert failure.unrecoverable_read_pct.value == pytest.approx(100 * -math.expm1(-0.224))
+    # rebuild at 60 MB/s x idle share of the degraded group, at least 10 MB/s: 4,000,000 MB / rate
+    rate = max(10.0, 60.0 * (1 - failure.rebuild_group_utilization_pct / 100))
+    assert failure.rebuild_hours.value == pytest.approx(4000 * 1000 / rate / 3600)
+    assert any("unrecoverable" in w for w in res.warnings)
+    # RAID6 keeps redundancy during a one-drive rebuild
+    r6 = evaluate([oltp(iops=500)], make_config(nl, "raid6", 8, 16)).windows[0].pools[0].failure
+    assert r6 is not None and r6.unrecoverable_read_pct.value == 0.0
+
+
+def test_a_degraded_group_is_evaluated_on_its_own(hdd15k):
+    # 3 groups; one degraded. The pool's miss latency mixes 2/3 healthy and 1/3 degraded
+    # responses; once the degraded group saturates, reads that meet it have no finite latency
+    cfg = make_config(hdd15k, "raid5", 8, 24)
+    light = evaluate([oltp(iops=600)], cfg, degraded=DegradedMode.DRIVE_FAILED)
+    heavy = evaluate([oltp(iops=1400)], cfg, degraded=DegradedMode.DRIVE_FAILED)
+    normal = evaluate([oltp(iops=1400)], cfg)
+    assert light.windows[0].read_latency_ms is not None
+    assert heavy.windows[0].pools[0].degraded_group_utilization_pct > 100
+    assert normal.windows[0].read_latency_ms is not None
+    assert heavy.windows[0].read_latency_ms is None and not heavy.passed
+
+
+def test_short_stroking_trades_capacity_for_seek_time(hdd15k):
+    wl = oltp(iops=1500, read_pct=100, capacity_tb=0.5)
+    full = make_config(hdd15k, "raid10", 2, 16)
+    short = full.model_copy(
+        update={"pools": [full.pools[0].model_copy(update={"drive_fraction_used": 0.25})]}
+    )
+    a, b = evaluate([wl], full), evaluate([wl], short)
+    assert b.capacity.pools[0].usable_tb.value == pytest.approx(0.25 * a.capacity.pools[0].usable_tb.value)
+    assert b.windows[0].pools[0].span_pct == pytest.approx(25.0)
+    assert (
+        b.windows[0].pools[0].drive_utilization_pct.value < a.windows[0].pools[0].drive_utilization_pct.value
+    )
+    assert "short-stroked" in b.capacity.pools[0].after_raid_tb.text
+
+
+def test_engine_parameters_without_command_queuing_gain_keep_one_command(hdd15k):
+    cq = EngineParameters().command_queuing
+    off = EngineParameters(
+        command_queuing=cq.model_copy(update={"sas_fc": cq.sas_fc.model_copy(update={"gain_max": 0.0})})
+    )
+    wl = oltp(iops=3000, read_pct=100)
+    deep = wl.model_copy(update={"phases": [wl.phases[0].model_copy(update={"concurrency": 256})]})
+    pool = evaluate([deep], make_config(hdd15k, "raid10", 2, 24), params=off).windows[0].pools[0]
+    assert pool.queue_per_drive == 1.0
