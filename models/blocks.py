@@ -21,7 +21,7 @@ independent blocks behind a parallel file system)::
     write = min(drives x write rate / stripe write cost, controllers x max MB/s, ports)
 
 Published check (``eseries_building_block``, vendor engineer's blog 2012, a 1 TB/s Lustre
-system): E5400, 60 drives in 4U incl. controllers, ~4 GB/s sustained per 4U; ~40 GB/s per
+system, [vendor-blog-eseries-2012]): E5400, 60 drives in 4U incl. controllers, ~4 GB/s sustained per 4U; ~40 GB/s per
 rack with 600 high-capacity drives (1.8 PB raw); 480 faster drives per rack ~80 GB/s reads /
 60 GB/s writes. See ``fixtures/validation/building_blocks.yaml``.
 """

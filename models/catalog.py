@@ -9,7 +9,7 @@ path (``records[3].controller.cores``).
 
 Every record carries a ``source``: a datasheet, a published test, ``"estimate: ..."`` for figures
 without a verified source, or ``"calibrated: fitted to ..."`` for parameters fitted to published
-measurements. Port types and RAID schemes come from the engine (:mod:`models.ports`,
+measurements. Published sources are cited by their key in ``docs/sources.md`` (``[netapp-tr3838]``). Port types and RAID schemes come from the engine (:mod:`models.ports`,
 :mod:`models.raid`): ``ports.yaml`` documents each port type and must agree with
 ``models.ports.PRACTICAL_MB_S``.
 
@@ -450,7 +450,7 @@ _RAID_NAMES: dict[RaidScheme, tuple[str, int, str]] = {
 
 _RAID_SOURCE = (
     "models.raid (engine); classic small-write penalties 1/2/4/6 for RAID0/10/5/6 per "
-    "storage-facts.md [20]; WAFL, RAID-Z and erasure-coding behaviour per [28][29][30]"
+    "[crucial-raid-write-penalty]; WAFL, RAID-Z and erasure-coding behaviour per [netapp-community-raid-dp][truenas-zfs-pool-performance][45drives-ceph-write-amplification]"
 )
 
 

@@ -1,6 +1,7 @@
 """Drive service-time models: hard disks (seek, rotation, transfer, command queuing) and SSD/NVMe.
 
-HDD (Ruemmler & Wilkes, "An Introduction to Disk Drive Modeling", IEEE Computer 1994):
+HDD (Ruemmler & Wilkes, "An Introduction to Disk Drive Modeling", IEEE Computer 1994,
+[ruemmler-wilkes-1994]):
 
     S = t_overhead + t_seek(span) * q_ncq + t_rot * q_ncq + t_xfer                      [ms]
     t_rot  = 30,000 / RPM                        (half a revolution)                     [ms]
