@@ -332,8 +332,11 @@ def block_from_array(
     n = default_drives if drives is None else drives
     if n < 1:
         raise InputError("drives", "a block needs at least one drive")
-    shelves = math.ceil(max(0, n - pk.drives_in_controller_enclosure) / pk.drives_per_shelf)
-    ru = rack_units if rack_units is not None else pk.controller_rack_units + shelves * pk.shelf_rack_units
+    # a scale-out record's packaging is its base system's: one node is that divided by the base nodes
+    in_enclosure = pk.drives_in_controller_enclosure // array.base_nodes
+    enclosure_ru = pk.controller_rack_units / array.base_nodes
+    shelves = math.ceil(max(0, n - in_enclosure) / pk.drives_per_shelf)
+    ru = rack_units if rack_units is not None else enclosure_ru + shelves * pk.shelf_rack_units
     if ru <= 0:
         raise InputError("rack_units", "must be > 0")
     port_groups = ports if ports is not None else array.port_option().ports

@@ -359,7 +359,7 @@ def pool_load(
             "R_miss = S_read + U S (1 + c²) / (2 (1 - U))  (M/G/1)",
             f"R_miss = {fmt(mean_read)} + {fmt(u_for_latency)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
             f" / (2 x (1 - {fmt(u_for_latency)})) = {fmt(miss_lat)} ms",
-            source="Pollaczek-Khinchine mean value formula",
+            source="Pollaczek-Khinchine mean value formula [kleinrock-1975]",
             S_read_ms=mean_read,
             S_all_ms=mean_all,
             U=u_for_latency,

@@ -13,7 +13,14 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
-from models.configuration import CapacityPolicy, FlashCacheKind, Packaging, SparePolicy
+from models.configuration import (
+    Architecture,
+    CapacityPolicy,
+    FlashCacheKind,
+    Packaging,
+    ReductionMode,
+    SparePolicy,
+)
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.ports import PortGroup, PortType
@@ -142,16 +149,21 @@ class WriteLogOption(Frozen):
 
 
 class ScaleOut(Frozen):
-    """Scale-out growth: nodes of ``controllers_per_node`` controllers, each holding drives.
+    """A clustered or scale-out family: it grows in nodes (or HA pairs) of ``controllers_per_node``.
 
-    The array record's ``controller.count`` is the base system (``min_nodes`` or more nodes).
-    :func:`build_configuration` adds nodes for the drive count: ``nodes = max(base,
-    ceil(drives / drives_per_node))``; with ``fixed_drives_per_node`` every node holds exactly
-    that many drives (SolidFire: 10) and ``nodes = drives / drives_per_node``. Default port
-    counts grow in proportion to the nodes.
+    The array record describes its base system: ``controller.count`` controllers make
+    ``controller.count / controllers_per_node`` base nodes, and its port options and packaging
+    (node enclosures, their drives, power, price, shelf limit) are the base system's figures;
+    :func:`build_configuration` divides them by the base nodes and multiplies them out for the
+    nodes asked for (:mod:`models.cluster`), so they must divide evenly. ``drives_per_node`` counts
+    every drive one node attaches, spares included; with ``fixed_drives_per_node`` every node
+    holds exactly that many (SolidFire: 10). ``max_drives`` of the record is the cluster maximum.
     """
 
-    drives_per_node: int = Field(ge=1, le=10000, description="drives per node (a maximum unless fixed)")
+    unit: Literal["node", "HA pair"] = "node"
+    drives_per_node: int = Field(
+        ge=1, le=10000, description="drives per node, spares included (a maximum unless fixed)"
+    )
     fixed_drives_per_node: bool = False
     controllers_per_node: int = Field(default=1, ge=1, le=8)
     min_nodes: int = Field(default=1, ge=1, le=1000)
@@ -192,6 +204,9 @@ class ArrayModel(Frozen):
     )
     inline_dedupe: bool = False
     inline_compression: bool = False
+    architecture: Architecture | None = Field(
+        default=None, description="write architecture, copies, inline/post-process data reduction"
+    )
     capacity: CapacityPolicy = Field(default_factory=CapacityPolicy)
     packaging: Packaging
     notes: str | None = None
@@ -231,7 +246,49 @@ class ArrayModel(Frozen):
                 )
             if so.max_nodes * so.drives_per_node < self.max_drives:
                 raise ValueError("max_drives exceeds scale_out.max_nodes x drives_per_node")
+            self._check_per_node(nodes)
+        arch = self.architecture
+        if arch is not None:
+            inline = (ReductionMode.INLINE, ReductionMode.INLINE_AND_POST_PROCESS)
+            if self.inline_dedupe != (arch.dedupe in inline):
+                raise ValueError("inline_dedupe must agree with architecture.dedupe")
+            if self.inline_compression != (arch.compression in inline):
+                raise ValueError("inline_compression must agree with architecture.compression")
         return self
+
+    def _check_per_node(self, base_nodes: int) -> None:
+        """Scale-out: the base system's figures divide into whole nodes; fixed nodes have no spares."""
+        so = self.scale_out
+        assert so is not None
+        pk = self.packaging
+        whole = {
+            "packaging.drives_in_controller_enclosure": pk.drives_in_controller_enclosure,
+            "packaging.max_shelves": pk.max_shelves or 0,
+        }
+        whole.update(
+            {
+                f"port_options[{i}] {p.name!r} {g.type.value} count": g.count
+                for i, p in enumerate(self.port_options)
+                for g in p.ports
+            }
+        )
+        uneven = [name for name, value in whole.items() if value % base_nodes]
+        if uneven:
+            raise ValueError(
+                f"scale-out figures are the base system's ({base_nodes} {so.unit}s) and must divide into "
+                f"whole {so.unit}s: {', '.join(uneven)}"
+            )
+        if so.fixed_drives_per_node and (self.spares.min_spares or self.spares.per_drives is not None):
+            raise ValueError(
+                "nodes holding a fixed number of drives keep no hot spares: set spares to "
+                "{per_drives: null, min_spares: 0}"
+            )
+
+    @property
+    def base_nodes(self) -> int:
+        """Nodes (HA pairs) of the base system the record describes (1 without scale-out)."""
+        so = self.scale_out
+        return 1 if so is None else self.controller.count // so.controllers_per_node
 
     def raid_option(self, scheme: RaidScheme | str) -> RaidOption:
         """The supported option for ``scheme``; :class:`InputError` when the array lacks it."""

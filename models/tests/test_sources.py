@@ -14,8 +14,8 @@ SCANNED = ("fixtures", "models", "backend/app", "docs", "README.md", "frontend/s
 SUFFIXES = {".py", ".yaml", ".yml", ".md", ".ts", ".tsx", ".json"}
 
 # A key is lowercase words joined by hyphens: [netapp-tr3838], [che-2002] (not right after a word:
-# td[data-best], ignore[arg-type]).
-_KEY = re.compile(r"(?<![A-Za-z0-9_])\[([a-z0-9]+(?:-[a-z0-9]+)+)\]")
+# td[data-best], ignore[arg-type]; nor a one-item YAML list, drives: [ssd-sata-960]).
+_KEY = re.compile(r"(?<![A-Za-z0-9_])(?<!: )\[([a-z0-9]+(?:-[a-z0-9]+)+)\]")
 _ENTRY = re.compile(r"^- \*\*\[([a-z0-9-]+)\]\*\*", re.MULTILINE)
 
 
