@@ -574,6 +574,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Architecture
+         * @description How the array writes and protects data; stated by the catalog record, read by the engine.
+         *
+         *     ``copies`` counts whole copies of every write kept on different nodes or controllers (2 for
+         *     two-way replication or synchronous mirroring), on top of the RAID layout inside each node.
+         */
+        Architecture: {
+            /** @default none */
+            compression: components["schemas"]["ReductionMode"];
+            /**
+             * Copies
+             * @description copies of every write on different nodes
+             * @default 1
+             */
+            copies: number;
+            /** @default none */
+            dedupe: components["schemas"]["ReductionMode"];
+            /** @default in_place_raid */
+            write_architecture: components["schemas"]["WriteArchitecture"];
+        };
         /** ArrayDetail */
         ArrayDetail: {
             array: components["schemas"]["ArrayModel"];
@@ -623,6 +644,8 @@ export interface components {
              * @default false
              */
             any_drive: boolean;
+            /** @description write architecture, copies, inline/post-process data reduction */
+            architecture?: components["schemas"]["Architecture"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             controller: components["schemas"]["ControllerSpec"];
             /** Default Drive */
@@ -1129,7 +1152,9 @@ export interface components {
          * @description A configuration built from catalog records (or custom hardware record ids).
          *
          *     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-         *     width, the default port option and no flash cache. ``drive_count`` null means the array's entry
+         *     width, the default port option, no flash cache and (clustered arrays) the base system's nodes or
+         *     as many as the drives need; ports, controllers and packaging scale with ``nodes`` whether the
+         *     port option is named or not. ``drive_count`` null means the array's entry
          *     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
          *     ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
          *     share and scatter; null = the calibration's default age) and is ignored for other schemes.
@@ -1171,6 +1196,11 @@ export interface components {
             /** Name */
             name?: string | null;
             /**
+             * Nodes
+             * @description nodes (HA pairs where the family grows in pairs) of a clustered or scale-out array, within its range; null = the base system, or as many as the drives need
+             */
+            nodes?: number | null;
+            /**
              * Port Option
              * @description array port option name
              */
@@ -1198,71 +1228,80 @@ export interface components {
             value: number | null;
         };
         /**
-         * CommandQueuing
-         * @description Command-queuing gain of one drive class (see :func:`queued_positioning_ms`).
-         */
-        CommandQueuing: {
-            /**
-             * Gain Max
-             * @description positioning-time gain at an unlimited queue (1.0 halves it)
-             */
-            gain_max: number;
-            /**
-             * Q Half
-             * @description queue at which half the gain is reached
-             */
-            q_half: number;
-            /**
-             * Queue Limit
-             * @description most commands the drive reorders at once (SATA NCQ: 32); more wait in the host
-             * @default 256
-             */
-            queue_limit: number;
-        };
-        /**
-         * CommandQueuingByClass
-         * @description Command-queuing gain per drive class (:class:`models.drives.DriveClass`).
+         * Cluster
+         * @description A clustered or scale-out system: how many nodes it has, its limits, and what one node adds.
          *
-         *     Defaults are provisional and conservative; the fitted values, with what each was fitted to,
-         *     are in ``fixtures/calibration/engine.yaml`` (``parameters.command_queuing``).
+         *     A *node* is the family's unit of growth: one controller (SolidFire, Ceph) or an HA pair of
+         *     two (ONTAP clusters grow in HA pairs, ``unit = "HA pair"``). Every figure ``*_per_node`` is
+         *     what one more node adds to the system; :func:`models.cluster.with_nodes` multiplies them out
+         *     into the configuration's controllers, ports and packaging. Drive limits count every drive a
+         *     node attaches, hot spares included.
          */
-        CommandQueuingByClass: {
+        Cluster: {
             /**
-             * @description 7,200 rpm SAS/FC (NL-SAS)
-             * @default {
-             *       "gain_max": 1,
-             *       "q_half": 8,
-             *       "queue_limit": 256
-             *     }
+             * Controllers Per Node
+             * @default 1
              */
-            nl_sas: components["schemas"]["CommandQueuing"];
+            controllers_per_node: number;
             /**
-             * @description 10K/15K rpm SAS/FC tagged command queuing
-             * @default {
-             *       "gain_max": 1,
-             *       "q_half": 8,
-             *       "queue_limit": 256
-             *     }
+             * Drives In Node Enclosure
+             * @default 0
              */
-            sas_fc: components["schemas"]["CommandQueuing"];
+            drives_in_node_enclosure: number;
             /**
-             * @description SATA NCQ (at most 32 queued commands)
-             * @default {
-             *       "gain_max": 1,
-             *       "q_half": 8,
-             *       "queue_limit": 32
-             *     }
+             * Fixed Drives Per Node
+             * @description every node holds exactly max_drives_per_node drives (SolidFire: 10)
+             * @default false
              */
-            sata: components["schemas"]["CommandQueuing"];
+            fixed_drives_per_node: boolean;
             /**
-             * @description SSD/NVMe: no positioning to reorder
-             * @default {
-             *       "gain_max": 0,
-             *       "q_half": 1,
-             *       "queue_limit": 65536
-             *     }
+             * Max Drives
+             * @description drives per cluster
              */
-            ssd: components["schemas"]["CommandQueuing"];
+            max_drives?: number | null;
+            /**
+             * Max Drives Per Node
+             * @description drives one node (HA pair) attaches, spares included
+             */
+            max_drives_per_node?: number | null;
+            /** Max Nodes */
+            max_nodes: number;
+            /** Max Shelves Per Node */
+            max_shelves_per_node?: number | null;
+            /**
+             * Min Nodes
+             * @default 1
+             */
+            min_nodes: number;
+            /**
+             * Nodes
+             * @description nodes (or HA pairs) in this configuration
+             */
+            nodes: number;
+            /** Ports Per Node */
+            ports_per_node: components["schemas"]["PortGroup"][];
+            /**
+             * Power W Per Node
+             * @default 0
+             */
+            power_w_per_node: number;
+            /**
+             * Price Usd Per Node
+             * @default 0
+             */
+            price_usd_per_node: number;
+            /**
+             * Rack Units Per Node
+             * @description controller enclosure [U]
+             * @default 0
+             */
+            rack_units_per_node: number;
+            /**
+             * Unit
+             * @default node
+             * @enum {string}
+             */
+            unit: "node" | "HA pair";
         };
         /**
          * CompareConfigurations
@@ -1401,6 +1440,8 @@ export interface components {
          * @description One storage system build to evaluate.
          */
         Configuration: {
+            /** @description write architecture, copies and data reduction; None = not stated */
+            architecture?: components["schemas"]["Architecture"] | null;
             /**
              * Array Id
              * @description catalog array id it was built from
@@ -1408,6 +1449,8 @@ export interface components {
             array_id?: string | null;
             cache?: components["schemas"]["CacheConfig"];
             capacity?: components["schemas"]["CapacityPolicy"];
+            /** @description nodes of a clustered or scale-out system and what one node adds */
+            cluster?: components["schemas"]["Cluster"] | null;
             controller: components["schemas"]["ControllerSpec"];
             headroom?: components["schemas"]["HeadroomTargets"];
             /**
@@ -1471,6 +1514,11 @@ export interface components {
              */
             cache_hit_ms: number;
             /**
+             * Cluster Network Mb S
+             * @description cluster interconnect per controller (node), one direction [MB/s]: carries copy traffic between nodes (replicas, synchronous mirroring, indirect I/O)
+             */
+            cluster_network_mb_s?: number | null;
+            /**
              * Compression Cpu Multiplier
              * @default 1.2
              */
@@ -1525,12 +1573,12 @@ export interface components {
             ha_mode: components["schemas"]["HaMode"];
             /**
              * Max Iops
-             * @description front-end IOPS ceiling per controller
+             * @description front-end IOPS ceiling per controller (node); a vendor figure, cited in source
              */
             max_iops?: number | null;
             /**
              * Max Mb S
-             * @description front-end MB/s ceiling per controller
+             * @description front-end MB/s ceiling per controller (node); a vendor figure, cited
              */
             max_mb_s?: number | null;
             /** Model */
@@ -1687,6 +1735,8 @@ export interface components {
              * @default false
              */
             any_drive: boolean;
+            /** @description write architecture, copies, inline/post-process data reduction */
+            architecture?: components["schemas"]["Architecture"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             controller: components["schemas"]["ControllerSpec"];
             /** Default Drive */
@@ -1773,6 +1823,11 @@ export interface components {
              */
             capacity_gb: number;
             /**
+             * Endurance Dwpd
+             * @description rated endurance: full drive writes per day over the warranty
+             */
+            endurance_dwpd?: number | null;
+            /**
              * Id
              * @description ignored: the server sets it to the record id
              */
@@ -1783,6 +1838,11 @@ export interface components {
              * @default SAS
              */
             interface: string;
+            /**
+             * Iops Rated Qd
+             * @description queue depth (total outstanding I/Os) of the IOPS ratings
+             */
+            iops_rated_qd?: number | null;
             kind: components["schemas"]["DriveKind"];
             /**
              * Media Rate Mb S
@@ -1791,6 +1851,11 @@ export interface components {
             media_rate_mb_s: number;
             /** Name */
             name: string;
+            /**
+             * Over Provisioning Pct
+             * @description spare flash beyond the user capacity, as a share of the user capacity [%]
+             */
+            over_provisioning_pct?: number | null;
             /**
              * Overhead Ms
              * @description command/controller overhead per I/O [ms]
@@ -1806,7 +1871,7 @@ export interface components {
             price_usd?: number | null;
             /**
              * Read Iops 4K
-             * @description random 4 KiB read IOPS at high QD
+             * @description random 4 KiB read IOPS at the rated queue depth (iops_rated_qd)
              */
             read_iops_4k?: number | null;
             /**
@@ -1821,7 +1886,10 @@ export interface components {
             right_sized_gib?: number | null;
             /** Rpm */
             rpm?: number | null;
-            /** Seq Write Mb S */
+            /**
+             * Seq Write Mb S
+             * @description sequential write rate [MB/s]
+             */
             seq_write_mb_s?: number | null;
             /**
              * Source
@@ -1829,13 +1897,23 @@ export interface components {
              */
             source: string;
             /**
+             * Steady Write Iops 4K
+             * @description random 4 KiB write IOPS after preconditioning to steady state (SNIA PTS); at most write_iops_4k
+             */
+            steady_write_iops_4k?: number | null;
+            /**
              * Track To Track Ms
              * @description single-track seek [ms]
              */
             track_to_track_ms?: number | null;
             /**
+             * Warranty Years
+             * @description warranty period [years]
+             */
+            warranty_years?: number | null;
+            /**
              * Write Iops 4K
-             * @description random 4 KiB write IOPS, steady state (after preconditioning)
+             * @description random 4 KiB write IOPS as rated at iops_rated_qd (enterprise datasheets rate steady state; see steady_write_iops_4k where the rating is fresh-out-of-box)
              */
             write_iops_4k?: number | null;
             /**
@@ -2028,6 +2106,11 @@ export interface components {
              * @description marketed capacity [GB, decimal]
              */
             capacity_gb: number;
+            /**
+             * Endurance Dwpd
+             * @description rated endurance: full drive writes per day over the warranty
+             */
+            endurance_dwpd?: number | null;
             /** Id */
             id: string;
             /**
@@ -2036,6 +2119,11 @@ export interface components {
              * @default SAS
              */
             interface: string;
+            /**
+             * Iops Rated Qd
+             * @description queue depth (total outstanding I/Os) of the IOPS ratings
+             */
+            iops_rated_qd?: number | null;
             kind: components["schemas"]["DriveKind"];
             /**
              * Media Rate Mb S
@@ -2044,6 +2132,11 @@ export interface components {
             media_rate_mb_s: number;
             /** Name */
             name: string;
+            /**
+             * Over Provisioning Pct
+             * @description spare flash beyond the user capacity, as a share of the user capacity [%]
+             */
+            over_provisioning_pct?: number | null;
             /**
              * Overhead Ms
              * @description command/controller overhead per I/O [ms]
@@ -2059,7 +2152,7 @@ export interface components {
             price_usd?: number | null;
             /**
              * Read Iops 4K
-             * @description random 4 KiB read IOPS at high QD
+             * @description random 4 KiB read IOPS at the rated queue depth (iops_rated_qd)
              */
             read_iops_4k?: number | null;
             /**
@@ -2074,7 +2167,10 @@ export interface components {
             right_sized_gib?: number | null;
             /** Rpm */
             rpm?: number | null;
-            /** Seq Write Mb S */
+            /**
+             * Seq Write Mb S
+             * @description sequential write rate [MB/s]
+             */
             seq_write_mb_s?: number | null;
             /**
              * Source
@@ -2082,13 +2178,23 @@ export interface components {
              */
             source: string;
             /**
+             * Steady Write Iops 4K
+             * @description random 4 KiB write IOPS after preconditioning to steady state (SNIA PTS); at most write_iops_4k
+             */
+            steady_write_iops_4k?: number | null;
+            /**
              * Track To Track Ms
              * @description single-track seek [ms]
              */
             track_to_track_ms?: number | null;
             /**
+             * Warranty Years
+             * @description warranty period [years]
+             */
+            warranty_years?: number | null;
+            /**
              * Write Iops 4K
-             * @description random 4 KiB write IOPS, steady state (after preconditioning)
+             * @description random 4 KiB write IOPS as rated at iops_rated_qd (enterprise datasheets rate steady state; see steady_write_iops_4k where the rating is fresh-out-of-box)
              */
             write_iops_4k?: number | null;
             /**
@@ -2102,8 +2208,6 @@ export interface components {
          * @description Engine-wide model parameters (every one a documented argument, no hidden constants).
          */
         EngineParameters: {
-            /** @description command-queuing gain per drive class (models.drives.queued_positioning_ms) */
-            command_queuing?: components["schemas"]["CommandQueuingByClass"];
             /**
              * Drive Service Scv
              * @description squared coefficient of variation of drive service time (M/G/1)
@@ -3018,7 +3122,7 @@ export interface components {
             controller_price_usd: number;
             /**
              * Controller Rack Units
-             * @description controller enclosure [U]
+             * @description controller enclosures, all nodes [U]
              * @default 3
              */
             controller_rack_units: number;
@@ -3929,6 +4033,12 @@ export interface components {
             vendor: string;
         };
         /**
+         * ReductionMode
+         * @description When an array deduplicates or compresses: before the data reaches the drives, later, or both.
+         * @enum {string}
+         */
+        ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
+        /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
          *
@@ -3996,13 +4106,15 @@ export interface components {
         };
         /**
          * ScaleOut
-         * @description Scale-out growth: nodes of ``controllers_per_node`` controllers, each holding drives.
+         * @description A clustered or scale-out family: it grows in nodes (or HA pairs) of ``controllers_per_node``.
          *
-         *     The array record's ``controller.count`` is the base system (``min_nodes`` or more nodes).
-         *     :func:`build_configuration` adds nodes for the drive count: ``nodes = max(base,
-         *     ceil(drives / drives_per_node))``; with ``fixed_drives_per_node`` every node holds exactly
-         *     that many drives (SolidFire: 10) and ``nodes = drives / drives_per_node``. Default port
-         *     counts grow in proportion to the nodes.
+         *     The array record describes its base system: ``controller.count`` controllers make
+         *     ``controller.count / controllers_per_node`` base nodes, and its port options and packaging
+         *     (node enclosures, their drives, power, price, shelf limit) are the base system's figures;
+         *     :func:`build_configuration` divides them by the base nodes and multiplies them out for the
+         *     nodes asked for (:mod:`models.cluster`), so they must divide evenly. ``drives_per_node`` counts
+         *     every drive one node attaches, spares included; with ``fixed_drives_per_node`` every node
+         *     holds exactly that many (SolidFire: 10). ``max_drives`` of the record is the cluster maximum.
          */
         ScaleOut: {
             /**
@@ -4012,7 +4124,7 @@ export interface components {
             controllers_per_node: number;
             /**
              * Drives Per Node
-             * @description drives per node (a maximum unless fixed)
+             * @description drives per node, spares included (a maximum unless fixed)
              */
             drives_per_node: number;
             /**
@@ -4027,6 +4139,12 @@ export interface components {
              * @default 1
              */
             min_nodes: number;
+            /**
+             * Unit
+             * @default node
+             * @enum {string}
+             */
+            unit: "node" | "HA pair";
         };
         /** SensitivityRequest */
         SensitivityRequest: {
@@ -4242,6 +4360,17 @@ export interface components {
             feasible: boolean;
             /** Groups */
             groups: number;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) of a clustered configuration
+             */
+            nodes?: number | null;
+            /**
+             * Nodes Added
+             * @description nodes (HA pairs) sizing added to the given ones
+             * @default 0
+             */
+            nodes_added: number;
             /** Pool */
             pool: string;
             /**
@@ -5130,6 +5259,12 @@ export interface components {
             /** Templates */
             templates: components["schemas"]["WorkloadTemplate"][];
         };
+        /**
+         * WriteArchitecture
+         * @description How an array lays writes down on its drives.
+         * @enum {string}
+         */
+        WriteArchitecture: "in_place_raid" | "write_anywhere" | "log_structured" | "replicated_scale_out";
         /**
          * WriteLogOption
          * @description A separate write-log device (ZFS SLOG/"Logzilla"): acknowledges synchronous writes.
