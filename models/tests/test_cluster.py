@@ -297,3 +297,15 @@ def test_current_hardware_covers_flash_and_scale_out_architectures(catalog: Cata
     ssds = [d for d in catalog.drives.values() if d.kind.value in ("ssd", "nvme") and d.endurance_dwpd]
     assert len([d for d in ssds if "202" in d.name]) >= 10
     assert len([d for d in catalog.drives.values() if d.kind.value == "hdd" and d.capacity_gb >= 20000]) >= 3
+
+
+def test_recommend_names_the_ha_pairs_a_clustered_family_needs(catalog: Catalog) -> None:
+    from models.recommend import RecommendConstraints, recommend
+
+    workload = catalog.templates["file-server"].workload.model_copy(update={"capacity_tb": 700})
+    constraints = RecommendConstraints(array_ids=["netapp-fas8040"], drive_ids=["hdd-10k-sas-900"])
+    best = recommend([workload], catalog, constraints, limit=1).configurations[0]
+    # ~2,000 drives of 900 GB need more than the 720 slots of one HA pair
+    assert best.nodes is not None and best.nodes >= 2
+    assert best.drive_count + best.spares <= best.nodes * 720
+    assert best.configuration.controller.count == 2 * best.nodes

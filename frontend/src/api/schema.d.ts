@@ -4000,6 +4000,11 @@ export interface components {
             headroom_pct: number;
             /** Model */
             model: string;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) of a clustered family, as many as the drives need
+             */
+            nodes?: number | null;
             /** On Pareto Front */
             on_pareto_front: boolean;
             /** Power W */

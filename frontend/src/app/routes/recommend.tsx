@@ -34,7 +34,7 @@ export default function RecommendPage() {
       cacheOptionsGb: [],
       portOption: '',
       controllerId: '',
-      nodes: null,
+      nodes: c.nodes ?? null,
       driveCount: c.drive_count,
     });
     void navigate(href.size());
