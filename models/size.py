@@ -15,6 +15,7 @@ drives-vs-cache curve is returned and the cheapest option that meets every windo
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from pydantic import Field
 
@@ -119,15 +120,21 @@ def _drive_pressure(res: EvaluationResult) -> float:
     return worst
 
 
-def _size_one(
-    workloads: list[Workload],
-    cfg: Configuration,
-    index: int,
-    flash_gb: float | None,
-    params: EngineParameters | None,
-    degraded: DegradedMode,
-    max_drives: int | None,
-) -> tuple[bool, int, EvaluationResult, str, int, list[str]]:
+@dataclass(frozen=True)
+class _Ask:
+    """What one sizing asks: the workloads, the open pool, a flash-cache size and the engine options."""
+
+    workloads: list[Workload]
+    index: int
+    flash_gb: float | None
+    params: EngineParameters | None
+    degraded: DegradedMode
+    max_drives: int | None
+
+
+def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResult, str, int, list[str]]:
+    workloads, index, flash_gb = ask.workloads, ask.index, ask.flash_gb
+    params, degraded, max_drives = ask.params, ask.degraded, ask.max_drives
     pool = cfg.pools[index]
     w = pool.raid.group_width
     step = pool.raid.copies if pool.raid.scheme.value == "replica" else w
@@ -209,7 +216,7 @@ def size(
     total_evals = 0
     for gb in sorted(set(options)):
         ok, drives, res, binding, n_eval, reasons, cfg_n = _size_nodes(
-            workloads, configuration, index, gb, params, degraded, max_drives
+            _Ask(workloads, index, gb, params, degraded, max_drives), configuration
         )
         total_evals += n_eval
         curve.append(
@@ -272,15 +279,7 @@ def size(
 _Sized = tuple[bool, int, EvaluationResult, str, int, list[str], Configuration]
 
 
-def _size_nodes(
-    workloads: list[Workload],
-    cfg: Configuration,
-    index: int,
-    flash_gb: float | None,
-    params: EngineParameters | None,
-    degraded: DegradedMode,
-    max_drives: int | None,
-) -> _Sized:
+def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
     """:func:`_size_one` at the configuration's nodes; a cluster that cannot meet every window there
     gets more nodes (HA pairs): the fewest between its nodes and the family's maximum that can,
     found by bisection (controllers, ports and drive slots only grow with the nodes). The binding
@@ -294,12 +293,9 @@ def _size_nodes(
         if nodes not in memo:
             cfg_n = cfg if cluster is None or nodes == cluster.nodes else with_nodes(cfg, nodes)
             if cluster is not None and cluster.fixed_drives_per_node:
-                memo[nodes] = _size_fixed(workloads, cfg_n, index, flash_gb, params, degraded)
+                memo[nodes] = _size_fixed(ask, cfg_n)
             else:
-                memo[nodes] = (
-                    *_size_one(workloads, cfg_n, index, flash_gb, params, degraded, max_drives),
-                    cfg_n,
-                )
+                memo[nodes] = (*_size_one(ask, cfg_n), cfg_n)
             evaluations += memo[nodes][4]
         return memo[nodes]
 
@@ -329,19 +325,17 @@ def _counted(sized: _Sized, evaluations: int) -> _Sized:
     return ok, drives, res, binding, evaluations, reasons, cfg_n
 
 
-def _size_fixed(
-    workloads: list[Workload],
-    cfg: Configuration,
-    index: int,
-    flash_gb: float | None,
-    params: EngineParameters | None,
-    degraded: DegradedMode,
-) -> _Sized:
+def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
     """Nodes holding a fixed number of drives: the node count fixes the drive count (no search)."""
     cluster = cfg.cluster
     assert cluster is not None and cluster.max_drives_per_node is not None
     drives = cluster.nodes * cluster.max_drives_per_node
-    res = evaluate(workloads, _with_count(cfg, index, drives, flash_gb), params=params, degraded=degraded)
+    res = evaluate(
+        ask.workloads,
+        _with_count(cfg, ask.index, drives, ask.flash_gb),
+        params=ask.params,
+        degraded=ask.degraded,
+    )
     binding = "minimum node count" if res.passed else _first_failing_name(res)
     return res.passed, drives, res, binding, 1, [] if res.passed else _failing(res), cfg
 
