@@ -70,7 +70,10 @@ def test_solidfire_bills_eight_nodes_for_eighty_drives(client: TestClient) -> No
 
 def test_size_adds_ha_pairs_and_names_the_binding_change(client: TestClient) -> None:
     big = workload(capacity_tb=700)
-    body = {"workloads": [big], "configuration": {"array_id": "netapp-fas8040", "drive_id": "hdd-10k-sas-900"}}
+    body = {
+        "workloads": [big],
+        "configuration": {"array_id": "netapp-fas8040", "drive_id": "hdd-10k-sas-900"},
+    }
 
     response = client.post("/api/v1/size", json=body)
 
