@@ -1304,6 +1304,73 @@ export interface components {
             unit: "node" | "HA pair";
         };
         /**
+         * CommandQueuing
+         * @description Command-queuing gain of one drive class (see :func:`queued_positioning_ms`).
+         */
+        CommandQueuing: {
+            /**
+             * Gain Max
+             * @description positioning-time gain at an unlimited queue (1.0 halves it)
+             */
+            gain_max: number;
+            /**
+             * Q Half
+             * @description queue at which half the gain is reached
+             */
+            q_half: number;
+            /**
+             * Queue Limit
+             * @description most commands the drive reorders at once (SATA NCQ: 32); more wait in the host
+             * @default 256
+             */
+            queue_limit: number;
+        };
+        /**
+         * CommandQueuingByClass
+         * @description Command-queuing gain per drive class (:class:`models.drives.DriveClass`).
+         *
+         *     Defaults are provisional and conservative; the fitted values, with what each was fitted to,
+         *     are in ``fixtures/calibration/engine.yaml`` (``parameters.command_queuing``).
+         */
+        CommandQueuingByClass: {
+            /**
+             * @description 7,200 rpm SAS/FC (NL-SAS)
+             * @default {
+             *       "gain_max": 1,
+             *       "q_half": 8,
+             *       "queue_limit": 256
+             *     }
+             */
+            nl_sas: components["schemas"]["CommandQueuing"];
+            /**
+             * @description 10K/15K rpm SAS/FC tagged command queuing
+             * @default {
+             *       "gain_max": 1,
+             *       "q_half": 8,
+             *       "queue_limit": 256
+             *     }
+             */
+            sas_fc: components["schemas"]["CommandQueuing"];
+            /**
+             * @description SATA NCQ (at most 32 queued commands)
+             * @default {
+             *       "gain_max": 1,
+             *       "q_half": 8,
+             *       "queue_limit": 32
+             *     }
+             */
+            sata: components["schemas"]["CommandQueuing"];
+            /**
+             * @description SSD/NVMe: no positioning to reorder
+             * @default {
+             *       "gain_max": 0,
+             *       "q_half": 1,
+             *       "queue_limit": 65536
+             *     }
+             */
+            ssd: components["schemas"]["CommandQueuing"];
+        };
+        /**
          * CompareConfigurations
          * @description Compare 2-8 configurations; those with drive_count null are sized first.
          */
@@ -2208,6 +2275,8 @@ export interface components {
          * @description Engine-wide model parameters (every one a documented argument, no hidden constants).
          */
         EngineParameters: {
+            /** @description command-queuing gain per drive class (models.drives.queued_positioning_ms) */
+            command_queuing?: components["schemas"]["CommandQueuingByClass"];
             /**
              * Drive Service Scv
              * @description squared coefficient of variation of drive service time (M/G/1)
