@@ -114,14 +114,15 @@ def spare_counts(drive_counts: IntArray, policy: SparePolicy) -> IntArray:
 
 
 def _nodes(array: ArrayModel, drive_counts: IntArray) -> IntArray:
-    """Scale-out nodes for each drive count, as :func:`build_configuration` adds them (0 if not scale-out)."""
+    """Scale-out nodes for each drive count, as :func:`build_configuration` adds them (0 if not
+    scale-out): ``max(base nodes, ceil((drives + spares) / drives per node))`` (:mod:`models.cluster`)."""
     so = array.scale_out
     if so is None:
         return np.zeros_like(drive_counts)
     if so.fixed_drives_per_node:
         return drive_counts // so.drives_per_node
-    base = array.controller.count // so.controllers_per_node
-    return np.maximum(base, -(-drive_counts // so.drives_per_node))
+    attached = drive_counts + spare_counts(drive_counts, array.spares)
+    return np.maximum(array.base_nodes, -(-attached // so.drives_per_node))
 
 
 def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
@@ -134,22 +135,26 @@ def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
     step = layout.copies if layout.scheme is RaidScheme.REPLICA else layout.group_width
     first = step
     so = array.scale_out
-    fixed = so is not None and so.fixed_drives_per_node
     if so is not None and so.fixed_drives_per_node:
         step = math.lcm(step, so.drives_per_node)
         first = max(step, -(-so.min_nodes * so.drives_per_node // step) * step)
     counts = np.arange(first, array.max_drives + 1, step, dtype=np.int64)
-    spares = spare_counts(counts, array.spares)  # what evaluate() bills
-    limit_spares = np.zeros_like(counts) if fixed else spares  # what build_configuration checks
-    ok = counts + limit_spares <= array.max_drives
-    if so is not None:
-        ok &= _nodes(array, counts) <= so.max_nodes
+    spares = spare_counts(counts, array.spares)  # what evaluate() bills and build_configuration checks
+    ok = counts + spares <= array.max_drives
     pk = array.packaging
-    if pk.max_shelves is not None:
-        shelves = np.ceil(
-            np.maximum(0, counts + spares - pk.drives_in_controller_enclosure) / pk.drives_per_shelf
-        )
-        ok &= shelves <= pk.max_shelves
+    base = array.base_nodes
+    max_shelves: IntArray | int | None
+    if so is not None:  # a cluster's node enclosures and shelf limit are per node (models.cluster)
+        nodes = _nodes(array, counts)
+        ok &= nodes <= so.max_nodes
+        in_nodes = nodes * (pk.drives_in_controller_enclosure // base)
+        max_shelves = None if pk.max_shelves is None else nodes * (pk.max_shelves // base)
+    else:
+        in_nodes = np.full_like(counts, pk.drives_in_controller_enclosure)
+        max_shelves = pk.max_shelves
+    if max_shelves is not None:
+        shelves = np.ceil(np.maximum(0, counts + spares - in_nodes) / pk.drives_per_shelf)
+        ok &= shelves <= max_shelves
     return counts[ok]
 
 

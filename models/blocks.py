@@ -21,7 +21,7 @@ independent blocks behind a parallel file system)::
     write = min(drives x write rate / stripe write cost, controllers x max MB/s, ports)
 
 Published check (``eseries_building_block``, vendor engineer's blog 2012, a 1 TB/s Lustre
-system): E5400, 60 drives in 4U incl. controllers, ~4 GB/s sustained per 4U; ~40 GB/s per
+system, [vendor-blog-eseries-2012]): E5400, 60 drives in 4U incl. controllers, ~4 GB/s sustained per 4U; ~40 GB/s per
 rack with 600 high-capacity drives (1.8 PB raw); 480 faster drives per rack ~80 GB/s reads /
 60 GB/s writes. See ``fixtures/validation/building_blocks.yaml``.
 """
@@ -301,8 +301,9 @@ def block_from_array(
 ) -> DerivedBlock:
     """One building block of ``array`` with ``drive`` (see the module docstring for the arithmetic).
 
-    A scale-out array's block is one node (``scale_out.controllers_per_node`` controllers with
-    ``drives_per_node`` drives and its share of the default ports); any other array's block is
+    A scale-out array's block is one node (``scale_out.controllers_per_node`` controllers with its
+    share of the default ports, and ``drives_per_node`` drives when nodes hold a fixed number, else
+    the drives of its enclosure or one shelf); any other array's block is
     its controllers with the drives of the controller enclosure (or one shelf when the enclosure
     holds none). ``drives`` and ``rack_units`` override the packaging (e.g. a 2U / 24-drive
     enclosure of the same controllers). IOPS come from the controllers' ``max_iops`` when the
@@ -321,9 +322,16 @@ def block_from_array(
     pk = array.packaging
     so = array.scale_out
     ctrl = array.controller
+    # a scale-out record's packaging is its base system's: one node is that divided by the base nodes
+    in_enclosure = pk.drives_in_controller_enclosure // array.base_nodes
+    enclosure_ru = pk.controller_rack_units / array.base_nodes
     if so is not None:
         controllers = so.controllers_per_node
-        default_drives = so.drives_per_node
+        # a node of a fixed size (SolidFire: 10 drives), else an HA pair with its enclosure's
+        # drives or one shelf, like any controller block
+        default_drives = (
+            so.drives_per_node if so.fixed_drives_per_node else in_enclosure or pk.drives_per_shelf
+        )
         kind = BlockKind.SCALE_OUT_NODE
     else:
         controllers = ctrl.count
@@ -332,8 +340,8 @@ def block_from_array(
     n = default_drives if drives is None else drives
     if n < 1:
         raise InputError("drives", "a block needs at least one drive")
-    shelves = math.ceil(max(0, n - pk.drives_in_controller_enclosure) / pk.drives_per_shelf)
-    ru = rack_units if rack_units is not None else pk.controller_rack_units + shelves * pk.shelf_rack_units
+    shelves = math.ceil(max(0, n - in_enclosure) / pk.drives_per_shelf)
+    ru = rack_units if rack_units is not None else enclosure_ru + shelves * pk.shelf_rack_units
     if ru <= 0:
         raise InputError("rack_units", "must be > 0")
     port_groups = ports if ports is not None else array.port_option().ports

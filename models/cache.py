@@ -9,9 +9,10 @@ Nomenclature (sizes in decimal GB, blocks in binary KiB)::
 Models
 ------
 * Uniform access: ``H = min(1, C / W)``. Published check: a 16 GB read cache over random 4 KB
-  reads of a 100 GB file measured 15-17% hits (FAS3170 over NFS, 2009).
+  reads of a 100 GB file measured 15-17% hits (FAS3170 over NFS, 2009, [consultancy-fas3170-2009]).
 * LRU under the independent reference model (IRM), Che's approximation (Che, Tung, Wang, IEEE
-  JSAC 20(7), 2002; accuracy explained by Fricker, Robert, Roberts, arXiv:1202.3974, 2012)::
+  JSAC 20(7), 2002 [che-2002]; accuracy explained by Fricker, Robert, Roberts, arXiv:1202.3974,
+  2012 [fricker-2012])::
 
       hit(n) = 1 - exp(-q(n) t_C)          sum_n (1 - exp(-q(n) t_C)) = C      H = sum_n q(n) hit(n)
 

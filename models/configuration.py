@@ -7,7 +7,7 @@ in, not referenced by id), so a stored report is a self-contained snapshot.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -129,9 +129,9 @@ class Packaging(Frozen):
     """Physical packaging: enclosures, rack units, power and list prices (where the catalog has them)."""
 
     controller_rack_units: float = Field(
-        default=3.0, ge=0.0, le=100.0, description="controller enclosure [U]"
+        default=3.0, ge=0.0, le=10000.0, description="controller enclosures, all nodes [U]"
     )
-    drives_in_controller_enclosure: int = Field(default=0, ge=0, le=200)
+    drives_in_controller_enclosure: int = Field(default=0, ge=0, le=100000)
     drives_per_shelf: int = Field(default=24, ge=1, le=200)
     shelf_rack_units: float = Field(default=2.0, ge=0.0, le=20.0)
     max_drives: int | None = Field(default=None, ge=1, le=100000)
@@ -141,6 +141,88 @@ class Packaging(Frozen):
     controller_price_usd: NonNegFloat = Field(default=0.0, description="controllers list price [USD]")
     shelf_price_usd: NonNegFloat = 0.0
     flash_cache_price_usd_per_gb: NonNegFloat = 0.0
+
+
+class WriteArchitecture(StrEnum):
+    """How an array lays writes down on its drives."""
+
+    IN_PLACE_RAID = "in_place_raid"  # blocks overwritten where they live; small writes read-modify-write
+    WRITE_ANYWHERE = "write_anywhere"  # WAFL, ZFS: new blocks go to free space, full stripes while it lasts
+    LOG_STRUCTURED = "log_structured"  # writes appended to a log of full stripes, garbage-collected later
+    REPLICATED_SCALE_OUT = "replicated_scale_out"  # whole copies on different nodes (SolidFire, Ceph, vSAN)
+
+
+class ReductionMode(StrEnum):
+    """When an array deduplicates or compresses: before the data reaches the drives, later, or both."""
+
+    NONE = "none"
+    INLINE = "inline"
+    POST_PROCESS = "post_process"
+    INLINE_AND_POST_PROCESS = "inline_and_post_process"
+
+
+class Architecture(Frozen):
+    """How the array writes and protects data; stated by the catalog record, read by the engine.
+
+    ``copies`` counts whole copies of every write kept on different nodes or controllers (2 for
+    two-way replication or synchronous mirroring), on top of the RAID layout inside each node.
+    """
+
+    write_architecture: WriteArchitecture = WriteArchitecture.IN_PLACE_RAID
+    copies: int = Field(default=1, ge=1, le=6, description="copies of every write on different nodes")
+    dedupe: ReductionMode = ReductionMode.NONE
+    compression: ReductionMode = ReductionMode.NONE
+
+
+class Cluster(Frozen):
+    """A clustered or scale-out system: how many nodes it has, its limits, and what one node adds.
+
+    A *node* is the family's unit of growth: one controller (SolidFire, Ceph) or an HA pair of
+    two (ONTAP clusters grow in HA pairs, ``unit = "HA pair"``). Every figure ``*_per_node`` is
+    what one more node adds to the system; :func:`models.cluster.with_nodes` multiplies them out
+    into the configuration's controllers, ports and packaging. Drive limits count every drive a
+    node attaches, hot spares included.
+    """
+
+    unit: Literal["node", "HA pair"] = "node"
+    nodes: int = Field(ge=1, le=1000, description="nodes (or HA pairs) in this configuration")
+    min_nodes: int = Field(default=1, ge=1, le=1000)
+    max_nodes: int = Field(ge=1, le=1000)
+    controllers_per_node: int = Field(default=1, ge=1, le=8)
+    max_drives_per_node: int | None = Field(
+        default=None, ge=1, le=100000, description="drives one node (HA pair) attaches, spares included"
+    )
+    fixed_drives_per_node: bool = Field(
+        default=False, description="every node holds exactly max_drives_per_node drives (SolidFire: 10)"
+    )
+    max_drives: int | None = Field(default=None, ge=1, le=1000000, description="drives per cluster")
+    ports_per_node: list[PortGroup] = Field(min_length=1, max_length=16)
+    rack_units_per_node: NonNegFloat = Field(default=0.0, le=100.0, description="controller enclosure [U]")
+    drives_in_node_enclosure: int = Field(default=0, ge=0, le=200)
+    max_shelves_per_node: int | None = Field(default=None, ge=0, le=10000)
+    power_w_per_node: NonNegFloat = 0.0
+    price_usd_per_node: NonNegFloat = 0.0
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.min_nodes > self.max_nodes:
+            raise ValueError(f"min_nodes {self.min_nodes} exceeds max_nodes {self.max_nodes}")
+        if not self.min_nodes <= self.nodes <= self.max_nodes:
+            raise ValueError(
+                f"nodes {self.nodes} lies outside the family's {self.min_nodes}-{self.max_nodes} {self.unit}s"
+            )
+        if self.fixed_drives_per_node and self.max_drives_per_node is None:
+            raise ValueError("fixed_drives_per_node needs max_drives_per_node")
+        return self
+
+    @property
+    def drive_limit(self) -> int | None:
+        """Drives (spares included) the current nodes attach: ``min(cluster max, nodes x per node)``."""
+        limits = [x for x in (self.max_drives, self._per_nodes(self.nodes)) if x is not None]
+        return min(limits) if limits else None
+
+    def _per_nodes(self, nodes: int) -> int | None:
+        return None if self.max_drives_per_node is None else nodes * self.max_drives_per_node
 
 
 class HeadroomTargets(Frozen):
@@ -184,6 +266,12 @@ class Configuration(Frozen):
     packaging: Packaging = Field(default_factory=Packaging)
     capacity: CapacityPolicy = Field(default_factory=CapacityPolicy)
     headroom: HeadroomTargets = Field(default_factory=HeadroomTargets)
+    architecture: Architecture | None = Field(
+        default=None, description="write architecture, copies and data reduction; None = not stated"
+    )
+    cluster: Cluster | None = Field(
+        default=None, description="nodes of a clustered or scale-out system and what one node adds"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:

@@ -46,8 +46,19 @@ class ControllerSpec(Frozen):
     dedupe_cpu_multiplier: float = Field(default=1.3, ge=1.0, le=5.0)
     compression_cpu_multiplier: float = Field(default=1.2, ge=1.0, le=5.0)
     replication_cpu_multiplier: float = Field(default=1.1, ge=1.0, le=5.0)
-    max_iops: PositiveFloat | None = Field(default=None, description="front-end IOPS ceiling per controller")
-    max_mb_s: PositiveFloat | None = Field(default=None, description="front-end MB/s ceiling per controller")
+    max_iops: float | None = Field(
+        default=None,
+        ge=1.0,
+        description="front-end IOPS ceiling per controller (node); a vendor figure, cited in source",
+    )
+    max_mb_s: PositiveFloat | None = Field(
+        default=None, description="front-end MB/s ceiling per controller (node); a vendor figure, cited"
+    )
+    cluster_network_mb_s: PositiveFloat | None = Field(
+        default=None,
+        description="cluster interconnect per controller (node), one direction [MB/s]: carries copy "
+        "traffic between nodes (replicas, synchronous mirroring, indirect I/O)",
+    )
     dram_cache_gb: NonNegFloat = Field(default=0.0, description="read cache in DRAM per controller [GB]")
     nvram_mb: NonNegFloat = Field(default=512.0, description="write cache / NVRAM per controller [MB]")
     write_ack_ms: NonNegFloat = Field(default=0.3, description="write acknowledgement from NVRAM [ms]")

@@ -1,6 +1,7 @@
 """Drive service-time models: hard disks (seek, rotation, transfer, command queuing) and SSD/NVMe.
 
-HDD (Ruemmler & Wilkes, "An Introduction to Disk Drive Modeling", IEEE Computer 1994):
+HDD (Ruemmler & Wilkes, "An Introduction to Disk Drive Modeling", IEEE Computer 1994,
+[ruemmler-wilkes-1994]):
 
     S = t_overhead + t_seek(span) * q_ncq + t_rot * q_ncq + t_xfer                      [ms]
     t_rot  = 30,000 / RPM                        (half a revolution)                     [ms]
@@ -52,6 +53,10 @@ class DriveKind(StrEnum):
     NVME = "nvme"
 
 
+_FLASH_ONLY = ("iops_rated_qd", "steady_write_iops_4k", "endurance_dwpd", "over_provisioning_pct")
+"""DriveSpec fields that only a flash drive has."""
+
+
 class DriveSpec(Frozen):
     """One drive model. HDD fields are required for ``kind=hdd``; SSD fields for ``ssd``/``nvme``."""
 
@@ -70,14 +75,36 @@ class DriveSpec(Frozen):
     track_to_track_ms: PositiveFloat | None = Field(default=None, description="single-track seek [ms]")
     overhead_ms: NonNegFloat = Field(default=0.2, description="command/controller overhead per I/O [ms]")
     media_rate_mb_s: PositiveFloat = Field(description="sustained media transfer rate [MB/s]")
-    # SSD / NVMe
-    read_iops_4k: PositiveFloat | None = Field(default=None, description="random 4 KiB read IOPS at high QD")
+    # SSD / NVMe (media_rate_mb_s is the sequential read rate)
+    read_iops_4k: PositiveFloat | None = Field(
+        default=None, description="random 4 KiB read IOPS at the rated queue depth (iops_rated_qd)"
+    )
     write_iops_4k: PositiveFloat | None = Field(
-        default=None, description="random 4 KiB write IOPS, steady state (after preconditioning)"
+        default=None,
+        description="random 4 KiB write IOPS as rated at iops_rated_qd (enterprise datasheets rate "
+        "steady state; see steady_write_iops_4k where the rating is fresh-out-of-box)",
+    )
+    iops_rated_qd: int | None = Field(
+        default=None, ge=1, le=65536, description="queue depth (total outstanding I/Os) of the IOPS ratings"
+    )
+    steady_write_iops_4k: PositiveFloat | None = Field(
+        default=None,
+        description="random 4 KiB write IOPS after preconditioning to steady state (SNIA PTS); at most "
+        "write_iops_4k",
     )
     read_latency_us: PositiveFloat | None = Field(default=None, description="QD1 4 KiB read latency [us]")
     write_latency_us: PositiveFloat | None = Field(default=None, description="QD1 4 KiB write latency [us]")
-    seq_write_mb_s: PositiveFloat | None = None
+    seq_write_mb_s: PositiveFloat | None = Field(default=None, description="sequential write rate [MB/s]")
+    endurance_dwpd: PositiveFloat | None = Field(
+        default=None, le=1000.0, description="rated endurance: full drive writes per day over the warranty"
+    )
+    warranty_years: PositiveFloat | None = Field(default=None, le=10.0, description="warranty period [years]")
+    over_provisioning_pct: float | None = Field(
+        default=None,
+        ge=0.0,
+        lt=100.0,
+        description="spare flash beyond the user capacity, as a share of the user capacity [%]",
+    )
     unrecoverable_read_error_bits: float | None = Field(
         default=None,
         ge=1e10,
@@ -98,10 +125,19 @@ class DriveSpec(Frozen):
             t2t = self.track_to_track_ms
             if t2t is not None and self.avg_read_seek_ms is not None and t2t >= self.avg_read_seek_ms:
                 raise ValueError("track_to_track_ms must be below avg_read_seek_ms")
+            for name in _FLASH_ONLY:
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} is a flash figure: a hard disk has none")
         else:
             for name in ("read_iops_4k", "write_iops_4k", "read_latency_us", "write_latency_us"):
                 if getattr(self, name) is None:
                     raise ValueError(f"{name} is required for an SSD/NVMe drive")
+            steady, rated = self.steady_write_iops_4k, self.write_iops_4k
+            if steady is not None and rated is not None and steady > rated * (1 + 1e-9):
+                raise ValueError(
+                    f"steady_write_iops_4k {steady:g} exceeds write_iops_4k {rated:g}: preconditioning "
+                    "never raises write IOPS"
+                )
         if self.right_sized_gib is not None and self.right_sized_gib * GIB > self.capacity_gb * GB * 1.001:
             raise ValueError("right_sized_gib cannot exceed the marketed capacity")
         return self
@@ -114,7 +150,7 @@ class DriveSpec(Frozen):
     @property
     def unrecoverable_bits(self) -> float:
         """Bits read per unrecoverable error: the datasheet's, else by class (conservative):
-        SATA 10^14, NL-SAS 10^15, SAS/FC 10^16, SSD/NVMe 10^17 [seagate-exos-x18, seagate-savvio-10k4]."""
+        SATA 10^14, NL-SAS 10^15, SAS/FC 10^16 [seagate-exos-x18-manual], SSD/NVMe 10^17 (estimate)."""
         if self.unrecoverable_read_error_bits is not None:
             return self.unrecoverable_read_error_bits
         if self.kind is not DriveKind.HDD:
@@ -125,6 +161,13 @@ class DriveSpec(Frozen):
         if "NL" in iface or (self.rpm is not None and self.rpm < 10000):
             return 1e15
         return 1e16
+
+    @property
+    def rated_writes_tb_per_day(self) -> float | None:
+        """Rated endurance as data written per day [TB/day]: ``DWPD x capacity_gb / 1000``."""
+        if self.endurance_dwpd is None:
+            return None
+        return self.endurance_dwpd * self.capacity_gb / 1000.0
 
     @property
     def track_seek_ms(self) -> float:

@@ -136,7 +136,7 @@ def phase_result(
             "h_DRAM = LRU hit ratio (Che) of cache share over working set",
             f"h_DRAM = LRU({fmt(d_gb)} GB cache share over a {fmt(ws)} GB working set, "
             f"{skew_text(w)}) = {fmt(100 * h_d)}%",
-            source="Che, Tung, Wang, IEEE JSAC 2002",
+            source="Che, Tung, Wang, IEEE JSAC 2002 [che-2002]",
             cache_gb=d_gb,
             working_set_gb=ws,
         ),

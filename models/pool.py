@@ -596,7 +596,7 @@ def pool_load(
             + (
                 "" if deg_u is None else f" (1 of {roles.groups} groups degraded at {fmt(100 * deg_u)}% busy)"
             ),
-            source="Pollaczek-Khinchine mean value formula",
+            source="Pollaczek-Khinchine mean value formula [kleinrock-1975]",
             S_read_ms=mean_read,
             S_all_ms=mean_all,
             U=u,

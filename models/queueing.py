@@ -3,12 +3,12 @@
 Open model, used for sizing: each resource is a single-server queue fed by Poisson arrivals.
 
 * M/M/1:  R = S / (1 - U)
-* M/G/1 (Pollaczek-Khinchine):  R = S + U S (1 + c^2) / (2 (1 - U)), with c^2 the squared
+* M/G/1 (Pollaczek-Khinchine [kleinrock-1975]):  R = S + U S (1 + c^2) / (2 (1 - U)), with c^2 the squared
   coefficient of variation of the service time (1 for exponential, ~0.3-0.6 for disk service)
 
 Closed model, used for queue-depth sweeps (N outstanding I/Os, the shape Iometer and fio
-report): exact single-class Mean Value Analysis (Reiser & Lavenberg 1980; Lazowska et al.,
-"Quantitative System Performance", 1984, ch. 6):
+report): exact single-class Mean Value Analysis (Reiser & Lavenberg 1980 [reiser-lavenberg-1980];
+Lazowska et al., "Quantitative System Performance", 1984, ch. 6 [lazowska-1984]):
 
     R_k(n) = D_k (1 + Q_k(n-1))      queueing station
     R_k(n) = D_k                     delay station
@@ -19,7 +19,7 @@ Extensions, both standard: (a) an open background class (e.g. write destage) tha
 station inflates the closed demand to D / (1 - U_bg) (Lazowska ch. 7, mixed networks); as U_bg
 depends on throughput, it is solved by fixed-point iteration at each population; (b) a
 load-dependent service demand (disk command queuing) evaluated at the queue an arrival sees.
-A station of c parallel servers is approximated after Seidmann et al. (1987): a queueing station
+A station of c parallel servers is approximated after Seidmann et al. (1987) [seidmann-1987]: a queueing station
 with demand D/c in series with a delay of D (c - 1)/c.
 """
 

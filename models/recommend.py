@@ -146,6 +146,9 @@ class RecommendedConfiguration(Output):
     group_width: int
     flash_cache_gb: float
     drive_count: int = Field(description="drives in RAID groups (data + parity), excl. spares")
+    nodes: int | None = Field(
+        default=None, description="nodes (HA pairs) of a clustered family, as many as the drives need"
+    )
     spares: int
     shelves: int
     rack_units: float
@@ -721,6 +724,7 @@ class _Confirmation:
             group_width=fam.layout.group_width,
             flash_cache_gb=fam.flash_cache_gb,
             drive_count=bill.drives,
+            nodes=None if config.cluster is None else config.cluster.nodes,
             spares=bill.spares,
             shelves=bill.shelves,
             rack_units=bill.rack_units,

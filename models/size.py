@@ -15,11 +15,13 @@ drives-vs-cache curve is returned and the cheapest option that meets every windo
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from pydantic import Field
 
 from models.base import InputError, Output
 from models.capacity import min_group_width
+from models.cluster import node_label, with_nodes
 from models.configuration import Configuration
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
@@ -56,6 +58,8 @@ class SizingResult(Output):
     reasons: list[str] = Field(
         default_factory=list, description="why an infeasible family cannot meet the load"
     )
+    nodes: int | None = Field(default=None, description="nodes (HA pairs) of a clustered configuration")
+    nodes_added: int = Field(default=0, description="nodes (HA pairs) sizing added to the given ones")
 
 
 def _with_count(cfg: Configuration, index: int, drives: int, flash_gb: float | None = None) -> Configuration:
@@ -116,15 +120,21 @@ def _drive_pressure(res: EvaluationResult) -> float:
     return worst
 
 
-def _size_one(
-    workloads: list[Workload],
-    cfg: Configuration,
-    index: int,
-    flash_gb: float | None,
-    params: EngineParameters | None,
-    degraded: DegradedMode,
-    max_drives: int | None,
-) -> tuple[bool, int, EvaluationResult, str, int, list[str]]:
+@dataclass(frozen=True)
+class _Ask:
+    """What one sizing asks: the workloads, the open pool, a flash-cache size and the engine options."""
+
+    workloads: list[Workload]
+    index: int
+    flash_gb: float | None
+    params: EngineParameters | None
+    degraded: DegradedMode
+    max_drives: int | None
+
+
+def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResult, str, int, list[str]]:
+    workloads, index, flash_gb = ask.workloads, ask.index, ask.flash_gb
+    params, degraded, max_drives = ask.params, ask.degraded, ask.max_drives
     pool = cfg.pools[index]
     w = pool.raid.group_width
     step = pool.raid.copies if pool.raid.scheme.value == "replica" else w
@@ -205,8 +215,8 @@ def size(
     best: tuple | None = None
     total_evals = 0
     for gb in sorted(set(options)):
-        ok, drives, res, binding, n_eval, reasons = _size_one(
-            workloads, configuration, index, gb, params, degraded, max_drives
+        ok, drives, res, binding, n_eval, reasons, cfg_n = _size_nodes(
+            _Ask(workloads, index, gb, params, degraded, max_drives), configuration
         )
         total_evals += n_eval
         curve.append(
@@ -220,11 +230,11 @@ def size(
         )
         key = (0 if ok else 1, res.bill.cost_usd if res.bill.cost_usd is not None else 0.0, drives, gb)
         if best is None or key < best[0]:
-            best = (key, ok, drives, res, binding, reasons, gb)
+            best = (key, ok, drives, res, binding, reasons, gb, cfg_n)
     assert best is not None
-    _, ok, drives, res, binding, reasons, gb = best
+    _, ok, drives, res, binding, reasons, gb, cfg_n = best
     pool = configuration.pools[index]
-    sized = _with_count(configuration, index, drives, gb)
+    sized = _with_count(cfg_n, index, drives, gb)
     groups = math.ceil(drives / pool.raid.group_width) if pool.raid.scheme.value != "replica" else drives
     if ok:
         expl = (
@@ -239,6 +249,15 @@ def size(
             f"No drive count up to {drives} meets every window: {binding} fails even at the maximum; "
             "more drives cannot fix it."
         )
+    added = 0
+    if configuration.cluster is not None and cfg_n.cluster is not None:
+        added = cfg_n.cluster.nodes - configuration.cluster.nodes
+        expl = _nodes_explanation(configuration, cfg_n, ok, binding) + (
+            f"{drives} x {pool.drive.name} in {groups} {pool.raid.scheme.value} groups of "
+            f"{pool.raid.group_width} then meets every window. Found in {total_evals} evaluations."
+            if ok and added
+            else expl
+        )
     return SizingResult(
         feasible=ok,
         configuration=sized,
@@ -252,4 +271,84 @@ def size(
         cache_options=curve,
         chosen_flash_cache_gb=gb,
         reasons=reasons,
+        nodes=None if cfg_n.cluster is None else cfg_n.cluster.nodes,
+        nodes_added=added,
     )
+
+
+_Sized = tuple[bool, int, EvaluationResult, str, int, list[str], Configuration]
+
+
+def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
+    """:func:`_size_one` at the configuration's nodes; a cluster that cannot meet every window there
+    gets more nodes (HA pairs): the fewest between its nodes and the family's maximum that can,
+    found by bisection (controllers, ports and drive slots only grow with the nodes). The binding
+    constraint then names the node count and what failed with one node fewer."""
+    cluster = cfg.cluster
+    evaluations = 0
+    memo: dict[int, _Sized] = {}
+
+    def at(nodes: int) -> _Sized:
+        nonlocal evaluations
+        if nodes not in memo:
+            cfg_n = cfg if cluster is None or nodes == cluster.nodes else with_nodes(cfg, nodes)
+            if cluster is not None and cluster.fixed_drives_per_node:
+                memo[nodes] = _size_fixed(ask, cfg_n)
+            else:
+                memo[nodes] = (*_size_one(ask, cfg_n), cfg_n)
+            evaluations += memo[nodes][4]
+        return memo[nodes]
+
+    if cluster is None:
+        return at(0)
+    lo = cluster.nodes
+    first = at(lo)
+    if first[0] or lo >= cluster.max_nodes:
+        return _counted(first, evaluations)
+    top = at(cluster.max_nodes)
+    if not top[0]:
+        return _counted(top, evaluations)
+    hi = cluster.max_nodes
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if at(mid)[0]:
+            hi = mid
+        else:
+            lo = mid
+    ok, drives, res, _, _, reasons, cfg_n = at(hi)
+    binding = f"{cluster.unit} count ({at(hi - 1)[3]} fails with {node_label(cluster, hi - 1)})"
+    return ok, drives, res, binding, evaluations, reasons, cfg_n
+
+
+def _counted(sized: _Sized, evaluations: int) -> _Sized:
+    ok, drives, res, binding, _, reasons, cfg_n = sized
+    return ok, drives, res, binding, evaluations, reasons, cfg_n
+
+
+def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
+    """Nodes holding a fixed number of drives: the node count fixes the drive count (no search)."""
+    cluster = cfg.cluster
+    assert cluster is not None and cluster.max_drives_per_node is not None
+    drives = cluster.nodes * cluster.max_drives_per_node
+    res = evaluate(
+        ask.workloads,
+        _with_count(cfg, ask.index, drives, ask.flash_gb),
+        params=ask.params,
+        degraded=ask.degraded,
+    )
+    binding = "minimum node count" if res.passed else _first_failing_name(res)
+    return res.passed, drives, res, binding, 1, [] if res.passed else _failing(res), cfg
+
+
+def _nodes_explanation(given: Configuration, sized: Configuration, ok: bool, binding: str) -> str:
+    """What sizing did to the node count, for the explanation."""
+    a, b = given.cluster, sized.cluster
+    assert a is not None and b is not None
+    if b.nodes == a.nodes:
+        return f"{node_label(b, b.nodes)}. "
+    if ok:
+        return (
+            f"Adds {b.nodes - a.nodes} {b.unit}(s): {node_label(b, b.nodes)} is the fewest that meets "
+            f"every window, the binding change is the {binding}. "
+        )
+    return f"Even {node_label(b, b.nodes)}, the family's maximum, cannot meet every window. "

@@ -3,13 +3,13 @@
 Tiering moves whole chunks, so hot blocks drag their cold neighbours into the fast tier: the
 bigger the chunk, the more fast capacity a given share of the I/O needs. Published guidance:
 a 7.5 MB chunk may need as little as 3-5% of capacity on the fastest tier, a 1 GB chunk 10-15%
-(storage vendor engineer's blog on autotiering). No published curve exists, so the spatial
+(storage vendor engineer's blog on autotiering, [vendor-blog-sizing]). No published curve exists, so the spatial
 locality of hot data is modelled explicitly.
 
 The b-model (Wang, Madhyastha, Chan, Papadimitriou, Faloutsos, "Data mining meets performance
 evaluation: fast algorithms for modeling bursty traffic", ICDE 2002; applied to disk addresses
 with PQRS in Wang, Ailamaki, Faloutsos, "Capturing the spatio-temporal behavior of real traffic
-data", Performance 2002; CMU PDL) splits an address extent in two halves that receive shares b
+data", Performance 2002; CMU PDL; [wang-2002-bmodel]) splits an address extent in two halves that receive shares b
 and 1 - b of the I/O, and recurses. At depth k (chunk = extent / 2^k) a chunk
 that took the b branch j times carries ``b^j (1 - b)^(k - j)`` of the I/O, and ``C(k, j)`` chunks
 have that weight. The hottest chunks first::
@@ -42,21 +42,25 @@ FloatArray = npt.NDArray[np.float64]
 # ---- vendor relocation units [MiB] ---------------------------------------------------------------
 
 SYMMETRIX_FAST_VP_EXTENT_GROUP_MB = 7.5
-"""EMC Symmetrix VMAX FAST VP: extent group of 10 x 768 KiB extents (12 x 64 KiB tracks) [31]."""
+"""EMC Symmetrix VMAX FAST VP: extent group of 10 x 768 KiB extents (12 x 64 KiB tracks)
+[vjswami-autotiering]."""
 HDS_VSP_HDT_PAGE_MB = 42.0
-"""Hitachi USP-V/VSP Dynamic Provisioning / Dynamic Tiering page [35]."""
+"""Hitachi USP-V/VSP Dynamic Provisioning / Dynamic Tiering page [hds-hdp-42mb]."""
 VNX_FAST_VP_SLICE_MB = 1024.0
-"""EMC CLARiiON CX4 / VNX1 FAST VP slice, 1 GiB (analysed hourly, relocated daily) [31][33]."""
+"""EMC CLARiiON CX4 / VNX1 FAST VP slice, 1 GiB (analysed hourly, relocated daily)
+[vjswami-autotiering][storagefreak-fast-vp]."""
 DS8000_EASY_TIER_EXTENT_MB = 1024.0
-"""IBM DS8000 Easy Tier large extent, 1 GiB (small FB extents are 16 MiB) [36]."""
+"""IBM DS8000 Easy Tier large extent, 1 GiB (small FB extents are 16 MiB) [ibm-ds8000-easy-tier]."""
 THREEPAR_AO_REGION_MB = 128.0
-"""HP 3PAR Adaptive Optimization region, 128 MiB [38]."""
+"""HP 3PAR Adaptive Optimization region, 128 MiB [3par-ao-regions]."""
 COMPELLENT_PAGE_MB = 2.0
-"""Dell Compellent Data Progression page, 2 MiB default (512 KiB / 4 MiB options) [39]."""
+"""Dell Compellent Data Progression page, 2 MiB default (512 KiB / 4 MiB options)
+[compellent-data-progression]."""
 VNX2_UNITY_SLICE_MB = 256.0
-"""EMC VNX2 (MCx) / Unity FAST VP slice, 256 MiB [32]."""
+"""EMC VNX2 (MCx) / Unity FAST VP slice, 256 MiB [faststorage-fast-vp]."""
 FLASH_POOL_BLOCK_MB = 4.0 / 1024.0
-"""NetApp Flash Pool: WAFL 4 KiB blocks (a cache, not a tier; not confirmed in a NetApp doc) [21]."""
+"""NetApp Flash Pool: WAFL 4 KiB blocks (a cache, not a tier; not confirmed in a NetApp doc)
+[netapp-ontap-flash-pool-policies]."""
 
 VENDOR_CHUNK_MB: dict[str, float] = {
     "symmetrix-fast-vp": SYMMETRIX_FAST_VP_EXTENT_GROUP_MB,
@@ -68,7 +72,7 @@ VENDOR_CHUNK_MB: dict[str, float] = {
     "vnx2-unity": VNX2_UNITY_SLICE_MB,
     "flash-pool": FLASH_POOL_BLOCK_MB,
 }
-"""Relocation unit per product [MiB]; sources: /work/shared/reference/storage-facts.md section 4."""
+"""Relocation unit per product [MiB]; sources: the keys above (docs/sources.md)."""
 
 # ---- calibrated defaults (must equal fixtures/calibration/tiering.yaml; a test checks) ---------
 

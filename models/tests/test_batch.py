@@ -272,8 +272,8 @@ def test_fixed_size_nodes_take_whole_nodes_from_the_minimum_cluster(catalog: Cat
 
     assert counts[0] == 40
     assert np.all(np.diff(counts) == 10)
-    # 1,000 drives would bill one spare (per_drives 10,000) and need a 100th shelf; max_shelves is 99
-    assert counts[-1] == 990
+    # 100 nodes x 10 drives, no hot spares (no phantom spare billing a 101st node's drives)
+    assert counts[-1] == 1000
 
 
 def test_scale_out_rows_grow_controllers_like_build_configuration(catalog: Catalog) -> None:

@@ -61,8 +61,8 @@ def test_a_target_one_block_meets_needs_one_block(e5460):
 
 
 def test_solidfire_nodes_scale_by_iops(catalog):
-    node = block_from_array(catalog.arrays["netapp-solidfire-sf9605"], catalog.drives["ssd-sata-960"]).block
-    # one 1U node, 10 drives, 100k IOPS, two copies of every block
+    node = block_from_array(catalog.arrays["netapp-solidfire-sf19210"], catalog.drives["ssd-sata-1920"]).block
+    # one 1U node (the 4U four-node base / 4), 10 drives, 100k IOPS, two copies of every block
     assert node.kind is BlockKind.SCALE_OUT_NODE
     assert (node.rack_units, node.drives, node.iops, node.usable_fraction) == (1.0, 10, 100_000, 0.5)
     # 1M IOPS: ceil(1,000,000 / (100,000 x 0.95)) = 11 nodes

@@ -66,9 +66,9 @@ def _raw_records(kind_dir: str, kind: str) -> list[tuple[str, str]]:
 
 
 def test_real_catalog_loads_with_its_version_and_every_part(catalog: Catalog) -> None:
-    assert catalog.catalog_version == "2026.11.0"
-    assert len(catalog.drives) >= 40
-    assert len(catalog.arrays) >= 20
+    assert catalog.catalog_version == "2026.11.1"
+    assert len(catalog.drives) >= 60
+    assert len(catalog.arrays) >= 45
     assert len(catalog.templates) == 8
     assert set(catalog.ports) == set(PortType)
     assert set(catalog.raid_schemes) == set(RaidScheme)
@@ -344,18 +344,23 @@ def test_solidfire_grows_by_whole_nodes_of_ten_drives(catalog: Catalog) -> None:
     # 100 drives / 10 per node = 10 nodes; default 8 ports for 4 nodes -> ceil(8 x 10/4) = 20
     assert big.controller.count == 10
     assert big.ports[0].count == 20
-    with pytest.raises(InputError, match="10 drives each"):
+    with pytest.raises(InputError, match="exactly 10 drives") as exc:
         build_configuration(sf, ssd, "replica", drive_count=45)
-    with pytest.raises(InputError, match="at least 4 nodes"):
+    assert exc.value.field == "drive_count"
+    with pytest.raises(InputError, match="at least 4 nodes") as exc:
         build_configuration(sf, ssd, "replica", drive_count=30)
+    assert exc.value.field == "drive_count"
 
 
 def test_vmax_adds_engines_for_the_drives(catalog: Catalog) -> None:
     vmax = catalog.arrays["emc-vmax"]
-    # 900 drives / 300 per engine = 3 engines x 2 directors = 6 controllers
-    cfg = build_configuration(vmax, catalog.drives["hdd-15k-fc-450"], "raid5", drive_count=900)
+    # 870 drives + ceil(870 / 30) = 29 spares = 899 attached; / 300 per engine -> 3 engines x 2 directors
+    cfg = build_configuration(vmax, catalog.drives["hdd-15k-fc-450"], "raid5", drive_count=870)
     assert cfg.controller.count == 6
     assert cfg.ports[0].count == 48  # 16 FC ports per engine
+    # 900 drives + 30 spares = 930 attached: spares count against the engine's 300, so a 4th engine
+    cfg = build_configuration(vmax, catalog.drives["hdd-15k-fc-450"], "raid5", drive_count=900)
+    assert cfg.controller.count == 8
 
 
 def test_generic_array_takes_custom_drives_and_erasure_coding(catalog: Catalog) -> None:

@@ -17,7 +17,7 @@ from models.importers import (
 )
 from models.workload import Phase
 
-# published-measurements.yaml, io_mixes.iometer_file_server.iometer_spec_lines (a YAML block scalar,
+# [iometer-file-server] file-server access specification, iometer_spec_lines (a YAML block scalar,
 # so the text ends with a newline)
 PUBLISHED_SPEC = (
     "'size,% of size,% reads,% random,delay,burst,align,reply\n"

@@ -19,16 +19,16 @@ wavelet-tree sweep over the bits of ``prev`` (vectorized, O(n log n), ~2 us per 
 of C blocks hits access t iff ``d(t) < C``.
 
 SHARDS (Waldspurger, Park, Garthwaite, Ahmad, "Efficient MRC construction with SHARDS", FAST
-2015): keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
+2015 [waldspurger-2015]): keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
 distances and scale them by 1/R; the miss ratio is divided by the expected sample count (R times
 the requests: the SHARDS_adj correction). The threshold is lowered (halved) whenever the sample
 outgrows ``max_samples``, and the kept accesses are filtered again: the result is exactly fixed-rate
 SHARDS at the final rate. Below ``max_samples`` block requests nothing is dropped (R = 1, exact).
 
-Other policies (ARC: Megiddo and Modha, FAST 2003; S3-FIFO: Yang et al., SOSP 2023) run in
+Other policies (ARC: Megiddo and Modha, FAST 2003 [megiddo-modha-2003]; S3-FIFO: Yang et al., SOSP 2023) run in
 libCacheSim (Yang, Zhang, Qiu, Yue, Vinayak, "FIFO queues are all you need for cache eviction",
-SOSP 2023; github.com/1a1a11a/libCacheSim) on the same sample with cache sizes scaled by R
-("miniature simulation", Waldspurger et al., USENIX ATC 2017).
+SOSP 2023 [yang-2023-s3fifo]; github.com/1a1a11a/libCacheSim [yang-libcachesim]) on the same sample with cache sizes scaled by R
+("miniature simulation", Waldspurger et al., USENIX ATC 2017 [waldspurger-2017]).
 """
 
 from __future__ import annotations

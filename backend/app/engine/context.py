@@ -24,6 +24,7 @@ from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord
 from models.base import InputError
 from models.catalog import ArrayModel, build_configuration, raid_scheme_records
+from models.cluster import node_label
 from models.configuration import Configuration
 from models.drives import DriveSpec
 from models.parameters import EngineParameters
@@ -262,7 +263,6 @@ class SizingContext:
             return loc + (name,) if name in CatalogReference.model_fields else loc
 
         try:
-            ports = array.port_option(ref.port_option).ports if ref.port_option else None
             config = build_configuration(
                 array,
                 drive,
@@ -270,8 +270,9 @@ class SizingContext:
                 group_width=ref.group_width,
                 drive_count=ref.drive_count,
                 flash_cache_gb=ref.flash_cache_gb,
-                ports=ports,
                 layout_full_stripe_share=share,
+                port_option=ref.port_option,
+                nodes=ref.nodes,
             )
         except InputError as exc:
             raise InvalidInput.at(field_loc(exc.field), readable(exc.reason)) from exc
@@ -283,12 +284,15 @@ class SizingContext:
         family = ref.drive_count is None and count != "entry"
         width = f"{layout.scheme.value} {layout.group_width}"
         suffix = f", {age.value} layout" if age is not None else ""
+        model = array.model
+        if config.cluster is not None:
+            model += f", {node_label(config.cluster, config.cluster.nodes)}"
         if ref.name:
             name = ref.name
         elif family:
-            name = f"{array.model}, {drive.name}, {width}{suffix}"
+            name = f"{model}, {drive.name}, {width}{suffix}"
         else:
-            name = f"{array.model}, {pool.drive_count} x {drive.name}, {width}{suffix}"
+            name = f"{model}, {pool.drive_count} x {drive.name}, {width}{suffix}"
         pool = pool.model_copy(update={"raid": layout, "drive_count": None if family else pool.drive_count})
         return config.model_copy(update={"pools": [pool], "name": name[:120]})
 

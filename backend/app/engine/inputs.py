@@ -40,7 +40,9 @@ class CatalogReference(Request):
     """A configuration built from catalog records (or custom hardware record ids).
 
     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-    width, the default port option and no flash cache. ``drive_count`` null means the array's entry
+    width, the default port option, no flash cache and (clustered arrays) the base system's nodes or
+    as many as the drives need; ports, controllers and packaging scale with ``nodes`` whether the
+    port option is named or not. ``drive_count`` null means the array's entry
     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
     ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
     share and scatter; null = the calibration's default age) and is ignored for other schemes.
@@ -60,6 +62,13 @@ class CatalogReference(Request):
     flash_cache_gb: float = Field(default=0.0, ge=0.0, le=1e6, description="flash read cache [GB, system]")
     port_option: str | None = Field(
         default=None, min_length=1, max_length=80, description="array port option name"
+    )
+    nodes: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="nodes (HA pairs where the family grows in pairs) of a clustered or scale-out "
+        "array, within its range; null = the base system, or as many as the drives need",
     )
     controller_id: str | None = Field(
         default=None,

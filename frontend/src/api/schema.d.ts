@@ -574,6 +574,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Architecture
+         * @description How the array writes and protects data; stated by the catalog record, read by the engine.
+         *
+         *     ``copies`` counts whole copies of every write kept on different nodes or controllers (2 for
+         *     two-way replication or synchronous mirroring), on top of the RAID layout inside each node.
+         */
+        Architecture: {
+            /** @default none */
+            compression: components["schemas"]["ReductionMode"];
+            /**
+             * Copies
+             * @description copies of every write on different nodes
+             * @default 1
+             */
+            copies: number;
+            /** @default none */
+            dedupe: components["schemas"]["ReductionMode"];
+            /** @default in_place_raid */
+            write_architecture: components["schemas"]["WriteArchitecture"];
+        };
         /** ArrayDetail */
         ArrayDetail: {
             array: components["schemas"]["ArrayModel"];
@@ -623,6 +644,8 @@ export interface components {
              * @default false
              */
             any_drive: boolean;
+            /** @description write architecture, copies, inline/post-process data reduction */
+            architecture?: components["schemas"]["Architecture"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             controller: components["schemas"]["ControllerSpec"];
             /** Default Drive */
@@ -1129,7 +1152,9 @@ export interface components {
          * @description A configuration built from catalog records (or custom hardware record ids).
          *
          *     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-         *     width, the default port option and no flash cache. ``drive_count`` null means the array's entry
+         *     width, the default port option, no flash cache and (clustered arrays) the base system's nodes or
+         *     as many as the drives need; ports, controllers and packaging scale with ``nodes`` whether the
+         *     port option is named or not. ``drive_count`` null means the array's entry
          *     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
          *     ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
          *     share and scatter; null = the calibration's default age) and is ignored for other schemes.
@@ -1171,6 +1196,11 @@ export interface components {
             /** Name */
             name?: string | null;
             /**
+             * Nodes
+             * @description nodes (HA pairs where the family grows in pairs) of a clustered or scale-out array, within its range; null = the base system, or as many as the drives need
+             */
+            nodes?: number | null;
+            /**
              * Port Option
              * @description array port option name
              */
@@ -1196,6 +1226,82 @@ export interface components {
             unit: string;
             /** Value */
             value: number | null;
+        };
+        /**
+         * Cluster
+         * @description A clustered or scale-out system: how many nodes it has, its limits, and what one node adds.
+         *
+         *     A *node* is the family's unit of growth: one controller (SolidFire, Ceph) or an HA pair of
+         *     two (ONTAP clusters grow in HA pairs, ``unit = "HA pair"``). Every figure ``*_per_node`` is
+         *     what one more node adds to the system; :func:`models.cluster.with_nodes` multiplies them out
+         *     into the configuration's controllers, ports and packaging. Drive limits count every drive a
+         *     node attaches, hot spares included.
+         */
+        Cluster: {
+            /**
+             * Controllers Per Node
+             * @default 1
+             */
+            controllers_per_node: number;
+            /**
+             * Drives In Node Enclosure
+             * @default 0
+             */
+            drives_in_node_enclosure: number;
+            /**
+             * Fixed Drives Per Node
+             * @description every node holds exactly max_drives_per_node drives (SolidFire: 10)
+             * @default false
+             */
+            fixed_drives_per_node: boolean;
+            /**
+             * Max Drives
+             * @description drives per cluster
+             */
+            max_drives?: number | null;
+            /**
+             * Max Drives Per Node
+             * @description drives one node (HA pair) attaches, spares included
+             */
+            max_drives_per_node?: number | null;
+            /** Max Nodes */
+            max_nodes: number;
+            /** Max Shelves Per Node */
+            max_shelves_per_node?: number | null;
+            /**
+             * Min Nodes
+             * @default 1
+             */
+            min_nodes: number;
+            /**
+             * Nodes
+             * @description nodes (or HA pairs) in this configuration
+             */
+            nodes: number;
+            /** Ports Per Node */
+            ports_per_node: components["schemas"]["PortGroup"][];
+            /**
+             * Power W Per Node
+             * @default 0
+             */
+            power_w_per_node: number;
+            /**
+             * Price Usd Per Node
+             * @default 0
+             */
+            price_usd_per_node: number;
+            /**
+             * Rack Units Per Node
+             * @description controller enclosure [U]
+             * @default 0
+             */
+            rack_units_per_node: number;
+            /**
+             * Unit
+             * @default node
+             * @enum {string}
+             */
+            unit: "node" | "HA pair";
         };
         /**
          * CommandQueuing
@@ -1401,6 +1507,8 @@ export interface components {
          * @description One storage system build to evaluate.
          */
         Configuration: {
+            /** @description write architecture, copies and data reduction; None = not stated */
+            architecture?: components["schemas"]["Architecture"] | null;
             /**
              * Array Id
              * @description catalog array id it was built from
@@ -1408,6 +1516,8 @@ export interface components {
             array_id?: string | null;
             cache?: components["schemas"]["CacheConfig"];
             capacity?: components["schemas"]["CapacityPolicy"];
+            /** @description nodes of a clustered or scale-out system and what one node adds */
+            cluster?: components["schemas"]["Cluster"] | null;
             controller: components["schemas"]["ControllerSpec"];
             headroom?: components["schemas"]["HeadroomTargets"];
             /**
@@ -1471,6 +1581,11 @@ export interface components {
              */
             cache_hit_ms: number;
             /**
+             * Cluster Network Mb S
+             * @description cluster interconnect per controller (node), one direction [MB/s]: carries copy traffic between nodes (replicas, synchronous mirroring, indirect I/O)
+             */
+            cluster_network_mb_s?: number | null;
+            /**
              * Compression Cpu Multiplier
              * @default 1.2
              */
@@ -1525,12 +1640,12 @@ export interface components {
             ha_mode: components["schemas"]["HaMode"];
             /**
              * Max Iops
-             * @description front-end IOPS ceiling per controller
+             * @description front-end IOPS ceiling per controller (node); a vendor figure, cited in source
              */
             max_iops?: number | null;
             /**
              * Max Mb S
-             * @description front-end MB/s ceiling per controller
+             * @description front-end MB/s ceiling per controller (node); a vendor figure, cited
              */
             max_mb_s?: number | null;
             /** Model */
@@ -1687,6 +1802,8 @@ export interface components {
              * @default false
              */
             any_drive: boolean;
+            /** @description write architecture, copies, inline/post-process data reduction */
+            architecture?: components["schemas"]["Architecture"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             controller: components["schemas"]["ControllerSpec"];
             /** Default Drive */
@@ -1773,6 +1890,11 @@ export interface components {
              */
             capacity_gb: number;
             /**
+             * Endurance Dwpd
+             * @description rated endurance: full drive writes per day over the warranty
+             */
+            endurance_dwpd?: number | null;
+            /**
              * Id
              * @description ignored: the server sets it to the record id
              */
@@ -1783,6 +1905,11 @@ export interface components {
              * @default SAS
              */
             interface: string;
+            /**
+             * Iops Rated Qd
+             * @description queue depth (total outstanding I/Os) of the IOPS ratings
+             */
+            iops_rated_qd?: number | null;
             kind: components["schemas"]["DriveKind"];
             /**
              * Media Rate Mb S
@@ -1791,6 +1918,11 @@ export interface components {
             media_rate_mb_s: number;
             /** Name */
             name: string;
+            /**
+             * Over Provisioning Pct
+             * @description spare flash beyond the user capacity, as a share of the user capacity [%]
+             */
+            over_provisioning_pct?: number | null;
             /**
              * Overhead Ms
              * @description command/controller overhead per I/O [ms]
@@ -1806,7 +1938,7 @@ export interface components {
             price_usd?: number | null;
             /**
              * Read Iops 4K
-             * @description random 4 KiB read IOPS at high QD
+             * @description random 4 KiB read IOPS at the rated queue depth (iops_rated_qd)
              */
             read_iops_4k?: number | null;
             /**
@@ -1821,13 +1953,21 @@ export interface components {
             right_sized_gib?: number | null;
             /** Rpm */
             rpm?: number | null;
-            /** Seq Write Mb S */
+            /**
+             * Seq Write Mb S
+             * @description sequential write rate [MB/s]
+             */
             seq_write_mb_s?: number | null;
             /**
              * Source
              * @default user-defined
              */
             source: string;
+            /**
+             * Steady Write Iops 4K
+             * @description random 4 KiB write IOPS after preconditioning to steady state (SNIA PTS); at most write_iops_4k
+             */
+            steady_write_iops_4k?: number | null;
             /**
              * Track To Track Ms
              * @description single-track seek [ms]
@@ -1839,8 +1979,13 @@ export interface components {
              */
             unrecoverable_read_error_bits?: number | null;
             /**
+             * Warranty Years
+             * @description warranty period [years]
+             */
+            warranty_years?: number | null;
+            /**
              * Write Iops 4K
-             * @description random 4 KiB write IOPS, steady state (after preconditioning)
+             * @description random 4 KiB write IOPS as rated at iops_rated_qd (enterprise datasheets rate steady state; see steady_write_iops_4k where the rating is fresh-out-of-box)
              */
             write_iops_4k?: number | null;
             /**
@@ -2043,6 +2188,11 @@ export interface components {
              * @description marketed capacity [GB, decimal]
              */
             capacity_gb: number;
+            /**
+             * Endurance Dwpd
+             * @description rated endurance: full drive writes per day over the warranty
+             */
+            endurance_dwpd?: number | null;
             /** Id */
             id: string;
             /**
@@ -2051,6 +2201,11 @@ export interface components {
              * @default SAS
              */
             interface: string;
+            /**
+             * Iops Rated Qd
+             * @description queue depth (total outstanding I/Os) of the IOPS ratings
+             */
+            iops_rated_qd?: number | null;
             kind: components["schemas"]["DriveKind"];
             /**
              * Media Rate Mb S
@@ -2059,6 +2214,11 @@ export interface components {
             media_rate_mb_s: number;
             /** Name */
             name: string;
+            /**
+             * Over Provisioning Pct
+             * @description spare flash beyond the user capacity, as a share of the user capacity [%]
+             */
+            over_provisioning_pct?: number | null;
             /**
              * Overhead Ms
              * @description command/controller overhead per I/O [ms]
@@ -2074,7 +2234,7 @@ export interface components {
             price_usd?: number | null;
             /**
              * Read Iops 4K
-             * @description random 4 KiB read IOPS at high QD
+             * @description random 4 KiB read IOPS at the rated queue depth (iops_rated_qd)
              */
             read_iops_4k?: number | null;
             /**
@@ -2089,13 +2249,21 @@ export interface components {
             right_sized_gib?: number | null;
             /** Rpm */
             rpm?: number | null;
-            /** Seq Write Mb S */
+            /**
+             * Seq Write Mb S
+             * @description sequential write rate [MB/s]
+             */
             seq_write_mb_s?: number | null;
             /**
              * Source
              * @default user-defined
              */
             source: string;
+            /**
+             * Steady Write Iops 4K
+             * @description random 4 KiB write IOPS after preconditioning to steady state (SNIA PTS); at most write_iops_4k
+             */
+            steady_write_iops_4k?: number | null;
             /**
              * Track To Track Ms
              * @description single-track seek [ms]
@@ -2107,8 +2275,13 @@ export interface components {
              */
             unrecoverable_read_error_bits?: number | null;
             /**
+             * Warranty Years
+             * @description warranty period [years]
+             */
+            warranty_years?: number | null;
+            /**
              * Write Iops 4K
-             * @description random 4 KiB write IOPS, steady state (after preconditioning)
+             * @description random 4 KiB write IOPS as rated at iops_rated_qd (enterprise datasheets rate steady state; see steady_write_iops_4k where the rating is fresh-out-of-box)
              */
             write_iops_4k?: number | null;
             /**
@@ -3051,7 +3224,7 @@ export interface components {
             controller_price_usd: number;
             /**
              * Controller Rack Units
-             * @description controller enclosure [U]
+             * @description controller enclosures, all nodes [U]
              * @default 3
              */
             controller_rack_units: number;
@@ -3970,6 +4143,11 @@ export interface components {
             headroom_pct: number;
             /** Model */
             model: string;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) of a clustered family, as many as the drives need
+             */
+            nodes?: number | null;
             /** On Pareto Front */
             on_pareto_front: boolean;
             /** Power W */
@@ -4002,6 +4180,12 @@ export interface components {
             /** Vendor */
             vendor: string;
         };
+        /**
+         * ReductionMode
+         * @description When an array deduplicates or compresses: before the data reaches the drives, later, or both.
+         * @enum {string}
+         */
+        ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
         /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
@@ -4070,13 +4254,15 @@ export interface components {
         };
         /**
          * ScaleOut
-         * @description Scale-out growth: nodes of ``controllers_per_node`` controllers, each holding drives.
+         * @description A clustered or scale-out family: it grows in nodes (or HA pairs) of ``controllers_per_node``.
          *
-         *     The array record's ``controller.count`` is the base system (``min_nodes`` or more nodes).
-         *     :func:`build_configuration` adds nodes for the drive count: ``nodes = max(base,
-         *     ceil(drives / drives_per_node))``; with ``fixed_drives_per_node`` every node holds exactly
-         *     that many drives (SolidFire: 10) and ``nodes = drives / drives_per_node``. Default port
-         *     counts grow in proportion to the nodes.
+         *     The array record describes its base system: ``controller.count`` controllers make
+         *     ``controller.count / controllers_per_node`` base nodes, and its port options and packaging
+         *     (node enclosures, their drives, power, price, shelf limit) are the base system's figures;
+         *     :func:`build_configuration` divides them by the base nodes and multiplies them out for the
+         *     nodes asked for (:mod:`models.cluster`), so they must divide evenly. ``drives_per_node`` counts
+         *     every drive one node attaches, spares included; with ``fixed_drives_per_node`` every node
+         *     holds exactly that many (SolidFire: 10). ``max_drives`` of the record is the cluster maximum.
          */
         ScaleOut: {
             /**
@@ -4086,7 +4272,7 @@ export interface components {
             controllers_per_node: number;
             /**
              * Drives Per Node
-             * @description drives per node (a maximum unless fixed)
+             * @description drives per node, spares included (a maximum unless fixed)
              */
             drives_per_node: number;
             /**
@@ -4101,6 +4287,12 @@ export interface components {
              * @default 1
              */
             min_nodes: number;
+            /**
+             * Unit
+             * @default node
+             * @enum {string}
+             */
+            unit: "node" | "HA pair";
         };
         /** SensitivityRequest */
         SensitivityRequest: {
@@ -4316,6 +4508,17 @@ export interface components {
             feasible: boolean;
             /** Groups */
             groups: number;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) of a clustered configuration
+             */
+            nodes?: number | null;
+            /**
+             * Nodes Added
+             * @description nodes (HA pairs) sizing added to the given ones
+             * @default 0
+             */
+            nodes_added: number;
             /** Pool */
             pool: string;
             /**
@@ -5209,6 +5412,12 @@ export interface components {
             /** Templates */
             templates: components["schemas"]["WorkloadTemplate"][];
         };
+        /**
+         * WriteArchitecture
+         * @description How an array lays writes down on its drives.
+         * @enum {string}
+         */
+        WriteArchitecture: "in_place_raid" | "write_anywhere" | "log_structured" | "replicated_scale_out";
         /**
          * WriteLogOption
          * @description A separate write-log device (ZFS SLOG/"Logzilla"): acknowledges synchronous writes.

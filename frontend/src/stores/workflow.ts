@@ -32,6 +32,8 @@ export type ConfigDraft = {
   portOption: string;
   /** Custom controller record replacing the array's; '' = the array's own. */
   controllerId: string;
+  /** Nodes (HA pairs) of a clustered array; null = the base system, more as the drives need. */
+  nodes: number | null;
   headroom: HeadroomTargets;
   /** null = "size it for me" (POST /size); a number = evaluate that many drives (POST /evaluate). */
   driveCount: number | null;
@@ -88,6 +90,7 @@ export const emptyDraft: ConfigDraft = {
   cacheOptionsGb: [],
   portOption: '',
   controllerId: '',
+  nodes: null,
   headroom: defaultHeadroom,
   driveCount: null,
 };

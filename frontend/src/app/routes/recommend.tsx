@@ -34,6 +34,7 @@ export default function RecommendPage() {
       cacheOptionsGb: [],
       portOption: '',
       controllerId: '',
+      nodes: c.nodes ?? null,
       driveCount: c.drive_count,
     });
     void navigate(href.size());

@@ -121,6 +121,24 @@ describe('ConfigurationBuilder with custom hardware', () => {
     expect(screen.getByRole('option', { name: /Custom: 2 x Lab controller/ })).toBeInTheDocument();
   });
 
+  it('offers the node count of a clustered family and sends it only when chosen', async () => {
+    const clustered = {
+      ...fixtures.arrayFas3170,
+      array: {
+        ...fixtures.arrayFas3170.array,
+        scale_out: { unit: 'HA pair', drives_per_node: 840, fixed_drives_per_node: false, controllers_per_node: 2, min_nodes: 1, max_nodes: 12 },
+      },
+    };
+    server.use(http.get('*/api/v1/catalog/arrays/:id', () => HttpResponse.json(clustered)));
+    const { user } = renderWithProviders(<Harness initial={{ ...emptyDraft, vendor: 'NetApp', arrayId: 'netapp-fas3170', raidScheme: 'raid-dp' }} />);
+    const nodes = await screen.findByRole('combobox', { name: 'Nodes [HA pairs]' });
+    expect('nodes' in reference()).toBe(false);
+    expect(screen.getAllByRole('option', { name: /HA pairs? \(\d+ controllers\)/ })).toHaveLength(12);
+    await user.selectOptions(nodes, '12');
+    expect(nodes).toHaveDisplayValue('12 HA pairs (24 controllers)');
+    expect(reference()).toMatchObject({ nodes: 12 });
+  });
+
   it('leaves controller_id out of the reference while the array’s own controllers are used', () => {
     expect('controller_id' in draftToReference({ ...emptyDraft, arrayId: 'a' })).toBe(false);
     expect(draftToReference({ ...emptyDraft, arrayId: 'a', controllerId: 'c1' }).controller_id).toBe('c1');

@@ -8,7 +8,7 @@ import type { ConfigDraft } from '@/stores/workflow';
 import { usePorts } from '../api/get-ports';
 import { useRaidSchemes } from '../api/get-raid-schemes';
 import { useArrayDetail, useHardwareChoices } from '../hooks/use-hardware-choices';
-import { allowedWidths, draftForArray, flashCacheSizes, raidOption } from '../lib/draft';
+import { allowedWidths, draftForArray, flashCacheSizes, nodeCounts, nodeLabel, raidOption } from '../lib/draft';
 
 type ConfigurationBuilderProps = {
   draft: ConfigDraft;
@@ -23,7 +23,7 @@ type ConfigurationBuilderProps = {
   actions?: ReactNode;
 };
 
-const REFERENCE_FIELDS = ['array_id', 'drive_id', 'controller_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option'];
+const REFERENCE_FIELDS = ['array_id', 'drive_id', 'controller_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option', 'nodes'];
 
 function driveLabel(d: DriveSpec, custom: boolean): string {
   const speed = d.kind === 'hdd' && d.rpm ? `${Math.round(d.rpm / 1000)}K rpm` : d.kind === 'nvme' ? 'NVMe' : d.kind.toUpperCase();
@@ -58,6 +58,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
   const option = array ? raidOption(array, draft.raidScheme) : undefined;
   const widths = option ? allowedWidths(option) : [];
   const flashSizes = array ? flashCacheSizes(array) : [];
+  const nodeChoices = array ? nodeCounts(array) : [];
   const schemeName = (s: string) => schemes.data?.raid_schemes.find((r) => r.scheme === s)?.name ?? s;
   const portName = (t: string) => ports.data?.ports.find((p) => p.type === t)?.name ?? t;
   const sizing = draft.driveCount === null;
@@ -158,6 +159,19 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           errors={errors.at('port_option')}
           onChange={(portOption) => set({ portOption: portOption === array?.default_ports ? '' : portOption })}
         />
+        {array && nodeChoices.length ? (
+          <SelectField
+            label={`Nodes [${array.scale_out?.unit ?? 'node'}s]`}
+            value={draft.nodes === null ? '' : String(draft.nodes)}
+            options={[
+              { value: '', label: 'Base system, more as the drives need' },
+              ...nodeChoices.map((n) => ({ value: String(n), label: nodeLabel(array, n) })),
+            ]}
+            errors={errors.at('nodes')}
+            hint="Controllers, ports, rack units, power and price scale with the nodes"
+            onChange={(v) => set({ nodes: v === '' ? null : Number(v) })}
+          />
+        ) : null}
         <SelectField
           label="Controllers"
           value={draft.controllerId}
