@@ -42,12 +42,20 @@ from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
-from models.controller import HaMode, controller_load, controller_utilization, cpu_response_ms
+from models.controller import (
+    ControllerLoad,
+    HaMode,
+    controller_load,
+    controller_utilization,
+    cpu_response_ms,
+    cpu_seconds_per_second,
+)
 from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, ssd_latency_ms
 from models.latency import FrontEnd
 from models.parameters import EngineParameters
 from models.pool import (
     PoolState,
+    PoolWork,
     RoleWork,
     Work,
     miss_path,
@@ -55,6 +63,8 @@ from models.pool import (
     plan_work,
     planned_span,
     pool_state,
+    pool_work,
+    stated_queue,
 )
 from models.ports import port_utilization
 from models.raid import (
@@ -396,16 +406,16 @@ class _Member:
 
 @dataclass
 class _State:
-    """Front end of one (array, flash cache, nodes): everything that does not depend on the drives."""
+    """Front end of one (array, flash cache, nodes): everything that does not depend on the drives
+    (the controllers' CPU does, through the back-end I/Os of each family's layout: per segment)."""
 
     config: Configuration
     hits: list[list[tuple[float, float]]]  # [window][member] (h_dram, h_flash)
-    controller_pct: list[float]
+    loads: list[ControllerLoad]  # [window] front-end controller load (no back-end I/Os)
     controller_limit: float
-    failover_pct: list[float | None]
     port_pct: list[float]
-    front_ms: list[list[float]]  # [window][member]; inf when the controller or ports saturate
-    ok: list[bool]  # per window: controllers, failover and ports within their limits
+    port_ms: list[list[float]]  # [window][member] port response + host time; inf when ports saturate
+    ok: list[bool]  # per window: ports within their limit
 
 
 def _stack(rows: Sequence[tuple[float, ...]], width: int) -> FloatArray:
@@ -429,11 +439,37 @@ def _take(work: Work, ix: IntArray | slice) -> Work:
 class _Window:
     """Per segment, one window's drive work and what latency needs (arrays over segments)."""
 
-    work: Work
-    miss_rate: FloatArray
-    miss_fixed_ms: FloatArray
-    queue_outstanding: FloatArray  # sum of concurrency x miss share (when every phase states one)
-    stated: bool
+    pool: PoolWork
+
+
+class _SegmentPlans:
+    """:class:`models.pool.PlanSource` of many segments at once: each layout's access plans (rows
+    of a table, one per layout) gathered onto the segments and priced on their drives."""
+
+    def __init__(self, model: BatchModel, lay: IntArray, times: Any) -> None:
+        self.model, self.lay, self.times = model, lay, times
+        self.memo: dict[float, tuple[Work, Work]] = {}
+        self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+
+    def random(self, size_kib: float) -> tuple[Work, Work]:
+        got = self.memo.get(size_kib)
+        if got is None:
+            rtab, wtab = self.model._random_plans(size_kib)
+            got = self.memo[size_kib] = (
+                plan_work(_columns(rtab, self.lay, AccessPlan), self.times),
+                plan_work(_columns(wtab, self.lay, AccessPlan), self.times),
+            )
+        return got
+
+    def streams(self, interleaved: bool) -> tuple[Work, Work]:
+        got = self.stream_memo.get(interleaved)
+        if got is None:
+            m = self.model
+            got = self.stream_memo[interleaved] = (
+                plan_work(_columns(m.l_seq_read, self.lay, AccessPlan), self.times, interleaved=interleaved),
+                plan_work(_columns(m.l_seq_write, self.lay, AccessPlan), self.times, interleaved=interleaved),
+            )
+        return got
 
 
 class BatchModel:
@@ -683,17 +719,12 @@ class BatchModel:
         self.st_hd = [table(lambda st, w, i: st.hits[w][i][0], wi) for wi in range(nw)]
         self.st_hf = [table(lambda st, w, i: st.hits[w][i][1], wi) for wi in range(nw)]
         # read latency of a phase = c + k x R_miss, with (the latency module's R_read regrouped)
-        # c = front end + rnd (h_d t_hit + h_f t_flash) + (1 - rnd) t_hit (inf when saturated), k = rnd x miss
-        hit_ms = np.asarray([st.config.controller.cache_hit_ms for st in sts], dtype=np.float64)[:, None]
-        flash_ms = np.asarray([st.config.cache.flash_hit_ms for st in sts], dtype=np.float64)[:, None]
-        self.st_lat_c: list[FloatArray] = []
+        # c = front end + rnd (h_d t_hit + h_f t_flash) + (1 - rnd) t_hit (inf when saturated), k = rnd x miss;
+        # the controller part of the front end depends on the segment (:meth:`_work`)
         self.st_lat_k: list[FloatArray] = []
         for wi in range(nw):
             rnd = np.asarray([m.rnd for m in self.members[wi]], dtype=np.float64)[None, :]
-            front = table(lambda st, w, i: st.front_ms[w][i], wi)
-            hd, hf = self.st_hd[wi], self.st_hf[wi]
-            self.st_lat_c.append(front + rnd * (hd * hit_ms + hf * flash_ms) + (1 - rnd) * hit_ms)
-            self.st_lat_k.append(rnd * np.maximum(0.0, 1 - hd - hf))
+            self.st_lat_k.append(rnd * np.maximum(0.0, 1 - self.st_hd[wi] - self.st_hf[wi]))
         pk = [st.config.packaging for st in sts]
         self.st_pack = np.asarray(
             [
@@ -713,61 +744,67 @@ class BatchModel:
             dtype=np.float64,
         ).reshape(ns, 9)
         self.st_ok = np.asarray([all(st.ok) for st in sts], dtype=bool).reshape(ns)
-        self.st_ctrl = np.asarray([st.controller_pct for st in sts], dtype=np.float64).reshape(ns, nw)
         self.st_ctrl_limit = np.asarray([st.controller_limit for st in sts], dtype=np.float64)
-        self.st_fo = np.asarray(
-            [[np.nan if v is None else v for v in st.failover_pct] for st in sts], dtype=np.float64
-        ).reshape(ns, nw)
         self.st_port = np.asarray([st.port_pct for st in sts], dtype=np.float64).reshape(ns, nw)
 
     def _state(self, cfg: Configuration, hits: list[list[tuple[float, float]]]) -> _State:
-        """Controllers, ports and front-end latency of one state, with the engine's own functions."""
+        """Ports, the front-end controller load and the port part of latency of one state, with the
+        engine's own functions."""
         p = self.p
         ctrl = cfg.controller
-        serving = ctrl.serving
         st = _State(
             config=cfg,
             hits=hits,
-            controller_pct=[],
+            loads=[],
             controller_limit=cfg.headroom.controller_limit_pct(ctrl.ha_mode),
-            failover_pct=[],
             port_pct=[],
-            front_ms=[],
+            port_ms=[],
             ok=[],
         )
         port_rate = max(pg.mb_s_per_port for pg in cfg.ports)
         for wi, members in enumerate(self.members):
-            load = controller_load([(m.workload, m.phase) for m in members], hits[wi])
-            u_ctrl = controller_utilization(load, ctrl, serving)
-            ok = 100 * u_ctrl <= st.controller_limit + 1e-9
-            st.controller_pct.append(100 * u_ctrl)
-            after = ctrl.serving_after_failover
-            fo: float | None = None
-            if ctrl.count >= 2 and after >= 1 and ctrl.ha_mode is not HaMode.SINGLE:
-                fo = 100 * controller_utilization(load, ctrl, after)
-                ok = ok and fo <= cfg.headroom.failover_max_pct + 1e-9
-            st.failover_pct.append(fo)
+            st.loads.append(controller_load([(m.workload, m.phase) for m in members], hits[wi]))
             mb_s = sum(m.phase.effective_mb_s for m in members)
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
-            ok = ok and 100 * u_port <= cfg.headroom.port_max_pct + 1e-9
-            st.ok.append(ok)
+            st.ok.append(100 * u_port <= cfg.headroom.port_max_pct + 1e-9)
             front = FrontEnd(
-                r_ctrl_ms=cpu_response_ms(load, ctrl, u_ctrl),
+                r_ctrl_ms=0.0,
                 port_utilization=u_port,
                 port_mb_s=port_rate,
                 host_overhead_ms=p.host_overhead_ms,
                 cache_hit_ms=ctrl.cache_hit_ms,
                 write_ack_ms=ctrl.write_ack_ms,
             )
-            st.front_ms.append(
+            st.port_ms.append(
                 [math.inf if (f := front.time_ms(m.mean_kib)[0]) is None else f for m in members]
             )
         return st
 
+    def _controllers(self, wi: int, backend_ios: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Per segment in window ``wi``: controller utilization, after a failover (nan: none) and
+        CPU response [ms] (inf when saturated), with the back-end I/Os of the segment's layout
+        (:func:`models.controller.controller_utilization` on arrays)."""
+        nseg = backend_ios.size
+        u = np.empty(nseg)
+        fo = np.full(nseg, np.nan)
+        r_ctrl = np.empty(nseg)
+        for s, st in enumerate(self.states):
+            at = self.state_segments[s]
+            ctrl = st.config.controller
+            load = st.loads[wi]
+            cpu_s = cpu_seconds_per_second(load, ctrl, backend_ios=backend_ios[at])
+            u[at] = controller_utilization(load, ctrl, ctrl.serving, cpu_s=cpu_s)
+            r_ctrl[at] = cpu_response_ms(load, ctrl, np.asarray(u[at]), cpu_s=cpu_s)
+            after = ctrl.serving_after_failover
+            if ctrl.count >= 2 and after >= 1 and ctrl.ha_mode is not HaMode.SINGLE:
+                fo[at] = controller_utilization(load, ctrl, after, cpu_s=cpu_s)
+        return u, fo, r_ctrl
+
     def _work(self) -> None:
-        """Per segment and window, the drive work of every phase and I/O size, priced by
-        :func:`models.pool.plan_work` on the segments' drives and layouts (arrays over segments)."""
+        """Per segment and window: the drive work of every phase and I/O size
+        (:func:`models.pool.pool_work` with the segments' plans and hit ratios as arrays), then the
+        controllers with the back-end I/Os it issues, and the front-end part of read latency."""
         seg_f = self.seg_family
         drv = self.fam_drive[seg_f]
         lay = self.fam_layout[seg_f]
@@ -780,50 +817,42 @@ class BatchModel:
         self.seg_scatter = self.l_scatter[lay]
         self.seg_width = self.l_width[lay]
         self.seg_parity = self.l_parity[lay]
-        seq_r = plan_work(_columns(self.l_seq_read, lay, AccessPlan), times)
-        seq_w = plan_work(_columns(self.l_seq_write, lay, AccessPlan), times)
+        order = np.argsort(self.seg_state, kind="stable")
+        bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
+        self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
+        plans = _SegmentPlans(self, lay, times)
         nseg = seg_f.size
+        nw = len(self.windows)
         self.win: list[_Window] = []
         self.seg_ssd_latency: list[dict[int, FloatArray]] = []
+        self.seg_ctrl = np.zeros((nw, nseg))
+        self.seg_fo = np.zeros((nw, nseg))
+        self.seg_lat_c: list[FloatArray] = []
+        seg_ok = self.st_ok[self.seg_state].copy()
+        ctrl_limit = self.st_ctrl_limit[self.seg_state]
+        hit_ms = np.asarray([st.config.controller.cache_hit_ms for st in self.states])[self.seg_state]
+        flash_ms = np.asarray([st.config.cache.flash_hit_ms for st in self.states])[self.seg_state]
         ssd_drives = [i for i, d in enumerate(self.drives) if d.kind is not DriveKind.HDD]
         for wi, members in enumerate(self.members):
-            rd, wr = Work(), Work()
-            miss_rate = np.zeros(nseg)
-            miss_fixed = np.zeros(nseg)
-            outstanding = np.zeros(nseg)
-            stated = True
-            miss_of_state = np.maximum(0.0, 1.0 - self.st_hd[wi] - self.st_hf[wi])
-            for i, m in enumerate(members):
-                if m.iops <= 0:
-                    continue
-                miss = miss_of_state[self.seg_state, i]
-                if m.phase.concurrency is None:
-                    stated = False
-                else:
-                    outstanding += m.phase.concurrency * m.rf * m.rnd * miss
-                interleaved = m.phase.sequential_streams != 1
-                sr = (
-                    seq_r
-                    if interleaved
-                    else plan_work(_columns(self.l_seq_read, lay, AccessPlan), times, interleaved=False)
-                )
-                sw = (
-                    seq_w
-                    if interleaved
-                    else plan_work(_columns(self.l_seq_write, lay, AccessPlan), times, interleaved=False)
-                )
-                for size, frac in m.phase.size_mix:
-                    rtab, wtab = self._random_plans(size)
-                    rr = plan_work(_columns(rtab, lay, AccessPlan), times)
-                    rw = plan_work(_columns(wtab, lay, AccessPlan), times)
-                    r_miss = m.reads * m.rnd * frac * miss
-                    rd = rd.plus(rr, r_miss).plus(sr, m.reads * (1.0 - m.rnd) * frac * size)
-                    miss_rate = miss_rate + r_miss
-                    miss_fixed = miss_fixed + r_miss * rr.data.read_ms / np.maximum(rr.data.ops, 1e-12)
-                    wr = wr.plus(rw, m.writes_be * m.rnd * frac).plus(
-                        sw, m.writes_be * (1.0 - m.rnd) * frac * size
-                    )
-            self.win.append(_Window(rd.plus(wr), miss_rate, miss_fixed, outstanding, stated))
+            hd = self.st_hd[wi][self.seg_state]
+            hf = self.st_hf[wi][self.seg_state]
+            items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
+            pw = pool_work(items, plans)
+            self.win.append(_Window(pw))
+            u, fo, r_ctrl = self._controllers(
+                wi, np.broadcast_to(pw.work.backend_ios, (nseg,)).astype(np.float64)
+            )
+            self.seg_ctrl[wi], self.seg_fo[wi] = 100 * u, 100 * fo
+            seg_ok &= 100 * u <= ctrl_limit + 1e-9
+            seg_ok &= np.isnan(fo) | (100 * fo <= self.headroom.failover_max_pct + 1e-9)
+            port_ms = np.asarray([st.port_ms[wi] for st in self.states], dtype=np.float64).reshape(
+                len(self.states), len(members)
+            )[self.seg_state]
+            rnd = np.asarray([m.rnd for m in members], dtype=np.float64)[None, :]
+            front = r_ctrl[:, None] + port_ms
+            self.seg_lat_c.append(
+                front + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None]) + (1 - rnd) * hit_ms[:, None]
+            )
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
                 if m.rf <= 0 and m.target_ms is None:
@@ -833,6 +862,7 @@ class BatchModel:
                     v[drv == di] = ssd_latency_ms(self.drives[di], m.mean_kib)
                 lat[i] = v
             self.seg_ssd_latency.append(lat)
+        self.seg_ok = seg_ok
 
     # -- evaluation
 
@@ -847,7 +877,7 @@ class BatchModel:
         n_data = n - parity
         usable_gb = self.usable_tb[rows] * 1000.0
         span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
-        work = _take(win.work, seg)
+        work = _take(win.pool.work, seg)
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
@@ -856,12 +886,13 @@ class BatchModel:
             write_pos_a=t.write_pos_a[seg],
             write_pos_b=t.write_pos_b[seg],
         )
-        stated = np.maximum(1.0, win.queue_outstanding[seg] / np.maximum(n_data, 1.0)) if win.stated else 1.0
-        q_cap = np.minimum(stated, self.seg_limit[seg])
+        pw = win.pool
+        outstanding = np.broadcast_to(np.asarray(pw.outstanding, dtype=np.float64), self.seg_g.shape)[seg]
+        q_cap = stated_queue(outstanding, pw.concurrency_stated, n_data, self.seg_limit[seg])
         state = pool_state(work, times, n_data, parity, span, q_cap, self.seg_g[seg], self.seg_h[seg])
-        mean_read, _, wait = miss_path(
-            work, win.miss_rate[seg], win.miss_fixed_ms[seg], state, self.p.drive_service_scv
-        )
+        rate = np.broadcast_to(np.asarray(pw.read_miss_rate, dtype=np.float64), self.seg_g.shape)[seg]
+        fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
+        mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
         return state, work, mean_read, wait
 
     def _latencies(
@@ -882,7 +913,7 @@ class BatchModel:
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
             k = self.st_lat_k[wi][st_ix, i]
             with np.errstate(invalid="ignore"):
-                read_ms = self.st_lat_c[wi][st_ix, i] + np.where(k > 0, k * r_miss, 0.0)
+                read_ms = self.seg_lat_c[wi][seg, i] + np.where(k > 0, k * r_miss, 0.0)
             phases[i] = read_ms
             if every and m.rf > 0:
                 bad = ~np.isfinite(read_ms)
@@ -902,7 +933,7 @@ class BatchModel:
         failover, ports), or an earlier window: the verdict is the same.
         """
         n = self.space.rows
-        base = self.capacity_ok & self.st_ok[self.state]
+        base = self.capacity_ok & self.seg_ok[self.seg]
         ok = np.zeros(n, dtype=bool)
         lim = self.headroom.drive_max_pct + 1e-9
         modelled = 0
@@ -978,8 +1009,8 @@ class BatchModel:
         cost = pk[:, 6] + shelves * pk[:, 7] + flash_gb * pk[:, 8] + total * price
         shelves = shelves.astype(np.int64)
         hr = self.headroom
-        ctrl = self.st_ctrl[state].T
-        fo = self.st_fo[state].T
+        ctrl = self.seg_ctrl[:, seg]
+        fo = self.seg_fo[:, seg]
         port = self.st_port[state].T
         ctrl_limit = self.st_ctrl_limit[state]
         passed = self.capacity_ok[rows].copy()

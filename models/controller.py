@@ -3,8 +3,11 @@
 Controller CPU demand is the sum over operation kinds of their rate times their CPU cost, plus a
 cost per KiB moved, times data-service multipliers:
 
-    busy = (R_hit c_hit + R_miss c_miss + W c_write + KiB/s c_kib) x m_dedupe x m_compress x m_repl
+    busy = (R_hit c_hit + R_miss c_miss + W c_write + KiB/s c_kib + BE c_be) x m_dedupe x m_compress x m_repl
            / (10^6 x cores x controllers_serving)
+
+where BE is the back-end I/Os the RAID layout issues to the drives (a RAID6 small write issues six,
+RAID10 two: the controller builds, tracks and completes each, and computes the parity).
 
 Costs are CPU microseconds on one core of that controller model (calibrated per model in the
 catalog against published plateaus). Utilization also counts the model's IOPS and MB/s ceilings
@@ -17,12 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Any
 
+import numpy as np
 from pydantic import Field
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
 from models.explain import fmt
 from models.workload import Phase, Workload
+
+Num = Any
+"""A float, or a numpy array of them (one element per candidate in the batch path)."""
 
 
 class HaMode(StrEnum):
@@ -43,6 +51,11 @@ class ControllerSpec(Frozen):
     cpu_us_read_miss: NonNegFloat = Field(default=60.0, description="CPU per read served from drives [us]")
     cpu_us_write: NonNegFloat = Field(default=80.0, description="CPU per write incl. mirroring [us]")
     cpu_us_per_kib: NonNegFloat = Field(default=0.5, description="CPU per KiB moved [us]")
+    cpu_us_per_backend_io: NonNegFloat = Field(
+        default=5.0,
+        description="CPU per back-end (drive) I/O the RAID layout issues, parity computation included [us]; "
+        "default an estimate (a tenth of a front-end read miss)",
+    )
     dedupe_cpu_multiplier: float = Field(default=1.3, ge=1.0, le=5.0)
     compression_cpu_multiplier: float = Field(default=1.2, ge=1.0, le=5.0)
     replication_cpu_multiplier: float = Field(default=1.1, ge=1.0, le=5.0)
@@ -87,6 +100,7 @@ class ControllerLoad(Frozen):
     read_misses: NonNegFloat = 0.0
     writes: NonNegFloat = 0.0
     kib_per_s: NonNegFloat = 0.0
+    backend_ios: NonNegFloat = Field(default=0.0, description="back-end (drive) I/Os per second")
     dedupe: bool = False
     compression: bool = False
     replication: bool = False
@@ -96,14 +110,8 @@ class ControllerLoad(Frozen):
         return self.read_hits + self.read_misses + self.writes
 
 
-def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec) -> float:
-    """Total CPU demand [core-seconds per second] over all controllers, with multipliers."""
-    us = (
-        load.read_hits * spec.cpu_us_read_hit
-        + load.read_misses * spec.cpu_us_read_miss
-        + load.writes * spec.cpu_us_write
-        + load.kib_per_s * spec.cpu_us_per_kib
-    )
+def cpu_multiplier(load: ControllerLoad, spec: ControllerSpec) -> float:
+    """Product of the data-service CPU multipliers that apply (dedupe, compression, replication)."""
     m = 1.0
     if load.dedupe:
         m *= spec.dedupe_cpu_multiplier
@@ -111,35 +119,60 @@ def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec) -> float:
         m *= spec.compression_cpu_multiplier
     if load.replication:
         m *= spec.replication_cpu_multiplier
-    return us * m / 1e6
+    return m
 
 
-def cpu_us_per_io(load: ControllerLoad, spec: ControllerSpec) -> float:
+def front_end_cpu_us(load: ControllerLoad, spec: ControllerSpec) -> float:
+    """CPU microseconds per second of the front-end operations (multipliers not applied)."""
+    return (
+        load.read_hits * spec.cpu_us_read_hit
+        + load.read_misses * spec.cpu_us_read_miss
+        + load.writes * spec.cpu_us_write
+        + load.kib_per_s * spec.cpu_us_per_kib
+    )
+
+
+def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec, backend_ios: Num = None) -> Num:
+    """Total CPU demand [core-seconds per second] over all controllers, with multipliers.
+
+    ``backend_ios`` overrides ``load.backend_ios`` (an array of them in the batch path).
+    """
+    be = load.backend_ios if backend_ios is None else backend_ios
+    return (front_end_cpu_us(load, spec) + be * spec.cpu_us_per_backend_io) * cpu_multiplier(load, spec) / 1e6
+
+
+def cpu_us_per_io(load: ControllerLoad, spec: ControllerSpec, cpu_s: Num = None) -> Num:
     """Mean CPU time of one front-end I/O [us on one core], multipliers included."""
     if load.iops <= 0:
         return 0.0
-    return cpu_seconds_per_second(load, spec) * 1e6 / load.iops
+    cpu = cpu_seconds_per_second(load, spec) if cpu_s is None else cpu_s
+    return cpu * 1e6 / load.iops
 
 
-def controller_utilization(load: ControllerLoad, spec: ControllerSpec, serving: int) -> float:
+def controller_utilization(
+    load: ControllerLoad, spec: ControllerSpec, serving: int, cpu_s: Num = None
+) -> Num:
     """Utilization of each of ``serving`` controllers sharing ``load`` evenly (0..inf).
 
-    ``max(cpu / (cores x serving), IOPS / (max_iops x serving), MB/s / (max_mb_s x serving))``.
+    ``max(cpu / (cores x serving), IOPS / (max_iops x serving), MB/s / (max_mb_s x serving))``;
+    ``cpu_s`` overrides the CPU demand of ``load`` (:func:`cpu_seconds_per_second`).
     """
     if serving < 1:
         raise InputError("serving", "no controller left to serve the load")
-    u = cpu_seconds_per_second(load, spec) / (spec.cores * serving)
+    cpu = cpu_seconds_per_second(load, spec) if cpu_s is None else cpu_s
+    u = cpu / (spec.cores * serving)
     if spec.max_iops:
-        u = max(u, load.iops / (spec.max_iops * serving))
+        u = np.maximum(u, load.iops / (spec.max_iops * serving))
     if spec.max_mb_s:
-        u = max(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
-    return u
+        u = np.maximum(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
+    return u if isinstance(u, np.ndarray) else float(u)
 
 
 def controller_load(
-    members: Sequence[tuple[Workload, Phase]], hits: Sequence[tuple[float, float]]
+    members: Sequence[tuple[Workload, Phase]], hits: Sequence[tuple[float, float]], backend_ios: float = 0.0
 ) -> ControllerLoad:
-    """Front-end demand of phases running together, given each one's (DRAM, flash) read-hit ratio.
+    """Demand of phases running together, given each one's (DRAM, flash) read-hit ratio and the
+    back-end I/Os their pools issue.
 
     Sequential reads are prefetched (served from cache: hits); random reads hit with
     ``h_DRAM + h_flash`` and miss otherwise; every write and every KiB moved counts.
@@ -159,29 +192,34 @@ def controller_load(
         ),
         writes=sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members),
         kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+        backend_ios=backend_ios,
         dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
         compression=any(w.compression_ratio > 1 for w, _ in members),
         replication=any(w.replication.mode.value != "none" for w, _ in members),
     )
 
 
-def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: float) -> float | None:
-    """Mean time an I/O spends at the controller CPUs [ms] (``None`` when saturated).
+def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: Num, cpu_s: Num = None) -> Num:
+    """Mean time an I/O spends at the controller CPUs [ms] (``None`` when saturated; inf in arrays).
 
     Seidmann's approximation of an M/M/c station with c = cores: ``D (c - 1)/c + (D/c) / (1 - U)``
     with D the CPU time of one I/O on one core (:func:`cpu_us_per_io`).
     """
+    s_cpu = cpu_us_per_io(load, spec, cpu_s) / 1000.0
+    c = max(spec.cores, 1.0)
+    if isinstance(utilization, np.ndarray):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(utilization < 1, s_cpu * (c - 1) / c + (s_cpu / c) / (1 - utilization), np.inf)
     if utilization >= 1:
         return None
-    s_cpu = cpu_us_per_io(load, spec) / 1000.0
-    c = max(spec.cores, 1.0)
-    return s_cpu * (c - 1) / c + (s_cpu / c) / (1 - utilization)
+    return float(s_cpu * (c - 1) / c + (s_cpu / c) / (1 - utilization))
 
 
 def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float, u: float) -> str:
     """The controller utilization formula with its inputs filled in."""
     return (
         f"{name} = ({fmt(load.read_hits)} hits x c_hit + {fmt(load.read_misses)} misses x c_miss + "
-        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB) / "
+        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB + "
+        f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
     )

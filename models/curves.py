@@ -31,7 +31,7 @@ from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
 from models.configuration import Configuration
-from models.controller import ControllerLoad, cpu_us_per_io
+from models.controller import controller_load, cpu_us_per_io
 from models.drives import CommandQueuing, DriveKind, command_queuing_factor, drive_times, positioning_ms
 from models.evaluate import (
     DegradedMode,
@@ -42,7 +42,7 @@ from models.evaluate import (
     write_fill,
 )
 from models.parameters import EngineParameters
-from models.pool import busy_ms, planned_span, pool_roles, pool_work
+from models.pool import PoolPlans, busy_ms, planned_span, pool_roles, pool_work
 from models.queueing import Station, mva
 from models.units import transfer_ms
 from models.workload import Phase, Skew, Workload
@@ -134,32 +134,11 @@ def queue_depth_sweep(
             + (1 - rf) * ctrl.write_ack_ms
         )
     stations.append(Station("cache and NVRAM", delay_ms, delay=True))
-    load = ControllerLoad(
-        read_hits=sum(
-            ph.iops * ph.read_pct / 100 * (1 - ph.random_pct / 100 * (1 - hd - hf))
-            for (_, ph), (hd, hf) in zip(unit, hits, strict=True)
-        ),
-        read_misses=sum(
-            ph.iops * ph.read_pct / 100 * ph.random_pct / 100 * (1 - hd - hf)
-            for (_, ph), (hd, hf) in zip(unit, hits, strict=True)
-        ),
-        writes=sum(ph.iops * (1 - ph.read_pct / 100) for _, ph in unit),
-        kib_per_s=sum(ph.iops * ph.mean_size_kib for _, ph in unit),
-        dedupe=any(w.dedupe_ratio > 1 for w, _ in unit),
-        compression=any(w.compression_ratio > 1 for w, _ in unit),
-        replication=any(w.replication.mode.value != "none" for w, _ in unit),
-    )
-    d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
-    cores = ctrl.cores * serving
-    stations.append(Station("controller CPU", d_cpu / cores))
-    if cores > 1:
-        stations.append(Station("controller CPU (parallel)", d_cpu * (cores - 1) / cores, delay=True))
-    if ctrl.max_iops:
-        stations.append(Station("controller IOPS limit", 1000.0 / (ctrl.max_iops * serving)))
     mean_kib = sum(ph.iops * ph.mean_size_kib for _, ph in unit)
     port_rate = sum(pg.total_mb_s for pg in cfg.ports)
     stations.append(Station("ports", transfer_ms(mean_kib, port_rate)))
 
+    backend_ios = 0.0  # per front-end I/O, for the controller CPU
     for pool in cfg.pools:
         items = [
             (w, ph, hd, hf)
@@ -173,8 +152,9 @@ def queue_depth_sweep(
         footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
-        pw = pool_work(pool, items, p, fill=write_fill(pool, cfg))
         t = drive_times(pool.drive)
+        pw = pool_work(items, PoolPlans(pool.raid, t, p, write_fill(pool, cfg)))
+        backend_ios += float(pw.work.backend_ios)
         pr, pwr = positioning_ms(t, math.sqrt(span))
         # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)
         rd = pw.reads.data
@@ -196,6 +176,15 @@ def queue_depth_sweep(
                 demand_at_queue=demand_fn,
             )
         )
+
+    load = controller_load(unit, hits, backend_ios=backend_ios)
+    d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
+    cores = ctrl.cores * serving
+    stations.append(Station("controller CPU", d_cpu / cores))
+    if cores > 1:
+        stations.append(Station("controller CPU (parallel)", d_cpu * (cores - 1) / cores, delay=True))
+    if ctrl.max_iops:
+        stations.append(Station("controller IOPS limit", 1000.0 / (ctrl.max_iops * serving)))
 
     max_n = max(depths)
     wanted = sorted(set(depths))

@@ -338,7 +338,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
                 )
             )
 
-    cload = controller_load(members, hits)
+    cload = controller_load(members, hits, backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads))
     u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
     mb_s, u_port, port_exp = _ports(members, cfg, checks)
 

@@ -26,8 +26,9 @@ user says the outstanding I/Os are there.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -185,18 +186,17 @@ def queue_fixed_point(u1: Num, u_deep: Num, g: Num, h: Num, f_deep: Num, q_cap: 
 
 @dataclass
 class PoolWork:
-    """Back-end work of one pool in one window (per second), with what latency and text need."""
+    """Back-end work of one pool in one window (per second), with what latency and text need.
+
+    Fields are floats, or arrays over candidates in the batch path."""
 
     reads: Work = field(default_factory=Work)  # front-end reads: random misses and prefetch streams
     writes: Work = field(default_factory=Work)  # front-end writes destaged (and background streams)
     fe_iops: float = 0.0
-    be_read_iops: float = 0.0
-    be_write_iops: float = 0.0
-    read_miss_rate: float = 0.0
-    miss_fixed_ms: float = 0.0  # sum over misses of one access's fixed service (latency path)
-    write_iops: float = 0.0  # front-end writes reaching the back end
-    write_kib_per_s: float = 0.0
-    q_cap: float = 1.0
+    read_miss_rate: Num = 0.0
+    miss_fixed_ms: Num = 0.0  # sum over misses of one access's fixed service (latency path)
+    outstanding: Num = 0.0  # commands the phases keep outstanding at the drives (when all state it)
+    concurrency_stated: bool = True
     terms: list[str] = field(default_factory=list)
 
     @property
@@ -204,111 +204,135 @@ class PoolWork:
         """All drive work of the window."""
         return self.reads.plus(self.writes)
 
+    @property
+    def be_read_iops(self) -> Num:
+        return self.reads.backend_ios
 
-def _stated_queue(items: list[PoolItem], n_data: int) -> float:
-    """Commands per data drive the workloads keep outstanding: ``sum(concurrency x miss share) / drives``.
+    @property
+    def be_write_iops(self) -> Num:
+        return self.writes.backend_ios
 
-    Only read misses wait on the drives in the request path (writes are acknowledged from NVRAM,
-    hits from cache), so a phase's outstanding I/Os reach the drives in proportion to its random
-    read-miss share. A phase that states no concurrency gets no command-queuing credit: the pool
-    then runs at one command per drive.
-    """
-    total = 0.0
-    for _, ph, h_d, h_f in items:
-        if ph.effective_iops <= 0:
-            continue
-        if ph.concurrency is None:
-            return 1.0
-        total += ph.concurrency * ph.read_pct / 100.0 * ph.random_pct / 100.0 * max(0.0, 1.0 - h_d - h_f)
-    return max(1.0, total / max(n_data, 1))
+
+class PlanSource(Protocol):
+    """Priced access plans of one pool (or, in the batch path, of many candidates at once)."""
+
+    def random(self, size_kib: float) -> tuple[Work, Work]:
+        """(one random read miss, one random write reaching the back end) of ``size_kib``."""
+        ...
+
+    def streams(self, interleaved: bool) -> tuple[Work, Work]:
+        """(one KiB of a sequential read stream, one KiB of a sequential write stream)."""
+        ...
+
+
+class PoolPlans:
+    """:class:`PlanSource` of one pool: its layout's plans (:mod:`models.raid`) priced on its drive,
+    each size once."""
+
+    def __init__(self, layout: RaidLayout, t: DriveTimes, p: EngineParameters, fill: float) -> None:
+        self.layout, self.t, self.p, self.fill = layout, t, p, fill
+        self.memo: dict[float, tuple[Work, Work]] = {}
+        self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+
+    def random(self, size_kib: float) -> tuple[Work, Work]:
+        got = self.memo.get(size_kib)
+        if got is None:
+            rd = plan_work(read_plan(self.layout, size_kib), self.t)
+            wr = plan_work(
+                write_plan(self.layout, size_kib, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib),
+                self.t,
+            )
+            got = self.memo[size_kib] = (rd, wr)
+        return got
+
+    def streams(self, interleaved: bool) -> tuple[Work, Work]:
+        got = self.stream_memo.get(interleaved)
+        if got is None:
+            ra = self.p.readahead_kib
+            got = self.stream_memo[interleaved] = (
+                plan_work(stream_read_plan(self.layout, ra), self.t, interleaved=interleaved),
+                plan_work(stream_write_plan(self.layout, ra), self.t, interleaved=interleaved),
+            )
+        return got
 
 
 def pool_work(
-    pool: DrivePool,
-    items: list[PoolItem],
-    p: EngineParameters,
+    items: Sequence[tuple[Workload, Phase, Num, Num]],
+    plans: PlanSource,
     *,
-    fill: float,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
+    scheme: str | None = None,
 ) -> PoolWork:
-    """Back-end work of ``items`` on ``pool``: every I/O class of every phase and size, priced.
+    """Back-end work of ``items`` (workload, phase, DRAM hit, flash hit) priced by ``plans``.
 
-    Random read misses: ``R x rnd x (1 - h)`` reads of each size through :func:`read_plan`;
-    sequential reads are prefetched and stream (:func:`stream_read_plan`); writes reaching the back
-    end (``W x (1 - overwrite share) x replication amplification``) are random
-    (:func:`write_plan` at the pool's planned ``fill``) or sequential (:func:`stream_write_plan`).
+    Random read misses: ``R x rnd x (1 - h)`` reads of each size (:func:`models.raid.read_plan`);
+    sequential reads are prefetched and stream (:func:`models.raid.stream_read_plan`); writes
+    reaching the back end (``W x (1 - overwrite share) x replication amplification``) are random
+    (:func:`models.raid.write_plan`) or sequential (:func:`models.raid.stream_write_plan`).
+    Back-end I/Os are counted the conventional way: drive accesses of the random I/Os, one per
+    prefetched read, and a sequential write's KiB moved in units of the write.
     ``extra_stream_kib`` adds background streams (read, write) [KiB/s], e.g. tier migration.
+    Hit ratios may be arrays (one per candidate, in the batch path); with ``scheme`` the result
+    carries each phase's term of the back-end formula.
     """
-    layout = pool.raid
-    t = drive_times(pool.drive)
     out = PoolWork()
-    seq_r = plan_work(stream_read_plan(layout, p.readahead_kib), t)
-    seq_w = plan_work(stream_write_plan(layout, p.readahead_kib), t)
-    xr, xw = extra_stream_kib
     rd, wr = Work(), Work()
+    seq_r, seq_w = plans.streams(True)
+    xr, xw = extra_stream_kib
     if xr > 0:
         wr = wr.plus(seq_r, xr)
     if xw > 0:
         wr = wr.plus(seq_w, xw)
-    plans = _Plans(layout, t, p, fill)
     for wl, ph, h_d, h_f in items:
         iops = ph.effective_iops
         if iops <= 0:
             continue
         rf = ph.read_pct / 100.0
         rnd = ph.random_pct / 100.0
-        miss = max(0.0, 1.0 - h_d - h_f)
+        miss = np.maximum(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
-        interleaved = ph.sequential_streams != 1
-        sr = (
-            seq_r
-            if interleaved
-            else plan_work(stream_read_plan(layout, p.readahead_kib), t, interleaved=False)
-        )
-        sw = (
-            seq_w
-            if interleaved
-            else plan_work(stream_write_plan(layout, p.readahead_kib), t, interleaved=False)
-        )
+        sr, sw = plans.streams(ph.sequential_streams != 1)
         out.fe_iops += iops
-        out.write_iops += writes_be
-        out.write_kib_per_s += writes_be * ph.mean_size_kib
-        be_w = 0.0
+        if ph.concurrency is None:
+            out.concurrency_stated = False
+        else:
+            # only read misses wait on the drives in the request path (writes are acknowledged
+            # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
+            out.outstanding = out.outstanding + ph.concurrency * rf * rnd * miss
+        rd0, wr0 = rd.backend_ios, wr.backend_ios
         for size, frac in ph.size_mix:
             rr, rw = plans.random(size)
             r_miss = reads * rnd * frac * miss
             rd = rd.plus(rr, r_miss).plus(sr, reads * (1.0 - rnd) * frac * size)
-            out.read_miss_rate += r_miss
-            out.miss_fixed_ms += r_miss * float(rr.data.read_ms) / max(float(rr.data.ops), 1e-12)
-            out.be_read_iops += r_miss * rr.backend_ios + reads * (1.0 - rnd) * frac
-            wr = wr.plus(rw, writes_be * rnd * frac).plus(sw, writes_be * (1.0 - rnd) * frac * size)
-            be_w += rnd * frac * rw.backend_ios + (1.0 - rnd) * frac * float(sw.kib)
-        out.be_write_iops += writes_be * be_w
-        out.terms.append(
-            f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(rnd * miss + (1 - rnd))} to disk"
-            f" + {fmt(writes_be)} writes x {fmt(be_w)} ({layout.scheme.value})"
-        )
+            rd = rd.plus(_ONE_IO, reads * (1.0 - rnd) * frac)
+            out.read_miss_rate = out.read_miss_rate + r_miss
+            out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / np.maximum(rr.data.ops, 1e-12)
+            w_seq = writes_be * (1.0 - rnd) * frac
+            wr = wr.plus(rw, writes_be * rnd * frac).plus(sw, w_seq * size)
+            wr = wr.plus(_ONE_IO, w_seq * sw.kib)
+        if scheme is not None:
+            per_read = (rd.backend_ios - rd0) / reads if reads else 0.0
+            per_write = (wr.backend_ios - wr0) / writes_be if writes_be else 0.0
+            out.terms.append(
+                f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(per_read)} to disk"
+                f" + {fmt(writes_be)} writes x {fmt(per_write)} ({scheme})"
+            )
     out.reads, out.writes = rd, wr
     return out
 
 
-class _Plans:
-    """Random read and write work per size on one pool, computed once per size."""
+_ONE_IO = Work(backend_ios=1.0)
+"""One conventional back-end I/O (a prefetched read, or a streamed write's front-end-sized piece)."""
 
-    def __init__(self, layout: RaidLayout, t: DriveTimes, p: EngineParameters, fill: float) -> None:
-        self.layout, self.t, self.p, self.fill = layout, t, p, fill
-        self.memo: dict[float, tuple[Work, Work]] = {}
 
-    def random(self, size: float) -> tuple[Work, Work]:
-        got = self.memo.get(size)
-        if got is None:
-            rd = plan_work(read_plan(self.layout, size), self.t)
-            wr = plan_work(
-                write_plan(self.layout, size, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib), self.t
-            )
-            got = self.memo[size] = (rd, wr)
-        return got
+def stated_queue(outstanding: Num, stated: bool, data_drives: Num, queue_limit: Num) -> Num:
+    """Commands per data drive the workloads keep outstanding, within the drive's queue limit:
+    ``min(limit, max(1, outstanding / drives))`` (:attr:`PoolWork.outstanding`); 1 (no
+    command-queuing credit) unless every phase states its concurrency."""
+    if not stated:
+        return 1.0
+    return np.minimum(queue_limit, np.maximum(1.0, outstanding / np.maximum(data_drives, 1)))
 
 
 class Roles(NamedTuple):
@@ -511,11 +535,13 @@ def pool_load(
     t = drive_times(pool.drive)
     roles = pool_roles(layout, n)
     fill = planned_fill if aggregate_fill is None else aggregate_fill
-    pw = pool_work(pool, items, p, fill=fill, extra_stream_kib=extra_stream_kib)
+    pw = pool_work(
+        items, PoolPlans(layout, t, p, fill), extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value
+    )
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
     g, h, limit = ncq_parameters(pool.drive, p)
-    q_cap = min(_stated_queue(items, roles.data), limit)
+    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
     st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
     mean_read, mean_all, wait = (
         float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)

@@ -30,7 +30,13 @@ from models.whatif import (
 )
 from models.workload import Phase, Skew, Workload
 
-CHEAP_CPU = {"cpu_us_read_hit": 1.0, "cpu_us_read_miss": 1.0, "cpu_us_write": 1.0, "cpu_us_per_kib": 0.0}
+CHEAP_CPU = {
+    "cpu_us_read_hit": 1.0,
+    "cpu_us_read_miss": 1.0,
+    "cpu_us_write": 1.0,
+    "cpu_us_per_kib": 0.0,
+    "cpu_us_per_backend_io": 0.1,
+}
 POINT = Range(low=0.0, expected=0.0, high=0.0)
 ONE = Range(low=1.0, expected=1.0, high=1.0)
 

@@ -1602,6 +1602,12 @@ export interface components {
              */
             count: number;
             /**
+             * Cpu Us Per Backend Io
+             * @description CPU per back-end (drive) I/O the RAID layout issues, parity computation included [us]; default an estimate (a tenth of a front-end read miss)
+             * @default 5
+             */
+            cpu_us_per_backend_io: number;
+            /**
              * Cpu Us Per Kib
              * @description CPU per KiB moved [us]
              * @default 0.5
