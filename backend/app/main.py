@@ -18,8 +18,9 @@ from backend.app.api.main import api_router
 from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings, get_settings
-from backend.app.core.errors import install_exception_handlers
+from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     install_exception_handlers(app)
     # Added innermost first: security headers wrap everything, so 413s and CORS preflights get them.
+    app.add_middleware(StrictJSONMiddleware)
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,
@@ -75,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
+    app.add_middleware(ServerErrorMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
 
     app.include_router(api_router, prefix=API_PREFIX)

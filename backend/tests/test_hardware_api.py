@@ -179,7 +179,7 @@ def test_a_nul_character_in_a_name_is_refused_alike_on_every_database(client: Te
         "/api/v1/hardware", json={"kind": "controller", "name": "a\x00b", "spec": CONTROLLER}
     )
 
-    assert error_locs(response) == [["body"]]
+    assert error_locs(response) == [["body", "name"]]
     assert client.get("/api/v1/hardware/a%00b").status_code == 404
 
 

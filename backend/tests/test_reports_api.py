@@ -292,8 +292,8 @@ def test_a_nul_character_is_refused_alike_on_every_database(client: TestClient) 
         },
     )
 
-    assert error_locs(named) == [["body"]]
-    assert error_locs(inside) == [["body"]]
+    assert error_locs(named) == [["body", "name"]]
+    assert error_locs(inside) == [["body", "inputs", "workloads", 0, "name"]]
 
 
 @pytest.mark.parametrize("report_id", ["a%00b", "not%20a%20token", "x" * 64])
