@@ -22,6 +22,7 @@ from backend.app.core.errors import ServerErrorMiddleware, install_exception_han
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
+from backend.app.health_service import DatabaseProbe
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
 
@@ -37,13 +38,23 @@ def operation_id(route: APIRoute) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    limits = settings.database_limits()
     engine = create_db_engine(
-        settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow
+        settings.database_url,
+        limits,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_timeout=settings.db_pool_timeout_s,
+    )
+    probe = DatabaseProbe(
+        lambda: create_db_engine(settings.database_url, limits, pool_size=1, max_overflow=0),
+        interval_s=settings.health_probe_interval_s,
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        probe.stop()
         engine.dispose()
 
     app = FastAPI(
@@ -58,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = engine
+    app.state.database_probe = probe
     app.state.session_factory = create_session_factory(engine)
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast

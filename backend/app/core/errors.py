@@ -303,6 +303,9 @@ async def data_not_storable(request: Request, exc: Exception) -> JSONResponse:
 async def database_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """Lost or refused database connection -> 503; the pool reconnects on a later request."""
     logger.warning("database unavailable during %s %s: %s", request.method, request.url.path, exc)
+    probe = getattr(request.app.state, "database_probe", None)
+    if probe is not None:  # health turns at once, until the next probe succeeds
+        probe.report_failure()
     return JSONResponse({"detail": "database unavailable"}, status_code=503)
 
 
