@@ -253,7 +253,7 @@ def store_rows(url: str) -> None:
             }
             if "owner_token_hash" in _columns(connection, "custom_hardware"):
                 hardware["owner_token_hash"] = "b" * 64
-            rows = {"reports": report, "custom_hardware": hardware}
+            rows: dict[str, dict[str, Any]] = {"reports": report, "custom_hardware": hardware}
             if "trace_jobs" in tables:
                 job = {
                     "id": "kept-job",
