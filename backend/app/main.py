@@ -20,6 +20,7 @@ from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backend.app.core.ratelimit import WriteLimiter
 from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
 from backend.app.health_service import DatabaseProbe
@@ -70,6 +71,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.database_probe = probe
+    app.state.write_limiter = (
+        WriteLimiter(settings.write_limits(), settings.redis_url) if settings.rate_limits_enabled else None
+    )
     app.state.session_factory = create_session_factory(engine)
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast

@@ -16,6 +16,12 @@
 | DB_STATEMENT_TIMEOUT_MS | 5000                     | PostgreSQL cancels a statement running longer; the client cuts the connection 1 s later |
 | DB_TCP_USER_TIMEOUT_MS | 5000                      | the kernel drops a connection whose sent data stays unacknowledged this long |
 | HEALTH_PROBE_INTERVAL_S | 1                        | ``/health`` probes the database this often; down when no probe succeeded for this + 1 s |
+| RATE_LIMITS_ENABLED | true                         | per-client limits on writes (429 + Retry-After over them) |
+| RATE_LIMIT_REPORTS | 60/minute;2000/day            | saves and recomputations of reports, per client    |
+| RATE_LIMIT_HARDWARE | 60/minute;1000/day           | creates, edits and deletes of custom hardware      |
+| RATE_LIMIT_TRACES | 10/minute;200/day              | trace uploads                                      |
+| REDIS_URL        | empty (counts in memory)        | ``redis://HOST:PORT/DB``: one count for every worker and server |
+| IDEMPOTENCY_TTL_S | 86400                          | how long the answer to a write with an ``Idempotency-Key`` is kept |
 
 Each uvicorn worker keeps up to DB_POOL_SIZE connections: sized for the requests a worker serves at
 once, so a steady load reuses them instead of opening and closing overflow connections (a new
@@ -44,6 +50,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from backend.app.core.ratelimit import parse_limits
 from backend.app.db import DatabaseLimits
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -84,6 +91,34 @@ class Settings(BaseSettings):
     db_statement_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
     db_tcp_user_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
     health_probe_interval_s: float = Field(default=1.0, gt=0, le=60)
+    rate_limits_enabled: bool = True
+    rate_limit_reports: str = "60/minute;2000/day"
+    rate_limit_hardware: str = "60/minute;1000/day"
+    rate_limit_traces: str = "10/minute;200/day"
+    redis_url: str | None = None
+    idempotency_ttl_s: float = Field(default=86400.0, gt=0, le=365 * 86400)
+
+    @field_validator("rate_limit_reports", "rate_limit_hardware", "rate_limit_traces")
+    @classmethod
+    def _check_rate_limit(cls, value: str) -> str:
+        parse_limits(value)
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("REDIS_URL must be redis://HOST:PORT/DB (or rediss://, unix://)")
+        return value
+
+    def write_limits(self) -> dict[str, str]:
+        return {
+            "reports": self.rate_limit_reports,
+            "hardware": self.rate_limit_hardware,
+            "traces": self.rate_limit_traces,
+        }
 
     @field_validator("database_url")
     @classmethod

@@ -8,7 +8,8 @@ Services never raise ``HTTPException``: they raise the errors below and the hand
   the client sent: the tags pydantic inserts for a discriminated union (``configuration.catalog.
   group_width``) are taken out (``configuration.group_width``), and a wrong or missing ``kind``
   is reported at ``kind``;
-* :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`CatalogUnavailable` -> 503, each
+* :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`Conflict` -> 409,
+  :class:`RateLimited` -> 429 (with ``Retry-After``), :class:`CatalogUnavailable` -> 503, each
   ``{"detail": "..."}``.
 
 Data the database refuses gives 422, lost database connections 503; anything else is a bug and
@@ -110,6 +111,20 @@ def refuse_nul_json(text: str) -> None:
 
 class Forbidden(Exception):
     """The caller may not do this (e.g. delete a report without its owner token)."""
+
+
+class Conflict(Exception):
+    """The request contradicts what is stored (an idempotency key reused for another request, a
+    record still used by another): 409 ``{"detail": "..."}``."""
+
+
+class RateLimited(Exception):
+    """The client is over a rate limit or quota: 429 with ``Retry-After`` (whole seconds)."""
+
+    def __init__(self, limit: str, retry_after_s: int) -> None:
+        self.limit = limit
+        self.retry_after_s = max(1, retry_after_s)
+        super().__init__(f"rate limit {limit} exceeded; retry after {self.retry_after_s} s")
 
 
 class CatalogUnavailable(Exception):
@@ -288,6 +303,16 @@ async def forbidden(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(exc)}, status_code=403)
 
 
+async def conflict(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=409)
+
+
+async def rate_limited(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RateLimited)
+    headers = {"Retry-After": str(exc.retry_after_s)}
+    return JSONResponse({"detail": str(exc)}, status_code=429, headers=headers)
+
+
 async def catalog_unavailable(request: Request, exc: Exception) -> JSONResponse:
     logger.error("hardware catalog unavailable during %s %s: %s", request.method, request.url.path, exc)
     return JSONResponse({"detail": "hardware catalog unavailable"}, status_code=503)
@@ -352,6 +377,8 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(InvalidInput, invalid_input)
     app.add_exception_handler(NotFound, not_found)
     app.add_exception_handler(Forbidden, forbidden)
+    app.add_exception_handler(Conflict, conflict)
+    app.add_exception_handler(RateLimited, rate_limited)
     app.add_exception_handler(CatalogUnavailable, catalog_unavailable)
     app.add_exception_handler(DataError, data_not_storable)
     app.add_exception_handler(OperationalError, database_unavailable)
