@@ -119,6 +119,6 @@ def test_writes_go_through_when_redis_is_unreachable(limited: Callable[..., Sett
 )
 def test_a_malformed_limit_setting_fails_at_start_naming_it(field: str, value: str) -> None:
     with pytest.raises(ValidationError) as raised:
-        Settings(**{field: value})
+        Settings.model_validate({field: value})
 
     assert raised.value.errors()[0]["loc"] == (field,)
