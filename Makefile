@@ -52,10 +52,10 @@ migrate: install
 
 run: install frontend-build migrate
 	@echo "Serving on http://$(HOST):$(PORT)  (UI /, API /api/v1, docs /docs)"
-	$(BIN)/uvicorn backend.app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn backend.app.main:app --host $(HOST) --port $(PORT) --no-server-header
 
 dev: install frontend-install migrate
-	( $(BIN)/uvicorn backend.app.main:app --reload --host $(HOST) --port $(PORT) & \
+	( $(BIN)/uvicorn backend.app.main:app --reload --host $(HOST) --port $(PORT) --no-server-header & \
 	  cd frontend && npm run dev; kill %1 )
 
 # ---- Tests ------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backend.app.core.operations import AllowMiddleware, OperationIndex
 from backend.app.core.ratelimit import WriteLimiter
 from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
@@ -67,6 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         generate_unique_id_function=operation_id,
         lifespan=lifespan,
+        # no redirect of /path/ to /path: Starlette builds it from the Host header, so a forged Host
+        # got a redirect to another site; a path with a trailing slash is a 404 like any other
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.engine = engine
@@ -79,8 +83,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
 
     install_exception_handlers(app)
+    index: list[OperationIndex] = []
+
+    def operations() -> OperationIndex:  # built from the OpenAPI document on first use
+        if not index:
+            index.append(OperationIndex(app.openapi()))
+        return index[0]
+
     # Added innermost first: security headers wrap everything, so 413s and CORS preflights get them.
-    app.add_middleware(StrictJSONMiddleware)
+    app.add_middleware(StrictJSONMiddleware, index=operations)
+    app.add_middleware(AllowMiddleware, index=operations)
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -22,8 +22,11 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from backend.app.core.operations import OperationIndex, bool_paths
+
 Path = tuple[str | int, ...]
 
+NOT_A_NUMBER = ("number_type", "Input should be a number, not a boolean")
 NOT_FINITE = (
     "finite_number",
     "Input should be a finite number (NaN, Infinity and overflowing numbers are not)",
@@ -69,9 +72,12 @@ def first_problem(document: Any) -> tuple[Path, str, str] | None:
     return None
 
 
-def body_problem(body: bytes) -> tuple[Path, str, str] | None:
+def body_problem(
+    body: bytes, schema: dict[str, Any] | None = None, index: OperationIndex | None = None
+) -> tuple[Path, str, str] | None:
     """The first value of a JSON ``body`` that is refused, with its path; None when the body is fine
-    or is not JSON at all (left to the application to answer)."""
+    or is not JSON at all (left to the application to answer). With the body's ``schema`` (and the
+    ``index`` resolving its references), a boolean where the schema wants a number is refused too."""
     try:
         document = orjson.loads(body)
     except orjson.JSONDecodeError:
@@ -81,7 +87,13 @@ def body_problem(body: bytes) -> tuple[Path, str, str] | None:
             return None
         return first_problem(lenient)
     if b"\\u0000" in body:  # orjson reads NUL escapes; find where (rare: only then walk the document)
-        return first_problem(document)
+        problem = first_problem(document)
+        if problem is not None:
+            return problem
+    if schema is not None and index is not None and (b"true" in body or b"false" in body):
+        for path in bool_paths(document):
+            if index.bool_refused(schema, path):
+                return path, *NOT_A_NUMBER
     return None
 
 
@@ -91,14 +103,16 @@ def is_json(headers: Headers) -> bool:
 
 
 class StrictJSONMiddleware:
-    """422 naming the field for JSON bodies holding a value :func:`body_problem` refuses.
+    """422 naming the field for JSON bodies holding a value :func:`body_problem` refuses (given the
+    app's :class:`OperationIndex`, booleans where the operation's schema wants numbers too).
 
     The body is read here (the body size limit outside this middleware still applies) and handed on
     to the application unchanged.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, index: Callable[[], OperationIndex] | None = None) -> None:
         self.app = app
+        self.index = index
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
@@ -116,7 +130,9 @@ class StrictJSONMiddleware:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        problem = body_problem(body) if body else None
+        index = self.index() if self.index is not None else None
+        schema = index.body_schema(scope["method"], scope["path"]) if index is not None else None
+        problem = body_problem(body, schema, index) if body else None
         if problem is not None:
             path, kind, msg = problem
             detail = [{"loc": ["body", *path], "msg": msg, "type": kind}]
