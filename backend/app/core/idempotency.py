@@ -28,6 +28,7 @@ import orjson
 from fastapi import Header
 from pydantic import BaseModel, TypeAdapter
 from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from backend.app.core.errors import Conflict
@@ -110,6 +111,20 @@ def replay(session: Session, idempotency: Idempotency | None, answer: TypeAdapte
     data: dict[str, Any] = orjson.loads(row.response_json)
     data["owner_token"] = idempotency.owner_token(str(data["id"]))
     return answer.validate_python(data)
+
+
+def commit(session: Session, idempotency: Idempotency | None, answer: TypeAdapter[T]) -> T | None:
+    """Commit the write and its remembered answer; None when done, or the first answer when a
+    concurrent retry under the same key committed first (this write is rolled back)."""
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        first = replay(session, idempotency, answer)
+        if first is None:
+            raise
+        return first
+    return None
 
 
 def remember(session: Session, idempotency: Idempotency | None, status_code: int, answer: BaseModel) -> None:

@@ -15,7 +15,6 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from backend.app.catalog.service import CatalogStore
@@ -172,15 +171,8 @@ def create(
     session.add(row)
     created = _CREATED.validate_python({**to_record(row).model_dump(), "owner_token": owner_token})
     idem.remember(session, idempotency, 201, created)
-    try:
-        session.commit()
-    except IntegrityError:  # a concurrent retry under the same key committed first
-        session.rollback()
-        first = idem.replay(session, idempotency, _CREATED)
-        if first is None:
-            raise
-        return first, True
-    return created, False
+    first = idem.commit(session, idempotency, _CREATED)
+    return (first, True) if first is not None else (created, False)
 
 
 def list_records(session: Session, kind: HardwareKind | None) -> HardwareList:

@@ -20,7 +20,6 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from backend.app.core import idempotency as idem
@@ -212,15 +211,8 @@ def _save(
         hardware_drift=drift,
     )
     idem.remember(session, idempotency, 201, created)
-    try:
-        session.commit()
-    except IntegrityError:  # a concurrent retry under the same key committed first
-        session.rollback()
-        first = idem.replay(session, idempotency, _CREATED)
-        if first is None:
-            raise
-        return first, True
-    return created, False
+    first = idem.commit(session, idempotency, _CREATED)
+    return (first, True) if first is not None else (created, False)
 
 
 def create(
