@@ -54,8 +54,13 @@ class DatabaseProbe:
 
     def start(self) -> None:
         with self._lock:
-            if self._thread is None and not self._stop.is_set():
-                self._thread = threading.Thread(target=self._run, name="db-health-probe", daemon=True)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run,
+                    args=(self._stop, self._wake, self._first),
+                    name="db-health-probe",
+                    daemon=True,
+                )
                 self._thread.start()
 
     @property
@@ -68,9 +73,15 @@ class DatabaseProbe:
         self._first.wait(FIRST_PROBE_WAIT_S)
 
     def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        thread = self._thread
+        """End the probe thread (app shutdown); the next health request starts a new one."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+            stop, wake = self._stop, self._wake
+            self._stop, self._wake = threading.Event(), threading.Event()
+            self._first = threading.Event()
+            self._last_ok = None
+        stop.set()
+        wake.set()
         if thread is not None:
             thread.join(timeout=10)
 
@@ -84,18 +95,18 @@ class DatabaseProbe:
         self._last_ok = None
         self._wake.set()
 
-    def _run(self) -> None:
+    def _run(self, stop: threading.Event, wake: threading.Event, first: threading.Event) -> None:
         engine = self.make_engine()
         try:
-            while not self._stop.is_set():
+            while not stop.is_set():
                 started = time.monotonic()
-                if database_is_up(engine):
-                    self._last_ok = started
-                else:
-                    self._last_ok = None
-                self._first.set()
-                self._wake.wait(self.interval_s)
-                self._wake.clear()
+                up = database_is_up(engine)
+                if stop.is_set():
+                    break
+                self._last_ok = started if up else None
+                first.set()
+                wake.wait(self.interval_s)
+                wake.clear()
         finally:
             engine.dispose()
 
