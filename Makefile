@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api lock openapi clean
+        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api reliability lock openapi clean
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
@@ -52,10 +52,10 @@ migrate: install
 
 run: install frontend-build migrate
 	@echo "Serving on http://$(HOST):$(PORT)  (UI /, API /api/v1, docs /docs)"
-	$(BIN)/uvicorn backend.app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn backend.app.main:app --host $(HOST) --port $(PORT) --no-server-header
 
 dev: install frontend-install migrate
-	( $(BIN)/uvicorn backend.app.main:app --reload --host $(HOST) --port $(PORT) & \
+	( $(BIN)/uvicorn backend.app.main:app --reload --host $(HOST) --port $(PORT) --no-server-header & \
 	  cd frontend && npm run dev; kill %1 )
 
 # ---- Tests ------------------------------------------------------------------------------------
@@ -98,6 +98,10 @@ wrk:
 
 bench-api: install wrk
 	$(BIN)/python bench/api_load.py
+
+# the API against a database that goes silent, refuses, or a server killed mid-write: prints figures
+reliability: install
+	$(BIN)/python bench/reliability.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist var/*.db

@@ -161,6 +161,7 @@ def server(database_url: str, workers: int) -> Iterator[tuple[str, int]]:
         "DATABASE_URL": database_url,
         "FRONTEND_DIST": str(Path(tempfile.gettempdir()) / "no-ui"),
         "PYTHONPATH": str(ROOT),
+        "RATE_LIMITS_ENABLED": "false",  # the load test measures the server, not the per-client limits
     }
     cmd = [
         sys.executable,
@@ -176,6 +177,7 @@ def server(database_url: str, workers: int) -> Iterator[tuple[str, int]]:
         "--no-access-log",
         "--log-level",
         "warning",
+        "--no-server-header",
     ]
     process = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"

@@ -52,7 +52,7 @@ export default defineConfig({
   webServer: {
     command:
       `cd .. && rm -rf var/e2e.db var/e2e-traces && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
-      `DATABASE_URL=${db} TRACES_DIR=var/e2e-traces .venv/bin/uvicorn backend.app.main:app --port ${port}`,
+      `DATABASE_URL=${db} TRACES_DIR=var/e2e-traces .venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header`,
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 120_000,

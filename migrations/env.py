@@ -3,6 +3,9 @@
 The database URL is, first to last: ``alembic -x url=...``, the ``sqlalchemy.url`` option when set
 programmatically (tests: ``config.set_main_option("sqlalchemy.url", url)``), then DATABASE_URL
 through ``Settings``. ``config.attributes["configure_logger"] = False`` keeps the caller's logging.
+
+A downgrade that would drop stored data refuses unless ``-x allow_data_loss=true`` is given
+(``backend/app/migration_guard.py``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ def run_migrations_online() -> None:
                 connection=connection,
                 target_metadata=target_metadata,
                 render_as_batch=connection.dialect.name == "sqlite",  # SQLite cannot ALTER most things
+                # one transaction per revision: a downgrade refused part way (migration_guard) stops
+                # at a revision that is whole, also on SQLite, whose DDL does not roll back
+                transaction_per_migration=True,
             )
             with context.begin_transaction():
                 context.run_migrations()

@@ -18,9 +18,13 @@ from backend.app.api.main import api_router
 from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings, get_settings
-from backend.app.core.errors import install_exception_handlers
+from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backend.app.core.operations import AllowMiddleware, OperationIndex
+from backend.app.core.ratelimit import WriteLimiter
+from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
+from backend.app.health_service import DatabaseProbe
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
 
@@ -36,13 +40,23 @@ def operation_id(route: APIRoute) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    limits = settings.database_limits()
     engine = create_db_engine(
-        settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow
+        settings.database_url,
+        limits,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_timeout=settings.db_pool_timeout_s,
+    )
+    probe = DatabaseProbe(
+        lambda: create_db_engine(settings.database_url, limits, pool_size=1, max_overflow=0),
+        interval_s=settings.health_probe_interval_s,
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        probe.stop()
         engine.dispose()
 
     app = FastAPI(
@@ -54,15 +68,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         generate_unique_id_function=operation_id,
         lifespan=lifespan,
+        # no redirect of /path/ to /path: Starlette builds it from the Host header, so a forged Host
+        # got a redirect to another site; a path with a trailing slash is a 404 like any other
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.engine = engine
+    app.state.database_probe = probe
+    app.state.write_limiter = (
+        WriteLimiter(settings.write_limits(), settings.redis_url) if settings.rate_limits_enabled else None
+    )
     app.state.session_factory = create_session_factory(engine)
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
 
     install_exception_handlers(app)
+    index: list[OperationIndex] = []
+
+    def operations() -> OperationIndex:  # built from the OpenAPI document on first use
+        if not index:
+            index.append(OperationIndex(app.openapi()))
+        return index[0]
+
     # Added innermost first: security headers wrap everything, so 413s and CORS preflights get them.
+    app.add_middleware(StrictJSONMiddleware, index=operations)
+    app.add_middleware(AllowMiddleware, index=operations)
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,
@@ -75,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
+    app.add_middleware(ServerErrorMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
 
     app.include_router(api_router, prefix=API_PREFIX)

@@ -32,10 +32,27 @@ _DESCRIPTIONS = {
     400: "Malformed request body (not decodable as JSON text)",
     403: "Not allowed (e.g. a wrong or missing owner token)",
     404: "No such resource",
+    409: "Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use)",
+    429: "Over a rate limit or quota; retry after the Retry-After header's seconds",
     503: "Database or hardware catalog unavailable",
+}
+
+
+_HEADERS: dict[int, dict[str, Any]] = {
+    429: {
+        "Retry-After": {
+            "description": "seconds until the limit admits the request again",
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    }
 }
 
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` entries documenting ``{"detail": "..."}`` bodies for ``codes``."""
-    return {code: {"model": ErrorDetail, "description": _DESCRIPTIONS[code]} for code in codes}
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        out[code] = {"model": ErrorDetail, "description": _DESCRIPTIONS[code]}
+        if code in _HEADERS:
+            out[code]["headers"] = _HEADERS[code]
+    return out

@@ -6,6 +6,7 @@ by the Alembic migrations in ``migrations/versions``; keep the two in step (test
 
 from __future__ import annotations
 
+import base64
 import secrets
 import uuid
 from datetime import UTC, datetime
@@ -19,6 +20,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     Float,
+    Integer,
     MetaData,
     String,
     Text,
@@ -92,6 +94,15 @@ def new_report_id() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_id_and_token() -> tuple[str, str]:
+    """A report id (24 random bytes, 32 characters) and an owner token (32 bytes, 43 characters)
+    from one draw of 56 random bytes: one call to the system's random source per saved report."""
+    raw = secrets.token_bytes(56)
+    return base64.urlsafe_b64encode(raw[:24]).decode(), base64.urlsafe_b64encode(raw[24:]).decode().rstrip(
+        "="
+    )
+
+
 def new_uuid() -> str:
     return str(uuid.uuid4())
 
@@ -132,6 +143,25 @@ class CustomHardware(Base):
     name: Mapped[str] = mapped_column(String(200))
     spec: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # sha256 hex of the owner token; NULL for records saved before owners existed (nobody edits those)
+    owner_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class IdempotencyKey(Base):
+    """The first answer to a write sent with an ``Idempotency-Key`` header, replayed to retries.
+
+    Neither the key nor an owner token is stored: the row is found by a digest of the key, and an
+    owner token handed out under a key is derived from the key again on replay (see
+    ``core.idempotency``).
+    """
+
+    __tablename__ = "idempotency_keys"
+
+    key_digest: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256(operation, key)
+    request_digest: Mapped[str] = mapped_column(String(64))  # sha256 of the validated request
+    status_code: Mapped[int] = mapped_column(Integer)
+    response_json: Mapped[str] = mapped_column(Text)  # the answer without its owner token
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
 
 
 class TraceJob(Base):

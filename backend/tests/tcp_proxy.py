@@ -17,7 +17,9 @@ class TcpProxy:
     """Forwards ``127.0.0.1:port`` to ``target``.
 
     ``stop()`` refuses new connections and cuts the open ones, as a database restart would;
-    ``start()`` listens again on the same port.
+    ``start()`` listens again on the same port. ``blackhole()`` plays a network that silently drops
+    everything: connections stay open and new ones are accepted, but no byte goes through either
+    way (``start()`` after ``stop()`` ends it).
     """
 
     def __init__(self, target: tuple[str, int]) -> None:
@@ -27,8 +29,13 @@ class TcpProxy:
         self._stopping = threading.Event()
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
+        self.dropping = threading.Event()
+
+    def blackhole(self) -> None:
+        self.dropping.set()
 
     def start(self) -> None:
+        self.dropping = threading.Event()
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", self.port))
@@ -36,13 +43,15 @@ class TcpProxy:
         listener.settimeout(0.05)
         self._listener = listener
         self._stopping = threading.Event()
-        threading.Thread(target=self._accept, args=(listener, self._stopping), daemon=True).start()
+        self._acceptor = threading.Thread(target=self._accept, args=(listener, self._stopping), daemon=True)
+        self._acceptor.start()
 
     def stop(self) -> None:
         self._stopping.set()
         if self._listener is not None:
             self._listener.close()
             self._listener = None
+            self._acceptor.join()  # a listener closed during accept() listens until accept() returns
         with self._lock:
             sockets, self._sockets = self._sockets, []
         for sock in sockets:
@@ -59,6 +68,11 @@ class TcpProxy:
             except OSError:
                 return
             client.settimeout(None)
+            if self.dropping.is_set():  # accepted, never answered
+                with self._lock:
+                    self._sockets.append(client)
+                threading.Thread(target=_pump, args=(client, None, self.dropping), daemon=True).start()
+                continue
             try:
                 upstream = socket.create_connection(self.target)
             except OSError:
@@ -67,15 +81,17 @@ class TcpProxy:
             with self._lock:
                 self._sockets += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
+                threading.Thread(target=_pump, args=(source, sink, self.dropping), daemon=True).start()
 
 
-def _pump(source: socket.socket, sink: socket.socket) -> None:
+def _pump(source: socket.socket, sink: socket.socket | None, dropping: threading.Event) -> None:
     try:
         while data := source.recv(65536):
-            sink.sendall(data)
+            if sink is not None and not dropping.is_set():
+                sink.sendall(data)
     except OSError:
         pass
     finally:
-        with contextlib.suppress(OSError):
-            sink.shutdown(socket.SHUT_WR)
+        if sink is not None and not dropping.is_set():  # a blackhole lets no end of stream through
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)

@@ -37,6 +37,15 @@ def create(client: TestClient, kind: str, spec: dict[str, Any], **extra: Any) ->
     return response.json()
 
 
+def owner(record: dict[str, Any]) -> dict[str, str]:
+    """The headers that prove ownership of ``record`` (as created)."""
+    return {"X-Owner-Token": record["owner_token"]}
+
+
+def without_token(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != "owner_token"}
+
+
 def custom_array(client: TestClient, drive_ids: list[str]) -> dict[str, Any]:
     """A custom array copied from the catalog's FAS3270, supporting ``drive_ids``."""
     spec = client.get("/api/v1/catalog/arrays/netapp-fas3270").json()["array"]
@@ -50,7 +59,7 @@ def test_a_custom_drive_gets_the_record_id_as_its_drive_id(client: TestClient) -
     assert record["kind"] == "drive"
     assert record["name"] == SSD["name"]
     assert record["spec"]["id"] == record["id"]
-    assert client.get(f"/api/v1/hardware/{record['id']}").json() == record
+    assert client.get(f"/api/v1/hardware/{record['id']}").json() == without_token(record)
 
 
 def test_records_are_listed_and_filtered_by_kind(client: TestClient) -> None:
@@ -115,10 +124,14 @@ def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
     drive = create(client, "drive", HDD)
 
     replaced = client.put(
-        f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": {**HDD, "rpm": 15000}}
+        f"/api/v1/hardware/{drive['id']}",
+        json={"kind": "drive", "spec": {**HDD, "rpm": 15000}},
+        headers=owner(drive),
     )
     wrong_kind = client.put(
-        f"/api/v1/hardware/{drive['id']}", json={"kind": "controller", "spec": CONTROLLER}
+        f"/api/v1/hardware/{drive['id']}",
+        json={"kind": "controller", "spec": CONTROLLER},
+        headers=owner(drive),
     )
 
     assert replaced.status_code == 200
@@ -130,12 +143,12 @@ def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
 def test_delete_removes_the_record_and_unknown_ids_are_404(client: TestClient) -> None:
     drive = create(client, "drive", HDD)
 
-    assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 204
-    assert client.get(f"/api/v1/hardware/{drive['id']}").status_code == 404
-    assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 404
-    assert (
-        client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": HDD}).status_code == 404
-    )
+    url = f"/api/v1/hardware/{drive['id']}"
+
+    assert client.delete(url, headers=owner(drive)).status_code == 204
+    assert client.get(url).status_code == 404
+    assert client.delete(url, headers=owner(drive)).status_code == 404
+    assert client.put(url, json={"kind": "drive", "spec": HDD}, headers=owner(drive)).status_code == 404
 
 
 def test_custom_drive_controller_and_array_are_usable_in_a_catalog_reference(client: TestClient) -> None:
@@ -179,7 +192,7 @@ def test_a_nul_character_in_a_name_is_refused_alike_on_every_database(client: Te
         "/api/v1/hardware", json={"kind": "controller", "name": "a\x00b", "spec": CONTROLLER}
     )
 
-    assert error_locs(response) == [["body"]]
+    assert error_locs(response) == [["body", "name"]]
     assert client.get("/api/v1/hardware/a%00b").status_code == 404
 
 
@@ -197,7 +210,11 @@ def test_an_edited_custom_drive_changes_the_next_evaluation(client: TestClient) 
         },
     }
     before = client.post("/api/v1/evaluate", json=body)
-    client.put(f"/api/v1/hardware/{drive['id']}", json={"kind": "drive", "spec": {**HDD, "rpm": 15000}})
+    client.put(
+        f"/api/v1/hardware/{drive['id']}",
+        json={"kind": "drive", "spec": {**HDD, "rpm": 15000}},
+        headers=owner(drive),
+    )
     after = client.post("/api/v1/evaluate", json=body)
 
     assert before.status_code == after.status_code == 200
@@ -219,3 +236,103 @@ def test_a_catalog_configuration_is_built_once_per_loaded_catalog(client: TestCl
     assert entries >= 1
     assert len(derived) == entries
     assert first == second
+
+
+# ---- owners ----------------------------------------------------------------------------------
+
+
+def test_edits_and_deletes_without_the_owner_token_are_403_and_reads_stay_open(client: TestClient) -> None:
+    drive = create(client, "drive", HDD)
+    url = f"/api/v1/hardware/{drive['id']}"
+    edit = {"kind": "drive", "spec": {**HDD, "rpm": 15000}}
+
+    refused = [
+        client.put(url, json=edit),
+        client.put(url, json=edit, headers={"X-Owner-Token": "not-the-token"}),
+        client.delete(url),
+        client.delete(url, headers={"X-Owner-Token": "not-the-token"}),
+    ]
+
+    assert [r.status_code for r in refused] == [403, 403, 403, 403]
+    assert "owner token" in refused[0].json()["detail"]
+    assert client.get(url).json()["spec"]["rpm"] == 10000  # unchanged, and readable by anyone
+    assert "owner_token" not in client.get(url).json()
+
+
+def test_a_record_saved_before_owners_existed_can_be_read_but_not_changed(client: TestClient) -> None:
+    from sqlalchemy import update
+
+    from backend.app.tables import CustomHardware
+
+    drive = create(client, "drive", HDD)
+    with client.app.state.session_factory() as session:  # type: ignore[attr-defined]
+        session.execute(update(CustomHardware).values(owner_token_hash=None))
+        session.commit()
+
+    deleted = client.delete(f"/api/v1/hardware/{drive['id']}", headers=owner(drive))
+
+    assert deleted.status_code == 403
+    assert "before records had owners" in deleted.json()["detail"]
+    assert client.get(f"/api/v1/hardware/{drive['id']}").status_code == 200
+
+
+def test_a_drive_a_custom_array_uses_cannot_be_deleted_and_the_409_names_the_array(
+    client: TestClient,
+) -> None:
+    drive = create(client, "drive", SSD)
+    array = custom_array(client, [drive["id"]])
+
+    refused = client.delete(f"/api/v1/hardware/{drive['id']}", headers=owner(drive))
+    array_gone = client.delete(f"/api/v1/hardware/{array['id']}", headers=owner(array))
+    drive_gone = client.delete(f"/api/v1/hardware/{drive['id']}", headers=owner(drive))
+
+    assert refused.status_code == 409
+    assert "'My FAS'" in refused.json()["detail"] and array["id"] in refused.json()["detail"]
+    assert (array_gone.status_code, drive_gone.status_code) == (204, 204)
+
+
+# ---- idempotent creates ------------------------------------------------------------------------
+
+KEY = "7f1c2a9e-0b5d-4f7e-9a51-3c2d1e0f9b8a"
+
+
+def test_a_create_retried_with_the_same_idempotency_key_stores_one_record(client: TestClient) -> None:
+    body = {"kind": "drive", "spec": HDD}
+    first = client.post("/api/v1/hardware", json=body, headers={"Idempotency-Key": KEY})
+    retry = client.post("/api/v1/hardware", json=body, headers={"Idempotency-Key": KEY})
+    other = client.post("/api/v1/hardware", json=body, headers={"Idempotency-Key": KEY + "-2"})
+
+    assert first.status_code == retry.status_code == other.status_code == 201
+    assert retry.json() == first.json()  # the same record and the same owner token
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    assert other.json()["id"] != first.json()["id"]
+    assert len(client.get("/api/v1/hardware").json()["hardware"]) == 2
+    # the replayed token works: it is the record's owner token
+    assert (
+        client.delete(f"/api/v1/hardware/{first.json()['id']}", headers=owner(retry.json())).status_code
+        == 204
+    )
+
+
+def test_the_same_idempotency_key_with_another_body_is_409(client: TestClient) -> None:
+    client.post("/api/v1/hardware", json={"kind": "drive", "spec": HDD}, headers={"Idempotency-Key": KEY})
+
+    reused = client.post(
+        "/api/v1/hardware", json={"kind": "controller", "spec": CONTROLLER}, headers={"Idempotency-Key": KEY}
+    )
+
+    assert reused.status_code == 409
+    assert "Idempotency-Key" in reused.json()["detail"]
+    assert [r["kind"] for r in client.get("/api/v1/hardware").json()["hardware"]] == ["drive"]
+
+
+@pytest.mark.parametrize("key", ["short", "x" * 201, "has spaces in it, 16+ chars"])
+def test_an_idempotency_key_that_is_too_short_long_or_odd_is_422_at_the_header(
+    client: TestClient, key: str
+) -> None:
+    response = client.post(
+        "/api/v1/hardware", json={"kind": "drive", "spec": HDD}, headers={"Idempotency-Key": key}
+    )
+
+    assert error_locs(response) == [["header", "Idempotency-Key"]]

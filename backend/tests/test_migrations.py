@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from alembic import command
@@ -16,10 +18,11 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from backend.app.db import create_db_engine
+from backend.app.migration_guard import DataLossRefused
 from backend.app.tables import Base, CustomHardware, Report
-from backend.tests.conftest import alembic_config
+from backend.tests.conftest import REPO_ROOT, alembic_config
 
-APP_TABLES = {"reports", "custom_hardware", "trace_jobs"}
+APP_TABLES = {"reports", "custom_hardware", "trace_jobs", "idempotency_keys"}
 
 
 def table_names(url: str) -> set[str]:
@@ -206,3 +209,166 @@ def test_report_snapshots_are_lz4_compressed_on_postgresql_and_back_to_pglz_afte
 
     command.downgrade(config, "0003")
     assert _snapshot_compression(pg_url) == {"snapshot": "p", "snapshot_json": "p"}
+
+
+# ---- lossless downgrades ----------------------------------------------------------------------
+
+# JSON text PostgreSQL's JSONB would rewrite (key order, number spelling): kept byte for byte or not
+SNAPSHOT_TEXT = '{"z": 1, "a": 1.50, "big": 1e+20, "list": [3, 2, 1], "name": "caf\\u00e9"}'
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006"]
+DROPS_DATA = {"0001": "reports", "0003": "trace jobs", "0005": "trace job workers", "0006": "owners"}
+"""Revisions whose downgrade must drop what the test stores, so it refuses unless allowed."""
+JSON_COLUMNS = {"snapshot", "spec", "options", "error_detail", "result"}
+
+
+def _columns(connection: Any, table: str) -> set[str]:
+    return {c["name"] for c in inspect(connection).get_columns(table)}
+
+
+def store_rows(url: str) -> None:
+    """A report, a custom drive and a trace job, in whatever columns the current revision has."""
+    engine = create_engine(url, poolclass=NullPool)
+    at = "2025-06-01 12:00:00+00:00"
+    try:
+        with engine.begin() as connection:
+            tables = set(inspect(connection).get_table_names())
+            report = {
+                "id": "kept-report",
+                "name": "Mail tier",
+                "owner_token_hash": "a" * 64,
+                "created_at": at,
+                "engine_version": "0.1.0",
+                "catalog_version": "2025.1.0",
+                "kind": "evaluate",
+                "snapshot": SNAPSHOT_TEXT,
+            }
+            if "snapshot_json" in _columns(connection, "reports"):
+                report["snapshot_json"] = SNAPSHOT_TEXT
+            hardware = {
+                "id": "kept-drive",
+                "kind": "drive",
+                "name": "Lab SSD",
+                "spec": '{"capacity_gb": 3840, "kind": "ssd"}',
+                "created_at": at,
+            }
+            if "owner_token_hash" in _columns(connection, "custom_hardware"):
+                hardware["owner_token_hash"] = "b" * 64
+            rows: dict[str, dict[str, Any]] = {"reports": report, "custom_hardware": hardware}
+            if "trace_jobs" in tables:
+                job = {
+                    "id": "kept-job",
+                    "status": "done",
+                    "filename": "trace.csv",
+                    "size_bytes": 123,
+                    "options": '{"format": "msr"}',
+                    "percent": 100.0,
+                    "records": 10,
+                    "records_per_s": 5.0,
+                    "cancel_requested": False,
+                    "result": '{"iops": 1.25}',
+                    "created_at": at,
+                    "updated_at": at,
+                }
+                if "worker" in _columns(connection, "trace_jobs"):
+                    job["worker"] = "host/1/0"
+                rows["trace_jobs"] = job
+            if "idempotency_keys" in tables:
+                rows["idempotency_keys"] = {
+                    "key_digest": "c" * 64,
+                    "request_digest": "d" * 64,
+                    "status_code": 201,
+                    "response_json": '{"id": "kept-report"}',
+                    "created_at": at,
+                }
+            for table, row in rows.items():
+                names = ", ".join(row)
+                values = ", ".join(
+                    f"CAST(:{k} AS JSONB)" if k in JSON_COLUMNS and url.startswith("postgresql") else f":{k}"
+                    for k in row
+                )
+                connection.execute(text(f"INSERT INTO {table} ({names}) VALUES ({values})"), row)
+    finally:
+        engine.dispose()
+
+
+def dump(url: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row of every app table; JSON(B) columns parsed, text columns as stored."""
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            out: dict[str, list[dict[str, Any]]] = {}
+            for table in sorted(set(inspect(connection).get_table_names()) - {"alembic_version"}):
+                rows = connection.execute(text(f"SELECT * FROM {table}")).mappings().all()
+                out[table] = [
+                    {
+                        k: json.loads(v) if k in JSON_COLUMNS and isinstance(v, str) else str(v)
+                        for k, v in row.items()
+                    }
+                    for row in rows
+                ]
+            return out
+    finally:
+        engine.dispose()
+
+
+def current_revision(url: str) -> str:
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            return str(MigrationContext.configure(connection).get_current_revision())
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_each_downgrade_and_upgrade_keeps_every_row_or_refuses_to_drop_it(db_url: str, revision: str) -> None:
+    config = alembic_config(db_url)
+    command.upgrade(config, revision)
+    store_rows(db_url)
+    before = dump(db_url)
+    below = f"{int(revision) - 1:04d}" if revision != "0001" else "base"
+
+    if revision in DROPS_DATA:
+        with pytest.raises(DataLossRefused, match=f"downgrading {revision} would drop"):
+            command.downgrade(config, below)
+        assert current_revision(db_url) == revision
+        assert dump(db_url) == before  # refused before changing anything
+
+        config.attributes["allow_data_loss"] = True
+        command.downgrade(config, below)
+        command.upgrade(config, revision)
+        after = dump(db_url)
+        if revision != "0001":  # reports stay byte for byte when trace jobs or owners go
+            assert after["reports"] == before["reports"]
+    else:
+        command.downgrade(config, below)
+        command.upgrade(config, revision)
+        assert dump(db_url) == before  # every row, and each report's text byte for byte
+
+
+def test_a_report_keeps_its_exact_text_through_a_round_trip_to_0001(db_url: str) -> None:
+    config = alembic_config(db_url)
+    command.upgrade(config, "0002")
+    store_rows(db_url)
+
+    command.downgrade(config, "0001")
+    command.upgrade(config, "head")
+
+    (report,) = dump(db_url)["reports"]
+    assert report["snapshot_json"] == SNAPSHOT_TEXT  # not json.dumps of the parsed document
+
+
+def test_downgrade_to_base_with_saved_reports_exits_non_zero_and_keeps_them(migrated_db_url: str) -> None:
+    store_rows(migrated_db_url)
+
+    done = subprocess.run(
+        [str(REPO_ROOT / ".venv" / "bin" / "alembic"), "-x", f"url={migrated_db_url}", "downgrade", "base"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+    )
+
+    assert done.returncode != 0
+    assert "allow_data_loss" in done.stderr
+    assert current_revision(migrated_db_url) == REVISIONS[-1]
+    assert [r["id"] for r in dump(migrated_db_url)["reports"]] == ["kept-report"]

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -251,21 +252,32 @@ def test_csv_export_defuses_spreadsheet_formulas_in_names(client: TestClient) ->
     assert not any(cell.startswith("=") for row in csv.reader(io.StringIO(text)) for cell in row)
 
 
-def test_a_report_keeps_a_copy_of_the_custom_hardware_it_used(client: TestClient) -> None:
-    spec = {
-        "name": "Lab 10K",
-        "kind": "hdd",
-        "capacity_gb": 1200,
-        "rpm": 10000,
-        "avg_read_seek_ms": 4.2,
-        "avg_write_seek_ms": 4.6,
-        "media_rate_mb_s": 150,
-    }
-    drive = client.post("/api/v1/hardware", json={"kind": "drive", "spec": spec}).json()
-    inputs = {"workloads": [workload()], "configuration": {"array_id": "generic", "drive_id": drive["id"]}}
-    created = save(client, inputs=inputs)
+HDD_10K = {
+    "name": "Lab 10K",
+    "kind": "hdd",
+    "capacity_gb": 1200,
+    "rpm": 10000,
+    "avg_read_seek_ms": 4.2,
+    "avg_write_seek_ms": 4.6,
+    "media_rate_mb_s": 150,
+}
 
-    assert client.delete(f"/api/v1/hardware/{drive['id']}").status_code == 204
+
+def report_on_custom_drive(client: TestClient) -> tuple[dict, dict]:
+    """(the custom drive as created, a report evaluated on it)."""
+    drive = client.post("/api/v1/hardware", json={"kind": "drive", "spec": HDD_10K}).json()
+    inputs = {
+        "workloads": [workload()],
+        "configuration": {"array_id": "generic", "drive_id": drive["id"], "drive_count": 24},
+    }
+    return drive, save(client, inputs=inputs)
+
+
+def test_a_report_keeps_a_copy_of_the_custom_hardware_it_used(client: TestClient) -> None:
+    drive, created = report_on_custom_drive(client)
+    owner = {"X-Owner-Token": drive["owner_token"]}
+
+    assert client.delete(f"/api/v1/hardware/{drive['id']}", headers=owner).status_code == 204
 
     snapshot = client.get(f"/api/v1/reports/{created['id']}").json()
     assert [r["id"] for r in snapshot["custom_hardware"]] == [drive["id"]]
@@ -273,6 +285,62 @@ def test_a_report_keeps_a_copy_of_the_custom_hardware_it_used(client: TestClient
     recomputed = client.post(f"/api/v1/reports/{created['id']}/recompute")  # uses the saved copy
     assert recomputed.status_code == 201, recomputed.text
     assert not any(c["changed"] for c in recomputed.json()["changes"])
+    assert recomputed.json()["hardware_drift"] == [
+        {"id": drive["id"], "name": "Lab 10K", "change": "deleted"}
+    ]
+
+
+def test_a_recomputation_uses_the_saved_hardware_copy_and_says_the_live_record_changed(
+    client: TestClient,
+) -> None:
+    drive, created = report_on_custom_drive(client)
+    faster = {"kind": "drive", "spec": {**HDD_10K, "rpm": 15000}}
+    edited = client.put(
+        f"/api/v1/hardware/{drive['id']}", json=faster, headers={"X-Owner-Token": drive["owner_token"]}
+    )
+
+    recomputed = client.post(f"/api/v1/reports/{created['id']}/recompute").json()
+    again = client.get(f"/api/v1/reports/{recomputed['id']}").json()
+
+    assert edited.status_code == 200
+    # the 10K copy, not the live 15K record: no headline figure moves
+    assert not any(c["changed"] for c in recomputed["changes"])
+    assert recomputed["hardware_drift"] == [{"id": drive["id"], "name": "Lab 10K", "change": "changed"}]
+    assert again["hardware_drift"] == recomputed["hardware_drift"]
+    assert again["custom_hardware"][0]["spec"]["rpm"] == 10000
+
+
+def test_a_save_retried_with_the_same_idempotency_key_stores_one_report(
+    client: TestClient, migrated_db_url: str
+) -> None:
+    body = {"name": "Mail tier", "kind": "evaluate", "inputs": EVALUATE}
+    key = {"Idempotency-Key": "0b8f0d4e-5a7c-4e43-a1f2-6f0c9d2b7e31"}
+
+    first = client.post("/api/v1/reports", json=body, headers=key)
+    retry = client.post("/api/v1/reports", json=body, headers=key)
+    changed = client.post("/api/v1/reports", json={**body, "name": "Other"}, headers=key)
+
+    assert (first.status_code, retry.status_code, changed.status_code) == (201, 201, 409)
+    assert retry.json() == first.json()  # same id, same owner token
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert report_count(migrated_db_url) == 1
+    url = f"/api/v1/reports/{first.json()['id']}"
+    assert client.delete(url, headers={"X-Owner-Token": retry.json()["owner_token"]}).status_code == 204
+
+
+def test_concurrent_saves_with_one_idempotency_key_store_one_report(
+    client: TestClient, migrated_db_url: str
+) -> None:
+    body = {"name": "Mail tier", "kind": "evaluate", "inputs": EVALUATE}
+    key = {"Idempotency-Key": "concurrent-retries-of-one-save"}
+
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: client.post("/api/v1/reports", json=body, headers=key), range(4)))
+
+    assert [a.status_code for a in answers] == [201] * 4
+    assert len({a.json()["id"] for a in answers}) == 1
+    assert len({a.json()["owner_token"] for a in answers}) == 1
+    assert report_count(migrated_db_url) == 1
 
 
 def test_an_unknown_kind_is_422(client: TestClient) -> None:
@@ -292,8 +360,8 @@ def test_a_nul_character_is_refused_alike_on_every_database(client: TestClient) 
         },
     )
 
-    assert error_locs(named) == [["body"]]
-    assert error_locs(inside) == [["body"]]
+    assert error_locs(named) == [["body", "name"]]
+    assert error_locs(inside) == [["body", "inputs", "workloads", 0, "name"]]
 
 
 @pytest.mark.parametrize("report_id", ["a%00b", "not%20a%20token", "x" * 64])

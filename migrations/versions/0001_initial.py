@@ -13,6 +13,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
+from backend.app.migration_guard import refuse_data_loss
+
 revision: str = "0001"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
@@ -50,6 +52,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    refuse_data_loss(
+        "0001",
+        "every saved report and custom hardware record",
+        "SELECT (SELECT count(*) FROM reports) + (SELECT count(*) FROM custom_hardware)",
+    )
     op.drop_index(op.f("ix_custom_hardware_kind"), table_name="custom_hardware")
     op.drop_table("custom_hardware")
     op.drop_table("reports")

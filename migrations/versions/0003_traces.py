@@ -13,6 +13,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
+from backend.app.migration_guard import refuse_data_loss
+
 revision: str = "0003"
 down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
@@ -50,5 +52,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    refuse_data_loss("0003", "every trace job", "SELECT count(*) FROM trace_jobs")
     op.drop_index(op.f("ix_trace_jobs_status"), table_name="trace_jobs")
     op.drop_table("trace_jobs")

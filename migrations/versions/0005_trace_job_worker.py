@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from backend.app.migration_guard import refuse_data_loss
+
 revision: str = "0005"
 down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
@@ -27,5 +29,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    refuse_data_loss(
+        "0005", "the server process of trace jobs", "SELECT count(*) FROM trace_jobs WHERE worker IS NOT NULL"
+    )
     with op.batch_alter_table("trace_jobs") as batch:
         batch.drop_column("worker")

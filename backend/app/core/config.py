@@ -11,11 +11,28 @@
 | FIXTURES_DIR     | ``<repo>/fixtures``             | hardware catalog data                              |
 | DB_POOL_SIZE     | 20                              | database connections each worker keeps open        |
 | DB_MAX_OVERFLOW  | 10                              | extra connections under bursts (closed after use)  |
+| DB_POOL_TIMEOUT_S | 2                              | longest wait for a pooled connection, then 503     |
+| DB_CONNECT_TIMEOUT_S | 3                           | longest wait to open a PostgreSQL connection       |
+| DB_STATEMENT_TIMEOUT_MS | 5000                     | PostgreSQL cancels a statement running longer; the client cuts the connection 1 s later |
+| DB_TCP_USER_TIMEOUT_MS | 5000                      | the kernel drops a connection whose sent data stays unacknowledged this long |
+| HEALTH_PROBE_INTERVAL_S | 1                        | ``/health`` probes the database this often; down when no probe succeeded for this + 1 s |
+| RATE_LIMITS_ENABLED | true                         | per-client limits on writes (429 + Retry-After over them) |
+| RATE_LIMIT_REPORTS | 60/minute;2000/day            | saves and recomputations of reports, per client    |
+| RATE_LIMIT_HARDWARE | 60/minute;1000/day           | creates, edits and deletes of custom hardware      |
+| RATE_LIMIT_TRACES | 10/minute;200/day              | trace uploads                                      |
+| REDIS_URL        | empty (counts in memory)        | ``redis://HOST:PORT/DB``: one count for every worker and server |
+| IDEMPOTENCY_TTL_S | 86400                          | how long the answer to a write with an ``Idempotency-Key`` is kept |
 
 Each uvicorn worker keeps up to DB_POOL_SIZE connections: sized for the requests a worker serves at
 once, so a steady load reuses them instead of opening and closing overflow connections (a new
 PostgreSQL connection forks a server process; churning them under load made requests wait
-seconds). Workers x (DB_POOL_SIZE + DB_MAX_OVERFLOW) must stay below PostgreSQL's max_connections.
+seconds). Workers x (DB_POOL_SIZE + DB_MAX_OVERFLOW + 1) must stay below PostgreSQL's max_connections
+(the one more is the health probe's connection).
+
+Every wait on PostgreSQL is bounded (``backend/app/db.py``): a request never waits longer than
+DB_POOL_TIMEOUT_S for a connection, DB_CONNECT_TIMEOUT_S to open one, and DB_STATEMENT_TIMEOUT_MS
++ 1 s for a statement, whatever the network does; TCP keepalives (idle 5 s, then every 2 s, 3
+probes) find dead peers of idle connections. Migrations run without these limits.
 
 Relative FRONTEND_DIST and FIXTURES_DIR are taken from the repository root, not the working directory
 (a relative SQLite path in DATABASE_URL is relative to the working directory, as in SQLAlchemy).
@@ -32,6 +49,9 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+
+from backend.app.core.ratelimit import parse_limits
+from backend.app.db import DatabaseLimits
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -66,6 +86,39 @@ class Settings(BaseSettings):
     fixtures_dir: Path = REPO_ROOT / "fixtures"
     db_pool_size: int = Field(default=20, ge=1, le=1000)
     db_max_overflow: int = Field(default=10, ge=0, le=1000)
+    db_pool_timeout_s: float = Field(default=2.0, gt=0, le=600)
+    db_connect_timeout_s: int = Field(default=3, ge=2, le=600)  # libpq rounds lower values up to 2
+    db_statement_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
+    db_tcp_user_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
+    health_probe_interval_s: float = Field(default=1.0, gt=0, le=60)
+    rate_limits_enabled: bool = True
+    rate_limit_reports: str = "60/minute;2000/day"
+    rate_limit_hardware: str = "60/minute;1000/day"
+    rate_limit_traces: str = "10/minute;200/day"
+    redis_url: str | None = None
+    idempotency_ttl_s: float = Field(default=86400.0, gt=0, le=365 * 86400)
+
+    @field_validator("rate_limit_reports", "rate_limit_hardware", "rate_limit_traces")
+    @classmethod
+    def _check_rate_limit(cls, value: str) -> str:
+        parse_limits(value)
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("REDIS_URL must be redis://HOST:PORT/DB (or rediss://, unix://)")
+        return value
+
+    def write_limits(self) -> dict[str, str]:
+        return {
+            "reports": self.rate_limit_reports,
+            "hardware": self.rate_limit_hardware,
+            "traces": self.rate_limit_traces,
+        }
 
     @field_validator("database_url")
     @classmethod
@@ -86,6 +139,13 @@ class Settings(BaseSettings):
     @classmethod
     def _anchor_at_repo_root(cls, value: Path) -> Path:
         return value if value.is_absolute() else REPO_ROOT / value
+
+    def database_limits(self) -> DatabaseLimits:
+        return DatabaseLimits(
+            statement_timeout_ms=self.db_statement_timeout_ms,
+            connect_timeout_s=self.db_connect_timeout_s,
+            tcp_user_timeout_ms=self.db_tcp_user_timeout_ms,
+        )
 
 
 @lru_cache(maxsize=1)

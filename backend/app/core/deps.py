@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.calibration import Calibration
 from backend.app.catalog.service import CatalogStore
+from backend.app.core.config import Settings
 from backend.app.engine.context import SizingContext
 from backend.app.hardware.service import DatabaseHardware
 
@@ -46,6 +47,11 @@ async def get_catalog(request: Request) -> CatalogStore:
     return store
 
 
+async def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
 async def get_calibration(request: Request) -> Calibration:
     calibration: Calibration = request.app.state.calibration
     return calibration
@@ -54,6 +60,7 @@ async def get_calibration(request: Request) -> Calibration:
 SessionDep = Annotated[Session, Depends(get_db)]
 CatalogDep = Annotated[CatalogStore, Depends(get_catalog)]
 CalibrationDep = Annotated[Calibration, Depends(get_calibration)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 async def get_sizing_context(

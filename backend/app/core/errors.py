@@ -8,7 +8,8 @@ Services never raise ``HTTPException``: they raise the errors below and the hand
   the client sent: the tags pydantic inserts for a discriminated union (``configuration.catalog.
   group_width``) are taken out (``configuration.group_width``), and a wrong or missing ``kind``
   is reported at ``kind``;
-* :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`CatalogUnavailable` -> 503, each
+* :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`Conflict` -> 409,
+  :class:`RateLimited` -> 429 (with ``Retry-After``), :class:`CatalogUnavailable` -> 503, each
   ``{"detail": "..."}``.
 
 Data the database refuses gives 422, lost database connections 503; anything else is a bug and
@@ -18,15 +19,18 @@ gives a JSON 500 without details.
 from __future__ import annotations
 
 import logging
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +113,20 @@ class Forbidden(Exception):
     """The caller may not do this (e.g. delete a report without its owner token)."""
 
 
+class Conflict(Exception):
+    """The request contradicts what is stored (an idempotency key reused for another request, a
+    record still used by another): 409 ``{"detail": "..."}``."""
+
+
+class RateLimited(Exception):
+    """The client is over a rate limit or quota: 429 with ``Retry-After`` (whole seconds)."""
+
+    def __init__(self, limit: str, retry_after_s: int) -> None:
+        self.limit = limit
+        self.retry_after_s = max(1, retry_after_s)
+        super().__init__(f"rate limit {limit} exceeded; retry after {self.retry_after_s} s")
+
+
 class CatalogUnavailable(Exception):
     """The hardware catalog under ``settings.fixtures_dir`` does not load."""
 
@@ -187,16 +205,94 @@ def _client_error(error: dict[str, Any], body: Any) -> dict[str, Any]:
     return {**error, "loc": list(loc)}
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with what JSON cannot carry made printable: a non-finite number as its name
+    (``"NaN"``, ``"Infinity"``), a lone surrogate as its escape (``"\\ud800"``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value).replace("inf", "Infinity").replace("nan", "NaN")
+    if isinstance(value, str):
+        return value if value.isascii() else value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {json_safe(str(k)): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
 async def request_invalid(request: Request, exc: Exception) -> JSONResponse:
-    """FastAPI's 422 for request validation, with each ``loc`` a JSON path into the sent body."""
+    """FastAPI's 422 for request validation, with each ``loc`` a JSON path into the sent body.
+
+    The ``input`` pydantic echoes is made encodable (:func:`json_safe`): the answer always encodes.
+    """
     assert isinstance(exc, RequestValidationError)
     errors = [_client_error(dict(e), exc.body) for e in exc.errors()]
-    return JSONResponse({"detail": jsonable_encoder(errors)}, status_code=422)
+    return JSONResponse({"detail": json_safe(jsonable_encoder(errors))}, status_code=422)
+
+
+ENGINE_ERROR = "engine_error"
+"""Type of the 422 a numerical failure inside the engine gives (overflow, a non-finite figure)."""
+
+
+def _numbers(node: Any, path: Loc) -> Iterator[tuple[Loc, float]]:
+    if isinstance(node, bool):
+        return
+    if isinstance(node, int | float):
+        yield path, float(node)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _numbers(value, path + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _numbers(value, path + (index,))
+
+
+EXTREME_DECADES = 9.0
+"""A number at least 1e9 or at most 1e-9 in size counts as extreme when the engine fails."""
+
+
+def most_extreme_number(document: Any) -> Loc | None:
+    """Path of the number farthest from 1 in orders of magnitude (``|log10 |x||``), when that is at
+    least :data:`EXTREME_DECADES`; None otherwise. An engine overflow is caused by such a value."""
+    best: tuple[float, Loc] | None = None
+    for path, number in _numbers(document, ()):
+        if number == 0 or not math.isfinite(number):
+            continue
+        decades = abs(math.log10(abs(number)))
+        if decades >= EXTREME_DECADES and (best is None or decades > best[0]):
+            best = (decades, path)
+    return best[1] if best is not None else None
+
+
+async def _sent_document(request: Request) -> Any:
+    try:
+        body = await request.body()
+        return orjson.loads(body) if body else None
+    except (RuntimeError, orjson.JSONDecodeError):  # stream not kept, or not JSON
+        return None
 
 
 async def invalid_input(request: Request, exc: Exception) -> JSONResponse:
+    """422 for :class:`InvalidInput`; an engine failure reported at the whole body (or a report's
+    ``inputs``) is placed at the most extreme number the client sent under it."""
     assert isinstance(exc, InvalidInput)
-    return JSONResponse({"detail": exc.errors}, status_code=422)
+    errors = exc.errors
+    if any(e["type"] == ENGINE_ERROR and e["loc"] in (["body"], ["body", "inputs"]) for e in errors):
+        document = await _sent_document(request)
+        errors = [_placed(e, document) for e in errors]
+    return JSONResponse({"detail": errors}, status_code=422)
+
+
+def _placed(error: dict[str, Any], document: Any) -> dict[str, Any]:
+    if error["type"] != ENGINE_ERROR or error["loc"] not in (["body"], ["body", "inputs"]):
+        return error
+    under = error["loc"][1:]
+    node = document
+    for segment in under:
+        node = node.get(segment) if isinstance(node, dict) else None
+    path = most_extreme_number(node)
+    if path is None:
+        return error
+    return {**error, "loc": ["body", *under, *path]}
 
 
 async def not_found(request: Request, exc: Exception) -> JSONResponse:
@@ -205,6 +301,16 @@ async def not_found(request: Request, exc: Exception) -> JSONResponse:
 
 async def forbidden(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(exc)}, status_code=403)
+
+
+async def conflict(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=409)
+
+
+async def rate_limited(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RateLimited)
+    headers = {"Retry-After": str(exc.retry_after_s)}
+    return JSONResponse({"detail": str(exc)}, status_code=429, headers=headers)
 
 
 async def catalog_unavailable(request: Request, exc: Exception) -> JSONResponse:
@@ -222,19 +328,48 @@ async def data_not_storable(request: Request, exc: Exception) -> JSONResponse:
 async def database_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """Lost or refused database connection -> 503; the pool reconnects on a later request."""
     logger.warning("database unavailable during %s %s: %s", request.method, request.url.path, exc)
+    probe = getattr(request.app.state, "database_probe", None)
+    if probe is not None:  # health turns at once, until the next probe succeeds
+        probe.report_failure()
     return JSONResponse({"detail": "database unavailable"}, status_code=503)
 
 
-async def unhandled_error(request: Request, exc: Exception) -> JSONResponse:
-    """Last resort for a bug: a JSON 500 without details (the server log has the traceback)."""
-    logger.error(
-        "unhandled %s during %s %s",
-        type(exc).__name__,
-        request.method,
-        request.url.path,
-        exc_info=(type(exc), exc, exc.__traceback__),
-    )
-    return JSONResponse({"detail": "internal server error"}, status_code=500)
+class ServerErrorMiddleware:
+    """Last resort for a bug: a JSON 500 without details (the server log has the traceback).
+
+    Unlike Starlette's own last resort, the error is not raised again after the answer, so the
+    server keeps the client's keep-alive connection open: the client's next request on it works.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:
+            logger.error(
+                "unhandled %s during %s %s",
+                type(exc).__name__,
+                scope.get("method"),
+                scope.get("path"),
+                exc_info=(type(exc), exc, exc.__traceback__),
+            )
+            if started:  # part of an answer is out: only closing the connection can tell the client
+                raise
+            response = JSONResponse({"detail": "internal server error"}, status_code=500)
+            await response(scope, receive, send)
 
 
 def install_exception_handlers(app: FastAPI) -> None:
@@ -242,8 +377,9 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(InvalidInput, invalid_input)
     app.add_exception_handler(NotFound, not_found)
     app.add_exception_handler(Forbidden, forbidden)
+    app.add_exception_handler(Conflict, conflict)
+    app.add_exception_handler(RateLimited, rate_limited)
     app.add_exception_handler(CatalogUnavailable, catalog_unavailable)
     app.add_exception_handler(DataError, data_not_storable)
     app.add_exception_handler(OperationalError, database_unavailable)
     app.add_exception_handler(InterfaceError, database_unavailable)
-    app.add_exception_handler(Exception, unhandled_error)

@@ -7,7 +7,9 @@ request used (a saved report keeps copies of them).
 
 Engine errors become 422s: ``InputError(field, reason)`` at the request path its ``field`` names
 (``pools.0.drive_count`` under the configuration, ``workloads.1.pool`` under the workloads); a
-numerical failure on extreme inputs (overflow, a non-finite figure) at the body, with a message.
+numerical failure on extreme inputs (overflow, a non-finite figure) at the body, with a message;
+the error handler then places it at the most extreme number the client sent
+(``core.errors.invalid_input``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Literal, Protocol, TypeVar
 
 from backend.app.calibration import Calibration, Layout
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.errors import CatalogUnavailable, InvalidInput, Loc
+from backend.app.core.errors import ENGINE_ERROR, CatalogUnavailable, InvalidInput, Loc
 from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord
 from models.base import InputError
@@ -101,7 +103,7 @@ def numerical_failure(exc: Exception) -> InvalidInput:
     return InvalidInput.at(
         BODY,
         f"the engine cannot evaluate these inputs ({first_line}); check for extreme values",
-        "engine_error",
+        ENGINE_ERROR,
     )
 
 

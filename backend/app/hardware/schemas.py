@@ -2,6 +2,7 @@
 
 A record's ``id`` is assigned by the server and is the id to use in a catalog reference
 (``array_id``, ``drive_id``, ``controller_id``); the ``id`` inside a drive or array spec is set to it.
+Creating a record answers with its owner token: editing and deleting need it, reading does not.
 """
 
 from __future__ import annotations
@@ -79,6 +80,24 @@ class ArrayRecord(_Record):
 
 
 HardwareRecord = Annotated[DriveRecord | ControllerRecord | ArrayRecord, Field(discriminator="kind")]
+
+_OWNER_TOKEN = "send as X-Owner-Token to edit or delete the record; not stored, not shown again"
+
+
+class DriveCreated(DriveRecord):
+    owner_token: str = Field(description=_OWNER_TOKEN)
+
+
+class ControllerCreated(ControllerRecord):
+    owner_token: str = Field(description=_OWNER_TOKEN)
+
+
+class ArrayCreated(ArrayRecord):
+    owner_token: str = Field(description=_OWNER_TOKEN)
+
+
+HardwareCreated = Annotated[DriveCreated | ControllerCreated | ArrayCreated, Field(discriminator="kind")]
+"""A new record and the token that alone can edit or delete it."""
 
 
 class HardwareList(BaseModel):

@@ -1,11 +1,15 @@
 """Custom hardware: create, read, replace and delete records, each validated by the engine's models.
 
-A custom array's ``drives`` (and ``default_drive``) must name catalog drives or custom drive records.
+A custom array's ``drives`` (and ``default_drive``) must name catalog drives or custom drive records;
+a custom drive an array still names cannot be deleted (409 naming the array). Only the owner token
+handed out on create (kept as a SHA-256 digest) replaces or deletes a record; anyone may read one.
 Deleting a record does not touch saved reports: each report keeps a copy of the records it used.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from typing import Any
 
@@ -14,10 +18,21 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.errors import ID_PATTERN, InvalidInput, Loc, NotFound, refuse_nul, well_formed_id
+from backend.app.core import idempotency as idem
+from backend.app.core.errors import (
+    ID_PATTERN,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    Loc,
+    NotFound,
+    refuse_nul,
+    well_formed_id,
+)
 from backend.app.hardware.schemas import (
     ArrayInput,
     DriveInput,
+    HardwareCreated,
     HardwareInput,
     HardwareKind,
     HardwareList,
@@ -30,6 +45,11 @@ from models.drives import DriveSpec
 logger = logging.getLogger(__name__)
 
 _RECORD: TypeAdapter[HardwareRecord] = TypeAdapter(HardwareRecord)
+_CREATED: TypeAdapter[HardwareCreated] = TypeAdapter(HardwareCreated)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def to_record(row: CustomHardware) -> HardwareRecord:
@@ -116,16 +136,43 @@ def _row(session: Session, record_id: str) -> CustomHardware:
     return row
 
 
-def create(session: Session, catalog: CatalogStore, body: HardwareInput) -> HardwareRecord:
+def _check_owner(row: CustomHardware, owner_token: str | None) -> None:
+    if row.owner_token_hash is None:
+        raise Forbidden(f"hardware {row.id} was saved before records had owners; it cannot be changed")
+    if not owner_token or not hmac.compare_digest(token_digest(owner_token), row.owner_token_hash):
+        raise Forbidden("the X-Owner-Token header must carry this record's owner token")
+
+
+def create(
+    session: Session,
+    catalog: CatalogStore,
+    body: HardwareInput,
+    idempotency: idem.Idempotency | None = None,
+) -> tuple[HardwareCreated, bool]:
+    """The new record with its owner token, False; or the first answer, True, when this is a retry
+    of a create already stored under the same idempotency key."""
+    first = idem.replay(session, idempotency, _CREATED)
+    if first is not None:
+        return first, True
     if isinstance(body, ArrayInput):
         _check_array_drives(session, catalog, body)
     record_id = new_uuid()
     name, spec = _name(body), _spec(body, record_id)
     refuse_nul([name, spec])
-    row = CustomHardware(id=record_id, kind=body.kind, name=name, spec=spec, created_at=utcnow())
+    owner_token = idem.owner_token(idempotency, record_id)
+    row = CustomHardware(
+        id=record_id,
+        kind=body.kind,
+        name=name,
+        spec=spec,
+        created_at=utcnow(),
+        owner_token_hash=token_digest(owner_token),
+    )
     session.add(row)
-    session.commit()
-    return to_record(row)
+    created = _CREATED.validate_python({**to_record(row).model_dump(), "owner_token": owner_token})
+    idem.remember(session, idempotency, 201, created)
+    first = idem.commit(session, idempotency, _CREATED)
+    return (first, True) if first is not None else (created, False)
 
 
 def list_records(session: Session, kind: HardwareKind | None) -> HardwareList:
@@ -151,8 +198,11 @@ def get(session: Session, record_id: str) -> HardwareRecord:
         ) from exc
 
 
-def replace(session: Session, catalog: CatalogStore, record_id: str, body: HardwareInput) -> HardwareRecord:
+def replace(
+    session: Session, catalog: CatalogStore, record_id: str, body: HardwareInput, owner_token: str | None
+) -> HardwareRecord:
     row = _row(session, record_id)
+    _check_owner(row, owner_token)
     if body.kind != row.kind:
         raise InvalidInput.at(
             ("body", "kind"), f"record {record_id} is a {row.kind}; it cannot become a {body.kind}"
@@ -166,7 +216,25 @@ def replace(session: Session, catalog: CatalogStore, record_id: str, body: Hardw
     return to_record(row)
 
 
-def delete(session: Session, record_id: str) -> None:
+def arrays_using(session: Session, drive_id: str) -> list[CustomHardware]:
+    """The custom arrays that list ``drive_id`` among their drives or as their default drive."""
+    arrays = session.scalars(
+        select(CustomHardware).where(CustomHardware.kind == "array").order_by(CustomHardware.created_at)
+    )
+    return [
+        row
+        for row in arrays
+        if drive_id in (row.spec.get("drives") or []) or row.spec.get("default_drive") == drive_id
+    ]
+
+
+def delete(session: Session, record_id: str, owner_token: str | None) -> None:
     row = _row(session, record_id)
+    _check_owner(row, owner_token)
+    if row.kind == "drive":
+        users = arrays_using(session, record_id)
+        if users:
+            named = ", ".join(f"{array.name!r} ({array.id})" for array in users)
+            raise Conflict(f"drive {record_id} is used by custom array {named}: change or delete that first")
     session.delete(row)
     session.commit()

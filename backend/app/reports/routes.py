@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Response, status
 
-from backend.app.core.deps import SessionDep, SizingContextDep
+from backend.app.core.deps import SessionDep, SettingsDep, SizingContextDep
+from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
+from backend.app.core.ratelimit import WriteQuota
 from backend.app.reports import service
 from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
 from backend.app.schemas import error_responses
@@ -19,12 +21,27 @@ router = APIRouter(prefix="/reports", tags=["reports"], responses=error_response
 ReportId = Annotated[str, Path(min_length=1, max_length=service.MAX_ID_LENGTH, description="report id")]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=error_responses(400))
+QUOTA = [Depends(WriteQuota("reports"))]
+
+
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, responses=error_responses(400, 409, 429), dependencies=QUOTA
+)
 def create(
-    body: Annotated[ReportCreate, Body()], session: SessionDep, ctx: SizingContextDep
+    body: Annotated[ReportCreate, Body()],
+    session: SessionDep,
+    ctx: SizingContextDep,
+    settings: SettingsDep,
+    response: Response,
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> ReportCreated:
-    """Recompute the result from ``inputs`` and save it; committed before the 201."""
-    return service.create(session, ctx, body)
+    """Recompute the result from ``inputs`` and save it; committed before the 201. With an
+    ``Idempotency-Key``, a retry gets the first answer (``Idempotent-Replayed: true``)."""
+    key = Idempotency.of("reports.create", idempotency_key, body, settings.idempotency_ttl_s)
+    created, replayed = service.create(session, ctx, body, key)
+    if replayed:
+        response.headers[REPLAYED_HEADER] = "true"
+    return created
 
 
 @router.get("/{report_id}", response_model=ReportSnapshot, responses=error_responses(404))
@@ -33,7 +50,12 @@ def get(session: SessionDep, report_id: ReportId) -> Response:
     return Response(service.get_json(session, report_id), media_type="application/json")
 
 
-@router.post("/{report_id}/recompute", status_code=status.HTTP_201_CREATED, responses=error_responses(404))
+@router.post(
+    "/{report_id}/recompute",
+    status_code=status.HTTP_201_CREATED,
+    responses=error_responses(404, 429),
+    dependencies=QUOTA,
+)
 def recompute(session: SessionDep, ctx: SizingContextDep, report_id: ReportId) -> ReportCreated:
     """A new report from the saved inputs on the current engine and catalog, with the headline changes."""
     return service.recompute(session, ctx, report_id)

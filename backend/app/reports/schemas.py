@@ -67,6 +67,21 @@ ReportCreate = Annotated[
 ]
 
 
+class HardwareDrift(BaseModel):
+    """A custom hardware record whose live version differs from the copy a report saved."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str = Field(description="the name in the saved copy")
+    change: Literal["changed", "deleted"] = Field(
+        description="changed: the live record was edited since; deleted: it no longer exists"
+    )
+
+
+_DRIFT = "custom hardware whose live record differs from the copy used (a recomputation uses the copy)"
+
+
 class _Snapshot(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -85,6 +100,7 @@ class _Snapshot(BaseModel):
     changes: list[FigureChange] = Field(
         default_factory=list, description="headline changes against recomputed_from"
     )
+    hardware_drift: list[HardwareDrift] = Field(default_factory=list, description=_DRIFT)
 
 
 class EvaluateSnapshot(_Snapshot):
@@ -133,3 +149,4 @@ class ReportCreated(BaseModel):
     changes: list[FigureChange] = Field(
         default_factory=list, description="headline changes against recomputed_from"
     )
+    hardware_drift: list[HardwareDrift] = Field(default_factory=list, description=_DRIFT)

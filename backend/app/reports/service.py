@@ -2,6 +2,8 @@
 
 Saving recomputes the result from the inputs (a result sent by the client is never stored), then
 writes one row in one transaction and commits before answering: a failure leaves nothing behind.
+A save sent with an ``Idempotency-Key`` stores its answer in the same transaction, and a retry gets
+that answer back instead of a second report (``core.idempotency``).
 The snapshot is stored as the exact JSON text that reads return, so a report reads byte for byte
 the same after catalog, calibration or engine changes. Only the owner token (kept as a SHA-256
 digest) deletes a report; there is no way to list reports.
@@ -13,7 +15,6 @@ import hashlib
 import hmac
 import json
 import logging
-import secrets
 from collections.abc import Callable
 from typing import Any, Literal, cast
 
@@ -21,6 +22,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.app.core import idempotency as idem
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
 from backend.app.engine.context import HardwareSource, SizingContext
 from backend.app.hardware.schemas import HardwareRecord
@@ -29,6 +31,7 @@ from backend.app.reports.schemas import (
     CompareSnapshot,
     CurvesSnapshot,
     EvaluateSnapshot,
+    HardwareDrift,
     ReportCreate,
     ReportCreated,
     ReportKind,
@@ -43,7 +46,7 @@ from backend.app.sizing.schemas import (
     EvaluateRequest,
     SizeRequest,
 )
-from backend.app.tables import Report, json_document_from_text, new_report_id, utcnow
+from backend.app.tables import Report, json_document_from_text, new_id_and_token, utcnow
 from models import ENGINE_VERSION
 from models.compare import Figure, figure_changes, figures, headline
 from models.evaluate import EvaluationResult
@@ -61,6 +64,7 @@ _INPUTS: dict[str, TypeAdapter[Any]] = {
     "curves": TypeAdapter(CurvesRequest),
 }
 _RECORDS: TypeAdapter[list[HardwareRecord]] = TypeAdapter(list[HardwareRecord])
+_CREATED: TypeAdapter[ReportCreated] = TypeAdapter(ReportCreated)
 
 
 def token_digest(token: str) -> str:
@@ -137,7 +141,14 @@ def _save(
     inputs: Any,
     recomputed_from: str | None = None,
     before: dict[str, Figure] | None = None,
-) -> ReportCreated:
+    idempotency: idem.Idempotency | None = None,
+    drift: list[HardwareDrift] | None = None,
+) -> tuple[ReportCreated, bool]:
+    """(the saved report, False), or (the first answer, True) when this is a retry of a write
+    already stored under the same idempotency key."""
+    first = idem.replay(session, idempotency, _CREATED)
+    if first is not None:
+        return first, True
     try:
         result, head = _compute(kind, inputs, ctx)
     except InvalidInput as exc:
@@ -150,8 +161,10 @@ def _save(
             ]
         ) from exc
     changes = figure_changes(before, head) if before is not None else []
-    report_id = new_report_id()
-    owner_token = secrets.token_urlsafe(32)
+    report_id, owner_token = new_id_and_token()
+    if idempotency is not None:
+        owner_token = idempotency.owner_token(report_id)
+    drift = drift or []
     catalog_version = ctx.catalog.version()
     created_at = utcnow()
     snapshot = _SNAPSHOT[kind](
@@ -167,6 +180,7 @@ def _save(
         headline=head,
         recomputed_from=recomputed_from,
         changes=changes,
+        hardware_drift=drift,
         inputs=inputs,
         result=result,
     )
@@ -185,8 +199,7 @@ def _save(
             snapshot_json=text,
         )
     )
-    session.commit()
-    return ReportCreated(
+    created = ReportCreated(
         id=report_id,
         kind=kind,
         share_url=share_url(report_id),
@@ -195,12 +208,19 @@ def _save(
         catalog_version=catalog_version,
         recomputed_from=recomputed_from,
         changes=changes,
+        hardware_drift=drift,
     )
+    idem.remember(session, idempotency, 201, created)
+    first = idem.commit(session, idempotency, _CREATED)
+    return (first, True) if first is not None else (created, False)
 
 
-def create(session: Session, ctx: SizingContext, body: ReportCreate) -> ReportCreated:
-    """Compute the result of ``body.inputs`` and save the snapshot (``body.result`` is ignored)."""
-    return _save(session, ctx, body.name, body.kind, body.inputs)
+def create(
+    session: Session, ctx: SizingContext, body: ReportCreate, idempotency: idem.Idempotency | None = None
+) -> tuple[ReportCreated, bool]:
+    """Compute the result of ``body.inputs`` and save the snapshot (``body.result`` is ignored);
+    True with the first answer when the write is a retry under the same idempotency key."""
+    return _save(session, ctx, body.name, body.kind, body.inputs, idempotency=idempotency)
 
 
 # ---- reading, recomputing, deleting
@@ -223,21 +243,33 @@ def get_json(session: Session, report_id: str) -> str:
 
 
 class _WithCopies:
-    """Custom hardware from the database, falling back to the copies a report saved."""
+    """The custom hardware copies a report saved, falling back to the database for any other."""
 
     def __init__(self, live: HardwareSource, copies: list[HardwareRecord]) -> None:
         self.live = live
         self.copies = {record.id: record for record in copies}
 
     def get(self, record_id: str) -> HardwareRecord | None:
-        return self.live.get(record_id) or self.copies.get(record_id)
+        return self.copies.get(record_id) or self.live.get(record_id)
+
+    def drift(self) -> list[HardwareDrift]:
+        """The saved copies whose live record has changed since, or is gone."""
+        out = []
+        for record_id, copy in self.copies.items():
+            live = self.live.get(record_id)
+            if live is None:
+                out.append(HardwareDrift(id=record_id, name=copy.name, change="deleted"))
+            elif live.name != copy.name or live.spec != copy.spec:
+                out.append(HardwareDrift(id=record_id, name=copy.name, change="changed"))
+        return out
 
 
 def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCreated:
     """A new report from the saved inputs on the current engine, catalog and calibration.
 
-    Custom hardware is the current record when it still exists, else the copy in the report.
-    ``changes`` lists every headline figure before and after.
+    Custom hardware is the copy the report saved (the live record may have been edited or
+    deleted since: ``hardware_drift`` says which). ``changes`` lists every headline figure before
+    and after.
     """
     row = _row(session, report_id)
     saved = json.loads(row.snapshot_json)
@@ -258,10 +290,19 @@ def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCre
             "report %s: saved custom hardware no longer validates; using the database only", report_id
         )
         copies = []
-    here = SizingContext(ctx.catalog, ctx.calibration, _WithCopies(ctx.hardware, copies))
-    return _save(
-        session, here, row.name, kind, inputs, recomputed_from=report_id, before=saved.get("headline") or {}
+    hardware = _WithCopies(ctx.hardware, copies)
+    here = SizingContext(ctx.catalog, ctx.calibration, hardware)
+    created, _ = _save(
+        session,
+        here,
+        row.name,
+        kind,
+        inputs,
+        recomputed_from=report_id,
+        before=saved.get("headline") or {},
+        drift=hardware.drift(),
     )
+    return created
 
 
 def delete(session: Session, report_id: str, owner_token: str | None) -> None:

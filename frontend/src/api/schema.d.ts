@@ -177,7 +177,11 @@ export interface paths {
         /** List */
         get: operations["hardware-list"];
         put?: never;
-        /** Create */
+        /**
+         * Create
+         * @description A new record and its owner token (editing and deleting need it). With an
+         *     ``Idempotency-Key``, a retry gets the first answer (``Idempotent-Replayed: true``).
+         */
         post: operations["hardware-create"];
         delete?: never;
         options?: never;
@@ -194,10 +198,16 @@ export interface paths {
         };
         /** Get */
         get: operations["hardware-get"];
-        /** Replace */
+        /**
+         * Replace
+         * @description The record's new spec (its kind stays); needs the owner token.
+         */
         put: operations["hardware-replace"];
         post?: never;
-        /** Delete */
+        /**
+         * Delete
+         * @description Delete the record (needs the owner token); a drive a custom array still uses is 409.
+         */
         delete: operations["hardware-delete"];
         options?: never;
         head?: never;
@@ -296,7 +306,8 @@ export interface paths {
         put?: never;
         /**
          * Create
-         * @description Recompute the result from ``inputs`` and save it; committed before the 201.
+         * @description Recompute the result from ``inputs`` and save it; committed before the 201. With an
+         *     ``Idempotency-Key``, a retry gets the first answer (``Idempotent-Replayed: true``).
          */
         post: operations["reports-create"];
         delete?: never;
@@ -594,6 +605,32 @@ export interface components {
             dedupe: components["schemas"]["ReductionMode"];
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
+        };
+        /** ArrayCreated */
+        ArrayCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * @description record id: use it as array_id / drive_id / controller_id
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "array";
+            /** Name */
+            name: string;
+            /**
+             * Owner Token
+             * @description send as X-Owner-Token to edit or delete the record; not stored, not shown again
+             */
+            owner_token: string;
+            spec: components["schemas"]["ArrayModel"];
         };
         /** ArrayDetail */
         ArrayDetail: {
@@ -1462,6 +1499,11 @@ export interface components {
             /** Engine Version */
             engine_version: string;
             /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
              * Headline
              * @description named headline figures (what a recomputation diffs)
              */
@@ -1533,6 +1575,32 @@ export interface components {
             tiering?: components["schemas"]["TieringConfig"] | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /** ControllerCreated */
+        ControllerCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * @description record id: use it as array_id / drive_id / controller_id
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "controller";
+            /** Name */
+            name: string;
+            /**
+             * Owner Token
+             * @description send as X-Owner-Token to edit or delete the record; not stored, not shown again
+             */
+            owner_token: string;
+            spec: components["schemas"]["ControllerSpec"];
         };
         /** ControllerInput */
         ControllerInput: {
@@ -1773,6 +1841,11 @@ export interface components {
             custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
             /** Engine Version */
             engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
             /**
              * Headline
              * @description named headline figures (what a recomputation diffs)
@@ -2086,6 +2159,32 @@ export interface components {
             notes: string[];
             skew: components["schemas"]["SkewFit"];
             workload: components["schemas"]["Workload"];
+        };
+        /** DriveCreated */
+        DriveCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * @description record id: use it as array_id / drive_id / controller_id
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "drive";
+            /** Name */
+            name: string;
+            /**
+             * Owner Token
+             * @description send as X-Owner-Token to edit or delete the record; not stored, not shown again
+             */
+            owner_token: string;
+            spec: components["schemas"]["DriveSpec"];
         };
         /**
          * DriveGroup
@@ -2417,6 +2516,11 @@ export interface components {
             /** Engine Version */
             engine_version: string;
             /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
              * Headline
              * @description named headline figures (what a recomputation diffs)
              */
@@ -2705,6 +2809,25 @@ export interface components {
          * @enum {string}
          */
         HaMode: "single" | "active-active" | "active-passive" | "scale-out";
+        /**
+         * HardwareDrift
+         * @description A custom hardware record whose live version differs from the copy a report saved.
+         */
+        HardwareDrift: {
+            /**
+             * Change
+             * @description changed: the live record was edited since; deleted: it no longer exists
+             * @enum {string}
+             */
+            change: "changed" | "deleted";
+            /** Id */
+            id: string;
+            /**
+             * Name
+             * @description the name in the saved copy
+             */
+            name: string;
+        };
         /** HardwareList */
         HardwareList: {
             /** Hardware */
@@ -4238,6 +4361,11 @@ export interface components {
             changes?: components["schemas"]["FigureChange"][];
             /** Engine Version */
             engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
             /** Id */
             id: string;
             /**
@@ -4468,6 +4596,11 @@ export interface components {
             custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
             /** Engine Version */
             engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
             /**
              * Headline
              * @description named headline figures (what a recomputation diffs)
@@ -5841,7 +5974,10 @@ export interface operations {
     "hardware-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5857,11 +5993,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"];
+                    "application/json": components["schemas"]["DriveCreated"] | components["schemas"]["ControllerCreated"] | components["schemas"]["ArrayCreated"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5876,6 +6021,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -5942,7 +6098,10 @@ export interface operations {
     "hardware-replace": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the owner token from the record's creation */
+                "x-owner-token"?: string | null;
+            };
             path: {
                 /** @description record id */
                 hardware_id: string;
@@ -5973,6 +6132,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description No such resource */
             404: {
                 headers: {
@@ -5989,6 +6157,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -6005,7 +6184,10 @@ export interface operations {
     "hardware-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the owner token from the record's creation */
+                "x-owner-token"?: string | null;
+            };
             path: {
                 /** @description record id */
                 hardware_id: string;
@@ -6021,8 +6203,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description No such resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6037,6 +6237,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -6217,7 +6428,10 @@ export interface operations {
     "reports-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6245,6 +6459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -6252,6 +6475,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -6466,6 +6700,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */

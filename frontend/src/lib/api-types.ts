@@ -164,4 +164,6 @@ export type ControllerRecord = Schemas['ControllerRecord'];
 export type ArrayRecord = Schemas['ArrayRecord'];
 export type HardwareRecord = DriveRecord | ControllerRecord | ArrayRecord;
 export type HardwareList = Schemas['HardwareList'];
+/** A record as created: with its owner token, which alone edits or deletes it (shown once). */
+export type HardwareCreated = Schemas['DriveCreated'] | Schemas['ControllerCreated'] | Schemas['ArrayCreated'];
 export type HardwareKind = HardwareRecord['kind'];

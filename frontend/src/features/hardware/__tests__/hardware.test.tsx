@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { ArrayInput, ArrayRecord, ControllerInput, DriveInput, DriveRecord, HardwareList, HardwareRecord } from '@/lib/api-types';
 import { parseApiError } from '@/lib/api-error';
@@ -11,6 +11,7 @@ import { renderWithProviders } from '@/testing/test-utils';
 
 import { HardwareEditor } from '../components/hardware-editor';
 import { HardwareList as HardwareListView } from '../components/hardware-list';
+import { ownerTokenOf, rememberOwnerToken } from '../lib/owner-tokens';
 import { specErrors } from '../lib/spec-errors';
 
 const records = fixtures.hardwareList.hardware;
@@ -20,7 +21,14 @@ const catalogArrays = fixtures.arrays.arrays;
 
 /** A server that keeps the records it is given (POST), replaces edited ones (PUT) and forgets deleted ones. */
 function hardwareServer(initial: HardwareRecord[] = records) {
-  const state = { records: [...initial], posted: [] as unknown[], put: [] as { id: string; body: DriveInput | ControllerInput | ArrayInput }[], deleted: [] as string[] };
+  const state = {
+    records: [...initial],
+    posted: [] as unknown[],
+    put: [] as { id: string; body: DriveInput | ControllerInput | ArrayInput }[],
+    deleted: [] as string[],
+    /** The X-Owner-Token header of each PUT and DELETE, in order. */
+    tokens: [] as (string | null)[],
+  };
   server.use(
     http.get('*/api/v1/hardware', () => HttpResponse.json({ hardware: state.records } satisfies HardwareList)),
     http.post('*/api/v1/hardware', async ({ request }) => {
@@ -28,18 +36,20 @@ function hardwareServer(initial: HardwareRecord[] = records) {
       state.posted.push(body);
       const record = { ...drive, id: 'new-id', kind: body.kind, name: body.name ?? ('model' in body.spec ? body.spec.model : body.spec.name), spec: body.spec } as HardwareRecord;
       state.records.push(record);
-      return HttpResponse.json(record, { status: 201 });
+      return HttpResponse.json({ ...record, owner_token: 'token-of-new-id' }, { status: 201 });
     }),
     http.put('*/api/v1/hardware/:id', async ({ params, request }) => {
       const body = (await request.json()) as DriveInput | ControllerInput | ArrayInput;
       state.put.push({ id: String(params.id), body });
+      state.tokens.push(request.headers.get('X-Owner-Token'));
       const old = state.records.find((r) => r.id === params.id)!;
       const record = { ...old, name: body.name ?? ('model' in body.spec ? body.spec.model : body.spec.name), spec: { ...body.spec, id: old.id } } as HardwareRecord;
       state.records = state.records.map((r) => (r.id === params.id ? record : r));
       return HttpResponse.json(record);
     }),
-    http.delete('*/api/v1/hardware/:id', ({ params }) => {
+    http.delete('*/api/v1/hardware/:id', ({ params, request }) => {
       state.deleted.push(String(params.id));
+      state.tokens.push(request.headers.get('X-Owner-Token'));
       state.records = state.records.filter((r) => r.id !== params.id);
       return new HttpResponse(null, { status: 204 });
     }),
@@ -47,7 +57,14 @@ function hardwareServer(initial: HardwareRecord[] = records) {
   return state;
 }
 
+/** This browser created every fixture record: it kept their owner tokens. */
+function ownAllFixtureRecords() {
+  for (const r of records) rememberOwnerToken(r.id, `token-of-${r.id}`);
+}
+
 describe('HardwareList', () => {
+  beforeEach(ownAllFixtureRecords);
+
   it('lists the custom drives, controllers and arrays with their record ids', async () => {
     renderWithProviders(<HardwareListView />);
     const drives = await screen.findByRole('region', { name: 'Drives' });
@@ -69,10 +86,24 @@ describe('HardwareList', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, delete Lab controller' }));
     await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'Lab controller' })).not.toBeInTheDocument());
     expect(state.deleted).toEqual([controllers[0]!.id]);
+    expect(state.tokens).toEqual([`token-of-${controllers[0]!.id}`]);
+    expect(ownerTokenOf(controllers[0]!.id)).toBeUndefined();
+  });
+
+  it('shows the records another browser created as read-only: no Edit, no Delete', async () => {
+    localStorage.clear();
+    rememberOwnerToken(drive.id, 'token-of-the-drive');
+    renderWithProviders(<HardwareListView onEdit={() => undefined} />);
+    const controllersRegion = await screen.findByRole('region', { name: 'Controllers' });
+    expect(within(controllersRegion).queryByRole('button', { name: 'Delete Lab controller' })).not.toBeInTheDocument();
+    expect(within(controllersRegion).getAllByText('Read-only').length).toBe(controllers.length);
+    expect(screen.getByRole('button', { name: 'Edit Lab SSD 3.84 TB' })).toBeEnabled();
   });
 });
 
 describe('HardwareEditor', () => {
+  beforeEach(ownAllFixtureRecords);
+
   function renderEditor() {
     return renderWithProviders(
       <>
@@ -117,6 +148,8 @@ describe('HardwareEditor', () => {
       spec: { name: '18 TB NL-SAS', kind: 'hdd', interface: 'SAS', source: 'user-defined', capacity_gb: 18000, media_rate_mb_s: 270, rpm: 7200 },
     });
     expect(await screen.findByRole('rowheader', { name: '18 TB NL-SAS' })).toBeInTheDocument();
+    // the owner token of the new record is kept: this browser may edit and delete it
+    expect(ownerTokenOf('new-id')).toBe('token-of-new-id');
   });
 
   it('adds a controller with the engine’s defaults filled in', async () => {
@@ -150,6 +183,7 @@ describe('HardwareEditor', () => {
 });
 
 describe('editing a record', () => {
+  beforeEach(ownAllFixtureRecords);
   /** The hardware page's wiring: Edit in the list opens the record in the editor. */
   function EditablePage() {
     const [editing, setEditing] = useState<HardwareRecord | null>(null);
@@ -193,6 +227,7 @@ describe('editing a record', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Saved the drive Lab SSD 7.68 TB');
     expect(state.put).toHaveLength(1);
     expect(state.put[0]!.id).toBe(drive.id);
+    expect(state.tokens).toEqual([`token-of-${drive.id}`]);
     // the spec as it was, with the two changes (empty optional figures are left out: null on the server)
     const { id: _id, ...spec } = (drive as DriveRecord).spec;
     const given = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== null));

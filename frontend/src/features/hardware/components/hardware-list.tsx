@@ -5,6 +5,7 @@ import type { ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord } from 
 
 import { useDeleteHardware } from '../api/delete-hardware';
 import { useHardwareList } from '../api/list-hardware';
+import { ownerTokenOf } from '../lib/owner-tokens';
 
 function DeleteButton({ record }: { record: HardwareRecord }) {
   const [confirming, setConfirming] = useState(false);
@@ -72,14 +73,20 @@ function Table<R extends HardwareRecord>({ title, records, head, row, onEdit, ed
                     <code className="record-id">{r.id}</code>
                   </td>
                   <td>
-                    <div className="record-actions">
-                      {onEdit ? (
-                        <button type="button" onClick={() => onEdit(r)} aria-label={`Edit ${r.name}`} disabled={r.id === editingId}>
-                          {r.id === editingId ? 'Editing…' : 'Edit'}
-                        </button>
-                      ) : null}
-                      <DeleteButton record={r} />
-                    </div>
+                    {ownerTokenOf(r.id) ? (
+                      <div className="record-actions">
+                        {onEdit ? (
+                          <button type="button" onClick={() => onEdit(r)} aria-label={`Edit ${r.name}`} disabled={r.id === editingId}>
+                            {r.id === editingId ? 'Editing…' : 'Edit'}
+                          </button>
+                        ) : null}
+                        <DeleteButton record={r} />
+                      </div>
+                    ) : (
+                      <span className="muted" title="Created in another browser: only its owner can edit or delete it">
+                        Read-only
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -1,0 +1,208 @@
+"""Bad input never gets a 5xx: values JSON or the database cannot carry are 422 at the field.
+
+The catalogue: ``NaN``, ``Infinity``, ``-Infinity``, ``1e309`` (overflows a double), a lone UTF-16
+surrogate and a NUL character, sent at a real field of every JSON operation, and numbers that
+overflow inside the engine. Every answer is a 422 whose ``loc`` is the JSON path of the value.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi import APIRouter
+from fastapi.testclient import TestClient
+
+from backend.app.core.config import Settings
+from backend.app.core.errors import json_safe, most_extreme_number
+from backend.app.core.strict_json import body_problem
+from backend.app.main import create_app
+from backend.tests.conftest import FAS3270, migrate, phase, workload
+from backend.tests.tcp_proxy import free_port
+
+# Raw JSON tokens (not Python values): what a client can put in a body.
+BAD_NUMBERS = ["NaN", "Infinity", "-Infinity", "1e309", "-1e309"]
+BAD_STRINGS = ['"\\ud800"', '"day\\udfff"', '"a\\u0000b"']
+PLACEHOLDER = 987654.5
+
+JSON_OPERATIONS = [
+    ("POST", "/api/v1/evaluate"),
+    ("POST", "/api/v1/size"),
+    ("POST", "/api/v1/compare"),
+    ("POST", "/api/v1/curves"),
+    ("POST", "/api/v1/hardware"),
+    ("PUT", "/api/v1/hardware/no-such-record"),
+    ("POST", "/api/v1/import/iometer"),
+    ("POST", "/api/v1/import/fio"),
+    ("POST", "/api/v1/reports"),
+    ("POST", "/api/v1/recommend"),
+    ("POST", "/api/v1/whatif/growth"),
+    ("POST", "/api/v1/whatif/sensitivity"),
+    ("POST", "/api/v1/whatif/max-workload"),
+    ("POST", "/api/v1/whatif/ranges"),
+    ("POST", "/api/v1/whatif/degraded"),
+    ("POST", "/api/v1/whatif/raid-conversion"),
+    ("POST", "/api/v1/whatif/building-blocks"),
+]
+
+
+def body_with(token: str, where: str) -> tuple[str, list[str | int]]:
+    """A body whose field at ``where`` holds the raw JSON ``token``; and that field's loc."""
+    document: dict[str, Any] = {
+        "workloads": [workload(phases=[phase(iops=PLACEHOLDER, name="PLACEHOLDER-NAME")])],
+        "configuration": FAS3270,
+        "name": "PLACEHOLDER-NAME",
+    }
+    text = json.dumps(document)
+    if where == "number":
+        return text.replace(str(PLACEHOLDER), token), ["body", "workloads", 0, "phases", 0, "iops"]
+    first = text.index('"PLACEHOLDER-NAME"')
+    return text[:first] + token + text[first + len('"PLACEHOLDER-NAME"') :], [
+        "body",
+        "workloads",
+        0,
+        "phases",
+        0,
+        "name",
+    ]
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app on one SQLite file for the whole catalogue: these bodies are refused while parsing,
+    before any database is asked (the tests that store text run on both databases)."""
+    folder = tmp_path_factory.mktemp("bad-input")
+    url = f"sqlite:///{folder / 'sizer.db'}"
+    migrate(url)
+    settings = Settings(database_url=url, frontend_dist=folder / "no-dist", traces_dir=folder / "traces")
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("method", "path"), JSON_OPERATIONS)
+@pytest.mark.parametrize(
+    ("token", "where"),
+    [(t, "number") for t in BAD_NUMBERS] + [(t, "string") for t in BAD_STRINGS],
+)
+def test_a_value_json_cannot_carry_is_422_at_its_field_on_every_json_operation(
+    api: TestClient, method: str, path: str, token: str, where: str
+) -> None:
+    content, loc = body_with(token, where)
+
+    response = api.request(method, path, content=content, headers={"Content-Type": "application/json"})
+
+    assert response.status_code == 422, response.text
+    (error,) = response.json()["detail"]
+    assert error["loc"] == loc
+    assert error["type"] in ("finite_number", "string_unicode", "string_nul")
+
+
+def test_a_nul_in_a_key_is_422_at_the_key(client: TestClient) -> None:
+    controller = {"model": "Turbo", "count": 2, "cores": 16, "dram_cache_gb": 64}
+    keyed = client.post("/api/v1/hardware", json={"kind": "controller", "spec": {**controller, "a\x00": 1}})
+
+    assert keyed.json()["detail"][0]["loc"] == ["body", "spec", "a\x00"]
+
+
+def test_a_workload_that_overflows_inside_the_engine_is_422_at_the_overflowing_field(
+    client: TestClient,
+) -> None:
+    body = {
+        "workloads": [workload(phases=[phase(iops=1e308)])],
+        "configuration": {**FAS3270, "drive_count": 48},
+    }
+
+    evaluated = client.post("/api/v1/evaluate", json=body)
+    saved = client.post("/api/v1/reports", json={"name": "r", "kind": "evaluate", "inputs": body})
+
+    assert evaluated.status_code == saved.status_code == 422
+    assert evaluated.json()["detail"][0]["loc"] == ["body", "workloads", 0, "phases", 0, "iops"]
+    assert saved.json()["detail"][0]["loc"] == ["body", "inputs", "workloads", 0, "phases", 0, "iops"]
+    assert evaluated.json()["detail"][0]["type"] == "engine_error"
+
+
+def test_a_validation_error_never_echoes_an_input_json_cannot_carry() -> None:
+    # pydantic echoes the offending input; NaN or a lone surrogate there made the 422 itself fail
+    assert json_safe({"input": float("nan"), "x": [float("-inf")], "s": "\ud800"}) == {
+        "input": "NaN",
+        "x": ["-Infinity"],
+        "s": "\\ud800",
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b'{"a": [1, {"b": NaN}]}', (("a", 1, "b"), "finite_number")),
+        (b'{"a": 1e400}', (("a",), "finite_number")),
+        (b'{"k\\ud800": 1}', (("k\\ud800",), "string_unicode")),
+        (b'{"a": "\\u0000"}', (("a",), "string_nul")),
+        (b'{"a": "\\\\u0000"}', None),  # an escaped backslash then "u0000": six ordinary characters
+        (b'{"a": 1', None),  # not JSON at all: left to the application's own 422
+        (b"\xff\xfe", None),  # not UTF-8: left to the application's own 400
+    ],
+)
+def test_body_problem_names_the_first_refused_value(body: bytes, expected: Any) -> None:
+    problem = body_problem(body)
+
+    assert (problem[0], problem[1]) == expected if problem else expected is None
+
+
+def test_the_most_extreme_number_is_the_one_farthest_from_one_in_decades() -> None:
+    document = {"iops": 5000, "tiny": 1e-12, "w": [{"huge": 1e300}], "flag": True}
+
+    assert most_extreme_number(document) == ("w", 0, "huge")  # 300 decades beats 12
+    assert most_extreme_number({"iops": 5000, "size": 8}) is None  # nothing beyond 1e9
+
+
+@pytest.fixture
+def live_server(tmp_path: Any, make_settings: Callable[..., Settings]) -> Iterator[int]:
+    """The app under a real uvicorn (keep-alive connections), on a SQLite file."""
+    url = f"sqlite:///{tmp_path / 'live.db'}"
+    migrate(url)
+    app = create_app(make_settings(database_url=url))
+    bug = APIRouter(prefix="/api/v1/probe", tags=["probe"])
+
+    @bug.get("/bug")
+    def raise_a_bug() -> None:
+        raise RuntimeError("a bug")
+
+    app.include_router(bug)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield port
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_the_connection_stays_open_after_a_bad_body_and_a_server_error(live_server: int) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", live_server, timeout=10)
+    headers = {"Content-Type": "application/json"}
+    answers = []
+    for method, path, body in [
+        ("POST", "/api/v1/evaluate", '{"workloads": NaN}'),
+        ("POST", "/api/v1/evaluate", '{"name": "\\ud800"}'),
+        ("GET", "/api/v1/probe/bug", None),
+    ]:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        answers.append((response.status, response.getheader("connection")))
+        response.read()
+    connection.request("GET", "/api/v1/health")  # the same connection, reused
+    health = connection.getresponse()
+
+    assert answers == [(422, None), (422, None), (500, None)]  # no "Connection: close"
+    assert health.status == 200
+    connection.close()
