@@ -51,7 +51,7 @@ from models.controller import (
     cpu_seconds_per_second,
 )
 from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, ssd_latency_ms
-from models.latency import FrontEnd
+from models.latency import FrontEnd, sequential_extra_ms
 from models.parameters import EngineParameters
 from models.pool import (
     PoolState,
@@ -64,6 +64,7 @@ from models.pool import (
     planned_span,
     pool_state,
     pool_work,
+    readahead_service_ms,
     stated_queue,
 )
 from models.ports import port_utilization
@@ -74,6 +75,7 @@ from models.raid import (
     capacity_efficiency,
     read_plan,
     stream_read_plan,
+    stream_run_kib,
     stream_write_plan,
     write_plan,
 )
@@ -577,6 +579,7 @@ class BatchModel:
         width = len(AccessPlan._fields)
         self.l_seq_read = _stack([tuple(stream_read_plan(x, self.p.readahead_kib)) for x in lays], width)
         self.l_seq_write = _stack([tuple(stream_write_plan(x, self.p.readahead_kib)) for x in lays], width)
+        self.l_ra_run = np.asarray([stream_run_kib(x, self.p.readahead_kib) for x in lays], dtype=np.float64)
         self._plan_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
         self.a_keep = np.asarray(
             [
@@ -817,6 +820,7 @@ class BatchModel:
         self.seg_scatter = self.l_scatter[lay]
         self.seg_width = self.l_width[lay]
         self.seg_parity = self.l_parity[lay]
+        self.seg_ra_run = self.l_ra_run[lay]
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
@@ -868,9 +872,10 @@ class BatchModel:
 
     def _pool(
         self, wi: int, rows: IntArray | slice, seg: IntArray
-    ) -> tuple[PoolState, Work, FloatArray, FloatArray]:
+    ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray]:
         """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), work,
-        mean read-miss service and drive wait (:func:`models.pool.miss_path`)."""
+        mean read-miss service and drive wait (:func:`models.pool.miss_path`) and the response of
+        one readahead request (:func:`models.pool.readahead_service_ms` plus the wait)."""
         win = self.win[wi]
         n = self.space.drive_count[rows].astype(np.float64)
         parity = n / self.seg_width[seg] * self.seg_parity[seg]
@@ -881,6 +886,8 @@ class BatchModel:
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
+            overhead_ms=t.overhead_ms[seg],
+            stream_read_ms_per_kib=t.stream_read_ms_per_kib[seg],
             read_pos_a=t.read_pos_a[seg],
             read_pos_b=t.read_pos_b[seg],
             write_pos_a=t.write_pos_a[seg],
@@ -893,14 +900,15 @@ class BatchModel:
         rate = np.broadcast_to(np.asarray(pw.read_miss_rate, dtype=np.float64), self.seg_g.shape)[seg]
         fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
         mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
-        return state, work, mean_read, wait
+        ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
+        return state, mean_read, wait, ra_ms
 
     def _latencies(
         self, wi: int, rows: IntArray, seg: IntArray, every: bool
     ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray]:
         """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
         reading one) and the window's IOPS-weighted read latency (inf when saturated)."""
-        state, _, mean_read, wait = self._pool(wi, rows, seg)
+        state, mean_read, wait, ra_ms = self._pool(wi, rows, seg)
         base = np.where(self.seg_hdd[seg], mean_read, 0.0)
         st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
@@ -914,6 +922,10 @@ class BatchModel:
             k = self.st_lat_k[wi][st_ix, i]
             with np.errstate(invalid="ignore"):
                 read_ms = self.seg_lat_c[wi][seg, i] + np.where(k > 0, k * r_miss, 0.0)
+                if m.rnd < 1:
+                    read_ms = read_ms + (1 - m.rnd) * sequential_extra_ms(
+                        m.mean_kib, self.p.readahead_kib, ra_ms
+                    )
             phases[i] = read_ms
             if every and m.rf > 0:
                 bad = ~np.isfinite(read_ms)

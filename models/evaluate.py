@@ -31,6 +31,7 @@ from models.capacity import capacity_result, physical_needed_tb, pool_capacity
 from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
+    ControllerSpec,
     HaMode,
     controller_load,
     controller_utilization,
@@ -296,7 +297,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     if tiering is not None:
         footprint.update({t.pool: t.data_gb for t in tiering.tiers})
     for pool in cfg.pools:
-        load, mean_read, wait = pool_load(
+        load, mean_read, wait, ra_ms = pool_load(
             pool,
             setup.counts[pool.name],
             per_pool[pool.name],
@@ -311,7 +312,8 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         pool_loads.append(load)
         u_pct = load.drive_utilization_pct.value
         par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
-        paths[pool.name] = DrivePath(pool.drive, mean_read, wait, (u_pct or 0) < 100 and (par or 0) < 100)
+        keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
+        paths[pool.name] = DrivePath(pool.drive, mean_read, wait, keeps_up, ra_ms, p.readahead_kib)
         checks.append(
             check(
                 f"drives:{pool.name}", u_pct, cfg.headroom.drive_max_pct, "%", f"drives of {pool.name} busy"
@@ -371,6 +373,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         if chk is not None:
             checks.append(chk)
     read_lat, write_lat, avg_lat = window_latencies(phases)
+    burst = _write_burst(members, pool_loads, ctrl, setup.serving)
     failure_verdict = _failure_verdict(pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, checks)
@@ -394,6 +397,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         passed=verdict_passed,
         verdict=verdict,
         tiering=tiering,
+        write_burst_s=burst,
         failure_verdict=failure_verdict,
     )
 
@@ -470,6 +474,41 @@ def _ports(
     )
     checks.append(check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
     return mb_s, u_port, port_exp
+
+
+def _write_burst(
+    members: list[tuple[Workload, Phase]], pools: list[PoolLoad], ctrl: ControllerSpec, serving: int
+) -> Explained | None:
+    """How long the NVRAM absorbs a burst of twice the window's writes.
+
+    Writes are acknowledged from NVRAM (mirrored between the controllers of a pair: half of it holds
+    each side's writes) and destaged to the drives, which can take ``x`` times the window's write
+    rate beside its reads (:func:`models.pool.destage_capacity`, the least over pools). A burst at
+    twice the rate fills it at ``(2 - x) W`` KiB/s: ``T = NVRAM / ((2 - x) W)``; none if x >= 2.
+    At x < 1 the drives cannot keep up even without a burst: writes wait for destage (back-pressure).
+    """
+    w_kib = sum(
+        ph.effective_iops * (1 - ph.read_pct / 100) * (1 - ph.write_overwrite_pct / 100) * ph.mean_size_kib
+        for _, ph in members
+    )
+    xs = [pl.destage_capacity_x for pl in pools if pl.destage_capacity_x is not None]
+    if w_kib <= 0 or not xs:
+        return None
+    x = min(xs)
+    mirrored = 2.0 if ctrl.ha_mode is not HaMode.SINGLE and ctrl.count > 1 else 1.0
+    nvram_kib = ctrl.nvram_mb * serving / mirrored * 1e6 / 1024.0
+    excess = (2.0 - x) * w_kib
+    seconds = nvram_kib / excess if excess > 0 else None
+    return explained(
+        seconds,
+        "s",
+        "T = NVRAM / ((2 - x) W): a burst of twice the writes fills the write cache",
+        f"T = {fmt(nvram_kib / 1024)} MiB / ((2 - {fmt(x)}) x {fmt(w_kib / 1024)} MiB/s)"
+        + (f" = {fmt(seconds)} s" if seconds is not None else ": the drives destage even twice the writes")
+        + (" (the drives cannot keep up now: back-pressure)" if x < 1 else ""),
+        destage_x=x,
+        nvram_mib=nvram_kib / 1024,
+    )
 
 
 def _failure_verdict(pools: list[PoolLoad]) -> str | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from models.cache_share import cold_hit_explained, skew_text
 from models.configuration import CacheConfig
-from models.drives import DriveKind, DriveSpec, ssd_latency_ms
+from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
 from models.explain import explained, fmt
 from models.results import Check, PhaseResult, check
 from models.units import transfer_ms
@@ -56,6 +56,13 @@ class DrivePath:
     mean_read_ms: float
     wait_ms: float  # inf when saturated
     keeps_up: bool  # drives below 100% busy: writes destage
+    readahead_ms: float = 0.0  # response of one readahead request (service + wait); inf when saturated
+    readahead_kib: float = 1024.0
+
+    def sequential_ms(self, size_kib: float) -> float:
+        """Readahead time a sequential read of ``size_kib`` carries on average (inf when saturated):
+        :func:`sequential_extra_ms`."""
+        return float(sequential_extra_ms(size_kib, self.readahead_kib, self.readahead_ms))
 
     def miss_ms(self, size_kib: float) -> float | None:
         """Read-miss response [ms] (None when saturated); SSDs at their datasheet latency plus the wait."""
@@ -63,6 +70,16 @@ class DrivePath:
             return None
         base = self.mean_read_ms if self.drive.kind is DriveKind.HDD else ssd_latency_ms(self.drive, size_kib)
         return base + self.wait_ms
+
+
+def sequential_extra_ms(size_kib: Num, readahead_kib: float, readahead_ms: Num) -> Num:
+    """Time a prefetched sequential read waits for its readahead, on average [ms].
+
+    The first read of each readahead request of ``R`` KiB waits for the request (its drives' run
+    plus their queue, ``readahead_ms``); the others are served from cache. Over the ``R / s`` reads
+    of size ``s`` a request feeds: ``s / R x readahead_ms``, which rises with the drives' load.
+    """
+    return size_kib / readahead_kib * readahead_ms
 
 
 def phase_result(
@@ -93,14 +110,15 @@ def phase_result(
             continue
         part = paths[route_pool].miss_ms(size)
         r_miss = None if part is None or r_miss is None else r_miss + share * part
+    r_seq = sum(share * paths[rp].sequential_ms(size) for rp, share in route if share > 0)
     front_ms, r_port = front.time_ms(size)
-    if front_ms is None or (r_miss is None and rnd * miss > 0):
+    if front_ms is None or (r_miss is None and rnd * miss > 0) or (rnd < 1 and not math.isfinite(r_seq)):
         read_ms = None
     else:
         read_ms = (
             front_ms
             + rnd * (h_d * front.cache_hit_ms + h_f * cache.flash_hit_ms + miss * (r_miss or 0.0))
-            + (1 - rnd) * front.cache_hit_ms
+            + ((1 - rnd) * (front.cache_hit_ms + r_seq) if rnd < 1 else 0.0)
         )
     drives_ok = all(paths[rp].keeps_up for rp, _ in route)
     sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
@@ -159,10 +177,10 @@ def phase_result(
         read_latency_ms=explained(
             read_ms,
             "ms",
-            "R_read = R_ctrl + R_port + rnd (h_d t_hit + h_f t_flash + miss R_miss) + seq t_hit",
+            "R_read = R_ctrl + R_port + rnd (h_d t_hit + h_f t_flash + miss R_miss) + seq (t_hit + s / R x R_RA)",
             f"R_read = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.host_overhead_ms)} + {fmt(rnd)} x ({fmt(h_d)} x "
             f"{fmt(front.cache_hit_ms)} + {fmt(h_f)} x {fmt(cache.flash_hit_ms)} + {fmt(miss)} x {fmt(r_miss)})"
-            f" + {fmt(1 - rnd)} x {fmt(front.cache_hit_ms)} = {fmt(read_ms)} ms",
+            f" + {fmt(1 - rnd)} x ({fmt(front.cache_hit_ms)} + {fmt(r_seq)}) = {fmt(read_ms)} ms",
             R_ctrl_ms=r_ctrl,
             R_port_ms=r_port,
             R_miss_ms=r_miss,

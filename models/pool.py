@@ -52,6 +52,7 @@ from models.raid import (
     degraded_read_cost,
     read_plan,
     stream_read_plan,
+    stream_run_kib,
     stream_write_plan,
     tolerated_failures,
     write_plan,
@@ -127,6 +128,29 @@ def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> W
         + plan.parity_stream_write_kib
     )
     return Work(data, parity, plan.backend_ios, kib)
+
+
+def destage_capacity(pw: PoolWork, roles: Roles, st: PoolState) -> float | None:
+    """How many times the window's write rate the drives can destage beside its reads: the least,
+    over drive roles, of ``(1 - U_reads) / U_writes`` (None without writes)."""
+    out: float | None = None
+    for role, drives in ((pw.reads.data, roles.data), (pw.reads.parity, roles.parity)):
+        if not drives:
+            continue
+        writes = pw.writes.data if role is pw.reads.data else pw.writes.parity
+        u_w = float(busy_ms(writes, st.p_read, st.p_write)) / 1000.0 / drives
+        u_r = float(busy_ms(role, st.p_read, st.p_write)) / 1000.0 / drives
+        if u_w > 0:
+            x = max(0.0, 1.0 - u_r) / u_w
+            out = x if out is None else min(out, x)
+    return out
+
+
+def readahead_service_ms(t: DriveTimes, p_read: Num, run_kib: Num) -> Num:
+    """Service of one readahead request on one drive [ms]: overhead + a read positioning + the run
+    of ``run_kib`` (:func:`models.raid.stream_run_kib`) at the media rate. The drives a request spans
+    serve their runs in parallel, so this is the request's service time."""
+    return t.overhead_ms + p_read + run_kib * t.stream_read_ms_per_kib
 
 
 def busy_ms(role: RoleWork, p_read: Num, p_write: Num) -> Num:
@@ -521,9 +545,10 @@ def pool_load(
     aggregate_fill: float | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-) -> tuple[PoolLoad, float, float]:
+) -> tuple[PoolLoad, float, float, float]:
     """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
-    phase (mean read-miss service [ms], mean wait at the drives [ms], inf when saturated).
+    phase (mean read-miss service [ms], mean wait at the drives [ms], response of one readahead
+    request [ms]; inf when saturated).
 
     ``footprint_gb`` is what the pool holds at the planning horizon, ``planned_fill`` (0..1) the
     fill it is planned to run at: together with the usable capacity they set the seek span
@@ -560,6 +585,7 @@ def pool_load(
         deg_wait = u_wait(mean_all, deg_u, p.drive_service_scv)
         wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
     be_total = pw.be_read_iops + pw.be_write_iops
+    destage = destage_capacity(pw, roles, st)
     miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
     d = work.data
     load = PoolLoad(
@@ -631,13 +657,15 @@ def pool_load(
         span_pct=100 * span,
         queue_per_drive=float(st.queue) if math.isfinite(float(st.queue)) else 1e9,
         backend_mb_per_s=float(work.kib) * 1024.0 / 1e6,
+        destage_capacity_x=destage,
         degraded_group_utilization_pct=None if deg_u is None else 100 * deg_u,
         rebuild_hours=failure.rebuild_hours
         if failure is not None and degraded is DegradedMode.REBUILDING
         else None,
         failure=failure,
     )
-    return load, mean_read, wait_ms
+    ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
+    return load, mean_read, wait_ms, ra_ms
 
 
 def u_wait(mean_service_ms: float, u: float, scv: float) -> float:

@@ -73,6 +73,11 @@ class PoolLoad(Output):
         default=None, description="dedicated parity drives busy (RAID-DP/RAID-TEC) [%]"
     )
     backend_mb_per_s: float = Field(default=0.0, description="bytes moved to and from the drives [MB/s]")
+    destage_capacity_x: float | None = Field(
+        default=None,
+        description="how many times this window's write rate the drives could destage beside its reads "
+        "(None without writes)",
+    )
     degraded_group_utilization_pct: float | None = None
     rebuild_hours: Explained | None = None
     failure: FailureResult | None = Field(
@@ -142,6 +147,10 @@ class WindowResult(Output):
     passed: bool
     verdict: str
     tiering: TieringResult | None = None
+    write_burst_s: Explained | None = Field(
+        default=None,
+        description="how long the NVRAM absorbs a burst of twice this window's writes before back-pressure",
+    )
     failure_verdict: str | None = Field(
         default=None, description="whether every pool keeps up with a drive failed and while it rebuilds"
     )

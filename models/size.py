@@ -26,6 +26,7 @@ from models.configuration import Configuration
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
 from models.parameters import EngineParameters
+from models.raid import WAFL_SCHEMES
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -39,6 +40,14 @@ class CacheOption(Output):
     drives: int | None
     cost_usd: float | None
     binding_constraint: str
+
+
+class Optimism(Output):
+    """An optimism the user stated and the drives it saves: sizing without it needs more."""
+
+    effect: str = Field(description="what was stated, in words")
+    drives_saved: int = Field(description="drives sizing without the optimism adds (0: it saves none)")
+    drives_without: int | None = Field(description="drives needed without it (None: infeasible without it)")
 
 
 class SizingResult(Output):
@@ -60,6 +69,11 @@ class SizingResult(Output):
     )
     nodes: int | None = Field(default=None, description="nodes (HA pairs) of a clustered configuration")
     nodes_added: int = Field(default=0, description="nodes (HA pairs) sizing added to the given ones")
+    optimisms: list[Optimism] = Field(
+        default_factory=list,
+        description="every optimism the inputs state (a queue depth, short-stroking, a planned fill below the "
+        "target, write absorption, a single stream, a measured layout) and the drives it saves",
+    )
 
 
 def _with_count(cfg: Configuration, index: int, drives: int, flash_gb: float | None = None) -> Configuration:
@@ -249,6 +263,30 @@ def size(
             f"No drive count up to {drives} meets every window: {binding} fails even at the maximum; "
             "more drives cannot fix it."
         )
+    optimisms: list[Optimism] = []
+    if ok:
+        for effect, wl_without, cfg_without in _stated_optimisms(workloads, configuration, index):
+            ok2, drives2, *_ = _size_nodes(
+                _Ask(wl_without, index, gb, params, degraded, max_drives), cfg_without
+            )
+            optimisms.append(
+                Optimism(
+                    effect=effect,
+                    drives_saved=max(0, drives2 - drives) if ok2 else 0,
+                    drives_without=drives2 if ok2 else None,
+                )
+            )
+        if optimisms:
+            expl += (
+                " Stated optimisms: "
+                + "; ".join(
+                    f"{o.effect} saves {o.drives_saved} drive{'s' if o.drives_saved != 1 else ''}"
+                    if o.drives_without is not None
+                    else f"{o.effect}: without it no drive count meets every window"
+                    for o in optimisms
+                )
+                + "."
+            )
     added = 0
     if configuration.cluster is not None and cfg_n.cluster is not None:
         added = cfg_n.cluster.nodes - configuration.cluster.nodes
@@ -273,6 +311,7 @@ def size(
         reasons=reasons,
         nodes=None if cfg_n.cluster is None else cfg_n.cluster.nodes,
         nodes_added=added,
+        optimisms=optimisms,
     )
 
 
@@ -352,3 +391,83 @@ def _nodes_explanation(given: Configuration, sized: Configuration, ok: bool, bin
             f"every window, the binding change is the {binding}. "
         )
     return f"Even {node_label(b, b.nodes)}, the family's maximum, cannot meet every window. "
+
+
+def _phase_update(workloads: list[Workload], field: str, value: object) -> list[Workload]:
+    return [
+        w.model_copy(update={"phases": [ph.model_copy(update={field: value}) for ph in w.phases]})
+        for w in workloads
+    ]
+
+
+def _stated_optimisms(
+    workloads: list[Workload], cfg: Configuration, index: int
+) -> list[tuple[str, list[Workload], Configuration]]:
+    """Each optimism the inputs state, with the workloads and configuration that leave it out.
+
+    Stated queue depths (command-queuing credit), short-stroked drives, a planned fill below the
+    capacity fill target (shorter seeks, emptier stripes), overwrites absorbed in the write cache,
+    single sequential streams, and a write-anywhere layout measured fresher than its fill implies.
+    """
+    out: list[tuple[str, list[Workload], Configuration]] = []
+    phases = [ph for w in workloads for ph in w.phases]
+    pool = cfg.pools[index]
+
+    def with_pool(**update: object) -> Configuration:
+        return cfg.model_copy(
+            update={
+                "pools": [p if i != index else p.model_copy(update=update) for i, p in enumerate(cfg.pools)]
+            }
+        )
+
+    if any(ph.concurrency is not None for ph in phases):
+        depth = max(ph.concurrency or 0.0 for ph in phases)
+        out.append(
+            (
+                f"a stated queue of up to {fmt(depth)} outstanding I/Os (command queuing)",
+                _phase_update(workloads, "concurrency", None),
+                cfg,
+            )
+        )
+    if pool.drive_fraction_used is not None and pool.drive_fraction_used < 1.0:
+        out.append(
+            (
+                f"short-stroking to {fmt(100 * pool.drive_fraction_used)}% of each drive",
+                workloads,
+                with_pool(drive_fraction_used=None),
+            )
+        )
+    target = cfg.headroom.capacity_max_fill_pct
+    if pool.planned_fill_pct is not None and pool.planned_fill_pct < target:
+        out.append(
+            (
+                f"a planned fill of {fmt(pool.planned_fill_pct)}% (target {fmt(target)}%)",
+                workloads,
+                with_pool(planned_fill_pct=None),
+            )
+        )
+    if any(ph.write_overwrite_pct > 0 for ph in phases):
+        out.append(
+            (
+                "overwrites absorbed in the write cache",
+                _phase_update(workloads, "write_overwrite_pct", 0.0),
+                cfg,
+            )
+        )
+    if any(ph.sequential_streams == 1 for ph in phases):
+        out.append(
+            (
+                "single sequential streams (no seek between readaheads)",
+                _phase_update(workloads, "sequential_streams", None),
+                cfg,
+            )
+        )
+    if pool.raid.scheme in WAFL_SCHEMES and pool.raid.full_stripe_share is not None:
+        out.append(
+            (
+                f"a measured write-anywhere layout (stripes {fmt(100 * pool.raid.full_stripe_share)}% free)",
+                workloads,
+                with_pool(raid=pool.raid.model_copy(update={"full_stripe_share": None, "scatter": 0.0})),
+            )
+        )
+    return out

@@ -12,6 +12,7 @@ from models.drives import unrecoverable_read_probability
 from models.evaluate import DegradedMode, evaluate
 from models.parameters import EngineParameters
 from models.pool import planned_span
+from models.size import size
 from models.tests.conftest import make_config, oltp
 from models.workload import Phase, Workload
 
@@ -192,3 +193,41 @@ def test_controller_cpu_counts_the_back_end_ios_the_layout_issues(hdd15k):
     delta = r6.controller_utilization_pct.value - r10.controller_utilization_pct.value
     assert delta == pytest.approx(100 * 8000 * 5e-6 / (4 * 2))
     assert "back-end I/Os x c_BE" in r6.controller_utilization_pct.text
+
+
+def test_size_names_each_stated_optimism_and_the_drives_it_saves(hdd15k):
+    # a stated queue of 256 and short-stroking to half of each drive both shorten service: sizing
+    # without each needs more drives, and the explanation says how many
+    wl = oltp(iops=4000, read_pct=90, capacity_tb=0.5)
+    deep = wl.model_copy(update={"phases": [wl.phases[0].model_copy(update={"concurrency": 256})]})
+    family = make_config(hdd15k, "raid10", 2, None)
+    family = family.model_copy(
+        update={"pools": [family.pools[0].model_copy(update={"drive_fraction_used": 0.5})]}
+    )
+    out = size([deep], family)
+    plain = size([wl], make_config(hdd15k, "raid10", 2, None))
+    assert out.feasible and plain.feasible
+    effects = {
+        o.effect.split(" ")[2] if o.effect.startswith("a stated") else o.effect.split(" ")[0]: o
+        for o in out.optimisms
+    }
+    assert set(effects) == {"queue", "short-stroking"}
+    for o in out.optimisms:
+        assert o.drives_without is not None and o.drives_without == out.drive_count + o.drives_saved
+        assert o.drives_saved > 0
+    assert out.drive_count < plain.drive_count
+    assert "Stated optimisms:" in out.explanation and "saves" in out.explanation
+    assert plain.optimisms == []
+
+
+def test_nvram_absorbs_a_write_burst_for_the_time_its_free_space_lasts(hdd15k):
+    # 1,000 random 8 KiB writes/s on RAID10 (no reads): the drives destage x times that rate;
+    # 512 MB NVRAM x 2 controllers, mirrored: 512 MB usable = 500,000 KiB. A burst of twice the
+    # writes fills it at (2 - x) x 8,000 KiB/s
+    res = evaluate([writes_only(1000, size=8)], make_config(hdd15k, "raid10", 2, 20)).windows[0]
+    x = res.pools[0].destage_capacity_x
+    assert x is not None and 1 < x < 2
+    # data drives: writes only, U_w = U / 100, so x = 1 / U_w
+    assert x == pytest.approx(100 / res.pools[0].drive_utilization_pct.value)
+    assert res.write_burst_s is not None
+    assert res.write_burst_s.value == pytest.approx(512e6 / 1024 / ((2 - x) * 8000))
