@@ -784,6 +784,19 @@ class BatchModel:
             )
         return st
 
+    def _bus_ok(self, pw: PoolWork) -> BoolArray:
+        """Per segment: the back-end bus within the port headroom where the controller states one
+        (as :func:`models.evaluate.evaluate` checks it)."""
+        mb_s = np.broadcast_to(np.asarray(pw.work.kib, dtype=np.float64), self.seg_state.shape) * 1024.0 / 1e6
+        ok = np.ones(self.seg_state.size, dtype=bool)
+        for s, st in enumerate(self.states):
+            ctrl = st.config.controller
+            if ctrl.backend_mb_s is not None:
+                at = self.state_segments[s]
+                u = 100.0 * mb_s[at] / (ctrl.backend_mb_s * ctrl.serving)
+                ok[at] = u <= self.headroom.port_max_pct + 1e-9
+        return ok
+
     def _controllers(self, wi: int, backend_ios: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Per segment in window ``wi``: controller utilization, after a failover (nan: none) and
         CPU response [ms] (inf when saturated), with the back-end I/Os of the segment's layout
@@ -833,6 +846,7 @@ class BatchModel:
         self.seg_fo = np.zeros((nw, nseg))
         self.seg_lat_c: list[FloatArray] = []
         seg_ok = self.st_ok[self.seg_state].copy()
+        bus_ok = np.ones(nseg, dtype=bool)
         ctrl_limit = self.st_ctrl_limit[self.seg_state]
         hit_ms = np.asarray([st.config.controller.cache_hit_ms for st in self.states])[self.seg_state]
         flash_ms = np.asarray([st.config.cache.flash_hit_ms for st in self.states])[self.seg_state]
@@ -848,6 +862,7 @@ class BatchModel:
             )
             self.seg_ctrl[wi], self.seg_fo[wi] = 100 * u, 100 * fo
             seg_ok &= 100 * u <= ctrl_limit + 1e-9
+            bus_ok &= self._bus_ok(pw)
             seg_ok &= np.isnan(fo) | (100 * fo <= self.headroom.failover_max_pct + 1e-9)
             port_ms = np.asarray([st.port_ms[wi] for st in self.states], dtype=np.float64).reshape(
                 len(self.states), len(members)
@@ -866,7 +881,8 @@ class BatchModel:
                     v[drv == di] = ssd_latency_ms(self.drives[di], m.mean_kib)
                 lat[i] = v
             self.seg_ssd_latency.append(lat)
-        self.seg_ok = seg_ok
+        self.seg_bus_ok = bus_ok
+        self.seg_ok = seg_ok & bus_ok
 
     # -- evaluation
 
@@ -1031,6 +1047,7 @@ class BatchModel:
         passed &= np.all(ctrl <= ctrl_limit + 1e-9, axis=0)
         passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
         passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
+        passed &= self.seg_bus_ok[seg]
         for t, (_, _, target, _) in enumerate(targets):
             passed &= phase_lat[t] <= target + 1e-9
         return RowDetail(

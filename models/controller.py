@@ -67,6 +67,11 @@ class ControllerSpec(Frozen):
     max_mb_s: PositiveFloat | None = Field(
         default=None, description="front-end MB/s ceiling per controller (node); a vendor figure, cited"
     )
+    backend_mb_s: PositiveFloat | None = Field(
+        default=None,
+        description="back-end bus per controller (SAS/FC loops to the shelves), one direction [MB/s]; "
+        "None = not checked",
+    )
     cluster_network_mb_s: PositiveFloat | None = Field(
         default=None,
         description="cluster interconnect per controller (node), one direction [MB/s]: carries copy "

@@ -341,6 +341,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             )
 
     cload = controller_load(members, hits, backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads))
+    bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
     mb_s, u_port, port_exp = _ports(members, cfg, checks)
 
@@ -398,6 +399,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         verdict=verdict,
         tiering=tiering,
         write_burst_s=burst,
+        backend_bus_utilization_pct=bus,
         failure_verdict=failure_verdict,
     )
 
@@ -474,6 +476,28 @@ def _ports(
     )
     checks.append(check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
     return mb_s, u_port, port_exp
+
+
+def _backend_bus(
+    pools: list[PoolLoad], ctrl: ControllerSpec, serving: int, limit_pct: float, checks: list[Check]
+) -> Explained | None:
+    """Bytes moved to and from the drives over the controllers' back-end buses (when the
+    controller states one): ``U_bus = sum(pool back-end MB/s) / (bus MB/s x controllers)``,
+    checked against the port headroom."""
+    if ctrl.backend_mb_s is None:
+        return None
+    mb_s = sum(pl.backend_mb_per_s for pl in pools)
+    cap = ctrl.backend_mb_s * serving
+    u = 100.0 * mb_s / cap
+    checks.append(check("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
+    return explained(
+        u,
+        "%",
+        "U_bus = back-end MB/s / (bus MB/s x controllers)",
+        f"U_bus = {fmt(mb_s)} MB/s / ({fmt(ctrl.backend_mb_s)} MB/s x {serving}) = {fmt(u)}%",
+        mb_per_s=mb_s,
+        bus_mb_s=cap,
+    )
 
 
 def _write_burst(

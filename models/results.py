@@ -147,6 +147,9 @@ class WindowResult(Output):
     passed: bool
     verdict: str
     tiering: TieringResult | None = None
+    backend_bus_utilization_pct: Explained | None = Field(
+        default=None, description="controllers' back-end buses busy, where the controller states one [%]"
+    )
     write_burst_s: Explained | None = Field(
         default=None,
         description="how long the NVRAM absorbs a burst of twice this window's writes before back-pressure",

@@ -231,3 +231,18 @@ def test_nvram_absorbs_a_write_burst_for_the_time_its_free_space_lasts(hdd15k):
     assert x == pytest.approx(100 / res.pools[0].drive_utilization_pct.value)
     assert res.write_burst_s is not None
     assert res.write_burst_s.value == pytest.approx(512e6 / 1024 / ((2 - x) * 8000))
+
+
+def test_a_stated_back_end_bus_is_checked_against_the_port_headroom(hdd15k):
+    # 400 MB/s of 64 KiB sequential reads over 2 controllers with 200 MB/s of back-end bus each:
+    # RAID10 reads move the data once (plus nothing skipped): 400 / (200 x 2) = 100% > 70%
+    wl = Workload(
+        name="s",
+        capacity_tb=1,
+        phases=[Phase(name="p", window="w", mb_per_s=400, read_pct=100, random_pct=0, io_size_kib=64)],
+    )
+    cfg = make_config(hdd15k, "raid10", 2, 48, ctrl={"backend_mb_s": 200})
+    w = evaluate([wl], cfg).windows[0]
+    assert w.backend_bus_utilization_pct is not None
+    assert w.backend_bus_utilization_pct.value == pytest.approx(100 * 400 / 400, rel=1e-3)
+    assert any(c.name == "back-end bus" and not c.passed for c in w.checks)

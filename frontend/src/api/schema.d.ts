@@ -1643,6 +1643,11 @@ export interface components {
          */
         ControllerSpec: {
             /**
+             * Backend Mb S
+             * @description back-end bus per controller (SAS/FC loops to the shelves), one direction [MB/s]; None = not checked
+             */
+            backend_mb_s?: number | null;
+            /**
              * Cache Hit Ms
              * @description read served from DRAM [ms]
              * @default 0.2
@@ -3290,6 +3295,27 @@ export interface components {
          */
         OnePer: "family" | "scheme" | "array";
         /**
+         * Optimism
+         * @description An optimism the user stated and the drives it saves: sizing without it needs more.
+         */
+        Optimism: {
+            /**
+             * Drives Saved
+             * @description drives sizing without the optimism adds (0: it saves none)
+             */
+            drives_saved: number;
+            /**
+             * Drives Without
+             * @description drives needed without it (None: infeasible without it)
+             */
+            drives_without: number | null;
+            /**
+             * Effect
+             * @description what was stated, in words
+             */
+            effect: string;
+        };
+        /**
          * Outcome
          * @description An evaluation reduced to what a what-if compares (see the module docstring).
          */
@@ -3657,6 +3683,11 @@ export interface components {
             backend_write_iops: number;
             /** Degraded Group Utilization Pct */
             degraded_group_utilization_pct?: number | null;
+            /**
+             * Destage Capacity X
+             * @description how many times this window's write rate the drives could destage beside its reads (None without writes)
+             */
+            destage_capacity_x?: number | null;
             /** Drive Busy Ms Per S */
             drive_busy_ms_per_s: number;
             drive_utilization_pct: components["schemas"]["Explained"];
@@ -4658,6 +4689,11 @@ export interface components {
              * @default 0
              */
             nodes_added: number;
+            /**
+             * Optimisms
+             * @description every optimism the inputs state (a queue depth, short-stroking, a planned fill below the target, write absorption, a single stream, a measured layout) and the drives it saves
+             */
+            optimisms?: components["schemas"]["Optimism"][];
             /** Pool */
             pool: string;
             /**
@@ -5418,6 +5454,8 @@ export interface components {
         WindowResult: {
             /** Avg Latency Ms */
             avg_latency_ms: number | null;
+            /** @description controllers' back-end buses busy, where the controller states one [%] */
+            backend_bus_utilization_pct?: components["schemas"]["Explained"] | null;
             /** Bottleneck */
             bottleneck: string;
             /** Checks */
@@ -5449,6 +5487,8 @@ export interface components {
             verdict: string;
             /** Window */
             window: string;
+            /** @description how long the NVRAM absorbs a burst of twice this window's writes before back-pressure */
+            write_burst_s?: components["schemas"]["Explained"] | null;
             /** Write Latency Ms */
             write_latency_ms: number | null;
         };
