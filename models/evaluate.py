@@ -289,13 +289,88 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     )
     routes = _routes(members, setup, tiering)
     per_pool = _pool_items(members, hits, routes, setup)
-    migration = migration_streams(cfg, tiering)
     checks: list[Check] = []
-    pool_loads: list[PoolLoad] = []
-    paths: dict[str, DrivePath] = {}
+    pool_loads, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks)
+    cload = controller_load(members, hits, backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads))
+    bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
+    u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
+    mb_s, u_port, port_exp = _ports(members, cfg, checks)
+
+    # latency of each phase
+    front = FrontEnd(
+        r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl),
+        port_utilization=u_port,
+        port_mb_s=max(pg.mb_s_per_port for pg in cfg.ports),
+        host_overhead_ms=p.host_overhead_ms,
+        cache_hit_ms=ctrl.cache_hit_ms,
+        write_ack_ms=ctrl.write_ack_ms,
+    )
+    phases = [
+        phase_result(
+            w,
+            ph,
+            h,
+            (ws, d_gb, b_gb),
+            route,
+            setup.assignment[w.name],
+            front,
+            paths,
+            cfg.cache,
+            setup.flash_total,
+        )
+        for (w, ph), h, ws, d_gb, b_gb, route in zip(
+            members, hits, ws_list, dram_share, both_share, routes, strict=True
+        )
+    ]
+    checks.extend(chk for _, chk in phases if chk is not None)
+    results = [r for r, _ in phases]
+    read_lat, write_lat, avg_lat = window_latencies(results)
+    burst = _write_burst(members, pool_loads, ctrl, setup.serving)
+    failure_verdict = _failure_verdict(pool_loads)
+    tot_iops = sum(ph.effective_iops for _, ph in members)
+    verdict_passed, bottleneck, verdict = _verdict(window, checks)
+    return WindowResult(
+        window=window,
+        frontend_iops=tot_iops,
+        frontend_mb_s=mb_s,
+        read_pct=100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
+        if tot_iops
+        else 0.0,
+        pools=pool_loads,
+        phases=results,
+        controller_utilization_pct=ctrl_exp,
+        failover_utilization_pct=fo_exp,
+        port_utilization_pct=port_exp,
+        read_latency_ms=read_lat,
+        write_latency_ms=write_lat,
+        avg_latency_ms=avg_lat,
+        checks=checks,
+        bottleneck=bottleneck,
+        passed=verdict_passed,
+        verdict=verdict,
+        tiering=tiering,
+        write_burst_s=burst,
+        backend_bus_utilization_pct=bus,
+        failure_verdict=failure_verdict,
+    )
+
+
+def _pools(
+    setup: _Setup,
+    per_pool: dict[str, list[PoolItem]],
+    tiering: TieringResult | None,
+    migration: dict[str, tuple[float, float]],
+    checks: list[Check],
+) -> tuple[list[PoolLoad], dict[str, DrivePath]]:
+    """Every pool's load in the window (:func:`models.pool.pool_load`) and its miss path for the
+    phases' latency; appends the drive, parity-drive and degraded-group checks."""
+    cfg, p = setup.cfg, setup.p
     footprint = dict(setup.footprint_gb)
     if tiering is not None:
         footprint.update({t.pool: t.data_gb for t in tiering.tiers})
+    pool_loads: list[PoolLoad] = []
+    paths: dict[str, DrivePath] = {}
+    limit = cfg.headroom.drive_max_pct
     for pool in cfg.pools:
         load, mean_read, wait, ra_ms = pool_load(
             pool,
@@ -314,20 +389,10 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
         keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
         paths[pool.name] = DrivePath(pool.drive, mean_read, wait, keeps_up, ra_ms, p.readahead_kib)
-        checks.append(
-            check(
-                f"drives:{pool.name}", u_pct, cfg.headroom.drive_max_pct, "%", f"drives of {pool.name} busy"
-            )
-        )
+        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives of {pool.name} busy"))
         if par is not None:
             checks.append(
-                check(
-                    f"parity drives:{pool.name}",
-                    par,
-                    cfg.headroom.drive_max_pct,
-                    "%",
-                    f"parity drives of {pool.name} busy",
-                )
+                check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives of {pool.name} busy")
             )
         if load.degraded_group_utilization_pct is not None:
             checks.append(
@@ -339,69 +404,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
                     f"degraded RAID group of {pool.name} busy",
                 )
             )
-
-    cload = controller_load(members, hits, backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads))
-    bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
-    u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
-    mb_s, u_port, port_exp = _ports(members, cfg, checks)
-
-    # latency of each phase
-    front = FrontEnd(
-        r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl),
-        port_utilization=u_port,
-        port_mb_s=max(pg.mb_s_per_port for pg in cfg.ports),
-        host_overhead_ms=p.host_overhead_ms,
-        cache_hit_ms=ctrl.cache_hit_ms,
-        write_ack_ms=ctrl.write_ack_ms,
-    )
-    phases: list[PhaseResult] = []
-    for (w, ph), h, ws, d_gb, b_gb, route in zip(
-        members, hits, ws_list, dram_share, both_share, routes, strict=True
-    ):
-        result, chk = phase_result(
-            w,
-            ph,
-            h,
-            (ws, d_gb, b_gb),
-            route,
-            setup.assignment[w.name],
-            front,
-            paths,
-            cfg.cache,
-            setup.flash_total,
-        )
-        phases.append(result)
-        if chk is not None:
-            checks.append(chk)
-    read_lat, write_lat, avg_lat = window_latencies(phases)
-    burst = _write_burst(members, pool_loads, ctrl, setup.serving)
-    failure_verdict = _failure_verdict(pool_loads)
-    tot_iops = sum(ph.effective_iops for _, ph in members)
-    verdict_passed, bottleneck, verdict = _verdict(window, checks)
-    return WindowResult(
-        window=window,
-        frontend_iops=tot_iops,
-        frontend_mb_s=mb_s,
-        read_pct=100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
-        if tot_iops
-        else 0.0,
-        pools=pool_loads,
-        phases=phases,
-        controller_utilization_pct=ctrl_exp,
-        failover_utilization_pct=fo_exp,
-        port_utilization_pct=port_exp,
-        read_latency_ms=read_lat,
-        write_latency_ms=write_lat,
-        avg_latency_ms=avg_lat,
-        checks=checks,
-        bottleneck=bottleneck,
-        passed=verdict_passed,
-        verdict=verdict,
-        tiering=tiering,
-        write_burst_s=burst,
-        backend_bus_utilization_pct=bus,
-        failure_verdict=failure_verdict,
-    )
+    return pool_loads, paths
 
 
 def _controllers(

@@ -21,6 +21,9 @@ at the planning horizon, or its fill target, whichever is larger) unless the use
 the drives; utilization headroom applies to the service time at the queue the workload states
 (one command per drive when it states none), so command-queuing gain is credited only where the
 user says the outstanding I/Os are there.
+
+Kept as one module (about 650 lines): the pool model is one subsystem, and the functions the
+vectorized search shares with evaluate (work, state, wait) read best beside each other.
 """
 
 from __future__ import annotations

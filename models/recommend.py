@@ -18,9 +18,9 @@
 5. Pareto front (:func:`pareto_front`) over the chosen objectives (default cost, rack units and
    read latency; ``power`` and ``headroom`` may be added), among the same configurations.
 6. Every configuration returned is evaluated with :func:`models.evaluate.evaluate`; only those it
-   passes are returned, with evaluate()'s figures (they agree with the batch's to ~1e-7, so the
-   order is the same). Where it does not pass (the batch and the scalar fixed point differ by
-   ~1e-7 at a limit), the family is re-sized with the scalar path: :func:`models.size.size`, or,
+   passes are returned, with evaluate()'s figures (the batch calls the same pool functions, so
+   they agree to ~1e-13 and the order is the same). Where it does not pass (a figure within
+   rounding of a limit), the family is re-sized with the scalar path: :func:`models.size.size`, or,
    for scale-out arrays whose node count grows with the drives (``size()`` keeps the nodes fixed),
    a bisection over the family's counts with ``build_configuration`` + ``evaluate()``; the
    re-sized configuration keeps the family's place in the ranking (said in the notes).
@@ -28,6 +28,8 @@
    words ("controllers at 143% after failover (limit 100%) in day"), taken from the family that
    comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
    feasible configuration) give an empty list and the reasons.
+
+Kept as one module (about 800 lines): the steps above share the family and ranking tables.
 """
 
 from __future__ import annotations
