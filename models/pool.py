@@ -390,6 +390,9 @@ def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float,
     return q.gain_max, q.q_half, q.queue_limit
 
 
+MIN_RATE = 1e-9
+"""Rates below this [per second] count as none: a vanishing miss rate divides into nothing."""
+
 Q_DEEP = 1e9
 """The "infinitely deep" queue whose factor bounds the command-queuing gain."""
 
@@ -454,7 +457,7 @@ def miss_path(
     d = work.data
     ops = np.maximum(d.ops, 1e-12)
     mean_all = busy_ms(d, state.p_read, state.p_write) / ops
-    has_miss = np.asarray(miss_rate) > 0
+    has_miss = np.asarray(miss_rate) > MIN_RATE
     mean_read = np.where(
         has_miss, miss_fixed_ms / np.where(has_miss, miss_rate, 1.0) + state.p_read, mean_all
     )
