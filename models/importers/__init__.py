@@ -13,14 +13,24 @@ Pure functions over text (the caller reads the file, or hands over an iterable o
 """
 
 from models.importers.common import ImportedPhase, IometerLine, ParseError
+from models.importers.detect import detect_format
 from models.importers.fio import parse_fio_job, parse_fio_json
+from models.importers.hoststats import HostFormat, HostStatsResult, import_host_stats
 from models.importers.iometer import IOMETER_HEADER, parse_iometer_spec, to_iometer_spec
+from models.importers.windows import HostStatsOptions, RateStatistic, WindowKind
 
 __all__ = [
     "IOMETER_HEADER",
+    "HostFormat",
+    "HostStatsOptions",
+    "HostStatsResult",
     "ImportedPhase",
     "IometerLine",
     "ParseError",
+    "RateStatistic",
+    "WindowKind",
+    "detect_format",
+    "import_host_stats",
     "parse_fio_job",
     "parse_fio_json",
     "parse_iometer_spec",
