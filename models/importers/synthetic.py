@@ -446,17 +446,17 @@ def write_esxtop(
         half = max(1, devices // 2)
         for part in (loads[:half], loads[half:]):
             total = _sum_loads(part)
-            v = _esx_values(total)
-            cells += [_f(v[c]) for c in ESX_DEVICE_COUNTERS]
+            vals = _esx_values(total)
+            cells += [_f(vals[c]) for c in ESX_DEVICE_COUNTERS]
         for x in loads:
-            v = _esx_values(x)
-            cells += [_f(v[c]) for c in ESX_DEVICE_COUNTERS]
+            vals = _esx_values(x)
+            cells += [_f(vals[c]) for c in ESX_DEVICE_COUNTERS]
         shares = [_esx_values(_scale(x, 1.0 / vms)) for x in loads]
         vm_total = _esx_values(_sum_loads([_scale(x, 1.0 / vms) for x in loads]))
         for _ in vm_names:  # each VM gets 1/vms of every device's I/O, on one virtual disk per device
             cells += [_f(vm_total[c]) for c in ESX_VDISK_COUNTERS]
-            for v in shares:
-                cells += [_f(v[c]) for c in ESX_VDISK_COUNTERS]
+            for vals in shares:
+                cells += [_f(vals[c]) for c in ESX_VDISK_COUNTERS]
         yield row(cells)
 
 
