@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import csv
 import itertools
-from collections.abc import Callable, Iterator
+import operator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -69,6 +71,31 @@ columns with the same role on one device the lower rank is used (``queue_part`` 
 Classify = Callable[[CounterPath], Classification | None]
 STATIC_ROLES = frozenset({"free_pct", "free_mb"})
 """Roles that describe a device rather than its load (the last value read is kept)."""
+
+
+def _floats(fields: Sequence[str], dec: str) -> list[float] | None:
+    """The fields as numbers (blank: NaN), None when one is not a number."""
+    try:  # the common case first: plain numbers
+        if dec == ".":
+            return list(map(float, fields))
+        return [float(f.replace(",", ".")) for f in fields]
+    except ValueError:
+        pass
+    try:
+        return [number(f, dec) for f in fields]
+    except ValueError:
+        return None
+
+
+def _rows(reader: Any) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of each row; a row running over several lines (a quote left open)
+    is an error at the line where it starts."""
+    last = reader.line_num
+    for row in reader:
+        if reader.line_num > last + 1:
+            raise ParseError("a quoted field is not closed on its line", last + 1)
+        last = reader.line_num
+        yield last, row
 
 
 def _date_separator(head: list[tuple[int, list[str]]]) -> str:
@@ -150,10 +177,14 @@ def read_pdh(
     columns += sorted({j for roles in static.values() for j in roles.values()} - set(columns))
     pos = {j: p for p, j in enumerate(columns)}
     width = len(header)
+    pick: Callable[[list[str]], Sequence[str]] = (
+        operator.itemgetter(*columns) if len(columns) > 1 else lambda row: tuple(row[j] for j in columns)
+    )
 
     # sniff the decimal mark and the date order from the first rows
+    rows = _rows(reader)
     head: list[tuple[int, list[str]]] = []
-    for row in reader:
+    for _, row in rows:
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         head.append((reader.line_num, row))
@@ -206,7 +237,7 @@ def read_pdh(
 
     times: list[float] = []
     values: list[list[float]] = []
-    for line_no, row in itertools.chain(head, ((reader.line_num, r) for r in reader)):
+    for line_no, row in itertools.chain(head, rows):
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         if short_row is not None:
@@ -216,14 +247,11 @@ def read_pdh(
             continue
         rows_read += 1
         times.append(clock.seconds(row[0], line_no, 1))
-        try:
-            values.append([number(row[j], dec) for j in columns])
-        except ValueError:
-            for j in columns:
-                try:
-                    number(row[j], dec)
-                except ValueError:
-                    raise ParseError(f"not a number: {row[j]!r}", line_no, j + 1, header[j]) from None
+        converted = _floats(pick(row), dec)
+        if converted is None:
+            bad = next(j for j in columns if _floats((row[j],), dec) is None)
+            raise ParseError(f"not a number: {row[bad]!r}", line_no, bad + 1, header[bad])
+        values.append(converted)
         if len(times) >= CHUNK_ROWS:
             flush(times, values)
             times, values = [], []

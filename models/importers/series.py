@@ -40,7 +40,7 @@ N_FIELDS = 13
 
 DEFAULT_MAX_CELLS = 400_000
 """Devices x buckets kept at most: 13 float64 fields each, about 42 MB."""
-FLUSH_SAMPLES = 65_536
+FLUSH_SAMPLES = 16_384
 """Samples buffered before they are added into the buckets."""
 
 
@@ -89,19 +89,19 @@ class SeriesBuilder:
         resolution_s: float = 60.0,
         clock: bool = True,
         max_cells: int = DEFAULT_MAX_CELLS,
-        flush_samples: int = FLUSH_SAMPLES,
+        flush_samples: int | None = None,
     ) -> None:
         self.interval_s = interval_s
         self.resolution_s = resolution_s
         self.clock = clock
         self.max_cells = max_cells
-        self.flush_samples = flush_samples
+        self.flush_samples = flush_samples or FLUSH_SAMPLES
         self.names: list[str] = []
         self.kinds: list[str] = []
         self.index: dict[str, int] = {}
         self.bucket_s = 0.0
         self.origin_s: float | None = None
-        self.acc = np.zeros((N_FIELDS, 0, 0))
+        self.acc = np.zeros((N_FIELDS, 0, 0))  # [field, bucket, device]: a flush adds to a block
         self.used_buckets = 0
         self.samples = 0
         self.dropped = 0
@@ -227,31 +227,35 @@ class SeriesBuilder:
         has_u = np.isfinite(u)
         counts[UTIL_SECONDS] = np.where(has_u, dt, 0.0)
         counts[UTIL_SUM] = np.where(has_u, np.clip(np.nan_to_num(u), 0.0, 100.0) * dt, 0.0)
-        cap_b = self.acc.shape[2]
-        flat = dev * cap_b + bucket
-        size = self.acc.shape[1] * cap_b
+        cap_d = self.acc.shape[2]
+        flat = bucket * cap_d + dev  # time-major: the samples of a flush fill one block of rows
+        lo = int(flat.min())
+        rel_flat = flat - lo
+        size = int(rel_flat.max()) + 1
         for f, weights in counts.items():
-            self.acc[f].reshape(-1)[:] += np.bincount(flat, weights=weights, minlength=size)
+            self.acc[f].reshape(-1)[lo : lo + size] += np.bincount(rel_flat, weights=weights, minlength=size)
 
     def _grow(self, n_dev: int, need: int) -> None:
-        _, cap_d, cap_b = self.acc.shape
+        _, cap_b, cap_d = self.acc.shape
         if n_dev <= cap_d and need <= cap_b:
             return
         new_d = max(cap_d, n_dev)
         new_b = max(cap_b, need, min(max(2 * cap_b, 64), self.max_cells // new_d))
-        grown = np.zeros((N_FIELDS, new_d, new_b))
-        grown[:, :cap_d, :cap_b] = self.acc
+        grown = np.zeros((N_FIELDS, new_b, new_d))
+        grown[:, :cap_b, :cap_d] = self.acc
         self.acc = grown
 
     def _coarsen(self) -> None:
         """Merge buckets in pairs: the resolution doubles."""
-        cap_b = self.acc.shape[2]
-        if cap_b % 2:
-            self.acc = np.concatenate([self.acc, np.zeros((N_FIELDS, self.acc.shape[1], 1))], axis=2)
-        self.acc = self.acc.reshape(N_FIELDS, self.acc.shape[1], -1, 2).sum(axis=3)
-        self.used_buckets = (self.used_buckets + 1) // 2
+        cap_b = self.acc.shape[1]
         self.bucket_s *= 2.0
         self.coarsened = True
+        if self.acc.size == 0:
+            return
+        if cap_b % 2:
+            self.acc = np.concatenate([self.acc, np.zeros((N_FIELDS, 1, self.acc.shape[2]))], axis=1)
+        self.acc = self.acc.reshape(N_FIELDS, -1, 2, self.acc.shape[2]).sum(axis=2)
+        self.used_buckets = (self.used_buckets + 1) // 2
 
     def finish(self) -> HostSeries:
         """The series; raises :class:`ParseError` when no sample was read."""
@@ -259,7 +263,7 @@ class SeriesBuilder:
         if self.samples == 0 or self.origin_s is None or self.interval_s is None:
             raise ParseError("no statistics found: no device sample with read and write rates")
         return HostSeries(
-            acc=self.acc[:, : len(self.names), : self.used_buckets].copy(),
+            acc=np.ascontiguousarray(self.acc[:, : self.used_buckets, : len(self.names)].transpose(0, 2, 1)),
             names=list(self.names),
             kinds=list(self.kinds),
             origin_s=self.origin_s,

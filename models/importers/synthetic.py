@@ -307,7 +307,8 @@ def write_perfmon(
     def row(cells: list[str]) -> str:
         return delimiter.join(f'"{c}"' for c in cells) + "\n"
 
-    yield row([f"(PDH-CSV 4.0) ({zone})({bias})", *cols])
+    kind = "TSV" if delimiter == "\t" else "CSV"
+    yield row([f"(PDH-{kind} 4.0) ({zone})({bias})", *cols])
     fmt = "%m/%d/%Y %H:%M:%S" if date_order == "mdy" else "%d.%m.%Y %H:%M:%S"
     for i, t in enumerate([start, *_times(start, interval_s, count)]):
         cells = [f"{t:{fmt}}.{(i * 37) % 1000:03d}"]

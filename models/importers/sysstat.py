@@ -41,6 +41,8 @@ from models.importers.hoststats import ReadReport
 from models.importers.series import SeriesBuilder, rates_from_roles
 from models.importers.textutil import Clock
 
+CHUNK_ROWS = 8192
+"""Device lines converted and handed to the builder at once."""
 KIB_ = 1024.0
 MIB_ = 1024.0**2
 SECTOR = 512.0
@@ -162,10 +164,10 @@ class SampleChunks:
     """Rows of one column layout, handed to the builder in chunks (time strings converted by the
     file's :class:`Clock` once it has learned the date order)."""
 
-    def __init__(self, builder: SeriesBuilder, report: ReadReport, rows: int = 8192) -> None:
+    def __init__(self, builder: SeriesBuilder, report: ReadReport, rows: int | None = None) -> None:
         self.builder = builder
         self.report = report
-        self.rows = rows
+        self.rows = rows or CHUNK_ROWS
         self.times: list[float | str] = []
         self.devices: list[int] = []
         self.values: list[list[float]] = []
