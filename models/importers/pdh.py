@@ -1,5 +1,5 @@
-"""PDH CSV/TSV: the counter-log format of Windows performance monitor, typeperf and relog, which
-VMware esxtop's batch mode writes too.
+"""PDH CSV/TSV: the counter-log format of Windows performance monitor, typeperf and relog
+[ms-typeperf], which VMware esxtop's batch mode writes too [vmware-esxtop].
 
 The first row is the header: ``"(PDH-CSV 4.0) (<time zone>)(<bias in minutes>)"`` then one counter
 path per column, ``\\\\MACHINE\\Object(instance)\\Counter`` (instance optional, and it may itself
