@@ -7,6 +7,7 @@ stays in memory up to ``SPOOL_MEMORY_BYTES`` and moves to disk beyond it.
 from __future__ import annotations
 
 import tempfile
+from urllib.parse import unquote
 from collections.abc import AsyncIterator
 from typing import IO, Any
 
@@ -38,7 +39,7 @@ UPLOAD_BODY: dict[str, Any] = {
 
 async def body_chunks(request: Request, default_name: str) -> tuple[AsyncIterator[bytes], str]:
     """The upload as byte chunks and its file name (multipart field ``file`` or the raw body,
-    named by the ``X-Filename`` header)."""
+    named by the ``X-Filename`` header, percent-encoded when it is not ASCII)."""
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
         form = await request.form(max_files=1, max_fields=10)
         upload = form.get("file")
@@ -50,7 +51,7 @@ async def body_chunks(request: Request, default_name: str) -> tuple[AsyncIterato
                 yield data
 
         return from_file(), upload.filename or default_name
-    return request.stream(), request.headers.get("x-filename", default_name)
+    return request.stream(), unquote(request.headers.get("x-filename", default_name))
 
 
 async def spool(chunks: AsyncIterator[bytes]) -> tuple[IO[bytes], int]:
