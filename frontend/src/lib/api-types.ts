@@ -54,6 +54,7 @@ export type DetectedWindow = Schemas['DetectedWindow'];
 export type ObservedLoad = Schemas['ObservedLoad'];
 export type ObservedComparison = Schemas['ObservedComparison'];
 export type ObservedVsModel = Schemas['ObservedVsModel'];
+export type ObservedRequest = Schemas['ObservedRequest'];
 
 // Requests and answers of the sizing endpoints
 export type CatalogReference = Schemas['CatalogReference'];
