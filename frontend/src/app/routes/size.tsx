@@ -148,7 +148,7 @@ export default function SizePage() {
                   if (v === 'other' && currentDraft === null) setCurrentDraft({ ...draft, driveCount: draft.driveCount ?? 48 });
                 }}
                 options={[
-                  { value: 'above', label: 'The configuration above (what these results evaluate)' },
+                  { value: 'above', label: 'The configuration above' },
                   { value: 'other', label: 'Another configuration (what you have now)' },
                 ]}
               />
