@@ -81,7 +81,14 @@ def read_esxtop(lines: Iterator[str], builder: SeriesBuilder, options: HostStats
             return name, kind, role, 1.0, rank
         return None
 
-    _ = read_pdh(lines, builder, options, report, classify)
+    _ = read_pdh(
+        lines,
+        builder,
+        options,
+        report,
+        classify,
+        "Physical Disk SCSI Device, Physical Disk NFS Volume, Physical Disk Adapter, Virtual Disk",
+    )
     report.variant = "esxtop batch " + report.variant
     used = sorted(set(best_latency.values()))
     if used:

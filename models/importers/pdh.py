@@ -128,10 +128,12 @@ def read_pdh(
     options: HostStatsOptions,
     report: ReadReport,
     classify: Classify,
+    expected: str,
 ) -> dict[str, dict[str, float]]:
     """Stream a PDH CSV/TSV file into ``builder``; returns the last value of each device's
     static roles (``free_pct``, ``free_mb``). Fills ``report`` (variant, host, lines, unknown
-    counters, notes)."""
+    counters, notes). ``expected`` names the objects the classifier reads (for the error when the
+    log has none of them)."""
     first = next(lines, None)
     if first is None:
         raise ParseError("the file is empty")
@@ -170,6 +172,13 @@ def read_pdh(
         elif rank < ranks[(device, role)]:
             entry[1][role] = [(j, scale)]
             ranks[(device, role)] = rank
+    if not devices:
+        objects = sorted({p.object for p in paths[1:] if p is not None})
+        raise ParseError(
+            "no disk counters this reader knows in the log (it reads the English counter names: "
+            f"{expected}); the log has the objects {', '.join(objects[:12]) or 'none'}",
+            1,
+        )
     report.host = ", ".join(sorted(machines)) if machines else None
     if len(machines) > 1:
         report.note(f"counters of {len(machines)} machines: device names carry the machine")

@@ -69,7 +69,7 @@ def read_perfmon(lines: Iterator[str], builder: SeriesBuilder, options: HostStat
             kind = "aggregate"
         return f"{path.object}({path.instance})", kind, role[0], role[1], 0
 
-    static = read_pdh(lines, builder, options, report, classify)
+    static = read_pdh(lines, builder, options, report, classify, "PhysicalDisk, LogicalDisk")
     report.variant = "typeperf/relog " + report.variant
     volumes: dict[str, float] = {}
     for name, values in static.items():

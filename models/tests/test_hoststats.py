@@ -511,3 +511,13 @@ def test_day_and_month_order_is_learned_from_the_values() -> None:
     unsure = Clock()
     unsure.learn(["02/01/2024 10:00:00"])
     assert unsure.order_of("/") == "mdy" and unsure.note is not None
+
+
+def test_a_log_without_disk_counters_says_which_objects_it_has() -> None:
+    header = (
+        '"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)","\\\\SQL01\\Processor(_Total)\\% Processor Time"\n'
+    )
+    with pytest.raises(ParseError) as info:
+        import_host_stats([header, '"01/15/2024 10:00:00.000","12.5"\n'])
+    assert info.value.line == 1
+    assert "the log has the objects Processor" in str(info.value)
