@@ -79,17 +79,13 @@ def split_date_time(text: str) -> tuple[int, int, int, str, float | None] | None
         return None
     seconds = None
     if m.group("H") is not None:
-        h, mi = int(m.group("H")), int(m.group("M"))
-        sec = int(m.group("S") or 0)
         frac = float("0." + m.group("f")) if m.group("f") else 0.0
-        ampm = (m.group("ampm") or "").replace(".", "").upper()
-        if ampm == "PM" and h < 12:
-            h += 12
-        elif ampm == "AM" and h == 12:
-            h = 0
-        if h > 23 or mi > 59 or sec > 60:
+        seconds = _seconds_of_day(
+            int(m.group("H")), int(m.group("M")), int(m.group("S") or 0), m.group("ampm")
+        )
+        if seconds is None:
             return None
-        seconds = h * 3600 + mi * 60 + sec + frac
+        seconds += frac
     return int(m.group("a")), int(m.group("b")), int(m.group("c")), m.group("sep"), seconds
 
 
@@ -186,11 +182,15 @@ def time_of_day(text: str) -> float | None:
     m = _TIME_ONLY.match(text)
     if m is None:
         return None
-    h, mi, s = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    ampm = (m.group(4) or "").upper()
-    if ampm == "PM" and h < 12:
+    return _seconds_of_day(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))
+
+
+def _seconds_of_day(h: int, mi: int, s: int, ampm: str | None) -> float | None:
+    """Seconds since midnight of ``h:mi:s`` on a 24-hour clock or with ``AM``/``PM`` (12 AM is 0:00)."""
+    half = (ampm or "").replace(".", "").upper()
+    if half == "PM" and h < 12:
         h += 12
-    elif ampm == "AM" and h == 12:
+    elif half == "AM" and h == 12:
         h = 0
     if h > 23 or mi > 59 or s > 60:
         return None

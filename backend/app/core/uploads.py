@@ -7,9 +7,9 @@ stays in memory up to ``SPOOL_MEMORY_BYTES`` and moves to disk beyond it.
 from __future__ import annotations
 
 import tempfile
-from urllib.parse import unquote
 from collections.abc import AsyncIterator
 from typing import IO, Any
+from urllib.parse import unquote
 
 from fastapi import Request
 from starlette.datastructures import UploadFile
