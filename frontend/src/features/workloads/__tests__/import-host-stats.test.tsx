@@ -52,7 +52,11 @@ describe('ImportHostStats', () => {
     expect(screen.getByTestId('state')).toHaveTextContent(
       '[{"name":"dbhost01","phases":[["peak hour",1260,12],["nightly batch",735,6]]}]',
     );
-    expect(screen.getByRole('region', { name: 'Workload dbhost01' })).toBeInTheDocument();
+    const workload = screen.getByRole('region', { name: 'Workload dbhost01' });
+    const peak = within(workload).getByRole('group', { name: 'Phase peak hour' });
+    expect(within(peak).getByText(/^Observed on the host \(iostat on dbhost01/)).toHaveTextContent(
+      '1,260 IOPS mean, 66.7 % reads, latency 12 / 4 ms (read / write), queue 11.8.',
+    );
   });
 
   it('asks again with the devices, one workload per device and the rate chosen', async () => {
