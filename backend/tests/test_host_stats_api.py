@@ -168,3 +168,12 @@ def test_what_you_have_now_needs_observed_phases(client: TestClient) -> None:
         "/api/v1/import/observed", json={"workloads": [workload()], "configuration": FAS3270}
     )
     assert error_locs(response) == [["body", "workloads"]]
+
+
+def test_a_perfmon_log_in_windows_1252_keeps_its_host_name(client: TestClient) -> None:
+    body = "".join(write_perfmon(1, DAY, 60, 120, host="SQL-ÜBER", decimal=",", date_order="dmy")).encode(
+        "cp1252"
+    )
+    response = post(client, "host-stats", body)
+    assert response.status_code == 200, response.text
+    assert response.json()["host"] == "SQL-ÜBER"

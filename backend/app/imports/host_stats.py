@@ -49,7 +49,7 @@ def parse_options(values: dict[str, Any]) -> HostStatsOptions:
 class _Capped(io.RawIOBase):
     """A binary stream that refuses to give more than ``limit`` bytes (a gzip bomb stops there)."""
 
-    def __init__(self, inner: IO[bytes], limit: int) -> None:
+    def __init__(self, inner: IO[bytes] | gzip.GzipFile, limit: int) -> None:
         self.inner = inner
         self.limit = limit
         self.read_bytes = 0
@@ -84,12 +84,10 @@ def text_lines(raw: IO[bytes], limit_bytes: int) -> Iterator[str]:
     ``MAX_LINE_CHARS`` long; :class:`ParseError` naming the line that is longer."""
     magic = raw.read(2)
     raw.seek(0)
-    binary: IO[bytes] = raw
+    binary: IO[bytes] | gzip.GzipFile = raw
     if magic == b"\x1f\x8b":
-        binary = io.BufferedReader(_Capped(gzip.GzipFile(fileobj=raw, mode="rb"), limit_bytes))  # type: ignore[arg-type]
-    buffered = (
-        binary if isinstance(binary, io.BufferedReader) else io.BufferedReader(_Capped(binary, limit_bytes))
-    )  # type: ignore[arg-type]
+        binary = gzip.GzipFile(fileobj=raw, mode="rb")
+    buffered = io.BufferedReader(_Capped(binary, limit_bytes), buffer_size=SNIFF_BYTES)
     head = buffered.peek(SNIFF_BYTES)[:SNIFF_BYTES]
     text = io.TextIOWrapper(buffered, encoding=_encoding(head), errors="replace", newline=None)
     number = 0
