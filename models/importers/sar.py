@@ -90,8 +90,11 @@ def _read_sar_text(
             if layout not in layouts:
                 layouts.append(layout)
             continue
+        if rest and len(rest) > 1 and not any(_numeric(x) for x in rest[1:]):
+            columns = None  # the header of another activity (sar -A): its lines are not devices
+            continue
         if columns is None:
-            continue  # a line of another activity (sar -A): not the devices
+            continue  # a line of another activity: not the devices
         if len(rest) != len(columns) + 1:
             raise ParseError(f"{len(rest) - 1} values where the DEV header has {len(columns)}", line_no)
         if previous_tod is not None and tod < previous_tod - 1.0:
@@ -122,6 +125,14 @@ def _read_sar_text(
     report.variant = "sar -d text (" + "; ".join(layouts) + ")" + (", 12-hour clock" if ampm else "")
     report.lines = line_no
     return report
+
+
+def _numeric(token: str) -> bool:
+    try:
+        to_float(token)
+    except ValueError:
+        return False
+    return True
 
 
 def _with_first(first: str, lines: Iterator[str]) -> Iterator[str]:

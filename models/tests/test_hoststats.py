@@ -190,6 +190,18 @@ def test_sar_text_rolls_over_midnight_without_a_second_banner() -> None:
     assert days == ["busiest 60 min of 2024-01-15", "busiest 60 min of 2024-01-16"]
 
 
+def test_sar_skips_the_sections_of_other_activities() -> None:
+    lines = list(write_sar(["sda"], MID_MONTH, 600, 6, version="12"))
+    cpu = [
+        "\n",
+        "12:00:01 AM     CPU     %user     %nice   %system   %iowait    %steal     %idle\n",
+        "12:10:01 AM     all      3.25      0.00      1.42      0.35      0.00     94.98\n",
+    ]
+    result = import_host_stats([*lines[:-1], *cpu, lines[-1]])
+    assert [d.name for d in result.devices] == ["sda"]
+    assert result.samples == 6
+
+
 def test_sadf_says_its_times_are_utc() -> None:
     result = import_host_stats(write_sar(["sda"], MID_MONTH, 600, 144, sadf=True))
     assert "UTC" in result.variant
