@@ -171,6 +171,10 @@ def import_host_stats(
         "host counters do not say how random the I/O is: phases are 100 % random (conservative); "
         "lower random_pct if you know the workload streams"
     )
+    report.note(
+        "the queue the host kept is evidence, not an input: the phases state no concurrency (no "
+        "command-queuing credit at the drives); set concurrency if the hosts will keep that many I/Os outstanding"
+    )
     names = [series.names[i] for i in chosen]
     where = f" on {report.host}" if report.host else ""
     source = f"{fmt.value}{where}: " + (", ".join(names) if len(names) <= 4 else f"{len(names)} devices")
