@@ -72,6 +72,27 @@ class Skew(Frozen):
         return self.zipf_alpha in (None, 0.0) and self.io_pct is None
 
 
+class ObservedLoad(Frozen):
+    """What a host measured while a phase ran: evidence beside the model, never an input to sizing.
+
+    Host statistics (iostat, sar, perfmon, esxtop) give the load a window really carried on the
+    system the statistics came from, and the latency and queue the host saw there. ``iops`` and
+    ``read_pct`` are the window's mean (the phase's own rate may be a higher percentile);
+    latencies are I/O-weighted means [ms] as the host measured them (they include the host's own
+    queueing and the fabric); ``queue_length`` is the time-averaged number of outstanding I/Os,
+    summed over the devices (Little's law: queues of parallel devices add).
+    """
+
+    source: str = Field(min_length=1, max_length=300, description="where and when it was measured")
+    iops: NonNegFloat = Field(description="mean I/Os per second over the window")
+    read_pct: Pct
+    read_latency_ms: NonNegFloat | None = None
+    write_latency_ms: NonNegFloat | None = None
+    queue_length: NonNegFloat | None = Field(default=None, description="mean outstanding I/Os")
+    utilization_pct: Pct | None = Field(default=None, description="busiest device's mean busy time [%]")
+    intervals: int = Field(default=1, ge=1, description="sampling intervals the figures average")
+
+
 class Phase(Frozen):
     """One I/O phase of a workload, in a named window.
 
@@ -109,6 +130,9 @@ class Phase(Frozen):
         le=100000,
         description="concurrent sequential streams; 1 = a single stream the drives read without seeking, "
         "None or more = interleaved streams pay a positioning per readahead",
+    )
+    observed: ObservedLoad | None = Field(
+        default=None, description="what the host measured in this window (evidence; sizing ignores it)"
     )
 
     @model_validator(mode="after")

@@ -25,6 +25,7 @@ from backend.app.core.ratelimit import WriteLimiter
 from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
 from backend.app.health_service import DatabaseProbe
+from backend.app.imports.routes import HOST_STATS_PATHS
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
 
@@ -96,7 +97,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        path_limits={f"{API_PREFIX}/traces": settings.max_trace_bytes},
+        path_limits={
+            f"{API_PREFIX}/traces": settings.max_trace_bytes,
+            **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in HOST_STATS_PATHS},
+        },
     )
     if settings.cors_origins:
         app.add_middleware(

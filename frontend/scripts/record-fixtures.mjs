@@ -3,7 +3,7 @@
  * Records the API answers the vitest fixtures of the analyses, traces, custom hardware and
  * recommend screens are made of, from a running backend:
  *
- *   node scripts/record-fixtures.mjs http://127.0.0.1:8000
+ *   node scripts/record-fixtures.mjs http://127.0.0.1:8000 [host-stats]
  *
  * Uses a database of its own (it creates custom hardware records). The workloads and configuration
  * are those of the existing fixtures (the OLTP template sized on a NetApp FAS3170 in RAID-DP), so
@@ -11,6 +11,8 @@
  * (deterministic), like the one the e2e test uploads.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+
+import { syntheticIostat } from '../e2e/host-stats-sample.mjs';
 
 const base = (process.argv[2] ?? 'http://127.0.0.1:8000').replace(/\/+$/, '');
 const dir = new URL('../src/testing/fixtures/', import.meta.url);
@@ -55,7 +57,23 @@ export function syntheticTrace(rows = 4000, seed = 7) {
   return `${lines.join('\n')}\n`;
 }
 
+/** Host statistics: the e2e test's iostat day imported, and "what you have now" on a FAS3170 of 48 drives. */
+async function recordHostStats() {
+  const res = await fetch(`${base}/api/v1/import/host-stats?capacity_tb=2`, {
+    method: 'POST',
+    body: syntheticIostat(),
+    headers: { Accept: 'application/json', 'Content-Type': 'application/octet-stream', 'X-Filename': 'iostat-dbhost01.txt' },
+  });
+  if (res.status !== 200) throw new Error(`POST /import/host-stats: ${res.status} ${await res.text()}`);
+  const imported = await res.json();
+  write('host-stats-iostat.json', imported);
+  const current = { array_id: 'netapp-fas3170', raid_scheme: 'raid-dp', drive_count: 48 };
+  write('observed-fas3170.json', await call('POST', '/import/observed', { workloads: imported.workloads, configuration: current }));
+}
+
 async function main() {
+  if (process.argv[3] === 'host-stats') return recordHostStats();
+  await recordHostStats();
   const templates = read('workload-templates.json');
   const sized = read('size-oltp-fas3170.json');
   const workloads = [templates.templates[0].workload];

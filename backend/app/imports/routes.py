@@ -1,14 +1,33 @@
-"""``/import``: Iometer and fio files into a workload phase."""
+"""``/import``: Iometer and fio files into a workload phase; host statistics (iostat, sar, perfmon,
+esxtop) into workloads with a phase per busy window; observed vs predicted latency."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
-from backend.app.imports import service
-from backend.app.imports.schemas import FioImport, ImportResult, IometerImport
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from backend.app.core.deps import SizingContextDep
+from backend.app.core.lanes import json_in_lane
+from backend.app.core.uploads import UPLOAD_BODY, body_chunks, spool
+from backend.app.imports import host_stats, service
+from backend.app.imports.schemas import (
+    FioImport,
+    HostStatsImport,
+    ImportResult,
+    IometerImport,
+    ObservedRequest,
+)
 from backend.app.schemas import error_responses
+from models.evidence import ObservedComparison
+from models.importers import HostFormat, HostStatsOptions, RateStatistic, WindowKind
 
 router = APIRouter(prefix="/import", tags=["import"], responses=error_responses(400))
+
+HOST_STATS_PATHS = ("/import/host-stats", *(f"/import/{f.value}" for f in HostFormat))
+"""Upload routes (under the API prefix), whose bodies may be as large as a trace upload."""
 
 
 @router.post("/iometer")
@@ -21,3 +40,107 @@ def iometer(body: IometerImport) -> ImportResult:
 def fio(body: FioImport) -> ImportResult:
     """A fio job file or JSON result as a phase (mix, rate, queue depth, measured latencies)."""
     return service.fio(body)
+
+
+def host_stats_options(
+    devices: Annotated[
+        list[str] | None, Query(description="devices to use (repeat the parameter); default: whole disks")
+    ] = None,
+    merge: Annotated[
+        bool | None, Query(description="one workload for all devices (default) or one each")
+    ] = None,
+    rate: Annotated[
+        RateStatistic | None, Query(description="a window's rate: mean, p95 (default), peak")
+    ] = None,
+    window_minutes: Annotated[int | None, Query(description="length of a window [min], default 60")] = None,
+    night_start_hour: Annotated[int | None, Query(description="night begins [h], default 22")] = None,
+    night_end_hour: Annotated[int | None, Query(description="night ends [h], default 6")] = None,
+    month_end_days: Annotated[int | None, Query(description="last days of a month, default 3")] = None,
+    windows: Annotated[list[WindowKind] | None, Query(description="window kinds to make phases of")] = None,
+    resolution_s: Annotated[
+        float | None, Query(description="interval the series is kept at [s], default 60")
+    ] = None,
+    interval_s: Annotated[
+        float | None, Query(description="sampling interval of files without timestamps [s]")
+    ] = None,
+    skip_first: Annotated[bool | None, Query(description="iostat: leave out the since-boot report")] = None,
+    capacity_tb: Annotated[float | None, Query(description="capacity of the data [TB]")] = None,
+    name: Annotated[str | None, Query(description="workload name")] = None,
+    date_order: Annotated[str | None, Query(description="auto (default), mdy, dmy or ymd")] = None,
+) -> HostStatsOptions:
+    return host_stats.parse_options(
+        {
+            "devices": devices,
+            "merge": merge,
+            "rate": rate,
+            "window_minutes": window_minutes,
+            "night_start_hour": night_start_hour,
+            "night_end_hour": night_end_hour,
+            "month_end_days": month_end_days,
+            "windows": windows,
+            "resolution_s": resolution_s,
+            "interval_s": interval_s,
+            "skip_first": skip_first,
+            "capacity_tb": capacity_tb,
+            "workload_name": name,
+            "date_order": date_order,
+        }
+    )
+
+
+OptionsDep = Annotated[HostStatsOptions, Depends(host_stats_options)]
+
+
+async def _import(request: Request, fmt: HostFormat | None, options: HostStatsOptions) -> HostStatsImport:
+    chunks, filename = await body_chunks(request, "host-stats")
+    raw, size = await spool(chunks)
+    try:
+        limit = request.app.state.settings.max_trace_bytes
+        return await run_in_threadpool(host_stats.read_upload, raw, size, filename, fmt, options, limit)
+    finally:
+        raw.close()
+
+
+@router.post("/host-stats", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+async def host_stats_any(
+    request: Request,
+    options: OptionsDep,
+    format: Annotated[HostFormat | None, Query(description="default: detected from the first lines")] = None,
+) -> HostStatsImport:
+    """Host statistics of any supported format (iostat, sar/sadf, perfmon, esxtop), detected from
+    the file unless ``format`` names it. The file is the multipart field ``file`` or the raw body
+    (gzip or not), up to the trace upload limit. Answers the workloads (a phase per detected
+    window, the host-observed latency as evidence), the windows, a summary per device, the
+    counters not used and notes on every assumption."""
+    return await _import(request, format, options)
+
+
+@router.post("/iostat", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+async def iostat(request: Request, options: OptionsDep) -> HostStatsImport:
+    """``iostat -x`` or ``-d`` text (any sysstat layout, with or without ``-t``) into workloads."""
+    return await _import(request, HostFormat.IOSTAT, options)
+
+
+@router.post("/sar", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+async def sar(request: Request, options: OptionsDep) -> HostStatsImport:
+    """``sar -d`` text or ``sadf -d`` output into workloads."""
+    return await _import(request, HostFormat.SAR, options)
+
+
+@router.post("/perfmon", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+async def perfmon(request: Request, options: OptionsDep) -> HostStatsImport:
+    """A Windows performance-monitor CSV/TSV (typeperf, relog) into workloads."""
+    return await _import(request, HostFormat.PERFMON, options)
+
+
+@router.post("/esxtop", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+async def esxtop(request: Request, options: OptionsDep) -> HostStatsImport:
+    """VMware ``esxtop -b`` batch CSV into workloads."""
+    return await _import(request, HostFormat.ESXTOP, options)
+
+
+@router.post("/observed", response_model=ObservedComparison, responses=error_responses(503))
+async def observed(body: ObservedRequest, ctx: SizingContextDep) -> Response:
+    """What you have now: the configuration the statistics came from, evaluated at the loads the
+    host observed, beside the latency the host saw in each window."""
+    return await json_in_lane("fast", lambda: host_stats.observed(body, ctx))

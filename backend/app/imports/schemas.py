@@ -1,4 +1,4 @@
-"""Import requests (the source text) and the imported phase, ready to drop into a workload."""
+"""Import requests and answers: load-generator text -> a phase; host statistics -> workloads."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
-from models.importers import ImportedPhase
+from models.importers import HostStatsResult, ImportedPhase
 from models.workload import Phase
 
 MAX_TEXT = 200_000
@@ -34,3 +35,20 @@ class ImportResult(BaseModel):
 
     imported: ImportedPhase = Field(description="what the source said, with warnings")
     phase: Phase = Field(description="the imported phase in the requested window")
+
+
+class HostStatsImport(HostStatsResult):
+    """Host statistics read into workloads, with what was uploaded."""
+
+    filename: str
+    size_bytes: int
+    seconds: float = Field(description="time taken to read and analyse the file [s]")
+
+
+class ObservedRequest(Request):
+    """Workloads whose phases carry host observations, and the configuration they were measured on."""
+
+    workloads: Workloads
+    configuration: ConfigurationInput = Field(
+        description="what you have now: the system the statistics came from"
+    )

@@ -231,6 +231,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/esxtop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Esxtop
+         * @description VMware ``esxtop -b`` batch CSV into workloads.
+         */
+        post: operations["import-esxtop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/import/fio": {
         parameters: {
             query?: never;
@@ -251,6 +271,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/host-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Host Stats Any
+         * @description Host statistics of any supported format (iostat, sar/sadf, perfmon, esxtop), detected from
+         *     the file unless ``format`` names it. The file is the multipart field ``file`` or the raw body
+         *     (gzip or not), up to the trace upload limit. Answers the workloads (a phase per detected
+         *     window, the host-observed latency as evidence), the windows, a summary per device, the
+         *     counters not used and notes on every assumption.
+         */
+        post: operations["import-host_stats_any"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/import/iometer": {
         parameters: {
             query?: never;
@@ -265,6 +309,87 @@ export interface paths {
          * @description An Iometer access specification as a phase (I/O-size mix, read %, random %).
          */
         post: operations["import-iometer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/iostat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Iostat
+         * @description ``iostat -x`` or ``-d`` text (any sysstat layout, with or without ``-t``) into workloads.
+         */
+        post: operations["import-iostat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/observed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Observed
+         * @description What you have now: the configuration the statistics came from, evaluated at the loads the
+         *     host observed, beside the latency the host saw in each window.
+         */
+        post: operations["import-observed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/perfmon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Perfmon
+         * @description A Windows performance-monitor CSV/TSV (typeperf, relog) into workloads.
+         */
+        post: operations["import-perfmon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/sar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sar
+         * @description ``sar -d`` text or ``sadf -d`` output into workloads.
+         */
+        post: operations["import-sar"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2165,6 +2290,84 @@ export interface components {
             skew: components["schemas"]["SkewFit"];
             workload: components["schemas"]["Workload"];
         };
+        /** DetectedWindow */
+        DetectedWindow: {
+            /** Duration S */
+            duration_s: number;
+            /** End */
+            end: string;
+            kind: components["schemas"]["WindowKind"];
+            load: components["schemas"]["WindowLoad"];
+            /**
+             * Name
+             * @description the window name its phases get
+             */
+            name: string;
+            /**
+             * Offered
+             * @description made a phase of the workloads
+             */
+            offered: boolean;
+            /** Reason */
+            reason: string;
+            /** Start */
+            start: string;
+            /** Start Offset S */
+            start_offset_s: number;
+        };
+        /**
+         * DeviceSummary
+         * @description One device over the whole series.
+         */
+        DeviceSummary: {
+            /** Capacity Gb */
+            capacity_gb?: number | null;
+            /**
+             * Default
+             * @description chosen when no devices are named
+             */
+            default: boolean;
+            /** Intervals */
+            intervals: number;
+            /**
+             * Kind
+             * @description disk, partition, stacked, volume, adapter, device, vm, vm-disk, aggregate
+             */
+            kind: string;
+            /** Mean Iops */
+            mean_iops: number;
+            /** Mean Mb S */
+            mean_mb_s: number;
+            /** Name */
+            name: string;
+            /** P95 Iops */
+            p95_iops: number;
+            /** Peak Iops */
+            peak_iops: number;
+            /** Peak Mb S */
+            peak_mb_s: number;
+            /** Peak Utilization Pct */
+            peak_utilization_pct: number | null;
+            /** Queue Length */
+            queue_length: number | null;
+            /** Read Latency Ms */
+            read_latency_ms: number | null;
+            /** Read Pct */
+            read_pct: number | null;
+            /** Read Size Kib */
+            read_size_kib: number | null;
+            /**
+             * Selected
+             * @description used in the workloads
+             */
+            selected: boolean;
+            /** Utilization Pct */
+            utilization_pct: number | null;
+            /** Write Latency Ms */
+            write_latency_ms: number | null;
+            /** Write Size Kib */
+            write_size_kib: number | null;
+        };
         /** DriveCreated */
         DriveCreated: {
             /**
@@ -2968,6 +3171,164 @@ export interface components {
             /** Hit Pct */
             hit_pct: number;
         };
+        /**
+         * HostFormat
+         * @enum {string}
+         */
+        HostFormat: "iostat" | "sar" | "perfmon" | "esxtop";
+        /**
+         * HostStatsImport
+         * @description Host statistics read into workloads, with what was uploaded.
+         */
+        HostStatsImport: {
+            /**
+             * Clock
+             * @description the file has clock times (else only the sampling order)
+             */
+            clock: boolean;
+            /** Devices */
+            devices: components["schemas"]["DeviceSummary"][];
+            /** End */
+            end: string;
+            /** Filename */
+            filename: string;
+            format: components["schemas"]["HostFormat"];
+            /** Host */
+            host: string | null;
+            /**
+             * Interval S
+             * @description sampling interval of the file [s]
+             */
+            interval_s: number;
+            /** Lines */
+            lines: number;
+            /** Notes */
+            notes: string[];
+            options: components["schemas"]["HostStatsOptions"];
+            /**
+             * Resolution S
+             * @description interval the series was kept at [s]
+             */
+            resolution_s: number;
+            /**
+             * Samples
+             * @description device samples read
+             */
+            samples: number;
+            /**
+             * Seconds
+             * @description time taken to read and analyse the file [s]
+             */
+            seconds: number;
+            /** Size Bytes */
+            size_bytes: number;
+            /** Start */
+            start: string;
+            /** Unknown Counter Count */
+            unknown_counter_count: number;
+            /**
+             * Unknown Counters
+             * @description counters or columns not used (the first 200)
+             */
+            unknown_counters: string[];
+            /**
+             * Variant
+             * @description what the reader recognised: tool version, layout, locale
+             */
+            variant: string;
+            /** Windows */
+            windows: components["schemas"]["DetectedWindow"][];
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
+         * HostStatsOptions
+         * @description How to read host statistics and turn them into workloads.
+         */
+        HostStatsOptions: {
+            /**
+             * Capacity Tb
+             * @description capacity of the data [TB]
+             */
+            capacity_tb?: number | null;
+            /**
+             * Date Order
+             * @description order of day and month in dates like 01/02/2024
+             * @default auto
+             * @enum {string}
+             */
+            date_order: "auto" | "mdy" | "dmy" | "ymd";
+            /**
+             * Devices
+             * @description devices to use; default: the reader's choice (whole disks)
+             */
+            devices?: string[] | null;
+            /**
+             * Interval S
+             * @description sampling interval, for files without timestamps [s]
+             */
+            interval_s?: number | null;
+            /**
+             * Max Cells
+             * @description devices x intervals kept (memory bound)
+             * @default 400000
+             */
+            max_cells: number;
+            /**
+             * Merge
+             * @description one workload for all chosen devices, else one per device
+             * @default true
+             */
+            merge: boolean;
+            /**
+             * Month End Days
+             * @description last days of a month that are month-end
+             * @default 3
+             */
+            month_end_days: number;
+            /**
+             * Night End Hour
+             * @description night ends [h, host clock]
+             * @default 6
+             */
+            night_end_hour: number;
+            /**
+             * Night Start Hour
+             * @description night begins [h, host clock]
+             * @default 22
+             */
+            night_start_hour: number;
+            /**
+             * @description per-interval statistic of a window
+             * @default p95
+             */
+            rate: components["schemas"]["RateStatistic"];
+            /**
+             * Resolution S
+             * @description interval the series is kept at [s]
+             * @default 60
+             */
+            resolution_s: number;
+            /**
+             * Skip First
+             * @description iostat: leave out the first report (the average since boot)
+             * @default true
+             */
+            skip_first: boolean;
+            /**
+             * Window Minutes
+             * @description length of a detected window [min]
+             * @default 60
+             */
+            window_minutes: number;
+            /**
+             * Windows
+             * @description window kinds to offer as phases; default every one found
+             */
+            windows?: components["schemas"]["WindowKind"][] | null;
+            /** Workload Name */
+            workload_name?: string | null;
+        };
         /** ImportResult */
         ImportResult: {
             /** @description what the source said, with warnings */
@@ -3289,6 +3650,127 @@ export interface components {
             result: components["schemas"]["EvaluationResult"] | null;
         };
         /**
+         * ObservedComparison
+         * @description The current configuration evaluated at the loads the host observed.
+         */
+        ObservedComparison: {
+            /** Configuration */
+            configuration: string;
+            /** Notes */
+            notes: string[];
+            /** Rows */
+            rows: components["schemas"]["ObservedVsModel"][];
+        };
+        /**
+         * ObservedLoad
+         * @description What a host measured while a phase ran: evidence beside the model, never an input to sizing.
+         *
+         *     Host statistics (iostat, sar, perfmon, esxtop) give the load a window really carried on the
+         *     system the statistics came from, and the latency and queue the host saw there. ``iops`` and
+         *     ``read_pct`` are the window's mean (the phase's own rate may be a higher percentile);
+         *     latencies are I/O-weighted means [ms] as the host measured them (they include the host's own
+         *     queueing and the fabric); ``queue_length`` is the time-averaged number of outstanding I/Os,
+         *     summed over the devices (Little's law: queues of parallel devices add).
+         */
+        ObservedLoad: {
+            /**
+             * Intervals
+             * @description sampling intervals the figures average
+             * @default 1
+             */
+            intervals: number;
+            /**
+             * Iops
+             * @description mean I/Os per second over the window
+             */
+            iops: number;
+            /**
+             * Queue Length
+             * @description mean outstanding I/Os
+             */
+            queue_length?: number | null;
+            /** Read Latency Ms */
+            read_latency_ms?: number | null;
+            /**
+             * Read Pct
+             * @description percentage [%], 0-100
+             */
+            read_pct: number;
+            /**
+             * Source
+             * @description where and when it was measured
+             */
+            source: string;
+            /**
+             * Utilization Pct
+             * @description busiest device's mean busy time [%]
+             */
+            utilization_pct?: number | null;
+            /** Write Latency Ms */
+            write_latency_ms?: number | null;
+        };
+        /**
+         * ObservedRequest
+         * @description Workloads whose phases carry host observations, and the configuration they were measured on.
+         */
+        ObservedRequest: {
+            /**
+             * Configuration
+             * @description what you have now: the system the statistics came from
+             */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
+         * ObservedVsModel
+         * @description One phase: the host's figures in its window beside the model's for the same load.
+         */
+        ObservedVsModel: {
+            /**
+             * Bottleneck
+             * @description what limits the window in the model
+             */
+            bottleneck: string;
+            /** Observed Iops */
+            observed_iops: number;
+            /** Observed Queue Length */
+            observed_queue_length: number | null;
+            /** Observed Read Latency Ms */
+            observed_read_latency_ms: number | null;
+            /** Observed Read Pct */
+            observed_read_pct: number;
+            /** Observed Utilization Pct */
+            observed_utilization_pct: number | null;
+            /** Observed Write Latency Ms */
+            observed_write_latency_ms: number | null;
+            /** Phase */
+            phase: string;
+            predicted_read_latency_ms: components["schemas"]["Explained"];
+            predicted_write_latency_ms: components["schemas"]["Explained"];
+            /**
+             * Read Error Pct
+             * @description (predicted - observed) / observed x 100
+             */
+            read_error_pct: number | null;
+            /** Source */
+            source: string;
+            /** Window */
+            window: string;
+            /** Window Passed */
+            window_passed: boolean;
+            /** Workload */
+            workload: string;
+            /**
+             * Write Error Pct
+             * @description (predicted - observed) / observed x 100
+             */
+            write_error_pct: number | null;
+        };
+        /**
          * OnePer
          * @description How many configurations per group the answer keeps (the best-ranked of each group).
          * @enum {string}
@@ -3567,6 +4049,8 @@ export interface components {
             mb_per_s?: number | null;
             /** Name */
             name: string;
+            /** @description what the host measured in this window (evidence; sizing ignores it) */
+            observed?: components["schemas"]["ObservedLoad"] | null;
             /**
              * Random Pct
              * @description percentage [%], 0-100
@@ -4104,6 +4588,12 @@ export interface components {
             /** Windows */
             windows: components["schemas"]["WindowBand"][];
         };
+        /**
+         * RateStatistic
+         * @description Which per-interval total inside a window becomes the phase's IOPS.
+         * @enum {string}
+         */
+        RateStatistic: "mean" | "p95" | "peak";
         /**
          * RebuildExposure
          * @description One pool during a rebuild: how long, and the risk of losing data meanwhile.
@@ -5413,6 +5903,48 @@ export interface components {
             write_latency_ms: number | null;
         };
         /**
+         * WindowKind
+         * @enum {string}
+         */
+        WindowKind: "peak-hour" | "peak-mb-s" | "nightly" | "month-end" | "daily-peak" | "whole";
+        /**
+         * WindowLoad
+         * @description What the chosen devices did in one window.
+         */
+        WindowLoad: {
+            /** Busiest Device */
+            busiest_device: string | null;
+            /** Busiest Utilization Pct */
+            busiest_utilization_pct: number | null;
+            /**
+             * Intervals
+             * @description intervals of the series inside the window
+             */
+            intervals: number;
+            /** @description the phase's rate: the chosen statistic of the interval totals */
+            iops: components["schemas"]["Explained"];
+            /** Mean Iops */
+            mean_iops: number;
+            /** Mean Mb S */
+            mean_mb_s: number;
+            /** P95 Iops */
+            p95_iops: number;
+            /** Peak Iops */
+            peak_iops: number;
+            /** Queue Length */
+            queue_length: number | null;
+            /** Read Latency Ms */
+            read_latency_ms: number | null;
+            /** Read Pct */
+            read_pct: number | null;
+            /** Read Size Kib */
+            read_size_kib: number | null;
+            /** Write Latency Ms */
+            write_latency_ms: number | null;
+            /** Write Size Kib */
+            write_size_kib: number | null;
+        };
+        /**
          * WindowOutcome
          * @description One window of an evaluation reduced to its headline figures.
          */
@@ -6330,6 +6862,81 @@ export interface operations {
             };
         };
     };
+    "import-esxtop": {
+        parameters: {
+            query?: {
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[] | null;
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean | null;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"] | null;
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number | null;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number | null;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number | null;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number | null;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][] | null;
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number | null;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number | null;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean | null;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number | null;
+                /** @description workload name */
+                name?: string | null;
+                /** @description auto (default), mdy, dmy or ymd */
+                date_order?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostStatsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "import-fio": {
         parameters: {
             query?: never;
@@ -6372,6 +6979,83 @@ export interface operations {
             };
         };
     };
+    "import-host_stats_any": {
+        parameters: {
+            query?: {
+                /** @description default: detected from the first lines */
+                format?: components["schemas"]["HostFormat"] | null;
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[] | null;
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean | null;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"] | null;
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number | null;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number | null;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number | null;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number | null;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][] | null;
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number | null;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number | null;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean | null;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number | null;
+                /** @description workload name */
+                name?: string | null;
+                /** @description auto (default), mdy, dmy or ymd */
+                date_order?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostStatsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "import-iometer": {
         parameters: {
             query?: never;
@@ -6392,6 +7076,282 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "import-iostat": {
+        parameters: {
+            query?: {
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[] | null;
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean | null;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"] | null;
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number | null;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number | null;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number | null;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number | null;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][] | null;
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number | null;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number | null;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean | null;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number | null;
+                /** @description workload name */
+                name?: string | null;
+                /** @description auto (default), mdy, dmy or ymd */
+                date_order?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostStatsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "import-observed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObservedRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservedComparison"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "import-perfmon": {
+        parameters: {
+            query?: {
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[] | null;
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean | null;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"] | null;
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number | null;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number | null;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number | null;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number | null;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][] | null;
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number | null;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number | null;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean | null;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number | null;
+                /** @description workload name */
+                name?: string | null;
+                /** @description auto (default), mdy, dmy or ymd */
+                date_order?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostStatsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "import-sar": {
+        parameters: {
+            query?: {
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[] | null;
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean | null;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"] | null;
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number | null;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number | null;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number | null;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number | null;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][] | null;
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number | null;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number | null;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean | null;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number | null;
+                /** @description workload name */
+                name?: string | null;
+                /** @description auto (default), mdy, dmy or ymd */
+                date_order?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostStatsImport"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */

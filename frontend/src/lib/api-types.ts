@@ -47,6 +47,14 @@ export type CacheOption = Schemas['CacheOption'];
 export type QueueDepthCurve = Schemas['QueueDepthCurve'];
 export type LatencyCurve = Schemas['LatencyCurve'];
 export type ImportedPhase = Schemas['ImportedPhase'];
+export type HostStatsImport = Schemas['HostStatsImport'];
+export type HostFormat = Schemas['HostFormat'];
+export type DeviceSummary = Schemas['DeviceSummary'];
+export type DetectedWindow = Schemas['DetectedWindow'];
+export type ObservedLoad = Schemas['ObservedLoad'];
+export type ObservedComparison = Schemas['ObservedComparison'];
+export type ObservedVsModel = Schemas['ObservedVsModel'];
+export type ObservedRequest = Schemas['ObservedRequest'];
 
 // Requests and answers of the sizing endpoints
 export type CatalogReference = Schemas['CatalogReference'];

@@ -1,15 +1,15 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorState, FormErrors, Loading } from '@/components';
+import { ErrorState, FormErrors, Loading, SelectField } from '@/components';
 import { ConfigurationBuilder, customHeadroom, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
-import { ResultsView, useRun, WhatIfPanel } from '@/features/results';
+import { hasObserved, ObservedPanel, ResultsView, useRun, WhatIfPanel } from '@/features/results';
 import { WorkloadsEditor } from '@/features/workloads';
 import { ApiError, fieldPath } from '@/lib/api-error';
 import { isFullConfiguration } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
-import { workflow, useWorkflow, type Run } from '@/stores/workflow';
+import { workflow, useWorkflow, type ConfigDraft, type Run } from '@/stores/workflow';
 
 import { href } from '../routes';
 
@@ -22,6 +22,9 @@ export default function SizePage() {
   const outcome = useRun(run);
   const array = useArrayDetail(draft.arrayId);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
+  // "what you have now": the configuration host statistics came from (the one above, or another)
+  const [statsFrom, setStatsFrom] = useState<'above' | 'other'>('above');
+  const [currentDraft, setCurrentDraft] = useState<ConfigDraft | null>(null);
   const focusResults = useRef(false);
 
   const data = outcome.data;
@@ -129,6 +132,41 @@ export default function SizePage() {
             configuration={data.configuration}
             packaging={a?.packaging ?? null}
           />
+          {hasObserved(run.workloads) ? (
+            <section className="card observed-step" aria-labelledby="observed-title">
+              <h3 id="observed-title">What you have now: host-observed vs predicted latency</h3>
+              <p className="muted">
+                The imported workloads carry the latency their host measured. Say which system the statistics came from: the model
+                evaluates it at the load each window carried and sets its prediction beside the host&apos;s figures.
+              </p>
+              <SelectField
+                label="The statistics came from"
+                className="observed-source"
+                value={statsFrom}
+                onChange={(v) => {
+                  setStatsFrom(v as 'above' | 'other');
+                  if (v === 'other' && currentDraft === null) setCurrentDraft({ ...draft, driveCount: draft.driveCount ?? 48 });
+                }}
+                options={[
+                  { value: 'above', label: 'The configuration above' },
+                  { value: 'other', label: 'Another configuration (what you have now)' },
+                ]}
+              />
+              {statsFrom === 'other' && currentDraft ? (
+                <ConfigurationBuilder draft={currentDraft} onChange={setCurrentDraft} errors={fieldErrors(null)} heading="What you have now" />
+              ) : null}
+              <ObservedPanel
+                workloads={run.workloads}
+                configuration={
+                  statsFrom === 'above'
+                    ? data.configuration
+                    : currentDraft && currentDraft.arrayId
+                      ? draftToReference(currentDraft)
+                      : null
+                }
+              />
+            </section>
+          ) : null}
           <Suspense fallback={<Loading label="Loading what-if…" />}>
             <WhatIfPanel
               key={outcome.dataUpdatedAt}

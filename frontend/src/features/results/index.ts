@@ -7,6 +7,8 @@ export { UtilizationPanel } from './components/utilization-panel';
 export { CapacityWaterfall } from './components/capacity-waterfall';
 export { useRun, run, type RunInput, type RunOutcome } from './hooks/use-run';
 export { useCurves } from './api/get-curves';
+export { ObservedPanel } from './components/observed-panel';
+export { hasObserved } from './lib/observed';
 
 /** The what-if panel (with its chart), loaded on demand. */
 export const WhatIfPanel = lazy(() => import('./components/what-if-panel'));

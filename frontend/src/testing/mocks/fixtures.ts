@@ -11,7 +11,9 @@ import type {
   EvaluationResult,
   GrowthProjection,
   HardwareList,
+  HostStatsImport,
   MaxWorkloadResult,
+  ObservedComparison,
   RaidConversion,
   RangesResult,
   Recommendation,
@@ -35,7 +37,9 @@ import growthOltp from '../fixtures/growth-oltp.json';
 import hardwareDrive422 from '../fixtures/hardware-drive-422.json';
 import hardwareList from '../fixtures/hardware-list.json';
 import hardwareSsd422 from '../fixtures/hardware-ssd-422.json';
+import hostStatsIostat from '../fixtures/host-stats-iostat.json';
 import maxWorkloadOltp from '../fixtures/max-workload-oltp.json';
+import observedFas3170 from '../fixtures/observed-fas3170.json';
 import ports from '../fixtures/ports.json';
 import raidConversion from '../fixtures/raid-conversion.json';
 import raidSchemes from '../fixtures/raid-schemes.json';
@@ -83,6 +87,10 @@ export const fixtures = {
   hardwareDrive422,
   /** 422 at `spec`: an SSD without its 4 KiB IOPS. */
   hardwareSsd422,
+  /** The e2e test's iostat day (two disks, peak 10:00, batch 02:00) imported with 2 TB. */
+  hostStatsIostat: hostStatsIostat as unknown as HostStatsImport,
+  /** Those workloads' observed phases evaluated on a FAS3170 of 48 drives (what you have now). */
+  observedFas3170: observedFas3170 as unknown as ObservedComparison,
 };
 
 /** A 422 body the way FastAPI writes it. */

@@ -37,6 +37,8 @@ export const handlers = [
       ? HttpResponse.json(fixtures.traceJobDone)
       : HttpResponse.json({ detail: `trace job '${String(params.id)}' not found` }, { status: 404 }),
   ),
+  http.post('*/api/v1/import/host-stats', () => HttpResponse.json(fixtures.hostStatsIostat)),
+  http.post('*/api/v1/import/observed', () => HttpResponse.json(fixtures.observedFas3170)),
   http.post('*/api/v1/size', () => HttpResponse.json(fixtures.sizeOltp)),
   http.post('*/api/v1/evaluate', () => HttpResponse.json(fixtures.evaluate48)),
   http.post('*/api/v1/curves', () => HttpResponse.json(fixtures.curvesOltp)),

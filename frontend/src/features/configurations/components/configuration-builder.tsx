@@ -191,13 +191,13 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
         <legend>Drive count</legend>
         <div className="radio-row">
           <label>
-            <input type="radio" name="drive-count-mode" checked={sizing} onChange={() => set({ driveCount: null })} /> Size it for me
+            <input type="radio" name={`${headingId}-drive-count-mode`} checked={sizing} onChange={() => set({ driveCount: null })} /> Size it for me
             (the fewest drives that meet every window)
           </label>
           <label>
             <input
               type="radio"
-              name="drive-count-mode"
+              name={`${headingId}-drive-count-mode`}
               checked={!sizing}
               onChange={() => set({ driveCount: array?.default_drive_count ?? 24 })}
             />{' '}

@@ -1,5 +1,5 @@
-import { CommitTextField, NumberField, SelectField, TextField } from '@/components';
-import type { Phase } from '@/lib/api-types';
+import { CommitTextField, formatNumber, NumberField, SelectField, TextField } from '@/components';
+import type { ObservedLoad, Phase } from '@/lib/api-types';
 import type { FieldErrors } from '@/lib/field-errors';
 
 import { ioRows, withIoRows } from '../lib/workload-model';
@@ -110,11 +110,23 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
         rowErrors={(i, f) => errors.at(`io_sizes.${i}.${f}`)}
       />
       </div>
+      {phase.observed ? <ObservedNote observed={phase.observed} /> : null}
       {onRemove ? (
         <button type="button" className="link-button phase-remove" onClick={onRemove} aria-label={`Remove this phase (${phase.name})`}>
           Remove this phase
         </button>
       ) : null}
     </fieldset>
+  );
+}
+
+/** What the host measured in this phase's window: evidence shown beside the inputs, never an input. */
+function ObservedNote({ observed: o }: { observed: ObservedLoad }) {
+  const ms = (x: number | null | undefined) => (x == null ? '–' : formatNumber(x));
+  return (
+    <p className="observed-note muted">
+      Observed on the host ({o.source}): {formatNumber(o.iops)} IOPS mean, {formatNumber(o.read_pct)} % reads, latency {ms(o.read_latency_ms)} /{' '}
+      {ms(o.write_latency_ms)} ms (read / write){o.queue_length != null ? `, queue ${formatNumber(o.queue_length)}` : ''}.
+    </p>
   );
 }

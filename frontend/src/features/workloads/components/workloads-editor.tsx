@@ -6,6 +6,7 @@ import type { FieldErrors } from '@/lib/field-errors';
 
 import { useWorkloadTemplates } from '../api/get-workload-templates';
 import { blankWorkload, normalizeWorkload, uniqueName, windowsOf } from '../lib/workload-model';
+import { ImportHostStats } from './import-host-stats';
 import { WorkloadForm } from './workload-form';
 
 type WorkloadsEditorProps = {
@@ -73,6 +74,19 @@ export function WorkloadsEditor({ workloads, onChange, errors }: WorkloadsEditor
         </div>
         {selected ? <p className="template-description">{selected.description}</p> : null}
       </div>
+
+      <ImportHostStats
+        hasWorkloads={workloads.length > 0}
+        onUse={(imported, how) => {
+          const taken = how === 'add' ? [...names] : [];
+          const named = imported.map((w) => {
+            const name = uniqueName(w.name, taken);
+            taken.push(name);
+            return { ...normalizeWorkload(w), name };
+          });
+          onChange(how === 'add' ? [...workloads, ...named] : named);
+        }}
+      />
 
       <datalist id={windowListId}>
         {windows.map((w) => (

@@ -1,264 +1,16 @@
-"""Importers: turn load-generator specifications and results into workload phases.
+"""fio job files (INI) and fio ``--output-format=json`` results, each as one phase.
 
-Pure functions over text (the caller reads the file): Iometer access specifications, fio job
-files and fio JSON results each become an :class:`ImportedPhase`, a frozen object with the
-:class:`~models.workload.Phase` fields (I/O-size mix in KiB, read %, random %, IOPS or MB/s) plus
-what the source said beyond that (queue depth, measured latencies) and ``warnings`` for anything
-approximated or ignored. :meth:`ImportedPhase.to_phase` places it in a window.
-
-Mixes are combined by share of I/Os: with lines ``i`` of I/O share ``s_i`` [%],
-
-    read %   = sum(s_i x read_i) / 100        random % = sum(s_i x random_i) / 100
-
-Sizes: Iometer gives bytes (``size_kib = bytes / 1024``); fio sizes follow fio's rules (``4k`` =
-4,096 bytes with the default ``kb_base=1024``; a bare number is bytes).
+Sizes follow fio's rules (``4k`` = 4,096 bytes with the default ``kb_base=1024``; a bare number is
+bytes). Several jobs run at once in fio; they are combined into one phase by share of I/Os.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import Field
-
-from models.base import Frozen, NonNegFloat, Pct, PositiveFloat
-from models.workload import IoSize, Phase
-
-
-class ParseError(ValueError):
-    """Input that cannot be imported; ``line`` is the 1-based line number when one is at fault."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.line = line
-        self.reason = message
-        super().__init__(f"line {line}: {message}" if line is not None else message)
-
-
-class IometerLine(Frozen):
-    """One line of an Iometer access specification (``size,% of size,% reads,% random,...``)."""
-
-    size_bytes: int = Field(gt=0, le=16 * 1024 * 1024)
-    pct_of_size: Pct
-    read_pct: Pct
-    random_pct: Pct
-    delay: int = Field(default=0, ge=0)
-    burst: int = Field(default=1, ge=0)
-    align: int = Field(default=0, ge=0)
-    reply: int = Field(default=0, ge=0)
-
-
-class ImportedPhase(Frozen):
-    """A phase read from a load generator's specification or result, before it has a window.
-
-    ``iops``/``mb_per_s`` are the rate the source fixed or measured (0 / None when it gave none);
-    ``queue_depth`` the outstanding I/Os it kept (fio ``iodepth x numjobs``).
-    """
-
-    name: str = Field(min_length=1, max_length=80)
-    source_format: Literal["iometer", "fio-job", "fio-json"]
-    read_pct: Pct
-    random_pct: Pct
-    io_sizes: list[IoSize] = Field(min_length=1, max_length=64)
-    iops: NonNegFloat = 0.0
-    mb_per_s: NonNegFloat | None = None
-    working_set_gb: PositiveFloat | None = None
-    queue_depth: PositiveFloat | None = None
-    measured_read_latency_ms: NonNegFloat | None = None
-    measured_write_latency_ms: NonNegFloat | None = None
-    iometer_lines: list[IometerLine] = Field(
-        default_factory=list, description="Iometer source, for round trips"
-    )
-    ignored_keys: list[str] = Field(default_factory=list, description="source options that were not used")
-    warnings: list[str] = Field(default_factory=list)
-
-    @property
-    def mean_size_kib(self) -> float:
-        """I/O-weighted mean size [KiB]."""
-        return sum(s.size_kib * s.pct for s in self.io_sizes) / 100.0
-
-    def to_phase(
-        self,
-        window: str,
-        *,
-        name: str | None = None,
-        iops: float | None = None,
-        mb_per_s: float | None = None,
-        working_set_gb: float | None = None,
-        read_latency_target_ms: float | None = None,
-    ) -> Phase:
-        """A :class:`Phase` in ``window``.
-
-        The rate defaults to the imported one (its IOPS when it has them, else its MB/s); giving
-        ``iops`` or ``mb_per_s`` replaces it. The working set defaults to the imported one.
-        """
-        if iops is not None or mb_per_s is not None:
-            rate_iops, rate_mb = iops or 0.0, mb_per_s
-        else:
-            rate_iops, rate_mb = self.iops, (None if self.iops > 0 else self.mb_per_s)
-        return Phase(
-            name=name or self.name,
-            window=window,
-            iops=rate_iops,
-            mb_per_s=rate_mb,
-            read_pct=self.read_pct,
-            random_pct=self.random_pct,
-            io_sizes=list(self.io_sizes),
-            working_set_gb=self.working_set_gb if working_set_gb is None else working_set_gb,
-            read_latency_target_ms=read_latency_target_ms,
-        )
-
-
-# ---- helpers ------------------------------------------------------------------------------------
-
-
-def _num(x: float) -> str:
-    """Shortest plain decimal: integers without a point, others up to 6 decimals, no exponent."""
-    if math.isclose(x, round(x), abs_tol=1e-9):
-        return str(int(round(x)))
-    return f"{x:.6f}".rstrip("0").rstrip(".")
-
-
-def _merge_sizes(pairs: list[tuple[float, float]]) -> list[IoSize]:
-    """[(size_kib, weight)] -> IoSize list in first-seen order, equal sizes merged, pct summing to 100."""
-    merged: dict[float, float] = {}
-    for size, w in pairs:
-        if w > 0:
-            merged[size] = merged.get(size, 0.0) + w
-    total = sum(merged.values())
-    if total <= 0:
-        raise ParseError("no I/O sizes with a positive share")
-    items = list(merged.items())
-    pcts = [round(w / total * 100.0, 6) for _, w in items]
-    pcts[-1] = round(100.0 - sum(pcts[:-1]), 6)  # absorb rounding so the mix sums to 100
-    return [IoSize(size_kib=s, pct=p) for (s, _), p in zip(items, pcts, strict=True)]
-
-
-# ---- Iometer ------------------------------------------------------------------------------------
-
-IOMETER_HEADER = "'size,% of size,% reads,% random,delay,burst,align,reply"
-_IOMETER_FIELDS = ("size", "% of size", "% reads", "% random", "delay", "burst", "align", "reply")
-
-
-def parse_iometer_spec(text: str, name: str = "Iometer access specification") -> ImportedPhase:
-    """Read Iometer access-specification lines ``size,% of size,% reads,% random,delay,burst,align,reply``.
-
-    Blank lines and comments (``#``, ``//`` or a leading ``'`` as in Iometer ICF files) are
-    skipped; an unquoted header line is accepted too. Sizes are bytes; ``% of size`` must sum to
-    100. ``read % = sum(share x read) / 100`` and likewise random %. Non-zero delay, reply or
-    burst other than 1 are noted in ``warnings`` (the phase has no think time). Raises
-    :class:`ParseError` with the 1-based line number for a bad line.
-    """
-    lines: list[IometerLine] = []
-    warnings: list[str] = []
-    for no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith(("#", "//", "'")):
-            continue
-        fields = [f.strip() for f in line.split(",")]
-        if not lines and fields and fields[0].lower() == "size":
-            continue  # unquoted header
-        if len(fields) != len(_IOMETER_FIELDS):
-            raise ParseError(
-                f"expected {len(_IOMETER_FIELDS)} comma-separated fields ({','.join(_IOMETER_FIELDS)}), got {len(fields)}",
-                no,
-            )
-        values: list[int] = []
-        for label, f in zip(_IOMETER_FIELDS, fields, strict=True):
-            try:
-                v = float(f)
-            except ValueError:
-                raise ParseError(f"{label!r} must be a number, got {f!r}", no) from None
-            if not math.isfinite(v) or v < 0 or v != int(v):
-                raise ParseError(f"{label!r} must be a whole number >= 0, got {f!r}", no)
-            values.append(int(v))
-        size, share, reads, rnd, delay, burst, align, reply = values
-        if size <= 0 or size > 16 * 1024 * 1024:
-            raise ParseError(f"size must be between 1 byte and 16 MiB, got {size}", no)
-        for label, v in (("% of size", share), ("% reads", reads), ("% random", rnd)):
-            if v > 100:
-                raise ParseError(f"{label!r} must be 0-100, got {v}", no)
-        if delay:
-            warnings.append(f"line {no}: delay {delay} ms ignored (phases have no think time)")
-        if burst != 1:
-            warnings.append(f"line {no}: burst length {burst} ignored")
-        if reply:
-            warnings.append(f"line {no}: reply size {reply} ignored")
-        lines.append(
-            IometerLine(
-                size_bytes=size,
-                pct_of_size=share,
-                read_pct=reads,
-                random_pct=rnd,
-                delay=delay,
-                burst=burst,
-                align=align,
-                reply=reply,
-            )
-        )
-    if not lines:
-        raise ParseError("no access-specification lines found")
-    total = sum(x.pct_of_size for x in lines)
-    if total != 100:
-        raise ParseError(f"'% of size' must sum to 100 over all lines, got {total:g}")
-    read_pct = sum(x.pct_of_size * x.read_pct for x in lines) / 100.0
-    random_pct = sum(x.pct_of_size * x.random_pct for x in lines) / 100.0
-    mixed_rw = {x.read_pct for x in lines if x.pct_of_size > 0}
-    if len(mixed_rw) > 1:
-        warnings.append("read % differs by size: the phase uses one read % for every size (weighted mean)")
-    return ImportedPhase(
-        name=name,
-        source_format="iometer",
-        read_pct=read_pct,
-        random_pct=random_pct,
-        io_sizes=_merge_sizes([(x.size_bytes / 1024.0, x.pct_of_size) for x in lines]),
-        iometer_lines=lines,
-        warnings=warnings,
-    )
-
-
-def to_iometer_spec(spec: ImportedPhase | Phase, *, header: bool = True) -> str:
-    """Iometer access-specification text for a phase, one line per size, newline-terminated.
-
-    An :class:`ImportedPhase` read from Iometer is written back line for line (an exact round
-    trip of :func:`parse_iometer_spec`); otherwise every size gets the phase's read % and random %
-    with delay 0, burst 1, align 0, reply 0. Sizes must be whole bytes.
-    """
-    out = [IOMETER_HEADER] if header else []
-    if isinstance(spec, ImportedPhase) and spec.iometer_lines:
-        for x in spec.iometer_lines:
-            out.append(
-                ",".join(
-                    str(v)
-                    for v in (
-                        x.size_bytes,
-                        _num(x.pct_of_size),
-                        _num(x.read_pct),
-                        _num(x.random_pct),
-                        x.delay,
-                        x.burst,
-                        x.align,
-                        x.reply,
-                    )
-                )
-            )
-    else:
-        mix = [(s.size_kib, s.pct) for s in spec.io_sizes] if spec.io_sizes else []
-        if not mix:
-            assert isinstance(spec, Phase) and spec.io_size_kib is not None
-            mix = [(spec.io_size_kib, 100.0)]
-        for size_kib, pct in mix:
-            size_bytes = size_kib * 1024.0
-            if not math.isclose(size_bytes, round(size_bytes), abs_tol=1e-6):
-                raise ValueError(f"size {size_kib:g} KiB is not a whole number of bytes")
-            out.append(
-                f"{int(round(size_bytes))},{_num(pct)},{_num(spec.read_pct)},{_num(spec.random_pct)},0,1,0,0"
-            )
-    return "\n".join(out) + "\n"
-
-
-# ---- fio ----------------------------------------------------------------------------------------
+from models.importers.common import ImportedPhase, ParseError, merge_sizes
 
 _FIO_USED = {
     "rw",
@@ -532,7 +284,7 @@ def parse_fio_job(text: str, name: str | None = None) -> ImportedPhase:
         source_format="fio-job",
         read_pct=read_pct,
         random_pct=random_pct,
-        io_sizes=_merge_sizes(pairs),
+        io_sizes=merge_sizes(pairs),
         iops=iops,
         mb_per_s=mb,
         working_set_gb=ws if ws and ws > 0 else None,
@@ -632,7 +384,7 @@ def parse_fio_json(text: str, name: str | None = None) -> ImportedPhase:
         source_format="fio-json",
         read_pct=tot["read"][0] / total * 100.0,
         random_pct=random_pct,
-        io_sizes=_merge_sizes(pairs),
+        io_sizes=merge_sizes(pairs),
         iops=total,
         mb_per_s=(tot["read"][1] + tot["write"][1]) / 1e6,
         queue_depth=qd if qd > 0 else None,
