@@ -385,3 +385,19 @@ def test_an_engine_refusal_reads_as_one_sentence(client: TestClient) -> None:
 
     assert error_locs(response) == [["body", "configuration", "group_width"]]
     assert response.json()["detail"][0]["msg"] == "raid10 group width must be even"
+
+
+def test_a_catalog_reference_may_state_short_stroking_and_a_planned_fill(client: TestClient) -> None:
+    # both are optimisms the user states: the pool carries them, and sizing names what they save
+    ref = {**FAS3270, "drive_fraction_used": 0.5, "planned_fill_pct": 40}
+    response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": ref})
+    assert response.status_code == 200, response.text
+    pool = response.json()["windows"][0]["pools"][0]
+    assert pool["span_pct"] <= 50.0 + 1e-9  # half of each drive at most
+
+    bad = client.post(
+        "/api/v1/evaluate",
+        json={"workloads": [workload()], "configuration": {**FAS3270, "drive_fraction_used": 1.5}},
+    )
+    assert bad.status_code == 422
+    assert bad.json()["detail"][0]["loc"] == ["body", "configuration", "drive_fraction_used"]

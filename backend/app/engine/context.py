@@ -295,7 +295,14 @@ class SizingContext:
             name = f"{model}, {drive.name}, {width}{suffix}"
         else:
             name = f"{model}, {pool.drive_count} x {drive.name}, {width}{suffix}"
-        pool = pool.model_copy(update={"raid": layout, "drive_count": None if family else pool.drive_count})
+        pool = pool.model_copy(
+            update={
+                "raid": layout,
+                "drive_count": None if family else pool.drive_count,
+                "drive_fraction_used": ref.drive_fraction_used,
+                "planned_fill_pct": ref.planned_fill_pct,
+            }
+        )
         return config.model_copy(update={"pools": [pool], "name": name[:120]})
 
 

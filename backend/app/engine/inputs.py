@@ -79,6 +79,18 @@ class CatalogReference(Request):
     layout: Layout | None = Field(
         default=None, description="WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default"
     )
+    drive_fraction_used: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=1.0,
+        description="short-stroking: fraction of each drive used; null = all of it (full stroke)",
+    )
+    planned_fill_pct: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=100.0,
+        description="fill the pool will run at [% of usable]; null = the capacity fill target",
+    )
     name: str | None = Field(default=None, min_length=1, max_length=120)
 
 

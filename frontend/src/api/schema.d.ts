@@ -1338,6 +1338,11 @@ export interface components {
              */
             drive_count?: number | null;
             /**
+             * Drive Fraction Used
+             * @description short-stroking: fraction of each drive used; null = all of it (full stroke)
+             */
+            drive_fraction_used?: number | null;
+            /**
              * Drive Id
              * @description catalog drive id or custom drive record id
              */
@@ -1362,6 +1367,11 @@ export interface components {
              * @description nodes (HA pairs where the family grows in pairs) of a clustered or scale-out array, within its range; null = the base system, or as many as the drives need
              */
             nodes?: number | null;
+            /**
+             * Planned Fill Pct
+             * @description fill the pool will run at [% of usable]; null = the capacity fill target
+             */
+            planned_fill_pct?: number | null;
             /**
              * Port Option
              * @description array port option name

@@ -37,6 +37,10 @@ export type ConfigDraft = {
   headroom: HeadroomTargets;
   /** null = "size it for me" (POST /size); a number = evaluate that many drives (POST /evaluate). */
   driveCount: number | null;
+  /** Short-stroking: share of each drive used (0..1); null/absent = full stroke. */
+  driveFractionUsed?: number | null;
+  /** Fill the pool will run at [%]; null/absent = the capacity fill target. */
+  plannedFillPct?: number | null;
 };
 
 /** What "Size it" / "Evaluate" was asked to do (the builder's configuration and the workloads). */

@@ -23,7 +23,19 @@ type ConfigurationBuilderProps = {
   actions?: ReactNode;
 };
 
-const REFERENCE_FIELDS = ['array_id', 'drive_id', 'controller_id', 'raid_scheme', 'group_width', 'drive_count', 'flash_cache_gb', 'port_option', 'nodes'];
+const REFERENCE_FIELDS = [
+  'array_id',
+  'drive_id',
+  'controller_id',
+  'raid_scheme',
+  'group_width',
+  'drive_count',
+  'flash_cache_gb',
+  'port_option',
+  'nodes',
+  'drive_fraction_used',
+  'planned_fill_pct',
+];
 
 function driveLabel(d: DriveSpec, custom: boolean): string {
   const speed = d.kind === 'hdd' && d.rpm ? `${Math.round(d.rpm / 1000)}K rpm` : d.kind === 'nvme' ? 'NVMe' : d.kind.toUpperCase();
@@ -147,6 +159,30 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           errors={errors.at('flash_cache_gb')}
           hint={array && flashSizes.length === 0 ? 'This array sells no flash cache' : array?.flash_cache?.map((f) => f.name).join('; ')}
           onChange={(v) => set({ flashCacheGb: Number(v) })}
+        />
+        <NumberField
+          label="Short-stroking: share of each drive used"
+          unit="%"
+          value={draft.driveFractionUsed == null ? null : draft.driveFractionUsed * 100}
+          optional
+          min={0}
+          max={100}
+          placeholder="100 (full stroke)"
+          hint="Using only the outer part of each drive shortens seeks and divides usable capacity by the same share; sizing names the drives it saves."
+          errors={errors.at('drive_fraction_used')}
+          onChange={(v) => set({ driveFractionUsed: v == null ? null : v / 100 })}
+        />
+        <NumberField
+          label="Planned fill of the pool"
+          unit="%"
+          value={draft.plannedFillPct ?? null}
+          optional
+          min={0}
+          max={100}
+          placeholder="the fill target"
+          hint="The fill the pool will run at. Below the fill target it shortens seeks and leaves whole free stripes for write-anywhere layouts: an optimism, named with the drives it saves."
+          errors={errors.at('planned_fill_pct')}
+          onChange={(v) => set({ plannedFillPct: v })}
         />
         <SelectField
           label="Front-end ports"

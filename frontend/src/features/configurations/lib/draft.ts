@@ -68,6 +68,8 @@ export function draftToReference(draft: ConfigDraft): CatalogReference {
     port_option: draft.portOption || null,
     ...(draft.controllerId ? { controller_id: draft.controllerId } : {}),
     ...(draft.nodes !== null ? { nodes: draft.nodes } : {}),
+    ...(draft.driveFractionUsed != null ? { drive_fraction_used: draft.driveFractionUsed } : {}),
+    ...(draft.plannedFillPct != null ? { planned_fill_pct: draft.plannedFillPct } : {}),
   };
 }
 

@@ -101,6 +101,27 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
           onChange={(v) => set({ write_overwrite_pct: v ?? 0 })}
           errors={errors.at('write_overwrite_pct')}
         />
+        <NumberField
+          label="Outstanding I/Os (queue depth)"
+          value={phase.concurrency}
+          optional
+          min={0}
+          placeholder="not stated"
+          hint="Stated, it lets the drives reorder up to that many commands (shorter seeks, fewer drives); unstated, sizing assumes one command per drive."
+          onChange={(v) => set({ concurrency: v })}
+          errors={errors.at('concurrency')}
+        />
+        <NumberField
+          label="Sequential streams"
+          value={phase.sequential_streams}
+          optional
+          min={1}
+          step={1}
+          placeholder="many"
+          hint="1 = a single stream the drives read without seeking; unstated or more, each readahead pays a seek."
+          onChange={(v) => set({ sequential_streams: v })}
+          errors={errors.at('sequential_streams')}
+        />
       </div>
       <IoMixTable
         label={title}
