@@ -17,7 +17,8 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError
-from models.traces.parse import FILETIME_TICKS_PER_S, SECTOR_BYTES
+from models.traces.formats.blkparse import SECTOR_BYTES
+from models.traces.formats.msr import FILETIME_TICKS_PER_S
 from models.traces.records import Records, TraceFormat
 from models.units import KIB
 
