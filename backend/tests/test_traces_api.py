@@ -55,7 +55,7 @@ def wait_for(client: TestClient, job_id: str, timeout_s: float = 30.0) -> dict:
 def test_upload_poll_done_returns_profile_curves_tiers_and_a_workload(api: TestClient) -> None:
     data = gzip.compress(trace_bytes())
     created = api.post(
-        "/api/v1/traces?interval_s=5&name=mail",
+        "/api/v1/traces?interval_s=5&name=mail&policies=arc&policies=s3fifo",
         content=data,
         headers={"content-type": "application/octet-stream"},
     )
@@ -70,6 +70,7 @@ def test_upload_poll_done_returns_profile_curves_tiers_and_a_workload(api: TestC
     assert result["parse"]["format"] == "msr"
     assert result["profile"]["records"] == 20_000
     assert [c["policy"] for c in result["mrc"]] == ["lru", "arc", "s3fifo"]
+    assert result["curves_computed"] == ["lru", "arc", "s3fifo"]
     assert len(result["tiers"]["rows"]) == 6
     workload = Workload.model_validate(result["derived"]["workload"])
     assert workload.name == "mail" and workload.phases[0].iops > 0

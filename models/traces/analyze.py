@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -56,7 +57,12 @@ class TraceOptions(Frozen):
     )
     latency_target_ms: float = Field(default=10.0, gt=0.0, le=10_000.0)
     mrc_points: int = Field(default=25, ge=3, le=200, description="cache sizes from 0 to the footprint")
-    policies: list[str] = Field(default_factory=lambda: ["arc", "s3fifo"], max_length=4)
+    policies: list[str] = Field(
+        default_factory=list,
+        max_length=4,
+        description="cache policies simulated beside LRU with libCacheSim (arc, s3fifo, fifo, lirs): "
+        "opt-in, each adds about as much time as reading the trace",
+    )
     max_samples: int = Field(
         default=DEFAULT_MAX_SAMPLES, ge=1000, le=20_000_000, description="SHARDS sample cap [block requests]"
     )
@@ -122,6 +128,12 @@ class TraceAnalysis(Output):
     options: TraceOptions
     seconds: dict[str, float]
     libcachesim: bool
+    curves_computed: list[str] = Field(
+        default_factory=list, description="policies whose miss-ratio curve was computed (LRU always)"
+    )
+    curves_skipped: dict[str, str] = Field(
+        default_factory=dict, description="policies asked for but not computed, with the reason"
+    )
 
 
 def fit_zipf_alpha(
@@ -272,16 +284,18 @@ def analyze_trace(
     curves = [lru_curve(sample, sizes, block_bytes)]
     report(0.9)
     have_lcs = libcachesim_available()
-    for policy in opts.policies:
+    wanted = [p for p in dict.fromkeys(opts.policies) if p != "lru"]
+    skipped = {} if have_lcs else {p: "libCacheSim is not installed" for p in wanted}
+    if have_lcs and wanted:
         if should_stop is not None and should_stop():
             raise TraceCancelled()
-        if have_lcs and policy != "lru":
-            curves.append(policy_curve(policy, sample, sizes, block_bytes, scratch_dir))
+        with ThreadPoolExecutor(max_workers=min(2, len(wanted))) as pool:  # libCacheSim replays in C
+            curves += pool.map(lambda p: policy_curve(p, sample, sizes, block_bytes, scratch_dir), wanted)
     curved = time.perf_counter()
     heat = builder.heat()
     tiers = tier_table(heat, capacity_gb=opts.capacity_gb)
     derived = derive_workload(prof, curves[0], tiers, heat.weights, opts)
-    if not have_lcs:
+    if skipped:
         derived.notes.append("libCacheSim is not installed: only the LRU curve was computed")
     done = time.perf_counter()
     report(1.0)
@@ -299,6 +313,8 @@ def analyze_trace(
             "total": done - started,
         },
         libcachesim=have_lcs,
+        curves_computed=[c.policy for c in curves],
+        curves_skipped=skipped,
     )
 
 

@@ -6,9 +6,9 @@ interval still open, a 4 KiB heat map (distinct blocks touched) and a SHARDS sam
 cache-block requests (see :mod:`models.traces.mrc`): memory grows with the number of intervals
 and, up to :data:`HEAT_MAX_BLOCKS` distinct blocks, with the footprint, never with the number of
 records. Beyond that bound the heat map and working sets follow a hash sample of the cache
-blocks (estimates, said in the profile's warnings). Each chunk is a few vector passes and sorts
-of packed 64-bit keys (keys within a small range are counted in arrays indexed by key instead:
-:func:`dense_range`); nothing loops over records in Python.
+blocks (estimates, said in the profile's warnings). Each chunk is a few vector passes, and
+blocks are counted by one radix-speed sort (:mod:`models.traces.keys`), so the speed does not
+depend on how dense the block addresses are; nothing loops over records in Python.
 
 Definitions (interval of ``interval_s`` seconds, counted from the first record)::
 
@@ -34,6 +34,7 @@ from pydantic import Field
 
 from models.base import InputError, Output
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
+from models.traces.keys import distinct, distinct_count, sum_by_key, sum_runs, value_counts
 from models.traces.mrc import DEFAULT_MAX_SAMPLES, HASH_BITS, ShardsSampler, shards_hash
 from models.traces.records import BoolArray, FloatArray, IntArray, Records
 from models.units import GB, KIB, MB
@@ -45,7 +46,9 @@ MAX_SERIES_POINTS = 5000
 """Longer interval series are averaged down to at most this many points in the profile."""
 MERGE_EVERY = 1 << 21
 """Buffered 4 KiB block entries (and open-interval keys) that trigger a merge into the heat map
-(or a deduplication), at least: 2 Mi entries of key and weight are 32 MB."""
+(or a deduplication), at least: 2 Mi entries of key and weight are 32 MB. Once the map is larger,
+entries are buffered up to twice its size (at most twice this), so that each merge, which goes
+over the whole map, folds in more entries."""
 MAX_EXPANSION = 1 << 18
 """4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
 (about 20 arrays of this many 8-byte values, 40 MB)."""
@@ -62,182 +65,11 @@ PENT_UP_SHARE = 0.05
 """Share of time above the latency target from which the IOPS are said to understate demand."""
 
 
-DENSE_SPAN_PER_KEY = 4
-"""Keys whose range spans at most this many values per key are counted in arrays indexed by
-key (a bitmap, ``bincount``): one pass over the keys and one over the range, instead of a sort."""
-DENSE_MAX_SPAN = 1 << 23
-"""Largest key range counted that way: 8 Mi values, 64 MB of float64 sums at most."""
-
-
-def dense_range(lo: int, hi: int, n: int) -> bool:
-    """Whether ``n`` keys in ``[lo, hi]`` are worth counting in arrays indexed by key: a range of
-    at most :data:`DENSE_SPAN_PER_KEY` values per key and :data:`DENSE_MAX_SPAN` values in all."""
-    span = hi - lo + 1
-    return span <= DENSE_MAX_SPAN and span <= DENSE_SPAN_PER_KEY * n
-
-
-def sorted_unique(x: IntArray) -> IntArray:
-    """Distinct values, sorted: marked in a bitmap over their range when it is small
-    (:func:`dense_range`), else sorted and compared with their neighbours (faster than numpy's
-    hashing ``unique`` for millions of distinct 64-bit keys)."""
-    if x.size == 0:
-        return np.sort(x)
-    lo, hi = int(x.min()), int(x.max())
-    if dense_range(lo, hi, x.size):
-        seen = np.zeros(hi - lo + 1, dtype=bool)
-        seen[x - lo] = True
-        return np.flatnonzero(seen) + lo
-    s = np.sort(x)
-    keep = np.empty(s.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(s[1:], s[:-1], out=keep[1:])
-    return s[keep]
-
-
-def sort_with_index(keys: IntArray) -> tuple[IntArray, IntArray]:
-    """``(order, keys[order])`` for a stable ascending order of non-negative keys.
-
-    When the key and its index fit in 63 bits together, one ``np.sort`` of ``key << b | index``
-    gives both (numpy's SIMD sort: several times faster than ``argsort``); otherwise a stable
-    ``argsort``.
-    """
-    n = keys.size
-    if n == 0:
-        return np.zeros(0, np.int64), keys
-    index_bits = max(1, (n - 1).bit_length())
-    if int(keys.max()).bit_length() + index_bits <= 63:
-        packed = np.sort((keys << index_bits) | np.arange(n, dtype=np.int64))
-        return packed & ((1 << index_bits) - 1), packed >> index_bits
-    order = np.argsort(keys, kind="stable")
-    return order, keys[order]
-
-
 def _stable_order(ids: IntArray) -> IntArray:
     """Stable ascending order of small non-negative ids (radix sort below 2^16)."""
     if ids.size and int(ids.max()) < (1 << 16):
         return np.argsort(ids.astype(np.uint16), kind="stable")
-    return sort_with_index(ids)[0]
-
-
-def _low_bits(parts: list[IntArray], hi_shift: int) -> int:
-    """Bits of the largest ``lo`` of the ``hi << hi_shift | lo`` keys of the parts, or
-    ``hi_shift`` itself when every ``hi`` is 0 (then narrowing changes nothing)."""
-    parts = [k for k in parts if k.size]
-    if not any(int(k.max()) >> hi_shift for k in parts):
-        return hi_shift
-    return max(int((k & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
-
-
-def _compact_keys(keys: IntArray, hi_shift: int, lo_bits: int | None = None) -> tuple[IntArray, int, int]:
-    """Order-preserving narrowing of ``hi << hi_shift | lo`` keys to ``hi << b | lo``, with b
-    = ``lo_bits``, by default the bits of the largest ``lo`` (:func:`_low_bits`): ``(compact
-    keys, hi_shift, b)`` (see :func:`_expand_keys`). Stream ids sit at bit 40 of block keys: this
-    brings the blocks of a few streams into a range small enough to count by index."""
-    if lo_bits is None:
-        lo_bits = _low_bits([keys], hi_shift)
-    if lo_bits == hi_shift:
-        return keys, hi_shift, hi_shift
-    return ((keys >> hi_shift) << lo_bits) | (keys & ((1 << hi_shift) - 1)), hi_shift, lo_bits
-
-
-def _expand_keys(compact: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
-    if lo_bits == hi_shift:
-        return compact
-    return ((compact >> lo_bits) << hi_shift) | (compact & ((1 << lo_bits) - 1))
-
-
-def add_sums(
-    keys: IntArray,
-    sums: FloatArray,
-    more_keys: list[IntArray],
-    more_weights: list[FloatArray],
-    hi_shift: int = STREAM_SHIFT,
-) -> tuple[IntArray, FloatArray]:
-    """A sorted distinct-key table with its sums, the (key, weight) entries of the parts added
-    (weights > 0; the entries of a key summed in the given order, then added to the table's sum).
-
-    Keys are ``stream << hi_shift | block``. When the table and the parts, narrowed by
-    :func:`_compact_keys`, fall in a small range (:func:`dense_range`), one ``bincount`` over the
-    range does it; else the entries are summed per key by a sort and merged into the table
-    (:func:`merge_sums`).
-    """
-    new_keys = np.concatenate(more_keys)
-    weights = np.concatenate(more_weights)
-    if new_keys.size == 0:
-        return keys, sums
-    lo_bits = _low_bits([keys, new_keys], hi_shift)
-    table = _compact_keys(keys, hi_shift, lo_bits)[0]
-    new = _compact_keys(new_keys, hi_shift, lo_bits)[0]
-    lo, hi = int(new.min()), int(new.max())
-    if table.size:
-        lo, hi = min(lo, int(table[0])), max(hi, int(table[-1]))
-    if not dense_range(lo, hi, new.size + table.size):
-        return merge_sums(keys, sums, *_sum_by_key([new_keys], [weights]))
-    total = np.bincount(new - lo, weights=weights, minlength=hi - lo + 1).astype(np.float64, copy=False)
-    total[table - lo] += sums
-    present = np.flatnonzero(total > 0).astype(np.int64, copy=False)
-    return _expand_keys(present + lo, hi_shift, lo_bits), total[present]
-
-
-def distinct_count(keys: IntArray, hi_shift: int = STREAM_SHIFT) -> int:
-    """Number of distinct ``stream << hi_shift | block`` keys (narrowed first: :func:`_compact_keys`)."""
-    return int(sorted_unique(_compact_keys(keys, hi_shift)[0]).size)
-
-
-def _sum_by_key(keys: list[IntArray], weights: list[FloatArray]) -> tuple[IntArray, FloatArray]:
-    """Distinct keys (ascending) of the concatenated parts and the weights summed per key (in
-    the given order within a key)."""
-    all_keys = np.concatenate(keys)
-    order, new = _group_sorted(all_keys)
-    sums = np.bincount(np.cumsum(new) - 1, weights=np.concatenate(weights)[order])
-    return all_keys[order[new]], sums.astype(np.float64)
-
-
-def _sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
-    """As :func:`_sum_by_key` for keys already sorted (equal keys adjacent)."""
-    if keys.size == 0:
-        return keys, weights
-    new = np.empty(keys.size, dtype=bool)
-    new[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=new[1:])
-    return keys[new], np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64)
-
-
-def _group_sorted(keys: IntArray) -> tuple[IntArray, BoolArray]:
-    """``(order, first)``: a stable ascending order of ``stream << 40 | block`` keys, and where
-    each distinct key starts in ``keys[order]``."""
-    order, ordered = sort_with_index(_compact_keys(keys, STREAM_SHIFT)[0])
-    new = np.empty(ordered.size, dtype=bool)
-    if new.size:
-        new[0] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    return order, new
-
-
-def merge_sums(
-    keys: IntArray, sums: FloatArray, more_keys: IntArray, more_sums: FloatArray
-) -> tuple[IntArray, FloatArray]:
-    """Two sorted distinct-key tables merged into one, the sums of common keys added."""
-    if keys.size == 0:
-        return more_keys, more_sums
-    pos = np.searchsorted(keys, more_keys)
-    found = keys[np.minimum(pos, keys.size - 1)] == more_keys
-    sums = sums.copy()
-    sums[pos[found]] += more_sums[found]
-    new = ~found
-    if not new.any():
-        return keys, sums
-    at = pos[new]
-    return np.insert(keys, at, more_keys[new]), np.insert(sums, at, more_sums[new])
-
-
-def _value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
-    """Distinct values (ascending) and how often each occurs."""
-    s = np.sort(x)
-    if s.size == 0:
-        return s, np.zeros(0, np.int64)
-    starts = np.flatnonzero(np.append(True, s[1:] != s[:-1]))
-    return s[starts], np.diff(np.append(starts, s.size))
+    return np.argsort(ids, kind="stable")
 
 
 def size_class(size: IntArray) -> IntArray:
@@ -385,9 +217,8 @@ class _Grow:
 class ProfileBuilder:
     """Accumulates the profile, the heat map and the SHARDS sample chunk by chunk.
 
-    Work per chunk is a handful of vector passes and sorts of packed 64-bit keys (``np.sort``,
-    not ``argsort``/``unique``: several times faster on 64-bit keys), or ``bincount`` and bitmaps
-    over the key range when it is small (:func:`dense_range`); state kept between chunks:
+    Work per chunk is a handful of vector passes and sorts of packed 64-bit keys
+    (:mod:`models.traces.keys`); state kept between chunks:
     per-interval counters, the last ``seq_window`` I/Os of each stream, the distinct cache blocks
     of the interval still open, the 4 KiB heat map and the SHARDS sample.
     """
@@ -495,7 +326,7 @@ class ProfileBuilder:
                 g.lat_n[sl] += np.bincount(local[lat_ok], minlength=span)
                 self.lat_n += int(lat_ok.sum())
                 self.lat_over += int((lat_ok & (rec.latency > self.latency_target_s)).sum())
-        sizes, counts = _value_counts(rec.size)
+        sizes, counts = value_counts(rec.size)
         for s, c in zip(sizes.tolist(), counts.tolist(), strict=True):
             self.sizes[s] = self.sizes.get(s, 0) + c
         top = int(rec.stream.max())
@@ -577,7 +408,7 @@ class ProfileBuilder:
             self._pending_keys.append(keys[keep])
             self._pending_w.append(weight[keep])
         self._pending_n += total
-        if self._pending_n > max(MERGE_EVERY, self.heat_keys.size):
+        if self._pending_n > max(MERGE_EVERY, min(2 * self.heat_keys.size, 2 * MERGE_EVERY)):
             self._merge_heat()
         # cache blocks: one request per (I/O, cache block)
         if self.block_shift:
@@ -598,26 +429,24 @@ class ProfileBuilder:
         """Distinct cache blocks per interval.
 
         In time order a batch is a run of intervals: those that end inside it are counted at
-        once (one sort); the keys of the last one, still open, are kept as they come and counted
-        when a later interval starts (or at the end: :meth:`_close_interval`), deduplicated on
-        the way whenever they have doubled. A batch out of time order counts its distinct
-        (interval, block) pairs by one sort of ``interval << b | block``.
+        once (:func:`~models.traces.keys.distinct_count`); the keys of the last one, still open,
+        are kept as they come and counted when a later interval starts (or at the end:
+        :meth:`_close_interval`), deduplicated on the way whenever they have doubled. A batch
+        out of time order is put in interval order first (a stable sort of its interval numbers).
         """
         if self.heat_threshold < (1 << HASH_BITS):  # the sampled blocks only, counted 1 / rate times
             keep = shards_hash(ckeys) < self.heat_threshold
             ivl, ckeys = ivl[keep], ckeys[keep]
         if ckeys.size == 0:
             return
-        if np.all(ivl[1:] >= ivl[:-1]):
-            cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
-            starts, ends = np.append(0, cuts), np.append(cuts, ivl.size)
-            groups = [
-                (int(ivl[a]), ckeys[a:b], False) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-            ]
-        else:
-            groups = self._pairs(ivl, ckeys)
-        last = groups[-1][0]
-        for i, keys, distinct in groups:
+        if not np.all(ivl[1:] >= ivl[:-1]):
+            order = np.argsort(ivl, kind="stable")
+            ivl, ckeys = ivl[order], ckeys[order]
+        cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
+        starts, ends = np.append(0, cuts).tolist(), np.append(cuts, ivl.size).tolist()
+        last = int(ivl[-1])
+        for a, b in zip(starts, ends, strict=True):
+            i, keys = int(ivl[a]), ckeys[a:b]
             if i == self.open_interval or i == last:
                 if i != self.open_interval:
                     self._close_interval()
@@ -625,53 +454,34 @@ class ProfileBuilder:
                 self._open_keys.append(keys)
                 self._open_n += keys.size
                 if self._open_n > 2 * self._open_distinct + MERGE_EVERY:
-                    merged = sorted_unique(np.concatenate(self._open_keys))
+                    merged = distinct(np.concatenate(self._open_keys))
                     self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
             else:  # an interval that starts and ends in this batch (or a late record's)
-                count = keys.size if distinct else distinct_count(keys, STREAM_SHIFT - self.block_shift)
-                self.iv.ws[i] += count / self.heat_rate
-
-    def _pairs(self, ivl: IntArray, ckeys: IntArray) -> list[tuple[int, IntArray, bool]]:
-        """(interval, its distinct blocks, True) for each interval of a batch out of time order."""
-        lo = int(ivl.min())
-        rel = ivl - lo
-        compact, hi_shift, lo_bits = _compact_keys(ckeys, STREAM_SHIFT - self.block_shift)
-        key_bits = int(compact.max()).bit_length()
-        iv_bits = int(rel.max()).bit_length()
-        if key_bits + iv_bits <= 63:
-            packed = sorted_unique((rel << key_bits) | compact)
-            p_iv = (packed >> key_bits) + lo
-            p_key = _expand_keys(packed & ((1 << key_bits) - 1), hi_shift, lo_bits)
-        else:  # pragma: no cover - more than 2^63 (interval, block) combinations in one batch
-            pairs = np.unique(np.stack([ivl, ckeys]), axis=1)
-            p_iv, p_key = pairs[0], pairs[1]
-        present = np.flatnonzero(np.bincount(p_iv - lo)) + lo
-        bounds = np.searchsorted(p_iv, np.append(present, present[-1] + 1)).tolist()
-        return [(i, p_key[bounds[j] : bounds[j + 1]], True) for j, i in enumerate(present.tolist())]
+                self.iv.ws[i] += distinct_count(keys, STREAM_SHIFT - self.block_shift) / self.heat_rate
 
     def _close_interval(self) -> None:
         """Count the distinct blocks of the open interval."""
         if self.open_interval >= 0 and self._open_keys:
-            distinct = distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
-            self.iv.ws[self.open_interval] += distinct / self.heat_rate
+            self.iv.ws[self.open_interval] += (
+                distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
+                / self.heat_rate
+            )
         self._open_keys, self._open_n, self._open_distinct = [], 0, 0
         self.open_interval = -1
 
     def _merge_heat(self) -> None:
-        """Fold the buffered (block, weight) entries into the heat map (:func:`add_sums`): summed
-        per block in time order, then added to the sorted map."""
+        """Fold the buffered (block, weight) entries into the heat map: the table and the entries
+        summed per block (:func:`~models.traces.keys.sum_by_key`, one sort), the map staying sorted."""
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
-            self.coarse_keys, self.coarse_w = add_sums(
-                self.coarse_keys,
-                self.coarse_w,
-                self._pending_coarse_keys,
-                self._pending_coarse_w,
+            self.coarse_keys, self.coarse_w = sum_by_key(
+                [self.coarse_keys, *self._pending_coarse_keys],
+                [self.coarse_w, *self._pending_coarse_w],
                 STREAM_SHIFT - COARSE_SHIFT,
             )
             self._pending_coarse_keys, self._pending_coarse_w = [], []
         if self._pending_keys:
-            self.heat_keys, self.heat_w = add_sums(
-                self.heat_keys, self.heat_w, self._pending_keys, self._pending_w
+            self.heat_keys, self.heat_w = sum_by_key(
+                [self.heat_keys, *self._pending_keys], [self.heat_w, *self._pending_w]
             )
             self._pending_keys, self._pending_w = [], []
         self._pending_n = 0
@@ -683,7 +493,7 @@ class ProfileBuilder:
         remain, and drop the others (and those of the open interval's working set). The first
         time, the exact 512 KiB map is made from the exact 4 KiB map, to be kept from then on."""
         if self.coarse_keys is None:
-            self.coarse_keys, self.coarse_w = _sum_runs(self.heat_keys >> COARSE_SHIFT, self.heat_w)
+            self.coarse_keys, self.coarse_w = sum_runs(self.heat_keys >> COARSE_SHIFT, self.heat_w)
         h = shards_hash(self.heat_keys >> self.block_shift)
         threshold = self.heat_threshold
         while threshold > 1 and int(np.count_nonzero(h < threshold)) > self.max_heat_blocks:
@@ -711,18 +521,20 @@ class ProfileBuilder:
     def footprint_blocks(self) -> int:
         """Distinct cache blocks touched (estimated when :attr:`heat_rate` < 1)."""
         keys = self.heat().keys
-        distinct = keys.size
+        distinct_blocks = keys.size
         if self.block_shift and keys.size:  # sorted keys: each cache block is a run of its 4 KiB blocks
             blocks = keys >> self.block_shift
-            distinct = 1 + int(np.count_nonzero(blocks[1:] != blocks[:-1]))
-        return int(round(distinct / self.heat_rate))
+            distinct_blocks = 1 + int(np.count_nonzero(blocks[1:] != blocks[:-1]))
+        return int(round(distinct_blocks / self.heat_rate))
 
     def working_set_blocks(self) -> FloatArray:
         """Distinct cache blocks per interval so far (the open interval included)."""
         ws = self.iv.ws[: max(self.iv.n, 1)].copy()
         if self.open_interval >= 0 and self._open_keys:
-            keys = np.concatenate(self._open_keys)
-            ws[self.open_interval] += distinct_count(keys, STREAM_SHIFT - self.block_shift) / self.heat_rate
+            ws[self.open_interval] += (
+                distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
+                / self.heat_rate
+            )
         return ws
 
     def _peak(self, i: int, rank: int, by: str, ws: FloatArray) -> PeakWindow:

@@ -169,3 +169,12 @@ def write_trace(records: Records, fmt: TraceFormat, out: BinaryIO, chunk: int = 
         out.write(data)
         written += len(data)
     return written
+
+
+def zipf_block_keys(requests: int, n_blocks: int, alpha: float, seed: int = 0) -> np.ndarray:
+    """``requests`` block keys in [0, n_blocks) with Zipf(``alpha``) popularity (numpy's sampler,
+    ranks beyond the last block folded onto it), ranks scattered by a random permutation: the
+    miss-ratio curve scenario of the trace benchmark and its test."""
+    rng = np.random.default_rng(seed)
+    ranks = np.minimum(rng.zipf(alpha, requests) - 1, n_blocks - 1)
+    return rng.permutation(n_blocks)[ranks].astype(np.int64)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
+from starlette.datastructures import UploadFile
 
 from backend.app.core.deps import SessionDep
-from backend.app.core.uploads import UPLOAD_BODY, body_chunks
+from backend.app.core.errors import InvalidInput
 from backend.app.schemas import error_responses
 from backend.app.traces import service
 from backend.app.traces.schemas import TraceJob, TraceJobCreated, TraceRejection
 from models.traces import TraceFormat
+
+CachePolicy = Literal["arc", "s3fifo", "fifo", "lirs"]
 
 
 @asynccontextmanager
@@ -43,12 +46,44 @@ def get_runner(request: Request) -> service.TraceRunner:
 
 RunnerDep = Annotated[service.TraceRunner, Depends(get_runner)]
 
+_UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"file": {"type": "string", "format": "binary"}},
+                    "required": ["file"],
+                }
+            },
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        },
+    }
+}
+
+
+async def _body_chunks(request: Request) -> tuple[AsyncIterator[bytes], str]:
+    """The upload as byte chunks and its file name, from a multipart form or the raw body."""
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await request.form(max_files=1, max_fields=10)
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise InvalidInput.at(("body", "file"), "send the trace as the multipart field 'file'", "missing")
+
+        async def from_file() -> AsyncIterator[bytes]:
+            while data := await upload.read(1024 * 1024):
+                yield data
+
+        return from_file(), upload.filename or "trace"
+    return request.stream(), request.headers.get("x-filename", "trace")
+
 
 @router.post(
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TraceJobCreated,
-    openapi_extra=UPLOAD_BODY,
+    openapi_extra=_UPLOAD_BODY,
     responses={400: {"model": TraceRejection, "description": "Not a readable trace"}, **error_responses()},
 )
 async def create(
@@ -62,6 +97,10 @@ async def create(
     latency_target_ms: Annotated[float | None, Query()] = None,
     capacity_gb: Annotated[float | None, Query(description="volume capacity [GB]")] = None,
     name: Annotated[str | None, Query(max_length=80, description="name of the derived workload")] = None,
+    policies: Annotated[
+        list[CachePolicy] | None,
+        Query(description="cache policies simulated beside LRU (libCacheSim); none by default"),
+    ] = None,
 ) -> Response:
     """Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id."""
     options = service.parse_options(
@@ -73,9 +112,10 @@ async def create(
             "latency_target_ms": latency_target_ms,
             "capacity_gb": capacity_gb,
             "workload_name": name,
+            "policies": policies,
         }
     )
-    chunks, filename = await body_chunks(request, "trace")
+    chunks, filename = await _body_chunks(request)
     try:
         created = await service.submit(session, runner, chunks, filename, options)
     except service.TraceRejected as exc:
