@@ -669,3 +669,55 @@ def test_keys_counted_by_hashing_match_a_dictionary_whatever_their_density(
     assert dict(zip(sizes.tolist(), counts.tolist(), strict=True)) == {
         int(v): int(c) for v, c in zip(*np.unique(keys, return_counts=True), strict=True)
     }
+
+
+def _evenly_spaced_csv(records: int, gap_s: float) -> bytes:
+    rec = Records(
+        t=np.arange(records) * gap_s,
+        read=np.ones(records, dtype=bool),
+        offset=np.arange(records, dtype=np.int64) * 4096,
+        size=np.full(records, 4096, dtype=np.int64),
+        stream=np.zeros(records, dtype=np.int64),
+    )
+    buf = io.BytesIO()
+    write_trace(rec, TraceFormat.CSV, buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("interval_s", [60.0, 1.0])
+def test_a_trace_shorter_than_its_interval_has_its_true_rates(interval_s: float) -> None:
+    # regression (a 2.5 s trace in 60 s intervals read as 83.3 peak IOPS): 5,000 I/Os 0.5 ms apart
+    # span 2.4995 s + one 0.5 ms gap = 2.5 s -> 5,000 / 2.5 = 2,000 IOPS, mean and peak alike;
+    # in 1 s intervals: 2,000 + 2,000 + 1,000 I/Os over 1 + 1 + 0.5 s, 2,000 IOPS each
+    data = _evenly_spaced_csv(5000, 0.0005)
+
+    a = analyze_trace(io.BytesIO(data), TraceOptions(interval_s=interval_s))
+
+    p = a.profile
+    assert p.mean_iops == pytest.approx(2000.0)
+    assert p.peak_iops == pytest.approx(2000.0)
+    assert p.peaks_by_iops[0].iops == pytest.approx(2000.0)
+    assert p.series.iops == pytest.approx([2000.0] * len(p.series.iops))
+    assert p.peaks_by_iops[0].end_s == pytest.approx(2.5 if interval_s == 60 else 1.0)
+    assert a.derived.workload.phases[0].iops == pytest.approx(2000.0, rel=1e-6)
+    assert not any("timestamps" in w for w in p.warnings + a.derived.notes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0.0, 50.0), min_size=2, max_size=300), st.sampled_from([1.0, 7.0, 60.0]))
+def test_the_busiest_interval_is_never_below_the_mean_rate(times: list[float], interval_s: float) -> None:
+    t = np.sort(np.asarray(times))
+    rec = Records(
+        t=t,
+        read=np.ones(t.size, dtype=bool),
+        offset=np.zeros(t.size, dtype=np.int64),
+        size=np.full(t.size, 4096, dtype=np.int64),
+        stream=np.zeros(t.size, dtype=np.int64),
+    )
+    builder = ProfileBuilder(interval_s=interval_s)
+    builder.add(rec)
+
+    p = builder.profile(streams=1)
+
+    assert p.peak_iops >= p.mean_iops * (1 - 1e-9)
+    assert p.peaks_by_iops[0].iops == pytest.approx(p.peak_iops)

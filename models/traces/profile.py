@@ -537,7 +537,25 @@ class ProfileBuilder:
             )
         return ws
 
-    def _peak(self, i: int, rank: int, by: str, ws: FloatArray) -> PeakWindow:
+    def span_s(self) -> float:
+        """Length of the trace [s]: from its first record to its last, plus the mean gap between
+        records (the last record's share of the time: ``(t_last - t_first) n / (n - 1)``), so that
+        n records spread evenly over it come at the mean rate; one interval for a single record."""
+        n = self.records
+        if n < 2 or self.t_max <= 0:
+            return self.interval_s
+        return self.t_max * n / (n - 1)
+
+    def interval_lengths(self, n_iv: int) -> FloatArray:
+        """Seconds each interval covers: ``interval_s``, but the last, which ends with the trace
+        (:meth:`span_s`): a trace of 2.5 s in 60 s intervals is one interval of 2.5 s, and its
+        rates are counts / 2.5 s. Rates over these lengths average to the mean rate, so the
+        busiest interval is never below the mean."""
+        lengths = np.full(n_iv, self.interval_s)
+        lengths[-1] = min(self.interval_s, max(self.span_s() - (n_iv - 1) * self.interval_s, 1e-9))
+        return lengths
+
+    def _peak(self, i: int, rank: int, by: str, ws: FloatArray, length_s: float) -> PeakWindow:
         g, dt = self.iv, self.interval_s
         count = int(g.count[i])
         lat = float(g.lat_sum[i] / g.lat_n[i] * 1000.0) if g.lat_n[i] else None
@@ -545,9 +563,9 @@ class ProfileBuilder:
             rank=rank,
             by=by,
             start_s=i * dt,
-            end_s=(i + 1) * dt,
-            iops=count / dt,
-            mb_s=float(g.bytes[i]) / MB / dt,
+            end_s=i * dt + length_s,
+            iops=count / length_s,
+            mb_s=float(g.bytes[i]) / MB / length_s,
             read_pct=100.0 * g.reads[i] / count if count else 0.0,
             sequential_pct=100.0 * g.seq[i] / count if count else 0.0,
             working_set_gb=float(ws[i]) * self.block_bytes / GB,
@@ -562,14 +580,15 @@ class ProfileBuilder:
         byts = g.bytes[:n_iv]
         duration = max(self.t_max, 0.0)
         # a trace shorter than one interval: its rate is over its own duration
-        span_s = max(duration, dt) if n_iv > 1 else max(duration, 1e-9) if has_timing else dt
+        lengths = self.interval_lengths(n_iv) if has_timing else np.full(n_iv, dt)
+        span_s = float(lengths.sum())
         total_bytes = float(byts.sum())
         reads = int(g.reads[:n_iv].sum())
         n = self.records
-        iops = count / dt
-        mbs = byts / MB / dt
-        by_iops = np.argsort(-count, kind="stable")[:peaks]
-        by_mbs = np.argsort(-byts, kind="stable")[:peaks]
+        iops = count / lengths
+        mbs = byts / MB / lengths
+        by_iops = np.argsort(-iops, kind="stable")[:peaks]
+        by_mbs = np.argsort(-mbs, kind="stable")[:peaks]
         hist = sorted(self.sizes.items(), key=lambda kv: -kv[1])
         size_bins = [SizeBin(size_kib=s / KIB, count=c, pct=100.0 * c / n) for s, c in hist[:20]]
         if len(hist) > 20:
@@ -642,17 +661,23 @@ class ProfileBuilder:
             mean_working_set_gb=float(ws_gb[count > 0].mean()) if np.any(count > 0) else 0.0,
             peak_working_set_gb=float(ws_gb.max()),
             peaks_by_iops=[
-                self._peak(int(i), r + 1, "iops", ws_blocks) for r, i in enumerate(by_iops) if count[i] > 0
+                self._peak(int(i), r + 1, "iops", ws_blocks, float(lengths[i]))
+                for r, i in enumerate(by_iops)
+                if count[i] > 0
             ],
             peaks_by_mb_s=[
-                self._peak(int(i), r + 1, "mb_s", ws_blocks) for r, i in enumerate(by_mbs) if count[i] > 0
+                self._peak(int(i), r + 1, "mb_s", ws_blocks, float(lengths[i]))
+                for r, i in enumerate(by_mbs)
+                if count[i] > 0
             ],
             pent_up=pent_up,
-            series=self._series(n_iv, ws_blocks),
+            series=self._series(n_iv, ws_blocks, lengths),
             warnings=warnings,
         )
 
-    def _series(self, n_iv: int, ws_blocks: FloatArray) -> IntervalSeries:
+    def _series(self, n_iv: int, ws_blocks: FloatArray, lengths: FloatArray) -> IntervalSeries:
+        """The interval counters (averaged down to :data:`MAX_SERIES_POINTS` points), each point's
+        rates over the seconds it covers (the last one's over its true length)."""
         g, dt = self.iv, self.interval_s
         step = max(1, math.ceil(n_iv / MAX_SERIES_POINTS))
         m = math.ceil(n_iv / step)
@@ -663,6 +688,7 @@ class ProfileBuilder:
 
         count, byts, reads = agg(g.count), agg(g.bytes), agg(g.reads)
         ws = agg(ws_blocks) / step
+        seconds = agg(lengths)
         lat = None
         if self.has_latency:
             ls, ln = agg(g.lat_sum), agg(g.lat_n)
@@ -673,8 +699,8 @@ class ProfileBuilder:
         return IntervalSeries(
             interval_s=width,
             start_s=(np.arange(m) * width).tolist(),
-            iops=(count / width).tolist(),
-            mb_s=(byts / MB / width).tolist(),
+            iops=(count / seconds).tolist(),
+            mb_s=(byts / MB / seconds).tolist(),
             read_pct=np.divide(100.0 * reads, count, out=np.zeros(m), where=count > 0).tolist(),
             working_set_gb=(ws * self.block_bytes / GB).tolist(),
             mean_latency_ms=lat,
