@@ -721,3 +721,20 @@ def test_the_busiest_interval_is_never_below_the_mean_rate(times: list[float], i
 
     assert p.peak_iops >= p.mean_iops * (1 - 1e-9)
     assert p.peaks_by_iops[0].iops == pytest.approx(p.peak_iops)
+
+
+def test_a_gzip_bomb_is_refused_at_the_text_cap_without_inflating_it_all() -> None:
+    # 64 MiB of one repeated CSV line compress to ~100 KB; the cap (1 MiB of text) stops the
+    # reading after the first 4 MiB block, long before the end
+    line = b"0.5,R,4096,4096\n"
+    bomb = gzip.compress(line * (64 * 1024 * 1024 // len(line)), compresslevel=9)
+
+    with pytest.raises(TraceError, match="more than 1,048,576 bytes of text"):
+        analyze_trace(io.BytesIO(bomb), max_text_bytes=1024 * 1024)
+
+
+def test_a_trace_with_more_records_than_the_cap_is_refused() -> None:
+    data = _evenly_spaced_csv(5000, 0.001)
+
+    with pytest.raises(TraceError, match="more than 1,000 records"):
+        analyze_trace(io.BytesIO(data), max_records=1000)

@@ -237,8 +237,13 @@ def analyze_trace(
     progress: ProgressFn | None = None,
     should_stop: Callable[[], bool] | None = None,
     scratch_dir: Path | None = None,
+    max_text_bytes: int | None = None,
+    max_records: int | None = None,
 ) -> TraceAnalysis:
     """Read ``stream`` once and analyse it; raises MalformedTraceError, TraceError, TraceCancelled.
+
+    ``max_text_bytes`` and ``max_records`` are limits on the decompressed text and the records
+    (:class:`~models.traces.parse.TraceReader`): beyond them a TraceError stops the analysis.
 
     ``total_bytes`` (the stream's size) makes ``progress`` report a fraction; without it the
     fraction stays 0 until the end. Reading and profiling is reported as 0..0.85 of the work,
@@ -251,7 +256,14 @@ def analyze_trace(
     def on_raw(n: int) -> None:
         raw_read[0] = n
 
-    reader = TraceReader(stream, opts.format, chunk_records=opts.chunk_records, on_raw=on_raw)
+    reader = TraceReader(
+        stream,
+        opts.format,
+        chunk_records=opts.chunk_records,
+        on_raw=on_raw,
+        max_text_bytes=max_text_bytes,
+        max_records=max_records,
+    )
     builder = ProfileBuilder(
         interval_s=opts.interval_s,
         block_bytes=opts.block_kib * KIB,

@@ -42,7 +42,9 @@ class TraceReader:
     """Reads a trace stream into :class:`Records` chunks of about ``chunk_records`` rows.
 
     ``fmt`` None means detect from the first block. ``on_raw(n)`` receives the raw bytes read.
-    After iteration, :meth:`report` tells what was read; :meth:`check` raises
+    ``max_text_bytes`` and ``max_records`` stop the reading with a :class:`TraceError` as soon as
+    the (decompressed) text or the records pass them: a gzip bomb is refused at the cap, having
+    held no more than a block in memory. After iteration, :meth:`report` tells what was read; :meth:`check` raises
     :class:`MalformedTraceError` when more than half of the (non-blank) lines were malformed.
     """
 
@@ -54,8 +56,12 @@ class TraceReader:
         chunk_records: int = DEFAULT_CHUNK_RECORDS,
         max_samples: int = 20,
         on_raw: Callable[[int], None] | None = None,
+        max_text_bytes: int | None = None,
+        max_records: int | None = None,
     ) -> None:
         self.stream = stream
+        self.max_text_bytes = max_text_bytes
+        self.max_records = max_records
         self.fmt = fmt
         self.block_bytes = block_bytes
         self.chunk_records = chunk_records
@@ -69,13 +75,24 @@ class TraceReader:
         pending: list[Records] = []
         pending_n = 0
         reader: BlockReader | None = None
+        text_bytes = 0
         for buf in blocks:
+            text_bytes += len(buf[0]) + len(buf[1])
+            if self.max_text_bytes is not None and text_bytes > self.max_text_bytes:
+                raise TraceError(
+                    f"the trace holds more than {self.max_text_bytes:,} bytes of text once decompressed "
+                    "(the server's limit): refused"
+                )
             if reader is None:
                 fmt = self.fmt or detect_format(buf[0][:65536] + bytes(buf[1][:65536]))
                 self.state = ParseState(format=fmt, max_samples=self.max_samples)
                 reader = READERS[fmt](self.state)
             records = reader.read_block(buf, line_no)
             line_no = reader.state.lines + 1
+            if self.max_records is not None and reader.state.records > self.max_records:
+                raise TraceError(
+                    f"the trace holds more than {self.max_records:,} records (the server's limit): refused"
+                )
             if len(records):
                 pending.append(records)
                 pending_n += len(records)

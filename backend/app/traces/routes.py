@@ -22,8 +22,11 @@ CachePolicy = Literal["arc", "s3fifo", "fifo", "lirs"]
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """At start-up, fail the jobs a previous process left running; at shutdown, stop the workers."""
-    service.mark_interrupted(app.state.session_factory)
+    """At start-up, fail the jobs a previous process left running and remove upload folders
+    without a job; at shutdown, stop the workers."""
+    settings = app.state.settings
+    service.mark_interrupted(app.state.session_factory, settings.traces_dir)
+    service.sweep_orphans(app.state.session_factory, settings.traces_dir)
     yield
     runner = getattr(app.state, "trace_runner", None)
     if runner is not None:
@@ -39,7 +42,13 @@ def get_runner(request: Request) -> service.TraceRunner:
     app = request.app
     runner: service.TraceRunner | None = getattr(app.state, "trace_runner", None)
     if runner is None:
-        runner = service.TraceRunner(app.state.session_factory, app.state.settings.traces_dir)
+        settings = app.state.settings
+        limits = service.TraceLimits(
+            max_text_bytes=settings.max_trace_text_bytes,
+            max_records=settings.max_trace_records,
+            queue_max=settings.trace_queue_max,
+        )
+        runner = service.TraceRunner(app.state.session_factory, settings.traces_dir, limits=limits)
         app.state.trace_runner = runner
     return runner
 
@@ -84,7 +93,11 @@ async def _body_chunks(request: Request) -> tuple[AsyncIterator[bytes], str]:
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TraceJobCreated,
     openapi_extra=_UPLOAD_BODY,
-    responses={400: {"model": TraceRejection, "description": "Not a readable trace"}, **error_responses()},
+    responses={
+        400: {"model": TraceRejection, "description": "Not a readable trace"},
+        429: {"description": "Too many trace analyses queued or running; see Retry-After"},
+        **error_responses(),
+    },
 )
 async def create(
     request: Request,
@@ -115,11 +128,18 @@ async def create(
             "policies": policies,
         }
     )
-    chunks, filename = await _body_chunks(request)
     try:
+        service.check_queue(session, runner.limits)  # before reading the body
+        chunks, filename = await _body_chunks(request)
         created = await service.submit(session, runner, chunks, filename, options)
     except service.TraceRejected as exc:
         return JSONResponse(exc.body, status_code=status.HTTP_400_BAD_REQUEST)
+    except service.QueueFull as exc:
+        return JSONResponse(
+            {"detail": str(exc)},
+            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after_s)},
+        )
     return JSONResponse(created.model_dump(), status_code=status.HTTP_202_ACCEPTED)
 
 

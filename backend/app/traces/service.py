@@ -1,8 +1,12 @@
 """Trace uploads and their background analysis (:func:`models.traces.analyze_trace`).
 
-An upload is written under ``settings.traces_dir/<id>/``, its first megabyte is checked at once
-(a file that is not a trace, or mostly malformed, is refused: :class:`TraceRejected` -> 400), then
-a worker thread analyses it. Progress, the result or the error are kept in the ``trace_jobs``
+The job row is written first (so no upload ever lies on disk without its row: another server
+process sweeping orphans sees it), then the upload under ``settings.traces_dir/<id>/``; its
+first megabyte is checked at once (a file that is not a trace, or mostly malformed, is refused:
+:class:`TraceRejected` -> 400), and whatever fails before the job is accepted removes the row
+and the folder again. At most ``settings.trace_queue_max`` jobs are queued or running at once
+(:class:`QueueFull` -> 429 with ``Retry-After``). Then a worker thread analyses the upload, with
+limits on the decompressed text and the records (a gzip bomb is refused at the cap). Progress, the result or the error are kept in the ``trace_jobs``
 table, so a page reload finds them. Each job records the server process that runs it
 (:func:`this_worker`); when a server process starts, the queued or running jobs whose process is
 gone were interrupted by a restart and are marked failed, while those of another live worker
@@ -20,11 +24,12 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -61,29 +66,72 @@ class TraceRejected(Exception):
             )
 
 
+class QueueFull(Exception):
+    """Too many trace jobs are queued or running; ``retry_after_s`` is a fair wait before trying again."""
+
+    def __init__(self, active: int, retry_after_s: int) -> None:
+        super().__init__(
+            f"{active} trace analyses are queued or running (the server's limit): try again later"
+        )
+        self.retry_after_s = retry_after_s
+
+
+RETRY_AFTER_S = 30
+"""Suggested wait when the trace queue is full [s]: about one analysis of a few million records."""
+
+
+@dataclass(frozen=True)
+class TraceLimits:
+    """Server limits on trace jobs (from the settings)."""
+
+    max_text_bytes: int | None = None
+    max_records: int | None = None
+    queue_max: int = 8
+
+
 class TraceRunner:
     """Runs analyses on a small thread pool (one at a time by default: the work is CPU-bound)."""
 
-    def __init__(self, session_factory: sessionmaker[Session], traces_dir: Path, workers: int = 1) -> None:
+    def __init__(
+        self,
+        session_factory: sessionmaker[Session],
+        traces_dir: Path,
+        workers: int = 1,
+        limits: TraceLimits | None = None,
+    ) -> None:
         self.session_factory = session_factory
         self.traces_dir = traces_dir
+        self.limits = limits or TraceLimits()
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trace")
         self.lock = threading.Lock()
 
     def submit(self, job_id: str) -> None:
-        self.pool.submit(run_job, self.session_factory, self.traces_dir, job_id)
+        self.pool.submit(run_job, self.session_factory, self.traces_dir, job_id, self.limits)
 
     def shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 def parse_options(values: dict[str, Any]) -> TraceOptions:
+    for name, value in values.items():
+        if isinstance(value, str) and "\x00" in value:
+            field = "name" if name == "workload_name" else name
+            raise InvalidInput.at(("query", field), "must not contain a NUL character", "string_nul")
     try:
         return TraceOptions(**{k: v for k, v in values.items() if v is not None})
     except ValidationError as exc:
         raise InvalidInput(
             [(("query", *map(str, e["loc"])), e["msg"], e["type"]) for e in exc.errors()]
         ) from exc
+
+
+def check_queue(session: Session, limits: TraceLimits) -> None:
+    """QueueFull when ``limits.queue_max`` jobs are queued or running already (in any process)."""
+    active = session.scalar(
+        select(func.count()).select_from(TraceJob).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
+    )
+    if active is not None and active >= limits.queue_max:
+        raise QueueFull(active, RETRY_AFTER_S)
 
 
 async def submit(
@@ -93,12 +141,15 @@ async def submit(
     filename: str,
     options: TraceOptions,
 ) -> TraceJobCreated:
-    """Store the upload, check its head, queue the analysis; TraceRejected if it is not a trace."""
+    """Store the upload, check its head, queue the analysis; TraceRejected if it is not a trace;
+    the caller checks the queue first (:func:`check_queue`, before the body is read). The row
+    goes in first; whatever fails before the job is accepted (a bad file, a client gone, the
+    database) takes the row and the folder away."""
     job = TraceJob(
         id=new_uuid(),
         status="queued",
-        filename=filename[:255],
-        size_bytes=0,
+        filename=filename.replace("\x00", "")[:255],
+        size_bytes=0,  # 0 until the upload is complete (an empty upload is refused)
         options=options.model_dump(mode="json"),
         percent=0.0,
         records=0,
@@ -106,12 +157,15 @@ async def submit(
         cancel_requested=False,
         worker=this_worker(),
     )
+    session.add(job)
+    session.commit()
     job_dir = runner.traces_dir / job.id
-    job_dir.mkdir(parents=True, exist_ok=True)
-    path = job_dir / UPLOAD_NAME
-    head = bytearray()
-    size = 0
+    accepted = False
     try:
+        job_dir.mkdir(parents=True, exist_ok=True)
+        path = job_dir / UPLOAD_NAME
+        head = bytearray()
+        size = 0
         with path.open("wb") as out:
             async for data in chunks:
                 out.write(data)
@@ -124,14 +178,46 @@ async def submit(
             sniff(bytes(head), options.format)
         except TraceError as exc:
             raise TraceRejected(str(exc), exc) from exc
-    except BaseException:
-        shutil.rmtree(job_dir, ignore_errors=True)
-        raise
-    job.size_bytes = size
-    session.add(job)
-    session.commit()
+        job.size_bytes = size
+        session.commit()
+        accepted = True
+    finally:
+        if not accepted:
+            _discard(session, job.id, job_dir)
     runner.submit(job.id)
     return TraceJobCreated(id=job.id, status="queued")
+
+
+def _discard(session: Session, job_id: str, job_dir: Path) -> None:
+    """Remove a job that was not accepted: its folder, then its row (best effort: a database
+    that is down leaves the row, which the start-up check fails as interrupted)."""
+    shutil.rmtree(job_dir, ignore_errors=True)
+    try:
+        session.rollback()
+        session.execute(delete(TraceJob).where(TraceJob.id == job_id))
+        session.commit()
+    except SQLAlchemyError as exc:
+        logger.warning("could not remove the row of refused trace upload %s: %s", job_id, exc)
+
+
+def sweep_orphans(session_factory: sessionmaker[Session], traces_dir: Path) -> int:
+    """Remove upload folders that have no job row (left by a process killed between removing a
+    row and its folder, or by older versions); returns how many. Skipped when the database is
+    down: an unreadable table must not look empty."""
+    if not traces_dir.is_dir():
+        return 0
+    try:
+        with session_factory() as session:
+            known = set(session.scalars(select(TraceJob.id)))
+    except SQLAlchemyError as exc:
+        logger.warning("could not sweep orphaned trace uploads at start-up: %s", exc)
+        return 0
+    removed = 0
+    for entry in traces_dir.iterdir():
+        if entry.is_dir() and entry.name not in known:
+            shutil.rmtree(entry, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 def get(session: Session, job_id: str) -> TraceJobOut:
@@ -205,8 +291,10 @@ def worker_alive(worker: str | None) -> bool:
     return _process_start(int(pid)) == started
 
 
-def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
+def mark_interrupted(session_factory: sessionmaker[Session], traces_dir: Path | None = None) -> int:
     """Jobs left queued or running by a server process that is gone are failed; returns how many.
+    Those whose upload had not finished (``size_bytes`` 0: the client never had a 202) are
+    removed with their folder instead.
 
     Jobs of a live worker process (another ``uvicorn`` worker of this server) are left alone. A
     database that is down (or not migrated) at start-up is logged and skipped: the app still
@@ -215,9 +303,18 @@ def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
     try:
         with session_factory() as session:
             active = session.execute(
-                select(TraceJob.id, TraceJob.worker).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
+                select(TraceJob.id, TraceJob.worker, TraceJob.size_bytes).where(
+                    TraceJob.status.in_(TRACE_JOB_ACTIVE)
+                )
             ).all()
-            gone = [job_id for job_id, worker in active if not worker_alive(worker)]
+            dead = [(job_id, size) for job_id, worker, size in active if not worker_alive(worker)]
+            gone = [job_id for job_id, size in dead if size > 0]
+            uploading = [job_id for job_id, size in dead if size == 0]
+            if uploading:
+                session.execute(delete(TraceJob).where(TraceJob.id.in_(uploading)))
+                for job_id in uploading:
+                    if traces_dir is not None:
+                        shutil.rmtree(traces_dir / job_id, ignore_errors=True)
             if gone:
                 session.execute(
                     update(TraceJob)
@@ -231,7 +328,9 @@ def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
         return 0
 
 
-def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: str) -> None:
+def run_job(
+    session_factory: sessionmaker[Session], traces_dir: Path, job_id: str, limits: TraceLimits | None = None
+) -> None:
     """The worker: analyse the stored upload, writing progress, then the result or the error."""
     job_dir = traces_dir / job_id
     with session_factory() as session:
@@ -280,6 +379,8 @@ def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: st
                 progress=progress,
                 should_stop=should_stop,
                 scratch_dir=job_dir,
+                max_text_bytes=limits.max_text_bytes if limits else None,
+                max_records=limits.max_records if limits else None,
             )
     except TraceCancelled:
         _store(session_factory, job_id, "cancelled", error="cancelled")
