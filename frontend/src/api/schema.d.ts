@@ -5471,6 +5471,18 @@ export interface components {
         };
         /** TraceAnalysis */
         TraceAnalysis: {
+            /**
+             * Curves Computed
+             * @description policies whose miss-ratio curve was computed (LRU always)
+             */
+            curves_computed?: string[];
+            /**
+             * Curves Skipped
+             * @description policies asked for but not computed, with the reason
+             */
+            curves_skipped?: {
+                [key: string]: string;
+            };
             derived: components["schemas"]["DerivedWorkload"];
             /** Libcachesim */
             libcachesim: boolean;
@@ -5594,7 +5606,10 @@ export interface components {
              * @default 25
              */
             mrc_points: number;
-            /** Policies */
+            /**
+             * Policies
+             * @description cache policies simulated beside LRU with libCacheSim (arc, s3fifo, fifo, lirs): opt-in, each adds about as much time as reading the trace
+             */
             policies?: string[];
             /**
              * Seq Window
@@ -7801,6 +7816,8 @@ export interface operations {
                 capacity_gb?: number | null;
                 /** @description name of the derived workload */
                 name?: string | null;
+                /** @description cache policies simulated beside LRU (libCacheSim); none by default */
+                policies?: ("arc" | "s3fifo" | "fifo" | "lirs")[] | null;
             };
             header?: never;
             path?: never;
@@ -7842,6 +7859,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description Too many trace analyses queued or running; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Database or hardware catalog unavailable */
             503: {

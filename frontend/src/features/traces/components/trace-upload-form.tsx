@@ -34,6 +34,7 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
   const [latency, setLatency] = useState<number | null>(null);
   const [capacity, setCapacity] = useState<number | null>(null);
   const [name, setName] = useState('');
+  const [policies, setPolicies] = useState(false);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [missingFile, setMissingFile] = useState(false);
   const abort = useRef<AbortController | null>(null);
@@ -42,7 +43,7 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
   const error = upload.error instanceof ApiError ? upload.error : null;
   const rejection = rejectionOf(upload.error);
   const errors = fieldErrors(error?.isValidation ? error.fieldErrors : null);
-  const known = new Set(['format', 'interval_s', 'block_kib', 'warmup_s', 'latency_target_ms', 'capacity_gb', 'name', 'file']);
+  const known = new Set(['format', 'interval_s', 'block_kib', 'warmup_s', 'latency_target_ms', 'capacity_gb', 'name', 'policies', 'file']);
   const other = error?.isValidation ? error.issues.filter((i) => !known.has(fieldPath(i.loc))).map((i) => `${fieldPath(i.loc) || 'the upload'}: ${i.msg}`) : [];
   const cancelled = upload.error instanceof DOMException && upload.error.name === 'AbortError';
 
@@ -59,6 +60,7 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
       latency_target_ms: latency,
       capacity_gb: capacity,
       name: name.trim() || null,
+      policies: policies ? ['arc', 's3fifo'] : null,
     };
     abort.current = new AbortController();
     setProgress({ loaded: 0, total: file.size });
@@ -156,6 +158,10 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
         />
         <TextField label="Workload name" value={name} onChange={setName} placeholder="trace" maxLength={80} errors={errors.at('name')} />
       </div>
+      <label className="checkbox" htmlFor="trace-policies">
+        <input id="trace-policies" type="checkbox" checked={policies} onChange={(e) => setPolicies(e.target.checked)} /> Also simulate ARC and
+        S3-FIFO caches (libCacheSim): about doubles the analysis time
+      </label>
       <div className="row-actions">
         <button type="submit" className="primary" disabled={upload.isPending}>
           {upload.isPending ? 'Uploading…' : 'Upload and analyse'}
