@@ -26,9 +26,9 @@ import numpy as np
 import pytest
 
 from bench.trace_memory import write as write_msr_trace
+from models.traces.builder import ProfileBuilder
 from models.traces.mrc import ShardsSampler, cache_sizes, lru_curve, mean_absolute_error, policy_curve
 from models.traces.parse import TraceReader
-from models.traces.profile import ProfileBuilder
 from models.traces.records import TraceFormat
 from models.traces.synthetic import SyntheticSpec, generate, write_trace, zipf_block_keys
 

@@ -19,7 +19,9 @@ from models.traces import (
     TraceOptions,
     analyze_trace,
 )
+from models.traces.builder import ProfileBuilder
 from models.traces.heat import CHUNK_SIZES_MIB, TierTable, tier_table
+from models.traces.keys import distinct, distinct_count, sum_by_key, value_counts
 from models.traces.mrc import (
     BlockSample,
     ShardsSampler,
@@ -30,8 +32,7 @@ from models.traces.mrc import (
     stack_distances,
 )
 from models.traces.parse import read_all
-from models.traces.keys import distinct, distinct_count, sum_by_key, value_counts
-from models.traces.profile import ProfileBuilder, TraceProfile
+from models.traces.profile import TraceProfile
 from models.traces.records import Records
 from models.traces.synthetic import SyntheticSpec, generate, write_trace, zipf_block_keys
 
@@ -665,7 +666,9 @@ def test_keys_counted_by_hashing_match_a_dictionary_whatever_their_density(
 
     assert sorted(distinct(keys).tolist()) == np.unique(keys).tolist()
     assert distinct_count(keys) == np.unique(keys).size
-    assert dict(zip(got_keys.tolist(), got_sums.tolist(), strict=True)) == expected  # summed in the order given
+    assert (
+        dict(zip(got_keys.tolist(), got_sums.tolist(), strict=True)) == expected
+    )  # summed in the order given
     assert dict(zip(sizes.tolist(), counts.tolist(), strict=True)) == {
         int(v): int(c) for v, c in zip(*np.unique(keys, return_counts=True), strict=True)
     }

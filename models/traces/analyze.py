@@ -27,6 +27,7 @@ from scipy.optimize import minimize_scalar
 
 from models.base import Frozen, Output
 from models.cache import hit_ratio_curve
+from models.traces.builder import ProfileBuilder
 from models.traces.heat import TierTable, io_share_of_hottest, tier_table
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
@@ -37,7 +38,7 @@ from models.traces.mrc import (
     policy_curve,
 )
 from models.traces.parse import DEFAULT_CHUNK_RECORDS, TraceReader
-from models.traces.profile import PeakWindow, ProfileBuilder, TraceProfile
+from models.traces.profile import PeakWindow, TraceProfile
 from models.traces.records import ParseReport, TraceCancelled, TraceFormat
 from models.units import KIB
 from models.workload import Phase, Skew, Workload
