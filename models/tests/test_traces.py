@@ -741,3 +741,78 @@ def test_a_trace_with_more_records_than_the_cap_is_refused() -> None:
 
     with pytest.raises(TraceError, match="more than 1,000 records"):
         analyze_trace(io.BytesIO(data), max_records=1000)
+
+
+def assert_same(a: object, b: object, path: str = "") -> None:
+    """Equal structures: integers, strings and booleans exactly, floats to 1e-12 relative."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            assert_same(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list) and isinstance(b, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_same(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15), path
+    else:
+        assert a == b, path
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(2, 4),
+    st.integers(1, 3),
+    st.sampled_from([4, 16]),
+    st.integers(0, 10_000),
+)
+def test_n_partitions_merge_to_the_counters_of_one_and_curves_within_the_shards_bound(
+    partitions: int, streams: int, block_kib: int, seed: int
+) -> None:
+    spec = SyntheticSpec(
+        requests=6000, n_blocks=3000, streams=streams, iops=500.0, latency_ms=2.0, zipf_alpha=0.8, seed=seed
+    )
+    buf = io.BytesIO()
+    write_trace(generate(spec), TraceFormat.MSR, buf)
+    options = TraceOptions(interval_s=2, block_kib=block_kib, warmup_s=1.0)
+
+    one = analyze_trace(io.BytesIO(buf.getvalue()), options)
+    many = analyze_trace(io.BytesIO(buf.getvalue()), options, partitions=partitions)
+
+    assert many.partitions == partitions and one.partitions == 1
+    # counts (records, reads, bytes, sizes, sequential I/Os, distinct blocks) exactly; float sums
+    # of latencies added partition by partition to round-off
+    assert_same(many.profile.model_dump(), one.profile.model_dump())
+    assert many.tiers == one.tiers
+    assert many.volumes == one.volumes
+    # each partition is a spatial sample of rate 1/N: its curve is SHARDS at that rate (exact at 1)
+    assert one.mrc[0].method == "exact stack distances"
+    assert f"{partitions} partitions" in many.mrc[0].method
+    assert mean_absolute_error(many.mrc[0].request_miss_ratio, one.mrc[0].request_miss_ratio) <= 0.03
+
+
+VOLUMES_MSR = b"""128166372000000000,usr,0,Read,0,4096,100
+128166372010000000,usr,1,Write,8192,8192,100
+128166372020000000,web,0,Read,4096,4096,100
+128166372030000000,usr,0,Read,4096,4096,100
+"""
+
+
+def test_a_volume_filter_keeps_a_volume_or_every_volume_of_a_host_and_the_summary_lists_all() -> None:
+    # usr/0: 2 reads of 4 KiB; usr/1: one 8 KiB write; web/0: one read; the trace spans 3 s
+    host = analyze_trace(io.BytesIO(VOLUMES_MSR), TraceOptions(volumes=["usr"]))
+    disk = analyze_trace(io.BytesIO(VOLUMES_MSR), TraceOptions(volumes=["web/0"]))
+
+    assert host.profile.records == 3 and host.profile.streams == 2
+    assert disk.profile.records == 1 and disk.profile.streams == 1
+    summary = {v.name: v for v in host.volumes}
+    assert list(summary) == ["usr/0", "usr/1", "web/0"]
+    assert [v.selected for v in host.volumes] == [True, True, False]
+    assert summary["usr/0"].records == 2 and summary["usr/0"].read_pct == 100.0
+    assert summary["usr/1"].gb_moved == 8192 / 1e9 and summary["usr/1"].span_gb == 16384 / 1e9
+    assert summary["web/0"].mean_iops == pytest.approx(1 / 3.0)
+
+
+def test_a_volume_filter_matching_nothing_names_the_volumes_present() -> None:
+    with pytest.raises(TraceError, match="matches none of the volumes in the trace: usr/0, usr/1, web/0"):
+        analyze_trace(io.BytesIO(VOLUMES_MSR), TraceOptions(volumes=["mail"]))

@@ -13,13 +13,22 @@ turns it into a :class:`~models.traces.profile.TraceProfile`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from models.base import InputError
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
 from models.traces.keys import distinct, distinct_count, sum_by_key, sum_runs, value_counts
-from models.traces.mrc import DEFAULT_MAX_SAMPLES, HASH_BITS, ShardsSampler, shards_hash
+from models.traces.mrc import (
+    DEFAULT_MAX_SAMPLES,
+    HASH_BITS,
+    BlockSample,
+    ShardsSampler,
+    shards_hash,
+    splitmix64,
+)
 from models.traces.profile import N_SIZE_CLASSES, TraceProfile, size_class, summarize
 from models.traces.records import BoolArray, FloatArray, IntArray, Records
 
@@ -49,12 +58,53 @@ def _stable_order(ids: IntArray) -> IntArray:
     return np.argsort(ids, kind="stable")
 
 
+@dataclass(frozen=True)
+class Partition:
+    """Partition ``index`` of ``count`` of a trace, split by a hash of the block key (the spatial
+    sampling behind SHARDS: a partition sees every reference to its blocks, in order).
+
+    It keeps the cache blocks whose SplitMix64 hash, low 32 bits, is ``index`` modulo ``count``
+    (heat, working sets, the SHARDS sample; the SHARDS threshold reads the top 24 bits, so the two
+    are independent), and the per-I/O counters (rates, mix, sizes, sequentiality, latency) of the
+    streams whose id is ``index`` modulo ``count`` (sequentiality needs a stream's I/Os together).
+    Every partition reads the whole trace: the first record's time is common to all. Partition
+    0 of 1 is the whole trace.
+    """
+
+    index: int = 0
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < self.count:
+            raise ValueError(f"partition {self.index} of {self.count} does not exist")
+
+    def owns_streams(self, stream: IntArray) -> BoolArray:
+        return (stream % self.count) == self.index
+
+    def owns_blocks(self, cache_blocks: IntArray) -> BoolArray:
+        h = splitmix64(cache_blocks) & np.uint64(0xFFFFFFFF)
+        return (h % np.uint64(self.count)) == np.uint64(self.index)
+
+
 MAX_INTERVALS = 2_000_000
 """Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
 
 
 class _Grow:
     """Per-interval counters that grow as later intervals appear."""
+
+    FIELDS = (
+        "count",
+        "reads",
+        "bytes",
+        "read_bytes",
+        "seq",
+        "lat_sum",
+        "lat_n",
+        "ws",
+        "cls_count",
+        "cls_bytes",
+    )
 
     def __init__(self) -> None:
         self.n = 0
@@ -106,6 +156,7 @@ class ProfileBuilder:
         seq_window: int = 8,
         max_samples: int = DEFAULT_MAX_SAMPLES,
         max_heat_blocks: int = HEAT_MAX_BLOCKS,
+        partition: Partition | None = None,
     ) -> None:
         if block_bytes % HEAT_BLOCK_BYTES or block_bytes & (block_bytes - 1):
             raise ValueError("block_bytes must be a power of two multiple of 4096")
@@ -145,32 +196,52 @@ class ProfileBuilder:
         self._pending_coarse_w: list[FloatArray] = []
         self._pending_n = 0
         self.dropped = 0
+        self.partition = partition or Partition()
+        self.samples: list[BlockSample] = []
+        """Samples of merged partitions (see :func:`merge`); empty for a builder that read records."""
 
     # ---- per chunk ----
 
     def add(self, rec: Records) -> None:
+        """Count a chunk of records (the whole chunk: a partition keeps its own part)."""
+        if len(rec) and self.t0 is None:
+            self.t0 = float(rec.t.min())
         ends = rec.offset + rec.size
         keep = (rec.size > 0) & (ends <= MAX_OFFSET)
         if not keep.all():
-            self.dropped += int((~keep).sum())
+            own_all = self._owned(rec.stream)
+            self.dropped += int(np.count_nonzero(~keep if own_all is None else ~keep & own_all))
             rec = rec.take(keep)
             ends = ends[keep]
-        n = len(rec)
-        if n == 0:
+        if len(rec) == 0 or self.t0 is None:
             return
-        if self.t0 is None:
-            self.t0 = float(rec.t.min())
         rel = rec.t - self.t0
         self.t_max = max(self.t_max, float(rel.max()))
-        self.records += n
         ivl = np.maximum(np.floor(rel / self.interval_s).astype(np.int64), 0)
-        lo, hi = int(ivl.min()), int(ivl.max())
-        if hi + 1 > MAX_INTERVALS:
+        if int(ivl.max()) + 1 > MAX_INTERVALS:
             raise InputError(
                 "interval_s",
-                f"the trace spans {hi + 1:,} intervals of {self.interval_s:g} s (more than {MAX_INTERVALS:,}): "
-                "use a longer interval, or check for a bogus timestamp far ahead of the rest",
+                f"the trace spans {int(ivl.max()) + 1:,} intervals of {self.interval_s:g} s (more than "
+                f"{MAX_INTERVALS:,}): use a longer interval, or check for a bogus timestamp far ahead of the rest",
             )
+        self.iv.ensure(int(ivl.max()) + 1)  # every partition has every interval (working sets too)
+        counted = rel >= self.warmup_s
+        own = self._owned(rec.stream)
+        if own is None:
+            self._io_counters(rec, ends, ivl)
+        elif own.any():
+            self._io_counters(rec.take(own), ends[own], ivl[own])
+        self._expand(rec, ends, ivl, counted)
+
+    def _owned(self, stream: IntArray) -> BoolArray | None:
+        """The records whose per-I/O counters this partition keeps (None: all of them)."""
+        return None if self.partition.count == 1 else self.partition.owns_streams(stream)
+
+    def _io_counters(self, rec: Records, ends: IntArray, ivl: IntArray) -> None:
+        """Per-interval rates, mix, size classes, sequentiality and latency; sizes; spans."""
+        n = len(rec)
+        self.records += n
+        lo, hi = int(ivl.min()), int(ivl.max())
         self.iv.ensure(hi + 1)
         local = ivl - lo
         span = hi - lo + 1
@@ -207,7 +278,10 @@ class ProfileBuilder:
         if top >= self.span.size:
             self.span = np.concatenate([self.span, np.zeros(top + 1 - self.span.size, np.int64)])
         np.maximum.at(self.span, rec.stream, ends)
-        counted = rel >= self.warmup_s
+
+    def _expand(self, rec: Records, ends: IntArray, ivl: IntArray, counted: BoolArray) -> None:
+        """The block work (:meth:`_blocks`), a bounded number of 4 KiB blocks at a time."""
+        n = len(rec)
         nblocks = ((ends - 1) >> HEAT_SHIFT) - (rec.offset >> HEAT_SHIFT) + 1
         cum = np.cumsum(nblocks)
         cuts = np.searchsorted(cum, np.arange(MAX_EXPANSION, int(cum[-1]), MAX_EXPANSION), side="right")
@@ -272,18 +346,6 @@ class ProfileBuilder:
         keys = blk if not rec.stream.any() else blk | np.repeat(rec.stream << STREAM_SHIFT, nb)
         # heat: I/O share per 4 KiB block (overlap / size), summed per block when merged
         weight = overlap / np.repeat(rec.size, nb)
-        if self.coarse_keys is None:
-            self._pending_keys.append(keys)
-            self._pending_w.append(weight)
-        else:  # sampled heat map: every entry in the exact 512 KiB map, the sampled ones in the map
-            self._pending_coarse_keys.append(keys >> COARSE_SHIFT)
-            self._pending_coarse_w.append(weight)
-            keep = shards_hash(keys >> self.block_shift) < self.heat_threshold
-            self._pending_keys.append(keys[keep])
-            self._pending_w.append(weight[keep])
-        self._pending_n += total
-        if self._pending_n > max(MERGE_EVERY, min(2 * self.heat_keys.size, 2 * MERGE_EVERY)):
-            self._merge_heat()
         # cache blocks: one request per (I/O, cache block)
         if self.block_shift:
             ckeys = keys >> self.block_shift
@@ -296,8 +358,27 @@ class ProfileBuilder:
             per_io = np.add.reduceat(new.astype(np.int64), io_start) if n else np.zeros(0, np.int64)
         else:
             ckeys, cbytes, per_io = keys, overlap, nb
-        self.sampler.add(ckeys, cbytes, np.repeat(counted, per_io))
-        self._working_sets(np.repeat(ivl, per_io), ckeys)
+        req_counted, req_ivl = np.repeat(counted, per_io), np.repeat(ivl, per_io)
+        if self.partition.count > 1:  # this partition's cache blocks only
+            mine = self.partition.owns_blocks(keys >> self.block_shift)
+            keys, weight = keys[mine], weight[mine]
+            mine_req = self.partition.owns_blocks(ckeys)
+            ckeys, cbytes = ckeys[mine_req], cbytes[mine_req]
+            req_counted, req_ivl = req_counted[mine_req], req_ivl[mine_req]
+        if self.coarse_keys is None:
+            self._pending_keys.append(keys)
+            self._pending_w.append(weight)
+        else:  # sampled heat map: every entry in the exact 512 KiB map, the sampled ones in the map
+            self._pending_coarse_keys.append(keys >> COARSE_SHIFT)
+            self._pending_coarse_w.append(weight)
+            keep = shards_hash(keys >> self.block_shift) < self.heat_threshold
+            self._pending_keys.append(keys[keep])
+            self._pending_w.append(weight[keep])
+        self._pending_n += keys.size
+        if self._pending_n > max(MERGE_EVERY, min(2 * self.heat_keys.size, 2 * MERGE_EVERY)):
+            self._merge_heat()
+        self.sampler.add(ckeys, cbytes, req_counted)
+        self._working_sets(req_ivl, ckeys)
 
     def _working_sets(self, ivl: IntArray, ckeys: IntArray) -> None:
         """Distinct cache blocks per interval.
@@ -387,6 +468,19 @@ class ProfileBuilder:
 
     # ---- result ----
 
+    def finish(self) -> None:
+        """Fold in what is still buffered: the heat entries, the open interval's working set."""
+        self._merge_heat()
+        self._close_interval()
+
+    def block_samples(self) -> list[BlockSample]:
+        """The SHARDS sample(s): this builder's own, or those of the partitions merged into it."""
+        if self.samples:
+            return self.samples
+        sample = self.sampler.sample()
+        sample.share = 1.0 / self.partition.count
+        return [sample]
+
     def heat(self) -> HeatMap:
         """The 4 KiB heat map (a sample when :attr:`heat_rate` < 1, with the exact 512 KiB map)."""
         self._merge_heat()
@@ -432,3 +526,79 @@ class ProfileBuilder:
     def profile(self, streams: int, has_timing: bool = True, peaks: int = 5) -> TraceProfile:
         """The profile so far (:func:`~models.traces.profile.summarize`)."""
         return summarize(self, streams, has_timing, peaks)
+
+
+def merge(parts: Sequence[ProfileBuilder]) -> ProfileBuilder:
+    """One builder holding what the partitions of a trace accumulated (each having read all of it).
+
+    Counters add (each I/O was counted by the partition owning its stream; each cache block's
+    heat, working-set membership and requests by the partition owning the block); the highest
+    address of each stream is the largest; the heat maps hold disjoint blocks and are joined
+    (those sampled at a lower rate than another's first brought to the lowest one); the SHARDS
+    samples are kept side by side for the curves (:func:`~models.traces.mrc.lru_curve`). One
+    partition merges to itself, finished: the single-process path is the same code.
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    for b in parts:
+        b.finish()
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    out = ProfileBuilder(
+        interval_s=first.interval_s,
+        block_bytes=first.block_bytes,
+        warmup_s=first.warmup_s,
+        latency_target_ms=first.latency_target_s * 1000.0,
+        seq_window=first.seq_window,
+        max_samples=first.sampler.max_samples,
+        max_heat_blocks=first.max_heat_blocks,
+    )
+    n_iv = max(b.iv.n for b in parts)
+    out.iv.ensure(n_iv)
+    for b in parts:
+        for name in _Grow.FIELDS:
+            getattr(out.iv, name)[: b.iv.n] += getattr(b.iv, name)[: b.iv.n]
+    starts = [b.t0 for b in parts if b.t0 is not None]
+    out.t0 = min(starts) if starts else None
+    out.t_max = max(b.t_max for b in parts)
+    out.records = sum(b.records for b in parts)
+    out.dropped = sum(b.dropped for b in parts)
+    out.lat_n = sum(b.lat_n for b in parts)
+    out.lat_over = sum(b.lat_over for b in parts)
+    out.has_latency = any(b.has_latency for b in parts)
+    for b in parts:
+        for size, count in b.sizes.items():
+            out.sizes[size] = out.sizes.get(size, 0) + count
+    out.span = np.zeros(max(b.span.size for b in parts), np.int64)
+    for b in parts:
+        np.maximum(out.span[: b.span.size], b.span, out=out.span[: b.span.size])
+    _merge_heat_maps(out, parts)
+    out.samples = [s for b in parts for s in b.block_samples()]
+    return out
+
+
+def _merge_heat_maps(out: ProfileBuilder, parts: Sequence[ProfileBuilder]) -> None:
+    """Join the partitions' heat maps (disjoint blocks) at the lowest sampling threshold, with the
+    exact 512 KiB maps added when any was sampled."""
+    threshold = min(b.heat_threshold for b in parts)
+    keys, weights = [], []
+    for b in parts:
+        k, w = b.heat_keys, b.heat_w
+        if b.heat_threshold > threshold:
+            keep = shards_hash(k >> b.block_shift) < threshold
+            k, w = k[keep], w[keep]
+        keys.append(k)
+        weights.append(w)
+    out.heat_keys, out.heat_w = sum_by_key(keys, weights)  # disjoint: each sum is one weight
+    out.heat_threshold = threshold
+    if threshold < (1 << HASH_BITS):
+        coarse = [
+            (b.coarse_keys, b.coarse_w)
+            if b.coarse_keys is not None and b.coarse_w is not None
+            else sum_runs(b.heat_keys >> COARSE_SHIFT, b.heat_w)
+            for b in parts
+        ]
+        out.coarse_keys, out.coarse_w = sum_by_key(
+            [k for k, _ in coarse], [w for _, w in coarse], STREAM_SHIFT - COARSE_SHIFT
+        )
