@@ -221,24 +221,25 @@ def test_a_refused_upload_leaves_neither_a_row_nor_a_folder(
 
 
 def test_start_up_removes_orphaned_upload_folders_and_unfinished_uploads(traces_settings: Settings) -> None:
-    from backend.app.traces.service import UPLOAD_NAME
+    from backend.app.traces.storage import UPLOAD_NAME
 
+    kept, cut, orphan = (f"{i:08d}-0000-4000-8000-000000000000" for i in range(3))
     engine = create_db_engine(traces_settings.database_url)
     with Session(engine) as session:
-        session.add(TraceJob(id="kept", status="done", filename="x", size_bytes=10, options={}))
+        session.add(TraceJob(id=kept, status="done", filename="x", size_bytes=10, options={}))
         # an upload cut off by a crash: its row says 0 bytes and its process is gone
-        session.add(TraceJob(id="cut", status="queued", filename="x", size_bytes=0, options={}, worker=None))
+        session.add(TraceJob(id=cut, status="queued", filename="x", size_bytes=0, options={}, worker=None))
         session.commit()
     engine.dispose()
-    for job_id in ("kept", "cut", "orphan"):
-        (traces_settings.traces_dir / job_id).mkdir(parents=True)
-        (traces_settings.traces_dir / job_id / UPLOAD_NAME).write_bytes(b"0.1,R,0,4096\n")
+    for folder in (kept, cut, orphan, "corpus"):  # "corpus": not a job folder (traces named by URL)
+        (traces_settings.traces_dir / folder).mkdir(parents=True)
+        (traces_settings.traces_dir / folder / UPLOAD_NAME).write_bytes(b"0.1,R,0,4096\n")
 
     with serve(create_app(traces_settings)) as client:
-        assert client.get("/api/v1/traces/cut").status_code == 404
+        assert client.get(f"/api/v1/traces/{cut}").status_code == 404
 
-    assert sorted(p.name for p in traces_settings.traces_dir.iterdir()) == ["kept"]
-    assert [r[0] for r in _rows(traces_settings)] == ["kept"]
+    assert sorted(p.name for p in traces_settings.traces_dir.iterdir()) == sorted([kept, "corpus"])
+    assert [r[0] for r in _rows(traces_settings)] == [kept]
 
 
 def test_a_full_queue_answers_429_with_retry_after_before_reading_the_body(

@@ -183,6 +183,10 @@ class MalformedTraceError(TraceError):
             f"(e.g. lines {shown})"
         )
 
+    def __reduce__(self) -> tuple[type[MalformedTraceError], tuple[TraceFormat, int, int, list[BadLine]]]:
+        """Pickled with its fields (it crosses process boundaries from Dask workers)."""
+        return (MalformedTraceError, (self.format, self.malformed, self.lines, self.samples))
+
 
 class TraceCancelled(Exception):
     """The caller asked the analysis to stop (its ``should_stop`` returned True)."""

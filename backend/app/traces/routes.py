@@ -8,13 +8,18 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
+from pydantic import StringConstraints
 from starlette.datastructures import UploadFile
 
+from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
 from backend.app.core.errors import InvalidInput
 from backend.app.schemas import error_responses
 from backend.app.traces import service
+from backend.app.traces.cluster import DaskRunner
+from backend.app.traces.jobs import LocalRunner, TraceLimits
 from backend.app.traces.schemas import TraceJob, TraceJobCreated, TraceRejection
+from backend.app.traces.storage import TraceStore
 from models.traces import TraceFormat
 
 CachePolicy = Literal["arc", "s3fifo", "fifo", "lirs"]
@@ -24,9 +29,9 @@ CachePolicy = Literal["arc", "s3fifo", "fifo", "lirs"]
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """At start-up, fail the jobs a previous process left running and remove upload folders
     without a job; at shutdown, stop the workers."""
-    settings = app.state.settings
-    service.mark_interrupted(app.state.session_factory, settings.traces_dir)
-    service.sweep_orphans(app.state.session_factory, settings.traces_dir)
+    store = trace_store(app.state.settings)
+    service.mark_interrupted(app.state.session_factory, store)
+    service.sweep_orphans(app.state.session_factory, store)
     yield
     runner = getattr(app.state, "trace_runner", None)
     if runner is not None:
@@ -38,22 +43,38 @@ router = APIRouter(prefix="/traces", tags=["traces"], responses=error_responses(
 JobId = Annotated[str, Path(min_length=1, max_length=36, description="trace job id")]
 
 
-def get_runner(request: Request) -> service.TraceRunner:
+def trace_store(settings: Settings) -> TraceStore:
+    """The trace storage: ``TRACES_URL``, else the local ``TRACES_DIR``."""
+    return TraceStore(settings.traces_url or str(settings.traces_dir))
+
+
+def get_runner(request: Request) -> service.Runner:
+    """This app's runner: on the Dask cluster when ``DASK_SCHEDULER_ADDRESS`` is set, else here."""
     app = request.app
-    runner: service.TraceRunner | None = getattr(app.state, "trace_runner", None)
+    runner: service.Runner | None = getattr(app.state, "trace_runner", None)
     if runner is None:
-        settings = app.state.settings
-        limits = service.TraceLimits(
+        settings: Settings = app.state.settings
+        limits = TraceLimits(
             max_text_bytes=settings.max_trace_text_bytes,
             max_records=settings.max_trace_records,
             queue_max=settings.trace_queue_max,
         )
-        runner = service.TraceRunner(app.state.session_factory, settings.traces_dir, limits=limits)
+        store = trace_store(settings)
+        if settings.dask_scheduler_address:
+            runner = DaskRunner(
+                settings.dask_scheduler_address,
+                settings.database_url,
+                store,
+                limits,
+                connect_timeout_s=settings.dask_connect_timeout_s,
+            )
+        else:
+            runner = LocalRunner(app.state.session_factory, store, limits)
         app.state.trace_runner = runner
     return runner
 
 
-RunnerDep = Annotated[service.TraceRunner, Depends(get_runner)]
+RunnerDep = Annotated[service.Runner, Depends(get_runner)]
 
 _UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
@@ -96,6 +117,7 @@ async def _body_chunks(request: Request) -> tuple[AsyncIterator[bytes], str]:
     responses={
         400: {"model": TraceRejection, "description": "Not a readable trace"},
         429: {"description": "Too many trace analyses queued or running; see Retry-After"},
+        503: {"description": "The trace storage or the Dask scheduler is unreachable; nothing was created"},
         **error_responses(),
     },
 )
@@ -114,8 +136,29 @@ async def create(
         list[CachePolicy] | None,
         Query(description="cache policies simulated beside LRU (libCacheSim); none by default"),
     ] = None,
+    volumes: Annotated[
+        list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] | None,
+        Query(description="volumes to keep: a volume's name, or a host for all of its volumes"),
+    ] = None,
+    partitions: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=256,
+            description="partitions of the block keys (default: one per Dask worker thread, or 1)",
+        ),
+    ] = None,
+    source_url: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=2000,
+            description="a trace already in the trace storage, instead of a body",
+        ),
+    ] = None,
 ) -> Response:
-    """Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id."""
+    """Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
+    in the trace storage (``source_url``); 202 with the job id."""
     options = service.parse_options(
         {
             "format": format,
@@ -126,12 +169,22 @@ async def create(
             "capacity_gb": capacity_gb,
             "workload_name": name,
             "policies": policies,
+            "volumes": volumes,
         }
     )
     try:
         service.check_queue(session, runner.limits)  # before reading the body
-        chunks, filename = await _body_chunks(request)
-        created = await service.submit(session, runner, chunks, filename, options)
+        service.check_reachable(runner)
+        if source_url is not None:
+            settings: Settings = request.app.state.settings
+            created = service.submit_url(
+                session, runner, source_url, options, settings.max_trace_bytes, partitions
+            )
+        else:
+            chunks, filename = await _body_chunks(request)
+            created = await service.submit(session, runner, chunks, filename, options, partitions)
+    except service.Unavailable as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
     except service.TraceRejected as exc:
         return JSONResponse(exc.body, status_code=status.HTTP_400_BAD_REQUEST)
     except service.QueueFull as exc:
@@ -157,7 +210,7 @@ def get(session: SessionDep, job_id: JobId) -> TraceJob:
 )
 def delete(session: SessionDep, runner: RunnerDep, job_id: JobId) -> Response:
     """Cancel a queued or running job (202, the job); delete a finished one (204)."""
-    job = service.cancel(session, runner, job_id)
+    job = service.cancel(session, runner.store, job_id)
     if job is None:
         return Response(status_code=status.HTTP_204_NO_CONTENT)
     return JSONResponse(job.model_dump(mode="json"), status_code=status.HTTP_202_ACCEPTED)

@@ -533,7 +533,8 @@ export interface paths {
         put?: never;
         /**
          * Create
-         * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id.
+         * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
+         *     in the trace storage (``source_url``); 202 with the job id.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -5490,12 +5491,23 @@ export interface components {
             mrc: components["schemas"]["MissRatioCurve"][];
             options: components["schemas"]["TraceOptions"];
             parse: components["schemas"]["ParseReport"];
+            /**
+             * Partitions
+             * @description partitions of the block keys analysed and merged
+             * @default 1
+             */
+            partitions: number;
             profile: components["schemas"]["TraceProfile"];
             /** Seconds */
             seconds: {
                 [key: string]: number;
             };
             tiers: components["schemas"]["TierTable"];
+            /**
+             * Volumes
+             * @description every volume of the trace
+             */
+            volumes?: components["schemas"]["VolumeSummary"][];
         };
         /**
          * TraceFormat
@@ -5527,6 +5539,12 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Partitions
+             * @description partitions of the block keys the trace is analysed in
+             * @default 1
+             */
+            partitions: number;
+            /**
              * Percent
              * @description 0-100
              */
@@ -5538,6 +5556,11 @@ export interface components {
             result?: components["schemas"]["TraceAnalysis"] | null;
             /** Size Bytes */
             size_bytes: number;
+            /**
+             * Source Url
+             * @description the trace, when it was named by URL
+             */
+            source_url?: string | null;
             /**
              * Status
              * @enum {string}
@@ -5617,6 +5640,11 @@ export interface components {
              * @default 8
              */
             seq_window: number;
+            /**
+             * Volumes
+             * @description volumes to keep (a name, or a host for all of its volumes); None keeps all
+             */
+            volumes?: string[] | null;
             /**
              * Warmup S
              * @description cache warm-up excluded from the miss ratios [s]
@@ -5719,6 +5747,11 @@ export interface components {
             lines?: number | null;
             /** Malformed Lines */
             malformed_lines?: number | null;
+            /**
+             * Volumes
+             * @description the volumes in the trace's head, when a volume filter matched none
+             */
+            volumes?: string[] | null;
         };
         /**
          * Uncertainty
@@ -5809,6 +5842,38 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * VolumeSummary
+         * @description One volume (stream) of the trace.
+         */
+        VolumeSummary: {
+            /**
+             * Gb Moved
+             * @description bytes read and written [GB]
+             */
+            gb_moved: number;
+            /**
+             * Mean Iops
+             * @description records / the whole trace's length
+             */
+            mean_iops: number;
+            /** Name */
+            name: string;
+            /** Read Pct */
+            read_pct: number;
+            /** Records */
+            records: number;
+            /**
+             * Selected
+             * @description kept by the volume filter (all are without one)
+             */
+            selected: boolean;
+            /**
+             * Span Gb
+             * @description highest byte addressed [GB]
+             */
+            span_gb: number;
         };
         /** WindowBand */
         WindowBand: {
@@ -7818,6 +7883,12 @@ export interface operations {
                 name?: string | null;
                 /** @description cache policies simulated beside LRU (libCacheSim); none by default */
                 policies?: ("arc" | "s3fifo" | "fifo" | "lirs")[] | null;
+                /** @description volumes to keep: a volume's name, or a host for all of its volumes */
+                volumes?: string[] | null;
+                /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
+                partitions?: number | null;
+                /** @description a trace already in the trace storage, instead of a body */
+                source_url?: string | null;
             };
             header?: never;
             path?: never;
@@ -7867,14 +7938,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Database or hardware catalog unavailable */
+            /** @description The trace storage or the Dask scheduler is unreachable; nothing was created */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
         };
     };
