@@ -676,7 +676,7 @@ def test_keys_counted_by_hashing_match_a_dictionary_whatever_their_density(
 
 def _evenly_spaced_csv(records: int, gap_s: float) -> bytes:
     rec = Records(
-        t=np.arange(records) * gap_s,
+        t=np.arange(records, dtype=np.float64) * gap_s,
         read=np.ones(records, dtype=bool),
         offset=np.arange(records, dtype=np.int64) * 4096,
         size=np.full(records, 4096, dtype=np.int64),
