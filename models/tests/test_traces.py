@@ -203,7 +203,8 @@ def test_every_format_round_trips_the_generator_records(fmt: TraceFormat, mixed:
     assert back.offset.tolist() == rec.offset.tolist()
     assert back.size.tolist() == rec.size.tolist()
     assert back.read.tolist() == rec.read.tolist()
-    np.testing.assert_allclose(back.t, rec.t, atol=1e-6)  # fio: whole microseconds
+    # fio and Alibaba: whole microseconds; Tencent: whole seconds
+    np.testing.assert_allclose(back.t, rec.t, atol=1.0 if fmt == TraceFormat.TENCENT else 1e-6)
 
 
 def test_profile_recovers_the_generator_parameters(mixed: SyntheticSpec, tmp_path: Path) -> None:
@@ -816,3 +817,42 @@ def test_a_volume_filter_keeps_a_volume_or_every_volume_of_a_host_and_the_summar
 def test_a_volume_filter_matching_nothing_names_the_volumes_present() -> None:
     with pytest.raises(TraceError, match="matches none of the volumes in the trace: usr/0, usr/1, web/0"):
         analyze_trace(io.BytesIO(VOLUMES_MSR), TraceOptions(volumes=["mail"]))
+
+
+ALIBABA = b"""0,R,126703644672,4096,1577808000000029
+0,W,4096,8192,1577808000500029
+3,W,0,512,1577808001000029
+"""
+
+TENCENT = b"""1538323200,12910952,8,0,1063
+1538323201,100,16,1,1063
+1538323203,0,1,0,7
+"""
+
+SPC = b"""0,20941264,8192,W,0.551706
+1,3436288,15872,r,0.554041
+0,8,512,R,1.5,extra,field
+"""
+
+
+@pytest.mark.parametrize(
+    ("data", "fmt", "t", "read", "offset", "size", "volumes"),
+    [
+        # device, R/W, bytes, bytes, microseconds since the epoch
+        (ALIBABA, "alibaba", [0.0, 0.5, 1.0], [1, 0, 0], [126703644672, 4096, 0], [4096, 8192, 512], ["0", "3"]),
+        # seconds, sectors (x 512), sectors, 0 read / 1 write, volume
+        (TENCENT, "tencent", [0, 1, 3], [1, 0, 1], [12910952 * 512, 51200, 0], [4096, 8192, 512], ["1063", "7"]),
+        # ASU, sectors, bytes, r/w, seconds (and fields after the fifth ignored)
+        (SPC, "spc", [0.0, 0.002335, 0.948294], [0, 1, 1], [20941264 * 512, 3436288 * 512, 4096], [8192, 15872, 512], ["0", "1"]),
+    ],
+)
+def test_public_corpus_formats_read_their_units(
+    data: bytes, fmt: str, t: list[float], read: list[int], offset: list[int], size: list[int], volumes: list[str]
+) -> None:
+    rec, state = read_all(io.BytesIO(data))
+
+    assert state.format == fmt and state.malformed == 0
+    np.testing.assert_allclose(rec.t, t, atol=1e-9)
+    assert rec.read.astype(int).tolist() == read
+    assert rec.offset.tolist() == offset and rec.size.tolist() == size
+    assert [k.decode() for k in state.stream_names] == volumes

@@ -41,6 +41,12 @@ class TraceFormat(StrEnum):
     version 3 (``time_us file action offset length``)."""
     CSV = "csv"
     """Plain CSV: ``time_s,op,offset,size[,latency_ms]`` (op R/W or read/write; header optional)."""
+    ALIBABA = "alibaba"
+    """Alibaba Cloud block trace: ``device_id,opcode,offset,length,timestamp`` (R/W, bytes, us)."""
+    TENCENT = "tencent"
+    """Tencent CBS trace: ``timestamp,offset,size,io_type,volume_id`` (s, 512 B sectors, 0 read/1 write)."""
+    SPC = "spc"
+    """SNIA IOTTA SPC format (UMass traces): ``asu,lba,size,opcode,timestamp`` (sectors, bytes, r/w, s)."""
 
 
 @dataclass

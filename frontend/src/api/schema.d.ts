@@ -5514,7 +5514,7 @@ export interface components {
          * @description Text trace formats the reader understands (each may be gzip-compressed).
          * @enum {string}
          */
-        TraceFormat: "msr" | "blkparse" | "fio" | "csv";
+        TraceFormat: "msr" | "blkparse" | "fio" | "csv" | "alibaba" | "tencent" | "spc";
         /**
          * TraceJob
          * @description A trace analysis: progress while it runs, the analysis when done, the reason when it failed.

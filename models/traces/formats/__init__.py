@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from models.traces.formats import blkparse, fio, msr, plain_csv
+from models.traces.formats import blkparse, columns, fio, msr, plain_csv
 from models.traces.formats.base import BlockReader
 from models.traces.records import TraceError, TraceFormat
 
@@ -18,12 +18,18 @@ READERS: dict[TraceFormat, type[BlockReader]] = {
     TraceFormat.MSR: msr.MsrReader,
     TraceFormat.BLKPARSE: blkparse.BlkparseReader,
     TraceFormat.FIO_IOLOG: fio.FioReader,
+    TraceFormat.ALIBABA: columns.AlibabaReader,
+    TraceFormat.TENCENT: columns.TencentReader,
+    TraceFormat.SPC: columns.SpcReader,
 }
 """The reader of each format."""
 
 _VOTERS: list[tuple[TraceFormat, Callable[[str], bool]]] = [
     (TraceFormat.BLKPARSE, blkparse.looks_like),
     (TraceFormat.MSR, msr.looks_like),
+    (TraceFormat.ALIBABA, columns.alibaba_looks_like),  # before plain CSV: five fields, R/W second
+    (TraceFormat.TENCENT, columns.tencent_looks_like),
+    (TraceFormat.SPC, columns.spc_looks_like),
     (TraceFormat.CSV, plain_csv.looks_like),
 ]
 """Row tests in order: a row votes for the first format that accepts it."""
@@ -51,7 +57,8 @@ def detect_format(head: bytes) -> TraceFormat:
     if votes[best] == 0 or votes[best] < 0.5 * min(len(rows), 100) - 1:
         raise TraceError(
             "cannot tell the trace format from its first lines (expected MSR/SNIA CSV, blkparse text, "
-            "fio iolog v2/v3 or plain CSV time_s,op,offset,size)"
+            "fio iolog v2/v3, the Alibaba Cloud or Tencent CBS block trace, SNIA SPC/UMass, or plain CSV "
+            "time_s,op,offset,size)"
         )
     return best
 

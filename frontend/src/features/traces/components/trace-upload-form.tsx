@@ -20,6 +20,9 @@ const FORMATS: { value: '' | TraceFormat; label: string }[] = [
   { value: 'msr', label: 'MSR Cambridge / SNIA CSV' },
   { value: 'blkparse', label: 'blkparse text' },
   { value: 'fio', label: 'fio iolog (v2/v3)' },
+  { value: 'alibaba', label: 'Alibaba Cloud block trace' },
+  { value: 'tencent', label: 'Tencent CBS trace' },
+  { value: 'spc', label: 'SNIA SPC / UMass trace' },
 ];
 
 const BLOCKS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -83,8 +86,8 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
     >
       <h2 id="trace-upload-title">Upload a trace</h2>
       <p className="muted">
-        A block I/O trace (MSR/SNIA CSV, blkparse text, fio iolog, or plain CSV <code>time_s,op,offset,size</code> with an optional
-        latency in ms), gzip-compressed or not. It is analysed on the server; this page follows the analysis and survives a reload.
+        A block I/O trace (MSR/SNIA CSV, blkparse text, fio iolog, the Alibaba Cloud or Tencent CBS block traces, SNIA SPC/UMass, or
+        plain CSV <code>time_s,op,offset,size</code> with an optional latency in ms), gzip-compressed or not. It is analysed on the server; this page follows the analysis and survives a reload.
       </p>
       <Field
         label="Trace file"
