@@ -839,15 +839,45 @@ SPC = b"""0,20941264,8192,W,0.551706
     ("data", "fmt", "t", "read", "offset", "size", "volumes"),
     [
         # device, R/W, bytes, bytes, microseconds since the epoch
-        (ALIBABA, "alibaba", [0.0, 0.5, 1.0], [1, 0, 0], [126703644672, 4096, 0], [4096, 8192, 512], ["0", "3"]),
+        (
+            ALIBABA,
+            "alibaba",
+            [0.0, 0.5, 1.0],
+            [1, 0, 0],
+            [126703644672, 4096, 0],
+            [4096, 8192, 512],
+            ["0", "3"],
+        ),
         # seconds, sectors (x 512), sectors, 0 read / 1 write, volume
-        (TENCENT, "tencent", [0, 1, 3], [1, 0, 1], [12910952 * 512, 51200, 0], [4096, 8192, 512], ["1063", "7"]),
+        (
+            TENCENT,
+            "tencent",
+            [0, 1, 3],
+            [1, 0, 1],
+            [12910952 * 512, 51200, 0],
+            [4096, 8192, 512],
+            ["1063", "7"],
+        ),
         # ASU, sectors, bytes, r/w, seconds (and fields after the fifth ignored)
-        (SPC, "spc", [0.0, 0.002335, 0.948294], [0, 1, 1], [20941264 * 512, 3436288 * 512, 4096], [8192, 15872, 512], ["0", "1"]),
+        (
+            SPC,
+            "spc",
+            [0.0, 0.002335, 0.948294],
+            [0, 1, 1],
+            [20941264 * 512, 3436288 * 512, 4096],
+            [8192, 15872, 512],
+            ["0", "1"],
+        ),
     ],
 )
 def test_public_corpus_formats_read_their_units(
-    data: bytes, fmt: str, t: list[float], read: list[int], offset: list[int], size: list[int], volumes: list[str]
+    data: bytes,
+    fmt: str,
+    t: list[float],
+    read: list[int],
+    offset: list[int],
+    size: list[int],
+    volumes: list[str],
 ) -> None:
     rec, state = read_all(io.BytesIO(data))
 

@@ -7,8 +7,7 @@ Requests are split into fixed cache blocks before simulation (a 64 KiB read = 16
 * byte miss ratio: requested bytes in the missing blocks / requested bytes (a 512-byte read of a
   4 KiB block weighs 512).
 
-LRU (Mattson, Gecsei, Slutz, Traiger, "Evaluation techniques for storage hierarchies", IBM
-Systems Journal 9(2), 1970): one pass gives every cache size at once. With ``p`` the previous
+LRU [mattson-1970]: one pass gives every cache size at once. With ``p`` the previous
 access to the same block, the stack distance of access ``t`` (distinct blocks touched since) is::
 
     d(t) = (t - p - 1) - #{ j < t : prev(j) > p }
@@ -18,17 +17,19 @@ access to the same block, the stack distance of access ``t`` (distinct blocks to
 wavelet-tree sweep over the bits of ``prev`` (vectorized, O(n log n), ~2 us per access). A cache
 of C blocks hits access t iff ``d(t) < C``.
 
-SHARDS (Waldspurger, Park, Garthwaite, Ahmad, "Efficient MRC construction with SHARDS", FAST
-2015 [waldspurger-2015]): keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
+SHARDS [waldspurger-2015]: keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
 distances and scale them by 1/R; the miss ratio is divided by the expected sample count (R times
 the requests: the SHARDS_adj correction). The threshold is lowered (halved) whenever the sample
 outgrows ``max_samples``, and the kept accesses are filtered again: the result is exactly fixed-rate
 SHARDS at the final rate. Below ``max_samples`` block requests nothing is dropped (R = 1, exact).
 
-Other policies (ARC: Megiddo and Modha, FAST 2003 [megiddo-modha-2003]; S3-FIFO: Yang et al., SOSP 2023) run in
-libCacheSim (Yang, Zhang, Qiu, Yue, Vinayak, "FIFO queues are all you need for cache eviction",
-SOSP 2023 [yang-2023-s3fifo]; github.com/1a1a11a/libCacheSim [yang-libcachesim]) on the same sample with cache sizes scaled by R
-("miniature simulation", Waldspurger et al., USENIX ATC 2017 [waldspurger-2017]).
+Other policies (ARC [megiddo-modha-2003]; S3-FIFO [yang-2023-s3fifo]) run in libCacheSim
+[yang-libcachesim] on the same sample with cache sizes scaled by R ("miniature simulation"
+[waldspurger-2017]).
+
+A trace analysed in N partitions of its block keys (:class:`~models.traces.builder.Partition`)
+gives one sample per partition, each a spatial sample of rate 1/N of the trace; the curves add
+them by their rates (:func:`lru_curve`, :func:`policy_curve`).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ UInt64Array = npt.NDArray[np.uint64]
 
 
 def splitmix64(x: npt.NDArray[np.int64] | UInt64Array) -> UInt64Array:
-    """SplitMix64 finaliser (Steele, Lea, Flood, OOPSLA 2014): a well-mixed 64-bit hash of each key.
+    """SplitMix64 finaliser [steele-splitmix-2014]: a well-mixed 64-bit hash of each key.
 
     ``z += 0x9E3779B97F4A7C15; z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9;
     z = (z ^ z >> 27) * 0x94D049BB133111EB; z ^= z >> 31`` (mod 2^64), in place.
