@@ -12,14 +12,18 @@ import argparse
 import logging
 import os
 
+import dask
 import uvicorn
 from distributed import LocalCluster
+
+from backend.app.traces.cluster import WORKER_CONFIG
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
+    dask.config.set(WORKER_CONFIG)
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
     ) as cluster:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import dask
 import pytest
 from distributed import LocalCluster
 from sqlalchemy.orm import Session
@@ -22,6 +23,7 @@ from backend.app.core.config import Settings
 from backend.app.db import create_db_engine
 from backend.app.main import create_app
 from backend.app.tables import TraceJob
+from backend.app.traces.cluster import WORKER_CONFIG
 from backend.tests.conftest import REPO_ROOT, serve
 from backend.tests.test_traces_api import trace_bytes, wait_for
 from models.traces import TraceFormat, TraceOptions, analyze_trace
@@ -138,6 +140,7 @@ def test_unreachable_scheduler_is_a_503_with_nothing_created(
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     """Two worker processes of one thread each, for the module's tests (~5 s to start)."""
+    dask.config.set(WORKER_CONFIG)
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
     ) as c:

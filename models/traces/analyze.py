@@ -252,13 +252,15 @@ class PartitionResult:
 
 
 def _builder(opts: TraceOptions, partition: Partition) -> ProfileBuilder:
+    """A partition's builder; the SHARDS sample cap is shared out among the partitions, so that
+    the curves cost (and their accuracy) do not change with the number of partitions."""
     return ProfileBuilder(
         interval_s=opts.interval_s,
         block_bytes=opts.block_kib * KIB,
         warmup_s=opts.warmup_s,
         latency_target_ms=opts.latency_target_ms,
         seq_window=opts.seq_window,
-        max_samples=opts.max_samples,
+        max_samples=max(1000, opts.max_samples // partition.count),
         partition=partition,
     )
 
@@ -314,6 +316,8 @@ def profile_partitions(
     reader.check()
     state = reader.report()
     volumes.check(state)
+    for b in builders:
+        b.finish()  # the partition's own last merges, before it is handed on
     seconds = time.perf_counter() - started
     summary = volumes.summary(state)
     return [PartitionResult(b, state, summary, seconds) for b in builders]

@@ -51,6 +51,18 @@ as needed, so memory stays bounded: footprint, working sets and the 4 KiB tier r
 estimates (divided by the rate); chunks of 512 KiB and more stay exact (:class:`HeatMap`)."""
 
 
+def top_of(highest: IntArray, ids: IntArray, values: IntArray) -> None:
+    """``highest[i] = max(highest[i], values where ids == i)``, in place (one reduction when the
+    chunk holds one id, as most chunks do)."""
+    if ids.size == 0:
+        return
+    first = int(ids[0])
+    if ids.min() == ids.max():
+        highest[first] = max(int(highest[first]), int(values.max()))
+    else:
+        np.maximum.at(highest, ids, values)
+
+
 def _stable_order(ids: IntArray) -> IntArray:
     """Stable ascending order of small non-negative ids (radix sort below 2^16)."""
     if ids.size and int(ids.max()) < (1 << 16):
@@ -277,11 +289,24 @@ class ProfileBuilder:
         top = int(rec.stream.max())
         if top >= self.span.size:
             self.span = np.concatenate([self.span, np.zeros(top + 1 - self.span.size, np.int64)])
-        np.maximum.at(self.span, rec.stream, ends)
+        top_of(self.span, rec.stream, ends)
 
     def _expand(self, rec: Records, ends: IntArray, ivl: IntArray, counted: BoolArray) -> None:
-        """The block work (:meth:`_blocks`), a bounded number of 4 KiB blocks at a time."""
+        """The block work (:meth:`_blocks`), a bounded number of 4 KiB blocks at a time. A
+        partition first drops the I/Os within one cache block of another partition (those over
+        several cache blocks go on: their blocks are sorted out one by one)."""
+        if self.partition.count > 1:
+            shift = HEAT_SHIFT + self.block_shift
+            first = rec.offset >> shift
+            tagged = (
+                first if not rec.stream.any() else first | (rec.stream << (STREAM_SHIFT - self.block_shift))
+            )
+            keep = (first != (ends - 1) >> shift) | self.partition.owns_blocks(tagged)
+            if not keep.all():
+                rec, ends, ivl, counted = rec.take(keep), ends[keep], ivl[keep], counted[keep]
         n = len(rec)
+        if n == 0:
+            return
         nblocks = ((ends - 1) >> HEAT_SHIFT) - (rec.offset >> HEAT_SHIFT) + 1
         cum = np.cumsum(nblocks)
         cuts = np.searchsorted(cum, np.arange(MAX_EXPANSION, int(cum[-1]), MAX_EXPANSION), side="right")
@@ -590,7 +615,9 @@ def _merge_heat_maps(out: ProfileBuilder, parts: Sequence[ProfileBuilder]) -> No
             k, w = k[keep], w[keep]
         keys.append(k)
         weights.append(w)
-    out.heat_keys, out.heat_w = sum_by_key(keys, weights)  # disjoint: each sum is one weight
+    joined = np.concatenate(keys)
+    order = np.argsort(joined, kind="stable")  # sorted runs, one per partition: a merge (timsort)
+    out.heat_keys, out.heat_w = joined[order], np.concatenate(weights)[order]  # disjoint keys
     out.heat_threshold = threshold
     if threshold < (1 << HASH_BITS):
         coarse = [

@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import Field
 
 from models.base import Output
+from models.traces.builder import top_of
 from models.traces.records import BoolArray, ParseState, Records, TraceError
 from models.units import GB
 
@@ -77,7 +78,7 @@ class VolumeCounter:
         self.records += np.bincount(rec.stream, minlength=n)
         self.reads += np.bincount(rec.stream[rec.read], minlength=n)
         self.bytes += np.bincount(rec.stream, weights=rec.size.astype(np.float64), minlength=n)
-        np.maximum.at(self.span, rec.stream, rec.offset + rec.size)
+        top_of(self.span, rec.stream, rec.offset + rec.size)
         if self.t_first is None:
             self.t_first = float(rec.t.min())
         self.t_last = max(self.t_last, float(rec.t.max()))
