@@ -145,3 +145,18 @@ def value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
         return ordered, np.zeros(0, np.int64)
     starts = np.flatnonzero(_runs(ordered))
     return ordered[starts], np.diff(np.append(starts, ordered.size))
+
+
+def merge_tables(
+    keys: IntArray, sums: FloatArray, more_keys: IntArray, more_sums: FloatArray
+) -> tuple[IntArray, FloatArray]:
+    """Two tables of distinct ascending keys with their sums, as one (sums of common keys added,
+    the first table's first): a stable argsort of the two runs side by side, which numpy's
+    timsort merges in one pass."""
+    if keys.size == 0:
+        return more_keys, more_sums
+    if more_keys.size == 0:
+        return keys, sums
+    joined = np.concatenate([keys, more_keys])
+    order = np.argsort(joined, kind="stable")
+    return sum_runs(joined[order], np.concatenate([sums, more_sums])[order])

@@ -41,9 +41,9 @@ WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": N
 """Dask configuration for the workers' processes: Dask's default sets glibc's
 ``MALLOC_TRIM_THRESHOLD_`` to 64 KiB, which also fixes the mmap threshold at 128 KiB, so every
 numpy temporary of a trace chunk (MBs) is a fresh mmap and its pages are faulted in again: the
-analysis then takes 3x the CPU. Unset it (``dask.config.set(WORKER_CONFIG)`` before a
-``LocalCluster``; ``DASK_DISTRIBUTED__NANNY__PRE_SPAWN_ENVIRON__MALLOC_TRIM_THRESHOLD_=None`` in
-the environment of ``dask worker``)."""
+analysis then takes 3x the CPU. Unset it: ``dask.config.set(WORKER_CONFIG)`` before a
+``LocalCluster``; ``DASK_CONFIG=backend/app/traces/dask`` (the same setting as a file) in the
+environment of ``dask worker``."""
 
 
 class SchedulerUnavailable(Exception):
