@@ -21,7 +21,7 @@ from models.traces import (
 )
 from models.traces.builder import ProfileBuilder
 from models.traces.heat import CHUNK_SIZES_MIB, TierTable, tier_table
-from models.traces.keys import distinct, distinct_count, sum_by_key, value_counts
+from models.traces.keys import distinct, distinct_count, merge_tables, sum_by_key, value_counts
 from models.traces.mrc import (
     BlockSample,
     ShardsSampler,
@@ -886,3 +886,26 @@ def test_public_corpus_formats_read_their_units(
     assert rec.read.astype(int).tolist() == read
     assert rec.offset.tolist() == offset and rec.size.tolist() == size
     assert [k.decode() for k in state.stream_names] == volumes
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(KEY_LAYOUTS)),
+    st.lists(st.integers(0, 63), max_size=60),
+    st.lists(st.integers(0, 63), max_size=60),
+)
+def test_merged_key_tables_match_a_dictionary_whatever_their_density(
+    layout: str, first: list[int], second: list[int]
+) -> None:
+    key = KEY_LAYOUTS[layout]
+    a = np.unique(key(np.asarray(first, dtype=np.int64)))
+    b = np.unique(key(np.asarray(second, dtype=np.int64)))
+    a_sums, b_sums = np.arange(1, a.size + 1) / 7, np.arange(1, b.size + 1) / 3
+    expected = dict(zip(a.tolist(), a_sums.tolist(), strict=True))
+    for k, w in zip(b.tolist(), b_sums.tolist(), strict=True):
+        expected[k] = expected.get(k, 0.0) + w
+
+    keys, sums = merge_tables(a, a_sums, b, b_sums)
+
+    assert keys.tolist() == sorted(expected)
+    assert sums.tolist() == [expected[k] for k in sorted(expected)]

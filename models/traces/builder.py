@@ -458,6 +458,7 @@ class ProfileBuilder:
                 self.coarse_keys,
                 self.coarse_w,
                 *sum_by_key(self._pending_coarse_keys, self._pending_coarse_w, STREAM_SHIFT - COARSE_SHIFT),
+                STREAM_SHIFT - COARSE_SHIFT,
             )
             self._pending_coarse_keys, self._pending_coarse_w = [], []
         if self._pending_keys:

@@ -43,12 +43,13 @@ def sort_keys(x: IntArray) -> IntArray:
     return out
 
 
-def _low_bits(keys: IntArray, hi_shift: int) -> int:
-    """Bits of the largest ``lo`` of the ``hi << hi_shift | lo`` keys, or ``hi_shift`` itself when
-    every ``hi`` is 0 (then narrowing changes nothing)."""
-    if keys.size == 0 or not int(keys.max()) >> hi_shift:
+def _low_bits(keys: IntArray | list[IntArray], hi_shift: int) -> int:
+    """Bits of the largest ``lo`` of the ``hi << hi_shift | lo`` keys (of all the arrays), or
+    ``hi_shift`` itself when every ``hi`` is 0 (then narrowing changes nothing)."""
+    parts = [k for k in (keys if isinstance(keys, list) else [keys]) if k.size]
+    if not any(int(k.max()) >> hi_shift for k in parts):
         return hi_shift
-    return int((keys & ((1 << hi_shift) - 1)).max()).bit_length()
+    return max(int((k & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
 
 
 def _narrow(keys: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
@@ -148,15 +149,25 @@ def value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
 
 
 def merge_tables(
-    keys: IntArray, sums: FloatArray, more_keys: IntArray, more_sums: FloatArray
+    keys: IntArray, sums: FloatArray, more_keys: IntArray, more_sums: FloatArray, hi_shift: int = STREAM_SHIFT
 ) -> tuple[IntArray, FloatArray]:
     """Two tables of distinct ascending keys with their sums, as one (sums of common keys added,
-    the first table's first): a stable argsort of the two runs side by side, which numpy's
+    the first table's first): over the keys' narrowed range when it is small
+    (:func:`dense_range`), else a stable argsort of the two runs side by side, which numpy's
     timsort merges in one pass."""
     if keys.size == 0:
         return more_keys, more_sums
     if more_keys.size == 0:
         return keys, sums
+    lo_bits = _low_bits([keys, more_keys], hi_shift)
+    a, b = _narrow(keys, hi_shift, lo_bits), _narrow(more_keys, hi_shift, lo_bits)
+    lo, hi = min(int(a[0]), int(b[0])), max(int(a[-1]), int(b[-1]))
+    if dense_range(lo, hi, a.size + b.size):
+        total = np.bincount(a - lo, weights=sums, minlength=hi - lo + 1).astype(np.float64, copy=False)
+        total += np.bincount(b - lo, weights=more_sums, minlength=hi - lo + 1)
+        present = np.flatnonzero(total > 0).astype(np.int64)
+        return _widen(present + lo, hi_shift, lo_bits), total[present]
     joined = np.concatenate([keys, more_keys])
     order = np.argsort(joined, kind="stable")
-    return sum_runs(joined[order], np.concatenate([sums, more_sums])[order])
+    joined = joined[order]
+    return sum_runs(joined, np.concatenate([sums, more_sums])[order])
