@@ -297,3 +297,35 @@ def test_a_gzip_bomb_fails_its_job_at_the_decompressed_size_cap(
 
     assert body["status"] == "failed"
     assert "more than 4,194,304 bytes of text" in body["error"]
+
+
+def test_an_idempotency_key_replays_the_first_job_and_a_new_body_under_it_is_a_409(
+    api: TestClient, traces_settings: Settings
+) -> None:
+    key = {"Idempotency-Key": "trace-upload-0001-abcdef"}
+    data = trace_bytes(requests=500)
+
+    first = api.post("/api/v1/traces?interval_s=5", content=data, headers=key)
+    again = api.post("/api/v1/traces?interval_s=5", content=data, headers=key)
+    other_body = api.post("/api/v1/traces?interval_s=5", content=data + b"\n", headers=key)
+    other_options = api.post("/api/v1/traces?interval_s=10", content=data, headers=key)
+
+    assert first.status_code == 202 and "idempotent-replayed" not in first.headers
+    assert again.status_code == 202 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    assert other_body.status_code == 409 and other_options.status_code == 409
+    assert [r[0] for r in _rows(traces_settings)] == [first.json()["id"]]  # one job, one upload
+    assert [p.name for p in traces_settings.traces_dir.iterdir()] == [first.json()["id"]]
+
+
+def test_a_client_over_its_trace_quota_gets_429_with_retry_after(
+    make_settings: Callable[..., Settings], migrated_db_url: str, tmp_path: Path
+) -> None:
+    settings = make_settings(
+        database_url=migrated_db_url, traces_dir=tmp_path / "t", rate_limit_traces="2/minute"
+    )
+    with serve(create_app(settings)) as client:
+        codes = [client.post("/api/v1/traces", content=trace_bytes(requests=100)) for _ in range(3)]
+
+    assert [r.status_code for r in codes] == [202, 202, 429]
+    assert int(codes[2].headers["retry-after"]) > 0

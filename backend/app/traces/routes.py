@@ -14,6 +14,8 @@ from starlette.datastructures import UploadFile
 from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
 from backend.app.core.errors import InvalidInput
+from backend.app.core.idempotency import REPLAYED_HEADER, IdempotencyKeyHeader
+from backend.app.core.ratelimit import WriteQuota
 from backend.app.schemas import error_responses
 from backend.app.traces import service
 from backend.app.traces.cluster import DaskRunner
@@ -114,9 +116,13 @@ async def _body_chunks(request: Request) -> tuple[AsyncIterator[bytes], str]:
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TraceJobCreated,
     openapi_extra=_UPLOAD_BODY,
+    dependencies=[Depends(WriteQuota("traces"))],
     responses={
         400: {"model": TraceRejection, "description": "Not a readable trace"},
-        429: {"description": "Too many trace analyses queued or running; see Retry-After"},
+        409: {"description": "The Idempotency-Key was used for another request"},
+        429: {
+            "description": "Too many trace analyses queued or running, or this client's write quota is used up; see Retry-After"
+        },
         503: {"description": "The trace storage or the Dask scheduler is unreachable; nothing was created"},
         **error_responses(),
     },
@@ -156,9 +162,12 @@ async def create(
             description="a trace already in the trace storage, instead of a body",
         ),
     ] = None,
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
-    in the trace storage (``source_url``); 202 with the job id."""
+    in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
+    retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
+    and the key with another request is a 409."""
     options = service.parse_options(
         {
             "format": format,
@@ -172,17 +181,20 @@ async def create(
             "volumes": volumes,
         }
     )
+    settings: Settings = request.app.state.settings
+    write = service.IdempotentWrite(idempotency_key, settings.idempotency_ttl_s) if idempotency_key else None
     try:
         service.check_queue(session, runner.limits)  # before reading the body
         service.check_reachable(runner)
         if source_url is not None:
-            settings: Settings = request.app.state.settings
-            created = service.submit_url(
-                session, runner, source_url, options, settings.max_trace_bytes, partitions
+            created, replayed = service.submit_url(
+                session, runner, source_url, options, settings.max_trace_bytes, partitions, write
             )
         else:
             chunks, filename = await _body_chunks(request)
-            created = await service.submit(session, runner, chunks, filename, options, partitions)
+            created, replayed = await service.submit(
+                session, runner, chunks, filename, options, partitions, write
+            )
     except service.Unavailable as exc:
         return JSONResponse({"detail": str(exc)}, status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
     except service.TraceRejected as exc:
@@ -193,7 +205,8 @@ async def create(
             status_code=status.HTTP_429_TOO_MANY_REQUESTS,
             headers={"Retry-After": str(exc.retry_after_s)},
         )
-    return JSONResponse(created.model_dump(), status_code=status.HTTP_202_ACCEPTED)
+    headers = {REPLAYED_HEADER: "true"} if replayed else None
+    return JSONResponse(created.model_dump(), status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
 
 @router.get("/{job_id}", responses=error_responses(404))

@@ -22,21 +22,25 @@ N``) or of the cluster go on. ``DELETE`` sets ``cancel_requested``; the job chec
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import posixpath
 import socket
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from backend.app.core import idempotency as idem
 from backend.app.core.errors import InvalidInput, NotFound
-from backend.app.tables import TRACE_JOB_ACTIVE, TraceJob, new_uuid, utcnow
+from backend.app.tables import TRACE_JOB_ACTIVE, IdempotencyKey, TraceJob, new_uuid, utcnow
 from backend.app.traces.cluster import WORKER_PREFIX, SchedulerUnavailable
 from backend.app.traces.jobs import JobSpec, TraceLimits, spec_of
 from backend.app.traces.schemas import TraceJob as TraceJobOut
@@ -173,6 +177,35 @@ def _check_head(head: bytes, options: TraceOptions) -> None:
         raise TraceRejected(message, TraceError(message), volumes=present)
 
 
+OPERATION = "traces.create"
+"""The idempotent write of ``POST /traces`` (``core.idempotency``)."""
+_CREATED = TypeAdapter(TraceJobCreated)
+
+
+@dataclass(frozen=True)
+class IdempotentWrite:
+    """An ``Idempotency-Key`` sent with ``POST /traces``: the request's digest covers the options,
+    the partitions and the trace (the body's bytes, or its URL), so it is known only once the
+    body has been read."""
+
+    key: str
+    ttl_s: float
+
+    def digest(self, options: TraceOptions, partitions: int | None) -> hashlib._Hash:
+        h = hashlib.sha256()
+        h.update(options.model_dump_json().encode())
+        h.update(f"\npartitions={partitions}\n".encode())
+        return h
+
+    def bind(self, h: hashlib._Hash) -> idem.Idempotency:
+        return idem.Idempotency(OPERATION, self.key, h.hexdigest(), self.ttl_s)
+
+    def known(self, session: Session) -> bool:
+        """Whether an unexpired answer is stored under this key."""
+        row = session.get(IdempotencyKey, idem.Idempotency(OPERATION, self.key, "", self.ttl_s).key_digest)
+        return row is not None and utcnow() - row.created_at <= timedelta(seconds=self.ttl_s)
+
+
 async def submit(
     session: Session,
     runner: Runner,
@@ -180,12 +213,25 @@ async def submit(
     filename: str,
     options: TraceOptions,
     partitions: int | None = None,
-) -> TraceJobCreated:
+    write: IdempotentWrite | None = None,
+) -> tuple[TraceJobCreated, bool]:
     """Store the upload, check its head, queue the analysis; TraceRejected if it is not a trace.
+    Returns the answer and whether it replays an earlier one (the same ``Idempotency-Key`` and
+    request: the body is read and hashed, not stored; another request under the key is a 409).
     The caller checks the queue and the storage first (:func:`check_queue`,
     :func:`check_reachable`: before the body is read). The row goes in first; whatever fails
     before the job is accepted (a bad file, a client gone, the database) takes the row and the
     folder away."""
+    h = write.digest(options, partitions) if write else None
+    if write is not None and h is not None and write.known(session):
+        async for data in chunks:
+            h.update(data)
+        first = idem.replay(session, write.bind(h), _CREATED)
+        if first is not None:
+            return first, True
+        # the answer expired while the body was read (it was just dropped): the body is gone
+        session.commit()
+        raise Unavailable("the Idempotency-Key's answer expired during the upload: send it again")
     job = _new_job(session, runner, filename, options, partitions)
     accepted = False
     try:
@@ -194,6 +240,8 @@ async def submit(
         with runner.store.open_upload(job.id) as out:
             async for data in chunks:
                 out.write(data)
+                if h is not None:
+                    h.update(data)
                 size += len(data)
                 if len(head) < SNIFF_BYTES:
                     head.extend(data[: SNIFF_BYTES - len(head)])
@@ -201,13 +249,25 @@ async def submit(
             raise TraceRejected("the upload is empty", TraceError("empty"))
         _check_head(bytes(head), options)
         job.size_bytes = size
-        session.commit()
+        created = TraceJobCreated(id=job.id, status="queued")
+        first = _commit(session, write.bind(h) if write and h else None, created)
+        if first is not None:  # a concurrent retry under the same key was stored first
+            return first, True
         _hand_over(runner, job)
         accepted = True
     finally:
         if not accepted:
             _discard(session, runner.store, job.id)
-    return TraceJobCreated(id=job.id, status="queued")
+    return created, False
+
+
+def _commit(
+    session: Session, idempotency: idem.Idempotency | None, created: TraceJobCreated
+) -> TraceJobCreated | None:
+    """Commit the accepted job with its remembered answer; the first answer instead when a
+    concurrent write under the same key committed first."""
+    idem.remember(session, idempotency, 202, created)
+    return idem.commit(session, idempotency, _CREATED)
 
 
 def _hand_over(runner: Runner, job: TraceJob) -> None:
@@ -225,9 +285,19 @@ def submit_url(
     options: TraceOptions,
     max_bytes: int,
     partitions: int | None = None,
-) -> TraceJobCreated:
+    write: IdempotentWrite | None = None,
+) -> tuple[TraceJobCreated, bool]:
     """Queue the analysis of a trace already in the storage, named by URL, with the checks of an
-    upload (size, head); InvalidInput at ``source_url`` for a URL outside the storage or missing."""
+    upload (size, head); InvalidInput at ``source_url`` for a URL outside the storage or missing.
+    With an ``Idempotency-Key``, the request is the options and the URL."""
+    idempotency = None
+    if write is not None:
+        h = write.digest(options, partitions)
+        h.update(f"source_url={url}".encode())
+        idempotency = write.bind(h)
+        first = idem.replay(session, idempotency, _CREATED)
+        if first is not None:
+            return first, True
     try:
         full_url, size = runner.store.resolve(url)
     except ValueError as exc:
@@ -247,13 +317,16 @@ def submit_url(
     try:
         job.source_url = full_url
         job.size_bytes = size
-        session.commit()
+        created = TraceJobCreated(id=job.id, status="queued")
+        first = _commit(session, idempotency, created)
+        if first is not None:
+            return first, True
         _hand_over(runner, job)
         accepted = True
     finally:
         if not accepted:
             _discard(session, runner.store, job.id)
-    return TraceJobCreated(id=job.id, status="queued")
+    return created, False
 
 
 def _discard(session: Session, store: TraceStore, job_id: str) -> None:

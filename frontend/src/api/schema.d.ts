@@ -534,7 +534,9 @@ export interface paths {
         /**
          * Create
          * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
-         *     in the trace storage (``source_url``); 202 with the job id.
+         *     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
+         *     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
+         *     and the key with another request is a 409.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -7890,7 +7892,10 @@ export interface operations {
                 /** @description a trace already in the trace storage, instead of a body */
                 source_url?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7922,6 +7927,13 @@ export interface operations {
                     "application/json": components["schemas"]["TraceRejection"];
                 };
             };
+            /** @description The Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7931,7 +7943,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many trace analyses queued or running; see Retry-After */
+            /** @description Too many trace analyses queued or running, or this client's write quota is used up; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
