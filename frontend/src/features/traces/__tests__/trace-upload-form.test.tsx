@@ -66,6 +66,28 @@ describe('TraceUploadForm', () => {
     expect(new URL(url).searchParams.getAll('policies')).toEqual(['arc', 's3fifo']);
   });
 
+  it('sends a volume filter and shows the volumes present when it matches none', async () => {
+    let url = '';
+    server.use(
+      http.post('*/api/v1/traces', ({ request }) => {
+        url = request.url;
+        return HttpResponse.json(
+          { detail: 'the volume filter mail matches none of the volumes in the trace: usr/0, web/0', volumes: ['usr/0', 'web/0'], bad_lines: [] },
+          { status: 400 },
+        );
+      }),
+    );
+    const { user } = renderWithProviders(<TraceUploadForm onCreated={vi.fn()} />);
+    await user.upload(screen.getByLabelText('Trace file'), file());
+    await user.type(screen.getByRole('textbox', { name: 'Volumes' }), 'mail, web');
+    await user.click(screen.getByRole('button', { name: 'Upload and analyse' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(new URL(url).searchParams.getAll('volumes')).toEqual(['mail', 'web']);
+    expect(alert).toHaveTextContent('The volume filter matches none of the volumes in this trace');
+    expect(screen.getByRole('textbox', { name: 'Volumes' })).toHaveAccessibleDescription(/The trace holds usr\/0, web\/0/);
+  });
+
   it('asks for a file before uploading anything', async () => {
     const { user } = renderWithProviders(<TraceUploadForm onCreated={vi.fn()} />);
     await user.click(screen.getByRole('button', { name: 'Upload and analyse' }));

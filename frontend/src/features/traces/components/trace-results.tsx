@@ -7,6 +7,7 @@ import type { MissRatioCurve, PeakWindow, TraceAnalysis, TraceProfile } from '@/
 
 import { duration, gigabytes } from '../lib/format';
 import { BadLines } from './bad-lines';
+import { VolumeTable } from './volume-table';
 import type { UseWorkload } from './trace-job-view';
 
 type TraceResultsProps = {
@@ -349,6 +350,7 @@ export default function TraceResults({ analysis, onUseWorkload, workloadCount }:
           </details>
         ) : null}
         <ProfileStats p={p} />
+        <VolumeTable volumes={analysis.volumes ?? []} />
         {p.has_timing && p.series.start_s.length > 1 ? (
           <IntervalChart p={p} />
         ) : (
