@@ -94,7 +94,7 @@ def execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: Ana
         if job is None:
             return
         if job.cancel_requested:
-            _finish(session, job, "cancelled", error="cancelled before it started")
+            _finish(session, job, Outcome("cancelled", error="cancelled before it started"))
             return
         job.status = "running"
         job.updated_at = utcnow()
@@ -127,62 +127,48 @@ def execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: Ana
     try:
         result = analysis(spec, progress, should_stop)
     except TraceCancelled:
-        store_outcome(session_factory, job_id, "cancelled", error="cancelled")
+        outcome = Outcome("cancelled", error="cancelled")
     except MalformedTraceError as exc:
-        store_outcome(
-            session_factory,
-            job_id,
-            "failed",
-            error=str(exc),
-            detail={"bad_lines": [b.model_dump() for b in exc.samples]},
+        outcome = Outcome(
+            "failed", error=str(exc), detail={"bad_lines": [b.model_dump() for b in exc.samples]}
         )
     except (TraceError, ValueError, OSError) as exc:
-        store_outcome(session_factory, job_id, "failed", error=str(exc))
+        outcome = Outcome("failed", error=str(exc))
     except Exception as exc:  # a bug: keep the job readable, log the traceback
         logger.exception("trace job %s failed", job_id)
-        store_outcome(session_factory, job_id, "failed", error=f"internal error: {type(exc).__name__}")
+        outcome = Outcome("failed", error=f"internal error: {type(exc).__name__}")
     else:
-        store_outcome(
-            session_factory,
-            job_id,
-            "done",
-            result=result.model_dump(mode="json"),
-            records=result.profile.records,
-        )
+        outcome = Outcome("done", result=result.model_dump(mode="json"), records=result.profile.records)
+    store_outcome(session_factory, job_id, outcome)
 
 
-def store_outcome(
-    session_factory: sessionmaker[Session],
-    job_id: str,
-    status: str,
-    error: str | None = None,
-    detail: dict[str, Any] | None = None,
-    result: dict[str, Any] | None = None,
-    records: int | None = None,
-) -> None:
+@dataclass(frozen=True)
+class Outcome:
+    """How a job ended: its status and, as the case may be, the error, the bad lines, the result."""
+
+    status: str
+    error: str | None = None
+    detail: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    records: int | None = None
+
+
+def store_outcome(session_factory: sessionmaker[Session], job_id: str, outcome: Outcome) -> None:
     with session_factory() as session:
         job = session.get(TraceJob, job_id)
         if job is not None:
-            _finish(session, job, status, error, detail, result, records)
+            _finish(session, job, outcome)
 
 
-def _finish(
-    session: Session,
-    job: TraceJob,
-    status: str,
-    error: str | None = None,
-    detail: dict[str, Any] | None = None,
-    result: dict[str, Any] | None = None,
-    records: int | None = None,
-) -> None:
-    job.status = status
-    job.error = error
-    job.error_detail = detail
-    job.result = result
-    if status == "done":
+def _finish(session: Session, job: TraceJob, outcome: Outcome) -> None:
+    job.status = outcome.status
+    job.error = outcome.error
+    job.error_detail = outcome.detail
+    job.result = outcome.result
+    if outcome.status == "done":
         job.percent = 100.0
-    if records is not None:
-        job.records = records
+    if outcome.records is not None:
+        job.records = outcome.records
     job.updated_at = utcnow()
     session.commit()
 

@@ -233,7 +233,6 @@ async def submit(
         session.commit()
         raise Unavailable("the Idempotency-Key's answer expired during the upload: send it again")
     job = _new_job(session, runner, filename, options, partitions)
-    accepted = False
     try:
         head = bytearray()
         size = 0
@@ -249,25 +248,31 @@ async def submit(
             raise TraceRejected("the upload is empty", TraceError("empty"))
         _check_head(bytes(head), options)
         job.size_bytes = size
+    except BaseException:
+        _discard(session, runner.store, job.id)
+        raise
+    return _accept(session, runner, job, write.bind(h) if write and h else None)
+
+
+def _accept(
+    session: Session, runner: Runner, job: TraceJob, idempotency: idem.Idempotency | None
+) -> tuple[TraceJobCreated, bool]:
+    """Commit the job with its remembered answer and hand it to the runner: ``(answer, replayed)``.
+    When a concurrent write under the same key committed first, its answer (and this job goes);
+    whatever fails removes the job and its folder."""
+    accepted = False
+    try:
         created = TraceJobCreated(id=job.id, status="queued")
-        first = _commit(session, write.bind(h) if write and h else None, created)
-        if first is not None:  # a concurrent retry under the same key was stored first
+        idem.remember(session, idempotency, 202, created)
+        first = idem.commit(session, idempotency, _CREATED)
+        if first is not None:
             return first, True
         _hand_over(runner, job)
         accepted = True
+        return created, False
     finally:
         if not accepted:
             _discard(session, runner.store, job.id)
-    return created, False
-
-
-def _commit(
-    session: Session, idempotency: idem.Idempotency | None, created: TraceJobCreated
-) -> TraceJobCreated | None:
-    """Commit the accepted job with its remembered answer; the first answer instead when a
-    concurrent write under the same key committed first."""
-    idem.remember(session, idempotency, 202, created)
-    return idem.commit(session, idempotency, _CREATED)
 
 
 def _hand_over(runner: Runner, job: TraceJob) -> None:
@@ -313,20 +318,9 @@ def submit_url(
     with open_url(full_url) as stream:
         _check_head(stream.read(SNIFF_BYTES), options)
     job = _new_job(session, runner, posixpath.basename(full_url), options, partitions)
-    accepted = False
-    try:
-        job.source_url = full_url
-        job.size_bytes = size
-        created = TraceJobCreated(id=job.id, status="queued")
-        first = _commit(session, idempotency, created)
-        if first is not None:
-            return first, True
-        _hand_over(runner, job)
-        accepted = True
-    finally:
-        if not accepted:
-            _discard(session, runner.store, job.id)
-    return created, False
+    job.source_url = full_url
+    job.size_bytes = size
+    return _accept(session, runner, job, idempotency)
 
 
 def _discard(session: Session, store: TraceStore, job_id: str) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from models.traces.records import BoolArray, ParseState, Records, TraceFormat
@@ -32,6 +35,25 @@ class BlockReader:
     def finish(self) -> Records:
         """Records held back until the end of the trace (blkparse: awaiting their completion)."""
         return Records.empty()
+
+    def irregular(
+        self, lines: Lines, todo: BoolArray, parse: Callable[[str], tuple[Any, ...] | None]
+    ) -> tuple[list[tuple[Any, ...]], BoolArray]:
+        """The lines the vectorized path left (``todo``) read one by one by ``parse``: the rows it
+        read, each with its line number last, and the lines it could not read (malformed, but a
+        first line or a comment, which are a header: ignored)."""
+        rows: list[tuple[Any, ...]] = []
+        bad = np.zeros(lines.start.size, dtype=bool)
+        for i in np.flatnonzero(todo).tolist():
+            text = lines.text(i)
+            got = parse(text)
+            if got is not None:
+                rows.append((*got, lines.first_number + i))
+            elif lines.first_number + i == 1 or text.lstrip().startswith("#"):
+                self.state.ignored += 1
+            else:
+                bad[i] = True
+        return rows, bad
 
     def reject(self, lines: Lines, mask: BoolArray) -> None:
         """Count the masked lines as malformed, keeping samples of their text."""

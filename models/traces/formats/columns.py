@@ -74,25 +74,15 @@ class ColumnsReader(BlockReader):
 
     def parse(self, lines: Lines) -> Records:
         arr = lines.arr
-        n = lines.start.size
         blank = blank_lines(lines)
         shaped, f = comma_fields(lines, self.fields)
         t, is_read, off, size, vol, ok = self.columns(arr, f)
         idx = np.flatnonzero(shaped)[ok]
         done = blank.copy()
         done[idx] = True
-        bad = np.zeros(n, dtype=bool)
-        rows: list[tuple[float, bool, int, int, int, int]] = []
-        for i in np.flatnonzero(~done).tolist():
-            text = lines.text(i)
-            got = self.row([p.strip().strip('"') for p in text.split(",")])
-            if got is None:
-                if lines.first_number + i == 1 or text.lstrip().startswith("#"):
-                    self.state.ignored += 1  # header or comment
-                else:
-                    bad[i] = True
-                continue
-            rows.append((*got, lines.first_number + i))
+        rows, bad = self.irregular(
+            lines, ~done, lambda text: self.row([p.strip().strip('"') for p in text.split(",")])
+        )
         times = np.concatenate([t[ok], np.array([r[0] for r in rows], dtype=np.float64)])
         volumes = np.concatenate([vol[ok], np.array([r[4] for r in rows], dtype=np.int64)])
         if times.size and self.t0 is None:

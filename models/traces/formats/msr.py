@@ -98,18 +98,7 @@ class MsrReader(BlockReader):
         fast_ticks = ticks[good]
         done = blank.copy()
         done[idx] = True
-        bad = np.zeros(n, dtype=bool)
-        rows = []
-        for i in np.flatnonzero(~done).tolist():
-            text = lines.text(i)
-            got = _slow_msr(text)
-            if got is None:
-                if lines.first_number + i == 1 or text.lstrip().startswith("#"):
-                    self.state.ignored += 1
-                else:
-                    bad[i] = True
-                continue
-            rows.append(got + (lines.first_number + i,))
+        rows, bad = self.irregular(lines, ~done, _slow_msr)
         slow_ticks = np.array([r[0] for r in rows], dtype=np.int64)
         slow = Records(
             t=np.zeros(len(rows)),

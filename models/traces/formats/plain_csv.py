@@ -51,7 +51,6 @@ class CsvReader(BlockReader):
 
     def parse(self, lines: Lines) -> Records:
         arr = lines.arr
-        n = lines.start.size
         blank = blank_lines(lines)
         done = blank.copy()
         parts: list[Records] = []
@@ -84,20 +83,8 @@ class CsvReader(BlockReader):
                     line=lines.numbers[idx],
                 )
             )
-        slow = np.flatnonzero(~done)
-        rows: list[tuple[float, bool, int, int, float, int]] = []
-        bad = np.zeros(n, dtype=bool)
-        for i in slow.tolist():
-            text = lines.text(i)
-            got = _slow_csv(text)
-            if got is None:
-                if lines.first_number + i == 1 or text.lstrip().startswith("#"):
-                    self.state.ignored += 1  # header or comment
-                else:
-                    bad[i] = True
-                continue
-            has_lat = has_lat or got[4] == got[4]
-            rows.append((*got, lines.first_number + i))
+        rows, bad = self.irregular(lines, ~done, _slow_csv)
+        has_lat = has_lat or any(r[4] == r[4] for r in rows)
         if rows:
             cols = list(zip(*rows, strict=True))
             parts.append(
