@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import StringConstraints
-from starlette.datastructures import UploadFile
 
 from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
-from backend.app.core.errors import InvalidInput
 from backend.app.core.idempotency import REPLAYED_HEADER, IdempotencyKeyHeader
 from backend.app.core.ratelimit import WriteQuota
+from backend.app.core.uploads import UPLOAD_BODY, body_chunks
 from backend.app.schemas import error_responses
 from backend.app.traces import service
 from backend.app.traces.cluster import DaskRunner
@@ -78,44 +77,12 @@ def get_runner(request: Request) -> service.Runner:
 
 RunnerDep = Annotated[service.Runner, Depends(get_runner)]
 
-_UPLOAD_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "properties": {"file": {"type": "string", "format": "binary"}},
-                    "required": ["file"],
-                }
-            },
-            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
-        },
-    }
-}
-
-
-async def _body_chunks(request: Request) -> tuple[AsyncIterator[bytes], str]:
-    """The upload as byte chunks and its file name, from a multipart form or the raw body."""
-    if request.headers.get("content-type", "").startswith("multipart/form-data"):
-        form = await request.form(max_files=1, max_fields=10)
-        upload = form.get("file")
-        if not isinstance(upload, UploadFile):
-            raise InvalidInput.at(("body", "file"), "send the trace as the multipart field 'file'", "missing")
-
-        async def from_file() -> AsyncIterator[bytes]:
-            while data := await upload.read(1024 * 1024):
-                yield data
-
-        return from_file(), upload.filename or "trace"
-    return request.stream(), request.headers.get("x-filename", "trace")
-
 
 @router.post(
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TraceJobCreated,
-    openapi_extra=_UPLOAD_BODY,
+    openapi_extra=UPLOAD_BODY,
     dependencies=[Depends(WriteQuota("traces"))],
     responses={
         400: {"model": TraceRejection, "description": "Not a readable trace"},
@@ -191,7 +158,7 @@ async def create(
                 session, runner, source_url, options, settings.max_trace_bytes, partitions, write
             )
         else:
-            chunks, filename = await _body_chunks(request)
+            chunks, filename = await body_chunks(request, "trace")
             created, replayed = await service.submit(
                 session, runner, chunks, filename, options, partitions, write
             )
