@@ -28,8 +28,9 @@ from scipy.optimize import minimize_scalar
 
 from models.base import Frozen, Output
 from models.cache import hit_ratio_curve
-from models.traces.builder import Partition, ProfileBuilder, merge
+from models.traces.builder import Partition, ProfileBuilder
 from models.traces.heat import TierTable, io_share_of_hottest, tier_table
+from models.traces.merge import merge
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
     MissRatioCurve,
@@ -329,7 +330,7 @@ def combine(
     scratch_dir: Path | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> TraceAnalysis:
-    """The analysis of a trace from its partitions (:func:`~models.traces.builder.merge`): the
+    """The analysis of a trace from its partitions (:func:`~models.traces.merge.merge`): the
     profile, the miss-ratio curves from the partitions' samples, the tier table, the workload."""
     opts = options or TraceOptions()
     started = time.perf_counter()

@@ -13,7 +13,6 @@ turns it into a :class:`~models.traces.profile.TraceProfile`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,8 +34,8 @@ from models.traces.records import BoolArray, FloatArray, IntArray, Records
 MERGE_EVERY = 1 << 21
 """Buffered 4 KiB block entries (and open-interval keys) that trigger a merge into the heat map
 (or a deduplication), at least: 2 Mi entries of key and weight are 32 MB. Once the map is larger,
-entries are buffered up to twice its size (at most twice this), so that each merge, which goes
-over the whole map, folds in more entries."""
+entries are buffered up to its size, so that each merge, which goes over the whole map, folds in
+as many entries."""
 MAX_EXPANSION = 1 << 18
 """4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
 (about 20 arrays of this many 8-byte values, 40 MB)."""
@@ -102,7 +101,7 @@ MAX_INTERVALS = 2_000_000
 """Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
 
 
-class _Grow:
+class IntervalCounters:
     """Per-interval counters that grow as later intervals appear."""
 
     FIELDS = (
@@ -179,7 +178,7 @@ class ProfileBuilder:
         self.latency_target_s = latency_target_ms / 1000.0
         self.seq_window = seq_window
         self.sampler = ShardsSampler(max_samples=max_samples)
-        self.iv = _Grow()
+        self.iv = IntervalCounters()
         self.t0: float | None = None
         self.t_max = 0.0
         self.records = 0
@@ -210,7 +209,8 @@ class ProfileBuilder:
         self.dropped = 0
         self.partition = partition or Partition()
         self.samples: list[BlockSample] = []
-        """Samples of merged partitions (see :func:`merge`); empty for a builder that read records."""
+        """Samples of merged partitions (:func:`~models.traces.merge.merge`); empty for a builder that
+        read records."""
 
     # ---- per chunk ----
 
@@ -553,81 +553,3 @@ class ProfileBuilder:
     def profile(self, streams: int, has_timing: bool = True, peaks: int = 5) -> TraceProfile:
         """The profile so far (:func:`~models.traces.profile.summarize`)."""
         return summarize(self, streams, has_timing, peaks)
-
-
-def merge(parts: Sequence[ProfileBuilder]) -> ProfileBuilder:
-    """One builder holding what the partitions of a trace accumulated (each having read all of it).
-
-    Counters add (each I/O was counted by the partition owning its stream; each cache block's
-    heat, working-set membership and requests by the partition owning the block); the highest
-    address of each stream is the largest; the heat maps hold disjoint blocks and are joined
-    (those sampled at a lower rate than another's first brought to the lowest one); the SHARDS
-    samples are kept side by side for the curves (:func:`~models.traces.mrc.lru_curve`). One
-    partition merges to itself, finished: the single-process path is the same code.
-    """
-    if not parts:
-        raise ValueError("nothing to merge")
-    for b in parts:
-        b.finish()
-    if len(parts) == 1:
-        return parts[0]
-    first = parts[0]
-    out = ProfileBuilder(
-        interval_s=first.interval_s,
-        block_bytes=first.block_bytes,
-        warmup_s=first.warmup_s,
-        latency_target_ms=first.latency_target_s * 1000.0,
-        seq_window=first.seq_window,
-        max_samples=first.sampler.max_samples,
-        max_heat_blocks=first.max_heat_blocks,
-    )
-    n_iv = max(b.iv.n for b in parts)
-    out.iv.ensure(n_iv)
-    for b in parts:
-        for name in _Grow.FIELDS:
-            getattr(out.iv, name)[: b.iv.n] += getattr(b.iv, name)[: b.iv.n]
-    starts = [b.t0 for b in parts if b.t0 is not None]
-    out.t0 = min(starts) if starts else None
-    out.t_max = max(b.t_max for b in parts)
-    out.records = sum(b.records for b in parts)
-    out.dropped = sum(b.dropped for b in parts)
-    out.lat_n = sum(b.lat_n for b in parts)
-    out.lat_over = sum(b.lat_over for b in parts)
-    out.has_latency = any(b.has_latency for b in parts)
-    for b in parts:
-        for size, count in b.sizes.items():
-            out.sizes[size] = out.sizes.get(size, 0) + count
-    out.span = np.zeros(max(b.span.size for b in parts), np.int64)
-    for b in parts:
-        np.maximum(out.span[: b.span.size], b.span, out=out.span[: b.span.size])
-    _merge_heat_maps(out, parts)
-    out.samples = [s for b in parts for s in b.block_samples()]
-    return out
-
-
-def _merge_heat_maps(out: ProfileBuilder, parts: Sequence[ProfileBuilder]) -> None:
-    """Join the partitions' heat maps (disjoint blocks) at the lowest sampling threshold, with the
-    exact 512 KiB maps added when any was sampled."""
-    threshold = min(b.heat_threshold for b in parts)
-    keys, weights = [], []
-    for b in parts:
-        k, w = b.heat_keys, b.heat_w
-        if b.heat_threshold > threshold:
-            keep = shards_hash(k >> b.block_shift) < threshold
-            k, w = k[keep], w[keep]
-        keys.append(k)
-        weights.append(w)
-    joined = np.concatenate(keys)
-    order = np.argsort(joined, kind="stable")  # sorted runs, one per partition: a merge (timsort)
-    out.heat_keys, out.heat_w = joined[order], np.concatenate(weights)[order]  # disjoint keys
-    out.heat_threshold = threshold
-    if threshold < (1 << HASH_BITS):
-        coarse = [
-            (b.coarse_keys, b.coarse_w)
-            if b.coarse_keys is not None and b.coarse_w is not None
-            else sum_runs(b.heat_keys >> COARSE_SHIFT, b.heat_w)
-            for b in parts
-        ]
-        out.coarse_keys, out.coarse_w = sum_by_key(
-            [k for k, _ in coarse], [w for _, w in coarse], STREAM_SHIFT - COARSE_SHIFT
-        )
