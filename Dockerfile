@@ -29,8 +29,8 @@ COPY scripts/prestart ./scripts/prestart
 # Editable, as in `make install`: settings find fixtures/ and frontend/dist/ beside the code in /app.
 RUN pip install --no-deps -e . \
     && useradd --system --uid 10001 --home-dir /app sizer \
-    && mkdir -p var \
-    && chown sizer var
+    && mkdir -p var /srv/traces \
+    && chown sizer var /srv/traces
 COPY --from=ui /src/frontend/dist ./frontend/dist
 
 USER sizer

@@ -25,9 +25,10 @@ from pathlib import Path
 CHUNK_RECORDS = 1_000_000
 
 
-def write(path: Path, records: int, seed: int = 0) -> int:
-    """A synthetic MSR-Cambridge trace of ``records`` I/Os, generated and written a million at a
-    time (so the writer never holds the whole trace); returns the bytes written."""
+def write(path: Path, records: int, seed: int = 0, n_blocks: int = 2_000_000) -> int:
+    """A synthetic MSR-Cambridge trace of ``records`` I/Os over ``n_blocks`` 4 KiB blocks (8 GiB by
+    default), generated and written a million at a time (so the writer never holds the whole
+    trace); returns the bytes written."""
     from models.traces.records import TraceFormat
     from models.traces.synthetic import SyntheticSpec, generate, write_trace
 
@@ -38,7 +39,7 @@ def write(path: Path, records: int, seed: int = 0) -> int:
             n = min(CHUNK_RECORDS, records - a)
             spec = SyntheticSpec(
                 requests=n,
-                n_blocks=2_000_000,
+                n_blocks=n_blocks,
                 iops=20_000.0,
                 latency_ms=2.0,
                 size_mix=[(4.0, 70.0), (8.0, 30.0)],

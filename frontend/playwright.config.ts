@@ -8,6 +8,11 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8765);
 const baseURL = `http://127.0.0.1:${port}`;
 const db = 'sqlite:///var/e2e.db';
+/** E2E_DASK=1: trace jobs run on a 2-worker Dask LocalCluster started with the server (scripts/e2e_server.py). */
+const dask = !!process.env.E2E_DASK;
+const serve = dask
+  ? `.venv/bin/python scripts/e2e_server.py --port ${port}`
+  : `.venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header`;
 
 export default defineConfig({
   testDir: './e2e',
@@ -52,7 +57,7 @@ export default defineConfig({
   webServer: {
     command:
       `cd .. && rm -rf var/e2e.db var/e2e-traces && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
-      `DATABASE_URL=${db} TRACES_DIR=var/e2e-traces .venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header`,
+      `DATABASE_URL=${db} TRACES_DIR=var/e2e-traces ${serve}`,
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -26,6 +26,7 @@ class Step:
     cmd: list[str]
     cwd: Path = ROOT
     junit: Path | None = None
+    env: dict[str, str] | None = None
 
 
 def junit_counts(path: Path) -> tuple[int, int, int]:
@@ -84,6 +85,14 @@ def main() -> int:
         ),
         Step("build-ui", ["npm", "run", "-s", "build"], cwd=fe),
         Step("e2e", ["npm", "run", "-s", "e2e"], cwd=fe, junit=RESULTS / "e2e.xml"),
+        # the trace tests again, with the trace jobs on a Dask cluster (scripts/e2e_server.py)
+        Step(
+            "e2e-dask",
+            ["npm", "run", "-s", "e2e", "--", "-g", "traces"],
+            cwd=fe,
+            junit=RESULTS / "e2e-dask.xml",
+            env={"E2E_DASK": "1", "PLAYWRIGHT_JUNIT_OUTPUT_NAME": str(RESULTS / "e2e-dask.xml")},
+        ),
     ]
     env = dict(os.environ, PLAYWRIGHT_JUNIT_OUTPUT_NAME=str(RESULTS / "e2e.xml"))
     passed = failed = skipped = 0
@@ -93,7 +102,7 @@ def main() -> int:
             step.junit.unlink()
         print(f"\n=== {step.name}: {' '.join(step.cmd)}", flush=True)
         t0 = time.monotonic()
-        rc = subprocess.call(step.cmd, cwd=step.cwd, env=env)
+        rc = subprocess.call(step.cmd, cwd=step.cwd, env={**env, **(step.env or {})})
         dt = time.monotonic() - t0
         if step.junit and step.junit.exists():
             p, f, s = junit_counts(step.junit)

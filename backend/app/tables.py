@@ -180,8 +180,12 @@ class TraceJob(Base):
     records: Mapped[int] = mapped_column(BigInteger, default=0)
     records_per_s: Mapped[float] = mapped_column(Float, default=0.0)
     cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
-    # the server process running the job: "host/pid/start time" (see traces.service.this_worker)
+    # the server process running the job: "host/pid/start time" (see traces.service.this_worker),
+    # or "dask:<scheduler address>" for a job the Dask cluster runs
     worker: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    # the trace when it was named by URL (an object already in the trace storage), else None
+    source_url: Mapped[str | None] = mapped_column(Text, nullable=True)
+    partitions: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     error_detail: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)

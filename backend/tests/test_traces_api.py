@@ -55,7 +55,7 @@ def wait_for(client: TestClient, job_id: str, timeout_s: float = 30.0) -> dict:
 def test_upload_poll_done_returns_profile_curves_tiers_and_a_workload(api: TestClient) -> None:
     data = gzip.compress(trace_bytes())
     created = api.post(
-        "/api/v1/traces?interval_s=5&name=mail",
+        "/api/v1/traces?interval_s=5&name=mail&policies=arc&policies=s3fifo",
         content=data,
         headers={"content-type": "application/octet-stream"},
     )
@@ -70,6 +70,7 @@ def test_upload_poll_done_returns_profile_curves_tiers_and_a_workload(api: TestC
     assert result["parse"]["format"] == "msr"
     assert result["profile"]["records"] == 20_000
     assert [c["policy"] for c in result["mrc"]] == ["lru", "arc", "s3fifo"]
+    assert result["curves_computed"] == ["lru", "arc", "s3fifo"]
     assert len(result["tiers"]["rows"]) == 6
     workload = Workload.model_validate(result["derived"]["workload"])
     assert workload.name == "mail" and workload.phases[0].iops > 0
@@ -197,3 +198,134 @@ def test_trace_jobs_table_is_in_the_metadata_alembic_compares() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
 
     assert "trace_jobs" in out.stdout
+
+
+def _rows(settings: Settings) -> list[tuple[str, str, int]]:
+    engine = create_db_engine(settings.database_url)
+    with Session(engine) as session:
+        rows = [(j.id, j.status, j.size_bytes) for j in session.query(TraceJob).all()]
+    engine.dispose()
+    return rows
+
+
+def test_a_refused_upload_leaves_neither_a_row_nor_a_folder(
+    api: TestClient, traces_settings: Settings
+) -> None:
+    garbage = bytes(np.random.default_rng(1).integers(0, 256, 50_000, dtype=np.uint8))
+
+    assert api.post("/api/v1/traces", content=garbage).status_code == 400
+    assert api.post("/api/v1/traces", content=b"").status_code == 400
+
+    assert _rows(traces_settings) == []
+    assert not traces_settings.traces_dir.exists() or list(traces_settings.traces_dir.iterdir()) == []
+
+
+def test_start_up_removes_orphaned_upload_folders_and_unfinished_uploads(traces_settings: Settings) -> None:
+    from backend.app.traces.storage import UPLOAD_NAME
+
+    kept, cut, orphan = (f"{i:08d}-0000-4000-8000-000000000000" for i in range(3))
+    engine = create_db_engine(traces_settings.database_url)
+    with Session(engine) as session:
+        session.add(TraceJob(id=kept, status="done", filename="x", size_bytes=10, options={}))
+        # an upload cut off by a crash: its row says 0 bytes and its process is gone
+        session.add(TraceJob(id=cut, status="queued", filename="x", size_bytes=0, options={}, worker=None))
+        session.commit()
+    engine.dispose()
+    for folder in (kept, cut, orphan, "corpus"):  # "corpus": not a job folder (traces named by URL)
+        (traces_settings.traces_dir / folder).mkdir(parents=True)
+        (traces_settings.traces_dir / folder / UPLOAD_NAME).write_bytes(b"0.1,R,0,4096\n")
+
+    with serve(create_app(traces_settings)) as client:
+        assert client.get(f"/api/v1/traces/{cut}").status_code == 404
+
+    assert sorted(p.name for p in traces_settings.traces_dir.iterdir()) == sorted([kept, "corpus"])
+    assert [r[0] for r in _rows(traces_settings)] == [kept]
+
+
+def test_a_full_queue_answers_429_with_retry_after_before_reading_the_body(
+    make_settings: Callable[..., Settings], migrated_db_url: str, tmp_path: Path
+) -> None:
+    settings = make_settings(database_url=migrated_db_url, traces_dir=tmp_path / "t", trace_queue_max=1)
+    engine = create_db_engine(settings.database_url)
+    with Session(engine) as session:
+        from backend.app.traces.service import this_worker
+
+        session.add(
+            TraceJob(
+                id="busy", status="running", filename="x", size_bytes=1, options={}, worker=this_worker()
+            )
+        )
+        session.commit()
+    engine.dispose()
+
+    with serve(create_app(settings)) as client:
+        response = client.post("/api/v1/traces", content=trace_bytes(requests=100))
+
+    assert response.status_code == 429
+    assert int(response.headers["retry-after"]) > 0
+    assert "queued or running" in response.json()["detail"]
+    assert [r[0] for r in _rows(settings)] == ["busy"]
+
+
+def test_a_nul_in_the_workload_name_is_a_422_at_the_name(api: TestClient) -> None:
+    response = api.post("/api/v1/traces?name=a%00b", content=trace_bytes(requests=100))
+
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["query", "name"]
+
+
+def test_an_unknown_cache_policy_is_a_422_at_policies(api: TestClient) -> None:
+    response = api.post("/api/v1/traces?policies=belady", content=trace_bytes(requests=100))
+
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"][:2] == ["query", "policies"]
+
+
+def test_a_gzip_bomb_fails_its_job_at_the_decompressed_size_cap(
+    make_settings: Callable[..., Settings], migrated_db_url: str, tmp_path: Path
+) -> None:
+    settings = make_settings(
+        database_url=migrated_db_url, traces_dir=tmp_path / "t", max_trace_text_bytes=4 * 1024 * 1024
+    )
+    line = b"0.5,R,4096,4096\n"
+    bomb = gzip.compress(line * (64 * 1024 * 1024 // len(line)), compresslevel=9)  # 64 MiB -> ~100 KB
+
+    with serve(create_app(settings)) as client:
+        created = client.post("/api/v1/traces", content=bomb)
+        assert created.status_code == 202, created.text
+        body = wait_for(client, created.json()["id"])
+
+    assert body["status"] == "failed"
+    assert "more than 4,194,304 bytes of text" in body["error"]
+
+
+def test_an_idempotency_key_replays_the_first_job_and_a_new_body_under_it_is_a_409(
+    api: TestClient, traces_settings: Settings
+) -> None:
+    key = {"Idempotency-Key": "trace-upload-0001-abcdef"}
+    data = trace_bytes(requests=500)
+
+    first = api.post("/api/v1/traces?interval_s=5", content=data, headers=key)
+    again = api.post("/api/v1/traces?interval_s=5", content=data, headers=key)
+    other_body = api.post("/api/v1/traces?interval_s=5", content=data + b"\n", headers=key)
+    other_options = api.post("/api/v1/traces?interval_s=10", content=data, headers=key)
+
+    assert first.status_code == 202 and "idempotent-replayed" not in first.headers
+    assert again.status_code == 202 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    assert other_body.status_code == 409 and other_options.status_code == 409
+    assert [r[0] for r in _rows(traces_settings)] == [first.json()["id"]]  # one job, one upload
+    assert [p.name for p in traces_settings.traces_dir.iterdir()] == [first.json()["id"]]
+
+
+def test_a_client_over_its_trace_quota_gets_429_with_retry_after(
+    make_settings: Callable[..., Settings], migrated_db_url: str, tmp_path: Path
+) -> None:
+    settings = make_settings(
+        database_url=migrated_db_url, traces_dir=tmp_path / "t", rate_limit_traces="2/minute"
+    )
+    with serve(create_app(settings)) as client:
+        codes = [client.post("/api/v1/traces", content=trace_bytes(requests=100)) for _ in range(3)]
+
+    assert [r.status_code for r in codes] == [202, 202, 429]
+    assert int(codes[2].headers["retry-after"]) > 0

@@ -1,9 +1,14 @@
-"""Block I/O traces: read (MSR/SNIA CSV, blkparse, fio iolog, plain CSV; gzip), profile, cache
-miss-ratio curves, measured tiering, and the trace turned into a sizing workload.
+"""Block I/O traces: read (MSR/SNIA CSV, blkparse, fio iolog, Alibaba, Tencent CBS, SNIA SPC,
+plain CSV; gzip), profile, cache miss-ratio curves, measured tiering, and the trace turned into a
+sizing workload.
 
-Modules: :mod:`~models.traces.records` (records, formats, errors), :mod:`~models.traces.parse`
-(streaming readers), :mod:`~models.traces.profile` (rates, peaks, mix, sequentiality, working
-sets), :mod:`~models.traces.mrc` (stack distances, SHARDS, libCacheSim policies),
+Modules: :mod:`~models.traces.records` (records, formats, errors), :mod:`~models.traces.tokenize`
+(byte blocks, fields and numbers), :mod:`~models.traces.formats` (one reader per format,
+detection), :mod:`~models.traces.parse` (the streaming reading loop), :mod:`~models.traces.keys`
+(counting by key), :mod:`~models.traces.builder` (the streaming accumulator and its partitions),
+:mod:`~models.traces.merge` (partitions merged), :mod:`~models.traces.volumes` (volume filter and
+summary), :mod:`~models.traces.profile` (rates, peaks, mix, sequentiality, working sets),
+:mod:`~models.traces.mrc` (stack distances, SHARDS, libCacheSim policies),
 :mod:`~models.traces.heat` (tier table), :mod:`~models.traces.analyze` (the whole analysis and
 the derived workload), :mod:`~models.traces.synthetic` (generator and writers).
 """

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Annotated, BinaryIO
 
 import numpy as np
 from pydantic import Field, field_validator
@@ -26,7 +28,9 @@ from scipy.optimize import minimize_scalar
 
 from models.base import Frozen, Output
 from models.cache import hit_ratio_curve
+from models.traces.builder import Partition, ProfileBuilder
 from models.traces.heat import TierTable, io_share_of_hottest, tier_table
+from models.traces.merge import merge
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
     MissRatioCurve,
@@ -36,8 +40,9 @@ from models.traces.mrc import (
     policy_curve,
 )
 from models.traces.parse import DEFAULT_CHUNK_RECORDS, TraceReader
-from models.traces.profile import PeakWindow, ProfileBuilder, TraceProfile
-from models.traces.records import ParseReport, TraceCancelled, TraceFormat
+from models.traces.profile import PeakWindow, TraceProfile
+from models.traces.records import ParseReport, ParseState, TraceCancelled, TraceFormat
+from models.traces.volumes import VolumeCounter, VolumeSummary
 from models.units import KIB
 from models.workload import Phase, Skew, Workload
 
@@ -55,8 +60,18 @@ class TraceOptions(Frozen):
         default=0.0, ge=0.0, description="cache warm-up excluded from the miss ratios [s]"
     )
     latency_target_ms: float = Field(default=10.0, gt=0.0, le=10_000.0)
+    volumes: list[Annotated[str, Field(min_length=1, max_length=200)]] | None = Field(
+        default=None,
+        max_length=1000,
+        description="volumes to keep (a name, or a host for all of its volumes); None keeps all",
+    )
     mrc_points: int = Field(default=25, ge=3, le=200, description="cache sizes from 0 to the footprint")
-    policies: list[str] = Field(default_factory=lambda: ["arc", "s3fifo"], max_length=4)
+    policies: list[str] = Field(
+        default_factory=list,
+        max_length=4,
+        description="cache policies simulated beside LRU with libCacheSim (arc, s3fifo, fifo, lirs): "
+        "opt-in, each adds about as much time as reading the trace",
+    )
     max_samples: int = Field(
         default=DEFAULT_MAX_SAMPLES, ge=1000, le=20_000_000, description="SHARDS sample cap [block requests]"
     )
@@ -122,6 +137,14 @@ class TraceAnalysis(Output):
     options: TraceOptions
     seconds: dict[str, float]
     libcachesim: bool
+    volumes: list[VolumeSummary] = Field(default_factory=list, description="every volume of the trace")
+    partitions: int = Field(default=1, description="partitions of the block keys analysed and merged")
+    curves_computed: list[str] = Field(
+        default_factory=list, description="policies whose miss-ratio curve was computed (LRU always)"
+    )
+    curves_skipped: dict[str, str] = Field(
+        default_factory=dict, description="policies asked for but not computed, with the reason"
+    )
 
 
 def fit_zipf_alpha(
@@ -218,19 +241,49 @@ def derive_workload(
     return DerivedWorkload(workload=workload, skew=skew, fast_tier_fraction=fractions, notes=notes)
 
 
-def analyze_trace(
+@dataclass
+class PartitionResult:
+    """What one partition of a trace accumulated, and what the reader made of the file (every
+    partition reads all of it). Picklable: a Dask worker sends it back."""
+
+    builder: ProfileBuilder
+    parse: ParseState
+    volumes: list[VolumeSummary]
+    seconds: float
+
+
+def _builder(opts: TraceOptions, partition: Partition) -> ProfileBuilder:
+    """A partition's builder; the SHARDS sample cap is shared out among the partitions, so that
+    the curves cost (and their accuracy) do not change with the number of partitions."""
+    return ProfileBuilder(
+        interval_s=opts.interval_s,
+        block_bytes=opts.block_kib * KIB,
+        warmup_s=opts.warmup_s,
+        latency_target_ms=opts.latency_target_ms,
+        seq_window=opts.seq_window,
+        max_samples=max(1000, opts.max_samples // partition.count),
+        partition=partition,
+    )
+
+
+def profile_partitions(
     stream: BinaryIO,
     options: TraceOptions | None = None,
+    partitions: Sequence[Partition] = (Partition(),),
     total_bytes: int | None = None,
     progress: ProgressFn | None = None,
     should_stop: Callable[[], bool] | None = None,
-    scratch_dir: Path | None = None,
-) -> TraceAnalysis:
-    """Read ``stream`` once and analyse it; raises MalformedTraceError, TraceError, TraceCancelled.
+    max_text_bytes: int | None = None,
+    max_records: int | None = None,
+) -> list[PartitionResult]:
+    """Read ``stream`` once into one :class:`ProfileBuilder` per partition (each chunk is given to
+    each); raises MalformedTraceError, TraceError (a volume filter matching nothing lists the
+    volumes), TraceCancelled.
 
-    ``total_bytes`` (the stream's size) makes ``progress`` report a fraction; without it the
-    fraction stays 0 until the end. Reading and profiling is reported as 0..0.85 of the work,
-    the curves and tables as the rest.
+    ``max_text_bytes`` and ``max_records`` are limits on the decompressed text and the records
+    (:class:`~models.traces.parse.TraceReader`): beyond them a TraceError stops the reading.
+    ``progress(fraction, records, records/s)`` follows the raw bytes read when ``total_bytes``
+    (the stream's size) is given.
     """
     opts = options or TraceOptions()
     started = time.perf_counter()
@@ -239,52 +292,73 @@ def analyze_trace(
     def on_raw(n: int) -> None:
         raw_read[0] = n
 
-    reader = TraceReader(stream, opts.format, chunk_records=opts.chunk_records, on_raw=on_raw)
-    builder = ProfileBuilder(
-        interval_s=opts.interval_s,
-        block_bytes=opts.block_kib * KIB,
-        warmup_s=opts.warmup_s,
-        latency_target_ms=opts.latency_target_ms,
-        seq_window=opts.seq_window,
-        max_samples=opts.max_samples,
+    reader = TraceReader(
+        stream,
+        opts.format,
+        chunk_records=opts.chunk_records,
+        on_raw=on_raw,
+        max_text_bytes=max_text_bytes,
+        max_records=max_records,
     )
-
-    def report(fraction: float) -> None:
-        if progress is not None:
-            elapsed = max(time.perf_counter() - started, 1e-9)
-            progress(fraction, builder.records, builder.records / elapsed)
-
+    builders = [_builder(opts, p) for p in partitions]
+    volumes = VolumeCounter(opts.volumes)
+    read = 0
     for chunk in reader:
         if should_stop is not None and should_stop():
             raise TraceCancelled()
-        builder.add(chunk)
-        report(0.85 * min(1.0, raw_read[0] / total_bytes) if total_bytes else 0.0)
+        assert reader.state is not None  # set before the first chunk
+        kept = volumes.add(chunk, reader.state)
+        read += len(chunk)
+        for b in builders:
+            b.add(kept)
+        if progress is not None:
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            progress(min(1.0, raw_read[0] / total_bytes) if total_bytes else 0.0, read, read / elapsed)
     reader.check()
     state = reader.report()
-    parsed = time.perf_counter()
-    if should_stop is not None and should_stop():
-        raise TraceCancelled()
+    volumes.check(state)
+    for b in builders:
+        b.finish()  # the partition's own last merges, before it is handed on
+    seconds = time.perf_counter() - started
+    summary = volumes.summary(state)
+    return [PartitionResult(b, state, summary, seconds) for b in builders]
 
-    prof = builder.profile(streams=len(state.stream_names), has_timing=state.has_timing)
-    sample = builder.sampler.sample()
+
+def combine(
+    parts: Sequence[PartitionResult],
+    options: TraceOptions | None = None,
+    scratch_dir: Path | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> TraceAnalysis:
+    """The analysis of a trace from its partitions (:func:`~models.traces.merge.merge`): the
+    profile, the miss-ratio curves from the partitions' samples, the tier table, the workload."""
+    opts = options or TraceOptions()
+    started = time.perf_counter()
+    state = parts[0].parse
+    builder = merge([p.builder for p in parts])
+    merged = time.perf_counter()
+    n_volumes = sum(1 for v in parts[0].volumes if v.selected)
+    prof = builder.profile(streams=n_volumes, has_timing=state.has_timing)
+    samples = builder.block_samples()
     sizes = cache_sizes(prof.footprint_blocks, opts.mrc_points)
     block_bytes = opts.block_kib * KIB
-    curves = [lru_curve(sample, sizes, block_bytes)]
-    report(0.9)
+    curves = [lru_curve(samples, sizes, block_bytes)]
     have_lcs = libcachesim_available()
-    for policy in opts.policies:
+    wanted = [p for p in dict.fromkeys(opts.policies) if p != "lru"]
+    skipped = {} if have_lcs else {p: "libCacheSim is not installed" for p in wanted}
+    if have_lcs and wanted:
         if should_stop is not None and should_stop():
             raise TraceCancelled()
-        if have_lcs and policy != "lru":
-            curves.append(policy_curve(policy, sample, sizes, block_bytes, scratch_dir))
+        with ThreadPoolExecutor(max_workers=min(2, len(wanted))) as pool:  # libCacheSim replays in C
+            curves += pool.map(lambda p: policy_curve(p, samples, sizes, block_bytes, scratch_dir), wanted)
     curved = time.perf_counter()
     heat = builder.heat()
     tiers = tier_table(heat, capacity_gb=opts.capacity_gb)
     derived = derive_workload(prof, curves[0], tiers, heat.weights, opts)
-    if not have_lcs:
+    if skipped:
         derived.notes.append("libCacheSim is not installed: only the LRU curve was computed")
     done = time.perf_counter()
-    report(1.0)
+    read_s = max(p.seconds for p in parts)
     return TraceAnalysis(
         parse=state.report(),
         profile=prof,
@@ -292,14 +366,61 @@ def analyze_trace(
         tiers=tiers,
         derived=derived,
         options=opts,
+        volumes=parts[0].volumes,
+        partitions=len(parts),
         seconds={
-            "parse_and_profile": parsed - started,
-            "curves": curved - parsed,
+            "parse_and_profile": read_s,
+            "merge": merged - started,
+            "curves": curved - merged,
             "tiers_and_workload": done - curved,
-            "total": done - started,
+            "total": read_s + done - started,
         },
         libcachesim=have_lcs,
+        curves_computed=[c.policy for c in curves],
+        curves_skipped=skipped,
     )
+
+
+def analyze_trace(
+    stream: BinaryIO,
+    options: TraceOptions | None = None,
+    total_bytes: int | None = None,
+    progress: ProgressFn | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    scratch_dir: Path | None = None,
+    max_text_bytes: int | None = None,
+    max_records: int | None = None,
+    partitions: int = 1,
+) -> TraceAnalysis:
+    """Read ``stream`` once and analyse it (in this process, in ``partitions`` partitions of the
+    block keys: 1, the default, is the whole trace); raises MalformedTraceError, TraceError,
+    TraceCancelled. See :func:`profile_partitions` for the limits; ``progress`` reports reading
+    as 0..0.85 of the work and the curves and tables as the rest.
+    """
+    opts = options or TraceOptions()
+
+    def reading(fraction: float, records: int, rate: float) -> None:
+        if progress is not None:
+            progress(0.85 * fraction, records, rate)
+
+    parts = profile_partitions(
+        stream,
+        opts,
+        [Partition(i, partitions) for i in range(partitions)],
+        total_bytes,
+        reading,
+        should_stop,
+        max_text_bytes,
+        max_records,
+    )
+    if should_stop is not None and should_stop():
+        raise TraceCancelled()
+    analysis = combine(parts, opts, scratch_dir, should_stop)
+    if progress is not None:
+        progress(
+            1.0, analysis.profile.records, analysis.profile.records / max(analysis.seconds["total"], 1e-9)
+        )
+    return analysis
 
 
 __all__ = [
@@ -307,7 +428,10 @@ __all__ = [
     "SkewFit",
     "TraceAnalysis",
     "TraceOptions",
+    "PartitionResult",
     "analyze_trace",
+    "combine",
     "derive_workload",
+    "profile_partitions",
     "fit_zipf_alpha",
 ]

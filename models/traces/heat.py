@@ -20,13 +20,12 @@ import numpy as np
 from pydantic import Field
 
 from models.base import Output
+from models.traces.keys import STREAM_SHIFT, sum_by_key, sum_runs
 from models.traces.records import FloatArray, IntArray
 from models.units import GB, MIB
 
 HEAT_BLOCK_BYTES = 4096
 """Granularity of the heat map [B]: every vendor chunk below is a whole number of 4 KiB blocks."""
-STREAM_SHIFT = 40
-"""Block keys are ``stream << 40 | block``: 2^40 blocks of 4 KiB = 4 PiB per stream."""
 COARSE_SHIFT = 7
 """The coarse heat map counts 2^7 blocks of 4 KiB = 512 KiB units (``key >> 7``): every chunk size
 below from 2 MiB up is a whole number of them."""
@@ -103,15 +102,8 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float, unit_shift
     mask = (1 << shift) - 1
     chunk_keys = ((keys >> shift) << shift) | ((keys & mask) // ratio)
     if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
-        order = np.argsort(chunk_keys, kind="stable")
-        chunk_keys, weights = chunk_keys[order], weights[order]
-    # sorted block keys give sorted chunk keys: each chunk is a run
-    if chunk_keys.size == 0:
-        return np.zeros(0)
-    new = np.empty(chunk_keys.size, dtype=bool)
-    new[0] = True
-    np.not_equal(chunk_keys[1:], chunk_keys[:-1], out=new[1:])
-    return np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64)
+        return sum_by_key([chunk_keys], [weights], shift)[1]
+    return sum_runs(chunk_keys, weights)[1]  # sorted block keys give sorted chunk keys
 
 
 def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -> list[int]:

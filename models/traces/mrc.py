@@ -7,8 +7,7 @@ Requests are split into fixed cache blocks before simulation (a 64 KiB read = 16
 * byte miss ratio: requested bytes in the missing blocks / requested bytes (a 512-byte read of a
   4 KiB block weighs 512).
 
-LRU (Mattson, Gecsei, Slutz, Traiger, "Evaluation techniques for storage hierarchies", IBM
-Systems Journal 9(2), 1970): one pass gives every cache size at once. With ``p`` the previous
+LRU [mattson-1970]: one pass gives every cache size at once. With ``p`` the previous
 access to the same block, the stack distance of access ``t`` (distinct blocks touched since) is::
 
     d(t) = (t - p - 1) - #{ j < t : prev(j) > p }
@@ -18,17 +17,19 @@ access to the same block, the stack distance of access ``t`` (distinct blocks to
 wavelet-tree sweep over the bits of ``prev`` (vectorized, O(n log n), ~2 us per access). A cache
 of C blocks hits access t iff ``d(t) < C``.
 
-SHARDS (Waldspurger, Park, Garthwaite, Ahmad, "Efficient MRC construction with SHARDS", FAST
-2015 [waldspurger-2015]): keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
+SHARDS [waldspurger-2015]: keep only the blocks with ``hash(block) mod P < T`` (rate R = T/P), compute their stack
 distances and scale them by 1/R; the miss ratio is divided by the expected sample count (R times
 the requests: the SHARDS_adj correction). The threshold is lowered (halved) whenever the sample
 outgrows ``max_samples``, and the kept accesses are filtered again: the result is exactly fixed-rate
 SHARDS at the final rate. Below ``max_samples`` block requests nothing is dropped (R = 1, exact).
 
-Other policies (ARC: Megiddo and Modha, FAST 2003 [megiddo-modha-2003]; S3-FIFO: Yang et al., SOSP 2023) run in
-libCacheSim (Yang, Zhang, Qiu, Yue, Vinayak, "FIFO queues are all you need for cache eviction",
-SOSP 2023 [yang-2023-s3fifo]; github.com/1a1a11a/libCacheSim [yang-libcachesim]) on the same sample with cache sizes scaled by R
-("miniature simulation", Waldspurger et al., USENIX ATC 2017 [waldspurger-2017]).
+Other policies (ARC [megiddo-modha-2003]; S3-FIFO [yang-2023-s3fifo]) run in libCacheSim
+[yang-libcachesim] on the same sample with cache sizes scaled by R ("miniature simulation"
+[waldspurger-2017]).
+
+A trace analysed in N partitions of its block keys (:class:`~models.traces.builder.Partition`)
+gives one sample per partition, each a spatial sample of rate 1/N of the trace; the curves add
+them by their rates (:func:`lru_curve`, :func:`policy_curve`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +60,7 @@ UInt64Array = npt.NDArray[np.uint64]
 
 
 def splitmix64(x: npt.NDArray[np.int64] | UInt64Array) -> UInt64Array:
-    """SplitMix64 finaliser (Steele, Lea, Flood, OOPSLA 2014): a well-mixed 64-bit hash of each key.
+    """SplitMix64 finaliser [steele-splitmix-2014]: a well-mixed 64-bit hash of each key.
 
     ``z += 0x9E3779B97F4A7C15; z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9;
     z = (z ^ z >> 27) * 0x94D049BB133111EB; z ^= z >> 31`` (mod 2^64), in place.
@@ -168,10 +170,36 @@ class BlockSample:
     """Block requests after the warm-up, sampled or not."""
     bytes: int
     """Requested bytes after the warm-up, sampled or not."""
+    share: float = 1.0
+    """Share of the trace's blocks the sample was drawn from: 1, or 1/N for one of N partitions
+    of the block keys (:class:`~models.traces.builder.Partition`)."""
 
     @property
     def rate(self) -> float:
+        """SHARDS rate within the sampled blocks."""
         return self.threshold / float(1 << HASH_BITS)
+
+    @property
+    def trace_rate(self) -> float:
+        """Sampling rate of the whole trace's blocks: ``rate x share``."""
+        return self.rate * self.share
+
+
+Samples = BlockSample | Sequence[BlockSample]
+"""One sample, or one per partition of the block keys (each stands for its partition)."""
+
+
+def _parts(samples: Samples) -> list[BlockSample]:
+    return [samples] if isinstance(samples, BlockSample) else list(samples)
+
+
+def _sampling(parts: list[BlockSample], what: str) -> tuple[float, str]:
+    """(lowest whole-trace rate, the method's wording) of the samples."""
+    rate = min(p.trace_rate for p in parts)
+    if len(parts) == 1 and rate >= 1:
+        return 1.0, f"exact {what}"
+    split = f", {len(parts)} partitions" if len(parts) > 1 else ""
+    return rate, f"SHARDS (R = {rate:.4g}{split}) {what}"
 
 
 @dataclass
@@ -276,36 +304,47 @@ def _ratios(missed: FloatArray, total: float) -> list[float]:
     return np.clip(missed / total, 0.0, 1.0).tolist()
 
 
-def lru_curve(sample: BlockSample, sizes_blocks: IntArray, block_bytes: int) -> MissRatioCurve:
-    """Request and byte miss ratios of LRU at each size from the sample's (scaled) stack distances.
+def lru_curve(samples: Samples, sizes_blocks: IntArray, block_bytes: int) -> MissRatioCurve:
+    """Request and byte miss ratios of LRU at each size from the samples' (scaled) stack distances.
 
-    ``missed(C) = #{counted sampled accesses : cold or d/R >= C}``; divided by ``R * requests``
-    (and bytes alike), clipped to [0, 1]. Non-increasing in C by construction.
+    Each sample (one, or one per partition of the block keys) scales its stack distances d by
+    its whole-trace rate (``D = d / (R share)``) and weighs each access by ``1 / R``::
+
+        missed(C) = sum over samples of #{counted sampled accesses : cold or D >= C} / R
+        miss ratio(C) = missed(C) / sum of the samples' requests
+
+    (bytes alike), clipped to [0, 1]: for one sample, SHARDS_adj's ``#{...} / (R requests)``; for
+    N partitions, the partitions' curves added by their request counts (each partition is a
+    spatial sample of rate 1/N of the trace). Non-increasing in C by construction.
     """
-    d = stack_distances(sample.keys)[sample.counted]
-    w = sample.nbytes[sample.counted].astype(np.float64)
-    rate = sample.rate
-    scaled = np.where(d < 0, np.inf, d / rate)
+    parts = _parts(samples)
+    scaled_parts, w_req_parts, w_bytes_parts = [], [], []
+    for part in parts:
+        d = stack_distances(part.keys)[part.counted]
+        scaled_parts.append(np.where(d < 0, np.inf, d / part.trace_rate))
+        w_req_parts.append(np.full(d.size, 1.0 / part.rate))
+        w_bytes_parts.append(part.nbytes[part.counted].astype(np.float64) / part.rate)
+    scaled = np.concatenate(scaled_parts)
     order = np.argsort(scaled, kind="stable")
     scaled_sorted = scaled[order]
-    w_cum = np.concatenate([[0.0], np.cumsum(w[order])])
-    hit_n = np.searchsorted(scaled_sorted, sizes_blocks.astype(np.float64), side="left")  # d/R < C
-    missed_req = (scaled_sorted.size - hit_n).astype(np.float64)
-    missed_bytes = w_cum[-1] - w_cum[hit_n]
-    req = _ratios(missed_req, rate * sample.requests)
-    byt = _ratios(missed_bytes, rate * sample.bytes)
+    req_cum = np.concatenate([[0.0], np.cumsum(np.concatenate(w_req_parts)[order])])
+    bytes_cum = np.concatenate([[0.0], np.cumsum(np.concatenate(w_bytes_parts)[order])])
+    hit_n = np.searchsorted(scaled_sorted, sizes_blocks.astype(np.float64), side="left")  # D < C
+    requests = sum(p.requests for p in parts)
+    req = _ratios(req_cum[-1] - req_cum[hit_n], requests)
+    byt = _ratios(bytes_cum[-1] - bytes_cum[hit_n], sum(p.bytes for p in parts))
     if sizes_blocks.size and sizes_blocks[0] == 0:
-        req[0] = byt[0] = 1.0 if sample.requests else 0.0
-    exact = sample.threshold >= (1 << HASH_BITS)
+        req[0] = byt[0] = 1.0 if requests else 0.0
+    rate, method = _sampling(parts, "stack distances")
     return MissRatioCurve(
         policy="lru",
         cache_gb=(sizes_blocks * block_bytes / 1e9).tolist(),
         cache_blocks=sizes_blocks.tolist(),
         request_miss_ratio=_monotone(req),
         byte_miss_ratio=_monotone(byt),
-        method="exact stack distances" if exact else f"SHARDS (R = {rate:.4g}) stack distances",
+        method=method,
         sampling_rate=rate,
-        sampled_requests=int(sample.keys.size),
+        sampled_requests=int(sum(p.keys.size for p in parts)),
     )
 
 
@@ -329,15 +368,17 @@ def _dense_ids(keys: IntArray) -> tuple[IntArray, int]:
 
 def policy_curve(
     policy: str,
-    sample: BlockSample,
+    samples: Samples,
     sizes_blocks: IntArray,
     block_bytes: int,
     scratch_dir: Path | None = None,
 ) -> MissRatioCurve:
     """Request miss ratios of a libCacheSim policy (``lru``, ``arc``, ``s3fifo``, ...) at each size.
 
-    Miniature simulation: the SHARDS sample replayed through caches of ``round(C * R)`` blocks
-    (at least one block for C > 0), warm-up requests first (not counted). With ``scratch_dir``
+    Miniature simulation: each SHARDS sample replayed through caches of ``round(C R share)`` blocks
+    (at least one block for C > 0), warm-up requests first (not counted); with one sample per
+    partition of the block keys, the misses of each (divided by its rate R) are added, over the
+    requests of all. With ``scratch_dir``
     the sample is written there once as a libCacheSim ``oracleGeneral`` binary trace (24 bytes a
     request) and replayed in C (~10 million requests/s); without it each request goes through
     the Python binding (~0.4 million/s). Raises InputError for an unknown policy and
@@ -352,9 +393,47 @@ def policy_curve(
         import libcachesim as lcs
     except ImportError as exc:  # pragma: no cover - installed with the project
         raise RuntimeError("libCacheSim (PyPI 'libcachesim') is not installed") from exc
-    if scratch_dir is None and sample.keys.size > PYTHON_REPLAY_MAX:
-        sample = _subsample(sample, PYTHON_REPLAY_MAX)
-    rate = sample.rate
+    parts = _parts(samples)
+    if scratch_dir is None:
+        parts = [
+            _subsample(p, PYTHON_REPLAY_MAX // len(parts))
+            if p.keys.size > PYTHON_REPLAY_MAX // len(parts)
+            else p
+            for p in parts
+        ]
+    missed = np.zeros(sizes_blocks.size)
+    for i, part in enumerate(parts):
+        missed += _replay(lcs, name, policy, part, sizes_blocks, scratch_dir, i) / part.rate
+    requests = sum(p.requests for p in parts)
+    req_ratios = _ratios(missed, requests) if requests else [0.0] * sizes_blocks.size
+    if sizes_blocks.size and sizes_blocks[0] == 0 and requests:
+        req_ratios[0] = 1.0
+    rate, _ = _sampling(parts, "")
+    split = f", {len(parts)} partitions" if len(parts) > 1 else ""
+    return MissRatioCurve(
+        policy=policy,
+        cache_gb=(sizes_blocks * block_bytes / 1e9).tolist(),
+        cache_blocks=sizes_blocks.tolist(),
+        request_miss_ratio=req_ratios,
+        byte_miss_ratio=None,
+        method=f"libCacheSim {name}"
+        + ("" if rate >= 1 else f", miniature simulation (R = {rate:.4g}{split})"),
+        sampling_rate=rate,
+        sampled_requests=int(sum(p.keys.size for p in parts)),
+    )
+
+
+def _replay(
+    lcs: Any,
+    name: str,
+    policy: str,
+    sample: BlockSample,
+    sizes_blocks: IntArray,
+    scratch_dir: Path | None,
+    tag: int,
+) -> FloatArray:
+    """Counted misses of ``sample`` through the policy's miniature caches, one per size."""
+    rate = sample.trace_rate
     ids, n_unique = _dense_ids(sample.keys)
     warm = int(np.argmax(sample.counted)) if sample.counted.any() else ids.size
     hashpower = max(10, min(26, math.ceil(math.log2(max(n_unique, 2))) + 1))
@@ -362,7 +441,7 @@ def policy_curve(
     reader = None
     trace_path: Path | None = None
     if scratch_dir is not None and ids.size:
-        trace_path = Path(scratch_dir) / f"mrc-sample-{policy}.oracleGeneral"
+        trace_path = Path(scratch_dir) / f"mrc-sample-{policy}-{tag}.oracleGeneral"
         rec = np.zeros(
             ids.size, dtype=np.dtype([("t", "<u4"), ("id", "<u8"), ("size", "<u4"), ("next", "<i8")])
         )
@@ -379,7 +458,7 @@ def policy_curve(
             # would be empty): tiny miniature caches are simulated at that minimum
             size = max(_MIN_OBJECTS.get(policy, 1), round(c * rate)) if c > 0 else 0
             if size == 0 or counted_n == 0:
-                miss.append(1.0 if counted_n else 0.0)
+                miss.append(float(counted_n))
                 continue
             cache = cls(size, hashpower=hashpower)
             if reader is not None:
@@ -400,20 +479,7 @@ def policy_curve(
     finally:
         if trace_path is not None:
             trace_path.unlink(missing_ok=True)
-    missed_arr = np.asarray(miss, dtype=np.float64)
-    req_ratios = _ratios(missed_arr, rate * sample.requests) if sample.requests else [0.0] * len(miss)
-    if sizes_blocks.size and sizes_blocks[0] == 0 and sample.requests:
-        req_ratios[0] = 1.0
-    return MissRatioCurve(
-        policy=policy,
-        cache_gb=(sizes_blocks * block_bytes / 1e9).tolist(),
-        cache_blocks=sizes_blocks.tolist(),
-        request_miss_ratio=req_ratios,
-        byte_miss_ratio=None,
-        method=f"libCacheSim {name}" + ("" if rate >= 1 else f", miniature simulation (R = {rate:.4g})"),
-        sampling_rate=rate,
-        sampled_requests=int(ids.size),
-    )
+    return np.asarray(miss, dtype=np.float64)
 
 
 def _subsample(sample: BlockSample, limit: int) -> BlockSample:
@@ -431,6 +497,7 @@ def _subsample(sample: BlockSample, limit: int) -> BlockSample:
         threshold=threshold,
         requests=sample.requests,
         bytes=sample.bytes,
+        share=sample.share,
     )
 
 

@@ -1,19 +1,13 @@
 """Streaming workload profile of a block trace: rates per interval, peaks, mix, sequentiality, footprint.
 
-:class:`ProfileBuilder` takes :class:`~models.traces.records.Records` chunks in time order and
-keeps only per-interval counters, the per-stream tail needed for sequentiality, the blocks of the
-interval still open, a 4 KiB heat map (distinct blocks touched) and a SHARDS sample of the
-cache-block requests (see :mod:`models.traces.mrc`): memory grows with the number of intervals
-and, up to :data:`HEAT_MAX_BLOCKS` distinct blocks, with the footprint, never with the number of
-records. Beyond that bound the heat map and working sets follow a hash sample of the cache
-blocks (estimates, said in the profile's warnings). Each chunk is a few vector passes and sorts
-of packed 64-bit keys (keys within a small range are counted in arrays indexed by key instead:
-:func:`dense_range`); nothing loops over records in Python.
+The profile is read from a :class:`~models.traces.builder.ProfileBuilder` (the streaming
+accumulator, or several merged: one per partition of the block keys) by :func:`summarize`.
 
 Definitions (interval of ``interval_s`` seconds, counted from the first record)::
 
-    IOPS            I/Os in the interval / interval_s
-    MB/s            bytes in the interval / 10^6 / interval_s
+    IOPS            I/Os in the interval / its length (interval_s; the last one ends with the
+                    trace: see ProfileBuilder.interval_lengths)
+    MB/s            bytes in the interval / 10^6 / its length
     read %          reads / I/Os x 100
     sequential %    I/Os starting exactly where one of the previous ``seq_window`` I/Os of the same
                     stream ended / I/Os x 100      (random % = 100 - sequential %)
@@ -28,216 +22,25 @@ in its interval's rates, and its blocks may be counted twice in that interval's 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pydantic import Field
 
-from models.base import InputError, Output
-from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
-from models.traces.mrc import DEFAULT_MAX_SAMPLES, HASH_BITS, ShardsSampler, shards_hash
-from models.traces.records import BoolArray, FloatArray, IntArray, Records
+from models.base import Output
+from models.traces.records import FloatArray, IntArray
 from models.units import GB, KIB, MB
 from models.workload import IoSize
+
+if TYPE_CHECKING:
+    from models.traces.builder import ProfileBuilder
 
 N_SIZE_CLASSES = 17
 """I/O-size classes: [0, 1 KiB), then [2^k, 2^(k+1)) for 1 KiB ... 16 MiB, then >= 32 MiB... (log2)."""
 MAX_SERIES_POINTS = 5000
 """Longer interval series are averaged down to at most this many points in the profile."""
-MERGE_EVERY = 1 << 21
-"""Buffered 4 KiB block entries (and open-interval keys) that trigger a merge into the heat map
-(or a deduplication), at least: 2 Mi entries of key and weight are 32 MB."""
-MAX_EXPANSION = 1 << 18
-"""4 KiB blocks expanded at once (large I/Os are split into many): bounds the temporaries
-(about 20 arrays of this many 8-byte values, 40 MB)."""
-HEAT_SHIFT = HEAT_BLOCK_BYTES.bit_length() - 1
-"""log2 of the heat block size: ``offset >> HEAT_SHIFT`` is the 4 KiB block number."""
-MAX_OFFSET = 1 << (STREAM_SHIFT + 12)
-"""Offsets at or beyond 4 PiB are refused (block keys would overflow)."""
-HEAT_MAX_BLOCKS = 1 << 23
-"""Distinct 4 KiB blocks the heat map holds exactly (32 GiB touched; about 130 B each while
-merging). Beyond, it keeps only the cache blocks whose SHARDS hash is below a threshold, halved
-as needed, so memory stays bounded: footprint, working sets and the 4 KiB tier row become
-estimates (divided by the rate); chunks of 512 KiB and more stay exact (:class:`HeatMap`)."""
 PENT_UP_SHARE = 0.05
 """Share of time above the latency target from which the IOPS are said to understate demand."""
-
-
-DENSE_SPAN_PER_KEY = 4
-"""Keys whose range spans at most this many values per key are counted in arrays indexed by
-key (a bitmap, ``bincount``): one pass over the keys and one over the range, instead of a sort."""
-DENSE_MAX_SPAN = 1 << 23
-"""Largest key range counted that way: 8 Mi values, 64 MB of float64 sums at most."""
-
-
-def dense_range(lo: int, hi: int, n: int) -> bool:
-    """Whether ``n`` keys in ``[lo, hi]`` are worth counting in arrays indexed by key: a range of
-    at most :data:`DENSE_SPAN_PER_KEY` values per key and :data:`DENSE_MAX_SPAN` values in all."""
-    span = hi - lo + 1
-    return span <= DENSE_MAX_SPAN and span <= DENSE_SPAN_PER_KEY * n
-
-
-def sorted_unique(x: IntArray) -> IntArray:
-    """Distinct values, sorted: marked in a bitmap over their range when it is small
-    (:func:`dense_range`), else sorted and compared with their neighbours (faster than numpy's
-    hashing ``unique`` for millions of distinct 64-bit keys)."""
-    if x.size == 0:
-        return np.sort(x)
-    lo, hi = int(x.min()), int(x.max())
-    if dense_range(lo, hi, x.size):
-        seen = np.zeros(hi - lo + 1, dtype=bool)
-        seen[x - lo] = True
-        return np.flatnonzero(seen) + lo
-    s = np.sort(x)
-    keep = np.empty(s.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(s[1:], s[:-1], out=keep[1:])
-    return s[keep]
-
-
-def sort_with_index(keys: IntArray) -> tuple[IntArray, IntArray]:
-    """``(order, keys[order])`` for a stable ascending order of non-negative keys.
-
-    When the key and its index fit in 63 bits together, one ``np.sort`` of ``key << b | index``
-    gives both (numpy's SIMD sort: several times faster than ``argsort``); otherwise a stable
-    ``argsort``.
-    """
-    n = keys.size
-    if n == 0:
-        return np.zeros(0, np.int64), keys
-    index_bits = max(1, (n - 1).bit_length())
-    if int(keys.max()).bit_length() + index_bits <= 63:
-        packed = np.sort((keys << index_bits) | np.arange(n, dtype=np.int64))
-        return packed & ((1 << index_bits) - 1), packed >> index_bits
-    order = np.argsort(keys, kind="stable")
-    return order, keys[order]
-
-
-def _stable_order(ids: IntArray) -> IntArray:
-    """Stable ascending order of small non-negative ids (radix sort below 2^16)."""
-    if ids.size and int(ids.max()) < (1 << 16):
-        return np.argsort(ids.astype(np.uint16), kind="stable")
-    return sort_with_index(ids)[0]
-
-
-def _low_bits(parts: list[IntArray], hi_shift: int) -> int:
-    """Bits of the largest ``lo`` of the ``hi << hi_shift | lo`` keys of the parts, or
-    ``hi_shift`` itself when every ``hi`` is 0 (then narrowing changes nothing)."""
-    parts = [k for k in parts if k.size]
-    if not any(int(k.max()) >> hi_shift for k in parts):
-        return hi_shift
-    return max(int((k & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
-
-
-def _compact_keys(keys: IntArray, hi_shift: int, lo_bits: int | None = None) -> tuple[IntArray, int, int]:
-    """Order-preserving narrowing of ``hi << hi_shift | lo`` keys to ``hi << b | lo``, with b
-    = ``lo_bits``, by default the bits of the largest ``lo`` (:func:`_low_bits`): ``(compact
-    keys, hi_shift, b)`` (see :func:`_expand_keys`). Stream ids sit at bit 40 of block keys: this
-    brings the blocks of a few streams into a range small enough to count by index."""
-    if lo_bits is None:
-        lo_bits = _low_bits([keys], hi_shift)
-    if lo_bits == hi_shift:
-        return keys, hi_shift, hi_shift
-    return ((keys >> hi_shift) << lo_bits) | (keys & ((1 << hi_shift) - 1)), hi_shift, lo_bits
-
-
-def _expand_keys(compact: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
-    if lo_bits == hi_shift:
-        return compact
-    return ((compact >> lo_bits) << hi_shift) | (compact & ((1 << lo_bits) - 1))
-
-
-def add_sums(
-    keys: IntArray,
-    sums: FloatArray,
-    more_keys: list[IntArray],
-    more_weights: list[FloatArray],
-    hi_shift: int = STREAM_SHIFT,
-) -> tuple[IntArray, FloatArray]:
-    """A sorted distinct-key table with its sums, the (key, weight) entries of the parts added
-    (weights > 0; the entries of a key summed in the given order, then added to the table's sum).
-
-    Keys are ``stream << hi_shift | block``. When the table and the parts, narrowed by
-    :func:`_compact_keys`, fall in a small range (:func:`dense_range`), one ``bincount`` over the
-    range does it; else the entries are summed per key by a sort and merged into the table
-    (:func:`merge_sums`).
-    """
-    new_keys = np.concatenate(more_keys)
-    weights = np.concatenate(more_weights)
-    if new_keys.size == 0:
-        return keys, sums
-    lo_bits = _low_bits([keys, new_keys], hi_shift)
-    table = _compact_keys(keys, hi_shift, lo_bits)[0]
-    new = _compact_keys(new_keys, hi_shift, lo_bits)[0]
-    lo, hi = int(new.min()), int(new.max())
-    if table.size:
-        lo, hi = min(lo, int(table[0])), max(hi, int(table[-1]))
-    if not dense_range(lo, hi, new.size + table.size):
-        return merge_sums(keys, sums, *_sum_by_key([new_keys], [weights]))
-    total = np.bincount(new - lo, weights=weights, minlength=hi - lo + 1).astype(np.float64, copy=False)
-    total[table - lo] += sums
-    present = np.flatnonzero(total > 0).astype(np.int64, copy=False)
-    return _expand_keys(present + lo, hi_shift, lo_bits), total[present]
-
-
-def distinct_count(keys: IntArray, hi_shift: int = STREAM_SHIFT) -> int:
-    """Number of distinct ``stream << hi_shift | block`` keys (narrowed first: :func:`_compact_keys`)."""
-    return int(sorted_unique(_compact_keys(keys, hi_shift)[0]).size)
-
-
-def _sum_by_key(keys: list[IntArray], weights: list[FloatArray]) -> tuple[IntArray, FloatArray]:
-    """Distinct keys (ascending) of the concatenated parts and the weights summed per key (in
-    the given order within a key)."""
-    all_keys = np.concatenate(keys)
-    order, new = _group_sorted(all_keys)
-    sums = np.bincount(np.cumsum(new) - 1, weights=np.concatenate(weights)[order])
-    return all_keys[order[new]], sums.astype(np.float64)
-
-
-def _sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
-    """As :func:`_sum_by_key` for keys already sorted (equal keys adjacent)."""
-    if keys.size == 0:
-        return keys, weights
-    new = np.empty(keys.size, dtype=bool)
-    new[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=new[1:])
-    return keys[new], np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64)
-
-
-def _group_sorted(keys: IntArray) -> tuple[IntArray, BoolArray]:
-    """``(order, first)``: a stable ascending order of ``stream << 40 | block`` keys, and where
-    each distinct key starts in ``keys[order]``."""
-    order, ordered = sort_with_index(_compact_keys(keys, STREAM_SHIFT)[0])
-    new = np.empty(ordered.size, dtype=bool)
-    if new.size:
-        new[0] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    return order, new
-
-
-def merge_sums(
-    keys: IntArray, sums: FloatArray, more_keys: IntArray, more_sums: FloatArray
-) -> tuple[IntArray, FloatArray]:
-    """Two sorted distinct-key tables merged into one, the sums of common keys added."""
-    if keys.size == 0:
-        return more_keys, more_sums
-    pos = np.searchsorted(keys, more_keys)
-    found = keys[np.minimum(pos, keys.size - 1)] == more_keys
-    sums = sums.copy()
-    sums[pos[found]] += more_sums[found]
-    new = ~found
-    if not new.any():
-        return keys, sums
-    at = pos[new]
-    return np.insert(keys, at, more_keys[new]), np.insert(sums, at, more_sums[new])
-
-
-def _value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
-    """Distinct values (ascending) and how often each occurs."""
-    s = np.sort(x)
-    if s.size == 0:
-        return s, np.zeros(0, np.int64)
-    starts = np.flatnonzero(np.append(True, s[1:] != s[:-1]))
-    return s[starts], np.diff(np.append(starts, s.size))
 
 
 def size_class(size: IntArray) -> IntArray:
@@ -343,527 +146,152 @@ class TraceProfile(Output):
     warnings: list[str] = []
 
 
-MAX_INTERVALS = 2_000_000
-"""Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
+def _peak(b: ProfileBuilder, i: int, rank: int, by: str, ws: FloatArray, length_s: float) -> PeakWindow:
+    g, dt = b.iv, b.interval_s
+    count = int(g.count[i])
+    lat = float(g.lat_sum[i] / g.lat_n[i] * 1000.0) if g.lat_n[i] else None
+    return PeakWindow(
+        rank=rank,
+        by=by,
+        start_s=i * dt,
+        end_s=i * dt + length_s,
+        iops=count / length_s,
+        mb_s=float(g.bytes[i]) / MB / length_s,
+        read_pct=100.0 * g.reads[i] / count if count else 0.0,
+        sequential_pct=100.0 * g.seq[i] / count if count else 0.0,
+        working_set_gb=float(ws[i]) * b.block_bytes / GB,
+        mean_latency_ms=lat,
+        io_sizes=io_size_mix(g.cls_count[i].astype(np.int64), g.cls_bytes[i].astype(np.float64)),
+    )
 
 
-class _Grow:
-    """Per-interval counters that grow as later intervals appear."""
-
-    def __init__(self) -> None:
-        self.n = 0
-        cap = 1024
-        self.count = np.zeros(cap, np.int64)
-        self.reads = np.zeros(cap, np.int64)
-        self.bytes = np.zeros(cap, np.float64)
-        self.read_bytes = np.zeros(cap, np.float64)
-        self.seq = np.zeros(cap, np.int64)
-        self.lat_sum = np.zeros(cap, np.float64)
-        self.lat_n = np.zeros(cap, np.int64)
-        self.ws = np.zeros(cap, np.float64)  # distinct cache blocks (divided by the heat rate)
-        self.cls_count = np.zeros((cap, N_SIZE_CLASSES), np.int32)
-        self.cls_bytes = np.zeros((cap, N_SIZE_CLASSES), np.float32)
-
-    def ensure(self, n: int) -> None:
-        if n <= self.count.shape[0]:
-            self.n = max(self.n, n)
-            return
-        cap = max(n, 2 * self.count.shape[0])
-        for name in ("count", "reads", "bytes", "read_bytes", "seq", "lat_sum", "lat_n", "ws"):
-            old = getattr(self, name)
-            new = np.zeros(cap, old.dtype)
-            new[: old.size] = old
-            setattr(self, name, new)
-        for name in ("cls_count", "cls_bytes"):
-            old = getattr(self, name)
-            new = np.zeros((cap, N_SIZE_CLASSES), old.dtype)
-            new[: old.shape[0]] = old
-            setattr(self, name, new)
-        self.n = max(self.n, n)
-
-
-class ProfileBuilder:
-    """Accumulates the profile, the heat map and the SHARDS sample chunk by chunk.
-
-    Work per chunk is a handful of vector passes and sorts of packed 64-bit keys (``np.sort``,
-    not ``argsort``/``unique``: several times faster on 64-bit keys), or ``bincount`` and bitmaps
-    over the key range when it is small (:func:`dense_range`); state kept between chunks:
-    per-interval counters, the last ``seq_window`` I/Os of each stream, the distinct cache blocks
-    of the interval still open, the 4 KiB heat map and the SHARDS sample.
-    """
-
-    def __init__(
-        self,
-        interval_s: float = 60.0,
-        block_bytes: int = 4096,
-        warmup_s: float = 0.0,
-        latency_target_ms: float = 10.0,
-        seq_window: int = 8,
-        max_samples: int = DEFAULT_MAX_SAMPLES,
-        max_heat_blocks: int = HEAT_MAX_BLOCKS,
-    ) -> None:
-        if block_bytes % HEAT_BLOCK_BYTES or block_bytes & (block_bytes - 1):
-            raise ValueError("block_bytes must be a power of two multiple of 4096")
-        self.interval_s = float(interval_s)
-        self.block_bytes = block_bytes
-        self.block_shift = int(math.log2(block_bytes // HEAT_BLOCK_BYTES))
-        self.warmup_s = warmup_s
-        self.latency_target_s = latency_target_ms / 1000.0
-        self.seq_window = seq_window
-        self.sampler = ShardsSampler(max_samples=max_samples)
-        self.iv = _Grow()
-        self.t0: float | None = None
-        self.t_max = 0.0
-        self.records = 0
-        self.lat_over = 0
-        self.lat_n = 0
-        self.has_latency = False
-        self.sizes: dict[int, int] = {}
-        self.span = np.zeros(0, np.int64)
-        """Highest byte addressed per stream id [B]."""
-        self.carry_stream = np.zeros(0, np.int64)
-        self.carry_end = np.zeros(0, np.int64)
-        self.open_interval = -1
-        self._open_keys: list[IntArray] = []
-        self._open_n = 0
-        self._open_distinct = 0
-        self.heat_keys = np.zeros(0, np.int64)
-        self.heat_w = np.zeros(0, np.float64)
-        self.max_heat_blocks = max_heat_blocks
-        self.heat_threshold = 1 << HASH_BITS
-        """Blocks of the cache blocks whose SHARDS hash is below this are kept (all at first)."""
-        self.coarse_keys: IntArray | None = None
-        self.coarse_w: FloatArray | None = None
-        self._pending_keys: list[IntArray] = []
-        self._pending_w: list[FloatArray] = []
-        self._pending_coarse_keys: list[IntArray] = []
-        self._pending_coarse_w: list[FloatArray] = []
-        self._pending_n = 0
-        self.dropped = 0
-
-    # ---- per chunk ----
-
-    def add(self, rec: Records) -> None:
-        ends = rec.offset + rec.size
-        keep = (rec.size > 0) & (ends <= MAX_OFFSET)
-        if not keep.all():
-            self.dropped += int((~keep).sum())
-            rec = rec.take(keep)
-            ends = ends[keep]
-        n = len(rec)
-        if n == 0:
-            return
-        if self.t0 is None:
-            self.t0 = float(rec.t.min())
-        rel = rec.t - self.t0
-        self.t_max = max(self.t_max, float(rel.max()))
-        self.records += n
-        ivl = np.maximum(np.floor(rel / self.interval_s).astype(np.int64), 0)
-        lo, hi = int(ivl.min()), int(ivl.max())
-        if hi + 1 > MAX_INTERVALS:
-            raise InputError(
-                "interval_s",
-                f"the trace spans {hi + 1:,} intervals of {self.interval_s:g} s (more than {MAX_INTERVALS:,}): "
-                "use a longer interval, or check for a bogus timestamp far ahead of the rest",
-            )
-        self.iv.ensure(hi + 1)
-        local = ivl - lo
-        span = hi - lo + 1
-        g = self.iv
-        sl = slice(lo, hi + 1)
-        size_f = rec.size.astype(np.float64)
-        g.count[sl] += np.bincount(local, minlength=span)
-        g.reads[sl] += np.bincount(local[rec.read], minlength=span)
-        g.bytes[sl] += np.bincount(local, weights=size_f, minlength=span)
-        g.read_bytes[sl] += np.bincount(local, weights=np.where(rec.read, size_f, 0.0), minlength=span)
-        flat = local * N_SIZE_CLASSES + size_class(rec.size)
-        g.cls_count[sl] += (
-            np.bincount(flat, minlength=span * N_SIZE_CLASSES).reshape(span, -1).astype(np.int32)
+def summarize(b: ProfileBuilder, streams: int, has_timing: bool = True, peaks: int = 5) -> TraceProfile:
+    """The profile of what ``b`` has accumulated (all of the trace, or its partitions merged)."""
+    g, dt = b.iv, b.interval_s
+    n_iv = max(g.n, 1)
+    count = g.count[:n_iv]
+    byts = g.bytes[:n_iv]
+    duration = max(b.t_max, 0.0)
+    # a trace shorter than one interval: its rate is over its own duration
+    lengths = b.interval_lengths(n_iv) if has_timing else np.full(n_iv, dt)
+    span_s = float(lengths.sum())
+    total_bytes = float(byts.sum())
+    reads = int(g.reads[:n_iv].sum())
+    n = b.records
+    iops = count / lengths
+    mbs = byts / MB / lengths
+    by_iops = np.argsort(-iops, kind="stable")[:peaks]
+    by_mbs = np.argsort(-mbs, kind="stable")[:peaks]
+    hist = sorted(b.sizes.items(), key=lambda kv: -kv[1])
+    size_bins = [SizeBin(size_kib=s / KIB, count=c, pct=100.0 * c / n) for s, c in hist[:20]]
+    if len(hist) > 20:
+        rest = sum(c for _, c in hist[20:])
+        size_bins.append(SizeBin(size_kib=0.0, count=rest, pct=100.0 * rest / n))
+    whole_counts = g.cls_count[:n_iv].sum(axis=0).astype(np.int64)
+    whole_bytes = g.cls_bytes[:n_iv].astype(np.float64).sum(axis=0)
+    footprint = b.footprint_blocks()
+    ws_blocks = b.working_set_blocks()
+    ws_gb = ws_blocks * b.block_bytes / GB
+    warnings = []
+    if b.dropped:
+        warnings.append(f"{b.dropped:,} records of size 0 or beyond 4 PiB were left out")
+    if b.heat_rate < 1:
+        warnings.append(
+            f"the trace touched more than {b.max_heat_blocks:,} distinct 4 KiB blocks: the footprint, "
+            f"working sets and 4 KiB tier row are estimated from 1 in {1 / b.heat_rate:g} cache blocks"
         )
-        g.cls_bytes[sl] += (
-            np.bincount(flat, weights=size_f, minlength=span * N_SIZE_CLASSES)
-            .reshape(span, -1)
-            .astype(np.float32)
+    if not has_timing:
+        warnings.append("the trace has no timestamps (fio iolog v2 without wait lines): rates are unknown")
+    pent_up = None
+    if b.has_latency and b.lat_n:
+        lat_n = g.lat_n[:n_iv]
+        with_io = lat_n > 0
+        mean_iv = np.divide(g.lat_sum[:n_iv], lat_n, out=np.zeros(n_iv), where=with_io)
+        above = float((mean_iv[with_io] > b.latency_target_s).mean() * 100.0) if with_io.any() else 0.0
+        mean_ms = float(g.lat_sum[:n_iv].sum() / b.lat_n * 1000.0)
+        target_ms = b.latency_target_s * 1000.0
+        understated = above >= 100 * PENT_UP_SHARE or mean_ms > target_ms
+        message = (
+            f"response times were above {target_ms:g} ms for {above:.1f}% of the time (mean "
+            f"{mean_ms:.2f} ms): the IOPS in this trace understate what a faster array would see "
+            "(pent-up demand)"
+            if understated
+            else f"response times were within {target_ms:g} ms for {100 - above:.1f}% of the time (mean "
+            f"{mean_ms:.2f} ms): the IOPS reflect the demand"
         )
-        g.seq[sl] += np.bincount(local[self._sequential(rec, ends)], minlength=span)
-        if rec.latency is not None:
-            lat_ok = ~np.isnan(rec.latency)
-            if lat_ok.any():
-                self.has_latency = True
-                lat = np.where(lat_ok, rec.latency, 0.0)
-                g.lat_sum[sl] += np.bincount(local, weights=lat, minlength=span)
-                g.lat_n[sl] += np.bincount(local[lat_ok], minlength=span)
-                self.lat_n += int(lat_ok.sum())
-                self.lat_over += int((lat_ok & (rec.latency > self.latency_target_s)).sum())
-        sizes, counts = _value_counts(rec.size)
-        for s, c in zip(sizes.tolist(), counts.tolist(), strict=True):
-            self.sizes[s] = self.sizes.get(s, 0) + c
-        top = int(rec.stream.max())
-        if top >= self.span.size:
-            self.span = np.concatenate([self.span, np.zeros(top + 1 - self.span.size, np.int64)])
-        np.maximum.at(self.span, rec.stream, ends)
-        counted = rel >= self.warmup_s
-        nblocks = ((ends - 1) >> HEAT_SHIFT) - (rec.offset >> HEAT_SHIFT) + 1
-        cum = np.cumsum(nblocks)
-        cuts = np.searchsorted(cum, np.arange(MAX_EXPANSION, int(cum[-1]), MAX_EXPANSION), side="right")
-        for a, b in zip(
-            np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [n]]).tolist(), strict=True
-        ):
-            if b > a:
-                part = slice(a, b)
-                self._blocks(rec.take(part), nblocks[part], ivl[part], counted[part])
-
-    def _sequential(self, rec: Records, ends: IntArray) -> BoolArray:
-        """True where an I/O starts where one of the previous ``seq_window`` I/Os of its stream ended.
-
-        The I/Os (the previous chunk's last ``seq_window`` per stream first) are ordered by stream,
-        keeping time order within a stream (a stable sort); the j-th previous I/O of the same
-        stream is then j places back, so ``seq_window`` shifted comparisons of whole arrays
-        decide every I/O.
-        """
-        k = self.seq_window
-        n_carry = self.carry_stream.size
-        stream = np.concatenate([self.carry_stream, rec.stream])
-        end = np.concatenate([self.carry_end, ends])
-        start = np.concatenate([np.full(n_carry, -1, np.int64), rec.offset])
-        single = bool(stream[0] == stream.min() == stream.max())
-        if single:
-            s, e, o = stream, end, start
-        else:
-            order = _stable_order(stream)
-            s, e, o = stream[order], end[order], start[order]
-        hit = np.zeros(s.size, dtype=bool)
-        for j in range(1, min(k, s.size - 1) + 1):
-            same = e[:-j] == o[j:]
-            if not single:
-                same &= s[j:] == s[:-j]
-            hit[j:] |= same
-        if single:
-            seq = hit
-            tail = np.arange(s.size) >= s.size - k
-        else:
-            seq = np.empty(s.size, dtype=bool)
-            seq[order] = hit
-            # keep the last k I/Os of each stream for the next chunk
-            last_of_stream = np.append(s[1:] != s[:-1], True)
-            group_end = np.flatnonzero(last_of_stream)[np.cumsum(np.append(False, last_of_stream[:-1]))]
-            tail = (group_end - np.arange(s.size)) < k
-        self.carry_stream, self.carry_end = s[tail], e[tail]
-        return seq[n_carry:]
-
-    def _blocks(self, rec: Records, nb: IntArray, ivl: IntArray, counted: BoolArray) -> None:
-        """Split the I/Os into 4 KiB blocks: heat, cache-block requests (SHARDS), working sets."""
-        n = len(rec)
-        total = int(nb.sum())
-        io_start = np.cumsum(nb) - nb  # index of each I/O's first block
-        first = rec.offset >> HEAT_SHIFT
-        end = rec.offset + rec.size
-        blk = np.arange(total, dtype=np.int64) + np.repeat(first - io_start, nb)
-        # bytes of each block the I/O moves: 4 KiB inside, less at the I/O's ends
-        overlap = np.full(total, HEAT_BLOCK_BYTES, dtype=np.int64)
-        io_last = io_start + nb - 1
-        overlap[io_last] = end - ((end - 1) >> HEAT_SHIFT << HEAT_SHIFT)
-        overlap[io_start] = np.minimum(end, (first + 1) << HEAT_SHIFT) - rec.offset
-        keys = blk if not rec.stream.any() else blk | np.repeat(rec.stream << STREAM_SHIFT, nb)
-        # heat: I/O share per 4 KiB block (overlap / size), summed per block when merged
-        weight = overlap / np.repeat(rec.size, nb)
-        if self.coarse_keys is None:
-            self._pending_keys.append(keys)
-            self._pending_w.append(weight)
-        else:  # sampled heat map: every entry in the exact 512 KiB map, the sampled ones in the map
-            self._pending_coarse_keys.append(keys >> COARSE_SHIFT)
-            self._pending_coarse_w.append(weight)
-            keep = shards_hash(keys >> self.block_shift) < self.heat_threshold
-            self._pending_keys.append(keys[keep])
-            self._pending_w.append(weight[keep])
-        self._pending_n += total
-        if self._pending_n > max(MERGE_EVERY, self.heat_keys.size):
-            self._merge_heat()
-        # cache blocks: one request per (I/O, cache block)
-        if self.block_shift:
-            ckeys = keys >> self.block_shift
-            new = np.ones(total, dtype=bool)
-            np.not_equal(ckeys[1:], ckeys[:-1], out=new[1:])
-            new[io_start] = True
-            starts = np.flatnonzero(new)
-            ckeys = ckeys[starts]
-            cbytes = np.add.reduceat(overlap, starts)
-            per_io = np.add.reduceat(new.astype(np.int64), io_start) if n else np.zeros(0, np.int64)
-        else:
-            ckeys, cbytes, per_io = keys, overlap, nb
-        self.sampler.add(ckeys, cbytes, np.repeat(counted, per_io))
-        self._working_sets(np.repeat(ivl, per_io), ckeys)
-
-    def _working_sets(self, ivl: IntArray, ckeys: IntArray) -> None:
-        """Distinct cache blocks per interval.
-
-        In time order a batch is a run of intervals: those that end inside it are counted at
-        once (one sort); the keys of the last one, still open, are kept as they come and counted
-        when a later interval starts (or at the end: :meth:`_close_interval`), deduplicated on
-        the way whenever they have doubled. A batch out of time order counts its distinct
-        (interval, block) pairs by one sort of ``interval << b | block``.
-        """
-        if self.heat_threshold < (1 << HASH_BITS):  # the sampled blocks only, counted 1 / rate times
-            keep = shards_hash(ckeys) < self.heat_threshold
-            ivl, ckeys = ivl[keep], ckeys[keep]
-        if ckeys.size == 0:
-            return
-        if np.all(ivl[1:] >= ivl[:-1]):
-            cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
-            starts, ends = np.append(0, cuts), np.append(cuts, ivl.size)
-            groups = [
-                (int(ivl[a]), ckeys[a:b], False) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-            ]
-        else:
-            groups = self._pairs(ivl, ckeys)
-        last = groups[-1][0]
-        for i, keys, distinct in groups:
-            if i == self.open_interval or i == last:
-                if i != self.open_interval:
-                    self._close_interval()
-                    self.open_interval = i
-                self._open_keys.append(keys)
-                self._open_n += keys.size
-                if self._open_n > 2 * self._open_distinct + MERGE_EVERY:
-                    merged = sorted_unique(np.concatenate(self._open_keys))
-                    self._open_keys, self._open_n, self._open_distinct = [merged], merged.size, merged.size
-            else:  # an interval that starts and ends in this batch (or a late record's)
-                count = keys.size if distinct else distinct_count(keys, STREAM_SHIFT - self.block_shift)
-                self.iv.ws[i] += count / self.heat_rate
-
-    def _pairs(self, ivl: IntArray, ckeys: IntArray) -> list[tuple[int, IntArray, bool]]:
-        """(interval, its distinct blocks, True) for each interval of a batch out of time order."""
-        lo = int(ivl.min())
-        rel = ivl - lo
-        compact, hi_shift, lo_bits = _compact_keys(ckeys, STREAM_SHIFT - self.block_shift)
-        key_bits = int(compact.max()).bit_length()
-        iv_bits = int(rel.max()).bit_length()
-        if key_bits + iv_bits <= 63:
-            packed = sorted_unique((rel << key_bits) | compact)
-            p_iv = (packed >> key_bits) + lo
-            p_key = _expand_keys(packed & ((1 << key_bits) - 1), hi_shift, lo_bits)
-        else:  # pragma: no cover - more than 2^63 (interval, block) combinations in one batch
-            pairs = np.unique(np.stack([ivl, ckeys]), axis=1)
-            p_iv, p_key = pairs[0], pairs[1]
-        present = np.flatnonzero(np.bincount(p_iv - lo)) + lo
-        bounds = np.searchsorted(p_iv, np.append(present, present[-1] + 1)).tolist()
-        return [(i, p_key[bounds[j] : bounds[j + 1]], True) for j, i in enumerate(present.tolist())]
-
-    def _close_interval(self) -> None:
-        """Count the distinct blocks of the open interval."""
-        if self.open_interval >= 0 and self._open_keys:
-            distinct = distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
-            self.iv.ws[self.open_interval] += distinct / self.heat_rate
-        self._open_keys, self._open_n, self._open_distinct = [], 0, 0
-        self.open_interval = -1
-
-    def _merge_heat(self) -> None:
-        """Fold the buffered (block, weight) entries into the heat map (:func:`add_sums`): summed
-        per block in time order, then added to the sorted map."""
-        if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
-            self.coarse_keys, self.coarse_w = add_sums(
-                self.coarse_keys,
-                self.coarse_w,
-                self._pending_coarse_keys,
-                self._pending_coarse_w,
-                STREAM_SHIFT - COARSE_SHIFT,
-            )
-            self._pending_coarse_keys, self._pending_coarse_w = [], []
-        if self._pending_keys:
-            self.heat_keys, self.heat_w = add_sums(
-                self.heat_keys, self.heat_w, self._pending_keys, self._pending_w
-            )
-            self._pending_keys, self._pending_w = [], []
-        self._pending_n = 0
-        if self.heat_keys.size > self.max_heat_blocks:
-            self._sample_heat()
-
-    def _sample_heat(self) -> None:
-        """Bound the heat map: halve the hash threshold until at most ``max_heat_blocks`` blocks
-        remain, and drop the others (and those of the open interval's working set). The first
-        time, the exact 512 KiB map is made from the exact 4 KiB map, to be kept from then on."""
-        if self.coarse_keys is None:
-            self.coarse_keys, self.coarse_w = _sum_runs(self.heat_keys >> COARSE_SHIFT, self.heat_w)
-        h = shards_hash(self.heat_keys >> self.block_shift)
-        threshold = self.heat_threshold
-        while threshold > 1 and int(np.count_nonzero(h < threshold)) > self.max_heat_blocks:
-            threshold //= 2
-        self.heat_threshold = threshold
-        keep = h < threshold
-        self.heat_keys, self.heat_w = self.heat_keys[keep], self.heat_w[keep]
-        self._open_keys = [k[shards_hash(k) < threshold] for k in self._open_keys]
-        self._open_n = sum(k.size for k in self._open_keys)
-        self._open_distinct = min(self._open_distinct, self._open_n)
-
-    @property
-    def heat_rate(self) -> float:
-        """Share of the cache blocks the heat map (and the working sets) follow: 1 until the map
-        outgrows ``max_heat_blocks``."""
-        return self.heat_threshold / float(1 << HASH_BITS)
-
-    # ---- result ----
-
-    def heat(self) -> HeatMap:
-        """The 4 KiB heat map (a sample when :attr:`heat_rate` < 1, with the exact 512 KiB map)."""
-        self._merge_heat()
-        return HeatMap(self.heat_keys, self.heat_w, self.heat_rate, self.coarse_keys, self.coarse_w)
-
-    def footprint_blocks(self) -> int:
-        """Distinct cache blocks touched (estimated when :attr:`heat_rate` < 1)."""
-        keys = self.heat().keys
-        distinct = keys.size
-        if self.block_shift and keys.size:  # sorted keys: each cache block is a run of its 4 KiB blocks
-            blocks = keys >> self.block_shift
-            distinct = 1 + int(np.count_nonzero(blocks[1:] != blocks[:-1]))
-        return int(round(distinct / self.heat_rate))
-
-    def working_set_blocks(self) -> FloatArray:
-        """Distinct cache blocks per interval so far (the open interval included)."""
-        ws = self.iv.ws[: max(self.iv.n, 1)].copy()
-        if self.open_interval >= 0 and self._open_keys:
-            keys = np.concatenate(self._open_keys)
-            ws[self.open_interval] += distinct_count(keys, STREAM_SHIFT - self.block_shift) / self.heat_rate
-        return ws
-
-    def _peak(self, i: int, rank: int, by: str, ws: FloatArray) -> PeakWindow:
-        g, dt = self.iv, self.interval_s
-        count = int(g.count[i])
-        lat = float(g.lat_sum[i] / g.lat_n[i] * 1000.0) if g.lat_n[i] else None
-        return PeakWindow(
-            rank=rank,
-            by=by,
-            start_s=i * dt,
-            end_s=(i + 1) * dt,
-            iops=count / dt,
-            mb_s=float(g.bytes[i]) / MB / dt,
-            read_pct=100.0 * g.reads[i] / count if count else 0.0,
-            sequential_pct=100.0 * g.seq[i] / count if count else 0.0,
-            working_set_gb=float(ws[i]) * self.block_bytes / GB,
-            mean_latency_ms=lat,
-            io_sizes=io_size_mix(g.cls_count[i].astype(np.int64), g.cls_bytes[i].astype(np.float64)),
+        pent_up = PentUpDemand(
+            latency_target_ms=target_ms,
+            mean_latency_ms=mean_ms,
+            time_above_target_pct=above,
+            ios_above_target_pct=100.0 * b.lat_over / b.lat_n,
+            understated=understated,
+            message=message,
         )
+    return TraceProfile(
+        records=n,
+        streams=streams,
+        duration_s=duration,
+        interval_s=dt,
+        intervals=n_iv,
+        has_timing=has_timing,
+        total_gb=total_bytes / GB,
+        read_pct=100.0 * reads / n if n else 0.0,
+        read_bytes_pct=100.0 * float(g.read_bytes[:n_iv].sum()) / total_bytes if total_bytes else 0.0,
+        mean_iops=n / span_s if has_timing else 0.0,
+        mean_mb_s=total_bytes / MB / span_s if has_timing else 0.0,
+        peak_iops=float(iops.max()) if has_timing else 0.0,
+        peak_mb_s=float(mbs.max()) if has_timing else 0.0,
+        sequential_pct=100.0 * float(g.seq[:n_iv].sum()) / n if n else 0.0,
+        mean_io_kib=total_bytes / n / KIB if n else 0.0,
+        size_histogram=size_bins,
+        io_sizes=io_size_mix(whole_counts, whole_bytes),
+        block_kib=b.block_bytes // KIB,
+        footprint_gb=footprint * b.block_bytes / GB,
+        footprint_blocks=footprint,
+        address_span_gb=int(b.span.sum()) / GB,
+        mean_working_set_gb=float(ws_gb[count > 0].mean()) if np.any(count > 0) else 0.0,
+        peak_working_set_gb=float(ws_gb.max()),
+        peaks_by_iops=[
+            _peak(b, int(i), r + 1, "iops", ws_blocks, float(lengths[i]))
+            for r, i in enumerate(by_iops)
+            if count[i] > 0
+        ],
+        peaks_by_mb_s=[
+            _peak(b, int(i), r + 1, "mb_s", ws_blocks, float(lengths[i]))
+            for r, i in enumerate(by_mbs)
+            if count[i] > 0
+        ],
+        pent_up=pent_up,
+        series=_series(b, n_iv, ws_blocks, lengths),
+        warnings=warnings,
+    )
 
-    def profile(self, streams: int, has_timing: bool = True, peaks: int = 5) -> TraceProfile:
-        g, dt = self.iv, self.interval_s
-        n_iv = max(g.n, 1)
-        count = g.count[:n_iv]
-        byts = g.bytes[:n_iv]
-        duration = max(self.t_max, 0.0)
-        # a trace shorter than one interval: its rate is over its own duration
-        span_s = max(duration, dt) if n_iv > 1 else max(duration, 1e-9) if has_timing else dt
-        total_bytes = float(byts.sum())
-        reads = int(g.reads[:n_iv].sum())
-        n = self.records
-        iops = count / dt
-        mbs = byts / MB / dt
-        by_iops = np.argsort(-count, kind="stable")[:peaks]
-        by_mbs = np.argsort(-byts, kind="stable")[:peaks]
-        hist = sorted(self.sizes.items(), key=lambda kv: -kv[1])
-        size_bins = [SizeBin(size_kib=s / KIB, count=c, pct=100.0 * c / n) for s, c in hist[:20]]
-        if len(hist) > 20:
-            rest = sum(c for _, c in hist[20:])
-            size_bins.append(SizeBin(size_kib=0.0, count=rest, pct=100.0 * rest / n))
-        whole_counts = g.cls_count[:n_iv].sum(axis=0).astype(np.int64)
-        whole_bytes = g.cls_bytes[:n_iv].astype(np.float64).sum(axis=0)
-        footprint = self.footprint_blocks()
-        ws_blocks = self.working_set_blocks()
-        ws_gb = ws_blocks * self.block_bytes / GB
-        warnings = []
-        if self.dropped:
-            warnings.append(f"{self.dropped:,} records of size 0 or beyond 4 PiB were left out")
-        if self.heat_rate < 1:
-            warnings.append(
-                f"the trace touched more than {self.max_heat_blocks:,} distinct 4 KiB blocks: the footprint, "
-                f"working sets and 4 KiB tier row are estimated from 1 in {1 / self.heat_rate:g} cache blocks"
-            )
-        if not has_timing:
-            warnings.append(
-                "the trace has no timestamps (fio iolog v2 without wait lines): rates are unknown"
-            )
-        pent_up = None
-        if self.has_latency and self.lat_n:
-            lat_n = g.lat_n[:n_iv]
-            with_io = lat_n > 0
-            mean_iv = np.divide(g.lat_sum[:n_iv], lat_n, out=np.zeros(n_iv), where=with_io)
-            above = float((mean_iv[with_io] > self.latency_target_s).mean() * 100.0) if with_io.any() else 0.0
-            mean_ms = float(g.lat_sum[:n_iv].sum() / self.lat_n * 1000.0)
-            target_ms = self.latency_target_s * 1000.0
-            understated = above >= 100 * PENT_UP_SHARE or mean_ms > target_ms
-            message = (
-                f"response times were above {target_ms:g} ms for {above:.1f}% of the time (mean "
-                f"{mean_ms:.2f} ms): the IOPS in this trace understate what a faster array would see "
-                "(pent-up demand)"
-                if understated
-                else f"response times were within {target_ms:g} ms for {100 - above:.1f}% of the time (mean "
-                f"{mean_ms:.2f} ms): the IOPS reflect the demand"
-            )
-            pent_up = PentUpDemand(
-                latency_target_ms=target_ms,
-                mean_latency_ms=mean_ms,
-                time_above_target_pct=above,
-                ios_above_target_pct=100.0 * self.lat_over / self.lat_n,
-                understated=understated,
-                message=message,
-            )
-        return TraceProfile(
-            records=n,
-            streams=streams,
-            duration_s=duration,
-            interval_s=dt,
-            intervals=n_iv,
-            has_timing=has_timing,
-            total_gb=total_bytes / GB,
-            read_pct=100.0 * reads / n if n else 0.0,
-            read_bytes_pct=100.0 * float(g.read_bytes[:n_iv].sum()) / total_bytes if total_bytes else 0.0,
-            mean_iops=n / span_s if has_timing else 0.0,
-            mean_mb_s=total_bytes / MB / span_s if has_timing else 0.0,
-            peak_iops=float(iops.max()) if has_timing else 0.0,
-            peak_mb_s=float(mbs.max()) if has_timing else 0.0,
-            sequential_pct=100.0 * float(g.seq[:n_iv].sum()) / n if n else 0.0,
-            mean_io_kib=total_bytes / n / KIB if n else 0.0,
-            size_histogram=size_bins,
-            io_sizes=io_size_mix(whole_counts, whole_bytes),
-            block_kib=self.block_bytes // KIB,
-            footprint_gb=footprint * self.block_bytes / GB,
-            footprint_blocks=footprint,
-            address_span_gb=int(self.span.sum()) / GB,
-            mean_working_set_gb=float(ws_gb[count > 0].mean()) if np.any(count > 0) else 0.0,
-            peak_working_set_gb=float(ws_gb.max()),
-            peaks_by_iops=[
-                self._peak(int(i), r + 1, "iops", ws_blocks) for r, i in enumerate(by_iops) if count[i] > 0
-            ],
-            peaks_by_mb_s=[
-                self._peak(int(i), r + 1, "mb_s", ws_blocks) for r, i in enumerate(by_mbs) if count[i] > 0
-            ],
-            pent_up=pent_up,
-            series=self._series(n_iv, ws_blocks),
-            warnings=warnings,
-        )
 
-    def _series(self, n_iv: int, ws_blocks: FloatArray) -> IntervalSeries:
-        g, dt = self.iv, self.interval_s
-        step = max(1, math.ceil(n_iv / MAX_SERIES_POINTS))
-        m = math.ceil(n_iv / step)
-        pad = m * step - n_iv
+def _series(b: ProfileBuilder, n_iv: int, ws_blocks: FloatArray, lengths: FloatArray) -> IntervalSeries:
+    """The interval counters (averaged down to :data:`MAX_SERIES_POINTS` points), each point's
+    rates over the seconds it covers (the last one's over its true length)."""
+    g, dt = b.iv, b.interval_s
+    step = max(1, math.ceil(n_iv / MAX_SERIES_POINTS))
+    m = math.ceil(n_iv / step)
+    pad = m * step - n_iv
 
-        def agg(x: np.ndarray) -> FloatArray:
-            return np.concatenate([x[:n_iv].astype(np.float64), np.zeros(pad)]).reshape(m, step).sum(axis=1)
+    def agg(x: np.ndarray) -> FloatArray:
+        return np.concatenate([x[:n_iv].astype(np.float64), np.zeros(pad)]).reshape(m, step).sum(axis=1)
 
-        count, byts, reads = agg(g.count), agg(g.bytes), agg(g.reads)
-        ws = agg(ws_blocks) / step
-        lat = None
-        if self.has_latency:
-            ls, ln = agg(g.lat_sum), agg(g.lat_n)
-            lat = [
-                float(a / b * 1000.0) if b else None for a, b in zip(ls.tolist(), ln.tolist(), strict=True)
-            ]
-        width = dt * step
-        return IntervalSeries(
-            interval_s=width,
-            start_s=(np.arange(m) * width).tolist(),
-            iops=(count / width).tolist(),
-            mb_s=(byts / MB / width).tolist(),
-            read_pct=np.divide(100.0 * reads, count, out=np.zeros(m), where=count > 0).tolist(),
-            working_set_gb=(ws * self.block_bytes / GB).tolist(),
-            mean_latency_ms=lat,
-        )
+    count, byts, reads = agg(g.count), agg(g.bytes), agg(g.reads)
+    ws = agg(ws_blocks) / step
+    seconds = agg(lengths)
+    lat = None
+    if b.has_latency:
+        ls, ln = agg(g.lat_sum), agg(g.lat_n)
+        lat = [float(a / b * 1000.0) if b else None for a, b in zip(ls.tolist(), ln.tolist(), strict=True)]
+    width = dt * step
+    return IntervalSeries(
+        interval_s=width,
+        start_s=(np.arange(m) * width).tolist(),
+        iops=(count / seconds).tolist(),
+        mb_s=(byts / MB / seconds).tolist(),
+        read_pct=np.divide(100.0 * reads, count, out=np.zeros(m), where=count > 0).tolist(),
+        working_set_gb=(ws * b.block_bytes / GB).tolist(),
+        mean_latency_ms=lat,
+    )

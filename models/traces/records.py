@@ -29,7 +29,7 @@ class TraceFormat(StrEnum):
     """Text trace formats the reader understands (each may be gzip-compressed)."""
 
     MSR = "msr"
-    """SNIA IOTTA / MSR-Cambridge CSV: Timestamp (Windows filetime, 100 ns ticks), Hostname,
+    """SNIA IOTTA / MSR-Cambridge CSV [msr-cambridge-2008]: Timestamp (Windows filetime, 100 ns ticks), Hostname,
     DiskNumber, Type (Read/Write), Offset [B], Size [B], ResponseTime [100 ns ticks]."""
     BLKPARSE = "blkparse"
     """Default ``blkparse`` text output: device, CPU, sequence, time [s], PID, action, RWBS,
@@ -41,6 +41,12 @@ class TraceFormat(StrEnum):
     version 3 (``time_us file action offset length``)."""
     CSV = "csv"
     """Plain CSV: ``time_s,op,offset,size[,latency_ms]`` (op R/W or read/write; header optional)."""
+    ALIBABA = "alibaba"
+    """Alibaba Cloud block trace [alibaba-block-2020]: ``device_id,opcode,offset,length,timestamp`` (R/W, bytes, us)."""
+    TENCENT = "tencent"
+    """Tencent CBS trace [tencent-cbs-2020]: ``timestamp,offset,size,io_type,volume_id`` (s, 512 B sectors, 0 read/1 write)."""
+    SPC = "spc"
+    """SNIA IOTTA SPC format (UMass traces) [umass-spc-2002]: ``asu,lba,size,opcode,timestamp`` (sectors, bytes, r/w, s)."""
 
 
 @dataclass
@@ -182,6 +188,10 @@ class MalformedTraceError(TraceError):
             f"not a valid {fmt.value} trace: {malformed:,} of {lines:,} lines are malformed "
             f"(e.g. lines {shown})"
         )
+
+    def __reduce__(self) -> tuple[type[MalformedTraceError], tuple[TraceFormat, int, int, list[BadLine]]]:
+        """Pickled with its fields (it crosses process boundaries from Dask workers)."""
+        return (MalformedTraceError, (self.format, self.malformed, self.lines, self.samples))
 
 
 class TraceCancelled(Exception):

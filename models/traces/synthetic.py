@@ -17,12 +17,15 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError
-from models.traces.parse import FILETIME_TICKS_PER_S, SECTOR_BYTES
+from models.traces.formats.blkparse import SECTOR_BYTES
+from models.traces.formats.msr import FILETIME_TICKS_PER_S
 from models.traces.records import Records, TraceFormat
 from models.units import KIB
 
 MSR_EPOCH_TICKS = 128_166_372_000_000_000
 """Filetime of the MSR-Cambridge traces' first day (2007-02-22), where synthetic MSR files start."""
+UNIX_EPOCH_S = 1_577_808_000
+"""2019-12-31 16:00 UTC [s since 1970]: where synthetic Alibaba and Tencent files start."""
 
 
 class SyntheticSpec(Frozen):
@@ -139,6 +142,23 @@ def _lines(records: Records, fmt: TraceFormat, chunk: int) -> Iterator[str]:
                 f"{o // SECTOR_BYTES} + {z // SECTOR_BYTES} [synth]\n"
                 for i, (tt, s, x, o, z) in enumerate(zip(t, st, rd, off, sz, strict=True))
             )
+        elif fmt == TraceFormat.ALIBABA:
+            us = (UNIX_EPOCH_S * 1_000_000 + np.round(r.t * 1e6)).astype(np.int64).tolist()
+            yield "".join(
+                f"{s},{'R' if x else 'W'},{o},{z},{u}\n"
+                for u, s, x, o, z in zip(us, st, rd, off, sz, strict=True)
+            )
+        elif fmt == TraceFormat.TENCENT:
+            secs = (UNIX_EPOCH_S + np.floor(r.t)).astype(np.int64).tolist()
+            yield "".join(
+                f"{u},{o // SECTOR_BYTES},{z // SECTOR_BYTES},{0 if x else 1},{1000 + s}\n"
+                for u, s, x, o, z in zip(secs, st, rd, off, sz, strict=True)
+            )
+        elif fmt == TraceFormat.SPC:
+            yield "".join(
+                f"{s},{o // SECTOR_BYTES},{z},{'r' if x else 'w'},{tt:.6f}\n"
+                for tt, s, x, o, z in zip(t, st, rd, off, sz, strict=True)
+            )
         else:
             us = np.round(r.t * 1e6).astype(np.int64).tolist()
             last_us = us[-1] if us else last_us
@@ -153,14 +173,15 @@ def _lines(records: Records, fmt: TraceFormat, chunk: int) -> Iterator[str]:
 def write_trace(records: Records, fmt: TraceFormat, out: BinaryIO, chunk: int = 100_000) -> int:
     """Write ``records`` in ``fmt`` (fio: version 3) to a binary stream; returns bytes written.
 
-    Offsets and sizes must be whole 512-byte sectors for blkparse. Wrap ``out`` in
+    Offsets and sizes must be whole 512-byte sectors for blkparse, Tencent and SPC; Tencent times
+    are whole seconds. Wrap ``out`` in
     ``gzip.GzipFile`` for a compressed file.
     """
-    if fmt == TraceFormat.BLKPARSE and (
+    if fmt in (TraceFormat.BLKPARSE, TraceFormat.TENCENT, TraceFormat.SPC) and (
         np.any(records.offset % SECTOR_BYTES) or np.any(records.size % SECTOR_BYTES)
     ):
         raise InputError(
-            "records", "blkparse traces address 512-byte sectors: offsets and sizes must be multiples"
+            "records", f"{fmt.value} traces address 512-byte sectors: offsets and sizes must be multiples"
         )
     written = 0
     for text in _lines(records, fmt, chunk):
@@ -168,3 +189,12 @@ def write_trace(records: Records, fmt: TraceFormat, out: BinaryIO, chunk: int = 
         out.write(data)
         written += len(data)
     return written
+
+
+def zipf_block_keys(requests: int, n_blocks: int, alpha: float, seed: int = 0) -> np.ndarray:
+    """``requests`` block keys in [0, n_blocks) with Zipf(``alpha``) popularity (numpy's sampler,
+    ranks beyond the last block folded onto it), ranks scattered by a random permutation: the
+    miss-ratio curve scenario of the trace benchmark and its test."""
+    rng = np.random.default_rng(seed)
+    ranks = np.minimum(rng.zipf(alpha, requests) - 1, n_blocks - 1)
+    return rng.permutation(n_blocks)[ranks].astype(np.int64)

@@ -7,6 +7,12 @@
 | MAX_BODY_BYTES   | 1048576                         | larger request bodies get 413                      |
 | MAX_TRACE_BYTES  | 2147483648                      | limit for trace uploads (``POST /api/v1/traces``)  |
 | TRACES_DIR       | ``<repo>/var/traces``           | uploaded traces and their analysis scratch files   |
+| MAX_TRACE_TEXT_BYTES | 68719476736 (64 GiB)        | a (gzip) trace inflating beyond this is refused    |
+| MAX_TRACE_RECORDS | 2000000000                     | a trace with more records is refused               |
+| TRACE_QUEUE_MAX  | 8                               | trace jobs queued or running at once (then 429)    |
+| TRACES_URL       | unset (TRACES_DIR)              | trace storage as an fsspec URL (``s3://b/traces``)  |
+| DASK_SCHEDULER_ADDRESS | unset (in-process)        | run trace jobs on this Dask cluster (``tcp://h:8786``) |
+| DASK_CONNECT_TIMEOUT_S | 5                         | wait for the scheduler at submit time, then 503    |
 | FRONTEND_DIST    | ``<repo>/frontend/dist``        | built UI served at ``/``                           |
 | FIXTURES_DIR     | ``<repo>/fixtures``             | hardware catalog data                              |
 | DB_POOL_SIZE     | 20                              | database connections each worker keeps open        |
@@ -82,6 +88,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1024 * 1024, gt=0)
     max_trace_bytes: int = Field(default=2 * 1024**3, gt=0)
     traces_dir: Path = REPO_ROOT / "var" / "traces"
+    max_trace_text_bytes: int = Field(default=64 * 1024**3, gt=0)
+    max_trace_records: int = Field(default=2_000_000_000, gt=0)
+    trace_queue_max: int = Field(default=8, ge=1, le=10_000)
+    traces_url: str | None = None
+    dask_scheduler_address: str | None = None
+    dask_connect_timeout_s: float = Field(default=5.0, gt=0.0, le=120.0)
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
     fixtures_dir: Path = REPO_ROOT / "fixtures"
     db_pool_size: int = Field(default=20, ge=1, le=1000)

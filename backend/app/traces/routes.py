@@ -4,23 +4,35 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
+from pydantic import StringConstraints
 
+from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
+from backend.app.core.idempotency import REPLAYED_HEADER, IdempotencyKeyHeader
+from backend.app.core.ratelimit import WriteQuota
 from backend.app.core.uploads import UPLOAD_BODY, body_chunks
 from backend.app.schemas import error_responses
 from backend.app.traces import service
+from backend.app.traces.cluster import DaskRunner
+from backend.app.traces.jobs import LocalRunner, TraceLimits
 from backend.app.traces.schemas import TraceJob, TraceJobCreated, TraceRejection
+from backend.app.traces.storage import TraceStore
 from models.traces import TraceFormat
+
+CachePolicy = Literal["arc", "s3fifo", "fifo", "lirs"]
 
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """At start-up, fail the jobs a previous process left running; at shutdown, stop the workers."""
-    service.mark_interrupted(app.state.session_factory)
+    """At start-up, fail the jobs a previous process left running and remove upload folders
+    without a job; at shutdown, stop the workers."""
+    store = trace_store(app.state.settings)
+    service.mark_interrupted(app.state.session_factory, store)
+    service.sweep_orphans(app.state.session_factory, store)
     yield
     runner = getattr(app.state, "trace_runner", None)
     if runner is not None:
@@ -32,16 +44,38 @@ router = APIRouter(prefix="/traces", tags=["traces"], responses=error_responses(
 JobId = Annotated[str, Path(min_length=1, max_length=36, description="trace job id")]
 
 
-def get_runner(request: Request) -> service.TraceRunner:
+def trace_store(settings: Settings) -> TraceStore:
+    """The trace storage: ``TRACES_URL``, else the local ``TRACES_DIR``."""
+    return TraceStore(settings.traces_url or str(settings.traces_dir))
+
+
+def get_runner(request: Request) -> service.Runner:
+    """This app's runner: on the Dask cluster when ``DASK_SCHEDULER_ADDRESS`` is set, else here."""
     app = request.app
-    runner: service.TraceRunner | None = getattr(app.state, "trace_runner", None)
+    runner: service.Runner | None = getattr(app.state, "trace_runner", None)
     if runner is None:
-        runner = service.TraceRunner(app.state.session_factory, app.state.settings.traces_dir)
+        settings: Settings = app.state.settings
+        limits = TraceLimits(
+            max_text_bytes=settings.max_trace_text_bytes,
+            max_records=settings.max_trace_records,
+            queue_max=settings.trace_queue_max,
+        )
+        store = trace_store(settings)
+        if settings.dask_scheduler_address:
+            runner = DaskRunner(
+                settings.dask_scheduler_address,
+                settings.database_url,
+                store,
+                limits,
+                connect_timeout_s=settings.dask_connect_timeout_s,
+            )
+        else:
+            runner = LocalRunner(app.state.session_factory, store, limits)
         app.state.trace_runner = runner
     return runner
 
 
-RunnerDep = Annotated[service.TraceRunner, Depends(get_runner)]
+RunnerDep = Annotated[service.Runner, Depends(get_runner)]
 
 
 @router.post(
@@ -49,7 +83,16 @@ RunnerDep = Annotated[service.TraceRunner, Depends(get_runner)]
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TraceJobCreated,
     openapi_extra=UPLOAD_BODY,
-    responses={400: {"model": TraceRejection, "description": "Not a readable trace"}, **error_responses()},
+    dependencies=[Depends(WriteQuota("traces"))],
+    responses={
+        400: {"model": TraceRejection, "description": "Not a readable trace"},
+        409: {"description": "The Idempotency-Key was used for another request"},
+        429: {
+            "description": "Too many trace analyses queued or running, or this client's write quota is used up; see Retry-After"
+        },
+        503: {"description": "The trace storage or the Dask scheduler is unreachable; nothing was created"},
+        **error_responses(),
+    },
 )
 async def create(
     request: Request,
@@ -62,8 +105,36 @@ async def create(
     latency_target_ms: Annotated[float | None, Query()] = None,
     capacity_gb: Annotated[float | None, Query(description="volume capacity [GB]")] = None,
     name: Annotated[str | None, Query(max_length=80, description="name of the derived workload")] = None,
+    policies: Annotated[
+        list[CachePolicy] | None,
+        Query(description="cache policies simulated beside LRU (libCacheSim); none by default"),
+    ] = None,
+    volumes: Annotated[
+        list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] | None,
+        Query(description="volumes to keep: a volume's name, or a host for all of its volumes"),
+    ] = None,
+    partitions: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=256,
+            description="partitions of the block keys (default: one per Dask worker thread, or 1)",
+        ),
+    ] = None,
+    source_url: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=2000,
+            description="a trace already in the trace storage, instead of a body",
+        ),
+    ] = None,
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> Response:
-    """Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id."""
+    """Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
+    in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
+    retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
+    and the key with another request is a 409."""
     options = service.parse_options(
         {
             "format": format,
@@ -73,14 +144,36 @@ async def create(
             "latency_target_ms": latency_target_ms,
             "capacity_gb": capacity_gb,
             "workload_name": name,
+            "policies": policies,
+            "volumes": volumes,
         }
     )
-    chunks, filename = await body_chunks(request, "trace")
+    settings: Settings = request.app.state.settings
+    write = service.IdempotentWrite(idempotency_key, settings.idempotency_ttl_s) if idempotency_key else None
     try:
-        created = await service.submit(session, runner, chunks, filename, options)
+        service.check_queue(session, runner.limits)  # before reading the body
+        service.check_reachable(runner)
+        if source_url is not None:
+            created, replayed = service.submit_url(
+                session, runner, source_url, options, settings.max_trace_bytes, partitions, write
+            )
+        else:
+            chunks, filename = await body_chunks(request, "trace")
+            created, replayed = await service.submit(
+                session, runner, chunks, filename, options, partitions, write
+            )
+    except service.Unavailable as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
     except service.TraceRejected as exc:
         return JSONResponse(exc.body, status_code=status.HTTP_400_BAD_REQUEST)
-    return JSONResponse(created.model_dump(), status_code=status.HTTP_202_ACCEPTED)
+    except service.QueueFull as exc:
+        return JSONResponse(
+            {"detail": str(exc)},
+            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after_s)},
+        )
+    headers = {REPLAYED_HEADER: "true"} if replayed else None
+    return JSONResponse(created.model_dump(), status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
 
 @router.get("/{job_id}", responses=error_responses(404))
@@ -97,7 +190,7 @@ def get(session: SessionDep, job_id: JobId) -> TraceJob:
 )
 def delete(session: SessionDep, runner: RunnerDep, job_id: JobId) -> Response:
     """Cancel a queued or running job (202, the job); delete a finished one (204)."""
-    job = service.cancel(session, runner, job_id)
+    job = service.cancel(session, runner.store, job_id)
     if job is None:
         return Response(status_code=status.HTTP_204_NO_CONTENT)
     return JSONResponse(job.model_dump(mode="json"), status_code=status.HTTP_202_ACCEPTED)

@@ -28,6 +28,9 @@ class TraceRejection(BaseModel):
     malformed_lines: int | None = None
     lines: int | None = None
     bad_lines: list[BadLine] = []
+    volumes: list[str] | None = Field(
+        default=None, description="the volumes in the trace's head, when a volume filter matched none"
+    )
 
 
 class TraceJob(BaseModel):
@@ -38,6 +41,8 @@ class TraceJob(BaseModel):
     id: str
     status: JobStatus
     filename: str
+    source_url: str | None = Field(default=None, description="the trace, when it was named by URL")
+    partitions: int = Field(default=1, description="partitions of the block keys the trace is analysed in")
     size_bytes: int
     percent: float = Field(description="0-100")
     records: int

@@ -1,57 +1,70 @@
-"""Trace uploads and their background analysis (:func:`models.traces.analyze_trace`).
+"""Trace jobs: uploads (or traces named by URL), their queue, their state in ``trace_jobs``.
 
-An upload is written under ``settings.traces_dir/<id>/``, its first megabyte is checked at once
-(a file that is not a trace, or mostly malformed, is refused: :class:`TraceRejected` -> 400), then
-a worker thread analyses it. Progress, the result or the error are kept in the ``trace_jobs``
-table, so a page reload finds them. Each job records the server process that runs it
-(:func:`this_worker`); when a server process starts, the queued or running jobs whose process is
-gone were interrupted by a restart and are marked failed, while those of another live worker
-process (``uvicorn --workers N``) go on. ``DELETE`` sets ``cancel_requested``; the worker checks
-it between chunks and stops.
+The job row is written first (so no upload ever lies in the storage without its row: another
+server process sweeping orphans sees it), then the upload into the trace storage
+(:class:`~backend.app.traces.storage.TraceStore`: a local directory, or any fsspec URL shared by
+every API process and Dask worker); its first megabyte is checked at once (a file that is not a
+trace, or mostly malformed, is refused: :class:`TraceRejected` -> 400), and whatever fails before
+the job is accepted removes the row and the folder again. A trace already in the storage can be
+named by URL instead, with the same checks. At most ``settings.trace_queue_max`` jobs are queued
+or running at once (:class:`QueueFull` -> 429 with ``Retry-After``); an unreachable storage or
+Dask scheduler is a 503 before anything is created (:class:`Unavailable`).
+
+A runner then analyses the trace: :class:`~backend.app.traces.jobs.LocalRunner` (a thread of
+this process) or, with ``DASK_SCHEDULER_ADDRESS``, :class:`~backend.app.traces.cluster.DaskRunner`.
+Progress, the result or the error are kept in the row, so a page reload, or another API process,
+finds them. Each job records who runs it (:func:`this_worker`, or the Dask scheduler); when a
+server process starts, the queued or running jobs whose process is gone were interrupted by a
+restart and are marked failed, while those of another live worker process (``uvicorn --workers
+N``) or of the cluster go on. ``DELETE`` sets ``cancel_requested``; the job checks it and stops.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import os
-import shutil
+import posixpath
 import socket
-import threading
-import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from pydantic import ValidationError
-from sqlalchemy import select, update
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from backend.app.core import idempotency as idem
 from backend.app.core.errors import InvalidInput, NotFound
-from backend.app.tables import TRACE_JOB_ACTIVE, TraceJob, new_uuid, utcnow
+from backend.app.tables import TRACE_JOB_ACTIVE, IdempotencyKey, TraceJob, new_uuid, utcnow
+from backend.app.traces.cluster import WORKER_PREFIX, SchedulerUnavailable
+from backend.app.traces.jobs import JobSpec, TraceLimits, spec_of
 from backend.app.traces.schemas import TraceJob as TraceJobOut
 from backend.app.traces.schemas import TraceJobCreated
-from models.traces import MalformedTraceError, TraceAnalysis, TraceCancelled, TraceError, TraceOptions
-from models.traces.analyze import analyze_trace
+from backend.app.traces.storage import StorageUnavailable, TraceStore, open_url
+from models.traces import MalformedTraceError, TraceAnalysis, TraceError, TraceOptions
 from models.traces.parse import sniff
 from models.traces.records import BadLine
+from models.traces.volumes import matches, names, no_match_message
 
 logger = logging.getLogger(__name__)
 
 SNIFF_BYTES = 1024 * 1024
 """Head of an upload checked before the job is accepted."""
-PROGRESS_EVERY_S = 0.5
-"""Least time between two progress writes (and cancel checks) of a running job."""
-UPLOAD_NAME = "upload"
 
 
 class TraceRejected(Exception):
     """The upload is not a readable trace; ``body`` is the 400 response body."""
 
-    def __init__(self, message: str, error: TraceError) -> None:
+    def __init__(self, message: str, error: TraceError, volumes: list[str] | None = None) -> None:
         super().__init__(message)
         self.body: dict[str, Any] = {"detail": message}
+        if volumes is not None:
+            self.body["volumes"] = volumes
         if isinstance(error, MalformedTraceError):
             self.body.update(
                 format=error.format.value,
@@ -61,23 +74,51 @@ class TraceRejected(Exception):
             )
 
 
-class TraceRunner:
-    """Runs analyses on a small thread pool (one at a time by default: the work is CPU-bound)."""
+class QueueFull(Exception):
+    """Too many trace jobs are queued or running; ``retry_after_s`` is a fair wait before trying again."""
 
-    def __init__(self, session_factory: sessionmaker[Session], traces_dir: Path, workers: int = 1) -> None:
-        self.session_factory = session_factory
-        self.traces_dir = traces_dir
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trace")
-        self.lock = threading.Lock()
+    def __init__(self, active: int, retry_after_s: int) -> None:
+        super().__init__(
+            f"{active} trace analyses are queued or running (the server's limit): try again later"
+        )
+        self.retry_after_s = retry_after_s
 
-    def submit(self, job_id: str) -> None:
-        self.pool.submit(run_job, self.session_factory, self.traces_dir, job_id)
 
-    def shutdown(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+RETRY_AFTER_S = 30
+"""Suggested wait when the trace queue is full [s]: about one analysis of a few million records."""
+
+
+class Unavailable(Exception):
+    """The trace storage or the Dask scheduler cannot be reached (-> 503, nothing created)."""
+
+
+class Runner(Protocol):
+    """Where jobs run: :class:`~backend.app.traces.jobs.LocalRunner` or
+    :class:`~backend.app.traces.cluster.DaskRunner`."""
+
+    store: TraceStore
+    limits: TraceLimits
+
+    def check(self) -> None: ...
+    def worker_label(self, this_process: str) -> str: ...
+    def submit(self, spec: JobSpec) -> None: ...
+    def shutdown(self) -> None: ...
+
+
+def check_reachable(runner: Runner) -> None:
+    """Unavailable when the storage or the scheduler cannot be reached."""
+    try:
+        runner.store.check()
+        runner.check()
+    except (StorageUnavailable, SchedulerUnavailable) as exc:
+        raise Unavailable(str(exc)) from exc
 
 
 def parse_options(values: dict[str, Any]) -> TraceOptions:
+    for name, value in values.items():
+        if isinstance(value, str) and "\x00" in value:
+            field = "name" if name == "workload_name" else name
+            raise InvalidInput.at(("query", field), "must not contain a NUL character", "string_nul")
     try:
         return TraceOptions(**{k: v for k, v in values.items() if v is not None})
     except ValidationError as exc:
@@ -86,52 +127,230 @@ def parse_options(values: dict[str, Any]) -> TraceOptions:
         ) from exc
 
 
-async def submit(
-    session: Session,
-    runner: TraceRunner,
-    chunks: AsyncIterator[bytes],
-    filename: str,
-    options: TraceOptions,
-) -> TraceJobCreated:
-    """Store the upload, check its head, queue the analysis; TraceRejected if it is not a trace."""
+def check_queue(session: Session, limits: TraceLimits) -> None:
+    """QueueFull when ``limits.queue_max`` jobs are queued or running already (in any process)."""
+    active = session.scalar(
+        select(func.count()).select_from(TraceJob).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
+    )
+    if active is not None and active >= limits.queue_max:
+        raise QueueFull(active, RETRY_AFTER_S)
+
+
+def _new_job(
+    session: Session, runner: Runner, filename: str, options: TraceOptions, partitions: int | None
+) -> TraceJob:
+    """The job's row, committed (status queued, 0 bytes until its trace is accepted)."""
     job = TraceJob(
         id=new_uuid(),
         status="queued",
-        filename=filename[:255],
+        filename=filename.replace("\x00", "")[:255],
         size_bytes=0,
         options=options.model_dump(mode="json"),
         percent=0.0,
         records=0,
         records_per_s=0.0,
         cancel_requested=False,
-        worker=this_worker(),
+        worker=runner.worker_label(this_worker()),
+        partitions=partitions or default_partitions(runner),
     )
-    job_dir = runner.traces_dir / job.id
-    job_dir.mkdir(parents=True, exist_ok=True)
-    path = job_dir / UPLOAD_NAME
-    head = bytearray()
-    size = 0
+    session.add(job)
+    session.commit()
+    return job
+
+
+def default_partitions(runner: Runner) -> int:
+    """One partition per worker thread on a cluster, one in this process."""
+    count = getattr(runner, "default_partitions", None)
+    return int(count()) if callable(count) else 1
+
+
+def _check_head(head: bytes, options: TraceOptions) -> None:
+    """TraceRejected when the head is not a trace, or the volume filter matches none of the
+    volumes it holds (the 400 lists them)."""
     try:
-        with path.open("wb") as out:
+        state = sniff(head, options.format)
+    except TraceError as exc:
+        raise TraceRejected(str(exc), exc) from exc
+    present = names(state)
+    if options.volumes and present and not any(matches(v, options.volumes) for v in present):
+        message = no_match_message(options.volumes, present) + " (read from the first MiB)"
+        raise TraceRejected(message, TraceError(message), volumes=present)
+
+
+OPERATION = "traces.create"
+"""The idempotent write of ``POST /traces`` (``core.idempotency``)."""
+_CREATED = TypeAdapter(TraceJobCreated)
+
+
+@dataclass(frozen=True)
+class IdempotentWrite:
+    """An ``Idempotency-Key`` sent with ``POST /traces``: the request's digest covers the options,
+    the partitions and the trace (the body's bytes, or its URL), so it is known only once the
+    body has been read."""
+
+    key: str
+    ttl_s: float
+
+    def digest(self, options: TraceOptions, partitions: int | None) -> hashlib._Hash:
+        h = hashlib.sha256()
+        h.update(options.model_dump_json().encode())
+        h.update(f"\npartitions={partitions}\n".encode())
+        return h
+
+    def bind(self, h: hashlib._Hash) -> idem.Idempotency:
+        return idem.Idempotency(OPERATION, self.key, h.hexdigest(), self.ttl_s)
+
+    def known(self, session: Session) -> bool:
+        """Whether an unexpired answer is stored under this key."""
+        row = session.get(IdempotencyKey, idem.Idempotency(OPERATION, self.key, "", self.ttl_s).key_digest)
+        return row is not None and utcnow() - row.created_at <= timedelta(seconds=self.ttl_s)
+
+
+async def submit(
+    session: Session,
+    runner: Runner,
+    chunks: AsyncIterator[bytes],
+    filename: str,
+    options: TraceOptions,
+    partitions: int | None = None,
+    write: IdempotentWrite | None = None,
+) -> tuple[TraceJobCreated, bool]:
+    """Store the upload, check its head, queue the analysis; TraceRejected if it is not a trace.
+    Returns the answer and whether it replays an earlier one (the same ``Idempotency-Key`` and
+    request: the body is read and hashed, not stored; another request under the key is a 409).
+    The caller checks the queue and the storage first (:func:`check_queue`,
+    :func:`check_reachable`: before the body is read). The row goes in first; whatever fails
+    before the job is accepted (a bad file, a client gone, the database) takes the row and the
+    folder away."""
+    h = write.digest(options, partitions) if write else None
+    if write is not None and h is not None and write.known(session):
+        async for data in chunks:
+            h.update(data)
+        first = idem.replay(session, write.bind(h), _CREATED)
+        if first is not None:
+            return first, True
+        # the answer expired while the body was read (it was just dropped): the body is gone
+        session.commit()
+        raise Unavailable("the Idempotency-Key's answer expired during the upload: send it again")
+    job = _new_job(session, runner, filename, options, partitions)
+    try:
+        head = bytearray()
+        size = 0
+        with runner.store.open_upload(job.id) as out:
             async for data in chunks:
                 out.write(data)
+                if h is not None:
+                    h.update(data)
                 size += len(data)
                 if len(head) < SNIFF_BYTES:
                     head.extend(data[: SNIFF_BYTES - len(head)])
         if size == 0:
             raise TraceRejected("the upload is empty", TraceError("empty"))
-        try:
-            sniff(bytes(head), options.format)
-        except TraceError as exc:
-            raise TraceRejected(str(exc), exc) from exc
+        _check_head(bytes(head), options)
+        job.size_bytes = size
     except BaseException:
-        shutil.rmtree(job_dir, ignore_errors=True)
+        _discard(session, runner.store, job.id)
         raise
+    return _accept(session, runner, job, write.bind(h) if write and h else None)
+
+
+def _accept(
+    session: Session, runner: Runner, job: TraceJob, idempotency: idem.Idempotency | None
+) -> tuple[TraceJobCreated, bool]:
+    """Commit the job with its remembered answer and hand it to the runner: ``(answer, replayed)``.
+    When a concurrent write under the same key committed first, its answer (and this job goes);
+    whatever fails removes the job and its folder."""
+    accepted = False
+    try:
+        created = TraceJobCreated(id=job.id, status="queued")
+        idem.remember(session, idempotency, 202, created)
+        first = idem.commit(session, idempotency, _CREATED)
+        if first is not None:
+            return first, True
+        _hand_over(runner, job)
+        accepted = True
+        return created, False
+    finally:
+        if not accepted:
+            _discard(session, runner.store, job.id)
+
+
+def _hand_over(runner: Runner, job: TraceJob) -> None:
+    """Give the job to its runner; Unavailable when the scheduler does not take it."""
+    try:
+        runner.submit(spec_of(job, runner.store, runner.limits))
+    except SchedulerUnavailable as exc:
+        raise Unavailable(str(exc)) from exc
+
+
+def submit_url(
+    session: Session,
+    runner: Runner,
+    url: str,
+    options: TraceOptions,
+    max_bytes: int,
+    partitions: int | None = None,
+    write: IdempotentWrite | None = None,
+) -> tuple[TraceJobCreated, bool]:
+    """Queue the analysis of a trace already in the storage, named by URL, with the checks of an
+    upload (size, head); InvalidInput at ``source_url`` for a URL outside the storage or missing.
+    With an ``Idempotency-Key``, the request is the options and the URL."""
+    idempotency = None
+    if write is not None:
+        h = write.digest(options, partitions)
+        h.update(f"source_url={url}".encode())
+        idempotency = write.bind(h)
+        first = idem.replay(session, idempotency, _CREATED)
+        if first is not None:
+            return first, True
+    try:
+        full_url, size = runner.store.resolve(url)
+    except ValueError as exc:
+        raise InvalidInput.at(("query", "source_url"), str(exc), "value_error") from exc
+    if size == 0:
+        raise TraceRejected("the trace is empty", TraceError("empty"))
+    if size > max_bytes:
+        raise InvalidInput.at(
+            ("query", "source_url"),
+            f"the trace is {size:,} bytes, more than the limit of {max_bytes:,}",
+            "too_large",
+        )
+    with open_url(full_url) as stream:
+        _check_head(stream.read(SNIFF_BYTES), options)
+    job = _new_job(session, runner, posixpath.basename(full_url), options, partitions)
+    job.source_url = full_url
     job.size_bytes = size
-    session.add(job)
-    session.commit()
-    runner.submit(job.id)
-    return TraceJobCreated(id=job.id, status="queued")
+    return _accept(session, runner, job, idempotency)
+
+
+def _discard(session: Session, store: TraceStore, job_id: str) -> None:
+    """Remove a job that was not accepted: its folder, then its row (best effort: a database
+    that is down leaves the row, which the start-up check removes as an unfinished upload)."""
+    with contextlib.suppress(Exception):
+        store.remove(job_id)
+    try:
+        session.rollback()
+        session.execute(delete(TraceJob).where(TraceJob.id == job_id))
+        session.commit()
+    except SQLAlchemyError as exc:
+        logger.warning("could not remove the row of refused trace upload %s: %s", job_id, exc)
+
+
+def sweep_orphans(session_factory: sessionmaker[Session], store: TraceStore) -> int:
+    """Remove upload folders that have no job row (left by a process killed between removing a
+    row and its folder, or by older versions); returns how many. Skipped when the database or
+    the storage is down: an unreadable table must not look empty."""
+    try:
+        with session_factory() as session:
+            known = set(session.scalars(select(TraceJob.id)))
+        folders = store.job_ids()
+    except (SQLAlchemyError, OSError) as exc:
+        logger.warning("could not sweep orphaned trace uploads at start-up: %s", exc)
+        return 0
+    orphans = [job_id for job_id in folders if job_id not in known]
+    for job_id in orphans:
+        store.remove(job_id)
+    return len(orphans)
 
 
 def get(session: Session, job_id: str) -> TraceJobOut:
@@ -143,6 +362,8 @@ def get(session: Session, job_id: str) -> TraceJobOut:
         id=job.id,
         status=job.status,  # type: ignore[arg-type]
         filename=job.filename,
+        source_url=job.source_url,
+        partitions=job.partitions,
         size_bytes=job.size_bytes,
         percent=job.percent,
         records=job.records,
@@ -156,7 +377,7 @@ def get(session: Session, job_id: str) -> TraceJobOut:
     )
 
 
-def cancel(session: Session, runner: TraceRunner, job_id: str) -> TraceJobOut | None:
+def cancel(session: Session, store: TraceStore, job_id: str) -> TraceJobOut | None:
     """Ask a queued or running job to stop (its status follows); delete a finished job and its files.
 
     Returns the job for an active one, None when it was deleted.
@@ -171,7 +392,7 @@ def cancel(session: Session, runner: TraceRunner, job_id: str) -> TraceJobOut | 
         return get(session, job_id)
     session.delete(job)
     session.commit()
-    shutil.rmtree(runner.traces_dir / job_id, ignore_errors=True)
+    store.remove(job_id)  # the job's folder: a trace named by URL stays where it was
     return None
 
 
@@ -205,19 +426,36 @@ def worker_alive(worker: str | None) -> bool:
     return _process_start(int(pid)) == started
 
 
-def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
+def mark_interrupted(session_factory: sessionmaker[Session], store: TraceStore | None = None) -> int:
     """Jobs left queued or running by a server process that is gone are failed; returns how many.
+    Those whose upload had not finished (``size_bytes`` 0: the client never had a 202) are
+    removed with their folder instead.
 
-    Jobs of a live worker process (another ``uvicorn`` worker of this server) are left alone. A
+    Jobs of a live worker process (another ``uvicorn`` worker of this server) or of the Dask
+    cluster (they do not depend on any API process) are left alone. A
     database that is down (or not migrated) at start-up is logged and skipped: the app still
     starts and reports the database in ``/health``.
     """
     try:
         with session_factory() as session:
             active = session.execute(
-                select(TraceJob.id, TraceJob.worker).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
+                select(TraceJob.id, TraceJob.worker, TraceJob.size_bytes).where(
+                    TraceJob.status.in_(TRACE_JOB_ACTIVE)
+                )
             ).all()
-            gone = [job_id for job_id, worker in active if not worker_alive(worker)]
+            dead = [
+                (job_id, size)
+                for job_id, worker, size in active
+                if not (worker or "").startswith(WORKER_PREFIX) and not worker_alive(worker)
+            ]
+            gone = [job_id for job_id, size in dead if size > 0]
+            uploading = [job_id for job_id, size in dead if size == 0]
+            if uploading:
+                session.execute(delete(TraceJob).where(TraceJob.id.in_(uploading)))
+                for job_id in uploading:
+                    if store is not None:
+                        with contextlib.suppress(Exception):
+                            store.remove(job_id)
             if gone:
                 session.execute(
                     update(TraceJob)
@@ -229,114 +467,3 @@ def mark_interrupted(session_factory: sessionmaker[Session]) -> int:
     except SQLAlchemyError as exc:
         logger.warning("could not mark interrupted trace jobs at start-up: %s", exc)
         return 0
-
-
-def run_job(session_factory: sessionmaker[Session], traces_dir: Path, job_id: str) -> None:
-    """The worker: analyse the stored upload, writing progress, then the result or the error."""
-    job_dir = traces_dir / job_id
-    with session_factory() as session:
-        job = session.get(TraceJob, job_id)
-        if job is None:
-            return
-        if job.cancel_requested:
-            _finish(session, job, "cancelled", error="cancelled before it started")
-            return
-        job.status = "running"
-        job.updated_at = utcnow()
-        session.commit()
-        options = TraceOptions(**job.options)
-        size = job.size_bytes
-    last = [0.0]
-    stop = [False]
-
-    def should_stop() -> bool:
-        return stop[0]
-
-    def progress(fraction: float, records: int, rate: float) -> None:
-        now = time.monotonic()
-        if now - last[0] < PROGRESS_EVERY_S and fraction < 1.0:
-            return
-        last[0] = now
-        with session_factory() as s:
-            s.execute(
-                update(TraceJob)
-                .where(TraceJob.id == job_id)
-                .values(
-                    percent=round(100.0 * fraction, 2),
-                    records=records,
-                    records_per_s=rate,
-                    updated_at=utcnow(),
-                )
-            )
-            s.commit()
-            stop[0] = bool(s.scalar(select(TraceJob.cancel_requested).where(TraceJob.id == job_id)))
-
-    try:
-        with (job_dir / UPLOAD_NAME).open("rb") as stream:
-            analysis = analyze_trace(
-                stream,
-                options,
-                total_bytes=size,
-                progress=progress,
-                should_stop=should_stop,
-                scratch_dir=job_dir,
-            )
-    except TraceCancelled:
-        _store(session_factory, job_id, "cancelled", error="cancelled")
-    except MalformedTraceError as exc:
-        _store(
-            session_factory,
-            job_id,
-            "failed",
-            error=str(exc),
-            detail={"bad_lines": [b.model_dump() for b in exc.samples]},
-        )
-    except (TraceError, ValueError) as exc:
-        _store(session_factory, job_id, "failed", error=str(exc))
-    except Exception as exc:  # a bug: keep the job readable, log the traceback
-        logger.exception("trace job %s failed", job_id)
-        _store(session_factory, job_id, "failed", error=f"internal error: {type(exc).__name__}")
-    else:
-        _store(
-            session_factory,
-            job_id,
-            "done",
-            result=analysis.model_dump(mode="json"),
-            records=analysis.profile.records,
-        )
-
-
-def _store(
-    session_factory: sessionmaker[Session],
-    job_id: str,
-    status: str,
-    error: str | None = None,
-    detail: dict[str, Any] | None = None,
-    result: dict[str, Any] | None = None,
-    records: int | None = None,
-) -> None:
-    with session_factory() as session:
-        job = session.get(TraceJob, job_id)
-        if job is not None:
-            _finish(session, job, status, error, detail, result, records)
-
-
-def _finish(
-    session: Session,
-    job: TraceJob,
-    status: str,
-    error: str | None = None,
-    detail: dict[str, Any] | None = None,
-    result: dict[str, Any] | None = None,
-    records: int | None = None,
-) -> None:
-    job.status = status
-    job.error = error
-    job.error_detail = detail
-    job.result = result
-    if status == "done":
-        job.percent = 100.0
-    if records is not None:
-        job.records = records
-    job.updated_at = utcnow()
-    session.commit()

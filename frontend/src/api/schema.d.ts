@@ -533,7 +533,10 @@ export interface paths {
         put?: never;
         /**
          * Create
-         * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not); 202 with the job id.
+         * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
+         *     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
+         *     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
+         *     and the key with another request is a 409.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -5471,6 +5474,18 @@ export interface components {
         };
         /** TraceAnalysis */
         TraceAnalysis: {
+            /**
+             * Curves Computed
+             * @description policies whose miss-ratio curve was computed (LRU always)
+             */
+            curves_computed?: string[];
+            /**
+             * Curves Skipped
+             * @description policies asked for but not computed, with the reason
+             */
+            curves_skipped?: {
+                [key: string]: string;
+            };
             derived: components["schemas"]["DerivedWorkload"];
             /** Libcachesim */
             libcachesim: boolean;
@@ -5478,19 +5493,30 @@ export interface components {
             mrc: components["schemas"]["MissRatioCurve"][];
             options: components["schemas"]["TraceOptions"];
             parse: components["schemas"]["ParseReport"];
+            /**
+             * Partitions
+             * @description partitions of the block keys analysed and merged
+             * @default 1
+             */
+            partitions: number;
             profile: components["schemas"]["TraceProfile"];
             /** Seconds */
             seconds: {
                 [key: string]: number;
             };
             tiers: components["schemas"]["TierTable"];
+            /**
+             * Volumes
+             * @description every volume of the trace
+             */
+            volumes?: components["schemas"]["VolumeSummary"][];
         };
         /**
          * TraceFormat
          * @description Text trace formats the reader understands (each may be gzip-compressed).
          * @enum {string}
          */
-        TraceFormat: "msr" | "blkparse" | "fio" | "csv";
+        TraceFormat: "msr" | "blkparse" | "fio" | "csv" | "alibaba" | "tencent" | "spc";
         /**
          * TraceJob
          * @description A trace analysis: progress while it runs, the analysis when done, the reason when it failed.
@@ -5515,6 +5541,12 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Partitions
+             * @description partitions of the block keys the trace is analysed in
+             * @default 1
+             */
+            partitions: number;
+            /**
              * Percent
              * @description 0-100
              */
@@ -5526,6 +5558,11 @@ export interface components {
             result?: components["schemas"]["TraceAnalysis"] | null;
             /** Size Bytes */
             size_bytes: number;
+            /**
+             * Source Url
+             * @description the trace, when it was named by URL
+             */
+            source_url?: string | null;
             /**
              * Status
              * @enum {string}
@@ -5594,7 +5631,10 @@ export interface components {
              * @default 25
              */
             mrc_points: number;
-            /** Policies */
+            /**
+             * Policies
+             * @description cache policies simulated beside LRU with libCacheSim (arc, s3fifo, fifo, lirs): opt-in, each adds about as much time as reading the trace
+             */
             policies?: string[];
             /**
              * Seq Window
@@ -5602,6 +5642,11 @@ export interface components {
              * @default 8
              */
             seq_window: number;
+            /**
+             * Volumes
+             * @description volumes to keep (a name, or a host for all of its volumes); None keeps all
+             */
+            volumes?: string[] | null;
             /**
              * Warmup S
              * @description cache warm-up excluded from the miss ratios [s]
@@ -5704,6 +5749,11 @@ export interface components {
             lines?: number | null;
             /** Malformed Lines */
             malformed_lines?: number | null;
+            /**
+             * Volumes
+             * @description the volumes in the trace's head, when a volume filter matched none
+             */
+            volumes?: string[] | null;
         };
         /**
          * Uncertainty
@@ -5794,6 +5844,38 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * VolumeSummary
+         * @description One volume (stream) of the trace.
+         */
+        VolumeSummary: {
+            /**
+             * Gb Moved
+             * @description bytes read and written [GB]
+             */
+            gb_moved: number;
+            /**
+             * Mean Iops
+             * @description records / the whole trace's length
+             */
+            mean_iops: number;
+            /** Name */
+            name: string;
+            /** Read Pct */
+            read_pct: number;
+            /** Records */
+            records: number;
+            /**
+             * Selected
+             * @description kept by the volume filter (all are without one)
+             */
+            selected: boolean;
+            /**
+             * Span Gb
+             * @description highest byte addressed [GB]
+             */
+            span_gb: number;
         };
         /** WindowBand */
         WindowBand: {
@@ -7801,8 +7883,19 @@ export interface operations {
                 capacity_gb?: number | null;
                 /** @description name of the derived workload */
                 name?: string | null;
+                /** @description cache policies simulated beside LRU (libCacheSim); none by default */
+                policies?: ("arc" | "s3fifo" | "fifo" | "lirs")[] | null;
+                /** @description volumes to keep: a volume's name, or a host for all of its volumes */
+                volumes?: string[] | null;
+                /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
+                partitions?: number | null;
+                /** @description a trace already in the trace storage, instead of a body */
+                source_url?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7834,6 +7927,13 @@ export interface operations {
                     "application/json": components["schemas"]["TraceRejection"];
                 };
             };
+            /** @description The Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7843,14 +7943,19 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Database or hardware catalog unavailable */
+            /** @description Too many trace analyses queued or running, or this client's write quota is used up; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The trace storage or the Dask scheduler is unreachable; nothing was created */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
         };
     };

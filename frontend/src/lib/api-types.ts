@@ -145,6 +145,7 @@ export type TraceFormat = Schemas['TraceFormat'];
 export type TraceOptions = Schemas['TraceOptions'];
 export type TraceAnalysis = Schemas['TraceAnalysis'];
 export type TraceProfile = Schemas['TraceProfile'];
+export type VolumeSummary = Schemas['VolumeSummary'];
 export type IntervalSeries = Schemas['IntervalSeries'];
 export type PeakWindow = Schemas['PeakWindow'];
 export type PentUpDemand = Schemas['PentUpDemand'];

@@ -43,7 +43,49 @@ describe('TraceUploadForm', () => {
     expect(query.get('latency_target_ms')).toBe('5');
     expect(query.get('name')).toBe('db01');
     expect(query.has('warmup_s')).toBe(false); // empty fields are left to the server's defaults
+    expect(query.has('policies')).toBe(false); // LRU only unless asked
     expect(type).toMatch(/^multipart\/form-data/); // the form itself: see upload-trace.test.ts
+  });
+
+  it('asks for the ARC and S3-FIFO curves only when the box is ticked', async () => {
+    let url = '';
+    server.use(
+      http.post('*/api/v1/traces', ({ request }) => {
+        url = request.url;
+        return HttpResponse.json({ id: 'job-2', status: 'queued' }, { status: 202 });
+      }),
+    );
+    const onCreated = vi.fn();
+    const { user } = renderWithProviders(<TraceUploadForm onCreated={onCreated} />);
+
+    await user.upload(screen.getByLabelText('Trace file'), file());
+    await user.click(screen.getByRole('checkbox', { name: /Also simulate ARC and S3-FIFO/ }));
+    await user.click(screen.getByRole('button', { name: 'Upload and analyse' }));
+
+    await vi.waitFor(() => expect(onCreated).toHaveBeenCalledWith('job-2'));
+    expect(new URL(url).searchParams.getAll('policies')).toEqual(['arc', 's3fifo']);
+  });
+
+  it('sends a volume filter and shows the volumes present when it matches none', async () => {
+    let url = '';
+    server.use(
+      http.post('*/api/v1/traces', ({ request }) => {
+        url = request.url;
+        return HttpResponse.json(
+          { detail: 'the volume filter mail matches none of the volumes in the trace: usr/0, web/0', volumes: ['usr/0', 'web/0'], bad_lines: [] },
+          { status: 400 },
+        );
+      }),
+    );
+    const { user } = renderWithProviders(<TraceUploadForm onCreated={vi.fn()} />);
+    await user.upload(screen.getByLabelText('Trace file'), file());
+    await user.type(screen.getByRole('textbox', { name: 'Volumes' }), 'mail, web');
+    await user.click(screen.getByRole('button', { name: 'Upload and analyse' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(new URL(url).searchParams.getAll('volumes')).toEqual(['mail', 'web']);
+    expect(alert).toHaveTextContent('The volume filter matches none of the volumes in this trace');
+    expect(screen.getByRole('textbox', { name: 'Volumes' })).toHaveAccessibleDescription(/The trace holds usr\/0, web\/0/);
   });
 
   it('asks for a file before uploading anything', async () => {

@@ -7,6 +7,7 @@ import type { MissRatioCurve, PeakWindow, TraceAnalysis, TraceProfile } from '@/
 
 import { duration, gigabytes } from '../lib/format';
 import { BadLines } from './bad-lines';
+import { VolumeTable } from './volume-table';
 import type { UseWorkload } from './trace-job-view';
 
 type TraceResultsProps = {
@@ -349,7 +350,16 @@ export default function TraceResults({ analysis, onUseWorkload, workloadCount }:
           </details>
         ) : null}
         <ProfileStats p={p} />
-        {p.has_timing && p.series.start_s.length > 1 ? <IntervalChart p={p} /> : <p className="empty">The trace has no timestamps: no profile over time.</p>}
+        <VolumeTable volumes={analysis.volumes ?? []} />
+        {p.has_timing && p.series.start_s.length > 1 ? (
+          <IntervalChart p={p} />
+        ) : (
+          <p className="empty">
+            {p.has_timing
+              ? `The whole trace (${duration(p.duration_s)}) fits in one ${p.interval_s} s interval, so its rates are over its own length: upload it again with a shorter interval for a profile over time.`
+              : 'The trace has no timestamps: no profile over time.'}
+          </p>
+        )}
         <div className="trace-grid">
           <div>
             <PeakTable peaks={p.peaks_by_iops} by="IOPS" />

@@ -20,9 +20,21 @@ const FORMATS: { value: '' | TraceFormat; label: string }[] = [
   { value: 'msr', label: 'MSR Cambridge / SNIA CSV' },
   { value: 'blkparse', label: 'blkparse text' },
   { value: 'fio', label: 'fio iolog (v2/v3)' },
+  { value: 'alibaba', label: 'Alibaba Cloud block trace' },
+  { value: 'tencent', label: 'Tencent CBS trace' },
+  { value: 'spc', label: 'SNIA SPC / UMass trace' },
 ];
 
 const BLOCKS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/** The names in a comma-separated list, or null (every volume) for none. */
+export function volumeList(text: string): string[] | null {
+  const names = text
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return names.length ? names : null;
+}
 
 /** Upload a block I/O trace with its analysis options; shows the upload's progress and the API's refusals. */
 export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
@@ -34,6 +46,8 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
   const [latency, setLatency] = useState<number | null>(null);
   const [capacity, setCapacity] = useState<number | null>(null);
   const [name, setName] = useState('');
+  const [policies, setPolicies] = useState(false);
+  const [volumes, setVolumes] = useState('');
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [missingFile, setMissingFile] = useState(false);
   const abort = useRef<AbortController | null>(null);
@@ -42,7 +56,7 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
   const error = upload.error instanceof ApiError ? upload.error : null;
   const rejection = rejectionOf(upload.error);
   const errors = fieldErrors(error?.isValidation ? error.fieldErrors : null);
-  const known = new Set(['format', 'interval_s', 'block_kib', 'warmup_s', 'latency_target_ms', 'capacity_gb', 'name', 'file']);
+  const known = new Set(['format', 'interval_s', 'block_kib', 'warmup_s', 'latency_target_ms', 'capacity_gb', 'name', 'policies', 'volumes', 'file']);
   const other = error?.isValidation ? error.issues.filter((i) => !known.has(fieldPath(i.loc))).map((i) => `${fieldPath(i.loc) || 'the upload'}: ${i.msg}`) : [];
   const cancelled = upload.error instanceof DOMException && upload.error.name === 'AbortError';
 
@@ -59,6 +73,8 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
       latency_target_ms: latency,
       capacity_gb: capacity,
       name: name.trim() || null,
+      policies: policies ? ['arc', 's3fifo'] : null,
+      volumes: volumeList(volumes),
     };
     abort.current = new AbortController();
     setProgress({ loaded: 0, total: file.size });
@@ -81,8 +97,8 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
     >
       <h2 id="trace-upload-title">Upload a trace</h2>
       <p className="muted">
-        A block I/O trace (MSR/SNIA CSV, blkparse text, fio iolog, or plain CSV <code>time_s,op,offset,size</code> with an optional
-        latency in ms), gzip-compressed or not. It is analysed on the server; this page follows the analysis and survives a reload.
+        A block I/O trace (MSR/SNIA CSV, blkparse text, fio iolog, the Alibaba Cloud or Tencent CBS block traces, SNIA SPC/UMass, or
+        plain CSV <code>time_s,op,offset,size</code> with an optional latency in ms), gzip-compressed or not. It is analysed on the server; this page follows the analysis and survives a reload.
       </p>
       <Field
         label="Trace file"
@@ -155,7 +171,19 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
           onChange={setCapacity}
         />
         <TextField label="Workload name" value={name} onChange={setName} placeholder="trace" maxLength={80} errors={errors.at('name')} />
+        <TextField
+          label="Volumes"
+          value={volumes}
+          onChange={setVolumes}
+          placeholder="all"
+          hint="Comma-separated: a volume (usr/0, 1063) or a host (usr)"
+          errors={[...errors.at('volumes'), ...(rejection?.volumes ? [`The trace holds ${rejection.volumes.join(', ')}`] : [])]}
+        />
       </div>
+      <label className="checkbox" htmlFor="trace-policies">
+        <input id="trace-policies" type="checkbox" checked={policies} onChange={(e) => setPolicies(e.target.checked)} /> Also simulate ARC and
+        S3-FIFO caches (libCacheSim): about doubles the analysis time
+      </label>
       <div className="row-actions">
         <button type="submit" className="primary" disabled={upload.isPending}>
           {upload.isPending ? 'Uploading…' : 'Upload and analyse'}
@@ -177,7 +205,9 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
       {cancelled ? <p className="notice">The upload was cancelled.</p> : null}
       {rejection ? (
         <div className="error-state trace-rejection" role="alert">
-          <p className="error-title">This file is not a trace the reader understands</p>
+          <p className="error-title">
+            {rejection.volumes ? 'The volume filter matches none of the volumes in this trace' : 'This file is not a trace the reader understands'}
+          </p>
           <p className="error-message">{rejection.detail}</p>
           {rejection.format || rejection.lines ? (
             <p>
