@@ -1,4 +1,4 @@
-"""What iostat and sar (the sysstat tools [sysstat]) share: column names and units, the banner
+"""What iostat and sar (the sysstat tools [sysstat-manual]) share: column names and units, the banner
 line, Linux device kinds, and a chunked hand-over of samples to the series builder.
 
 Columns and their units across sysstat layouts (``iostat -x``, ``iostat -d``, ``sar -d``,
