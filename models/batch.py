@@ -50,7 +50,7 @@ from models.controller import (
     cpu_response_ms,
     cpu_seconds_per_second,
 )
-from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, ssd_latency_ms
+from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, drive_writes_per_day, ssd_latency_ms
 from models.latency import FrontEnd, sequential_extra_ms
 from models.parameters import EngineParameters
 from models.pool import (
@@ -66,6 +66,7 @@ from models.pool import (
     pool_work,
     readahead_service_ms,
     stated_queue,
+    wear_kib_per_drive,
 )
 from models.ports import port_utilization
 from models.raid import (
@@ -286,6 +287,8 @@ class RowDetail:
     phase_latency_ms: FloatArray  # [target, row] read latency of each targeted phase; inf when saturated
     passed: BoolArray
     dedicated_parity: BoolArray  # rows whose layout has parity drives (RAID-DP/TEC)
+    dwpd: FloatArray  # [window, row] drive writes per day the window needs (flash endurance)
+    rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (no check)
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
         """The busiest check of each row as a share of its limit (1 = at the limit; inf if saturated);
@@ -302,6 +305,9 @@ class RowDetail:
         for wi in range(len(self.windows)):
             worst = np.maximum(worst, ratio(self.drive_pct[wi], self.drive_limit_pct))
             worst = np.maximum(worst, ratio(self.parity_pct[wi], self.drive_limit_pct))
+            worst = np.maximum(
+                worst, np.where(np.isnan(self.rated_dwpd), 0.0, ratio(self.dwpd[wi], self.rated_dwpd))
+            )
             if not front_end:
                 continue
             worst = np.maximum(worst, ratio(self.controller_pct[wi], self.controller_limit_pct))
@@ -327,6 +333,16 @@ class RowDetail:
                         float(self.parity_pct[wi, j]),
                         self.drive_limit_pct,
                         "%",
+                    )
+                )
+            if not math.isnan(self.rated_dwpd[j]):
+                out.append(
+                    RowCheck(
+                        f"endurance:{POOL}",
+                        window,
+                        float(self.dwpd[wi, j]),
+                        float(self.rated_dwpd[j]),
+                        "DWPD",
                     )
                 )
             out.append(
@@ -561,13 +577,18 @@ class BatchModel:
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
 
         d = self.drives
-        self.d_times = _stack([tuple(drive_times(x)) for x in d], len(DriveTimes._fields))
+        self.d_times = _stack([tuple(drive_times(x, self.fill)) for x in d], len(DriveTimes._fields))
         self.d_hdd = np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool)
         ncq = [ncq_parameters(x, self.p) for x in d]
         self.d_g = np.asarray([g for g, _, _ in ncq], dtype=np.float64)
         self.d_h = np.asarray([h for _, h, _ in ncq], dtype=np.float64)
         self.d_limit = np.asarray([lim for _, _, lim in ncq], dtype=np.float64)
         self.d_rs_tb = np.asarray([x.usable_gib * GIB / TB for x in d], dtype=np.float64)
+        # endurance: DWPD per wear KiB/s on one drive (drives.drive_writes_per_day) and the rating (nan: none)
+        self.d_dwpd_per_kib = np.asarray([drive_writes_per_day(1.0, x) for x in d], dtype=np.float64)
+        self.d_rated_dwpd = np.asarray(
+            [math.nan if x.endurance_dwpd is None else x.endurance_dwpd for x in d], dtype=np.float64
+        )
 
         lays = [lay for lay, _ in self.layouts]
         self.l_eff = np.asarray([capacity_efficiency(x) for x in lays], dtype=np.float64)
@@ -874,7 +895,7 @@ class BatchModel:
             )
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
-                if m.rf <= 0 and m.target_ms is None:
+                if m.phase.read_pct <= 0 and m.target_ms is None:
                     continue
                 v = np.zeros(nseg)
                 for di in ssd_drives:
@@ -888,10 +909,12 @@ class BatchModel:
 
     def _pool(
         self, wi: int, rows: IntArray | slice, seg: IntArray
-    ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray]:
-        """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), work,
-        mean read-miss service and drive wait (:func:`models.pool.miss_path`) and the response of
-        one readahead request (:func:`models.pool.readahead_service_ms` plus the wait)."""
+    ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray, FloatArray]:
+        """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), mean
+        read-miss service and drive wait (:func:`models.pool.miss_path`), the response of one
+        readahead request (:func:`models.pool.readahead_service_ms` plus the wait) and the
+        wear-weighted KiB/s written on one drive of the busiest role
+        (:func:`models.pool.wear_kib_per_drive`)."""
         win = self.win[wi]
         n = self.space.drive_count[rows].astype(np.float64)
         parity = n / self.seg_width[seg] * self.seg_parity[seg]
@@ -917,14 +940,16 @@ class BatchModel:
         fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
         mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
         ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
-        return state, mean_read, wait, ra_ms
+        return state, mean_read, wait, ra_ms, wear_kib_per_drive(work, n_data, parity)
 
     def _latencies(
         self, wi: int, rows: IntArray, seg: IntArray, every: bool
-    ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray]:
+    ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray, FloatArray]:
         """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
-        reading one) and the window's IOPS-weighted read latency (inf when saturated)."""
-        state, mean_read, wait, ra_ms = self._pool(wi, rows, seg)
+        reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
+        writes per day the window needs (:func:`models.pool.endurance_result`)."""
+        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg)
+        dwpd = np.asarray(wear * self.d_dwpd_per_kib[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
         base = np.where(self.seg_hdd[seg], mean_read, 0.0)
         st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
@@ -932,7 +957,7 @@ class BatchModel:
         r_w = 0.0
         saturated = np.zeros(rows.size, dtype=bool)
         for i, m in enumerate(self.members[wi]):
-            if m.target_ms is None and not (every and m.rf > 0):
+            if m.target_ms is None and not (every and m.phase.read_pct > 0):
                 continue
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
             k = self.st_lat_k[wi][st_ix, i]
@@ -943,7 +968,7 @@ class BatchModel:
                         m.mean_kib, self.p.readahead_kib, ra_ms
                     )
             phases[i] = read_ms
-            if every and m.rf > 0:
+            if every and m.phase.read_pct > 0:
                 bad = ~np.isfinite(read_ms)
                 saturated |= bad
                 rl_sum += np.where(bad, 0.0, read_ms) * m.iops * m.rf
@@ -951,7 +976,11 @@ class BatchModel:
         window = np.where(saturated, np.inf, rl_sum / r_w if r_w else 0.0)
         u = np.broadcast_to(np.asarray(state.u_data, dtype=np.float64), rows.shape)
         u_par = np.broadcast_to(np.asarray(state.u_parity, dtype=np.float64), rows.shape)
-        return u, u_par, phases, np.asarray(window, dtype=np.float64)
+        return u, u_par, phases, np.asarray(window, dtype=np.float64), dwpd
+
+    def _rated_dwpd(self, seg: IntArray) -> FloatArray:
+        """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
+        return np.asarray(self.d_rated_dwpd[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
 
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
@@ -976,8 +1005,10 @@ class BatchModel:
                     break
                 sub = np.flatnonzero(good) if prune else np.arange(rows.size)
                 at = rows[sub]
-                u, u_par, phases, _ = self._latencies(wi, at, self.seg[at], every=False)
+                u, u_par, phases, _, dwpd = self._latencies(wi, at, self.seg[at], every=False)
                 keep = (100 * u <= lim) & (100 * u_par <= lim)
+                rated = self._rated_dwpd(self.seg[at])
+                keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
                 for i, read_ms in phases.items():
                     target = self.members[wi][i].target_ms
                     assert target is not None
@@ -997,6 +1028,8 @@ class BatchModel:
         drive = np.zeros((nw, k))
         parity = np.zeros((nw, k))
         lat = np.zeros((nw, k))
+        wear = np.zeros((nw, k))
+        rated = self._rated_dwpd(seg)
         targets = [
             (wi, f"{m.workload.name}/{m.phase.name}", float(m.target_ms), i)
             for wi, ms in enumerate(self.members)
@@ -1005,9 +1038,10 @@ class BatchModel:
         ]
         phase_lat = np.zeros((len(targets), k))
         for wi in range(nw):
-            u, u_par, phases, window = self._latencies(wi, rows, seg, every=True)
+            u, u_par, phases, window, dwpd = self._latencies(wi, rows, seg, every=True)
             drive[wi] = 100 * u
             parity[wi] = 100 * u_par
+            wear[wi] = dwpd
             lat[wi] = window
             for t, (twi, _, _, i) in enumerate(targets):
                 if twi == wi:
@@ -1044,6 +1078,7 @@ class BatchModel:
         passed = self.capacity_ok[rows].copy()
         passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
+        passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
         passed &= np.all(ctrl <= ctrl_limit + 1e-9, axis=0)
         passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
         passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
@@ -1076,6 +1111,8 @@ class BatchModel:
             phase_latency_ms=phase_lat,
             passed=passed,
             dedicated_parity=self.seg_parity[seg] > 0,
+            dwpd=wear,
+            rated_dwpd=rated,
         )
 
 

@@ -152,7 +152,7 @@ def queue_depth_sweep(
         footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
-        t = drive_times(pool.drive)
+        t = drive_times(pool.drive, fill)
         pw = pool_work(items, PoolPlans(pool.raid, t, p, write_fill(pool, cfg)))
         backend_ios += float(pw.work.backend_ios)
         pr, pwr = positioning_ms(t, math.sqrt(span))

@@ -394,6 +394,16 @@ def _pools(
             checks.append(
                 check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives of {pool.name} busy")
             )
+        if load.endurance is not None:
+            checks.append(
+                check(
+                    f"endurance:{pool.name}",
+                    load.endurance.drive_writes_per_day.value,
+                    load.endurance.rated_dwpd,
+                    "DWPD",
+                    f"flash wear of {pool.name} (drive writes per day)",
+                )
+            )
         if load.degraded_group_utilization_pct is not None:
             checks.append(
                 check(

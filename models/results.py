@@ -55,6 +55,14 @@ class FailureResult(Output):
         return self.rebuild_group_utilization_pct < 100.0
 
 
+class EnduranceResult(Output):
+    """Flash wear of a pool's busiest drive role at a window's write rate, sustained all day."""
+
+    drive_writes_per_day: Explained = Field(description="full drive writes per day the load needs [DWPD]")
+    rated_dwpd: float = Field(description="the drive's rated drive writes per day over its warranty")
+    years_to_wear_out: Explained = Field(description="years until the rated writes are used up [years]")
+
+
 class PoolLoad(Output):
     """Back-end load of one pool in one window."""
 
@@ -82,6 +90,9 @@ class PoolLoad(Output):
     rebuild_hours: Explained | None = None
     failure: FailureResult | None = Field(
         default=None, description="one drive failed in one group at this window's load (None: no redundancy)"
+    )
+    endurance: EnduranceResult | None = Field(
+        default=None, description="flash wear at this window's write rate (None: no endurance rating)"
     )
 
 
