@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from models import cache as cache_model
+from models.architecture import network_utilization, remote_copies, spans_nodes, written_layout
 from models.base import InputError
 from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
@@ -289,6 +290,7 @@ class RowDetail:
     dedicated_parity: BoolArray  # rows whose layout has parity drives (RAID-DP/TEC)
     dwpd: FloatArray  # [window, row] drive writes per day the window needs (flash endurance)
     rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (no check)
+    network_pct: FloatArray  # [window, row] cluster-network links busy; nan where not scale-out
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
         """The busiest check of each row as a share of its limit (1 = at the limit; inf if saturated);
@@ -313,6 +315,7 @@ class RowDetail:
             worst = np.maximum(worst, ratio(self.controller_pct[wi], self.controller_limit_pct))
             worst = np.maximum(worst, ratio(self.failover_pct[wi], self.failover_limit_pct))
             worst = np.maximum(worst, ratio(self.port_pct[wi], self.port_limit_pct))
+            worst = np.maximum(worst, ratio(self.network_pct[wi], self.port_limit_pct))
         if latency:
             for t, (_, _, target) in enumerate(self.targets):
                 worst = np.maximum(worst, ratio(self.phase_latency_ms[t], target))
@@ -365,6 +368,12 @@ class RowDetail:
                     )
                 )
             out.append(RowCheck("ports", window, float(self.port_pct[wi, j]), self.port_limit_pct, "%"))
+            if not math.isnan(self.network_pct[wi, j]):
+                out.append(
+                    RowCheck(
+                        "cluster network", window, float(self.network_pct[wi, j]), self.port_limit_pct, "%"
+                    )
+                )
             for t, (twi, name, target) in enumerate(self.targets):
                 if twi == wi:
                     out.append(
@@ -566,7 +575,7 @@ class BatchModel:
             fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
             j = by_object.get((id(fam.layout), fill))
             if j is None:
-                lay = fam.layout
+                lay = written_layout(fam.layout, fam.array.architecture)
                 key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
                 j = layout_ix.get(key)
                 if j is None:
@@ -770,6 +779,17 @@ class BatchModel:
         self.st_ok = np.asarray([all(st.ok) for st in sts], dtype=bool).reshape(ns)
         self.st_ctrl_limit = np.asarray([st.controller_limit for st in sts], dtype=np.float64)
         self.st_port = np.asarray([st.port_pct for st in sts], dtype=np.float64).reshape(ns, nw)
+        # cluster network (models.architecture.cluster_network): nodes and link rate; nan: no check
+        net = [
+            (st.config.cluster.nodes, st.config.controller.cluster_network_mb_s)
+            if spans_nodes(st.config)
+            and st.config.cluster is not None
+            and st.config.controller.cluster_network_mb_s
+            else (math.nan, math.nan)
+            for st in sts
+        ]
+        self.st_net_nodes = np.asarray([n for n, _ in net], dtype=np.float64).reshape(ns)
+        self.st_net_mb_s = np.asarray([r for _, r in net], dtype=np.float64).reshape(ns)
 
     def _state(self, cfg: Configuration, hits: list[list[tuple[float, float]]]) -> _State:
         """Ports, the front-end controller load and the port part of latency of one state, with the
@@ -787,7 +807,13 @@ class BatchModel:
         )
         port_rate = max(pg.mb_s_per_port for pg in cfg.ports)
         for wi, members in enumerate(self.members):
-            st.loads.append(controller_load([(m.workload, m.phase) for m in members], hits[wi]))
+            st.loads.append(
+                controller_load(
+                    [(m.workload, m.phase) for m in members],
+                    hits[wi],
+                    remote_copies=remote_copies(cfg.architecture),
+                )
+            )
             mb_s = sum(m.phase.effective_mb_s for m in members)
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
@@ -978,6 +1004,15 @@ class BatchModel:
         u_par = np.broadcast_to(np.asarray(state.u_parity, dtype=np.float64), rows.shape)
         return u, u_par, phases, np.asarray(window, dtype=np.float64), dwpd
 
+    def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
+        """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
+        kib = np.broadcast_to(np.asarray(self.win[wi].pool.work.kib, dtype=np.float64), self.seg_state.shape)
+        mb_s = kib[seg] * 1024.0 / 1e6
+        st = self.state[rows]
+        return np.asarray(
+            100.0 * network_utilization(mb_s, self.st_net_nodes[st], self.st_net_mb_s[st]), dtype=np.float64
+        )
+
     def _rated_dwpd(self, seg: IntArray) -> FloatArray:
         """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
         return np.asarray(self.d_rated_dwpd[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
@@ -1009,6 +1044,8 @@ class BatchModel:
                 keep = (100 * u <= lim) & (100 * u_par <= lim)
                 rated = self._rated_dwpd(self.seg[at])
                 keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
+                net = self._network_pct(wi, at, self.seg[at])
+                keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
                 for i, read_ms in phases.items():
                     target = self.members[wi][i].target_ms
                     assert target is not None
@@ -1029,6 +1066,7 @@ class BatchModel:
         parity = np.zeros((nw, k))
         lat = np.zeros((nw, k))
         wear = np.zeros((nw, k))
+        network = np.zeros((nw, k))
         rated = self._rated_dwpd(seg)
         targets = [
             (wi, f"{m.workload.name}/{m.phase.name}", float(m.target_ms), i)
@@ -1042,6 +1080,7 @@ class BatchModel:
             drive[wi] = 100 * u
             parity[wi] = 100 * u_par
             wear[wi] = dwpd
+            network[wi] = self._network_pct(wi, rows, seg)
             lat[wi] = window
             for t, (twi, _, _, i) in enumerate(targets):
                 if twi == wi:
@@ -1083,6 +1122,7 @@ class BatchModel:
         passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
         passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
         passed &= self.seg_bus_ok[seg]
+        passed &= np.all(np.isnan(network) | (network <= hr.port_max_pct + 1e-9), axis=0)
         for t, (_, _, target, _) in enumerate(targets):
             passed &= phase_lat[t] <= target + 1e-9
         return RowDetail(
@@ -1113,6 +1153,7 @@ class BatchModel:
             dedicated_parity=self.seg_parity[seg] > 0,
             dwpd=wear,
             rated_dwpd=rated,
+            network_pct=network,
         )
 
 

@@ -27,6 +27,7 @@ from pydantic import Field
 from scipy.optimize import brentq
 
 from models import cache as cache_model
+from models.architecture import remote_copies, written_pool
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
@@ -153,7 +154,8 @@ def queue_depth_sweep(
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
         t = drive_times(pool.drive, fill)
-        pw = pool_work(items, PoolPlans(pool.raid, t, p, write_fill(pool, cfg)))
+        written = written_pool(pool, cfg.architecture)
+        pw = pool_work(items, PoolPlans(written.raid, t, p, write_fill(pool, cfg)))
         backend_ios += float(pw.work.backend_ios)
         pr, pwr = positioning_ms(t, math.sqrt(span))
         # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)
@@ -177,7 +179,7 @@ def queue_depth_sweep(
             )
         )
 
-    load = controller_load(unit, hits, backend_ios=backend_ios)
+    load = controller_load(unit, hits, backend_ios=backend_ios, remote_copies=remote_copies(cfg.architecture))
     d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
     cores = ctrl.cores * serving
     stations.append(Station("controller CPU", d_cpu / cores))

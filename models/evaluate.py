@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterable
 
 from models import ENGINE_VERSION
+from models.architecture import cluster_network, remote_copies, written_pool
 from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
@@ -153,6 +154,7 @@ class _Setup:
             * sum(physical_needed_tb(w) for w in workloads if self.assignment[w.name] == pl.name)
             for pl in cfg.pools
         }
+        self.pools = [written_pool(pl, cfg.architecture) for pl in cfg.pools]
         self.planned_fill = {pl.name: planned_fill(pl, cfg) for pl in cfg.pools}
         self.write_fill = {pl.name: write_fill(pl, cfg) for pl in cfg.pools}
 
@@ -291,10 +293,22 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     per_pool = _pool_items(members, hits, routes, setup)
     checks: list[Check] = []
     pool_loads, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks)
-    cload = controller_load(members, hits, backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads))
+    cload = controller_load(
+        members,
+        hits,
+        backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads),
+        remote_copies=remote_copies(cfg.architecture),
+    )
     bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
     mb_s, u_port, port_exp = _ports(members, cfg, checks)
+    net_exp = cluster_network(cfg, sum(pl.backend_mb_per_s for pl in pool_loads))
+    if net_exp is not None:
+        checks.append(
+            check(
+                "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
+            )
+        )
 
     # latency of each phase
     front = FrontEnd(
@@ -341,6 +355,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         controller_utilization_pct=ctrl_exp,
         failover_utilization_pct=fo_exp,
         port_utilization_pct=port_exp,
+        cluster_network_utilization_pct=net_exp,
         read_latency_ms=read_lat,
         write_latency_ms=write_lat,
         avg_latency_ms=avg_lat,
@@ -371,7 +386,7 @@ def _pools(
     pool_loads: list[PoolLoad] = []
     paths: dict[str, DrivePath] = {}
     limit = cfg.headroom.drive_max_pct
-    for pool in cfg.pools:
+    for pool in setup.pools:
         load, mean_read, wait, ra_ms = pool_load(
             pool,
             setup.counts[pool.name],

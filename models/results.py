@@ -150,6 +150,9 @@ class WindowResult(Output):
     controller_utilization_pct: Explained
     failover_utilization_pct: Explained | None
     port_utilization_pct: Explained
+    cluster_network_utilization_pct: Explained | None = Field(
+        default=None, description="each scale-out node's cluster-network link busy [%] (None: not scale-out)"
+    )
     read_latency_ms: float | None
     write_latency_ms: float | None
     avg_latency_ms: float | None
