@@ -752,8 +752,8 @@ class BatchModel:
         self.st_hd = [table(lambda st, w, i: st.hits[w][i][0], wi) for wi in range(nw)]
         self.st_hf = [table(lambda st, w, i: st.hits[w][i][1], wi) for wi in range(nw)]
         # read latency of a phase = c + k x R_miss, with (the latency module's R_read regrouped)
-        # c = front end + rnd (h_d t_hit + h_f t_flash) + (1 - rnd) t_hit (inf when saturated), k = rnd x miss;
-        # the controller part of the front end depends on the segment (:meth:`_work`)
+        # c = front end + rnd (h_d t_hit + h_f t_flash + miss t_hit) + (1 - rnd) t_hit (inf when saturated),
+        # k = rnd x miss; the controller part of the front end depends on the segment (:meth:`_work`)
         self.st_lat_k: list[FloatArray] = []
         for wi in range(nw):
             rnd = np.asarray([m.rnd for m in self.members[wi]], dtype=np.float64)[None, :]
@@ -916,8 +916,11 @@ class BatchModel:
             )[self.seg_state]
             rnd = np.asarray([m.rnd for m in members], dtype=np.float64)[None, :]
             front = r_ctrl[:, None] + port_ms
+            miss = np.maximum(0.0, 1 - hd - hf)
             self.seg_lat_c.append(
-                front + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None]) + (1 - rnd) * hit_ms[:, None]
+                front
+                + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None] + miss * hit_ms[:, None])
+                + (1 - rnd) * hit_ms[:, None]
             )
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):

@@ -33,7 +33,14 @@ from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
 from models.configuration import Configuration
 from models.controller import controller_load, cpu_us_per_io
-from models.drives import CommandQueuing, DriveKind, command_queuing_factor, drive_times, positioning_ms
+from models.drives import (
+    CommandQueuing,
+    DriveKind,
+    command_queuing_factor,
+    drive_times,
+    positioning_ms,
+    ssd_latency_ms,
+)
 from models.evaluate import (
     DegradedMode,
     EvaluationResult,
@@ -131,7 +138,15 @@ def queue_depth_sweep(
         rf, rnd = ph.read_pct / 100, ph.random_pct / 100
         delay_ms += ph.iops * (
             rf
-            * (rnd * (h_d * ctrl.cache_hit_ms + h_f * cfg.cache.flash_hit_ms) + (1 - rnd) * ctrl.cache_hit_ms)
+            * (
+                rnd
+                * (
+                    h_d * ctrl.cache_hit_ms
+                    + h_f * cfg.cache.flash_hit_ms
+                    + (1 - h_d - h_f) * ctrl.cache_hit_ms
+                )
+                + (1 - rnd) * ctrl.cache_hit_ms
+            )
             + (1 - rf) * ctrl.write_ack_ms
         )
     stations.append(Station("cache and NVRAM", delay_ms, delay=True))
@@ -178,6 +193,24 @@ def queue_depth_sweep(
                 demand_at_queue=demand_fn,
             )
         )
+        if pool.drive.kind is not DriveKind.HDD:
+            # an SSD serves many commands at once (Seidmann): its throughput demand queues above,
+            # the rest of its QD1 latency is a delay each read miss spends inside the drive
+            lat = sum(
+                ph.iops
+                * ph.read_pct
+                / 100
+                * ph.random_pct
+                / 100
+                * max(0.0, 1 - hd - hf)
+                * frac
+                * ssd_latency_ms(pool.drive, size)
+                for _, ph, hd, hf in items
+                for size, frac in ph.size_mix
+            )
+            stations.append(
+                Station(f"drives:{pool.name} (parallel)", max(0.0, lat - pw.miss_fixed_ms), delay=True)
+            )
 
     load = controller_load(unit, hits, backend_ios=backend_ios, remote_copies=remote_copies(cfg.architecture))
     d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core

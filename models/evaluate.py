@@ -40,7 +40,7 @@ from models.controller import (
     utilization_text,
 )
 from models.explain import Explained, explained, fmt
-from models.latency import DrivePath, FrontEnd, phase_result, window_latencies
+from models.latency import DrivePath, FrontEnd, phase_result, window_latencies, window_read_percentiles
 from models.parameters import EngineParameters
 from models.pool import PoolItem, pool_load
 from models.ports import port_utilization
@@ -336,9 +336,10 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             members, hits, ws_list, dram_share, both_share, routes, strict=True
         )
     ]
-    checks.extend(chk for _, chk in phases if chk is not None)
-    results = [r for r, _ in phases]
+    checks.extend(chk for _, chk, _ in phases if chk is not None)
+    results = [r for r, _, _ in phases]
     read_lat, write_lat, avg_lat = window_latencies(results)
+    read_p95, read_p99 = window_read_percentiles(results, [paths_of for _, _, paths_of in phases])
     burst = _write_burst(members, pool_loads, ctrl, setup.serving)
     failure_verdict = _failure_verdict(pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
@@ -357,6 +358,8 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         port_utilization_pct=port_exp,
         cluster_network_utilization_pct=net_exp,
         read_latency_ms=read_lat,
+        read_p95_latency_ms=read_p95,
+        read_p99_latency_ms=read_p99,
         write_latency_ms=write_lat,
         avg_latency_ms=avg_lat,
         checks=checks,
@@ -387,7 +390,7 @@ def _pools(
     paths: dict[str, DrivePath] = {}
     limit = cfg.headroom.drive_max_pct
     for pool in setup.pools:
-        load, mean_read, wait, ra_ms = pool_load(
+        load, miss = pool_load(
             pool,
             setup.counts[pool.name],
             per_pool[pool.name],
@@ -403,7 +406,7 @@ def _pools(
         u_pct = load.drive_utilization_pct.value
         par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
         keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
-        paths[pool.name] = DrivePath(pool.drive, mean_read, wait, keeps_up, ra_ms, p.readahead_kib)
+        paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
         checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives of {pool.name} busy"))
         if par is not None:
             checks.append(

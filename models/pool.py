@@ -53,6 +53,7 @@ from models.drives import (
 )
 from models.explain import explained, fmt
 from models.parameters import EngineParameters
+from models.queueing import mg1_wait_moments
 from models.raid import (
     AccessPlan,
     RaidLayout,
@@ -558,10 +559,10 @@ def pool_load(
     aggregate_fill: float | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-) -> tuple[PoolLoad, float, float, float]:
+) -> tuple[PoolLoad, MissWait]:
     """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
-    phase (mean read-miss service [ms], mean wait at the drives [ms], response of one readahead
-    request [ms]; inf when saturated).
+    phase the read-miss service, the wait at the drives and the response of one readahead request
+    (:class:`MissWait`, inf when saturated).
 
     ``footprint_gb`` is what the pool holds at the planning horizon, ``planned_fill`` (0..1) the
     fill it is planned to run at: together with the usable capacity they set the seek span
@@ -589,14 +590,16 @@ def pool_load(
     failure = failure_result(pool, work, roles, st, p)
     deg_u: float | None = None
     wait_ms = wait
+    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
     if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
         deg_u = (
             failure.rebuild_group_utilization_pct
             if degraded is DegradedMode.REBUILDING
             else failure.failed_group_utilization_pct
         ) / 100.0
-        deg_wait = u_wait(mean_all, deg_u, p.drive_service_scv)
+        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
         wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
+        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
     be_total = pw.be_read_iops + pw.be_write_iops
     destage = destage_capacity(pw, roles, st)
     miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
@@ -679,7 +682,19 @@ def pool_load(
         endurance=endurance_result(pool.drive, work, roles, planned_fill),
     )
     ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
-    return load, mean_read, wait_ms, ra_ms
+    return load, MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms)
+
+
+class MissWait(NamedTuple):
+    """A pool's read-miss path in one window: mean service of a miss [ms], the first two moments of
+    the wait at the drives [ms, ms^2] (inf when saturated), the service's squared coefficient of
+    variation, and the response of one readahead request [ms] (service + wait)."""
+
+    mean_read_ms: float
+    wait_ms: float
+    wait_sq_ms2: float
+    service_scv: float
+    readahead_ms: float
 
 
 def wear_kib_per_drive(work: Work, drives_data: Num, drives_parity: Num) -> Num:
@@ -732,10 +747,3 @@ def endurance_result(
             warranty_years=warranty,
         ),
     )
-
-
-def u_wait(mean_service_ms: float, u: float, scv: float) -> float:
-    """M/G/1 wait [ms] at utilization ``u`` (inf at or past saturation)."""
-    if u >= 1:
-        return math.inf
-    return u * mean_service_ms * (1.0 + scv) / (2.0 * (1.0 - u))

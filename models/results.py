@@ -112,6 +112,14 @@ class PhaseResult(Output):
     working_set_in_cache_pct: float
     cold_hit_pct: Explained = Field(description="hit ratio over the first pass after a cold start (warm-up)")
     read_latency_ms: Explained
+    read_p95_latency_ms: Explained | None = Field(
+        default=None,
+        description="95th percentile of read latency [ms] (None: no reads; value None: saturated)",
+    )
+    read_p99_latency_ms: Explained | None = Field(
+        default=None,
+        description="99th percentile of read latency [ms] (None: no reads; value None: saturated)",
+    )
     write_latency_ms: Explained
     avg_latency_ms: float | None
     read_latency_target_ms: float | None
@@ -154,6 +162,12 @@ class WindowResult(Output):
         default=None, description="each scale-out node's cluster-network link busy [%] (None: not scale-out)"
     )
     read_latency_ms: float | None
+    read_p95_latency_ms: float | None = Field(
+        default=None, description="95th percentile of every read of the window [ms]; None when saturated"
+    )
+    read_p99_latency_ms: float | None = Field(
+        default=None, description="99th percentile of every read of the window [ms]; None when saturated"
+    )
     write_latency_ms: float | None
     avg_latency_ms: float | None
     checks: list[Check]

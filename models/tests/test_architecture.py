@@ -119,6 +119,7 @@ def test_replicated_writes_cross_the_cluster_network_by_hand(catalog: Catalog):
     # 64 KiB writes/s: 2 copies x 640,000 KiB/s = 1,310.72 MB/s at the drives, 3/4 of it crosses
     # nodes = 983.04 MB/s over 4 x 2,300 MB/s = 10.685%
     array = catalog.arrays["netapp-solidfire-sf9605"]
+    assert array.default_drive is not None
     cfg = build_configuration(array, catalog.drives[array.default_drive], "replica", drive_count=40)
     window = evaluate(writes_only(10000, size_kib=64), cfg).windows[0]
     net = window.cluster_network_utilization_pct
@@ -135,6 +136,7 @@ def test_an_ha_pair_array_has_no_cluster_network_check():
 
 def test_log_structured_is_read_from_the_catalog_record(catalog: Catalog):
     array = catalog.arrays["pure-flasharray-x70"]
+    assert array.default_drive is not None
     cfg = build_configuration(array, catalog.drives[array.default_drive], "raid6")
     assert cfg.architecture is not None
     assert written_layout(cfg.pools[0].raid, cfg.architecture).full_stripe_share == 1.0
