@@ -25,7 +25,7 @@ from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
 from models.explain import Explained, explained, fmt
 from models.pool import MissWait
 from models.results import Check, PhaseResult, check
-from models.tail_latency import Path, gamma_path, quantile_or_none, sojourn_moments
+from models.tail_latency import Path, gamma_path, quantiles_or_none, sojourn_moments
 from models.units import transfer_ms
 from models.workload import Phase, Workload
 
@@ -148,7 +148,7 @@ def phase_result(
             Path(rnd * h_d, front_ms + t_hit),
             Path(rnd * h_f, front_ms + cache.flash_hit_ms),
         ] + [paths[rp].path(rnd * miss * share, front_ms + t_hit, size) for rp, share in route if share > 0]
-        p95, p99 = quantile_or_none(read_paths, 0.95), quantile_or_none(read_paths, 0.99)
+        p95, p99 = quantiles_or_none(read_paths, (0.95, 0.99))
     drives_ok = all(paths[rp].keeps_up for rp, _ in route)
     sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
     write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
@@ -240,26 +240,17 @@ def window_read_percentiles(
     """(p95, p99) of every read of a window [ms]: the phases' read paths weighted by their read
     rates (None when a reading phase is saturated, 0 without reads)."""
     mix: list[Path] = []
-    own: list[tuple[float | None, float | None]] = []  # each reading phase's (p95, p99)
     for ph, paths in zip(phases, read_paths, strict=True):
         rate = ph.iops * ph.read_pct / 100.0
         if rate <= 0:
             continue
-        if not paths or ph.read_p95_latency_ms is None or ph.read_p99_latency_ms is None:
+        if not paths:
             return None, None
         mix += [p._replace(weight=p.weight * rate) for p in paths]
-        own.append((ph.read_p95_latency_ms.value, ph.read_p99_latency_ms.value))
     if not any(p.weight > 0 for p in mix):
         return 0.0, 0.0
-    out = []
-    for i, q in enumerate((0.95, 0.99)):
-        values = [o[i] for o in own]
-        if any(v is None for v in values):
-            return None, None
-        known = [v for v in values if v is not None]
-        # the window's quantile lies between its phases' own (each phase's F is q at its own)
-        out.append(quantile_or_none(mix, q, (min(known), max(known))))
-    return out[0], out[1]
+    p95, p99 = quantiles_or_none(mix, (0.95, 0.99))
+    return p95, p99
 
 
 def _percentile_explained(pct: int, value: float | None, mean: float | None) -> Explained:

@@ -9,7 +9,8 @@ miss at a pool's drives, or a write acknowledged from NVRAM. Approximation, stat
   coefficient of variation c^2, independent of the wait) and the M/G/1 wait W of the pool, whose
   first two moments come from Takacs' recursion (:func:`models.queueing.mg1_wait_moments`);
 * ``S + W`` is fitted by a gamma distribution with the same mean and variance (two-moment fit),
-  shifted by the path's constant part.
+  shifted by the path's constant part; where several miss paths meet (misses split over tiers, a
+  window's phases) they are pooled into one gamma of the same mean and variance.
 
 The phase's latency is the mixture of its paths weighted by their shares of I/O; a percentile
 is where the mixture's distribution function reaches p (:func:`mixture_quantile`). A window
@@ -21,9 +22,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numpy as np
-from scipy.optimize import brentq
-from scipy.special import gammainc, gammaincinv
+from scipy.special import gammaincinv
 
 from models.base import InputError
 
@@ -60,79 +59,83 @@ def sojourn_moments(
     return service_ms + wait_ms, var
 
 
-def _own_quantile(p: Path, q: float) -> float:
-    return p.const_ms if p.k <= 0 else p.const_ms + p.theta_ms * float(gammaincinv(p.k, q))
+def pooled_gamma(gammas: list[Path]) -> Path:
+    """Gamma paths pooled into one of the same weight, mean and variance, shifted to the earliest
+    constant (several pools behind one phase, or a window's phases on one pool)."""
+    w = sum(p.weight for p in gammas)
+    c0 = min(p.const_ms for p in gammas)
+    m1 = m2 = 0.0
+    for p in gammas:
+        mean = p.const_ms - c0 + p.k * p.theta_ms
+        m1 += p.weight * mean
+        m2 += p.weight * (p.k * p.theta_ms * p.theta_ms + mean * mean)
+    m1, m2 = m1 / w, m2 / w
+    return gamma_path(w, c0, m1, max(m2 - m1 * m1, 0.0))
 
 
-def _one_gamma_quantile(points: list[Path], g: Path, q: float) -> float:
-    """Exact quantile of point masses plus one gamma path: between consecutive point positions the
-    distribution is ``A + w_g G(t)``, inverted with the regularized incomplete gamma function."""
-    acc, prev = 0.0, -math.inf
-    for b in [*sorted(points, key=lambda p: p.const_ms), Path(0.0, math.inf)]:
-        need = q - acc
-        if need <= 0:
-            return prev
-        if need < g.weight:
-            t = g.const_ms + g.theta_ms * float(gammaincinv(g.k, need / g.weight))
-            if t <= prev:
-                return prev
-            if t < b.const_ms:
-                return t
-        acc += b.weight
-        prev = b.const_ms
-    return prev
+def mixture_quantiles(paths: list[Path], qs: tuple[float, ...]) -> list[float]:
+    """The ``q``-quantiles [ms] of a mixture of paths: for each q the least t with
+    ``sum_i w_i F_i(t) >= q``.
 
-
-def mixture_quantile(paths: list[Path], q: float, bracket: tuple[float, float] | None = None) -> float:
-    """The ``q``-quantile [ms] of a mixture of paths: the least t with ``sum_i w_i F_i(t) >= q``.
-
-    Weights are normalized. With at most one gamma path the answer is exact (interval by interval
-    between the point masses); otherwise it lies between the least and the largest of the paths'
-    own q-quantiles (every ``F_i`` is at most q at the first and at least q at the second), where a
-    root search finds it to 1e-7 (at a point mass's position when the distribution jumps there).
-    ``bracket`` gives tighter bounds known to the caller (e.g. the quantiles of groups of paths).
+    Weights are normalized. Point masses and one gamma path are inverted exactly, interval by
+    interval between the point masses (between consecutive positions the distribution is
+    ``A + w_g G(t)``, inverted with the regularized incomplete gamma function); several gamma paths
+    are first pooled into one of the same mean and variance (:func:`pooled_gamma`).
     """
-    if not 0.0 < q < 1.0:
+    if any(not 0.0 < q < 1.0 for q in qs):
         raise InputError("q", "a quantile lies strictly between 0 and 1")
-    live = [p for p in paths if p.weight > 0]
-    if not live:
+    points: list[tuple[float, float]] = []  # (position, weight)
+    gammas: list[Path] = []
+    total = 0.0
+    for p in paths:
+        if p.weight <= 0:
+            continue
+        total += p.weight
+        if p.k > 0:
+            gammas.append(p)
+        else:
+            points.append((p.const_ms, p.weight))
+    if total <= 0:
         raise InputError("paths", "no path carries any I/O")
-    total = sum(p.weight for p in live)
-    live = [p._replace(weight=p.weight / total) for p in live]
-    gammas = [p for p in live if p.k > 0]
-    points = [p for p in live if p.k <= 0]
-    if not gammas:
-        return _one_gamma_quantile(points, Path(0.0, 0.0, 1.0, 1.0), q)
-    if len(gammas) == 1:
-        return _one_gamma_quantile(points, gammas[0], q)
-    if bracket is None:
-        own = [_own_quantile(p, q) for p in live]
-        lo, hi = min(own), max(own)
-    else:
-        lo, hi = bracket
-    if hi - lo <= 1e-12 * max(hi, 1e-12):
-        return hi
-    pos = np.asarray(sorted(p.const_ms for p in points))
-    acc = np.cumsum([p.weight for p in sorted(points, key=lambda p: p.const_ms)]) if points else np.zeros(0)
-    w = np.asarray([p.weight for p in gammas])
-    c = np.asarray([p.const_ms for p in gammas])
-    k = np.asarray([p.k for p in gammas])
-    th = np.asarray([p.theta_ms for p in gammas])
-
-    def cdf(t: float) -> float:
-        i = int(np.searchsorted(pos, t, side="right"))
-        mass = float(acc[i - 1]) if i > 0 else 0.0
-        return mass + float(np.dot(w, gammainc(k, np.maximum(t - c, 0.0) / th)))
-
-    if cdf(lo) >= q:
-        return lo
-    return float(brentq(lambda t: cdf(t) - q, lo, hi, xtol=1e-7 * hi, rtol=1e-7))
+    g = None
+    if gammas:
+        g = gammas[0] if len(gammas) == 1 else pooled_gamma(gammas)
+        if g.k <= 0:  # pooled into a point mass
+            points.append((g.const_ms, g.weight))
+            g = None
+    points.sort()
+    out = []
+    for q in qs:
+        need_total = q * total  # work in unnormalized weights
+        acc, prev, found = 0.0, -math.inf, None
+        for pos, w in [*points, (math.inf, 0.0)]:
+            need = need_total - acc
+            if need <= 0:
+                found = prev
+                break
+            if g is not None and need < g.weight:
+                t = g.const_ms + g.theta_ms * float(gammaincinv(g.k, need / g.weight))
+                if t <= prev:
+                    found = prev
+                    break
+                if t < pos:
+                    found = t
+                    break
+            acc += w
+            prev = pos
+        out.append(prev if found is None else found)
+    return out
 
 
-def quantile_or_none(paths: list[Path], q: float, bracket: tuple[float, float] | None = None) -> float | None:
-    """:func:`mixture_quantile`, ``None`` when a path is unbounded (a saturated resource) or none
-    carries I/O."""
+def mixture_quantile(paths: list[Path], q: float) -> float:
+    """The ``q``-quantile [ms] of a mixture of paths (:func:`mixture_quantiles`)."""
+    return mixture_quantiles(paths, (q,))[0]
+
+
+def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | None]:
+    """:func:`mixture_quantiles`, ``None`` each when a path is unbounded (a saturated resource) or
+    none carries I/O."""
     live = [p for p in paths if p.weight > 0]
     if not live or any(not (math.isfinite(p.const_ms) and math.isfinite(p.theta_ms)) for p in live):
-        return None
-    return mixture_quantile(live, q, bracket)
+        return [None for _ in qs]
+    return list(mixture_quantiles(live, qs))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from models.curves import queue_depth_sweep
 from models.evaluate import evaluate
 from models.queueing import mg1_wait_moments
-from models.tail_latency import Path, gamma_path, mixture_quantile, sojourn_moments
+from models.tail_latency import Path, gamma_path, mixture_quantile, pooled_gamma, sojourn_moments
 from models.tests.conftest import make_config, oltp
 from models.tests.test_flash import nvme, writes_only
 from models.workload import Phase, Workload
@@ -44,23 +44,33 @@ def test_point_masses_put_the_percentile_on_the_slow_path_when_it_holds_more_tha
 
 @settings(max_examples=60)
 @given(
-    st.lists(
-        st.tuples(st.floats(0.01, 1), st.floats(0, 20), st.floats(0.2, 20), st.floats(0.01, 5)),
-        min_size=1,
-        max_size=4,
-    ),
+    st.lists(st.tuples(st.floats(0.01, 1), st.floats(0, 20)), min_size=0, max_size=4),
+    st.tuples(st.floats(0.01, 1), st.floats(0, 20), st.floats(0.2, 20), st.floats(0.01, 5)),
     st.floats(0.5, 0.995),
 )
-def test_the_mixture_quantile_is_where_the_distribution_reaches_q(comps, q):
-    paths = [Path(w, c, k, th) for w, c, k, th in comps]
-    t = mixture_quantile(paths, q)
-    total = sum(p.weight for p in paths)
+def test_the_quantile_of_point_masses_and_a_gamma_is_where_the_distribution_reaches_q(points, g, q):
     from scipy.special import gammainc
 
-    def cdf(x: float) -> float:
-        return sum(p.weight * gammainc(p.k, max(x - p.const_ms, 0) / p.theta_ms) for p in paths) / total
+    paths = [Path(w, c) for w, c in points] + [Path(*g)]
+    t = mixture_quantile(paths, q)
+    total = sum(p.weight for p in paths)
 
-    assert cdf(t) == pytest.approx(q, abs=1e-5)
+    def cdf(x: float) -> float:
+        mass = sum(p.weight for p in paths[:-1] if p.const_ms <= x)
+        gp = paths[-1]
+        return (mass + gp.weight * gammainc(gp.k, max(x - gp.const_ms, 0) / gp.theta_ms)) / total
+
+    assert cdf(t) >= q - 1e-9
+    assert cdf(t * (1 - 1e-6) - 1e-9) <= q + 1e-9  # the least such t
+
+
+def test_gamma_paths_pool_into_one_of_the_same_mean_and_variance():
+    # two exponentials (k = 1) of means 1 and 3 ms, equal weights: mean 2, E[X^2] = (2 + 18) / 2 = 10,
+    # variance 6 -> k = 4 / 6, theta = 3
+    pooled = pooled_gamma([Path(0.5, 0.0, 1.0, 1.0), Path(0.5, 0.0, 1.0, 3.0)])
+    assert pooled.weight == pytest.approx(1.0)
+    assert pooled.k == pytest.approx(4 / 6)
+    assert pooled.theta_ms == pytest.approx(3.0)
 
 
 @settings(max_examples=25, deadline=None)
