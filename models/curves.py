@@ -316,7 +316,9 @@ def saturation_scale(
 
     def excess(scale: float) -> float:
         if scale not in known:
-            known[scale] = over(evaluate(workloads, configuration, params=params, load_scale=scale))
+            known[scale] = over(
+                evaluate(workloads, configuration, params=params, load_scale=scale, cold_cache=False)
+            )
         return known[scale]
 
     if operating is not None:
@@ -372,7 +374,7 @@ def latency_vs_load(
     for i in range(points):
         frac = 0.05 + (1.0 - 0.05) * i / (points - 1)
         scale = sat * frac * (0.999 if i == points - 1 else 1.0)
-        r = evaluate(only, configuration, params=params, load_scale=scale)
+        r = evaluate(only, configuration, params=params, load_scale=scale, cold_cache=False)
         w = next(x for x in r.windows if x.window == win)
         pts.append(
             LoadPoint(

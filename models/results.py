@@ -146,6 +146,36 @@ class TieringResult(Output):
     spill: list[str]
 
 
+class ColdPhase(Output):
+    """One phase of a window while the caches refill."""
+
+    workload: str
+    phase: str
+    hit_pct: float = Field(description="read-hit ratio over the first pass of the working set [%]")
+    warm_hit_pct: float = Field(description="the steady-state (warm) read-hit ratio [%]")
+    read_latency_ms: float | None = Field(
+        description="mean read latency with cold caches [ms]; None: saturated"
+    )
+    read_p99_latency_ms: float | None = Field(
+        default=None, description="p99 read latency with cold caches [ms]"
+    )
+
+
+class ColdCacheResult(Output):
+    """A window right after a restart or a failover, while the caches refill: every phase reads at
+    its first-pass (cold) hit ratio until it has read its working set once."""
+
+    phases: list[ColdPhase]
+    drive_utilization_pct: dict[str, float | None] = Field(description="each pool's drives busy [%]")
+    controller_utilization_pct: float | None
+    read_latency_ms: float | None
+    read_p95_latency_ms: float | None = None
+    read_p99_latency_ms: float | None = None
+    bottleneck: str
+    passed: bool = Field(description="every check met with cold caches (the warm verdict decides sizing)")
+    verdict: str
+
+
 class WindowResult(Output):
     """Everything about one window: load, utilization of each component, latency, checks."""
 
@@ -184,6 +214,11 @@ class WindowResult(Output):
     )
     failure_verdict: str | None = Field(
         default=None, description="whether every pool keeps up with a drive failed and while it rebuilds"
+    )
+    cold_cache: ColdCacheResult | None = Field(
+        default=None,
+        description="the window while the caches refill after a restart or failover (None: same as warm, "
+        "or not asked for)",
     )
 
 
