@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from models import cache as cache_model
+from models.architecture import network_utilization, remote_copies, spans_nodes, written_layout
 from models.base import InputError
 from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
@@ -50,7 +51,7 @@ from models.controller import (
     cpu_response_ms,
     cpu_seconds_per_second,
 )
-from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, ssd_latency_ms
+from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, drive_writes_per_day, ssd_latency_ms
 from models.latency import FrontEnd, sequential_extra_ms
 from models.parameters import EngineParameters
 from models.pool import (
@@ -66,6 +67,7 @@ from models.pool import (
     pool_work,
     readahead_service_ms,
     stated_queue,
+    wear_kib_per_drive,
 )
 from models.ports import port_utilization
 from models.raid import (
@@ -286,6 +288,9 @@ class RowDetail:
     phase_latency_ms: FloatArray  # [target, row] read latency of each targeted phase; inf when saturated
     passed: BoolArray
     dedicated_parity: BoolArray  # rows whose layout has parity drives (RAID-DP/TEC)
+    dwpd: FloatArray  # [window, row] drive writes per day the window needs (flash endurance)
+    rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (no check)
+    network_pct: FloatArray  # [window, row] cluster-network links busy; nan where not scale-out
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
         """The busiest check of each row as a share of its limit (1 = at the limit; inf if saturated);
@@ -302,11 +307,15 @@ class RowDetail:
         for wi in range(len(self.windows)):
             worst = np.maximum(worst, ratio(self.drive_pct[wi], self.drive_limit_pct))
             worst = np.maximum(worst, ratio(self.parity_pct[wi], self.drive_limit_pct))
+            worst = np.maximum(
+                worst, np.where(np.isnan(self.rated_dwpd), 0.0, ratio(self.dwpd[wi], self.rated_dwpd))
+            )
             if not front_end:
                 continue
             worst = np.maximum(worst, ratio(self.controller_pct[wi], self.controller_limit_pct))
             worst = np.maximum(worst, ratio(self.failover_pct[wi], self.failover_limit_pct))
             worst = np.maximum(worst, ratio(self.port_pct[wi], self.port_limit_pct))
+            worst = np.maximum(worst, ratio(self.network_pct[wi], self.port_limit_pct))
         if latency:
             for t, (_, _, target) in enumerate(self.targets):
                 worst = np.maximum(worst, ratio(self.phase_latency_ms[t], target))
@@ -329,6 +338,16 @@ class RowDetail:
                         "%",
                     )
                 )
+            if not math.isnan(self.rated_dwpd[j]):
+                out.append(
+                    RowCheck(
+                        f"endurance:{POOL}",
+                        window,
+                        float(self.dwpd[wi, j]),
+                        float(self.rated_dwpd[j]),
+                        "DWPD",
+                    )
+                )
             out.append(
                 RowCheck(
                     "controllers",
@@ -349,6 +368,12 @@ class RowDetail:
                     )
                 )
             out.append(RowCheck("ports", window, float(self.port_pct[wi, j]), self.port_limit_pct, "%"))
+            if not math.isnan(self.network_pct[wi, j]):
+                out.append(
+                    RowCheck(
+                        "cluster network", window, float(self.network_pct[wi, j]), self.port_limit_pct, "%"
+                    )
+                )
             for t, (twi, name, target) in enumerate(self.targets):
                 if twi == wi:
                     out.append(
@@ -550,7 +575,7 @@ class BatchModel:
             fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
             j = by_object.get((id(fam.layout), fill))
             if j is None:
-                lay = fam.layout
+                lay = written_layout(fam.layout, fam.array.architecture)
                 key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
                 j = layout_ix.get(key)
                 if j is None:
@@ -561,13 +586,18 @@ class BatchModel:
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
 
         d = self.drives
-        self.d_times = _stack([tuple(drive_times(x)) for x in d], len(DriveTimes._fields))
+        self.d_times = _stack([tuple(drive_times(x, self.fill)) for x in d], len(DriveTimes._fields))
         self.d_hdd = np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool)
         ncq = [ncq_parameters(x, self.p) for x in d]
         self.d_g = np.asarray([g for g, _, _ in ncq], dtype=np.float64)
         self.d_h = np.asarray([h for _, h, _ in ncq], dtype=np.float64)
         self.d_limit = np.asarray([lim for _, _, lim in ncq], dtype=np.float64)
         self.d_rs_tb = np.asarray([x.usable_gib * GIB / TB for x in d], dtype=np.float64)
+        # endurance: DWPD per wear KiB/s on one drive (drives.drive_writes_per_day) and the rating (nan: none)
+        self.d_dwpd_per_kib = np.asarray([drive_writes_per_day(1.0, x) for x in d], dtype=np.float64)
+        self.d_rated_dwpd = np.asarray(
+            [math.nan if x.endurance_dwpd is None else x.endurance_dwpd for x in d], dtype=np.float64
+        )
 
         lays = [lay for lay, _ in self.layouts]
         self.l_eff = np.asarray([capacity_efficiency(x) for x in lays], dtype=np.float64)
@@ -722,8 +752,8 @@ class BatchModel:
         self.st_hd = [table(lambda st, w, i: st.hits[w][i][0], wi) for wi in range(nw)]
         self.st_hf = [table(lambda st, w, i: st.hits[w][i][1], wi) for wi in range(nw)]
         # read latency of a phase = c + k x R_miss, with (the latency module's R_read regrouped)
-        # c = front end + rnd (h_d t_hit + h_f t_flash) + (1 - rnd) t_hit (inf when saturated), k = rnd x miss;
-        # the controller part of the front end depends on the segment (:meth:`_work`)
+        # c = front end + rnd (h_d t_hit + h_f t_flash + miss t_hit) + (1 - rnd) t_hit (inf when saturated),
+        # k = rnd x miss; the controller part of the front end depends on the segment (:meth:`_work`)
         self.st_lat_k: list[FloatArray] = []
         for wi in range(nw):
             rnd = np.asarray([m.rnd for m in self.members[wi]], dtype=np.float64)[None, :]
@@ -749,6 +779,17 @@ class BatchModel:
         self.st_ok = np.asarray([all(st.ok) for st in sts], dtype=bool).reshape(ns)
         self.st_ctrl_limit = np.asarray([st.controller_limit for st in sts], dtype=np.float64)
         self.st_port = np.asarray([st.port_pct for st in sts], dtype=np.float64).reshape(ns, nw)
+        # cluster network (models.architecture.cluster_network): nodes and link rate; nan: no check
+        net = [
+            (st.config.cluster.nodes, st.config.controller.cluster_network_mb_s)
+            if spans_nodes(st.config)
+            and st.config.cluster is not None
+            and st.config.controller.cluster_network_mb_s
+            else (math.nan, math.nan)
+            for st in sts
+        ]
+        self.st_net_nodes = np.asarray([n for n, _ in net], dtype=np.float64).reshape(ns)
+        self.st_net_mb_s = np.asarray([r for _, r in net], dtype=np.float64).reshape(ns)
 
     def _state(self, cfg: Configuration, hits: list[list[tuple[float, float]]]) -> _State:
         """Ports, the front-end controller load and the port part of latency of one state, with the
@@ -766,7 +807,13 @@ class BatchModel:
         )
         port_rate = max(pg.mb_s_per_port for pg in cfg.ports)
         for wi, members in enumerate(self.members):
-            st.loads.append(controller_load([(m.workload, m.phase) for m in members], hits[wi]))
+            st.loads.append(
+                controller_load(
+                    [(m.workload, m.phase) for m in members],
+                    hits[wi],
+                    remote_copies=remote_copies(cfg.architecture),
+                )
+            )
             mb_s = sum(m.phase.effective_mb_s for m in members)
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
@@ -869,12 +916,15 @@ class BatchModel:
             )[self.seg_state]
             rnd = np.asarray([m.rnd for m in members], dtype=np.float64)[None, :]
             front = r_ctrl[:, None] + port_ms
+            miss = np.maximum(0.0, 1 - hd - hf)
             self.seg_lat_c.append(
-                front + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None]) + (1 - rnd) * hit_ms[:, None]
+                front
+                + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None] + miss * hit_ms[:, None])
+                + (1 - rnd) * hit_ms[:, None]
             )
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
-                if m.rf <= 0 and m.target_ms is None:
+                if m.phase.read_pct <= 0 and m.target_ms is None:
                     continue
                 v = np.zeros(nseg)
                 for di in ssd_drives:
@@ -888,10 +938,12 @@ class BatchModel:
 
     def _pool(
         self, wi: int, rows: IntArray | slice, seg: IntArray
-    ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray]:
-        """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), work,
-        mean read-miss service and drive wait (:func:`models.pool.miss_path`) and the response of
-        one readahead request (:func:`models.pool.readahead_service_ms` plus the wait)."""
+    ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray, FloatArray]:
+        """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), mean
+        read-miss service and drive wait (:func:`models.pool.miss_path`), the response of one
+        readahead request (:func:`models.pool.readahead_service_ms` plus the wait) and the
+        wear-weighted KiB/s written on one drive of the busiest role
+        (:func:`models.pool.wear_kib_per_drive`)."""
         win = self.win[wi]
         n = self.space.drive_count[rows].astype(np.float64)
         parity = n / self.seg_width[seg] * self.seg_parity[seg]
@@ -917,14 +969,16 @@ class BatchModel:
         fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
         mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
         ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
-        return state, mean_read, wait, ra_ms
+        return state, mean_read, wait, ra_ms, wear_kib_per_drive(work, n_data, parity)
 
     def _latencies(
         self, wi: int, rows: IntArray, seg: IntArray, every: bool
-    ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray]:
+    ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray, FloatArray]:
         """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
-        reading one) and the window's IOPS-weighted read latency (inf when saturated)."""
-        state, mean_read, wait, ra_ms = self._pool(wi, rows, seg)
+        reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
+        writes per day the window needs (:func:`models.pool.endurance_result`)."""
+        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg)
+        dwpd = np.asarray(wear * self.d_dwpd_per_kib[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
         base = np.where(self.seg_hdd[seg], mean_read, 0.0)
         st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
@@ -932,7 +986,7 @@ class BatchModel:
         r_w = 0.0
         saturated = np.zeros(rows.size, dtype=bool)
         for i, m in enumerate(self.members[wi]):
-            if m.target_ms is None and not (every and m.rf > 0):
+            if m.target_ms is None and not (every and m.phase.read_pct > 0):
                 continue
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
             k = self.st_lat_k[wi][st_ix, i]
@@ -943,7 +997,7 @@ class BatchModel:
                         m.mean_kib, self.p.readahead_kib, ra_ms
                     )
             phases[i] = read_ms
-            if every and m.rf > 0:
+            if every and m.phase.read_pct > 0:
                 bad = ~np.isfinite(read_ms)
                 saturated |= bad
                 rl_sum += np.where(bad, 0.0, read_ms) * m.iops * m.rf
@@ -951,7 +1005,20 @@ class BatchModel:
         window = np.where(saturated, np.inf, rl_sum / r_w if r_w else 0.0)
         u = np.broadcast_to(np.asarray(state.u_data, dtype=np.float64), rows.shape)
         u_par = np.broadcast_to(np.asarray(state.u_parity, dtype=np.float64), rows.shape)
-        return u, u_par, phases, np.asarray(window, dtype=np.float64)
+        return u, u_par, phases, np.asarray(window, dtype=np.float64), dwpd
+
+    def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
+        """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
+        kib = np.broadcast_to(np.asarray(self.win[wi].pool.work.kib, dtype=np.float64), self.seg_state.shape)
+        mb_s = kib[seg] * 1024.0 / 1e6
+        st = self.state[rows]
+        return np.asarray(
+            100.0 * network_utilization(mb_s, self.st_net_nodes[st], self.st_net_mb_s[st]), dtype=np.float64
+        )
+
+    def _rated_dwpd(self, seg: IntArray) -> FloatArray:
+        """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
+        return np.asarray(self.d_rated_dwpd[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
 
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
@@ -976,8 +1043,12 @@ class BatchModel:
                     break
                 sub = np.flatnonzero(good) if prune else np.arange(rows.size)
                 at = rows[sub]
-                u, u_par, phases, _ = self._latencies(wi, at, self.seg[at], every=False)
+                u, u_par, phases, _, dwpd = self._latencies(wi, at, self.seg[at], every=False)
                 keep = (100 * u <= lim) & (100 * u_par <= lim)
+                rated = self._rated_dwpd(self.seg[at])
+                keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
+                net = self._network_pct(wi, at, self.seg[at])
+                keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
                 for i, read_ms in phases.items():
                     target = self.members[wi][i].target_ms
                     assert target is not None
@@ -997,6 +1068,9 @@ class BatchModel:
         drive = np.zeros((nw, k))
         parity = np.zeros((nw, k))
         lat = np.zeros((nw, k))
+        wear = np.zeros((nw, k))
+        network = np.zeros((nw, k))
+        rated = self._rated_dwpd(seg)
         targets = [
             (wi, f"{m.workload.name}/{m.phase.name}", float(m.target_ms), i)
             for wi, ms in enumerate(self.members)
@@ -1005,9 +1079,11 @@ class BatchModel:
         ]
         phase_lat = np.zeros((len(targets), k))
         for wi in range(nw):
-            u, u_par, phases, window = self._latencies(wi, rows, seg, every=True)
+            u, u_par, phases, window, dwpd = self._latencies(wi, rows, seg, every=True)
             drive[wi] = 100 * u
             parity[wi] = 100 * u_par
+            wear[wi] = dwpd
+            network[wi] = self._network_pct(wi, rows, seg)
             lat[wi] = window
             for t, (twi, _, _, i) in enumerate(targets):
                 if twi == wi:
@@ -1044,10 +1120,12 @@ class BatchModel:
         passed = self.capacity_ok[rows].copy()
         passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
+        passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
         passed &= np.all(ctrl <= ctrl_limit + 1e-9, axis=0)
         passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
         passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
         passed &= self.seg_bus_ok[seg]
+        passed &= np.all(np.isnan(network) | (network <= hr.port_max_pct + 1e-9), axis=0)
         for t, (_, _, target, _) in enumerate(targets):
             passed &= phase_lat[t] <= target + 1e-9
         return RowDetail(
@@ -1076,6 +1154,9 @@ class BatchModel:
             phase_latency_ms=phase_lat,
             passed=passed,
             dedicated_parity=self.seg_parity[seg] > 0,
+            dwpd=wear,
+            rated_dwpd=rated,
+            network_pct=network,
         )
 
 

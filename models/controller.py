@@ -106,6 +106,8 @@ class ControllerLoad(Frozen):
     writes: NonNegFloat = 0.0
     kib_per_s: NonNegFloat = 0.0
     backend_ios: NonNegFloat = Field(default=0.0, description="back-end (drive) I/Os per second")
+    copy_writes: NonNegFloat = Field(default=0.0, description="writes of copies kept on other nodes [per s]")
+    copy_kib_per_s: NonNegFloat = Field(default=0.0, description="KiB of those copies [per s]")
     dedupe: bool = False
     compression: bool = False
     replication: bool = False
@@ -132,8 +134,8 @@ def front_end_cpu_us(load: ControllerLoad, spec: ControllerSpec) -> float:
     return (
         load.read_hits * spec.cpu_us_read_hit
         + load.read_misses * spec.cpu_us_read_miss
-        + load.writes * spec.cpu_us_write
-        + load.kib_per_s * spec.cpu_us_per_kib
+        + (load.writes + load.copy_writes) * spec.cpu_us_write
+        + (load.kib_per_s + load.copy_kib_per_s) * spec.cpu_us_per_kib
     )
 
 
@@ -174,15 +176,23 @@ def controller_utilization(
 
 
 def controller_load(
-    members: Sequence[tuple[Workload, Phase]], hits: Sequence[tuple[float, float]], backend_ios: float = 0.0
+    members: Sequence[tuple[Workload, Phase]],
+    hits: Sequence[tuple[float, float]],
+    backend_ios: float = 0.0,
+    remote_copies: int = 0,
 ) -> ControllerLoad:
     """Demand of phases running together, given each one's (DRAM, flash) read-hit ratio and the
     back-end I/Os their pools issue.
 
     Sequential reads are prefetched (served from cache: hits); random reads hit with
-    ``h_DRAM + h_flash`` and miss otherwise; every write and every KiB moved counts.
+    ``h_DRAM + h_flash`` and miss otherwise; every write and every KiB moved counts. Each write
+    kept as ``remote_copies`` further copies on other nodes (scale-out replication,
+    :func:`models.architecture.remote_copies`) is received and written there too: that many
+    more writes and their KiB, on the nodes' CPUs.
     """
     pairs = list(zip(members, hits, strict=True))
+    writes = sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members)
+    write_kib = sum(ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members)
     return ControllerLoad(
         read_hits=sum(
             ph.effective_iops
@@ -195,9 +205,11 @@ def controller_load(
             ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * max(0.0, 1 - hd - hf)
             for (_, ph), (hd, hf) in pairs
         ),
-        writes=sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members),
+        writes=writes,
         kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
         backend_ios=backend_ios,
+        copy_writes=writes * remote_copies,
+        copy_kib_per_s=write_kib * remote_copies,
         dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
         compression=any(w.compression_ratio > 1 for w, _ in members),
         replication=any(w.replication.mode.value != "none" for w, _ in members),
@@ -222,9 +234,14 @@ def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: Num
 
 def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float, u: float) -> str:
     """The controller utilization formula with its inputs filled in."""
+    copies = (
+        f" + {fmt(load.copy_writes)} copy writes x c_write + {fmt(load.copy_kib_per_s)} copy KiB/s x c_KiB"
+        if load.copy_writes
+        else ""
+    )
     return (
         f"{name} = ({fmt(load.read_hits)} hits x c_hit + {fmt(load.read_misses)} misses x c_miss + "
-        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB + "
+        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB{copies} + "
         f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
     )

@@ -27,12 +27,20 @@ from pydantic import Field
 from scipy.optimize import brentq
 
 from models import cache as cache_model
+from models.architecture import remote_copies, written_pool
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
 from models.configuration import Configuration
 from models.controller import controller_load, cpu_us_per_io
-from models.drives import CommandQueuing, DriveKind, command_queuing_factor, drive_times, positioning_ms
+from models.drives import (
+    CommandQueuing,
+    DriveKind,
+    command_queuing_factor,
+    drive_times,
+    positioning_ms,
+    ssd_latency_ms,
+)
 from models.evaluate import (
     DegradedMode,
     EvaluationResult,
@@ -130,7 +138,15 @@ def queue_depth_sweep(
         rf, rnd = ph.read_pct / 100, ph.random_pct / 100
         delay_ms += ph.iops * (
             rf
-            * (rnd * (h_d * ctrl.cache_hit_ms + h_f * cfg.cache.flash_hit_ms) + (1 - rnd) * ctrl.cache_hit_ms)
+            * (
+                rnd
+                * (
+                    h_d * ctrl.cache_hit_ms
+                    + h_f * cfg.cache.flash_hit_ms
+                    + (1 - h_d - h_f) * ctrl.cache_hit_ms
+                )
+                + (1 - rnd) * ctrl.cache_hit_ms
+            )
             + (1 - rf) * ctrl.write_ack_ms
         )
     stations.append(Station("cache and NVRAM", delay_ms, delay=True))
@@ -152,8 +168,9 @@ def queue_depth_sweep(
         footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
-        t = drive_times(pool.drive)
-        pw = pool_work(items, PoolPlans(pool.raid, t, p, write_fill(pool, cfg)))
+        t = drive_times(pool.drive, fill)
+        written = written_pool(pool, cfg.architecture)
+        pw = pool_work(items, PoolPlans(written.raid, t, p, write_fill(pool, cfg)))
         backend_ios += float(pw.work.backend_ios)
         pr, pwr = positioning_ms(t, math.sqrt(span))
         # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)
@@ -176,8 +193,26 @@ def queue_depth_sweep(
                 demand_at_queue=demand_fn,
             )
         )
+        if pool.drive.kind is not DriveKind.HDD:
+            # an SSD serves many commands at once (Seidmann): its throughput demand queues above,
+            # the rest of its QD1 latency is a delay each read miss spends inside the drive
+            lat = sum(
+                ph.iops
+                * ph.read_pct
+                / 100
+                * ph.random_pct
+                / 100
+                * max(0.0, 1 - hd - hf)
+                * frac
+                * ssd_latency_ms(pool.drive, size)
+                for _, ph, hd, hf in items
+                for size, frac in ph.size_mix
+            )
+            stations.append(
+                Station(f"drives:{pool.name} (parallel)", max(0.0, lat - pw.miss_fixed_ms), delay=True)
+            )
 
-    load = controller_load(unit, hits, backend_ios=backend_ios)
+    load = controller_load(unit, hits, backend_ios=backend_ios, remote_copies=remote_copies(cfg.architecture))
     d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
     cores = ctrl.cores * serving
     stations.append(Station("controller CPU", d_cpu / cores))
@@ -281,7 +316,9 @@ def saturation_scale(
 
     def excess(scale: float) -> float:
         if scale not in known:
-            known[scale] = over(evaluate(workloads, configuration, params=params, load_scale=scale))
+            known[scale] = over(
+                evaluate(workloads, configuration, params=params, load_scale=scale, cold_cache=False)
+            )
         return known[scale]
 
     if operating is not None:
@@ -337,7 +374,7 @@ def latency_vs_load(
     for i in range(points):
         frac = 0.05 + (1.0 - 0.05) * i / (points - 1)
         scale = sat * frac * (0.999 if i == points - 1 else 1.0)
-        r = evaluate(only, configuration, params=params, load_scale=scale)
+        r = evaluate(only, configuration, params=params, load_scale=scale, cold_cache=False)
         w = next(x for x in r.windows if x.window == win)
         pts.append(
             LoadPoint(

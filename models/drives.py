@@ -27,8 +27,20 @@ NL-SAS, 10K/15K SAS/FC, SSD), fitted to drive-level IOPS-vs-queue measurements
 (:func:`queued_positioning_ms`, :func:`models.calibration.fit_command_queuing`).
 
 SSD / NVMe: latency floor at QD1 plus transfer, and a throughput ceiling from the datasheet's
-4 KiB IOPS (reads) or its steady-state write IOPS; service demand per I/O is 1 / IOPS_max at the
-I/O size, scaled by size above 4 KiB by the sequential bandwidth.
+4 KiB IOPS (reads) or its steady-state random-write IOPS; service demand per I/O is 1 / IOPS_max
+at the I/O size (reads scale with the read bandwidth above 4 KiB, random writes with the
+steady-state random-write rating: ``max(1, KiB / 4)`` ratings). The steady-state write rating is
+measured with the whole user capacity written at random (SNIA PTS); a drive holding less live
+data has more spare flash, so its garbage collection copies less (write amplification, WA)::
+
+    rho = (1 + OP) / fill - 1                    spare flash over live data       [-]
+    WA(rho) = (1 + rho) / (1 + rho + W(-(1 + rho) e^-(1 + rho)))   (W: Lambert W, principal)
+    t_write_4k(fill) = 1000 / IOPS_steady x WA(rho(fill)) / WA(rho(1))               [ms]
+
+(greedy garbage collection under uniform random writes, Xiang & Kurkoski 2012
+[xiang-kurkoski-2012]). Endurance: the rated drive writes per day (DWPD) hold at the rated
+condition, so random writes wear the drive in proportion to ``WA(fill) / WA(1)``; streamed writes
+(full stripes, logs) count one for one (no credit for their lower WA: conservative).
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ from typing import Any, NamedTuple, Self
 
 import numpy as np
 from pydantic import Field, model_validator
+from scipy.special import lambertw
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
 from models.units import GB, GIB, transfer_ms
@@ -177,6 +190,83 @@ class DriveSpec(Frozen):
         return 0.1 * (self.avg_read_seek_ms or 0.0)
 
 
+DEFAULT_OVER_PROVISIONING_PCT = 28.0
+"""Spare flash assumed when a datasheet gives none [% of user capacity]: the spare of mixed-use
+drives, which credits a lower fill less than the ~7% of read-intensive drives (conservative)."""
+DEFAULT_WARRANTY_YEARS = 5.0
+"""Warranty assumed when a datasheet gives none [years]: the usual enterprise SSD term (estimate)."""
+MIN_SPARE_FACTOR = 1e-3
+"""Spare factor floor: a drive with no spare flash at all would never finish garbage collection."""
+
+
+def flash_write_amplification(spare_factor: float) -> float:
+    """Write amplification of greedy garbage collection under uniform random writes [-].
+
+    ``WA = (1 + rho) / (1 + rho + W(-(1 + rho) e^-(1 + rho)))`` with ``rho`` the spare factor
+    (physical flash minus live data, over live data) and W the principal branch of Lambert's W
+    (Xiang & Kurkoski 2012 [xiang-kurkoski-2012]: rho = 0.3 gives 2.36, simulation 2.35). Falls
+    from about ``1 / rho`` toward 1 as the spare grows.
+    """
+    if not spare_factor > 0 or not math.isfinite(spare_factor):
+        raise InputError("spare_factor", "must be a positive, finite number")
+    a = 1.0 + spare_factor
+    return float(a / (a + lambertw(-a * math.exp(-a)).real))
+
+
+def ssd_spare_factor(drive: DriveSpec, fill: float) -> float:
+    """Spare factor of an SSD whose user capacity holds live data to ``fill`` (0..1] [-].
+
+    ``rho = (1 + OP) / fill - 1``: the factory over-provisioning ``OP`` (``over_provisioning_pct``,
+    else :data:`DEFAULT_OVER_PROVISIONING_PCT`) plus the user capacity the array leaves free and
+    unmapped. Floored at :data:`MIN_SPARE_FACTOR`.
+    """
+    op = drive.over_provisioning_pct
+    op = DEFAULT_OVER_PROVISIONING_PCT if op is None else op
+    f = min(max(fill, 0.01), 1.0)
+    return max((1.0 + op / 100.0) / f - 1.0, MIN_SPARE_FACTOR)
+
+
+def random_write_wear(drive: DriveSpec, fill: float) -> float:
+    """Garbage-collection work of a random write at ``fill`` relative to the rated condition [-].
+
+    ``WA(rho(fill)) / WA(rho(1))`` (:func:`flash_write_amplification`): 1 at a full drive (the
+    condition of the steady-state rating and of the endurance rating), below 1 when the array
+    keeps part of the drive free. Hard disks: 1.
+    """
+    if drive.kind is DriveKind.HDD:
+        return 1.0
+    rated = flash_write_amplification(ssd_spare_factor(drive, 1.0))
+    return flash_write_amplification(ssd_spare_factor(drive, fill)) / rated
+
+
+def steady_write_iops(drive: DriveSpec) -> float:
+    """Random 4 KiB write IOPS after preconditioning: ``steady_write_iops_4k``, else the rating
+    ``write_iops_4k`` (enterprise datasheets rate steady state) [I/O per s]."""
+    steady = drive.steady_write_iops_4k if drive.steady_write_iops_4k is not None else drive.write_iops_4k
+    if steady is None:
+        raise InputError("drive.write_iops_4k", "is required for an SSD/NVMe drive")
+    return steady
+
+
+def drive_writes_per_day(write_kib_per_s: Num, drive: DriveSpec) -> Num:
+    """Full drive writes per day at a write rate per drive [DWPD]:
+    ``KiB/s x 1024 x 86,400 / (capacity_gb x 10^9)`` (floats, or arrays of rates)."""
+    if np.any(np.asarray(write_kib_per_s) < 0):
+        raise InputError("write_kib_per_s", "must be >= 0")
+    return write_kib_per_s * 1024.0 * 86_400.0 / (drive.capacity_gb * GB)
+
+
+def years_to_wear_out(dwpd_needed: float, drive: DriveSpec) -> float | None:
+    """Years until the rated writes are used up: ``warranty x DWPD_rated / DWPD_needed``
+    (``None`` without an endurance rating; inf when nothing is written)."""
+    if drive.endurance_dwpd is None:
+        return None
+    if dwpd_needed <= 0:
+        return math.inf
+    warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS
+    return warranty * drive.endurance_dwpd / dwpd_needed
+
+
 def rotational_latency_ms(rpm: float) -> float:
     """Average rotational latency, half a revolution: ``30,000 / RPM`` [ms] (15K: 2.0 ms)."""
     if rpm <= 0:
@@ -287,8 +377,9 @@ MS_PER_KIB_AT_1MB_S = 1.024
 
 class DriveTimes(NamedTuple):
     """How a drive prices accesses [ms]: positioning ``P = pos_a + pos_b sqrt(span)`` (0 for SSDs),
-    per-access floors (SSD: 1000 / IOPS), per-KiB transfer times and the command overhead (floats;
-    arrays over candidates in the batch path)."""
+    per-access floors (SSD: 1000 / IOPS), per-KiB transfer times and the command overhead, and
+    how much rated endurance a KiB of random write uses (floats; arrays over candidates in the
+    batch path)."""
 
     overhead_ms: Num
     read_floor_ms: Num
@@ -301,16 +392,18 @@ class DriveTimes(NamedTuple):
     read_pos_b: Num
     write_pos_a: Num
     write_pos_b: Num
+    write_wear: Num = 1.0  # random writes' share of the rated endurance per byte (SSD: WA ratio)
 
 
-def drive_times(drive: DriveSpec) -> DriveTimes:
+def drive_times(drive: DriveSpec, fill: float = 1.0) -> DriveTimes:
     """Access prices of ``drive`` (the physics of this module in coefficient form).
 
     HDD: overhead + transfer at the media rate, positioning ``t_track + t_rot + (t_avg - t_track)
     sqrt(span)`` with read and write seeks apart. SSD/NVMe: no positioning; a random read costs
-    ``max(1000 / IOPS_read_4k, KiB / read bandwidth)``, a random write ``1000 / IOPS_write_4k x
-    max(1, KiB / 4)`` (steady-state random-write bandwidth, never the sequential rating), streams
-    move at the sequential bandwidths.
+    ``max(1000 / IOPS_read_4k, KiB / read bandwidth)``, a random write ``1000 / IOPS_steady x
+    wear(fill) x max(1, KiB / 4)`` (steady-state random-write bandwidth, never the sequential
+    rating, with the garbage collection of :func:`random_write_wear` at the pool's planned
+    ``fill``), streams move at the sequential bandwidths.
     """
     if drive.kind is DriveKind.HDD:
         assert (
@@ -334,9 +427,11 @@ def drive_times(drive: DriveSpec) -> DriveTimes:
             read_pos_b=drive.avg_read_seek_ms - tr,
             write_pos_a=tw + rot,
             write_pos_b=drive.avg_write_seek_ms - tw,
+            write_wear=1.0,
         )
-    assert drive.read_iops_4k is not None and drive.write_iops_4k is not None
-    write_floor = 1000.0 / drive.write_iops_4k
+    assert drive.read_iops_4k is not None
+    wear = random_write_wear(drive, fill)
+    write_floor = 1000.0 / steady_write_iops(drive) * wear
     return DriveTimes(
         overhead_ms=0.0,
         read_floor_ms=1000.0 / drive.read_iops_4k,
@@ -349,6 +444,7 @@ def drive_times(drive: DriveSpec) -> DriveTimes:
         read_pos_b=0.0,
         write_pos_a=0.0,
         write_pos_b=0.0,
+        write_wear=wear,
     )
 
 
@@ -398,18 +494,19 @@ def hdd_service_ms(
     return float(t.overhead_ms + (p_read if is_read else p_write) + xfer)
 
 
-def ssd_service_ms(drive: DriveSpec, size_kib: float, *, is_read: bool = True) -> float:
+def ssd_service_ms(drive: DriveSpec, size_kib: float, *, is_read: bool = True, fill: float = 1.0) -> float:
     """Service demand of one random SSD/NVMe I/O at high queue depth [ms]: the throughput ceiling.
 
-    Reads ``max(1000 / IOPS_read_4k, size / read bandwidth)``; writes ``1000 / IOPS_write_4k x
-    max(1, size / 4 KiB)``: the steady-state random-write rating bounds random writes of every
-    size (the sequential rating does not apply to them). Latency uses :func:`ssd_latency_ms`.
+    Reads ``max(1000 / IOPS_read_4k, size / read bandwidth)``; writes ``1000 / IOPS_steady x
+    wear(fill) x max(1, size / 4 KiB)``: the steady-state random-write rating bounds random writes
+    of every size (the sequential rating does not apply to them), eased by the spare flash a
+    drive filled to ``fill`` keeps (:func:`random_write_wear`). Latency uses :func:`ssd_latency_ms`.
     """
     if drive.kind is DriveKind.HDD:
         raise InputError("drive.kind", "ssd_service_ms needs an SSD or NVMe drive")
     if size_kib <= 0:
         raise InputError("size_kib", "must be positive")
-    return float(random_access_ms(drive_times(drive), size_kib, is_read))
+    return float(random_access_ms(drive_times(drive, fill), size_kib, is_read))
 
 
 def ssd_latency_ms(drive: DriveSpec, size_kib: float, *, is_read: bool = True) -> float:

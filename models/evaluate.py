@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from models import ENGINE_VERSION
+from models.architecture import cluster_network, remote_copies, written_pool
 from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
@@ -39,13 +41,15 @@ from models.controller import (
     utilization_text,
 )
 from models.explain import Explained, explained, fmt
-from models.latency import DrivePath, FrontEnd, phase_result, window_latencies
+from models.latency import DrivePath, FrontEnd, phase_result, window_latencies, window_read_percentiles
 from models.parameters import EngineParameters
 from models.pool import PoolItem, pool_load
 from models.ports import port_utilization
 from models.results import (
     BillOfMaterials,
     Check,
+    ColdCacheResult,
+    ColdPhase,
     DegradedMode,
     EvaluationResult,
     PhaseResult,
@@ -124,8 +128,10 @@ class _Setup:
         p: EngineParameters,
         degraded: DegradedMode,
         usable_gb: dict[str, float],
+        cold_cache: bool = True,
     ) -> None:
         self.cfg = cfg
+        self.cold_cache = cold_cache
         self.p = p
         self.degraded = degraded
         ctrl = cfg.controller
@@ -153,6 +159,7 @@ class _Setup:
             * sum(physical_needed_tb(w) for w in workloads if self.assignment[w.name] == pl.name)
             for pl in cfg.pools
         }
+        self.pools = [written_pool(pl, cfg.architecture) for pl in cfg.pools]
         self.planned_fill = {pl.name: planned_fill(pl, cfg) for pl in cfg.pools}
         self.write_fill = {pl.name: write_fill(pl, cfg) for pl in cfg.pools}
 
@@ -176,12 +183,15 @@ def evaluate(
     params: EngineParameters | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     load_scale: float = 1.0,
+    cold_cache: bool = True,
 ) -> EvaluationResult:
     """Evaluate ``configuration`` against every window of ``workloads``.
 
     ``load_scale`` multiplies every phase's IOPS (what-if and latency-vs-load curves).
     ``degraded`` evaluates with one drive failed (per pool, in one group), during its rebuild,
-    or with one controller / node down.
+    or with one controller / node down. ``cold_cache`` adds each window's cold-cache case (after a
+    restart or failover, :class:`ColdCacheResult`) beside the warm steady state; searches that only
+    need the verdict (sizing, saturation) leave it out.
     """
     if not workloads:
         raise InputError("workloads", "at least one workload is needed")
@@ -197,7 +207,7 @@ def evaluate(
     warnings = [w for pc in pcaps for w in pc.warnings]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
-    setup = _Setup(workloads, cfg, p, degraded, usable_gb)
+    setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache)
     windows = [
         _evaluate_window(
             window,
@@ -277,24 +287,56 @@ def _pool_items(
     return per_pool
 
 
-def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: _Setup) -> WindowResult:
+class _Served(NamedTuple):
+    """One window served at given hit ratios: every load, check and latency its result needs."""
+
+    pool_loads: list[PoolLoad]
+    checks: list[Check]
+    ctrl_exp: Explained
+    fo_exp: Explained | None
+    mb_s: float
+    port_exp: Explained
+    net_exp: Explained | None
+    bus: Explained | None
+    phases: list[PhaseResult]
+    read_lat: float | None
+    write_lat: float | None
+    avg_lat: float | None
+    read_p95: float | None
+    read_p99: float | None
+
+
+def _serve(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    shares: tuple[list[float], list[float], list[float]],
+    routes: list[list[tuple[str, float]]],
+    tiering: TieringResult | None,
+    setup: _Setup,
+) -> _Served:
+    """The window's phases served at read-hit ratios ``hits``: pools, controllers, ports, cluster
+    network, each phase's latency and percentiles, and their checks."""
     cfg, p, ctrl = setup.cfg, setup.p, setup.cfg.controller
-    hits, ws_list, dram_share, both_share = window_hit_ratios(
-        members, setup.dram_total, setup.flash_total, cfg.cache
-    )
-    tiering = (
-        tier_plan(cfg, setup.tier_used_gb, setup.usable_gb)
-        if cfg.tiering is not None and setup.tier_used_gb > 0
-        else None
-    )
-    routes = _routes(members, setup, tiering)
+    ws_list, dram_share, both_share = shares
     per_pool = _pool_items(members, hits, routes, setup)
     checks: list[Check] = []
     pool_loads, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks)
-    cload = controller_load(members, hits, backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads))
+    cload = controller_load(
+        members,
+        hits,
+        backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads),
+        remote_copies=remote_copies(cfg.architecture),
+    )
     bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
     mb_s, u_port, port_exp = _ports(members, cfg, checks)
+    net_exp = cluster_network(cfg, sum(pl.backend_mb_per_s for pl in pool_loads))
+    if net_exp is not None:
+        checks.append(
+            check(
+                "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
+            )
+        )
 
     # latency of each phase
     front = FrontEnd(
@@ -322,36 +364,134 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             members, hits, ws_list, dram_share, both_share, routes, strict=True
         )
     ]
-    checks.extend(chk for _, chk in phases if chk is not None)
-    results = [r for r, _ in phases]
+    checks.extend(chk for _, chk, _ in phases if chk is not None)
+    results = [r for r, _, _ in phases]
     read_lat, write_lat, avg_lat = window_latencies(results)
-    burst = _write_burst(members, pool_loads, ctrl, setup.serving)
-    failure_verdict = _failure_verdict(pool_loads)
+    read_p95, read_p99 = window_read_percentiles(results, [paths_of for _, _, paths_of in phases])
+    return _Served(
+        pool_loads,
+        checks,
+        ctrl_exp,
+        fo_exp,
+        mb_s,
+        port_exp,
+        net_exp,
+        bus,
+        results,
+        read_lat,
+        write_lat,
+        avg_lat,
+        read_p95,
+        read_p99,
+    )
+
+
+def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: _Setup) -> WindowResult:
+    cfg, ctrl = setup.cfg, setup.cfg.controller
+    hits, ws_list, dram_share, both_share = window_hit_ratios(
+        members, setup.dram_total, setup.flash_total, cfg.cache
+    )
+    tiering = (
+        tier_plan(cfg, setup.tier_used_gb, setup.usable_gb)
+        if cfg.tiering is not None and setup.tier_used_gb > 0
+        else None
+    )
+    routes = _routes(members, setup, tiering)
+    shares = (ws_list, dram_share, both_share)
+    warm = _serve(members, hits, shares, routes, tiering, setup)
+    burst = _write_burst(members, warm.pool_loads, ctrl, setup.serving)
+    failure_verdict = _failure_verdict(warm.pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
-    verdict_passed, bottleneck, verdict = _verdict(window, checks)
+    verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
+    cold = (
+        _cold_cache(window, members, hits, warm, shares, routes, tiering, setup) if setup.cold_cache else None
+    )
     return WindowResult(
         window=window,
         frontend_iops=tot_iops,
-        frontend_mb_s=mb_s,
+        frontend_mb_s=warm.mb_s,
         read_pct=100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
         if tot_iops
         else 0.0,
-        pools=pool_loads,
-        phases=results,
-        controller_utilization_pct=ctrl_exp,
-        failover_utilization_pct=fo_exp,
-        port_utilization_pct=port_exp,
-        read_latency_ms=read_lat,
-        write_latency_ms=write_lat,
-        avg_latency_ms=avg_lat,
-        checks=checks,
+        pools=warm.pool_loads,
+        phases=warm.phases,
+        controller_utilization_pct=warm.ctrl_exp,
+        failover_utilization_pct=warm.fo_exp,
+        port_utilization_pct=warm.port_exp,
+        cluster_network_utilization_pct=warm.net_exp,
+        read_latency_ms=warm.read_lat,
+        read_p95_latency_ms=warm.read_p95,
+        read_p99_latency_ms=warm.read_p99,
+        write_latency_ms=warm.write_lat,
+        avg_latency_ms=warm.avg_lat,
+        checks=warm.checks,
         bottleneck=bottleneck,
         passed=verdict_passed,
         verdict=verdict,
         tiering=tiering,
         write_burst_s=burst,
-        backend_bus_utilization_pct=bus,
+        backend_bus_utilization_pct=warm.bus,
         failure_verdict=failure_verdict,
+        cold_cache=cold,
+    )
+
+
+def _cold_cache(
+    window: str,
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    warm: _Served,
+    shares: tuple[list[float], list[float], list[float]],
+    routes: list[list[tuple[str, float]]],
+    tiering: TieringResult | None,
+    setup: _Setup,
+) -> ColdCacheResult | None:
+    """The window while the caches refill after a restart or a failover (None when no phase's
+    cold hit ratio differs from its warm one: no cache, or a cache holding every working set).
+
+    Each phase reads at its cold (first-pass) hit ratio (:func:`models.cache_share.cold_hit_explained`),
+    split between DRAM and flash in the warm proportion; everything else is served as warm.
+    """
+    cold_hits: list[tuple[float, float]] = []
+    differs = False
+    for (h_d, h_f), ph in zip(hits, warm.phases, strict=True):
+        cold = (ph.cold_hit_pct.value or 0.0) / 100.0
+        warm_total = h_d + h_f
+        if warm_total <= 0 or cold >= warm_total - 1e-9:
+            cold_hits.append((h_d, h_f))
+            continue
+        differs = True
+        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
+    if not differs:
+        return None
+    served = _serve(members, cold_hits, shares, routes, tiering, setup)
+    passed, bottleneck, _ = _verdict(window, served.checks)
+    failing = [c.text for c in served.checks if not c.passed]
+    return ColdCacheResult(
+        phases=[
+            ColdPhase(
+                workload=w.name,
+                phase=ph.name,
+                hit_pct=100.0 * (h_d + h_f),
+                warm_hit_pct=100.0 * (wd + wf),
+                read_latency_ms=r.read_latency_ms.value,
+                read_p99_latency_ms=None if r.read_p99_latency_ms is None else r.read_p99_latency_ms.value,
+            )
+            for (w, ph), (h_d, h_f), (wd, wf), r in zip(members, cold_hits, hits, served.phases, strict=True)
+        ],
+        drive_utilization_pct={pl.pool: pl.drive_utilization_pct.value for pl in served.pool_loads},
+        controller_utilization_pct=served.ctrl_exp.value,
+        read_latency_ms=served.read_lat,
+        read_p95_latency_ms=served.read_p95,
+        read_p99_latency_ms=served.read_p99,
+        bottleneck=bottleneck,
+        passed=passed,
+        verdict=(
+            f"{window} with cold caches: meets every target; busiest is {bottleneck}."
+            if passed
+            else f"{window} with cold caches (after a restart or failover, until the working set is read "
+            "once): fails: " + "; ".join(failing[:3]) + "."
+        ),
     )
 
 
@@ -371,8 +511,8 @@ def _pools(
     pool_loads: list[PoolLoad] = []
     paths: dict[str, DrivePath] = {}
     limit = cfg.headroom.drive_max_pct
-    for pool in cfg.pools:
-        load, mean_read, wait, ra_ms = pool_load(
+    for pool in setup.pools:
+        load, miss = pool_load(
             pool,
             setup.counts[pool.name],
             per_pool[pool.name],
@@ -388,11 +528,21 @@ def _pools(
         u_pct = load.drive_utilization_pct.value
         par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
         keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
-        paths[pool.name] = DrivePath(pool.drive, mean_read, wait, keeps_up, ra_ms, p.readahead_kib)
+        paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
         checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives of {pool.name} busy"))
         if par is not None:
             checks.append(
                 check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives of {pool.name} busy")
+            )
+        if load.endurance is not None:
+            checks.append(
+                check(
+                    f"endurance:{pool.name}",
+                    load.endurance.drive_writes_per_day.value,
+                    load.endurance.rated_dwpd,
+                    "DWPD",
+                    f"flash wear of {pool.name} (drive writes per day)",
+                )
             )
         if load.degraded_group_utilization_pct is not None:
             checks.append(

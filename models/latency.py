@@ -5,10 +5,13 @@ and a front-end port (M/M/1), then is served from DRAM, from flash, or from the 
 service + M/G/1 wait of the pool, :func:`models.pool.pool_load`); sequential reads are prefetched
 and served at DRAM latency. A write is acknowledged from NVRAM while the drives keep up::
 
-    R_read  = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss R_miss) + (1 - rnd) t_hit
+    R_read  = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss (t_hit + R_miss)) + (1 - rnd) t_hit
     R_write = R_ctrl + R_port + t_host + t_ack (+ synchronous replication)
 
-An autotiered workload's misses go to its tiers in proportion to the I/O each serves.
+A miss passes the controller's cache path (``t_hit``) before the drives, so the latency one can
+quote at QD1 is host and fabric + controller + device. An autotiered workload's misses go to its
+tiers in proportion to the I/O each serves. Percentiles (p95, p99) come from the mixture of these
+paths (:mod:`models.tail_latency`).
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from dataclasses import dataclass
 from models.cache_share import cold_hit_explained, skew_text
 from models.configuration import CacheConfig
 from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
-from models.explain import explained, fmt
+from models.explain import Explained, explained, fmt
+from models.pool import MissWait
 from models.results import Check, PhaseResult, check
+from models.tail_latency import Path, gamma_path, quantiles_or_none, sojourn_moments
 from models.units import transfer_ms
 from models.workload import Phase, Workload
 
@@ -53,8 +58,7 @@ class DrivePath:
     """A pool's miss path in one window: mean read-miss service, wait, whether it keeps up."""
 
     drive: DriveSpec
-    mean_read_ms: float
-    wait_ms: float  # inf when saturated
+    miss: MissWait  # wait inf when saturated
     keeps_up: bool  # drives below 100% busy: writes destage
     readahead_ms: float = 0.0  # response of one readahead request (service + wait); inf when saturated
     readahead_kib: float = 1024.0
@@ -64,12 +68,26 @@ class DrivePath:
         :func:`sequential_extra_ms`."""
         return float(sequential_extra_ms(size_kib, self.readahead_kib, self.readahead_ms))
 
+    def service_ms(self, size_kib: float) -> float:
+        """Service of one read miss [ms]: an HDD's mean service, an SSD's datasheet QD1 latency."""
+        if self.drive.kind is DriveKind.HDD:
+            return self.miss.mean_read_ms
+        return ssd_latency_ms(self.drive, size_kib)
+
     def miss_ms(self, size_kib: float) -> float | None:
         """Read-miss response [ms] (None when saturated); SSDs at their datasheet latency plus the wait."""
-        if not math.isfinite(self.wait_ms):
+        if not math.isfinite(self.miss.wait_ms):
             return None
-        base = self.mean_read_ms if self.drive.kind is DriveKind.HDD else ssd_latency_ms(self.drive, size_kib)
-        return base + self.wait_ms
+        return self.service_ms(size_kib) + self.miss.wait_ms
+
+    def path(self, weight: float, const_ms: float, size_kib: float) -> Path:
+        """The miss as a latency path (:mod:`models.tail_latency`): ``const_ms`` plus a gamma fitted
+        to the mean and variance of service + wait (inf when saturated)."""
+        m = self.miss
+        if not math.isfinite(m.wait_ms):
+            return Path(weight, math.inf)
+        mean, var = sojourn_moments(self.service_ms(size_kib), m.service_scv, m.wait_ms, m.wait_sq_ms2)
+        return gamma_path(weight, const_ms, mean, var)
 
 
 def sequential_extra_ms(size_kib: Num, readahead_kib: float, readahead_ms: Num) -> Num:
@@ -93,8 +111,9 @@ def phase_result(
     paths: dict[str, DrivePath],
     cache: CacheConfig,
     flash_total_gb: float,
-) -> tuple[PhaseResult, Check | None]:
-    """The result of phase ``ph`` of ``w``: hit ratios, read and write latency, and its latency check.
+) -> tuple[PhaseResult, Check | None, list[Path]]:
+    """The result of phase ``ph`` of ``w``: hit ratios, read and write latency, its latency check,
+    and the paths its reads take (weights: shares of its reads; for the window's percentiles).
 
     ``shares_gb`` = (working set, DRAM share, DRAM + flash share) [GB]; ``route`` = the pools its
     misses go to with the share of I/O each serves.
@@ -112,14 +131,24 @@ def phase_result(
         r_miss = None if part is None or r_miss is None else r_miss + share * part
     r_seq = sum(share * paths[rp].sequential_ms(size) for rp, share in route if share > 0)
     front_ms, r_port = front.time_ms(size)
+    t_hit = front.cache_hit_ms
     if front_ms is None or (r_miss is None and rnd * miss > 0) or (rnd < 1 and not math.isfinite(r_seq)):
         read_ms = None
     else:
         read_ms = (
             front_ms
-            + rnd * (h_d * front.cache_hit_ms + h_f * cache.flash_hit_ms + miss * (r_miss or 0.0))
-            + ((1 - rnd) * (front.cache_hit_ms + r_seq) if rnd < 1 else 0.0)
+            + rnd * (h_d * t_hit + h_f * cache.flash_hit_ms + miss * (t_hit + (r_miss or 0.0)))
+            + ((1 - rnd) * (t_hit + r_seq) if rnd < 1 else 0.0)
         )
+    p95 = p99 = None
+    read_paths: list[Path] = []
+    if front_ms is not None and ph.read_pct > 0:
+        read_paths = [
+            Path(1 - rnd, front_ms + t_hit + (r_seq if rnd < 1 else 0.0)),
+            Path(rnd * h_d, front_ms + t_hit),
+            Path(rnd * h_f, front_ms + cache.flash_hit_ms),
+        ] + [paths[rp].path(rnd * miss * share, front_ms + t_hit, size) for rp, share in route if share > 0]
+        p95, p99 = quantiles_or_none(read_paths, (0.95, 0.99))
     drives_ok = all(paths[rp].keeps_up for rp, _ in route)
     sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
     write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
@@ -177,14 +206,18 @@ def phase_result(
         read_latency_ms=explained(
             read_ms,
             "ms",
-            "R_read = R_ctrl + R_port + rnd (h_d t_hit + h_f t_flash + miss R_miss) + seq (t_hit + s / R x R_RA)",
+            "R_read = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss (t_hit + R_miss))"
+            " + seq (t_hit + s / R x R_RA)",
             f"R_read = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.host_overhead_ms)} + {fmt(rnd)} x ({fmt(h_d)} x "
-            f"{fmt(front.cache_hit_ms)} + {fmt(h_f)} x {fmt(cache.flash_hit_ms)} + {fmt(miss)} x {fmt(r_miss)})"
-            f" + {fmt(1 - rnd)} x ({fmt(front.cache_hit_ms)} + {fmt(r_seq)}) = {fmt(read_ms)} ms",
+            f"{fmt(t_hit)} + {fmt(h_f)} x {fmt(cache.flash_hit_ms)} + {fmt(miss)} x ({fmt(t_hit)} + {fmt(r_miss)}))"
+            f" + {fmt(1 - rnd)} x ({fmt(t_hit)} + {fmt(r_seq)}) = {fmt(read_ms)} ms (host and fabric + controller"
+            " + device)",
             R_ctrl_ms=r_ctrl,
             R_port_ms=r_port,
             R_miss_ms=r_miss,
         ),
+        read_p95_latency_ms=_percentile_explained(95, p95, read_ms) if ph.read_pct > 0 else None,
+        read_p99_latency_ms=_percentile_explained(99, p99, read_ms) if ph.read_pct > 0 else None,
         write_latency_ms=explained(
             write_ms,
             "ms",
@@ -198,7 +231,37 @@ def phase_result(
         read_latency_target_ms=tgt,
         passed=chk is None or chk.passed,
     )
-    return result, chk
+    return result, chk, read_paths
+
+
+def window_read_percentiles(
+    phases: list[PhaseResult], read_paths: list[list[Path]]
+) -> tuple[float | None, float | None]:
+    """(p95, p99) of every read of a window [ms]: the phases' read paths weighted by their read
+    rates (None when a reading phase is saturated, 0 without reads)."""
+    mix: list[Path] = []
+    for ph, paths in zip(phases, read_paths, strict=True):
+        rate = ph.iops * ph.read_pct / 100.0
+        if rate <= 0:
+            continue
+        if not paths:
+            return None, None
+        mix += [p._replace(weight=p.weight * rate) for p in paths]
+    if not any(p.weight > 0 for p in mix):
+        return 0.0, 0.0
+    p95, p99 = quantiles_or_none(mix, (0.95, 0.99))
+    return p95, p99
+
+
+def _percentile_explained(pct: int, value: float | None, mean: float | None) -> Explained:
+    return explained(
+        value,
+        "ms",
+        f"p{pct}: F(t) = {pct / 100:g}, F = sum over paths of share x F_path; a miss path = constant + gamma(mean, var of S + W)",
+        f"p{pct} read latency = {fmt(value)} ms (mean {fmt(mean)} ms): {pct}% of reads finish sooner; paths: cache "
+        "hits at their mean times, misses as service plus the M/G/1 wait, a gamma fitted to their mean and variance",
+        source="M/G/1 waiting-time moments (Takacs) [kleinrock-1975], two-moment gamma fit",
+    )
 
 
 def window_latencies(phases: list[PhaseResult]) -> tuple[float | None, float | None, float | None]:

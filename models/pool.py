@@ -38,17 +38,22 @@ import numpy as np
 from models.capacity import raid_groups
 from models.configuration import DrivePool
 from models.drives import (
+    DEFAULT_WARRANTY_YEARS,
     DriveKind,
     DriveSpec,
     DriveTimes,
     Num,
     drive_times,
+    drive_writes_per_day,
     positioning_ms,
     random_access_ms,
+    random_write_wear,
     unrecoverable_read_probability,
+    years_to_wear_out,
 )
 from models.explain import explained, fmt
 from models.parameters import EngineParameters
+from models.queueing import mg1_wait_moments
 from models.raid import (
     AccessPlan,
     RaidLayout,
@@ -60,7 +65,7 @@ from models.raid import (
     tolerated_failures,
     write_plan,
 )
-from models.results import DegradedMode, FailureResult, PoolLoad
+from models.results import DegradedMode, EnduranceResult, FailureResult, PoolLoad
 from models.workload import Phase, Workload
 
 PoolItem = tuple[Workload, Phase, float, float]
@@ -69,13 +74,15 @@ PoolItem = tuple[Workload, Phase, float, float]
 
 class RoleWork(NamedTuple):
     """Work on one drive role, per second (or per I/O, for a unit of work): fixed time [ms] and
-    positionings, split by reads and writes (a failed drive's reads are rebuilt, its writes are not)."""
+    positionings, split by reads and writes (a failed drive's reads are rebuilt, its writes are not),
+    and the KiB written as they count against a flash drive's rated endurance."""
 
     read_ms: Num = 0.0
     write_ms: Num = 0.0
     read_pos: Num = 0.0
     write_pos: Num = 0.0
     ops: Num = 0.0
+    wear_kib: Num = 0.0  # KiB written, random writes weighted by the drive's write wear (endurance)
 
     def plus(self, other: RoleWork, k: Num = 1.0) -> RoleWork:
         return RoleWork(*(a + k * b for a, b in zip(self, other, strict=True)))
@@ -117,6 +124,7 @@ def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> W
             read_pos=reads + s_read * pos,
             write_pos=writes + s_write * pos,
             ops=reads + writes + (s_read + s_write) * runs,
+            wear_kib=writes * plan.access_kib * t.write_wear + s_write,
         )
 
     data = role(plan.data_reads, plan.data_writes, plan.data_stream_read_kib, plan.data_stream_write_kib)
@@ -551,10 +559,10 @@ def pool_load(
     aggregate_fill: float | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-) -> tuple[PoolLoad, float, float, float]:
+) -> tuple[PoolLoad, MissWait]:
     """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
-    phase (mean read-miss service [ms], mean wait at the drives [ms], response of one readahead
-    request [ms]; inf when saturated).
+    phase the read-miss service, the wait at the drives and the response of one readahead request
+    (:class:`MissWait`, inf when saturated).
 
     ``footprint_gb`` is what the pool holds at the planning horizon, ``planned_fill`` (0..1) the
     fill it is planned to run at: together with the usable capacity they set the seek span
@@ -563,7 +571,7 @@ def pool_load(
     rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two.
     """
     layout = pool.raid
-    t = drive_times(pool.drive)
+    t = drive_times(pool.drive, planned_fill)
     roles = pool_roles(layout, n)
     fill = planned_fill if aggregate_fill is None else aggregate_fill
     pw = pool_work(
@@ -582,14 +590,16 @@ def pool_load(
     failure = failure_result(pool, work, roles, st, p)
     deg_u: float | None = None
     wait_ms = wait
+    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
     if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
         deg_u = (
             failure.rebuild_group_utilization_pct
             if degraded is DegradedMode.REBUILDING
             else failure.failed_group_utilization_pct
         ) / 100.0
-        deg_wait = u_wait(mean_all, deg_u, p.drive_service_scv)
+        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
         wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
+        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
     be_total = pw.be_read_iops + pw.be_write_iops
     destage = destage_capacity(pw, roles, st)
     miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
@@ -669,13 +679,71 @@ def pool_load(
         if failure is not None and degraded is DegradedMode.REBUILDING
         else None,
         failure=failure,
+        endurance=endurance_result(pool.drive, work, roles, planned_fill),
     )
     ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
-    return load, mean_read, wait_ms, ra_ms
+    return load, MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms)
 
 
-def u_wait(mean_service_ms: float, u: float, scv: float) -> float:
-    """M/G/1 wait [ms] at utilization ``u`` (inf at or past saturation)."""
-    if u >= 1:
-        return math.inf
-    return u * mean_service_ms * (1.0 + scv) / (2.0 * (1.0 - u))
+class MissWait(NamedTuple):
+    """A pool's read-miss path in one window: mean service of a miss [ms], the first two moments of
+    the wait at the drives [ms, ms^2] (inf when saturated), the service's squared coefficient of
+    variation, and the response of one readahead request [ms] (service + wait)."""
+
+    mean_read_ms: float
+    wait_ms: float
+    wait_sq_ms2: float
+    service_scv: float
+    readahead_ms: float
+
+
+def wear_kib_per_drive(work: Work, drives_data: Num, drives_parity: Num) -> Num:
+    """Wear-weighted KiB written per second on one drive of the busiest role (data or dedicated
+    parity): ``max(wear KiB_data / data drives, wear KiB_parity / parity drives)``."""
+    data = work.data.wear_kib / np.maximum(drives_data, 1)
+    parity = np.where(np.asarray(drives_parity) > 0, work.parity.wear_kib / np.maximum(drives_parity, 1), 0.0)
+    return np.maximum(data, parity)
+
+
+def endurance_result(
+    drive: DriveSpec, work: Work, roles: Roles, planned_fill: float
+) -> EnduranceResult | None:
+    """Drive writes per day the window's load needs (sustained all day) against the rating, and the
+    years to wear-out (:func:`models.drives.drive_writes_per_day`, :func:`~models.drives.years_to_wear_out`).
+
+    Random writes count ``WA(fill) / WA(1)`` per KiB (:func:`models.drives.random_write_wear`),
+    streamed writes one for one; RAID parity and copies are in the work. ``None`` for a drive
+    without an endurance rating.
+    """
+    rated = drive.endurance_dwpd
+    if rated is None:
+        return None
+    kib = float(wear_kib_per_drive(work, roles.data, roles.parity))
+    dwpd = drive_writes_per_day(kib, drive)
+    years = years_to_wear_out(dwpd, drive)
+    warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS
+    wear = random_write_wear(drive, planned_fill)
+    return EnduranceResult(
+        drive_writes_per_day=explained(
+            dwpd,
+            "DWPD",
+            "DWPD = (random KiB written x WA(fill)/WA(1) + streamed KiB) per drive x 86,400 / capacity",
+            f"DWPD = {fmt(kib)} KiB/s per drive (random writes x {fmt(wear)} for the spare at "
+            f"{fmt(100 * planned_fill)}% fill; RAID parity and copies included) x 1024 x 86,400 / "
+            f"{fmt(drive.capacity_gb)} GB = {fmt(dwpd)} drive writes per day, sustained all day at this "
+            f"window's rate (rated {fmt(rated)})",
+            source="write amplification of greedy garbage collection [xiang-kurkoski-2012]",
+            wear_kib_per_s=kib,
+            write_wear=wear,
+            rated_dwpd=rated,
+        ),
+        rated_dwpd=rated,
+        years_to_wear_out=explained(
+            None if years is None or not math.isfinite(years) else years,
+            "years",
+            "years = warranty x DWPD_rated / DWPD_needed",
+            f"years = {fmt(warranty)} x {fmt(rated)} / {fmt(dwpd)} = {fmt(years)} years to use up the rated writes"
+            + ("" if drive.warranty_years is not None else " (warranty not given: 5 years assumed)"),
+            warranty_years=warranty,
+        ),
+    )

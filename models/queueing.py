@@ -17,8 +17,11 @@ Lazowska et al., "Quantitative System Performance", 1984, ch. 6 [lazowska-1984])
 
 Extensions, both standard: (a) an open background class (e.g. write destage) that uses U_bg of a
 station inflates the closed demand to D / (1 - U_bg) (Lazowska ch. 7, mixed networks); as U_bg
-depends on throughput, it is solved by fixed-point iteration at each population; (b) a
-load-dependent service demand (disk command queuing) evaluated at the queue an arrival sees.
+depends on throughput, it is solved by fixed-point iteration at each population; where the
+background class alone would saturate a station, throughput stops at that station's capacity
+and the jobs beyond wait for it (writes acknowledged from NVRAM wait for destage once it is
+full), so the response time is ``N / X`` by Little's law; (b) a load-dependent service demand
+(disk command queuing) evaluated at the queue an arrival sees.
 A station of c parallel servers is approximated after Seidmann et al. (1987) [seidmann-1987]: a queueing station
 with demand D/c in series with a delay of D (c - 1)/c.
 """
@@ -56,6 +59,27 @@ def mg1_wait_ms(mean_service_ms: float, utilization: float, scv: float = 1.0) ->
     if utilization >= 1.0:
         return None
     return utilization * mean_service_ms * (1.0 + scv) / (2.0 * (1.0 - utilization))
+
+
+def mg1_wait_moments(mean_service_ms: float, utilization: float, scv: float = 1.0) -> tuple[float, float]:
+    """First two moments of the M/G/1 wait in queue, ``(E[W] [ms], E[W^2] [ms^2])``; inf when U >= 1.
+
+    Takacs' recursion [kleinrock-1975] with gamma-distributed service (mean S, squared
+    coefficient of variation c^2: ``E[S^2] = S^2 (1 + c^2)``, ``E[S^3] = S^3 (1 + c^2)(1 + 2 c^2)``)::
+
+        E[W]   = U S (1 + c^2) / (2 (1 - U))                       (Pollaczek-Khinchine)
+        E[W^2] = 2 E[W]^2 + U S^2 (1 + c^2)(1 + 2 c^2) / (3 (1 - U))
+
+    (M/M/1, c^2 = 1: ``E[W^2] = 2 U S^2 / (1 - U)^2``.)
+    """
+    if mean_service_ms < 0 or scv < 0 or utilization < 0:
+        raise InputError("mean_service_ms", "service, utilization and scv must be >= 0")
+    if utilization >= 1.0:
+        return math.inf, math.inf
+    s, u = mean_service_ms, utilization
+    w1 = u * s * (1.0 + scv) / (2.0 * (1.0 - u))
+    w2 = 2.0 * w1 * w1 + u * s * s * (1.0 + scv) * (1.0 + 2.0 * scv) / (3.0 * (1.0 - u))
+    return w1, w2
 
 
 def mg1_response_ms(service_ms: float, utilization: float, scv: float = 1.0) -> float | None:
@@ -167,6 +191,10 @@ def mva(
         if report is not None and n not in report:
             continue
         total_ms = sum(ri * m for ri, m in zip(r, reps, strict=True))
+        if x * total_ms < target * (1.0 - 1e-9):
+            # throughput held at a station the background class saturates (write destage): the
+            # jobs beyond wait for it (writes for NVRAM space), R = N / X (Little's law)
+            total_ms = target / x
         util = {
             s.name: 0.0 if s.delay else x * (d[i] + s.background_ms) / 1000.0 for i, s in enumerate(stations)
         }

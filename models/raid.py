@@ -502,8 +502,10 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
     * RAID0: the stripe units written; mirrors and replicas: each copy.
     * In-place parity (RAID5/6, erasure coding): whole stripes the write covers
       (``s / (d u) - 1`` of them) stream data and parity; the rest updates one partial stripe in
-      place (:func:`_partial_stripe`). Erasure coding with an explicit ``full_stripe_share`` f
-      (a log-structured store) streams that share as full stripes.
+      place (:func:`_partial_stripe`).
+    * A log-structured layout (an explicit ``full_stripe_share`` f on RAID0, mirrors, RAID5/6 or
+      erasure coding; :func:`models.architecture.written_layout` sets f = 1) appends that share
+      of the writes to full stripes: data and parity (or every copy) streamed, nothing read.
     * Write-anywhere (RAID-DP/TEC under WAFL): every write joins a consistency point written into
       stripes with ``k = d x`` :func:`wafl_stripe_share` free blocks; per stripe ``k`` data and
       ``p`` parity blocks are written and ``min(d - k, k + p)`` blocks read (reconstruct- or
@@ -516,14 +518,17 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
     """
     s = layout.scheme
     d, p = layout.data_drives, layout.parity_drives
-    if s is RaidScheme.RAID0:
-        n = chunks_touched(size_kib, stripe_unit_kib(layout), d)
-        return _with_backend_ios(AccessPlan(data_writes=n, access_kib=size_kib / n), size_kib)
-    if s in _MIRRORED or s is RaidScheme.REPLICA:
+    if s is RaidScheme.RAID0 or s in _MIRRORED or s is RaidScheme.REPLICA:
+        copies = 1.0 if s is RaidScheme.RAID0 else _copies(layout)
         n = 1.0 if s is RaidScheme.REPLICA else chunks_touched(size_kib, stripe_unit_kib(layout), d)
-        return _with_backend_ios(
-            AccessPlan(data_writes=n * _copies(layout), access_kib=size_kib / n), size_kib
+        f = layout.full_stripe_share or 0.0  # a log appends whole copies: streamed
+        plan = AccessPlan(
+            data_writes=(1.0 - f) * n * copies,
+            access_kib=size_kib / n,
+            data_stream_write_kib=f * size_kib * copies,
+            run_kib=stripe_run_kib,
         )
+        return _with_backend_ios(plan, size_kib)
     if s in _RAIDZ:
         rec = raidz_record(layout)
         records = max(size_kib / rec.record_kib, 1.0)
@@ -552,7 +557,7 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
     width = d * unit
     full = max(0.0, size_kib / width - 1.0)
     partial = _partial_stripe(layout, min(size_kib, width))
-    f = layout.full_stripe_share if s is RaidScheme.ERASURE and layout.full_stripe_share is not None else 0.0
+    f = layout.full_stripe_share or 0.0
     stream_data = full * width + f * min(size_kib, width)
     plan = AccessPlan(
         data_reads=(1 - f) * partial.data_reads,

@@ -55,6 +55,14 @@ class FailureResult(Output):
         return self.rebuild_group_utilization_pct < 100.0
 
 
+class EnduranceResult(Output):
+    """Flash wear of a pool's busiest drive role at a window's write rate, sustained all day."""
+
+    drive_writes_per_day: Explained = Field(description="full drive writes per day the load needs [DWPD]")
+    rated_dwpd: float = Field(description="the drive's rated drive writes per day over its warranty")
+    years_to_wear_out: Explained = Field(description="years until the rated writes are used up [years]")
+
+
 class PoolLoad(Output):
     """Back-end load of one pool in one window."""
 
@@ -83,6 +91,9 @@ class PoolLoad(Output):
     failure: FailureResult | None = Field(
         default=None, description="one drive failed in one group at this window's load (None: no redundancy)"
     )
+    endurance: EnduranceResult | None = Field(
+        default=None, description="flash wear at this window's write rate (None: no endurance rating)"
+    )
 
 
 class PhaseResult(Output):
@@ -101,6 +112,14 @@ class PhaseResult(Output):
     working_set_in_cache_pct: float
     cold_hit_pct: Explained = Field(description="hit ratio over the first pass after a cold start (warm-up)")
     read_latency_ms: Explained
+    read_p95_latency_ms: Explained | None = Field(
+        default=None,
+        description="95th percentile of read latency [ms] (None: no reads; value None: saturated)",
+    )
+    read_p99_latency_ms: Explained | None = Field(
+        default=None,
+        description="99th percentile of read latency [ms] (None: no reads; value None: saturated)",
+    )
     write_latency_ms: Explained
     avg_latency_ms: float | None
     read_latency_target_ms: float | None
@@ -127,6 +146,36 @@ class TieringResult(Output):
     spill: list[str]
 
 
+class ColdPhase(Output):
+    """One phase of a window while the caches refill."""
+
+    workload: str
+    phase: str
+    hit_pct: float = Field(description="read-hit ratio over the first pass of the working set [%]")
+    warm_hit_pct: float = Field(description="the steady-state (warm) read-hit ratio [%]")
+    read_latency_ms: float | None = Field(
+        description="mean read latency with cold caches [ms]; None: saturated"
+    )
+    read_p99_latency_ms: float | None = Field(
+        default=None, description="p99 read latency with cold caches [ms]"
+    )
+
+
+class ColdCacheResult(Output):
+    """A window right after a restart or a failover, while the caches refill: every phase reads at
+    its first-pass (cold) hit ratio until it has read its working set once."""
+
+    phases: list[ColdPhase]
+    drive_utilization_pct: dict[str, float | None] = Field(description="each pool's drives busy [%]")
+    controller_utilization_pct: float | None
+    read_latency_ms: float | None
+    read_p95_latency_ms: float | None = None
+    read_p99_latency_ms: float | None = None
+    bottleneck: str
+    passed: bool = Field(description="every check met with cold caches (the warm verdict decides sizing)")
+    verdict: str
+
+
 class WindowResult(Output):
     """Everything about one window: load, utilization of each component, latency, checks."""
 
@@ -139,7 +188,16 @@ class WindowResult(Output):
     controller_utilization_pct: Explained
     failover_utilization_pct: Explained | None
     port_utilization_pct: Explained
+    cluster_network_utilization_pct: Explained | None = Field(
+        default=None, description="each scale-out node's cluster-network link busy [%] (None: not scale-out)"
+    )
     read_latency_ms: float | None
+    read_p95_latency_ms: float | None = Field(
+        default=None, description="95th percentile of every read of the window [ms]; None when saturated"
+    )
+    read_p99_latency_ms: float | None = Field(
+        default=None, description="99th percentile of every read of the window [ms]; None when saturated"
+    )
     write_latency_ms: float | None
     avg_latency_ms: float | None
     checks: list[Check]
@@ -156,6 +214,11 @@ class WindowResult(Output):
     )
     failure_verdict: str | None = Field(
         default=None, description="whether every pool keeps up with a drive failed and while it rebuilds"
+    )
+    cold_cache: ColdCacheResult | None = Field(
+        default=None,
+        description="the window while the caches refill after a restart or failover (None: same as warm, "
+        "or not asked for)",
     )
 
 

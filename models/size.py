@@ -169,7 +169,11 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
         if units not in cache:
             evaluations += 1
             cache[units] = evaluate(
-                workloads, _with_count(cfg, index, units * step, flash_gb), params=params, degraded=degraded
+                workloads,
+                _with_count(cfg, index, units * step, flash_gb),
+                params=params,
+                degraded=degraded,
+                cold_cache=False,
             )
         return cache[units]
 
@@ -249,6 +253,8 @@ def size(
     _, ok, drives, res, binding, reasons, gb, cfg_n = best
     pool = configuration.pools[index]
     sized = _with_count(cfg_n, index, drives, gb)
+    res = evaluate(workloads, sized, params=params, degraded=degraded)  # the answer, with its cold-cache case
+    total_evals += 1
     groups = math.ceil(drives / pool.raid.group_width) if pool.raid.scheme.value != "replica" else drives
     if ok:
         expl = (
@@ -374,6 +380,7 @@ def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
         _with_count(cfg, ask.index, drives, ask.flash_gb),
         params=ask.params,
         degraded=ask.degraded,
+        cold_cache=False,
     )
     binding = "minimum node count" if res.passed else _first_failing_name(res)
     return res.passed, drives, res, binding, 1, [] if res.passed else _failing(res), cfg

@@ -1479,6 +1479,69 @@ export interface components {
             unit: "node" | "HA pair";
         };
         /**
+         * ColdCacheResult
+         * @description A window right after a restart or a failover, while the caches refill: every phase reads at
+         *     its first-pass (cold) hit ratio until it has read its working set once.
+         */
+        ColdCacheResult: {
+            /** Bottleneck */
+            bottleneck: string;
+            /** Controller Utilization Pct */
+            controller_utilization_pct: number | null;
+            /**
+             * Drive Utilization Pct
+             * @description each pool's drives busy [%]
+             */
+            drive_utilization_pct: {
+                [key: string]: number | null;
+            };
+            /**
+             * Passed
+             * @description every check met with cold caches (the warm verdict decides sizing)
+             */
+            passed: boolean;
+            /** Phases */
+            phases: components["schemas"]["ColdPhase"][];
+            /** Read Latency Ms */
+            read_latency_ms: number | null;
+            /** Read P95 Latency Ms */
+            read_p95_latency_ms?: number | null;
+            /** Read P99 Latency Ms */
+            read_p99_latency_ms?: number | null;
+            /** Verdict */
+            verdict: string;
+        };
+        /**
+         * ColdPhase
+         * @description One phase of a window while the caches refill.
+         */
+        ColdPhase: {
+            /**
+             * Hit Pct
+             * @description read-hit ratio over the first pass of the working set [%]
+             */
+            hit_pct: number;
+            /** Phase */
+            phase: string;
+            /**
+             * Read Latency Ms
+             * @description mean read latency with cold caches [ms]; None: saturated
+             */
+            read_latency_ms: number | null;
+            /**
+             * Read P99 Latency Ms
+             * @description p99 read latency with cold caches [ms]
+             */
+            read_p99_latency_ms?: number | null;
+            /**
+             * Warm Hit Pct
+             * @description the steady-state (warm) read-hit ratio [%]
+             */
+            warm_hit_pct: number;
+            /** Workload */
+            workload: string;
+        };
+        /**
          * CommandQueuing
          * @description Command-queuing gain of one drive class (see :func:`queued_positioning_ms`).
          */
@@ -2615,6 +2678,21 @@ export interface components {
              * @description QD1 4 KiB write latency [us]
              */
             write_latency_us?: number | null;
+        };
+        /**
+         * EnduranceResult
+         * @description Flash wear of a pool's busiest drive role at a window's write rate, sustained all day.
+         */
+        EnduranceResult: {
+            /** @description full drive writes per day the load needs [DWPD] */
+            drive_writes_per_day: components["schemas"]["Explained"];
+            /**
+             * Rated Dwpd
+             * @description the drive's rated drive writes per day over its warranty
+             */
+            rated_dwpd: number;
+            /** @description years until the rated writes are used up [years] */
+            years_to_wear_out: components["schemas"]["Explained"];
         };
         /**
          * EngineParameters
@@ -4128,6 +4206,10 @@ export interface components {
             read_latency_ms: components["schemas"]["Explained"];
             /** Read Latency Target Ms */
             read_latency_target_ms: number | null;
+            /** @description 95th percentile of read latency [ms] (None: no reads; value None: saturated) */
+            read_p95_latency_ms?: components["schemas"]["Explained"] | null;
+            /** @description 99th percentile of read latency [ms] (None: no reads; value None: saturated) */
+            read_p99_latency_ms?: components["schemas"]["Explained"] | null;
             /** Read Pct */
             read_pct: number;
             /** Working Set Gb */
@@ -4188,6 +4270,8 @@ export interface components {
             /** Drive Busy Ms Per S */
             drive_busy_ms_per_s: number;
             drive_utilization_pct: components["schemas"]["Explained"];
+            /** @description flash wear at this window's write rate (None: no endurance rating) */
+            endurance?: components["schemas"]["EnduranceResult"] | null;
             /** @description one drive failed in one group at this window's load (None: no redundancy) */
             failure?: components["schemas"]["FailureResult"] | null;
             /** Frontend Iops */
@@ -6084,6 +6168,10 @@ export interface components {
             bottleneck: string;
             /** Checks */
             checks: components["schemas"]["Check"][];
+            /** @description each scale-out node's cluster-network link busy [%] (None: not scale-out) */
+            cluster_network_utilization_pct?: components["schemas"]["Explained"] | null;
+            /** @description the window while the caches refill after a restart or failover (None: same as warm, or not asked for) */
+            cold_cache?: components["schemas"]["ColdCacheResult"] | null;
             controller_utilization_pct: components["schemas"]["Explained"];
             failover_utilization_pct: components["schemas"]["Explained"] | null;
             /**
@@ -6104,6 +6192,16 @@ export interface components {
             port_utilization_pct: components["schemas"]["Explained"];
             /** Read Latency Ms */
             read_latency_ms: number | null;
+            /**
+             * Read P95 Latency Ms
+             * @description 95th percentile of every read of the window [ms]; None when saturated
+             */
+            read_p95_latency_ms?: number | null;
+            /**
+             * Read P99 Latency Ms
+             * @description 99th percentile of every read of the window [ms]; None when saturated
+             */
+            read_p99_latency_ms?: number | null;
             /** Read Pct */
             read_pct: number;
             tiering?: components["schemas"]["TieringResult"] | null;

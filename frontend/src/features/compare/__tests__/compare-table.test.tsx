@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtures } from '@/testing/mocks/fixtures';
 
 import { CompareTable } from '../components/compare-table';
-import { bestOf, type Row } from '../lib/rows';
+import { bestOf, comparisonRows, type Row } from '../lib/rows';
 import { shortNames } from '../lib/short-names';
 
 const row = (better: Row['better'], values: (number | boolean | null)[]): Row => ({
@@ -80,3 +80,46 @@ describe('CompareTable', () => {
     expect(within(drives).getAllByRole('cell')[1]).toHaveTextContent(`(${d > 0 ? '+' : '−'}${Math.abs(d)})`);
   });
 });
+
+describe('comparisonRows percentiles and cold cache', () => {
+  it('puts p95, p99 and the cold-cache read latency of every window side by side', () => {
+    const base = fixtures.compareOltp;
+    const name = base.items[0]!.result.windows[0]!.window;
+    const items = base.items.map((item, i) => ({
+      ...item,
+      result: {
+        ...item.result,
+        windows: item.result.windows.map((w) =>
+          w.window === name
+            ? {
+                ...w,
+                read_p95_latency_ms: 5 + i,
+                read_p99_latency_ms: 9 + i,
+                cold_cache: i === 0 ? null : { ...coldCase, read_latency_ms: 12 },
+              }
+            : w,
+        ),
+      },
+    }));
+    const rows = comparisonRows({ ...base, items });
+    const p95 = rows.find((r) => r.key === `${name}:read_p95`)!;
+    const p99 = rows.find((r) => r.key === `${name}:read_p99`)!;
+    const cold = rows.find((r) => r.key === `${name}:read_cold`)!;
+    expect(p95.cells.map((c) => c.value)).toEqual(items.map((_, i) => 5 + i));
+    expect(p99.cells.map((c) => c.value)).toEqual(items.map((_, i) => 9 + i));
+    // the first has no cold case (same as warm): its warm mean stands; the others read 12 ms cold
+    expect(cold.cells[0]!.value).toBe(items[0]!.result.windows[0]!.read_latency_ms);
+    expect(cold.cells.slice(1).every((c) => c.value === 12)).toBe(true);
+    expect(bestOf(p99)).toEqual([0]);
+  });
+});
+
+const coldCase = {
+  phases: [],
+  drive_utilization_pct: {},
+  controller_utilization_pct: 10,
+  read_latency_ms: 12,
+  bottleneck: 'drives:pool',
+  passed: true,
+  verdict: 'ok',
+};

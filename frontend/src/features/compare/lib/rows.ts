@@ -84,6 +84,34 @@ export function comparisonRows(result: CompareResult): Row[] {
         cells: cols.map((_, i) => ({ value: win(i)?.read_latency_ms ?? null, delta: i ? signed(dwin(i)?.read_latency_ms, ' ms', (x) => x.toPrecision(2)) : null })),
       },
       {
+        key: `${name}:read_p95`,
+        group: name,
+        label: 'Read latency p95',
+        unit: 'ms',
+        better: 'lower',
+        cells: cols.map((_, i) => ({ value: res(i)?.read_p95_latency_ms ?? null })),
+      },
+      {
+        key: `${name}:read_p99`,
+        group: name,
+        label: 'Read latency p99',
+        unit: 'ms',
+        better: 'lower',
+        cells: cols.map((_, i) => ({ value: res(i)?.read_p99_latency_ms ?? null })),
+      },
+      {
+        key: `${name}:read_cold`,
+        group: name,
+        label: 'Read latency, cold cache',
+        unit: 'ms',
+        better: 'lower',
+        // a window whose cold case equals the warm one has none: its warm latency stands
+        cells: cols.map((_, i) => {
+          const w = res(i);
+          return { value: w ? (w.cold_cache ? w.cold_cache.read_latency_ms : w.read_latency_ms) : null };
+        }),
+      },
+      {
         key: `${name}:write`,
         group: name,
         label: 'Write latency',

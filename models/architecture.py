@@ -1,0 +1,113 @@
+"""What an array's write architecture and node layout do to its I/O.
+
+* **Log-structured arrays** (Pure FlashArray, vSAN ESA, SolidFire's block store) append every
+  write to a log written in whole stripes: the drives see streams of full stripes (data and
+  parity, or whole copies), never a small random write, and nothing is read to update parity
+  (:func:`written_layout`; :func:`models.raid.write_plan` with ``full_stripe_share = 1``). An
+  SSD's small random-write rating therefore never binds there; its sequential write rate does.
+  Segment cleaning of the array's own log (copying live blocks out of partly dead segments) is
+  not modelled: it runs in the free space the array keeps and is not in the published figures
+  this engine is checked against.
+* **Write-anywhere** (WAFL, ZFS) and **in-place RAID** keep their own plans in :mod:`models.raid`.
+* **Scale-out clusters** of single-controller nodes (SolidFire, Ceph, vSAN: ``ha_mode =
+  scale-out``) spread every volume's blocks, copies and erasure-coded stripes over all ``n``
+  nodes. A request arrives at one node; each back-end byte it moves lands on a node chosen
+  uniformly, so a share ``(n - 1) / n`` of the back-end traffic (reads, writes, copies, parity)
+  crosses the cluster network (:func:`cluster_network_mb_s`). Copies kept on other nodes
+  (``Architecture.copies``) cost the receiving node's CPU a write each
+  (:func:`models.controller.controller_load`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.configuration import Architecture, Configuration, DrivePool, WriteArchitecture
+from models.controller import HaMode
+from models.drives import Num
+from models.explain import Explained, explained, fmt
+from models.raid import RaidLayout, RaidScheme
+
+_APPENDABLE = {
+    RaidScheme.RAID0,
+    RaidScheme.RAID1,
+    RaidScheme.RAID10,
+    RaidScheme.RAID5,
+    RaidScheme.RAID6,
+    RaidScheme.ERASURE,
+    RaidScheme.ZFS_MIRROR,
+}
+"""Layouts a log-structured array writes as full stripes (WAFL and RAID-Z have their own
+copy-on-write plans; replicas are whole-object copies)."""
+
+
+def written_layout(layout: RaidLayout, architecture: Architecture | None) -> RaidLayout:
+    """The layout as the array writes it: a log-structured array appends every write to full
+    stripes (``full_stripe_share = 1``) of RAID0, mirrors, RAID5/6 and erasure coding; any other
+    architecture, or a layout naming its own share, is written as given."""
+    if (
+        architecture is None
+        or architecture.write_architecture is not WriteArchitecture.LOG_STRUCTURED
+        or layout.scheme not in _APPENDABLE
+        or layout.full_stripe_share is not None
+    ):
+        return layout
+    return layout.model_copy(update={"full_stripe_share": 1.0})
+
+
+def written_pool(pool: DrivePool, architecture: Architecture | None) -> DrivePool:
+    """``pool`` with its layout as the array writes it (:func:`written_layout`)."""
+    layout = written_layout(pool.raid, architecture)
+    return pool if layout is pool.raid else pool.model_copy(update={"raid": layout})
+
+
+def remote_copies(architecture: Architecture | None) -> int:
+    """Copies of every write kept on other nodes: ``Architecture.copies - 1`` (0 when not stated)."""
+    return 0 if architecture is None else architecture.copies - 1
+
+
+def spans_nodes(cfg: Configuration) -> bool:
+    """Whether the configuration spreads data over nodes of one controller each (scale-out)."""
+    cl = cfg.cluster
+    return cl is not None and cl.controllers_per_node == 1 and cfg.controller.ha_mode is HaMode.SCALE_OUT
+
+
+def cross_node_share(nodes: int) -> float:
+    """Share of back-end bytes that land on another node than the one a request arrived at:
+    ``(n - 1) / n`` (blocks placed uniformly over ``n`` nodes)."""
+    return (nodes - 1) / nodes if nodes > 1 else 0.0
+
+
+def network_utilization(backend_mb_s: Num, nodes: Num, network_mb_s_per_node: Num) -> Num:
+    """Cluster-link utilization of each node (0..inf): ``BE MB/s x (n - 1) / n / (n x network MB/s)``
+    (floats, or arrays over candidates)."""
+    n = np.maximum(nodes, 1)
+    return backend_mb_s * (n - 1) / n / (n * network_mb_s_per_node)
+
+
+def cluster_network(cfg: Configuration, backend_mb_s: float) -> Explained | None:
+    """Utilization of each node's cluster-network link [%] (None: not a scale-out cluster, or the
+    catalog gives no network figure).
+
+    ``U_net = BE MB/s x (n - 1) / n / (n x network MB/s per node)``: the cross-node share of all
+    back-end traffic (reads, writes, copies and parity, :func:`cross_node_share`), spread evenly
+    over the nodes, each sending (and receiving) its part on one link in each direction.
+    """
+    net = cfg.controller.cluster_network_mb_s
+    if not spans_nodes(cfg) or net is None or cfg.cluster is None:
+        return None
+    n = cfg.cluster.nodes
+    share = cross_node_share(n)
+    cross = backend_mb_s * share
+    u = float(network_utilization(backend_mb_s, n, net))
+    return explained(
+        100.0 * u,
+        "%",
+        "U_net = BE MB/s x (n - 1) / n / (n x network MB/s per node)",
+        f"U_net = {fmt(backend_mb_s)} MB/s back end x {fmt(share)} crossing nodes / ({n} nodes x "
+        f"{fmt(net)} MB/s) = {fmt(100 * u)}% of each node's cluster link",
+        backend_mb_s=backend_mb_s,
+        cross_node_mb_s=cross,
+        nodes=n,
+        network_mb_s_per_node=net,
+    )

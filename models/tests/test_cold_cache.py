@@ -1,0 +1,50 @@
+"""Cold and warm: every window answers for caches refilling after a restart or failover."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from models.evaluate import evaluate
+from models.tests.conftest import make_config, oltp
+from models.workload import Skew
+
+
+def test_a_cold_cache_hits_less_so_the_drives_work_harder_and_reads_wait_longer(hdd15k):
+    # 16 GB of DRAM (2 x 8) over a 200 GB Zipf working set: warm LRU hits exceed a first pass's
+    wl = oltp(iops=1500, read_pct=80, ws_gb=200, skew=Skew(zipf_alpha=0.9))
+    window = evaluate([wl], make_config(hdd15k, "raid-dp", 20, 40)).windows[0]
+    cold = window.cold_cache
+    assert cold is not None
+    ph = cold.phases[0]
+    assert ph.hit_pct < ph.warm_hit_pct
+    assert ph.hit_pct == window.phases[0].cold_hit_pct.value
+    assert (cold.drive_utilization_pct["aggr0"] or 0) > (window.pools[0].drive_utilization_pct.value or 0)
+    assert (cold.read_latency_ms or 0) > (window.read_latency_ms or 0)
+    assert (cold.read_p99_latency_ms or 0) >= (window.read_p99_latency_ms or 0)
+
+
+def test_without_a_cache_the_cold_case_is_the_warm_one(hdd15k):
+    cfg = make_config(hdd15k, "raid-dp", 20, 40, ctrl={"dram_cache_gb": 0})
+    assert evaluate([oltp(iops=1500)], cfg).windows[0].cold_cache is None
+
+
+def test_sizing_searches_may_leave_the_cold_case_out(hdd15k):
+    result = evaluate([oltp(iops=1500)], make_config(hdd15k, "raid-dp", 20, 40), cold_cache=False)
+    assert all(w.cold_cache is None for w in result.windows)
+
+
+def test_a_cold_window_that_overloads_the_drives_says_so_without_failing_the_warm_verdict(hdd15k):
+    # 16 GB of DRAM holds the whole 12 GB working set warm (uniform access): the drives see only
+    # writes; cold, 4,500 reads/s hit only e^-1 = 36.8% over the first pass, the rest go to 18
+    # data drives
+    wl = oltp(iops=5000, read_pct=90, ws_gb=12, capacity_tb=1.0)
+    result = evaluate([wl], make_config(hdd15k, "raid-dp", 20, 20))
+    window = result.windows[0]
+    cold = window.cold_cache
+    assert cold is not None
+    assert window.passed
+    assert cold.phases[0].hit_pct == pytest.approx(100 * math.exp(-1))
+    assert not cold.passed
+    assert "cold caches" in cold.verdict and "drives" in cold.verdict
