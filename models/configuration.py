@@ -102,7 +102,10 @@ class TieringConfig(Frozen):
     tiers: list[str] = Field(min_length=2, max_length=3, description="pool names, fastest tier first")
     chunk_mb: float = Field(gt=0.0, le=8192.0, description="relocation unit [MB]: 7.5 VMAX, 42 VSP, 1024 VNX")
     locality_b: float | None = Field(
-        default=None, gt=0.5, lt=1.0, description="b-model spatial locality bias; None = calibrated default"
+        default=None,
+        gt=0.5,
+        lt=1.0,
+        description="b-model spatial locality bias; None = from the tiered workloads' skew",
     )
     fast_tier_fraction: float | None = Field(
         default=None,

@@ -154,6 +154,11 @@ class _Setup:
             self.tier_used_gb = 1000.0 * sum(
                 physical_needed_tb(w) for w in workloads if self.assignment[w.name] in tiers
             )
+        self.tier_skews = (
+            [w.skew for w in workloads if self.assignment[w.name] in set(cfg.tiering.tiers)]
+            if cfg.tiering is not None
+            else []
+        )
         self.footprint_gb = {
             pl.name: 1000.0
             * sum(physical_needed_tb(w) for w in workloads if self.assignment[w.name] == pl.name)
@@ -392,7 +397,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
         members, setup.dram_total, setup.flash_total, cfg.cache
     )
     tiering = (
-        tier_plan(cfg, setup.tier_used_gb, setup.usable_gb)
+        tier_plan(cfg, setup.tier_used_gb, setup.usable_gb, setup.tier_skews)
         if cfg.tiering is not None and setup.tier_used_gb > 0
         else None
     )

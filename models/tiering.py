@@ -36,6 +36,7 @@ from models.configuration import Configuration
 from models.explain import explained, fmt
 from models.results import TieringResult, TierLoad
 from models.units import GB, MB, MIB
+from models.workload import Skew
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -384,6 +385,80 @@ def tier_split(
     )
 
 
+# ---- locality from the workload's skew ---------------------------------------------------------
+
+BLOCK_KIB = 4.0
+"""Block the skew describes [KiB]: the finest unit a hot set can be counted in."""
+
+
+def hot_fraction(skew: Skew, capacity_gb: float, io_capture: float = DEFAULT_IO_CAPTURE) -> float:
+    """Share of the blocks that carries ``io_capture`` of the I/O, hottest first, from the skew [0..1].
+
+    Uniform: ``io_capture``. "x% of I/O to y% of data": linear within each of the two classes.
+    Zipf alpha over N = capacity / 4 KiB blocks: the rank r whose partial sum of ``i^-alpha``
+    reaches ``io_capture`` of the total, with the sums taken as ``1 + integral_1^r x^-alpha dx``.
+    """
+    cap = _positive("capacity_gb", capacity_gb)
+    y = _finite("io_capture", io_capture)
+    if skew.io_pct is not None and skew.data_pct is not None:
+        p, d = skew.io_pct / 100.0, skew.data_pct / 100.0
+        return d * y / p if y <= p else d + (1.0 - d) * (y - p) / (1.0 - p)
+    alpha = skew.zipf_alpha or 0.0
+    if alpha == 0.0:
+        return y
+    n = max(2.0, cap * GB / (BLOCK_KIB * 1024.0))
+
+    def partial(r: float) -> float:
+        if abs(alpha - 1.0) < 1e-12:
+            return 1.0 + math.log(r)
+        return 1.0 + (r ** (1.0 - alpha) - 1.0) / (1.0 - alpha)
+
+    total = partial(n)
+    lo, hi = 0.0, math.log(n)  # bisection on ln r: the partial sum rises with r
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if partial(math.exp(mid)) < y * total:
+            lo = mid
+        else:
+            hi = mid
+    return min(1.0, math.exp(hi) / n)
+
+
+def b_for_skew(
+    skew: Skew,
+    capacity_gb: float,
+    io_capture: float = DEFAULT_IO_CAPTURE,
+    extent_gb: float = DEFAULT_EXTENT_GB,
+) -> tuple[float, float]:
+    """(b, block-level hot fraction): the b-model bias whose block-level concentration is the skew's.
+
+    At block depth ``k = log2(min(capacity, extent) / 4 KiB)`` the b-model's needed fraction for
+    ``io_capture`` falls as b rises (0.5: none, a uniform workload); b is the root of
+    ``needed(b) = hot_fraction(skew)`` (bisection). The same b then spreads the hot blocks over
+    larger chunks, so a skew concentrated at block level loses concentration with chunk size,
+    and a uniform workload needs fast capacity in proportion to the I/O it serves.
+    """
+    target = hot_fraction(skew, capacity_gb, io_capture)
+    depth = chunk_depth(capacity_gb, BLOCK_KIB / 1024.0, extent_gb)
+    k = math.floor(depth) + 1
+
+    def needed(b: float) -> float:
+        return _at_depth(_Table(k, b).needed(io_capture), depth)
+
+    if needed(0.5) <= target:
+        return 0.5, target
+    lo, hi = 0.5, 0.999
+    if needed(hi) > target:
+        return hi, target
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if needed(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+    return hi, target
+
+
 # ---- overheads ---------------------------------------------------------------------------------
 
 
@@ -448,14 +523,30 @@ def fit_b(
     return float(res.x)
 
 
-def tier_plan(cfg: Configuration, used_gb: float, usable_gb: dict[str, float]) -> TieringResult:
-    """Tier split of the autotiered pool set: hottest chunks on the fastest tier, then the next."""
+def tier_plan(
+    cfg: Configuration, used_gb: float, usable_gb: dict[str, float], skews: list[Skew] | None = None
+) -> TieringResult:
+    """Tier split of the autotiered pool set: hottest chunks on the fastest tier, then the next.
+
+    The b-model's bias comes from the tiering configuration when it states one, else from the
+    tiered workloads' skew (:func:`b_for_skew`, the least concentrated of them: conservative), with
+    the block-level hot fraction as the floor; a measured fraction (a trace) overrides both.
+    """
     tc = cfg.tiering
     assert tc is not None
     caps = [usable_gb[t] for t in tc.tiers]
-    b = tc.locality_b if tc.locality_b is not None else DEFAULT_B
     used = min(used_gb, sum(caps)) if sum(caps) > 0 else used_gb
-    split = tier_split(caps, used, tc.chunk_mb, b=b, measured_fraction=tc.fast_tier_fraction)
+    floor = DEFAULT_FLOOR_FRACTION
+    if tc.locality_b is not None:
+        b = tc.locality_b
+    elif skews:
+        fitted = [b_for_skew(sk, max(used, 1e-9)) for sk in skews]
+        b, floor = min(fitted)
+    else:
+        b = DEFAULT_B
+    split = tier_split(
+        caps, used, tc.chunk_mb, b=b, floor_fraction=floor, measured_fraction=tc.fast_tier_fraction
+    )
     need = split.needed_fast_fraction
     meta = metadata_ram_bytes(sum(caps), tc.chunk_mb, tc.metadata_bytes_per_chunk) / 1e9
     fast_data = split.tiers[0].data_gb
@@ -473,7 +564,13 @@ def tier_plan(cfg: Configuration, used_gb: float, usable_gb: dict[str, float]) -
             "%",
             "needed = smallest share of capacity whose chunks carry 80% of I/O (b-model)",
             f"needed fast tier = {fmt(100 * need)}% of {fmt(used)} GB with {fmt(tc.chunk_mb)} MB chunks"
-            + (" (measured from a trace)" if tc.fast_tier_fraction is not None else f" (b = {fmt(b)})")
+            + (
+                " (measured from a trace)"
+                if tc.fast_tier_fraction is not None
+                else f" (b = {fmt(b)}"
+                + (", from the workloads' skew" if tc.locality_b is None and skews else "")
+                + f"; block-level hot set {fmt(100 * floor)}%)"
+            )
             + f"; split: {share_text}",
             source=split.source,
             chunk_mb=tc.chunk_mb,

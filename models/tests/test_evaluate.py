@@ -15,7 +15,7 @@ from models.ports import PortGroup
 from models.raid import RaidLayout
 from models.size import size
 from models.tests.conftest import make_config, oltp
-from models.workload import IoSize, Phase, Workload
+from models.workload import IoSize, Phase, Skew, Workload
 
 NO_CACHE = {"ctrl": {"dram_cache_gb": 0}}
 
@@ -542,3 +542,19 @@ def test_the_bill_explains_every_figure(hdd15k):
     # 34 drives x 500 USD, controllers and shelves unpriced here
     assert bill.cost_usd == pytest.approx(34 * 500)
     assert set(bill.explain) == {"drives", "spares", "shelves", "rack_units", "power_w", "cost_usd"}
+
+
+def test_the_tier_split_follows_the_workloads_skew(ssd, hdd15k):
+    # 4 SSDs in RAID5 hold ~5.8 TB of a 10 TB workload: a skewed workload gets more of its I/O
+    # from flash than a uniform one, which gets the share of the data the flash holds
+    cfg = tiered_config(ssd, hdd15k, ssd_count=4, chunk_mb=42.0)
+    base = tiered_workload()
+    uniform = evaluate([base], cfg).windows[0].tiering
+    skewed = (
+        evaluate([base.model_copy(update={"skew": Skew(io_pct=90, data_pct=10)})], cfg).windows[0].tiering
+    )
+    assert uniform is not None and skewed is not None
+    assert skewed.tiers[0].io_share_pct > uniform.tiers[0].io_share_pct
+    held = uniform.tiers[0].data_gb / sum(t.data_gb for t in uniform.tiers)
+    assert uniform.tiers[0].io_share_pct == pytest.approx(100 * held, abs=1.0)
+    assert "from the workloads' skew" in skewed.needed_fast_fraction_pct.text

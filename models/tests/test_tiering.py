@@ -12,14 +12,17 @@ from hypothesis import strategies as st
 from models import tiering
 from models.base import InputError
 from models.tiering import (
+    b_for_skew,
     chunk_depth,
     fit_b,
+    hot_fraction,
     metadata_ram_bytes,
     migration_mb_per_s,
     needed_fast_fraction,
     tier_split,
 )
 from models.units import GB, MIB
+from models.workload import Skew
 
 ROOT = Path(__file__).resolve().parents[2]
 CALIBRATION = ROOT / "fixtures" / "calibration" / "tiering.yaml"
@@ -264,3 +267,38 @@ def test_other_bad_arguments_name_their_field() -> None:
         with pytest.raises(InputError) as err:
             call()
         assert err.value.field == field
+
+
+def test_a_uniform_workload_needs_fast_capacity_in_proportion_to_its_io():
+    # no skew: 80% of the I/O needs 80% of the data on the fast tier, whatever the chunk (up to
+    # the last whole chunk: 1 GiB chunks of 10 TB round 80% up by at most one chunk in 1,024)
+    b, hot = b_for_skew(Skew(), 10_000)
+    assert b == pytest.approx(0.5, abs=1e-6) and hot == pytest.approx(0.8)
+    for chunk in (7.5, 1024.0):
+        assert needed_fast_fraction(10_000, chunk, b=b, floor_fraction=hot) == pytest.approx(
+            0.8, abs=1 / 1024
+        )
+
+
+def test_the_x_y_rule_gives_the_block_level_hot_set_and_chunks_inflate_it():
+    # 90% of I/O to 10% of data: 80% of I/O lies on 10% x 0.8 / 0.9 = 8.89% of the blocks
+    assert hot_fraction(Skew(io_pct=90, data_pct=10), 10_000) == pytest.approx(0.1 * 0.8 / 0.9)
+    b, hot = b_for_skew(Skew(io_pct=90, data_pct=10), 10_000)
+    small = needed_fast_fraction(10_000, 7.5, b=b, floor_fraction=hot)
+    large = needed_fast_fraction(10_000, 1024.0, b=b, floor_fraction=hot)
+    assert hot <= small <= large <= 1.0
+    assert large > 1.5 * hot  # 1 GiB chunks drag cold blocks along
+
+
+@given(st.floats(0.0, 1.5), st.floats(0.0, 1.5))
+@settings(max_examples=25, deadline=None)
+def test_more_skew_never_needs_more_fast_capacity(a, b_alpha):
+    lo, hi = sorted((a, b_alpha))
+    x_lo = needed_fast_fraction(5_000, 42.0, *_fitted(Skew(zipf_alpha=lo)))
+    x_hi = needed_fast_fraction(5_000, 42.0, *_fitted(Skew(zipf_alpha=hi)))
+    assert x_hi <= x_lo + 1e-9
+
+
+def _fitted(skew):
+    b, hot = b_for_skew(skew, 5_000)
+    return (0.8, b, hot)
