@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
+from models.adjust import Adjustments
 from models.compare import Comparison
 from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
@@ -25,6 +26,9 @@ class EvaluateRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = DegradedMode.NONE
+    adjust: Adjustments | None = Field(
+        default=None, description="what-if dials applied to the workloads and configuration before evaluating"
+    )
 
 
 class SizeRequest(Request):
@@ -50,13 +54,35 @@ class CompareConfigurations(Request):
     degraded: DegradedMode = DegradedMode.NONE
 
 
+Unsupported = Literal["reject", "hypothetical", "peer"]
+"""What a scheme comparison does with a scheme the base configuration's array does not offer."""
+
+PEER_ARRAY_ID = "generic"
+"""The catalog array that offers every RAID scheme with any drive: the default peer."""
+
+
 class CompareSchemes(Request):
-    """Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP")."""
+    """Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP").
+
+    A scheme the base configuration's array does not offer is a 422 at ``schemes.i``
+    (``unsupported: reject``), computed on the same array and labelled "hypothetical: not offered
+    by this array" (``hypothetical``), or computed with the same drives in an array that offers it
+    (``peer``: ``peer_array_id``, by default the generic array), with a note saying so.
+    """
 
     workloads: Workloads
     base: ConfigurationInput
     schemes: list[RaidScheme] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
+    unsupported: Unsupported = Field(
+        default="reject", description="a scheme the array does not offer: reject, hypothetical or peer"
+    )
+    peer_array_id: str = Field(
+        default=PEER_ARRAY_ID,
+        min_length=1,
+        max_length=80,
+        description="with unsupported = peer: the array that computes such a scheme with the same drives",
+    )
 
     @model_validator(mode="after")
     def _distinct(self) -> CompareSchemes:
@@ -103,6 +129,9 @@ class CurvesRequest(Request):
         max_length=len(CURVE_NAMES),
         description="the curves to compute (null: all three); the others are null in the answer",
     )
+    adjust: Adjustments | None = Field(
+        default=None, description="what-if dials applied to the workloads and configuration first"
+    )
 
 
 class SizingSummary(BaseModel):
@@ -131,6 +160,9 @@ class CompareItem(BaseModel):
     configuration: Configuration = Field(description="as evaluated (sized when it was a family)")
     result: EvaluationResult
     sizing: SizingSummary | None = Field(description="null when the drive count was given")
+    note: str | None = Field(
+        default=None, description="how this column differs from what was asked (e.g. a peer array)"
+    )
 
 
 class CompareResult(BaseModel):

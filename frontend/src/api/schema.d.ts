@@ -711,6 +711,45 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * Adjustments
+         * @description The what-if dials; each at its neutral value (None, 0 or 1) leaves its input as it is.
+         */
+        Adjustments: {
+            /**
+             * Drive Count
+             * @description drives of the first pool (excl. spares); null = as configured
+             */
+            drive_count?: number | null;
+            /**
+             * Flash Cache Gb
+             * @description total flash cache [GB]; null = as configured
+             */
+            flash_cache_gb?: number | null;
+            /**
+             * Growth Pct Per Year
+             * @description growth of every workload [%/year]; null = as entered
+             */
+            growth_pct_per_year?: number | null;
+            /**
+             * Iops Scale
+             * @description every phase's IOPS and MB/s times this
+             * @default 1
+             */
+            iops_scale: number;
+            /**
+             * Working Set Scale
+             * @description working sets times this
+             * @default 1
+             */
+            working_set_scale: number;
+            /**
+             * Write Shift Pp
+             * @description change of every phase's write share [percentage points]
+             * @default 0
+             */
+            write_shift_pp: number;
+        };
+        /**
          * Architecture
          * @description How the array writes and protects data; stated by the catalog record, read by the engine.
          *
@@ -738,6 +777,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Group Widths
+             * @description per RAID scheme offered, the group widths the array builds
+             */
+            readonly group_widths: {
+                [key: string]: number[];
+            };
             /**
              * Id
              * @description record id: use it as array_id / drive_id / controller_id
@@ -770,6 +816,13 @@ export interface components {
              * @description the catalog drives this array supports
              */
             drives: components["schemas"]["DriveSpec"][];
+            /**
+             * Group Widths
+             * @description per scheme offered, the group widths the array builds
+             */
+            group_widths: {
+                [key: string]: number[];
+            };
         };
         /** ArrayInput */
         ArrayInput: {
@@ -883,6 +936,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Group Widths
+             * @description per RAID scheme offered, the group widths the array builds
+             */
+            readonly group_widths: {
+                [key: string]: number[];
+            };
             /**
              * Id
              * @description record id: use it as array_id / drive_id / controller_id
@@ -1314,12 +1374,15 @@ export interface components {
          * @description A configuration built from catalog records (or custom hardware record ids).
          *
          *     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-         *     width, the default port option, no flash cache and (clustered arrays) the base system's nodes or
-         *     as many as the drives need; ports, controllers and packaging scale with ``nodes`` whether the
-         *     port option is named or not. ``drive_count`` null means the array's entry
-         *     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
-         *     ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
-         *     share and scatter; null = the calibration's default age) and is ignored for other schemes.
+         *     width, the default port option, no flash cache, the default headroom targets and (clustered
+         *     arrays) the base system's nodes or as many as the drives need; ports, controllers and packaging
+         *     scale with ``nodes`` whether the port option is named or not. ``drive_count`` null means the
+         *     array's entry configuration for ``/evaluate`` and ``/curves``, and the count to find for
+         *     ``/size`` and ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated
+         *     full-stripe share and scatter; null = the calibration's default age) and is ignored for other
+         *     schemes. A drive or RAID scheme the array does not offer is a 422 at its field unless
+         *     ``hypothetical`` is set: then it is computed and its name says "hypothetical: not offered by
+         *     this array".
          */
         CatalogReference: {
             /**
@@ -1358,9 +1421,20 @@ export interface components {
              * @description drives per RAID group
              */
             group_width?: number | null;
+            /** @description how busy each part may be; null = the defaults */
+            headroom?: components["schemas"]["HeadroomTargets"] | null;
+            /**
+             * Hypothetical
+             * @description compute a drive or RAID scheme the array does not offer (labelled as such)
+             * @default false
+             */
+            hypothetical: boolean;
             /** @description WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default */
             layout?: components["schemas"]["Layout"] | null;
-            /** Name */
+            /**
+             * Name
+             * @description null = named by the server from its parts
+             */
             name?: string | null;
             /**
              * Nodes
@@ -1561,6 +1635,11 @@ export interface components {
         CompareItem: {
             /** @description as evaluated (sized when it was a family) */
             configuration: components["schemas"]["Configuration"];
+            /**
+             * Note
+             * @description how this column differs from what was asked (e.g. a peer array)
+             */
+            note?: string | null;
             result: components["schemas"]["EvaluationResult"];
             /** @description null when the drive count was given */
             sizing: components["schemas"]["SizingSummary"] | null;
@@ -1591,14 +1670,32 @@ export interface components {
         /**
          * CompareSchemes
          * @description Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP").
+         *
+         *     A scheme the base configuration's array does not offer is a 422 at ``schemes.i``
+         *     (``unsupported: reject``), computed on the same array and labelled "hypothetical: not offered
+         *     by this array" (``hypothetical``), or computed with the same drives in an array that offers it
+         *     (``peer``: ``peer_array_id``, by default the generic array), with a note saying so.
          */
         CompareSchemes: {
             /** Base */
             base: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Peer Array Id
+             * @description with unsupported = peer: the array that computes such a scheme with the same drives
+             * @default generic
+             */
+            peer_array_id: string;
             /** Schemes */
             schemes: components["schemas"]["RaidScheme"][];
+            /**
+             * Unsupported
+             * @description a scheme the array does not offer: reject, hypothetical or peer
+             * @default reject
+             * @enum {string}
+             */
+            unsupported: "reject" | "hypothetical" | "peer";
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -1697,6 +1794,12 @@ export interface components {
             cluster?: components["schemas"]["Cluster"] | null;
             controller: components["schemas"]["ControllerSpec"];
             headroom?: components["schemas"]["HeadroomTargets"];
+            /**
+             * Hypothetical
+             * @description computed although the array does not offer it (its support checks are skipped)
+             * @default false
+             */
+            hypothetical: boolean;
             /**
              * Name
              * @default configuration
@@ -1922,6 +2025,8 @@ export interface components {
         };
         /** CurvesRequest */
         CurvesRequest: {
+            /** @description what-if dials applied to the workloads and configuration first */
+            adjust?: components["schemas"]["Adjustments"] | null;
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -2695,6 +2800,8 @@ export interface components {
         };
         /** EvaluateRequest */
         EvaluateRequest: {
+            /** @description what-if dials applied to the workloads and configuration before evaluating */
+            adjust?: components["schemas"]["Adjustments"] | null;
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */

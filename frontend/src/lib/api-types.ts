@@ -58,6 +58,7 @@ export type ObservedRequest = Schemas['ObservedRequest'];
 
 // Requests and answers of the sizing endpoints
 export type CatalogReference = Schemas['CatalogReference'];
+export type Adjustments = Schemas['Adjustments'];
 /** A configuration as the API takes it: in full, or as a catalog reference resolved on the server. */
 export type ConfigurationInput = Configuration | CatalogReference;
 export type EvaluateRequest = Schemas['EvaluateRequest'];

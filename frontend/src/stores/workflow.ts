@@ -47,12 +47,10 @@ export type ConfigDraft = {
 export type Run = {
   kind: 'size' | 'evaluate';
   workloads: Workload[];
-  /** A catalog reference from the builder (drive_count null when sizing). */
+  /** A catalog reference from the builder (drive_count null when sizing; headroom targets inside). */
   configuration: ConfigurationInput;
   /** Sizing only: flash-cache sizes to try; null = the configuration's own. */
   flashCacheOptionsGb: number[] | null;
-  /** Headroom targets other than the defaults, or null. */
-  headroom: HeadroomTargets | null;
 };
 
 /**

@@ -2,11 +2,11 @@ import { Suspense } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
-import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare } from '@/features/compare';
-import { ConfigurationBuilder, draftToReference, useRaidSchemes } from '@/features/configurations';
+import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare, type SchemeChoice } from '@/features/compare';
+import { ConfigurationBuilder, draftToReference, useArrayDetail, useRaidSchemes } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
-import { isFullConfiguration, type ConfigurationInput, type RaidScheme } from '@/lib/api-types';
+import { isFullConfiguration, type ConfigurationInput } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
 import { workflow, useWorkflow } from '@/stores/workflow';
 
@@ -29,6 +29,8 @@ export default function ComparePage() {
   const drafts = useWorkflow((s) => s.compareDrafts);
   const draft = useWorkflow((s) => s.draft);
   const schemes = useRaidSchemes();
+  const baseArrayId = resolved ? (isFullConfiguration(resolved.configuration) ? (resolved.configuration.array_id ?? '') : resolved.configuration.array_id) : '';
+  const baseArray = useArrayDetail(baseArrayId);
   const compare = useCompare(request);
   const error = compare.error instanceof ApiError ? compare.error : null;
   const errors = fieldErrors(error?.isValidation ? error.fieldErrors : null);
@@ -49,12 +51,14 @@ export default function ComparePage() {
   const current = schemeOf(configuration);
   const sameWorkloads = request !== null && JSON.stringify(request.workloads) === JSON.stringify(workloads);
 
-  function compareSchemes(list: string[], sizeEach: boolean) {
+  function compareSchemes({ schemes: list, sizeEach, unsupported }: SchemeChoice) {
     workflow.setCompare({
       workloads,
       base: sizeEach ? asFamily(configuration) : configuration,
-      schemes: list as RaidScheme[],
+      schemes: list,
       degraded: 'none',
+      unsupported,
+      peer_array_id: 'generic',
     });
   }
 
@@ -79,7 +83,10 @@ export default function ComparePage() {
         <h2 id="schemes-title">RAID schemes</h2>
         {schemes.isError ? <ErrorState title="The RAID schemes could not be loaded" error={schemes.error} /> : null}
         <SchemeCompare
+          key={`${baseArrayId}:${current}`}
           schemes={schemes.data?.raid_schemes ?? []}
+          offered={baseArray.array ? baseArray.array.raid.map((r) => r.scheme) : (schemes.data?.raid_schemes ?? []).map((r) => r.scheme)}
+          arrayModel={baseArray.array?.model ?? 'array'}
           current={current}
           onCompare={compareSchemes}
           pending={compare.isFetching}

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading, SelectField } from '@/components';
-import { ConfigurationBuilder, customHeadroom, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
+import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { hasObserved, ObservedPanel, ResultsView, useRun, WhatIfPanel } from '@/features/results';
 import { WorkloadsEditor } from '@/features/workloads';
@@ -54,7 +54,6 @@ export default function SizePage() {
       workloads,
       configuration: draftToReference(draft),
       flashCacheOptionsGb: sizing && draft.cacheOptionsGb.length ? draft.cacheOptionsGb : null,
-      headroom: customHeadroom(draft),
     };
     focusResults.current = true;
     if (run && same(run, next)) void outcome.refetch();
@@ -176,7 +175,6 @@ export default function SizePage() {
               groupWidth={groupWidth}
               maxDrives={a?.max_drives ?? null}
               flashSizes={a ? flashCacheSizes(a) : []}
-              flashOptions={a?.flash_cache ?? []}
             />
           </Suspense>
           <p className="next-step">

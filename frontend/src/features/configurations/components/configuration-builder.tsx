@@ -68,7 +68,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
   const array = detail.array ?? all.find((a) => a.id === draft.arrayId);
   const drives = detail.drives;
   const option = array ? raidOption(array, draft.raidScheme) : undefined;
-  const widths = option ? allowedWidths(option) : [];
+  const widths = option ? allowedWidths(option, detail.groupWidths) : [];
   const flashSizes = array ? flashCacheSizes(array) : [];
   const nodeChoices = array ? nodeCounts(array) : [];
   const schemeName = (s: string) => schemes.data?.raid_schemes.find((r) => r.scheme === s)?.name ?? s;
