@@ -90,7 +90,7 @@ export default function ComparePage() {
           current={current}
           onCompare={compareSchemes}
           pending={compare.isFetching}
-          disabled={!schemes.data}
+          disabled={!schemes.data || (baseArrayId !== '' && !baseArray.array && !baseArray.isError)}
         />
       </section>
 

@@ -5,7 +5,7 @@ export { Verdicts } from './components/verdicts';
 export { BillSummary } from './components/bill-summary';
 export { UtilizationPanel } from './components/utilization-panel';
 export { CapacityWaterfall } from './components/capacity-waterfall';
-export { useRun, run, type RunInput, type RunOutcome } from './hooks/use-run';
+export { useRun, run, runRequest, type RunInput, type RunOutcome } from './hooks/use-run';
 export { useCurves } from './api/get-curves';
 export { ObservedPanel } from './components/observed-panel';
 export { hasObserved } from './lib/observed';

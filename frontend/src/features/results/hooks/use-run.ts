@@ -23,22 +23,29 @@ export type RunOutcome =
  * name and all), and a sizing answer carries the configuration in full.
  */
 export async function run(input: RunInput, signal?: AbortSignal): Promise<RunOutcome> {
+  const request = runRequest(input);
+  if (request.kind === 'size') {
+    const sizing = await sizeConfiguration(request.body, { signal });
+    return { kind: 'size', request: request.body, result: sizing.result, sizing, configuration: sizing.configuration };
+  }
+  const result = await evaluateConfiguration(request.body, { signal });
+  return { kind: 'evaluate', request: request.body, result, sizing: null, configuration: input.configuration };
+}
+
+/** The one request `input` makes: its body, and the API schema that checks it (`schema`). */
+export function runRequest(
+  input: RunInput,
+): { kind: 'size'; schema: 'SizeRequest'; body: SizeRequest } | { kind: 'evaluate'; schema: 'EvaluateRequest'; body: EvaluateRequest } {
   const { workloads, configuration } = input;
   if (input.kind === 'size') {
     const options = input.flashCacheOptionsGb;
-    const request: SizeRequest = {
-      workloads,
-      configuration,
-      flash_cache_options_gb: options && options.length ? options : null,
-      degraded: 'none',
-      max_drives: null,
+    return {
+      kind: 'size',
+      schema: 'SizeRequest',
+      body: { workloads, configuration, flash_cache_options_gb: options && options.length ? options : null, degraded: 'none', max_drives: null },
     };
-    const sizing = await sizeConfiguration(request, { signal });
-    return { kind: 'size', request, result: sizing.result, sizing, configuration: sizing.configuration };
   }
-  const request: EvaluateRequest = { workloads, configuration, degraded: 'none', adjust: null };
-  const result = await evaluateConfiguration(request, { signal });
-  return { kind: 'evaluate', request, result, sizing: null, configuration };
+  return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null } };
 }
 
 export const runQueryOptions = (input: RunInput) =>
