@@ -389,11 +389,10 @@ def _pools(
         par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
         keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
         paths[pool.name] = DrivePath(pool.drive, mean_read, wait, keeps_up, ra_ms, p.readahead_kib)
-        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives of {pool.name} busy"))
+        of = "" if len(cfg.pools) == 1 else f" of pool {pool.name}"  # no internal pool name in prose
+        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
         if par is not None:
-            checks.append(
-                check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives of {pool.name} busy")
-            )
+            checks.append(check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
         if load.degraded_group_utilization_pct is not None:
             checks.append(
                 check(
@@ -401,7 +400,7 @@ def _pools(
                     load.degraded_group_utilization_pct,
                     100.0,
                     "%",
-                    f"degraded RAID group of {pool.name} busy",
+                    f"degraded RAID group{of} busy",
                 )
             )
     return pool_loads, paths

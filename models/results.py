@@ -83,6 +83,10 @@ class PoolLoad(Output):
     failure: FailureResult | None = Field(
         default=None, description="one drive failed in one group at this window's load (None: no redundancy)"
     )
+    per_drive_iops: Explained | None = Field(default=None, description="back-end IOPS per drive")
+    write_penalty: Explained | None = Field(
+        default=None, description="back-end writes per front-end write in the window"
+    )
 
 
 class PhaseResult(Output):

@@ -565,3 +565,51 @@ def test_a_flash_size_the_array_does_not_sell_is_422_at_the_dial(client: TestCli
     response = evaluate(client, {**FAS3270, "drive_count": 48}, adjust={"flash_cache_gb": 300})
 
     assert error_locs(response) == [["body", "adjust", "flash_cache_gb"]]
+
+
+# ---- /raid-grid
+
+
+def test_the_raid_grid_sizes_every_scheme_the_array_offers(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "configuration": {"array_id": "netapp-e5400", "raid_scheme": "raid6"},
+    }
+
+    response = client.post("/api/v1/raid-grid", json=body)
+
+    assert response.status_code == 200, response.text
+    grid = response.json()
+    array = client.get("/api/v1/catalog/arrays/netapp-e5400").json()["array"]
+    assert [r["scheme"] for r in grid["rows"]] == [o["scheme"] for o in array["raid"]]
+    assert grid["window"] == "business hours"
+    assert grid["frontend_iops"] == 5000
+    for row in grid["rows"]:
+        # each row is the sizing of that scheme: /size of the same reference gives the same figures
+        sized = client.post(
+            "/api/v1/size",
+            json={
+                "workloads": [workload()],
+                "configuration": {"array_id": "netapp-e5400", "raid_scheme": row["scheme"]},
+            },
+        ).json()
+        assert row["drives"] == sized["result"]["bill"]["drives"]
+        assert row["usable_raw_pct"]["value"] == sized["result"]["capacity"]["usable_raw_pct"]
+        cost = sized["result"]["bill"]["cost_usd"]
+        assert row["cost_per_usable_tb"]["value"] == pytest.approx(
+            cost / sized["result"]["capacity"]["usable_tb"]
+        )
+        assert row["cost_per_1000_iops"]["value"] == pytest.approx(cost / 5)  # 5,000 IOPS = 5 thousand
+
+
+def test_the_raid_grid_states_failures_tolerated_and_rebuild_time(client: TestClient) -> None:
+    body = {"workloads": [workload()], "configuration": {"array_id": "generic"}}
+
+    rows = {r["scheme"]: r for r in client.post("/api/v1/raid-grid", json=body).json()["rows"]}
+
+    assert rows["raid0"]["failures_tolerated"] == 0
+    assert rows["raid0"]["rebuild_hours"] is None
+    assert rows["raid6"]["failures_tolerated"] == 2
+    assert rows["raid10"]["failures_tolerated"] == 1
+    assert rows["raid6"]["rebuild_hours"]["value"] > 0
+    assert rows["raid10"]["write_penalty"]["value"] == pytest.approx(2.0)  # every write mirrored, all random

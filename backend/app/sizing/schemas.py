@@ -18,6 +18,7 @@ from models.compare import Comparison
 from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
+from models.headroom import HeadroomMark
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
 
@@ -107,8 +108,18 @@ CompareRequest = Annotated[
 ]
 
 
-CurveName = Literal["latency_vs_load", "queue_depth", "hit_ratio"]
-CURVE_NAMES: tuple[CurveName, ...] = ("latency_vs_load", "queue_depth", "hit_ratio")
+class RaidGridRequest(Request):
+    """Every RAID scheme the configuration's array offers, for its drive, each sized for the workloads."""
+
+    workloads: Workloads
+    configuration: ConfigurationInput = Field(
+        description="the array and drive (its scheme, width and drive count are ignored: each scheme is sized)"
+    )
+
+
+CurveName = Literal["latency_vs_load", "queue_depth", "hit_ratio", "headroom"]
+CURVE_NAMES: tuple[CurveName, ...] = ("latency_vs_load", "queue_depth", "hit_ratio", "headroom")
+"""``headroom`` is the headroom-load mark on the latency curve (it needs ``latency_vs_load``'s saturation)."""
 
 
 def _distinct_curves(names: list[CurveName]) -> list[CurveName]:
@@ -127,7 +138,7 @@ class CurvesRequest(Request):
         default=None,
         min_length=1,
         max_length=len(CURVE_NAMES),
-        description="the curves to compute (null: all three); the others are null in the answer",
+        description="the curves (and the headroom mark) to compute (null: all); the others are null in the answer",
     )
     adjust: Adjustments | None = Field(
         default=None, description="what-if dials applied to the workloads and configuration first"
@@ -179,4 +190,7 @@ class CurvesResult(BaseModel):
     latency_vs_load: LatencyCurve | None
     queue_depth: QueueDepthCurve | None
     hit_ratio: HitRatioCurve | None
+    headroom: HeadroomMark | None = Field(
+        default=None, description="headroom load against saturation load on the latency curve"
+    )
     notes: list[str] = Field(description="why a curve is missing (e.g. an idle window)")

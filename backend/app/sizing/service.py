@@ -20,6 +20,7 @@ from backend.app.sizing.schemas import (
     CurvesRequest,
     CurvesResult,
     EvaluateRequest,
+    RaidGridRequest,
     SizeRequest,
     SizingSummary,
 )
@@ -38,8 +39,11 @@ from models.curves import (
 )
 from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
+from models.headroom import HeadroomMark, headroom_mark
 from models.naming import configuration_name
 from models.raid import RaidScheme
+from models.raid_grid import RaidGrid
+from models.raid_grid import raid_grid as engine_raid_grid
 from models.size import SizingResult
 from models.size import size as engine_size
 from models.support import scheme_name, unsupported_scheme
@@ -240,6 +244,32 @@ def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
     return CompareResult(comparison=comparison, items=items)
 
 
+def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:
+    """The configuration's drive in every scheme its array offers, each at the array's default width, sized."""
+    loc: Loc = ("body", "configuration")
+    value = body.configuration
+    if isinstance(value, CatalogReference):
+        value = value.model_copy(update={"drive_count": None, "group_width": None, "name": None})
+    else:
+        value = value.model_copy(
+            update={"pools": [p.model_copy(update={"drive_count": None}) for p in value.pools]}
+        )
+    base = ctx.resolve(value, loc, count="family")
+    array = ctx.known_array(base.array_id)
+    if array is None:
+        raise InvalidInput.at(
+            loc, "the RAID grid needs the array's record (a catalog or custom array) to know its schemes"
+        )
+    families = []
+    for i, option in enumerate(array.raid):
+        config, _, _, _ = _scheme_variant(value, option.scheme, False, ctx, i)
+        families.append(config)
+    reference = isinstance(body.configuration, CatalogReference)
+    return ctx.run(
+        lambda: engine_raid_grid(body.workloads, families, params=ctx.params), loc, reference=reference
+    )
+
+
 def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:
     return hit_ratio_vs_cache(workloads, config, window=window, points=HIT_RATIO_POINTS)
 
@@ -292,7 +322,17 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
         )
     if "hit_ratio" in wanted:
         hit = _curve("hit ratio", lambda: hit_ratio_curve(workloads, config, window), notes)
-    return CurvesResult(window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, notes=notes)
+    mark: HeadroomMark | None = None
+    if "headroom" in wanted and lvl is not None:
+        saturation = lvl.saturation_iops
+        mark = _curve(
+            "headroom",
+            lambda: headroom_mark(workloads, config, window, saturation, params=ctx.params),
+            notes,
+        )
+    return CurvesResult(
+        window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, headroom=mark, notes=notes
+    )
 
 
-__all__ = ["compare", "curves", "evaluate", "hit_ratio_curve", "size"]
+__all__ = ["compare", "curves", "evaluate", "hit_ratio_curve", "raid_grid", "size"]

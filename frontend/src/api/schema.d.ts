@@ -396,6 +396,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/raid-grid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raid Grid
+         * @description The configuration's drive in every RAID scheme its array offers, each sized for the workloads:
+         *     drives, usable/raw, cost per usable TB and per 1,000 IOPS, failures tolerated, rebuild time, latency.
+         */
+        post: operations["sizing-raid_grid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/recommend": {
         parameters: {
             query?: never;
@@ -2031,9 +2052,9 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
              * Curves
-             * @description the curves to compute (null: all three); the others are null in the answer
+             * @description the curves (and the headroom mark) to compute (null: all); the others are null in the answer
              */
-            curves?: ("latency_vs_load" | "queue_depth" | "hit_ratio")[] | null;
+            curves?: ("latency_vs_load" | "queue_depth" | "hit_ratio" | "headroom")[] | null;
             /**
              * Window
              * @description default: the first window
@@ -2047,6 +2068,8 @@ export interface components {
         };
         /** CurvesResult */
         CurvesResult: {
+            /** @description headroom load against saturation load on the latency curve */
+            headroom?: components["schemas"]["HeadroomMark"] | null;
             hit_ratio: components["schemas"]["HitRatioCurve"] | null;
             latency_vs_load: components["schemas"]["LatencyCurve"] | null;
             /**
@@ -3195,6 +3218,34 @@ export interface components {
             windows: components["schemas"]["WindowFigures"][];
         };
         /**
+         * HeadroomMark
+         * @description Where a window's load reaches its first headroom target, against where it saturates.
+         */
+        HeadroomMark: {
+            /**
+             * Binding
+             * @description what reaches its target first, in words
+             */
+            binding: string;
+            headroom: components["schemas"]["Explained"];
+            /**
+             * Headroom Iops
+             * @description largest load within every target [IOPS]; null for an idle window
+             */
+            headroom_iops: number | null;
+            /**
+             * Headroom Load Pct
+             * @description headroom load over saturation load [%]
+             */
+            headroom_load_pct: number | null;
+            /** Operating Iops */
+            operating_iops: number;
+            /** Saturation Iops */
+            saturation_iops: number;
+            /** Window */
+            window: string;
+        };
+        /**
          * HeadroomTargets
          * @description How busy each part may be (defaults from common practice).
          *
@@ -4300,6 +4351,8 @@ export interface components {
             mean_read_service_ms: number;
             /** @description dedicated parity drives busy (RAID-DP/RAID-TEC) [%] */
             parity_utilization_pct?: components["schemas"]["Explained"] | null;
+            /** @description back-end IOPS per drive */
+            per_drive_iops?: components["schemas"]["Explained"] | null;
             /** Pool */
             pool: string;
             /** Queue Per Drive */
@@ -4311,6 +4364,8 @@ export interface components {
              * @description share of the drives' surface the data spans [%]
              */
             span_pct: number;
+            /** @description back-end writes per front-end write in the window */
+            write_penalty?: components["schemas"]["Explained"] | null;
         };
         /**
          * PortGroup
@@ -4460,6 +4515,81 @@ export interface components {
             /** To Drives */
             to_drives?: number | null;
             to_raid: components["schemas"]["RaidLayout"];
+        };
+        /** RaidGrid */
+        RaidGrid: {
+            /** Frontend Iops */
+            frontend_iops: number;
+            /** Rows */
+            rows: components["schemas"]["RaidGridRow"][];
+            /**
+             * Window
+             * @description the busiest window (most front-end IOPS): latency and cost per IOPS
+             */
+            window: string;
+        };
+        /**
+         * RaidGridRequest
+         * @description Every RAID scheme the configuration's array offers, for its drive, each sized for the workloads.
+         */
+        RaidGridRequest: {
+            /**
+             * Configuration
+             * @description the array and drive (its scheme, width and drive count are ignored: each scheme is sized)
+             */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RaidGridRow */
+        RaidGridRow: {
+            /** Binding Constraint */
+            binding_constraint: string;
+            /**
+             * Configuration
+             * @description name of the sized configuration
+             */
+            configuration: string;
+            cost_per_1000_iops: components["schemas"]["Explained"];
+            cost_per_usable_tb: components["schemas"]["Explained"];
+            /**
+             * Drives
+             * @description drives in RAID groups (excl. spares)
+             */
+            drives: number;
+            /**
+             * Failures Tolerated
+             * @description drive failures one group survives
+             */
+            failures_tolerated: number;
+            /** Feasible */
+            feasible: boolean;
+            /** Group Width */
+            group_width: number;
+            /** Passed */
+            passed: boolean;
+            /**
+             * Read Latency Ms
+             * @description busiest window; null when saturated
+             */
+            read_latency_ms: number | null;
+            /** @description one drive rebuilt under load; null for RAID 0 */
+            rebuild_hours: components["schemas"]["Explained"] | null;
+            scheme: components["schemas"]["RaidScheme"];
+            /** Scheme Name */
+            scheme_name: string;
+            /** Spares */
+            spares: number;
+            usable_raw_pct: components["schemas"]["Explained"];
+            /** Usable Tb */
+            usable_tb: number;
+            /** Write Latency Ms */
+            write_latency_ms: number | null;
+            /** @description back-end writes per front-end write, busiest window */
+            write_penalty: components["schemas"]["Explained"] | null;
         };
         /**
          * RaidLayout
@@ -7487,6 +7617,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sizing-raid_grid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RaidGridRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaidGrid"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

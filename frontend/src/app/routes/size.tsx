@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { ErrorState, FormErrors, Loading, SelectField } from '@/components';
 import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
-import { hasObserved, ObservedPanel, ResultsView, runRequest, useRun, WhatIfPanel } from '@/features/results';
+import { hasObserved, ObservedPanel, RaidGrid, ResultsView, runRequest, useRun, WhatIfPanel } from '@/features/results';
 import { WorkloadsEditor } from '@/features/workloads';
 import { ApiError, fieldPath, issuesByField } from '@/lib/api-error';
 import { isFullConfiguration } from '@/lib/api-types';
@@ -191,6 +191,11 @@ export default function SizePage() {
               />
             </section>
           ) : null}
+          <RaidGrid
+            workloads={run.workloads}
+            configuration={data.configuration}
+            currentScheme={isFullConfiguration(data.configuration) ? data.configuration.pools[0]?.raid.scheme : data.configuration.raid_scheme}
+          />
           <Suspense fallback={<Loading label="Loading what-if…" />}>
             <WhatIfPanel
               key={outcome.dataUpdatedAt}
