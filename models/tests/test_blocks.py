@@ -7,9 +7,11 @@ from pydantic import ValidationError
 
 from models.base import InputError
 from models.blocks import BlockKind, BlockTarget, BuildingBlock, block_from_array, delivered, size_blocks
-from models.catalog import load_catalog
+from models.catalog import build_configuration, load_catalog
+from models.evaluate import evaluate
 from models.validation import ValidationContext
 from models.validation.building_blocks import building_block_rows
+from models.workload import Phase, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -66,10 +68,6 @@ def test_a_target_one_block_meets_needs_one_block(e5460):
 
 def test_a_blocks_usable_share_is_the_one_sizing_reports(catalog):
     """Regression: building blocks said 88% usable (d/w alone) where Size said 71% (issue 17 item 4)."""
-    from models.catalog import build_configuration
-    from models.evaluate import evaluate
-    from models.workload import Phase, Workload
-
     array, drive = catalog.arrays["netapp-fas3270"], catalog.drives["hdd-10k-sas-600"]
     block = block_from_array(array, drive, drives=50).block  # 50 = 48 in RAID-DP 16 + 2 spares
     config = build_configuration(array, drive, "raid-dp", drive_count=48)
