@@ -40,6 +40,7 @@ from models.catalog import ArrayModel
 from models.configuration import DrivePool
 from models.drives import DriveSpec
 from models.explain import Explained, explained, fmt
+from models.naming import plural
 from models.ports import PortGroup
 from models.raid import RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
 
@@ -227,7 +228,7 @@ def size_blocks(
     rack_kw = None if block.power_w is None else per_rack * block.power_w / 1000.0
     density = read / ru
     text = (
-        f"{n} x {block.name} ({top.need} binds), {racks} rack(s) of {per_rack} blocks, {fmt(ru)}U: "
+        f"{n} x {block.name} ({top.need} binds), {plural(racks, 'rack')} of {plural(per_rack, 'block')}, {fmt(ru)}U: "
         f"{fmt(read)} GB/s reads, {fmt(write)} GB/s writes, {fmt(n * block.raw_tb / 1000)} PB raw; "
         f"{fmt(density)} GB/s per rack unit."
     )

@@ -20,30 +20,13 @@ from pydantic import Field
 from models.base import Output
 from models.configuration import Configuration
 from models.explain import Explained, explained, fmt
+from models.naming import check_words
 from models.parameters import EngineParameters
 from models.whatif import window_capability
 from models.workload import Workload
 
 TOLERANCE = 1e-3
 """Relative precision of the headroom load (a mark on a chart, not a sizing)."""
-
-
-def check_words(name: str, pools: int = 1) -> str:
-    """A check's name in words: ``drives:pool`` -> ``the drives``, ``read latency:oltp/day`` -> ``the read latency of oltp, day``."""
-    head, _, rest = name.partition(":")
-    if head == "parity drives":
-        return "the parity drives" if pools <= 1 else f"the parity drives of {rest}"
-    if head == "drives":
-        pool, _, degraded = rest.partition(":")
-        what = "the drives" if pools <= 1 else f"the drives of {pool}"
-        return f"{what} (one RAID group degraded)" if degraded else what
-    if head == "read latency":
-        return f"the read latency of {rest.replace('/', ', ')}"
-    if head == "ports":
-        return "the front-end ports"
-    if head == "none":
-        return "nothing"
-    return f"the {name}"
 
 
 class HeadroomMark(Output):
@@ -102,4 +85,4 @@ def headroom_mark(
     )
 
 
-__all__ = ["HeadroomMark", "check_words", "headroom_mark"]
+__all__ = ["HeadroomMark", "headroom_mark"]

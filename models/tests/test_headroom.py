@@ -7,7 +7,8 @@ import pytest
 from models.curves import latency_vs_load
 from models.drives import DriveSpec
 from models.evaluate import evaluate
-from models.headroom import check_words, headroom_mark
+from models.headroom import headroom_mark
+from models.naming import check_words, plural
 from models.tests.conftest import make_config, oltp
 
 
@@ -43,3 +44,10 @@ def test_the_headroom_load_is_where_the_drives_reach_their_70_pct_target(hdd15k:
 )
 def test_check_names_read_as_words_without_identifiers(name: str, pools: int, words: str) -> None:
     assert check_words(name, pools) == words
+
+
+def test_counts_take_the_right_number() -> None:
+    assert plural(1, "group") == "1 group"
+    assert plural(3, "group") == "3 groups"
+    assert plural(1, "rack") == "1 rack"
+    assert plural(2, "entry", "entries") == "2 entries"

@@ -11,6 +11,7 @@ import type {
   ConfigurationInput,
   EvaluateRequest,
   HeadroomTargets,
+  RecommendRequest,
   SizeRequest,
   Workload,
 } from '@/lib/api-types';
@@ -72,6 +73,8 @@ export type WorkflowState = {
   compare: CompareConfigurations | CompareSchemes | null;
   /** Extra configurations drafted on Compare (the first column is always the resolved one). */
   compareDrafts: ConfigDraft[];
+  /** The last recommendation asked for (its results come back when the page is opened again). */
+  recommend: RecommendRequest | null;
 };
 
 export const defaultHeadroom: HeadroomTargets = {
@@ -104,6 +107,7 @@ export const initialWorkflow: WorkflowState = {
   resolved: null,
   compare: null,
   compareDrafts: [],
+  recommend: null,
 };
 
 const STORAGE_KEY = 'sizer.workflow.v1';
@@ -119,6 +123,7 @@ function revive(raw: unknown): WorkflowState | null {
     resolved: r.resolved ?? null,
     compare: r.compare ?? null,
     compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts.map((d) => ({ ...emptyDraft, ...d })) : [],
+    recommend: r.recommend ?? null,
   };
 }
 
@@ -135,7 +140,7 @@ export const workflow = {
   setDraft(draft: ConfigDraft) {
     workflowStore.set((s) => ({ ...s, draft }));
   },
-  startRun(run: Run) {
+  startRun(run: Run | null) {
     workflowStore.set((s) => ({ ...s, run }));
   },
   resolve(resolved: Resolved | null) {
@@ -143,6 +148,9 @@ export const workflow = {
   },
   setCompare(compare: WorkflowState['compare']) {
     workflowStore.set((s) => ({ ...s, compare }));
+  },
+  setRecommend(recommend: RecommendRequest | null) {
+    workflowStore.set((s) => ({ ...s, recommend }));
   },
   setCompareDrafts(compareDrafts: ConfigDraft[]) {
     workflowStore.set((s) => ({ ...s, compareDrafts }));

@@ -8,6 +8,7 @@ import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
 import { isFullConfiguration, type ConfigurationInput } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
+import { recentReports } from '@/stores/recent-reports';
 import { workflow, useWorkflow } from '@/stores/workflow';
 
 import { href } from '../routes';
@@ -149,6 +150,7 @@ export default function ComparePage() {
             input={{ kind: 'compare', inputs: request }}
             defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration)).join(' vs ')}`.slice(0, 200)}
             reportHref={href.report}
+            onSaved={recentReports.remember}
           />
         </section>
       ) : null}

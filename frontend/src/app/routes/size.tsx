@@ -11,6 +11,7 @@ import { isFullConfiguration } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
 import { focusFirstInvalid } from '@/lib/focus-invalid';
 import { validateRequest } from '@/lib/validate';
+import { recentReports } from '@/stores/recent-reports';
 import { workflow, useWorkflow, type ConfigDraft, type Run } from '@/stores/workflow';
 
 import { href } from '../routes';
@@ -216,6 +217,7 @@ export default function SizePage() {
             input={data.kind === 'size' ? { kind: 'size', inputs: data.request } : { kind: 'evaluate', inputs: data.request }}
             defaultName={`${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
             reportHref={href.report}
+            onSaved={recentReports.remember}
           />
         </section>
       ) : null}

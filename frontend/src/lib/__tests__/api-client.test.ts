@@ -35,7 +35,7 @@ describe('parseApiError', () => {
     expect(error.isValidation).toBe(true);
     expect(error.fieldErrors).toEqual({
       'workload.iops': ['Must be more than 0'],
-      'workload.read_ratio': ['read_ratio must be between 0 and 1'],
+      'workload.read_ratio': ['Read ratio must be between 0 and 1'],
       'drives.0.count': ['Required'],
       limit: ['Enter a whole number'],
     });
@@ -111,7 +111,7 @@ describe('createApiClient', () => {
     server.use(http.get('http://api.test/api/v1/health', () => HttpResponse.json(validation422, { status: 422 })));
     const error = await client.get('/api/v1/health').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).messagesFor('workload.read_ratio')).toEqual(['read_ratio must be between 0 and 1']);
+    expect((error as ApiError).messagesFor('workload.read_ratio')).toEqual(['Read ratio must be between 0 and 1']);
   });
 
   it('throws an ApiError with status 0 when the server cannot be reached', async () => {

@@ -16,7 +16,7 @@ describe('fieldErrors', () => {
   it('scopes the API messages to a part of the form', () => {
     const phase = fieldErrors(error.fieldErrors).scope('workloads').scope(0).scope('phases.1');
     expect(phase.at('read_pct')).toEqual(['Must be at most 100']);
-    expect(phase.here()).toEqual(['io_sizes percentages must sum to 100, got 90']);
+    expect(phase.here()).toEqual(['I/O sizes percentages must sum to 100, got 90']); // field names in the forms' words
     expect(phase.count).toBe(2);
     expect(fieldErrors(error.fieldErrors).scope('configuration').at('drive_count')).toEqual([
       'Must be null: sizing finds the drive count',

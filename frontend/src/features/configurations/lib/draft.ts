@@ -1,5 +1,5 @@
-import type { ArrayModel, CatalogReference, HeadroomTargets, RaidOption, RaidScheme } from '@/lib/api-types';
-import { defaultHeadroom, type ConfigDraft } from '@/stores/workflow';
+import type { ArrayModel, CatalogReference, Configuration, HeadroomTargets, RaidOption, RaidScheme } from '@/lib/api-types';
+import { defaultHeadroom, emptyDraft, type ConfigDraft } from '@/stores/workflow';
 
 export function raidOption(array: ArrayModel, scheme: string): RaidOption | undefined {
   return array.raid.find((r) => r.scheme === scheme);
@@ -51,6 +51,26 @@ function sameHeadroom(a: HeadroomTargets, b: HeadroomTargets): boolean {
 /** The builder's headroom targets, or null when they are the defaults. */
 export function customHeadroom(draft: ConfigDraft): HeadroomTargets | null {
   return sameHeadroom(draft.headroom, defaultHeadroom) ? null : draft.headroom;
+}
+
+/**
+ * The builder's choices for a configuration as the server resolved it (e.g. a saved report's):
+ * array, drive, RAID scheme and width, flash cache, headroom targets; `size` opens the drive count.
+ * Port options are not named in a full configuration: the array's default is chosen.
+ */
+export function draftFromConfiguration(c: Configuration, size: boolean): ConfigDraft {
+  const pool = c.pools[0];
+  return {
+    ...emptyDraft,
+    vendor: c.vendor ?? '',
+    arrayId: c.array_id ?? '',
+    driveId: pool?.drive.id ?? '',
+    raidScheme: pool?.raid.scheme ?? '',
+    groupWidth: pool?.raid.group_width ?? null,
+    flashCacheGb: c.cache?.flash_cache_gb ?? 0,
+    headroom: { ...defaultHeadroom, ...(c.headroom ?? {}) },
+    driveCount: size ? null : (pool?.drive_count ?? null),
+  };
 }
 
 /** The catalog reference the API resolves (drive_count null = size it; headroom null = the defaults). */

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 
 import { ErrorState, formatNumber, SliderField } from '@/components';
 import type { ConfigurationInput, CurveName, EvaluationResult, Workload } from '@/lib/api-types';
+import { checkWords } from '@/lib/describe';
 import { useLeadingDebounce } from '@/lib/use-debounced-value';
 
 import { useEvaluateConfiguration } from '../api/evaluate-configuration';
@@ -51,7 +52,7 @@ function headlineRows(base: EvaluationResult, next: EvaluationResult): Row[] {
 }
 
 function show(v: number | null, unit: string): string {
-  if (v === null || !Number.isFinite(v)) return 'saturated';
+  if (v === null || !Number.isFinite(v)) return unit === '%' || unit === 'ms' ? 'saturated' : 'unknown';
   return unit ? `${formatNumber(v)} ${unit}` : formatNumber(v);
 }
 
@@ -201,7 +202,7 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
           {shown ? (
             <>
               <p className={shown.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-                {shown.passed ? 'Still meets every target' : `Fails: ${shown.bottleneck}`}
+                {shown.passed ? 'Still meets every target' : `Fails: ${checkWords(shown.bottleneck, shown.capacity.pools.length)}`}
                 {shown.passed !== baseline.passed ? <strong> (changed)</strong> : null}
               </p>
               <div className="table-scroll">
