@@ -109,7 +109,7 @@ def grid_row(
         ),
         cost_per_usable_tb=_per(cost, capacity.usable_tb, "USD/TB", "cost / usable TB", "TB usable"),
         cost_per_1000_iops=_per(
-            cost, w.frontend_iops / 1000.0, "USD per 1,000 IOPS", "cost / (IOPS / 1,000)", "thousand IOPS"
+            cost, w.frontend_iops / 1000.0, "USD/kIOPS", "cost / (IOPS / 1,000)", "thousand IOPS"
         ),
         failures_tolerated=tolerated_failures(layout),
         rebuild_hours=rebuild,

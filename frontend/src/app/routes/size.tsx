@@ -113,14 +113,14 @@ export default function SizePage() {
       />
 
       <div className="action-bar" role="region" aria-label="Run">
-        <button type="button" className="primary big" disabled={!canRun || outcome.isFetching} aria-disabled={clientIssues.length > 0} onClick={start}>
+        <button type="button" className="primary big" disabled={!canRun || outcome.isFetching} onClick={start}>
           {outcome.isFetching ? (sizing ? 'Sizing…' : 'Evaluating…') : sizing ? 'Size it' : 'Evaluate'}
         </button>
         <span className="action-status" aria-live="polite">
           {!canRun ? 'Add a workload and choose an array first.' : null}
           {outcome.isFetching ? 'Asking the engine…' : null}
           {canRun && problems.length
-            ? `${problems.length === 1 ? 'One field needs' : `${problems.length} fields need`} a fix first: see the fields marked in red.`
+            ? `${problems.length === 1 ? 'One field needs' : `${problems.length} fields need`} a fix first: see the fields marked in red. `
             : null}
           {stale && data && !outcome.isFetching ? 'The inputs changed since these results.' : null}
         </span>

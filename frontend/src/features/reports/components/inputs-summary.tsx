@@ -49,7 +49,7 @@ function headroomText(h: HeadroomTargets | null | undefined): string {
 function ConfigurationFacts({ c }: { c: ConfigurationInput }) {
   if (!isFullConfiguration(c)) {
     return (
-      <dl className="stat-grid">
+      <dl className="stat-grid facts">
         <Stat label="Array">{c.name ?? c.array_id}</Stat>
         <Stat label="Drive">{c.drive_id ?? "the array's default"}</Stat>
         <Stat label="RAID">{[c.raid_scheme ?? 'default scheme', c.group_width ? `groups of ${c.group_width}` : null].filter(Boolean).join(', ')}</Stat>
@@ -63,7 +63,7 @@ function ConfigurationFacts({ c }: { c: ConfigurationInput }) {
   }
   const ctrl = c.controller;
   return (
-    <dl className="stat-grid">
+    <dl className="stat-grid facts">
       <Stat label="Configuration">{describeConfiguration(c)}</Stat>
       <Stat label="Controllers">
         {f(ctrl.count)} x {ctrl.model} ({ctrl.ha_mode}), {f(ctrl.dram_cache_gb ?? 0)} GB DRAM each
@@ -103,7 +103,7 @@ export function InputsSummary({ workloads, configurations }: InputsSummaryProps)
       {workloads.map((w) => (
         <section key={w.name} aria-label={`Workload ${w.name}`}>
           <h3>Workload {w.name}</h3>
-          <dl className="stat-grid">
+          <dl className="stat-grid facts">
             <Stat label="Capacity today">{f(w.capacity_tb)} TB</Stat>
             <Stat label="Growth">
               {f(w.growth_pct_per_year ?? 0)}%/year over {f(w.horizon_years ?? 0)} {w.horizon_years === 1 ? 'year' : 'years'}

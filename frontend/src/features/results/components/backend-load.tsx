@@ -19,7 +19,7 @@ export function BackendLoad({ result }: { result: EvaluationResult }) {
             return (
               <div key={`${w.window}:${p.pool}`} className="window-card" role="group" aria-label={`Back-end load in ${label}`}>
                 <h4>{label}</h4>
-                <dl className="stat-grid stat-grid-2">
+                <dl className="stat-grid facts">
                   <Stat label="Front-end IOPS" testId="fe-iops">
                     {formatNumber(p.frontend_iops)}
                   </Stat>

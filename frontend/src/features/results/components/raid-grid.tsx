@@ -42,15 +42,18 @@ export function RaidGrid({ workloads, configuration, currentScheme }: RaidGridPr
             <caption className="visually-hidden">RAID schemes side by side</caption>
             <thead>
               <tr>
-                <th scope="col">Scheme</th>
-                <th scope="col">Drives</th>
+                <th scope="col">
+                  Scheme <span className="muted">width</span>
+                </th>
+                <th scope="col">
+                  Drives <span className="muted">+spares</span>
+                </th>
                 <th scope="col">Usable / raw</th>
                 <th scope="col">Cost per usable TB</th>
                 <th scope="col">Cost per 1,000 IOPS</th>
                 <th scope="col">Failures tolerated</th>
                 <th scope="col">Rebuild</th>
-                <th scope="col">Read latency</th>
-                <th scope="col">Write latency</th>
+                <th scope="col">Latency read / write</th>
                 <th scope="col">Write penalty</th>
                 <th scope="col">Meets every target</th>
               </tr>
@@ -59,11 +62,11 @@ export function RaidGrid({ workloads, configuration, currentScheme }: RaidGridPr
               {data.rows.map((r) => (
                 <tr key={r.scheme} data-scheme={r.scheme} className={r.scheme === currentScheme ? 'row-current' : undefined}>
                   <th scope="row">
-                    {r.scheme_name} <span className="muted">({r.group_width} per group)</span>
+                    {r.scheme_name} <span className="muted">{r.group_width}</span>
                     {r.scheme === currentScheme ? <span className="col-note">the configuration above</span> : null}
                   </th>
                   <td>
-                    {formatNumber(r.drives)} <span className="muted">+ {r.spares === 1 ? '1 spare' : `${formatNumber(r.spares)} spares`}</span>
+                    {formatNumber(r.drives)} <span className="muted">+{formatNumber(r.spares)}</span>
                   </td>
                   <td>
                     <Figure label={`Usable share of raw, ${r.scheme_name}`} figure={r.usable_raw_pct} />
@@ -75,9 +78,10 @@ export function RaidGrid({ workloads, configuration, currentScheme }: RaidGridPr
                     <Money label={`Cost per 1,000 IOPS, ${r.scheme_name}`} figure={r.cost_per_1000_iops} />
                   </td>
                   <td>{formatNumber(r.failures_tolerated)}</td>
-                  <td>{r.rebuild_hours ? <Figure label={`Rebuild time, ${r.scheme_name}`} figure={r.rebuild_hours} /> : 'no rebuild (no redundancy)'}</td>
-                  <td>{ms(r.read_latency_ms)}</td>
-                  <td>{ms(r.write_latency_ms)}</td>
+                  <td>{r.rebuild_hours ? <Figure label={`Rebuild time, ${r.scheme_name}`} figure={r.rebuild_hours} /> : 'none'}</td>
+                  <td>
+                    {ms(r.read_latency_ms)} / {ms(r.write_latency_ms)}
+                  </td>
                   <td>{r.write_penalty ? <Figure label={`Write penalty, ${r.scheme_name}`} figure={r.write_penalty} /> : 'unknown'}</td>
                   <td>
                     <span className={r.passed ? 'badge badge-ok' : 'badge badge-fail'}>{r.passed ? 'Meets' : r.feasible ? 'Fails' : 'Cannot'}</span>
