@@ -151,10 +151,13 @@ test('a printed report keeps its charts inside the A4 page box; its inputs are a
   const box = Math.floor((186 / 25.4) * 96);
   await page.setViewportSize({ width: box, height: 1000 });
   await page.emulateMedia({ media: 'print' });
-  const drawings = page.locator('.chart svg.recharts-surface, .chart .light-chart > svg');
+  const drawings = page.locator('.chart .recharts-wrapper > svg.recharts-surface, .chart .light-chart > svg');
   expect(await drawings.count()).toBeGreaterThan(1);
-  for (const right of await drawings.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) {
-    expect(right).toBeLessThanOrEqual(box + 0.5);
+  // drawn (not collapsed to nothing) and inside the page box
+  for (const b of await drawings.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(b.width).toBeGreaterThan(box / 2);
+    expect(b.height).toBeGreaterThan(100);
+    expect(b.right).toBeLessThanOrEqual(box + 0.5);
   }
   await page.screenshot({ path: `${shots}report-print.png`, fullPage: true });
   const pdf = await page.pdf({ format: 'A4', printBackground: true });
