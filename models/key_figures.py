@@ -64,6 +64,7 @@ def write_penalty(
         small_write_cost=small,
         full_stripe_cost=stream,
         scheme=layout.scheme.value,
+        fill=fill,
     )
 
 

@@ -77,7 +77,10 @@ def test_a_building_block_of_the_same_drives_reports_the_same_usable_share(clien
 
 
 def test_the_raid_conversion_uses_the_write_cost_sizing_used(client: TestClient) -> None:
-    sized = post(client, "size", {"workloads": WORKLOADS, "configuration": FAS})
+    # every write random, none absorbed: sizing's penalty is the layout's cost for the window's writes
+    all_writes = [workload(phases=[phase(iops=8000, read_pct=0)])]
+    sized = post(client, "size", {"workloads": all_writes, "configuration": FAS})
+    penalty = sized["result"]["windows"][0]["pools"][0]["write_penalty"]
     layout = sized["configuration"]["pools"][0]["raid"]
     conversion = post(
         client,
@@ -87,12 +90,9 @@ def test_the_raid_conversion_uses_the_write_cost_sizing_used(client: TestClient)
             "read_pct": 0,
             "from_raid": layout,
             "to_raid": {"scheme": "raid10", "group_width": 8},
+            "size_kib": 8,  # the phase's writes
+            "fill_pct": 100 * penalty["inputs"]["fill"],  # the fill sizing took the cost at
         },
     )
-    # every write random, none absorbed: sizing's penalty is the layout's small-write cost
-    all_writes = [workload(phases=[phase(iops=8000, read_pct=0)])]
-    writes = post(client, "evaluate", {"workloads": all_writes, "configuration": sized["configuration"]})
 
-    assert (
-        conversion["write_cost_from"]["value"] == writes["windows"][0]["pools"][0]["write_penalty"]["value"]
-    )
+    assert conversion["write_cost_from"]["value"] == pytest.approx(penalty["value"], rel=1e-12)

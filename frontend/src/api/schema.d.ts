@@ -4493,6 +4493,12 @@ export interface components {
         };
         /** RaidConversionRequest */
         RaidConversionRequest: {
+            /**
+             * Fill Pct
+             * @description pool fill the write cost is taken at [%] (write-anywhere layouts; sizing states its own in each pool's write penalty, input fill)
+             * @default 100
+             */
+            fill_pct: number;
             /** From Drives */
             from_drives?: number | null;
             from_raid: components["schemas"]["RaidLayout"];
@@ -4512,6 +4518,12 @@ export interface components {
              * @description percentage [%], 0-100
              */
             read_pct: number;
+            /**
+             * Size Kib
+             * @description size of a random write [KiB]
+             * @default 4
+             */
+            size_kib: number;
             /** To Drives */
             to_drives?: number | null;
             to_raid: components["schemas"]["RaidLayout"];

@@ -133,6 +133,9 @@ export function RaidConversionCalculator({ schemes, from, to }: RaidConversionCa
       read_hit_pct: settled.hitPct,
       from_raid: layout(settled.a),
       to_raid: layout(settled.b),
+      // the classic 4 KiB write on a full pool; sizing states its own size and fill in each write penalty
+      size_kib: 4,
+      fill_pct: 100,
       from_drives: settled.a.drives,
       to_drives: settled.b.drives,
     }),
