@@ -25,6 +25,18 @@ function renderApp(path: string) {
   return { router, user };
 }
 
+/** The bodies of the `/size` requests from now on (each answered with the OLTP sizing). */
+function recordSizes(): SizeRequest[] {
+  const sizes: SizeRequest[] = [];
+  server.use(
+    http.post('*/api/v1/size', async ({ request }) => {
+      sizes.push((await request.json()) as SizeRequest);
+      return HttpResponse.json(fixtures.sizeOltp);
+    }),
+  );
+  return sizes;
+}
+
 const SLOW = { timeout: 15_000 }; // a lazy page's first import (Recharts) can take a while on a busy machine
 
 async function pickOltpOnFas3170(user: ReturnType<typeof userEvent.setup>) {
@@ -39,13 +51,7 @@ async function pickOltpOnFas3170(user: ReturnType<typeof userEvent.setup>) {
 
 describe('Size page', () => {
   it('sizes the OLTP template on a FAS3170 in RAID-DP and shows the verdicts, bill and charts', { timeout: 60_000 }, async () => {
-    const sizes: SizeRequest[] = [];
-    server.use(
-      http.post('*/api/v1/size', async ({ request }) => {
-        sizes.push((await request.json()) as SizeRequest);
-        return HttpResponse.json(fixtures.sizeOltp);
-      }),
-    );
+    const sizes = recordSizes();
     const { user } = renderApp(href.size());
     await pickOltpOnFas3170(user);
     await user.click(screen.getByRole('button', { name: 'Size it' }));
@@ -88,13 +94,7 @@ describe('Size page', () => {
 
   it('never sizes with a cleared field: an error at the field, focus on it, no request, and a reload keeps it empty', async () => {
     // issue 17 item 1: capacity 50 and IOPS 30,000 sized, both cleared, sized again -> the old values were used
-    const sizes: SizeRequest[] = [];
-    server.use(
-      http.post('*/api/v1/size', async ({ request }) => {
-        sizes.push((await request.json()) as SizeRequest);
-        return HttpResponse.json(fixtures.sizeOltp);
-      }),
-    );
+    const sizes = recordSizes();
     const { user } = renderApp(href.size());
     await pickOltpOnFas3170(user);
     const capacity = screen.getByRole('spinbutton', { name: 'Capacity today [TB]' });
@@ -125,13 +125,7 @@ describe('Size page', () => {
   });
 
   it('checks a field against the API constraints before any request', async () => {
-    const sizes: SizeRequest[] = [];
-    server.use(
-      http.post('*/api/v1/size', async ({ request }) => {
-        sizes.push((await request.json()) as SizeRequest);
-        return HttpResponse.json(fixtures.sizeOltp);
-      }),
-    );
+    const sizes = recordSizes();
     const { user } = renderApp(href.size());
     await pickOltpOnFas3170(user);
     const reads = within(screen.getByRole('group', { name: 'Phase online transactions' })).getByRole('spinbutton', { name: 'Reads [%]' });
