@@ -47,7 +47,7 @@ describe('ObservedPanel', () => {
       ),
     );
     rerender(<ObservedPanel workloads={workloads} configuration={{ array_id: 'netapp-fas3170', flash_cache_gb: 0, hypothetical: false }} />);
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('configuration.drive_count: give the drive count of the system you have'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('configuration.drive_count: Give the drive count of the system you have'));
   });
 
   it('knows which workloads carry observations', () => {
