@@ -35,9 +35,12 @@ from typing import Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, Output, PositiveFloat
+from models.capacity import pool_capacity, raid_groups, spare_count
 from models.catalog import ArrayModel
+from models.configuration import DrivePool
 from models.drives import DriveSpec
 from models.explain import Explained, explained, fmt
+from models.naming import plural
 from models.ports import PortGroup
 from models.raid import RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
 
@@ -93,7 +96,9 @@ class BlockTarget(Frozen):
     @model_validator(mode="after")
     def _something(self) -> Self:
         if not any((self.read_gb_s, self.write_gb_s, self.iops, self.usable_pb, self.raw_pb)):
-            raise ValueError("give at least one target: read_gb_s, write_gb_s, iops, usable_pb or raw_pb")
+            raise ValueError(
+                "give at least one target: read or write bandwidth, IOPS, usable or raw capacity"
+            )
         return self
 
 
@@ -223,7 +228,7 @@ def size_blocks(
     rack_kw = None if block.power_w is None else per_rack * block.power_w / 1000.0
     density = read / ru
     text = (
-        f"{n} x {block.name} ({top.need} binds), {racks} rack(s) of {per_rack} blocks, {fmt(ru)}U: "
+        f"{n} x {block.name} ({top.need} binds), {plural(racks, 'rack')} of {plural(per_rack, 'block')}, {fmt(ru)}U: "
         f"{fmt(read)} GB/s reads, {fmt(write)} GB/s writes, {fmt(n * block.raw_tb / 1000)} PB raw; "
         f"{fmt(density)} GB/s per rack unit."
     )
@@ -288,6 +293,30 @@ def _read_share(layout: RaidLayout) -> float:
     return capacity_efficiency(layout)
 
 
+def block_usable_fraction(array: ArrayModel, drive: DriveSpec, layout: RaidLayout, drives: int) -> float:
+    """Usable TB over the marketed TB of ``drives`` installed drives, as sizing computes it.
+
+    The array's spare policy takes its spares out of the block's drives (none in nodes of a fixed
+    drive count, which protect by replication across nodes); the rest form whole RAID
+    groups (a last smaller group where the scheme allows it) and go through the capacity waterfall
+    of :func:`models.capacity.pool_capacity`: right-sizing, RAID, the array's reserves::
+
+        usable fraction = usable TB (N data-and-parity drives) / (drives x C_marketed)
+    """
+    so = array.scale_out
+    fixed_nodes = so is not None and so.fixed_drives_per_node  # no hot spares, as build_configuration
+    spares = 0 if fixed_nodes else spare_count(drives, array.spares)
+    n = max(1, drives - spares)
+    try:
+        raid_groups(n, layout)
+    except InputError:
+        n = max(layout.group_width, (n // layout.group_width) * layout.group_width)
+    pool = DrivePool(drive=drive, drive_count=n, raid=layout, spares=array.spares)
+    usable = pool_capacity(pool, n, array.capacity).usable_tb.value or 0.0
+    raw = drives * drive.capacity_gb / 1000.0
+    return min(1.0, usable / raw) if raw > 0 else 0.0
+
+
 def block_from_array(
     array: ArrayModel,
     drive: DriveSpec,
@@ -307,7 +336,8 @@ def block_from_array(
     its controllers with the drives of the controller enclosure (or one shelf when the enclosure
     holds none). ``drives`` and ``rack_units`` override the packaging (e.g. a 2U / 24-drive
     enclosure of the same controllers). IOPS come from the controllers' ``max_iops`` when the
-    catalog has it. Spares and right-sizing are left out of the capacity.
+    catalog has it. The usable share of raw is the engine's capacity waterfall for the block's
+    drives (:func:`block_usable_fraction`), the same figure sizing reports.
     """
     if not array.supports_drive(drive.id):
         raise InputError("drive_id", f"{array.id} does not support drive {drive.id!r}")
@@ -404,7 +434,7 @@ def block_from_array(
         rack_units=ru,
         drives=n,
         drive_capacity_gb=drive.capacity_gb,
-        usable_fraction=capacity_efficiency(layout),
+        usable_fraction=block_usable_fraction(array, drive, layout, n),
         read_gb_s=read / 1000.0,
         write_gb_s=write / 1000.0,
         iops=iops,
@@ -422,6 +452,7 @@ __all__ = [
     "BuildingBlock",
     "DerivedBlock",
     "block_from_array",
+    "block_usable_fraction",
     "delivered",
     "size_blocks",
 ]

@@ -261,6 +261,10 @@ class Configuration(Frozen):
     name: str = Field(default="configuration", min_length=1, max_length=120)
     vendor: str | None = None
     array_id: str | None = Field(default=None, description="catalog array id it was built from")
+    hypothetical: bool = Field(
+        default=False,
+        description="computed although the array does not offer it (its support checks are skipped)",
+    )
     controller: ControllerSpec
     ports: list[PortGroup] = Field(min_length=1, max_length=16)
     pools: list[DrivePool] = Field(min_length=1, max_length=8)

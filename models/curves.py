@@ -49,6 +49,7 @@ from models.evaluate import (
     pool_drive_counts,
     write_fill,
 )
+from models.naming import check_words
 from models.parameters import EngineParameters
 from models.pool import PoolPlans, busy_ms, planned_span, pool_roles, pool_work
 from models.queueing import Station, mva
@@ -247,7 +248,11 @@ def queue_depth_sweep(
     demands = {s.name: s.demand_ms * s.replicas if not s.delay else s.demand_ms for s in stations}
     expl = (
         "Closed network solved by exact MVA: X(N) = N / sum_k R_k(N), R_k = D_k (1 + Q_k(N-1)) / (1 - U_bg,k); "
-        "demands per I/O at QD1 [ms]: " + ", ".join(f"{k} {v:.3g}" for k, v in demands.items())
+        "demands per I/O at QD1 [ms]: "
+        + ", ".join(
+            f"{check_words(k, len(configuration.pools)).removeprefix('the ')} {v:.3g}"
+            for k, v in demands.items()
+        )
     )
     return QueueDepthCurve(window=win, points=out, stations=demands, explanation=expl)
 

@@ -534,11 +534,10 @@ def _pools(
         par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
         keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
         paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
-        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives of {pool.name} busy"))
+        of = "" if len(cfg.pools) == 1 else f" of pool {pool.name}"  # no internal pool name in prose
+        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
         if par is not None:
-            checks.append(
-                check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives of {pool.name} busy")
-            )
+            checks.append(check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
         if load.endurance is not None:
             checks.append(
                 check(
@@ -546,7 +545,7 @@ def _pools(
                     load.endurance.drive_writes_per_day.value,
                     load.endurance.rated_dwpd,
                     "DWPD",
-                    f"flash wear of {pool.name} (drive writes per day)",
+                    f"flash wear{of} (drive writes per day)",
                 )
             )
         if load.degraded_group_utilization_pct is not None:
@@ -556,7 +555,7 @@ def _pools(
                     load.degraded_group_utilization_pct,
                     100.0,
                     "%",
-                    f"degraded RAID group of {pool.name} busy",
+                    f"degraded RAID group{of} busy",
                 )
             )
     return pool_loads, paths

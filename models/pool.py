@@ -35,6 +35,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
+from models import key_figures
 from models.capacity import raid_groups
 from models.configuration import DrivePool
 from models.drives import (
@@ -680,6 +681,13 @@ def pool_load(
         else None,
         failure=failure,
         endurance=endurance_result(pool.drive, work, roles, planned_fill),
+        per_drive_iops=key_figures.per_drive_iops(float(be_total), n),
+        write_penalty=key_figures.write_penalty(
+            layout,
+            sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
+            float(pw.be_write_iops),
+            fill=fill,
+        ),
     )
     ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
     return load, MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms)

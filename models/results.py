@@ -94,6 +94,10 @@ class PoolLoad(Output):
     endurance: EnduranceResult | None = Field(
         default=None, description="flash wear at this window's write rate (None: no endurance rating)"
     )
+    per_drive_iops: Explained | None = Field(default=None, description="back-end IOPS per drive")
+    write_penalty: Explained | None = Field(
+        default=None, description="back-end writes per front-end write in the window"
+    )
 
 
 class PhaseResult(Output):

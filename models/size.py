@@ -25,6 +25,7 @@ from models.cluster import node_label, with_nodes
 from models.configuration import Configuration
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
+from models.naming import check_words, plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
 from models.workload import Workload
@@ -258,15 +259,21 @@ def size(
     groups = math.ceil(drives / pool.raid.group_width) if pool.raid.scheme.value != "replica" else drives
     if ok:
         expl = (
-            f"{drives} x {pool.drive.name} in {groups} {pool.raid.scheme.value} groups of {pool.raid.group_width}"
-            f" is the fewest that meets every window; with one group fewer, {binding} fails."
-            f" Found by bisection in {total_evals} evaluations."
+            f"{drives} x {pool.drive.name} in {plural(groups, pool.raid.scheme.value + ' group')}"
+            f" of {pool.raid.group_width} is the fewest that meets every window; "
+            + (
+                "it is the smallest count the scheme allows."
+                if binding == "minimum group count"
+                else f"with one group fewer, {check_words(binding, len(configuration.pools))} would pass its limit."
+            )
+            + f" Found by bisection in {total_evals} evaluations."
         )
         if len(curve) > 1:
             expl += f" Flash cache {fmt(gb)} GB is the cheapest of {len(curve)} cache options."
     else:
         expl = (
-            f"No drive count up to {drives} meets every window: {binding} fails even at the maximum; "
+            f"No drive count up to {drives} meets every window: {check_words(binding, len(configuration.pools))}"
+            " passes its limit even at the maximum; "
             "more drives cannot fix it."
         )
     optimisms: list[Optimism] = []

@@ -24,6 +24,7 @@ from backend.app.core.operations import AllowMiddleware, OperationIndex
 from backend.app.core.ratelimit import WriteLimiter
 from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
+from backend.app.docs import mount_docs
 from backend.app.health_service import DatabaseProbe
 from backend.app.imports.routes import HOST_STATS_PATHS
 from backend.app.ui import mount_ui
@@ -65,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Storage-array sizing and what-if calculator",
         version=ENGINE_VERSION,
         openapi_url="/openapi.json",
-        docs_url="/docs",
+        docs_url=None,  # served with local assets by mount_docs
         redoc_url=None,
         generate_unique_id_function=operation_id,
         lifespan=lifespan,
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeadersMiddleware)
 
     app.include_router(api_router, prefix=API_PREFIX)
+    mount_docs(app, openapi_url="/openapi.json", health_url=f"{API_PREFIX}/health")
     mount_ui(app, settings.frontend_dist)
     return app
 

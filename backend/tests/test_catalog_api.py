@@ -40,6 +40,14 @@ def test_an_array_comes_with_the_drives_it_supports(client: TestClient) -> None:
     assert sorted(d["id"] for d in body["drives"]) == sorted(body["array"]["drives"])
 
 
+def test_an_array_lists_the_group_widths_it_builds_per_scheme(client: TestClient) -> None:
+    widths = client.get("/api/v1/catalog/arrays/generic").json()["group_widths"]
+
+    assert widths["raid10"] == list(range(2, 65, 2))  # 2-64, mirrors pair up: even widths only
+    assert widths["raid5"] == list(range(3, 33))
+    assert widths["raid1"] == [2]
+
+
 def test_an_unknown_array_is_404(client: TestClient) -> None:
     response = client.get("/api/v1/catalog/arrays/no-such-array")
 

@@ -120,6 +120,12 @@ def test_a_custom_array_must_name_drives_that_exist(client: TestClient) -> None:
     assert error_locs(response) == [["body", "spec", "drives", 1]]
 
 
+def test_a_custom_array_record_lists_the_group_widths_it_builds(client: TestClient) -> None:
+    array = custom_array(client, ["hdd-10k-sas-600"])
+
+    assert array["group_widths"] == {"raid-dp": list(range(3, 29))}  # the FAS3270's RAID-DP range
+
+
 def test_replace_changes_the_spec_but_not_the_kind(client: TestClient) -> None:
     drive = create(client, "drive", HDD)
 

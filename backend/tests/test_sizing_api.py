@@ -17,9 +17,9 @@ def evaluate(client: TestClient, configuration: dict[str, Any], **body: Any) -> 
     )
 
 
-def explicit_configuration(client: TestClient) -> dict[str, Any]:
+def explicit_configuration(client: TestClient, reference: dict[str, Any] = FAS3270) -> dict[str, Any]:
     """A full engine Configuration, as ``/size`` returns it (FAS3270 sized for the test workload)."""
-    response = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": FAS3270})
+    response = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": reference})
     assert response.status_code == 200, response.text
     return response.json()["configuration"]
 
@@ -264,23 +264,148 @@ def test_raid10_vs_raid_dp_in_one_request(client: TestClient) -> None:
     assert raid10["usable_raw_pct"] < raid_dp["usable_raw_pct"]  # mirrors keep half
 
 
-def test_schemes_of_a_full_configuration_use_each_schemes_typical_width(client: TestClient) -> None:
-    base = explicit_configuration(client)
+def test_schemes_of_a_full_configuration_use_each_schemes_width_and_name_it(client: TestClient) -> None:
+    base = explicit_configuration(client, {"array_id": "generic", "raid_scheme": "raid-dp"})
 
     response = client.post(
         "/api/v1/compare", json={"workloads": [workload()], "base": base, "schemes": ["raid-dp", "raid10"]}
     )
 
     assert response.status_code == 200, response.text
-    layouts = [i["configuration"]["pools"][0]["raid"] for i in response.json()["items"]]
+    items = response.json()["items"]
+    layouts = [i["configuration"]["pools"][0]["raid"] for i in items]
     assert [r["scheme"] for r in layouts] == ["raid-dp", "raid10"]
+    assert layouts[1]["group_width"] == 8  # the generic array's default RAID 10 width
     assert layouts[1]["scatter"] == 0  # a WAFL layout age means nothing for RAID10
+    # the label names the scheme computed, never the base's "raid-dp 16 ... (raid10)"
+    pool = base["pools"][0]
+    assert items[1]["configuration"]["name"] == (
+        f"Generic dual-controller array, {pool['drive_count']} x {pool['drive']['name']}, raid10 8"
+    )
+    assert "raid-dp" not in items[1]["result"]["configuration"]
 
 
 def test_a_scheme_the_array_lacks_is_422_at_that_scheme(client: TestClient) -> None:
     body = {"workloads": [workload()], "base": FAS3270, "schemes": ["raid-dp", "raid10"]}
 
+    response = client.post("/api/v1/compare", json=body)
+
+    assert error_locs(response) == [["body", "schemes", 1]]
+    assert response.json()["detail"][0]["msg"] == (
+        "the FAS3270 (HA pair) does not offer RAID 10 (it offers NetApp RAID-DP); "
+        "ask for a hypothetical to compute it anyway"
+    )
+
+
+def test_a_scheme_the_array_lacks_is_422_for_a_full_configuration_too(client: TestClient) -> None:
+    """Regression: a fully resolved configuration skipped the array's support check (issue 17 item 3)."""
+    base = explicit_configuration(client)
+    body = {"workloads": [workload()], "base": base, "schemes": ["raid-dp", "raid10"]}
+
     assert error_locs(client.post("/api/v1/compare", json=body)) == [["body", "schemes", 1]]
+
+
+def test_a_full_configuration_in_a_scheme_its_array_lacks_is_422_at_the_pool_scheme(
+    client: TestClient,
+) -> None:
+    base = explicit_configuration(client)
+    pool = {**base["pools"][0], "raid": {"scheme": "raid10", "group_width": 8}}
+
+    response = evaluate(client, {**base, "pools": [pool]})
+
+    assert error_locs(response) == [["body", "configuration", "pools", 0, "raid", "scheme"]]
+
+
+def test_a_hypothetical_full_configuration_is_computed_and_labelled(client: TestClient) -> None:
+    base = explicit_configuration(client)
+    pool = {**base["pools"][0], "raid": {"scheme": "raid10", "group_width": 8}}
+
+    response = evaluate(client, {**base, "pools": [pool], "hypothetical": True})
+
+    assert response.status_code == 200, response.text
+    assert response.json()["configuration"].endswith("(hypothetical: not offered by this array)")
+
+
+def test_a_hypothetical_reference_is_computed_and_labelled(client: TestClient) -> None:
+    response = evaluate(client, {**FAS3270, "raid_scheme": "raid10", "drive_count": 48, "hypothetical": True})
+
+    assert response.status_code == 200, response.text
+    # the engine's typical RAID 10 width (8) on the FAS's default drive
+    assert response.json()["configuration"] == (
+        "FAS3270 (HA pair), 48 x 600 GB 10K SAS 2.5in, raid10 8 (hypothetical: not offered by this array)"
+    )
+
+
+def test_a_hypothetical_the_array_offers_is_not_labelled(client: TestClient) -> None:
+    response = evaluate(client, {**FAS3270, "drive_count": 48, "hypothetical": True})
+
+    assert response.status_code == 200, response.text
+    assert "hypothetical" not in response.json()["configuration"]
+
+
+def test_hypothetical_schemes_are_computed_on_the_same_array_and_labelled(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "base": FAS3270,
+        "schemes": ["raid-dp", "raid10"],
+        "unsupported": "hypothetical",
+    }
+
+    response = client.post("/api/v1/compare", json=body)
+
+    assert response.status_code == 200, response.text
+    raid_dp, raid10 = response.json()["items"]
+    assert raid10["configuration"]["array_id"] == "netapp-fas3270"
+    assert raid10["configuration"]["hypothetical"] is True
+    assert raid10["result"]["configuration"].endswith("(hypothetical: not offered by this array)")
+    assert raid_dp["configuration"]["hypothetical"] is False
+
+
+def test_a_peer_computes_the_scheme_with_the_same_drives_on_an_array_that_offers_it(
+    client: TestClient,
+) -> None:
+    base = explicit_configuration(client)
+    body = {"workloads": [workload()], "base": base, "schemes": ["raid-dp", "raid10"], "unsupported": "peer"}
+
+    response = client.post("/api/v1/compare", json=body)
+
+    assert response.status_code == 200, response.text
+    raid_dp, raid10 = response.json()["items"]
+    assert raid_dp["note"] is None
+    assert raid10["configuration"]["array_id"] == "generic"
+    assert raid10["configuration"]["pools"][0]["drive"] == base["pools"][0]["drive"]
+    assert raid10["configuration"]["pools"][0]["raid"]["scheme"] == "raid10"
+    assert raid10["note"] == (
+        "The FAS3270 (HA pair) does not offer RAID 10: this column puts the same drives, 600 GB 10K SAS 2.5in, "
+        "in the Generic dual-controller array, which does."
+    )
+
+
+def test_a_peer_that_lacks_the_scheme_too_is_422_at_peer_array_id(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "base": FAS3270,
+        "schemes": ["raid-dp", "raid10"],
+        "unsupported": "peer",
+        "peer_array_id": "netapp-fas3170",
+    }
+
+    assert error_locs(client.post("/api/v1/compare", json=body)) == [["body", "peer_array_id"]]
+
+
+def test_headroom_targets_on_a_catalog_reference_apply_in_one_request(client: TestClient) -> None:
+    strict = {"drive_max_pct": 35.0}
+
+    loose = client.post("/api/v1/size", json={"workloads": [workload()], "configuration": FAS3270})
+    tight = client.post(
+        "/api/v1/size", json={"workloads": [workload()], "configuration": {**FAS3270, "headroom": strict}}
+    )
+
+    assert loose.status_code == tight.status_code == 200, tight.text
+    assert tight.json()["configuration"]["headroom"]["drive_max_pct"] == 35.0
+    checks = tight.json()["result"]["windows"][0]["checks"]
+    assert next(c for c in checks if c["name"].startswith("drives"))["limit"] == 35.0
+    assert tight.json()["drive_count"] > loose.json()["drive_count"]
 
 
 def test_compare_needs_two_to_eight_configurations(client: TestClient) -> None:
@@ -401,3 +526,91 @@ def test_a_catalog_reference_may_state_short_stroking_and_a_planned_fill(client:
     )
     assert bad.status_code == 422
     assert bad.json()["detail"][0]["loc"] == ["body", "configuration", "drive_fraction_used"]
+
+
+# ---- what-if dials (adjust)
+
+
+def test_a_what_if_dial_gives_the_same_result_as_the_input_it_moves(client: TestClient) -> None:
+    dialled = evaluate(client, {**FAS3270, "drive_count": 48}, adjust={"drive_count": 64, "iops_scale": 2})
+    direct = client.post(
+        "/api/v1/evaluate",
+        json={
+            "workloads": [workload(phases=[phase(iops=10000)])],
+            "configuration": {**FAS3270, "drive_count": 64},
+        },
+    )
+
+    assert dialled.status_code == direct.status_code == 200, dialled.text
+    assert dialled.json()["windows"] == direct.json()["windows"]
+    assert dialled.json()["bill"]["drives"] == 64
+
+
+def test_the_latency_curve_follows_the_dials(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "configuration": {**FAS3270, "drive_count": 48},
+        "curves": ["latency_vs_load"],
+    }
+
+    base = client.post("/api/v1/curves", json=body).json()["latency_vs_load"]
+    doubled = client.post("/api/v1/curves", json={**body, "adjust": {"iops_scale": 2}}).json()[
+        "latency_vs_load"
+    ]
+
+    assert doubled["operating_iops"] == 2 * base["operating_iops"]  # 5,000 -> 10,000 IOPS
+
+
+def test_a_flash_size_the_array_does_not_sell_is_422_at_the_dial(client: TestClient) -> None:
+    response = evaluate(client, {**FAS3270, "drive_count": 48}, adjust={"flash_cache_gb": 300})
+
+    assert error_locs(response) == [["body", "adjust", "flash_cache_gb"]]
+
+
+# ---- /raid-grid
+
+
+def test_the_raid_grid_sizes_every_scheme_the_array_offers(client: TestClient) -> None:
+    body = {
+        "workloads": [workload()],
+        "configuration": {"array_id": "netapp-e5400", "raid_scheme": "raid6"},
+    }
+
+    response = client.post("/api/v1/raid-grid", json=body)
+
+    assert response.status_code == 200, response.text
+    grid = response.json()
+    array = client.get("/api/v1/catalog/arrays/netapp-e5400").json()["array"]
+    assert [r["scheme"] for r in grid["rows"]] == [o["scheme"] for o in array["raid"]]
+    assert grid["window"] == "business hours"
+    assert grid["frontend_iops"] == 5000
+    for row in grid["rows"]:
+        # each row is the sizing of that scheme: /size of the same reference gives the same figures
+        sized = client.post(
+            "/api/v1/size",
+            json={
+                "workloads": [workload()],
+                "configuration": {"array_id": "netapp-e5400", "raid_scheme": row["scheme"]},
+            },
+        ).json()
+        assert row["drives"] == sized["result"]["bill"]["drives"]
+        assert row["usable_raw_pct"]["value"] == sized["result"]["capacity"]["usable_raw_pct"]
+        cost = sized["result"]["bill"]["cost_usd"]
+        assert row["cost_per_usable_tb"]["value"] == pytest.approx(
+            cost / sized["result"]["capacity"]["usable_tb"]
+        )
+        assert row["cost_per_1000_iops"]["value"] == pytest.approx(cost / 5)  # 5,000 IOPS = 5 thousand
+
+
+def test_the_raid_grid_states_failures_tolerated_and_rebuild_time(client: TestClient) -> None:
+    body = {"workloads": [workload(phases=[phase(io_size_kib=4)])], "configuration": {"array_id": "generic"}}
+
+    rows = {r["scheme"]: r for r in client.post("/api/v1/raid-grid", json=body).json()["rows"]}
+
+    assert rows["raid0"]["failures_tolerated"] == 0
+    assert rows["raid0"]["rebuild_hours"] is None
+    assert rows["raid6"]["failures_tolerated"] == 2
+    assert rows["raid10"]["failures_tolerated"] == 1
+    assert rows["raid6"]["rebuild_hours"]["value"] > 0
+    # 30% of the I/O are random 4 KiB writes, each written to both mirror halves
+    assert rows["raid10"]["write_penalty"]["value"] == pytest.approx(2.0)

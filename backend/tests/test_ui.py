@@ -140,3 +140,24 @@ def test_cors_allows_only_the_configured_origins(make_settings: Callable[..., Se
     assert preflight.status_code == 200
     assert preflight.headers["access-control-allow-origin"] == "http://localhost:5173"
     assert "access-control-allow-origin" not in foreign.headers
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_the_api_docs_load_their_assets_from_the_app_not_a_cdn(ui_client: TestClient, page: str) -> None:
+    html = ui_client.get(page).text
+
+    assert "cdn." not in html and "https://" not in html.split("<body>", 1)[-1]
+    scripts = [part.split('"', 1)[0] for part in html.split('src="')[1:]]
+    assert scripts, html
+    for src in scripts:
+        asset = ui_client.get(src)
+        assert asset.status_code == 200, src
+        assert len(asset.content) > 100_000  # the Swagger UI / ReDoc bundle itself
+
+
+def test_health_at_the_root_points_at_the_api_health_not_the_ui(ui_client: TestClient) -> None:
+    response = ui_client.get("/health")
+
+    assert response.status_code == 200
+    assert response.json()["status"] in ("ok", "degraded")
+    assert response.history[0].status_code == 307

@@ -195,7 +195,7 @@ test('custom hardware: the API’s 422 at a field, a drive and a controller adde
   await form.getByRole('button', { name: 'Add the drive' }).click();
   // an SSD without its random IOPS: the engine's model says so, at the field
   await expect(form.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAttribute('aria-invalid', 'true');
-  await expect(form.locator('.field-invalid .field-error').first()).toContainText('is required for an SSD/NVMe drive');
+  await expect(form.locator('.field-invalid .field-error').first()).toContainText('Required for an SSD/NVMe drive');
   await page.screenshot({ path: `${screenshots}hardware-422.png`, fullPage: true });
   await form.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' }).fill('900000');
   await form.getByRole('spinbutton', { name: 'Random 4 KiB writes [IOPS]' }).fill('200000');
@@ -214,7 +214,7 @@ test('custom hardware: the API’s 422 at a field, a drive and a controller adde
   await edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' }).fill('');
   await edit.getByRole('button', { name: 'Save the drive' }).click();
   await expect(edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAttribute('aria-invalid', 'true');
-  await expect(edit.locator('.field-invalid .field-error').first()).toContainText('is required for an SSD/NVMe drive');
+  await expect(edit.locator('.field-invalid .field-error').first()).toContainText('Required for an SSD/NVMe drive');
   await page.screenshot({ path: `${screenshots}hardware-edit-422.png`, fullPage: true });
   await edit.getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' }).fill('1000000');
   await edit.getByRole('textbox', { name: 'Drive name' }).fill('Lab NVMe 15.36 TB');

@@ -7,9 +7,11 @@ from pydantic import ValidationError
 
 from models.base import InputError
 from models.blocks import BlockKind, BlockTarget, BuildingBlock, block_from_array, delivered, size_blocks
-from models.catalog import load_catalog
+from models.catalog import build_configuration, load_catalog
+from models.evaluate import evaluate
 from models.validation import ValidationContext
 from models.validation.building_blocks import building_block_rows
+from models.workload import Phase, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -29,7 +31,10 @@ def test_an_e5460_block_is_controller_bound_at_4_gb_s(e5460):
     b = e5460.block
     assert b.read_gb_s == pytest.approx(4.0)
     assert b.write_gb_s == pytest.approx(4.0)  # min(60 x 120 / 1.25, 4,000, 6,400)
-    assert (b.rack_units, b.drives, b.usable_fraction) == (4.0, 60, pytest.approx(0.8))
+    # usable as sizing computes it: 2 spares (1 per 30), 58 drives = 5 x (8+2) + one 6+2 group = 46 data
+    # drives x 2,479.049 GiB right-sized (2.6619 TB) = 122.45 TB over 60 x 3 TB = 180 TB raw
+    assert (b.rack_units, b.drives) == (4.0, 60)
+    assert b.usable_fraction == pytest.approx(46 * 2479.049 * 2**30 / 1e12 / 180, rel=1e-9)
     assert b.raw_tb == pytest.approx(180.0)
     assert "controllers bind" in e5460.read_gb_s.text
     # 700 W controller enclosure + 60 x 11 W
@@ -48,10 +53,11 @@ def test_one_tb_per_second_of_e5460_blocks(e5460):
 
 
 def test_capacity_can_set_the_block_count(e5460):
-    # 20 PB usable / (60 x 3 TB x 0.8 = 144 TB) = 138.9 -> 139 blocks; capacity adds up exactly
+    # 20 PB usable / 122.45 TB per block (see above) = 163.3 -> 164 blocks; capacity adds up exactly
     s = size_blocks(e5460.block, BlockTarget(read_gb_s=100, usable_pb=20))
-    assert s.blocks == 139 and s.binding == "usable capacity"
-    assert s.usable_pb == pytest.approx(139 * 0.144)
+    per_block_tb = 46 * 2479.049 * 2**30 / 1e12
+    assert s.blocks == 164 and s.binding == "usable capacity"
+    assert s.usable_pb == pytest.approx(164 * per_block_tb / 1000)
 
 
 def test_a_target_one_block_meets_needs_one_block(e5460):
@@ -60,11 +66,30 @@ def test_a_target_one_block_meets_needs_one_block(e5460):
     assert delivered(4.0, 2, 0.95) == pytest.approx(7.6)
 
 
+def test_a_blocks_usable_share_is_the_one_sizing_reports(catalog):
+    """Regression: building blocks said 88% usable (d/w alone) where Size said 71% (issue 17 item 4)."""
+    array, drive = catalog.arrays["netapp-fas3270"], catalog.drives["hdd-10k-sas-600"]
+    block = block_from_array(array, drive, drives=50).block  # 50 = 48 in RAID-DP 16 + 2 spares
+    config = build_configuration(array, drive, "raid-dp", drive_count=48)
+    work = Workload(
+        name="w", capacity_tb=1, phases=[Phase(name="p", window="w", iops=100, read_pct=70, io_size_kib=8)]
+    )
+    capacity = evaluate([work], config).capacity
+
+    assert block.usable_fraction * 100 == pytest.approx(capacity.usable_raw_pct, rel=1e-12)
+
+
 def test_solidfire_nodes_scale_by_iops(catalog):
     node = block_from_array(catalog.arrays["netapp-solidfire-sf19210"], catalog.drives["ssd-sata-1920"]).block
     # one 1U node (the 4U four-node base / 4), 10 drives, 100k IOPS, two copies of every block
     assert node.kind is BlockKind.SCALE_OUT_NODE
-    assert (node.rack_units, node.drives, node.iops, node.usable_fraction) == (1.0, 10, 100_000, 0.5)
+    # two copies of 10 drives right-sized to 894.07 GiB (0.96 TB) over 10 x 960 GB: 0.5 x 0.96 / 0.96 = 0.5
+    assert (node.rack_units, node.drives, node.iops, node.usable_fraction) == (
+        1.0,
+        10,
+        100_000,
+        pytest.approx(0.5),
+    )
     # 1M IOPS: ceil(1,000,000 / (100,000 x 0.95)) = 11 nodes
     s = size_blocks(node, BlockTarget(iops=1_000_000))
     assert s.blocks == 11 and s.rack_units == 11 and s.racks == 1

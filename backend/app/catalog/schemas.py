@@ -6,6 +6,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from models.catalog import ArrayModel, PortTypeRecord, RaidSchemeRecord, WorkloadTemplate
 from models.drives import DriveSpec
+from models.raid import RaidScheme
+
+GroupWidths = dict[RaidScheme, list[int]]
+"""Per RAID scheme an array offers, the group widths it builds (the engine's width rules applied)."""
 
 
 class _Versioned(BaseModel):
@@ -25,6 +29,7 @@ class ArrayList(_Versioned):
 class ArrayDetail(_Versioned):
     array: ArrayModel
     drives: list[DriveSpec] = Field(description="the catalog drives this array supports")
+    group_widths: GroupWidths = Field(description="per scheme offered, the group widths the array builds")
 
 
 class RaidSchemeList(_Versioned):

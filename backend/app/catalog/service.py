@@ -25,6 +25,7 @@ from backend.app.catalog.schemas import (
 )
 from backend.app.core.errors import CatalogUnavailable, NotFound
 from models.catalog import Catalog, CatalogError, load_catalog
+from models.support import group_widths
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +98,12 @@ def get_array(store: CatalogStore, array_id: str) -> ArrayDetail:
     array = catalog.arrays.get(array_id)
     if array is None:
         raise NotFound("array", array_id)
-    return ArrayDetail(catalog_version=catalog.catalog_version, array=array, drives=catalog.drives_for(array))
+    return ArrayDetail(
+        catalog_version=catalog.catalog_version,
+        array=array,
+        drives=catalog.drives_for(array),
+        group_widths=group_widths(array),
+    )
 
 
 def list_raid_schemes(store: CatalogStore) -> RaidSchemeList:

@@ -9,8 +9,8 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-# Served by FastAPI itself; Swagger UI loads its script and styles from a CDN, so no CSP there.
-DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/openapi.json"})
+# The API docs pages (their assets are local, but the pages start Swagger UI / ReDoc with inline scripts).
+DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"

@@ -29,8 +29,10 @@ from models.catalog import ArrayModel, build_configuration, raid_scheme_records
 from models.cluster import node_label
 from models.configuration import Configuration
 from models.drives import DriveSpec
+from models.naming import configuration_name
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES, RaidLayout, RaidScheme
+from models.support import as_hypothetical, check_offered, offering_array
 from models.workload import Phase, Workload
 
 logger = logging.getLogger(__name__)
@@ -156,12 +158,55 @@ class SizingContext:
         count: CountMode = "entry",
         scheme_loc: Loc | None = None,
     ) -> Configuration:
-        """The engine configuration for ``value`` (recorded in :attr:`configurations`)."""
-        if isinstance(value, Configuration):
-            config = value
-        else:
-            config = self._built(value, loc, count, scheme_loc)
+        """The engine configuration for ``value`` (recorded in :attr:`configurations`).
+
+        A full configuration gets the support checks a catalog reference gets from its array
+        (drive, RAID scheme, group width: a 422 at the pool field) unless it is marked
+        ``hypothetical``, which then says so in its name.
+        """
+        config = self.resolve(value, loc, count, scheme_loc)
         self.configurations.append(config)
+        return config
+
+    def resolve(
+        self,
+        value: Configuration | CatalogReference,
+        loc: Loc,
+        count: CountMode = "entry",
+        scheme_loc: Loc | None = None,
+    ) -> Configuration:
+        """:meth:`configuration` without recording it (a base that other configurations derive from)."""
+        if isinstance(value, Configuration):
+            return self.offered(value, loc)
+        return self._built(value, loc, count, scheme_loc)
+
+    def drive_id(self, drive: DriveSpec) -> str | None:
+        """The id under which the catalog or a custom drive record knows ``drive`` (None if neither)."""
+        if drive.id in self.catalog.get().drives or self._record(drive.id) is not None:
+            return drive.id
+        return None
+
+    def known_array(self, array_id: str | None) -> ArrayModel | None:
+        """The catalog or custom array ``array_id`` names; None when it names none (or is None)."""
+        if array_id is None:
+            return None
+        array = self.catalog_array(array_id)
+        if array is not None:
+            return array
+        record = self._record(array_id)
+        return record.spec if isinstance(record, ArrayRecord) else None
+
+    def offered(self, config: Configuration, loc: Loc) -> Configuration:
+        """``config`` if its array offers it; labelled when it is a hypothetical; else a 422 at the pool field."""
+        array = self.known_array(config.array_id)
+        if array is None:
+            return config
+        if config.hypothetical:
+            return as_hypothetical(config.model_copy(update={"hypothetical": False}), array)
+        try:
+            check_offered(array, config)
+        except InputError as exc:
+            raise InvalidInput.at(loc + _parts(exc.field), exc.reason) from exc
         return config
 
     def _built(
@@ -241,7 +286,8 @@ class SizingContext:
                 loc + ("drive_count",),
                 "must be null: sizing finds the drive count (use /evaluate for a given count)",
             )
-        array = self._array(ref.array_id, loc + ("array_id",))
+        offered = self._array(ref.array_id, loc + ("array_id",))
+        array = offered
         drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
         if drive_id is None:
             raise InvalidInput.at(
@@ -256,6 +302,8 @@ class SizingContext:
                 )
             array = array.model_copy(update={"controller": record.spec})
         scheme = ref.raid_scheme or array.default_raid
+        if ref.hypothetical:
+            array = offering_array(array, scheme, drive)
         age, share, scatter = self._layout(ref.layout, scheme, loc + ("layout",))
 
         def field_loc(field: str) -> Loc:
@@ -284,17 +332,16 @@ class SizingContext:
         pool = config.pools[0]
         layout = pool.raid.model_copy(update={"scatter": scatter}) if scatter else pool.raid
         family = ref.drive_count is None and count != "entry"
-        width = f"{layout.scheme.value} {layout.group_width}"
-        suffix = f", {age.value} layout" if age is not None else ""
         model = array.model
         if config.cluster is not None:
             model += f", {node_label(config.cluster, config.cluster.nodes)}"
-        if ref.name:
-            name = ref.name
-        elif family:
-            name = f"{model}, {drive.name}, {width}{suffix}"
-        else:
-            name = f"{model}, {pool.drive_count} x {drive.name}, {width}{suffix}"
+        name = ref.name or configuration_name(
+            model,
+            drive.name,
+            layout,
+            None if family else pool.drive_count,
+            age.value if age is not None else None,
+        )
         pool = pool.model_copy(
             update={
                 "raid": layout,
@@ -303,7 +350,11 @@ class SizingContext:
                 "planned_fill_pct": ref.planned_fill_pct,
             }
         )
-        return config.model_copy(update={"pools": [pool], "name": name[:120]})
+        update: dict[str, object] = {"pools": [pool], "name": name}
+        if ref.headroom is not None:
+            update["headroom"] = ref.headroom
+        built = config.model_copy(update=update)
+        return as_hypothetical(built, offered) if ref.hypothetical else built
 
 
 def layout_for_scheme(scheme: RaidScheme, old: RaidLayout, array: ArrayModel | None) -> RaidLayout:

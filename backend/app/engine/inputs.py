@@ -13,7 +13,7 @@ from pydantic import AfterValidator, ConfigDict, Discriminator, Field, Tag
 
 from backend.app.calibration import Layout
 from backend.app.schemas import Request
-from models.configuration import Configuration
+from models.configuration import Configuration, HeadroomTargets
 from models.raid import RaidScheme
 from models.workload import Workload
 
@@ -40,12 +40,15 @@ class CatalogReference(Request):
     """A configuration built from catalog records (or custom hardware record ids).
 
     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-    width, the default port option, no flash cache and (clustered arrays) the base system's nodes or
-    as many as the drives need; ports, controllers and packaging scale with ``nodes`` whether the
-    port option is named or not. ``drive_count`` null means the array's entry
-    configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
-    ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
-    share and scatter; null = the calibration's default age) and is ignored for other schemes.
+    width, the default port option, no flash cache, the default headroom targets and (clustered
+    arrays) the base system's nodes or as many as the drives need; ports, controllers and packaging
+    scale with ``nodes`` whether the port option is named or not. ``drive_count`` null means the
+    array's entry configuration for ``/evaluate`` and ``/curves``, and the count to find for
+    ``/size`` and ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated
+    full-stripe share and scatter; null = the calibration's default age) and is ignored for other
+    schemes. A drive or RAID scheme the array does not offer is a 422 at its field unless
+    ``hypothetical`` is set: then it is computed and its name says "hypothetical: not offered by
+    this array".
     """
 
     model_config = ConfigDict(title="CatalogReference")
@@ -91,7 +94,16 @@ class CatalogReference(Request):
         le=100.0,
         description="fill the pool will run at [% of usable]; null = the capacity fill target",
     )
-    name: str | None = Field(default=None, min_length=1, max_length=120)
+    headroom: HeadroomTargets | None = Field(
+        default=None, description="how busy each part may be; null = the defaults"
+    )
+    hypothetical: bool = Field(
+        default=False,
+        description="compute a drive or RAID scheme the array does not offer (labelled as such)",
+    )
+    name: str | None = Field(
+        default=None, min_length=1, max_length=120, description="null = named by the server from its parts"
+    )
 
 
 def _configuration_kind(value: Any) -> str | None:

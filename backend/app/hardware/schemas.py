@@ -10,12 +10,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from backend.app.schemas import Request
 from models.catalog import ArrayModel
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
+from models.raid import RaidScheme
+from models.support import group_widths
 
 HardwareKind = Literal["drive", "controller", "array"]
 
@@ -77,6 +79,11 @@ class ControllerRecord(_Record):
 class ArrayRecord(_Record):
     kind: Literal["array"]
     spec: ArrayModel
+
+    @computed_field(description="per RAID scheme offered, the group widths the array builds")  # type: ignore[prop-decorator]
+    @property
+    def group_widths(self) -> dict[RaidScheme, list[int]]:
+        return group_widths(self.spec)
 
 
 HardwareRecord = Annotated[DriveRecord | ControllerRecord | ArrayRecord, Field(discriminator="kind")]

@@ -17,9 +17,11 @@ from backend.app.sizing.schemas import (
     CurvesRequest,
     CurvesResult,
     EvaluateRequest,
+    RaidGridRequest,
     SizeRequest,
 )
 from models.evaluate import EvaluationResult
+from models.raid_grid import RaidGrid
 from models.size import SizingResult
 
 router = APIRouter(tags=["sizing"], responses=error_responses(400, 503))
@@ -48,3 +50,10 @@ async def curves(body: CurvesRequest, ctx: SizingContextDep) -> Response:
     """Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window (or only the
     curves ``curves`` names, e.g. the latency curve a what-if redraws)."""
     return await json_in_lane("fast", lambda: service.curves(body, ctx))
+
+
+@router.post("/raid-grid", response_model=RaidGrid)
+async def raid_grid(body: RaidGridRequest, ctx: SizingContextDep) -> Response:
+    """The configuration's drive in every RAID scheme its array offers, each sized for the workloads:
+    drives, usable/raw, cost per usable TB and per 1,000 IOPS, failures tolerated, rebuild time, latency."""
+    return await json_in_lane("long", lambda: service.raid_grid(body, ctx))

@@ -13,10 +13,12 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
+from models.adjust import Adjustments
 from models.compare import Comparison
 from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
+from models.headroom import HeadroomMark
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
 
@@ -25,6 +27,9 @@ class EvaluateRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = DegradedMode.NONE
+    adjust: Adjustments | None = Field(
+        default=None, description="what-if dials applied to the workloads and configuration before evaluating"
+    )
 
 
 class SizeRequest(Request):
@@ -50,13 +55,35 @@ class CompareConfigurations(Request):
     degraded: DegradedMode = DegradedMode.NONE
 
 
+Unsupported = Literal["reject", "hypothetical", "peer"]
+"""What a scheme comparison does with a scheme the base configuration's array does not offer."""
+
+PEER_ARRAY_ID = "generic"
+"""The catalog array that offers every RAID scheme with any drive: the default peer."""
+
+
 class CompareSchemes(Request):
-    """Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP")."""
+    """Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP").
+
+    A scheme the base configuration's array does not offer is a 422 at ``schemes.i``
+    (``unsupported: reject``), computed on the same array and labelled "hypothetical: not offered
+    by this array" (``hypothetical``), or computed with the same drives in an array that offers it
+    (``peer``: ``peer_array_id``, by default the generic array), with a note saying so.
+    """
 
     workloads: Workloads
     base: ConfigurationInput
     schemes: list[RaidScheme] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
+    unsupported: Unsupported = Field(
+        default="reject", description="a scheme the array does not offer: reject, hypothetical or peer"
+    )
+    peer_array_id: str = Field(
+        default=PEER_ARRAY_ID,
+        min_length=1,
+        max_length=80,
+        description="with unsupported = peer: the array that computes such a scheme with the same drives",
+    )
 
     @model_validator(mode="after")
     def _distinct(self) -> CompareSchemes:
@@ -81,8 +108,18 @@ CompareRequest = Annotated[
 ]
 
 
-CurveName = Literal["latency_vs_load", "queue_depth", "hit_ratio"]
-CURVE_NAMES: tuple[CurveName, ...] = ("latency_vs_load", "queue_depth", "hit_ratio")
+class RaidGridRequest(Request):
+    """Every RAID scheme the configuration's array offers, for its drive, each sized for the workloads."""
+
+    workloads: Workloads
+    configuration: ConfigurationInput = Field(
+        description="the array and drive (its scheme, width and drive count are ignored: each scheme is sized)"
+    )
+
+
+CurveName = Literal["latency_vs_load", "queue_depth", "hit_ratio", "headroom"]
+CURVE_NAMES: tuple[CurveName, ...] = ("latency_vs_load", "queue_depth", "hit_ratio", "headroom")
+"""``headroom`` is the headroom-load mark on the latency curve (it needs ``latency_vs_load``'s saturation)."""
 
 
 def _distinct_curves(names: list[CurveName]) -> list[CurveName]:
@@ -101,7 +138,10 @@ class CurvesRequest(Request):
         default=None,
         min_length=1,
         max_length=len(CURVE_NAMES),
-        description="the curves to compute (null: all three); the others are null in the answer",
+        description="the curves (and the headroom mark) to compute (null: all); the others are null in the answer",
+    )
+    adjust: Adjustments | None = Field(
+        default=None, description="what-if dials applied to the workloads and configuration first"
     )
 
 
@@ -131,6 +171,9 @@ class CompareItem(BaseModel):
     configuration: Configuration = Field(description="as evaluated (sized when it was a family)")
     result: EvaluationResult
     sizing: SizingSummary | None = Field(description="null when the drive count was given")
+    note: str | None = Field(
+        default=None, description="how this column differs from what was asked (e.g. a peer array)"
+    )
 
 
 class CompareResult(BaseModel):
@@ -147,4 +190,7 @@ class CurvesResult(BaseModel):
     latency_vs_load: LatencyCurve | None
     queue_depth: QueueDepthCurve | None
     hit_ratio: HitRatioCurve | None
+    headroom: HeadroomMark | None = Field(
+        default=None, description="headroom load against saturation load on the latency curve"
+    )
     notes: list[str] = Field(description="why a curve is missing (e.g. an idle window)")

@@ -16,14 +16,18 @@ from backend.app.sizing.schemas import (
     CompareItem,
     CompareRequest,
     CompareResult,
+    CompareSchemes,
     CurvesRequest,
     CurvesResult,
     EvaluateRequest,
+    RaidGridRequest,
     SizeRequest,
     SizingSummary,
 )
 from models import compare as compare_model
+from models.adjust import adjust_configuration, adjust_workloads
 from models.base import InputError
+from models.catalog import ArrayModel
 from models.configuration import Configuration
 from models.curves import (
     HitRatioCurve,
@@ -35,9 +39,14 @@ from models.curves import (
 )
 from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
+from models.headroom import HeadroomMark, headroom_mark
+from models.naming import configuration_name
 from models.raid import RaidScheme
+from models.raid_grid import RaidGrid
+from models.raid_grid import raid_grid as engine_raid_grid
 from models.size import SizingResult
 from models.size import size as engine_size
+from models.support import scheme_name, unsupported_scheme
 from models.workload import Workload, windows_of
 
 logger = logging.getLogger(__name__)
@@ -48,11 +57,28 @@ CONFIGURATION: Loc = ("body", "configuration")
 HIT_RATIO_POINTS = 40
 
 
-def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
+def _adjusted(
+    body: EvaluateRequest | CurvesRequest, ctx: SizingContext
+) -> tuple[list[Workload], Configuration]:
+    """The request's workloads and configuration with its what-if dials (``adjust``) applied."""
     config = ctx.configuration(body.configuration, CONFIGURATION)
+    if body.adjust is None:
+        return body.workloads, config
+    adjustments = body.adjust
+    array = ctx.known_array(config.array_id)
+    offered = array.flash_cache if array is not None else []
+    try:
+        adjusted = adjust_configuration(config, adjustments, offered)
+    except InputError as exc:
+        raise InvalidInput.at(("body", "adjust", exc.field), exc.reason) from exc
+    return adjust_workloads(body.workloads, adjustments), adjusted
+
+
+def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
+    workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     return ctx.run(
-        lambda: engine_evaluate(body.workloads, config, params=ctx.params, degraded=body.degraded),
+        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
         CONFIGURATION,
         reference=reference,
     )
@@ -100,50 +126,148 @@ def _evaluate_or_size(
     return CompareItem(configuration=config, result=result, sizing=None)
 
 
-def _scheme_configurations(
-    base: Configuration | CatalogReference, schemes: list[RaidScheme], ctx: SizingContext
-) -> list[tuple[Configuration, Loc, bool]]:
-    """The base configuration once per RAID scheme, each at its default group width."""
+Entry = tuple[Configuration, Loc, bool, str | None]
+"""A configuration to compare: (configuration, request path of its errors, from a reference, note)."""
+
+
+def _scheme_variant(
+    base: Configuration | CatalogReference, scheme: RaidScheme, hypothetical: bool, ctx: SizingContext, i: int
+) -> Entry:
+    """``base`` in ``scheme`` at the array's default width for it (named for the scheme it has)."""
     loc: Loc = ("body", "base")
-    out: list[tuple[Configuration, Loc, bool]] = []
-    for i, scheme in enumerate(schemes):
-        if isinstance(base, CatalogReference):
-            ref = base.model_copy(
-                update={
-                    "raid_scheme": scheme,
-                    "group_width": base.group_width if base.raid_scheme is scheme else None,
-                    "name": f"{base.name} ({scheme.value})"[:120] if base.name else None,
-                }
-            )
-            config = ctx.configuration(ref, loc, count="either", scheme_loc=("body", "schemes", i))
-            out.append((config, loc, True))
-            continue
-        array = ctx.catalog_array(base.array_id)
-        pools = []
-        for pool in base.pools:
-            raid = ctx.run(partial(layout_for_scheme, scheme, pool.raid, array))
-            pools.append(pool.model_copy(update={"raid": raid}))
-        config = base.model_copy(update={"pools": pools, "name": f"{base.name} ({scheme.value})"[:120]})
-        out.append((ctx.configuration(config, loc), loc, False))
+    if isinstance(base, CatalogReference):
+        ref = base.model_copy(
+            update={
+                "raid_scheme": scheme,
+                "group_width": base.group_width if base.raid_scheme is scheme else None,
+                "name": f"{base.name} ({scheme.value})"[:120] if base.name else None,
+                "hypothetical": base.hypothetical or hypothetical,
+            }
+        )
+        config = ctx.configuration(ref, loc, count="either", scheme_loc=("body", "schemes", i))
+        return config, loc, True, None
+    array = ctx.known_array(base.array_id)
+    pools = []
+    for pool in base.pools:
+        raid = ctx.run(partial(layout_for_scheme, scheme, pool.raid, array))
+        pools.append(pool.model_copy(update={"raid": raid}))
+    first = pools[0]
+    name = configuration_name(
+        array.model if array is not None else base.name.split(",")[0],
+        first.drive.name,
+        first.raid,
+        first.drive_count,
+    )
+    config = base.model_copy(
+        update={"pools": pools, "name": name, "hypothetical": base.hypothetical or hypothetical}
+    )
+    return ctx.configuration(config, loc), loc, False, None
+
+
+def _peer_variant(
+    base: Configuration, array: ArrayModel, scheme: RaidScheme, peer_id: str, ctx: SizingContext, i: int
+) -> Entry:
+    """The base's drives (and drive count, headroom) in ``scheme`` on the peer array, with a note."""
+    peer_loc: Loc = ("body", "peer_array_id")
+    drive = base.pools[0].drive
+    drive_id = ctx.drive_id(drive)
+    if drive_id is None:
+        raise InvalidInput.at(
+            ("body", "schemes", i),
+            f"the {array.model} does not offer {scheme_name(scheme)}, and its drive {drive.name} is not in the "
+            "catalog, so no peer array can take it; ask for a hypothetical instead",
+        )
+    peer = ctx.known_array(peer_id)
+    if peer is None:
+        raise InvalidInput.at(peer_loc, f"unknown array {peer_id!r} (not in the catalog or custom arrays)")
+    if all(r.scheme is not scheme for r in peer.raid):
+        raise InvalidInput.at(peer_loc, unsupported_scheme(peer, scheme).reason)
+    ref = CatalogReference(
+        array_id=peer_id,
+        drive_id=drive_id,
+        raid_scheme=scheme,
+        drive_count=base.pools[0].drive_count,
+        headroom=base.headroom,
+    )
+    config = ctx.configuration(ref, peer_loc, count="either", scheme_loc=("body", "schemes", i))
+    note = (
+        f"The {array.model} does not offer {scheme_name(scheme)}: this column puts the same drives, "
+        f"{drive.name.split(' (')[0]}, in the {peer.model}, which does."
+    )
+    return config, peer_loc, True, note
+
+
+def _scheme_configurations(body: CompareSchemes, ctx: SizingContext) -> list[Entry]:
+    """The base configuration once per RAID scheme, each at its default group width.
+
+    A scheme the base's array does not offer follows ``body.unsupported``: a 422 at
+    ``schemes.i``, a labelled hypothetical on the same array, or the same drives on a peer array.
+    """
+    base = ctx.resolve(body.base, ("body", "base"), count="either")
+    array = ctx.known_array(base.array_id)
+    out: list[Entry] = []
+    for i, scheme in enumerate(body.schemes):
+        offered = array is None or any(r.scheme is scheme for r in array.raid)
+        if offered or body.unsupported == "hypothetical":
+            out.append(_scheme_variant(body.base, scheme, not offered, ctx, i))
+        elif body.unsupported == "peer":
+            assert array is not None
+            out.append(_peer_variant(base, array, scheme, body.peer_array_id, ctx, i))
+        else:
+            assert array is not None
+            raise InvalidInput.at(("body", "schemes", i), unsupported_scheme(array, scheme).reason)
     return out
 
 
 def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
     if isinstance(body, CompareConfigurations):
-        entries = []
+        entries: list[Entry] = []
         for i, value in enumerate(body.configurations):
             loc: Loc = ("body", "configurations", i)
             entries.append(
-                (ctx.configuration(value, loc, count="either"), loc, isinstance(value, CatalogReference))
+                (
+                    ctx.configuration(value, loc, count="either"),
+                    loc,
+                    isinstance(value, CatalogReference),
+                    None,
+                )
             )
     else:
-        entries = _scheme_configurations(body.base, body.schemes, ctx)
+        entries = _scheme_configurations(body, ctx)
     items = [
-        _evaluate_or_size(body.workloads, config, body.degraded, ctx, loc, reference)
-        for config, loc, reference in entries
+        _evaluate_or_size(body.workloads, config, body.degraded, ctx, loc, reference).model_copy(
+            update={"note": note}
+        )
+        for config, loc, reference, note in entries
     ]
     comparison = ctx.run(lambda: compare_model.compare([item.result for item in items]))
     return CompareResult(comparison=comparison, items=items)
+
+
+def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:
+    """The configuration's drive in every scheme its array offers, each at the array's default width, sized."""
+    loc: Loc = ("body", "configuration")
+    value = body.configuration
+    if isinstance(value, CatalogReference):
+        value = value.model_copy(update={"drive_count": None, "group_width": None, "name": None})
+    else:
+        value = value.model_copy(
+            update={"pools": [p.model_copy(update={"drive_count": None}) for p in value.pools]}
+        )
+    base = ctx.resolve(value, loc, count="family")
+    array = ctx.known_array(base.array_id)
+    if array is None:
+        raise InvalidInput.at(
+            loc, "the RAID grid needs the array's record (a catalog or custom array) to know its schemes"
+        )
+    families = []
+    for i, option in enumerate(array.raid):
+        config, _, _, _ = _scheme_variant(value, option.scheme, False, ctx, i)
+        families.append(config)
+    reference = isinstance(body.configuration, CatalogReference)
+    return ctx.run(
+        lambda: engine_raid_grid(body.workloads, families, params=ctx.params), loc, reference=reference
+    )
 
 
 def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:
@@ -169,17 +293,15 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
     Inputs are checked by one evaluation first (errors are 422s); a curve the window cannot have
     (an idle window has no saturation point) is left out with a note.
     """
-    config = ctx.configuration(body.configuration, CONFIGURATION)
+    workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
-    windows = windows_of(body.workloads)
+    windows = windows_of(workloads)
     window = body.window or windows[0]
     if window not in windows:
         raise InvalidInput.at(
             ("body", "window"), f"no phase runs in window {window!r} (windows: {', '.join(windows)})"
         )
-    ctx.run(
-        lambda: engine_evaluate(body.workloads, config, params=ctx.params), CONFIGURATION, reference=reference
-    )
+    ctx.run(lambda: engine_evaluate(workloads, config, params=ctx.params), CONFIGURATION, reference=reference)
 
     wanted = set(body.curves or CURVE_NAMES)
     notes: list[str] = []
@@ -189,18 +311,28 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
     if "latency_vs_load" in wanted:
         lvl = _curve(
             "latency vs load",
-            lambda: latency_vs_load(body.workloads, config, window=window, params=ctx.params),
+            lambda: latency_vs_load(workloads, config, window=window, params=ctx.params),
             notes,
         )
     if "queue_depth" in wanted:
         qd = _curve(
             "queue depth",
-            lambda: queue_depth_sweep(body.workloads, config, window=window, params=ctx.params),
+            lambda: queue_depth_sweep(workloads, config, window=window, params=ctx.params),
             notes,
         )
     if "hit_ratio" in wanted:
-        hit = _curve("hit ratio", lambda: hit_ratio_curve(body.workloads, config, window), notes)
-    return CurvesResult(window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, notes=notes)
+        hit = _curve("hit ratio", lambda: hit_ratio_curve(workloads, config, window), notes)
+    mark: HeadroomMark | None = None
+    if "headroom" in wanted and lvl is not None:
+        saturation = lvl.saturation_iops
+        mark = _curve(
+            "headroom",
+            lambda: headroom_mark(workloads, config, window, saturation, params=ctx.params),
+            notes,
+        )
+    return CurvesResult(
+        window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, headroom=mark, notes=notes
+    )
 
 
-__all__ = ["compare", "curves", "evaluate", "hit_ratio_curve", "size"]
+__all__ = ["compare", "curves", "evaluate", "hit_ratio_curve", "raid_grid", "size"]

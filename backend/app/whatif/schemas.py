@@ -79,6 +79,12 @@ class RaidConversionRequest(Request):
     read_hit_pct: Pct = Field(default=0.0, description="share of reads served by a cache [%]")
     from_drives: int | None = Field(default=None, ge=1, le=100000)
     to_drives: int | None = Field(default=None, ge=1, le=100000)
+    size_kib: float = Field(default=4.0, gt=0.0, le=16384.0, description="size of a random write [KiB]")
+    fill_pct: Pct = Field(
+        default=100.0,
+        description="pool fill the write cost is taken at [%] (write-anywhere layouts; sizing states its own "
+        "in each pool's write penalty, input fill)",
+    )
 
 
 class CatalogBlock(Request):

@@ -134,6 +134,8 @@ def raid_conversion(body: RaidConversionRequest, ctx: SizingContext) -> RaidConv
             read_hit_pct=body.read_hit_pct,
             from_drives=body.from_drives,
             to_drives=body.to_drives,
+            size_kib=body.size_kib,
+            fill=body.fill_pct / 100.0,
         )
     )
 

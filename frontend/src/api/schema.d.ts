@@ -396,6 +396,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/raid-grid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raid Grid
+         * @description The configuration's drive in every RAID scheme its array offers, each sized for the workloads:
+         *     drives, usable/raw, cost per usable TB and per 1,000 IOPS, failures tolerated, rebuild time, latency.
+         */
+        post: operations["sizing-raid_grid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/recommend": {
         parameters: {
             query?: never;
@@ -714,6 +735,45 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * Adjustments
+         * @description The what-if dials; each at its neutral value (None, 0 or 1) leaves its input as it is.
+         */
+        Adjustments: {
+            /**
+             * Drive Count
+             * @description drives of the first pool (excl. spares); null = as configured
+             */
+            drive_count?: number | null;
+            /**
+             * Flash Cache Gb
+             * @description total flash cache [GB]; null = as configured
+             */
+            flash_cache_gb?: number | null;
+            /**
+             * Growth Pct Per Year
+             * @description growth of every workload [%/year]; null = as entered
+             */
+            growth_pct_per_year?: number | null;
+            /**
+             * Iops Scale
+             * @description every phase's IOPS and MB/s times this
+             * @default 1
+             */
+            iops_scale: number;
+            /**
+             * Working Set Scale
+             * @description working sets times this
+             * @default 1
+             */
+            working_set_scale: number;
+            /**
+             * Write Shift Pp
+             * @description change of every phase's write share [percentage points]
+             * @default 0
+             */
+            write_shift_pp: number;
+        };
+        /**
          * Architecture
          * @description How the array writes and protects data; stated by the catalog record, read by the engine.
          *
@@ -741,6 +801,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Group Widths
+             * @description per RAID scheme offered, the group widths the array builds
+             */
+            readonly group_widths: {
+                [key: string]: number[];
+            };
             /**
              * Id
              * @description record id: use it as array_id / drive_id / controller_id
@@ -773,6 +840,13 @@ export interface components {
              * @description the catalog drives this array supports
              */
             drives: components["schemas"]["DriveSpec"][];
+            /**
+             * Group Widths
+             * @description per scheme offered, the group widths the array builds
+             */
+            group_widths: {
+                [key: string]: number[];
+            };
         };
         /** ArrayInput */
         ArrayInput: {
@@ -886,6 +960,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Group Widths
+             * @description per RAID scheme offered, the group widths the array builds
+             */
+            readonly group_widths: {
+                [key: string]: number[];
+            };
             /**
              * Id
              * @description record id: use it as array_id / drive_id / controller_id
@@ -1317,12 +1398,15 @@ export interface components {
          * @description A configuration built from catalog records (or custom hardware record ids).
          *
          *     Unset fields take the array's defaults: its default drive, RAID scheme and the scheme's group
-         *     width, the default port option, no flash cache and (clustered arrays) the base system's nodes or
-         *     as many as the drives need; ports, controllers and packaging scale with ``nodes`` whether the
-         *     port option is named or not. ``drive_count`` null means the array's entry
-         *     configuration for ``/evaluate`` and ``/curves``, and the count to find for ``/size`` and
-         *     ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated full-stripe
-         *     share and scatter; null = the calibration's default age) and is ignored for other schemes.
+         *     width, the default port option, no flash cache, the default headroom targets and (clustered
+         *     arrays) the base system's nodes or as many as the drives need; ports, controllers and packaging
+         *     scale with ``nodes`` whether the port option is named or not. ``drive_count`` null means the
+         *     array's entry configuration for ``/evaluate`` and ``/curves``, and the count to find for
+         *     ``/size`` and ``/compare``. ``layout`` is the age of a WAFL layout (RAID-DP/RAID-TEC: calibrated
+         *     full-stripe share and scatter; null = the calibration's default age) and is ignored for other
+         *     schemes. A drive or RAID scheme the array does not offer is a 422 at its field unless
+         *     ``hypothetical`` is set: then it is computed and its name says "hypothetical: not offered by
+         *     this array".
          */
         CatalogReference: {
             /**
@@ -1361,9 +1445,20 @@ export interface components {
              * @description drives per RAID group
              */
             group_width?: number | null;
+            /** @description how busy each part may be; null = the defaults */
+            headroom?: components["schemas"]["HeadroomTargets"] | null;
+            /**
+             * Hypothetical
+             * @description compute a drive or RAID scheme the array does not offer (labelled as such)
+             * @default false
+             */
+            hypothetical: boolean;
             /** @description WAFL layout age (RAID-DP/RAID-TEC only); null = the calibrated default */
             layout?: components["schemas"]["Layout"] | null;
-            /** Name */
+            /**
+             * Name
+             * @description null = named by the server from its parts
+             */
             name?: string | null;
             /**
              * Nodes
@@ -1627,6 +1722,11 @@ export interface components {
         CompareItem: {
             /** @description as evaluated (sized when it was a family) */
             configuration: components["schemas"]["Configuration"];
+            /**
+             * Note
+             * @description how this column differs from what was asked (e.g. a peer array)
+             */
+            note?: string | null;
             result: components["schemas"]["EvaluationResult"];
             /** @description null when the drive count was given */
             sizing: components["schemas"]["SizingSummary"] | null;
@@ -1657,14 +1757,32 @@ export interface components {
         /**
          * CompareSchemes
          * @description Compare one configuration in several RAID schemes ("RAID10 vs RAID-DP").
+         *
+         *     A scheme the base configuration's array does not offer is a 422 at ``schemes.i``
+         *     (``unsupported: reject``), computed on the same array and labelled "hypothetical: not offered
+         *     by this array" (``hypothetical``), or computed with the same drives in an array that offers it
+         *     (``peer``: ``peer_array_id``, by default the generic array), with a note saying so.
          */
         CompareSchemes: {
             /** Base */
             base: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Peer Array Id
+             * @description with unsupported = peer: the array that computes such a scheme with the same drives
+             * @default generic
+             */
+            peer_array_id: string;
             /** Schemes */
             schemes: components["schemas"]["RaidScheme"][];
+            /**
+             * Unsupported
+             * @description a scheme the array does not offer: reject, hypothetical or peer
+             * @default reject
+             * @enum {string}
+             */
+            unsupported: "reject" | "hypothetical" | "peer";
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -1763,6 +1881,12 @@ export interface components {
             cluster?: components["schemas"]["Cluster"] | null;
             controller: components["schemas"]["ControllerSpec"];
             headroom?: components["schemas"]["HeadroomTargets"];
+            /**
+             * Hypothetical
+             * @description computed although the array does not offer it (its support checks are skipped)
+             * @default false
+             */
+            hypothetical: boolean;
             /**
              * Name
              * @default configuration
@@ -1988,13 +2112,15 @@ export interface components {
         };
         /** CurvesRequest */
         CurvesRequest: {
+            /** @description what-if dials applied to the workloads and configuration first */
+            adjust?: components["schemas"]["Adjustments"] | null;
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
              * Curves
-             * @description the curves to compute (null: all three); the others are null in the answer
+             * @description the curves (and the headroom mark) to compute (null: all); the others are null in the answer
              */
-            curves?: ("latency_vs_load" | "queue_depth" | "hit_ratio")[] | null;
+            curves?: ("latency_vs_load" | "queue_depth" | "hit_ratio" | "headroom")[] | null;
             /**
              * Window
              * @description default: the first window
@@ -2008,6 +2134,8 @@ export interface components {
         };
         /** CurvesResult */
         CurvesResult: {
+            /** @description headroom load against saturation load on the latency curve */
+            headroom?: components["schemas"]["HeadroomMark"] | null;
             hit_ratio: components["schemas"]["HitRatioCurve"] | null;
             latency_vs_load: components["schemas"]["LatencyCurve"] | null;
             /**
@@ -2776,6 +2904,8 @@ export interface components {
         };
         /** EvaluateRequest */
         EvaluateRequest: {
+            /** @description what-if dials applied to the workloads and configuration before evaluating */
+            adjust?: components["schemas"]["Adjustments"] | null;
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
@@ -3167,6 +3297,34 @@ export interface components {
             usable_tb: number;
             /** Windows */
             windows: components["schemas"]["WindowFigures"][];
+        };
+        /**
+         * HeadroomMark
+         * @description Where a window's load reaches its first headroom target, against where it saturates.
+         */
+        HeadroomMark: {
+            /**
+             * Binding
+             * @description what reaches its target first, in words
+             */
+            binding: string;
+            headroom: components["schemas"]["Explained"];
+            /**
+             * Headroom Iops
+             * @description largest load within every target [IOPS]; null for an idle window
+             */
+            headroom_iops: number | null;
+            /**
+             * Headroom Load Pct
+             * @description headroom load over saturation load [%]
+             */
+            headroom_load_pct: number | null;
+            /** Operating Iops */
+            operating_iops: number;
+            /** Saturation Iops */
+            saturation_iops: number;
+            /** Window */
+            window: string;
         };
         /**
          * HeadroomTargets
@@ -4280,6 +4438,8 @@ export interface components {
             mean_read_service_ms: number;
             /** @description dedicated parity drives busy (RAID-DP/RAID-TEC) [%] */
             parity_utilization_pct?: components["schemas"]["Explained"] | null;
+            /** @description back-end IOPS per drive */
+            per_drive_iops?: components["schemas"]["Explained"] | null;
             /** Pool */
             pool: string;
             /** Queue Per Drive */
@@ -4291,6 +4451,8 @@ export interface components {
              * @description share of the drives' surface the data spans [%]
              */
             span_pct: number;
+            /** @description back-end writes per front-end write in the window */
+            write_penalty?: components["schemas"]["Explained"] | null;
         };
         /**
          * PortGroup
@@ -4418,6 +4580,12 @@ export interface components {
         };
         /** RaidConversionRequest */
         RaidConversionRequest: {
+            /**
+             * Fill Pct
+             * @description pool fill the write cost is taken at [%] (write-anywhere layouts; sizing states its own in each pool's write penalty, input fill)
+             * @default 100
+             */
+            fill_pct: number;
             /** From Drives */
             from_drives?: number | null;
             from_raid: components["schemas"]["RaidLayout"];
@@ -4437,9 +4605,90 @@ export interface components {
              * @description percentage [%], 0-100
              */
             read_pct: number;
+            /**
+             * Size Kib
+             * @description size of a random write [KiB]
+             * @default 4
+             */
+            size_kib: number;
             /** To Drives */
             to_drives?: number | null;
             to_raid: components["schemas"]["RaidLayout"];
+        };
+        /** RaidGrid */
+        RaidGrid: {
+            /** Frontend Iops */
+            frontend_iops: number;
+            /** Rows */
+            rows: components["schemas"]["RaidGridRow"][];
+            /**
+             * Window
+             * @description the busiest window (most front-end IOPS): latency and cost per IOPS
+             */
+            window: string;
+        };
+        /**
+         * RaidGridRequest
+         * @description Every RAID scheme the configuration's array offers, for its drive, each sized for the workloads.
+         */
+        RaidGridRequest: {
+            /**
+             * Configuration
+             * @description the array and drive (its scheme, width and drive count are ignored: each scheme is sized)
+             */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RaidGridRow */
+        RaidGridRow: {
+            /** Binding Constraint */
+            binding_constraint: string;
+            /**
+             * Configuration
+             * @description name of the sized configuration
+             */
+            configuration: string;
+            cost_per_1000_iops: components["schemas"]["Explained"];
+            cost_per_usable_tb: components["schemas"]["Explained"];
+            /**
+             * Drives
+             * @description drives in RAID groups (excl. spares)
+             */
+            drives: number;
+            /**
+             * Failures Tolerated
+             * @description drive failures one group survives
+             */
+            failures_tolerated: number;
+            /** Feasible */
+            feasible: boolean;
+            /** Group Width */
+            group_width: number;
+            /** Passed */
+            passed: boolean;
+            /**
+             * Read Latency Ms
+             * @description busiest window; null when saturated
+             */
+            read_latency_ms: number | null;
+            /** @description one drive rebuilt under load; null for RAID 0 */
+            rebuild_hours: components["schemas"]["Explained"] | null;
+            scheme: components["schemas"]["RaidScheme"];
+            /** Scheme Name */
+            scheme_name: string;
+            /** Spares */
+            spares: number;
+            usable_raw_pct: components["schemas"]["Explained"];
+            /** Usable Tb */
+            usable_tb: number;
+            /** Write Latency Ms */
+            write_latency_ms: number | null;
+            /** @description back-end writes per front-end write, busiest window */
+            write_penalty: components["schemas"]["Explained"] | null;
         };
         /**
          * RaidLayout
@@ -5481,7 +5730,7 @@ export interface components {
             hot_set_change_pct: number;
             /**
              * Locality B
-             * @description b-model spatial locality bias; None = calibrated default
+             * @description b-model spatial locality bias; None = from the tiered workloads' skew
              */
             locality_b?: number | null;
             /**
@@ -7560,6 +7809,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "sizing-raid_grid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RaidGridRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaidGrid"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

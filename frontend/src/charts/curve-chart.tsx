@@ -21,6 +21,7 @@ import { formatNumber } from '@/components';
 
 import { ChartData, PALETTE, tick, type Marker, type Series, type Span, type VerticalLine } from './chart-parts';
 import { linearTicks, logTicks } from './ticks';
+import { useNarrow } from './use-narrow';
 
 export { niceCeil } from './ticks';
 
@@ -44,6 +45,15 @@ type CurveChartProps = {
   height?: number;
   children?: ReactNode;
 };
+
+/**
+ * Width of a y axis [px]: its longest tick label (about 7 px a character at 12 px) plus the tick,
+ * a gap and the rotated axis title, so the title never overlaps the tick labels.
+ */
+export function axisWidth(ticks: number[]): number {
+  const longest = Math.max(1, ...ticks.map((t) => tick(t).length));
+  return 12 + longest * 7 + 8 + 18;
+}
 
 /** A labelled line chart (numeric x), with optional markers and vertical lines, and its data as a table. */
 export function CurveChart({
@@ -74,8 +84,20 @@ export function CurveChart({
   );
   const xMin = xs.length ? Math.min(...xs) : 0;
   const xMax = xs.length ? Math.max(...xs) : 1;
-  const xTicks = xScale === 'log' ? logTicks(xMin, xMax, series.flatMap((s) => s.points.map((p) => p.x))) : linearTicks(xMin, xMax);
+  const narrow = useNarrow();
+  const allXTicks = xScale === 'log' ? logTicks(xMin, xMax, series.flatMap((s) => s.points.map((p) => p.x))) : linearTicks(xMin, xMax, narrow ? 3 : 5);
+  // on a phone, every other log tick (1, 4, 16, 64, 256): labels never touch
+  const xTicks = narrow && xScale === 'log' && allXTicks.length > 5 ? allXTicks.filter((_, i) => i % 2 === 0) : allXTicks;
   const domain: [number, number] = xScale === 'log' ? [xMin, xMax] : [xTicks[0] ?? 0, xTicks.at(-1) ?? 1];
+  // round y ticks (1, 2, 2.5, 5 x 10^k), never Recharts' own (5,500 / 11,000 / 16,500)
+  const yValues = (right: boolean) => [
+    ...series.filter((s) => !!s.right === right).flatMap((s) => s.points.map((p) => p.y)),
+    ...markers.filter((m) => !!m.right === right).map((m) => m.y),
+  ].filter((y): y is number => y !== null && Number.isFinite(y));
+  const leftValues = yValues(false);
+  const leftTicks = linearTicks(0, yMax ?? (leftValues.length ? Math.max(...leftValues) : 1), 4);
+  const rightValues = yValues(true);
+  const rightTicks = linearTicks(0, rightValues.length ? Math.max(...rightValues) : 1, 4);
 
   return (
     <figure className="chart" aria-labelledby={`${id}-title`}>
@@ -99,18 +121,21 @@ export function CurveChart({
             <YAxis
               yAxisId="left"
               tickFormatter={tick}
-              domain={yMax !== undefined ? [0, yMax] : [0, 'auto']}
+              ticks={leftTicks}
+              domain={[0, leftTicks.at(-1) ?? 1]}
               allowDataOverflow={yMax !== undefined}
-              width={64}
-              label={{ value: yLabel, angle: -90, position: 'insideLeft', offset: -2, style: { textAnchor: 'middle' } }}
+              width={axisWidth(leftTicks)}
+              label={{ value: yLabel, angle: -90, position: 'insideLeft', offset: 4, style: { textAnchor: 'middle' } }}
             />
             {hasRight ? (
               <YAxis
                 yAxisId="right"
                 orientation="right"
                 tickFormatter={tick}
-                width={64}
-                label={{ value: yRightLabel, angle: 90, position: 'insideRight', offset: -2, style: { textAnchor: 'middle' } }}
+                ticks={rightTicks}
+                domain={[0, rightTicks.at(-1) ?? 1]}
+                width={axisWidth(rightTicks)}
+                label={{ value: yRightLabel, angle: 90, position: 'insideRight', offset: 4, style: { textAnchor: 'middle' } }}
               />
             ) : null}
             <Tooltip

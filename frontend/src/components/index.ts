@@ -1,7 +1,7 @@
 export { Layout, type NavItem } from './layout/layout';
 export { Loading } from './feedback/loading';
 export { ErrorState } from './feedback/error-state';
-export { Figure, formatNumber, type FigureExplanation } from './figure/figure';
+export { Figure, figureText, formatNumber, type FigureExplanation } from './figure/figure';
 export {
   CommitTextField,
   Field,

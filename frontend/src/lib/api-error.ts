@@ -1,3 +1,5 @@
+import { fieldWords } from './field-errors';
+
 /**
  * The API's errors: FastAPI's `{ "detail": ... }` bodies parsed into an {@link ApiError}, with
  * per-field messages for 422 validation errors. Importable anywhere (components show these errors);
@@ -8,8 +10,11 @@
 export type ValidationIssue = {
   /** Where the error is, e.g. `['body', 'workload', 'read_ratio']`. */
   loc: (string | number)[];
+  /** The message for people (see {@link humaneMessage}). */
   msg: string;
   type: string;
+  /** The API's own words, when `msg` was rewritten (e.g. to find the field a message names). */
+  raw?: string;
 };
 
 /**
@@ -67,9 +72,51 @@ function isIssue(x: unknown): x is ValidationIssue {
   return Array.isArray(o.loc) && typeof o.msg === 'string';
 }
 
-/** Pydantic prefixes messages raised by custom validators with "Value error, ". */
-function cleanMessage(msg: string): string {
-  return msg.replace(/^(Value|Assertion) error, /, '');
+const fmtBound = (x: string) => Number(x).toLocaleString('en-US', { maximumFractionDigits: 6 });
+
+/** Pydantic's stock messages in plain words (the engine's own messages are already written for people). */
+const HUMANE: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^Field required$/, () => 'Required'],
+  [/^Input should be greater than or equal to (\S+)$/, (m) => `Must be at least ${fmtBound(m[1]!)}`],
+  [/^Input should be less than or equal to (\S+)$/, (m) => `Must be at most ${fmtBound(m[1]!)}`],
+  [/^Input should be greater than (\S+)$/, (m) => `Must be more than ${fmtBound(m[1]!)}`],
+  [/^Input should be less than (\S+)$/, (m) => `Must be less than ${fmtBound(m[1]!)}`],
+  [/^Input should be a finite number$/, () => 'Enter a finite number'],
+  [/^Input should be a valid (number|integer).*$/, (m) => (m[1] === 'integer' ? 'Enter a whole number' : 'Enter a number')],
+  [/^String should have at least 1 character$/, () => 'Must not be empty'],
+  [/^String should have at least (\d+) characters$/, (m) => `Needs at least ${m[1]} characters`],
+  [/^String should have at most (\d+) characters?$/, (m) => `At most ${m[1]} characters`],
+  [/^List should have at least (\d+) items? after validation.*$/, (m) => `Needs at least ${m[1]} ${m[1] === '1' ? 'entry' : 'entries'}`],
+  [/^List should have at most (\d+) items? after validation.*$/, (m) => `At most ${m[1]} ${m[1] === '1' ? 'entry' : 'entries'}`],
+  [/^Input should be ('.+)$/, (m) => `Choose ${m[1]}`],
+  [/^Input should be a valid (dictionary|list|object|array).*$/, () => 'Not in the expected form'],
+  [/^Extra inputs are not permitted$/, () => 'Not a field of this form'],
+  // the message sits at the field it names: "read_iops_4k is required for an SSD" -> "Required for an SSD"
+  [/^[a-z][a-z0-9_]* is required (for .+)$/, (m) => `Required ${m[1]}`],
+];
+
+/** Field names inside a sentence in the forms' words: "give io_sizes or io_size_kib" -> "give I/O sizes or I/O size". */
+function withFieldWords(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (name) => fieldWords(name));
+}
+
+/** A 422 message for people: Pydantic's "Value error, " prefix dropped, stock phrases in plain words. */
+export function humaneMessage(msg: string): string {
+  const raw = msg.replace(/^(Value|Assertion) error, /, '');
+  for (const [pattern, say] of HUMANE) {
+    const m = raw.match(pattern);
+    if (m) return say(m);
+  }
+  const text = withFieldWords(raw);
+  // a sentence starts with a capital; an identifier ("netapp-fas3170 allows ...") keeps its case
+  return /^[a-z]+\b(?![-\d])/.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/** Per dotted field path, the messages of `issues`; messages about the whole request under ''. */
+export function issuesByField(issues: readonly ValidationIssue[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of issues) (out[fieldPath(issue.loc)] ??= []).push(issue.msg);
+  return out;
 }
 
 /** The dotted field path for a `loc`, '' for the request as a whole. */
@@ -87,7 +134,7 @@ export function parseApiError(status: number, body: unknown, statusText = ''): A
   const fallback = `Request failed: ${status}${statusText ? ` ${statusText}` : ''}`;
 
   if (Array.isArray(detail) && detail.every(isIssue)) {
-    const issues = detail.map((d) => ({ loc: d.loc, msg: cleanMessage(d.msg), type: String(d.type ?? '') }));
+    const issues = detail.map((d) => ({ loc: d.loc, msg: humaneMessage(d.msg), type: String(d.type ?? ''), raw: d.msg }));
     const fieldErrors: Record<string, string[]> = {};
     const formErrors: string[] = [];
     for (const issue of issues) {

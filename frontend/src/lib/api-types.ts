@@ -46,6 +46,10 @@ export type SizingResult = Schemas['SizingResult'];
 export type CacheOption = Schemas['CacheOption'];
 export type QueueDepthCurve = Schemas['QueueDepthCurve'];
 export type LatencyCurve = Schemas['LatencyCurve'];
+export type HeadroomMark = Schemas['HeadroomMark'];
+export type RaidGrid = Schemas['RaidGrid'];
+export type RaidGridRow = Schemas['RaidGridRow'];
+export type RaidGridRequest = Schemas['RaidGridRequest'];
 export type ImportedPhase = Schemas['ImportedPhase'];
 export type HostStatsImport = Schemas['HostStatsImport'];
 export type HostFormat = Schemas['HostFormat'];
@@ -58,6 +62,7 @@ export type ObservedRequest = Schemas['ObservedRequest'];
 
 // Requests and answers of the sizing endpoints
 export type CatalogReference = Schemas['CatalogReference'];
+export type Adjustments = Schemas['Adjustments'];
 /** A configuration as the API takes it: in full, or as a catalog reference resolved on the server. */
 export type ConfigurationInput = Configuration | CatalogReference;
 export type EvaluateRequest = Schemas['EvaluateRequest'];

@@ -11,6 +11,7 @@ import type {
   ConfigurationInput,
   EvaluateRequest,
   HeadroomTargets,
+  RecommendRequest,
   SizeRequest,
   Workload,
 } from '@/lib/api-types';
@@ -47,12 +48,10 @@ export type ConfigDraft = {
 export type Run = {
   kind: 'size' | 'evaluate';
   workloads: Workload[];
-  /** A catalog reference from the builder (drive_count null when sizing). */
+  /** A catalog reference from the builder (drive_count null when sizing; headroom targets inside). */
   configuration: ConfigurationInput;
   /** Sizing only: flash-cache sizes to try; null = the configuration's own. */
   flashCacheOptionsGb: number[] | null;
-  /** Headroom targets other than the defaults, or null. */
-  headroom: HeadroomTargets | null;
 };
 
 /**
@@ -74,6 +73,8 @@ export type WorkflowState = {
   compare: CompareConfigurations | CompareSchemes | null;
   /** Extra configurations drafted on Compare (the first column is always the resolved one). */
   compareDrafts: ConfigDraft[];
+  /** The last recommendation asked for (its results come back when the page is opened again). */
+  recommend: RecommendRequest | null;
 };
 
 export const defaultHeadroom: HeadroomTargets = {
@@ -106,6 +107,7 @@ export const initialWorkflow: WorkflowState = {
   resolved: null,
   compare: null,
   compareDrafts: [],
+  recommend: null,
 };
 
 const STORAGE_KEY = 'sizer.workflow.v1';
@@ -121,6 +123,7 @@ function revive(raw: unknown): WorkflowState | null {
     resolved: r.resolved ?? null,
     compare: r.compare ?? null,
     compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts.map((d) => ({ ...emptyDraft, ...d })) : [],
+    recommend: r.recommend ?? null,
   };
 }
 
@@ -137,7 +140,7 @@ export const workflow = {
   setDraft(draft: ConfigDraft) {
     workflowStore.set((s) => ({ ...s, draft }));
   },
-  startRun(run: Run) {
+  startRun(run: Run | null) {
     workflowStore.set((s) => ({ ...s, run }));
   },
   resolve(resolved: Resolved | null) {
@@ -145,6 +148,9 @@ export const workflow = {
   },
   setCompare(compare: WorkflowState['compare']) {
     workflowStore.set((s) => ({ ...s, compare }));
+  },
+  setRecommend(recommend: RecommendRequest | null) {
+    workflowStore.set((s) => ({ ...s, recommend }));
   },
   setCompareDrafts(compareDrafts: ConfigDraft[]) {
     workflowStore.set((s) => ({ ...s, compareDrafts }));

@@ -19,6 +19,14 @@ describe('generated API types', () => {
     expect(committed === generated, 'src/api/schema.d.ts is stale: run `npm run gen:api`').toBe(true);
   });
 
+  it('keep the field constraints the browser checks in step with openapi.json (`npm run gen:api`)', async () => {
+    const script = new URL('../../../scripts/gen-constraints.mjs', import.meta.url).href;
+    const { constraints } = (await import(/* @vite-ignore */ script)) as { constraints: (openapi: unknown) => unknown };
+    const openapi: unknown = JSON.parse(await readFile(schemaUrl, 'utf8'));
+    const committed: unknown = JSON.parse(await readFile(new URL('../constraints.json', import.meta.url), 'utf8'));
+    expect(committed).toEqual(constraints(openapi));
+  });
+
   it('describe the health operation the app relies on', async () => {
     const schema = JSON.parse(await readFile(schemaUrl, 'utf8')) as {
       paths: Record<string, Record<string, { operationId?: string }>>;

@@ -25,6 +25,18 @@ function renderApp(path: string) {
   return { router, user };
 }
 
+/** The bodies of the `/size` requests from now on (each answered with the OLTP sizing). */
+function recordSizes(): SizeRequest[] {
+  const sizes: SizeRequest[] = [];
+  server.use(
+    http.post('*/api/v1/size', async ({ request }) => {
+      sizes.push((await request.json()) as SizeRequest);
+      return HttpResponse.json(fixtures.sizeOltp);
+    }),
+  );
+  return sizes;
+}
+
 const SLOW = { timeout: 15_000 }; // a lazy page's first import (Recharts) can take a while on a busy machine
 
 async function pickOltpOnFas3170(user: ReturnType<typeof userEvent.setup>) {
@@ -39,13 +51,7 @@ async function pickOltpOnFas3170(user: ReturnType<typeof userEvent.setup>) {
 
 describe('Size page', () => {
   it('sizes the OLTP template on a FAS3170 in RAID-DP and shows the verdicts, bill and charts', { timeout: 60_000 }, async () => {
-    const sizes: SizeRequest[] = [];
-    server.use(
-      http.post('*/api/v1/size', async ({ request }) => {
-        sizes.push((await request.json()) as SizeRequest);
-        return HttpResponse.json(fixtures.sizeOltp);
-      }),
-    );
+    const sizes = recordSizes();
     const { user } = renderApp(href.size());
     await pickOltpOnFas3170(user);
     await user.click(screen.getByRole('button', { name: 'Size it' }));
@@ -77,13 +83,59 @@ describe('Size page', () => {
     await user.click(screen.getByRole('button', { name: 'Size it' }));
 
     const summary = await screen.findByRole('alert', { name: '' });
-    expect(summary).toHaveTextContent('workload “OLTP database” › phase “online transactions” › read pct: Input should be less than or equal to 100');
+    expect(summary).toHaveTextContent('workload “OLTP database” › phase “online transactions” › reads: Must be at most 100');
     const online = screen.getByRole('group', { name: 'Phase online transactions' });
-    expect(within(online).getByRole('spinbutton', { name: 'Reads [%]' })).toHaveAccessibleDescription('Input should be less than or equal to 100');
+    expect(within(online).getByRole('spinbutton', { name: 'Reads [%]' })).toHaveAccessibleDescription('Must be at most 100');
     expect(screen.getByRole('combobox', { name: 'RAID group width [drives]' })).toHaveAccessibleDescription(
       'netapp-fas3170 allows raid-dp groups of 3-28 drives, got 40',
     );
-    expect(screen.getByText(/The API found 2 problems/)).toBeInTheDocument();
+    expect(screen.getByText(/2 fields need a fix first/)).toBeInTheDocument();
+  });
+
+  it('never sizes with a cleared field: an error at the field, focus on it, no request, and a reload keeps it empty', async () => {
+    // issue 17 item 1: capacity 50 and IOPS 30,000 sized, both cleared, sized again -> the old values were used
+    const sizes = recordSizes();
+    const { user } = renderApp(href.size());
+    await pickOltpOnFas3170(user);
+    const capacity = screen.getByRole('spinbutton', { name: 'Capacity today [TB]' });
+    const iops = within(screen.getByRole('group', { name: 'Phase online transactions' })).getByRole('spinbutton', { name: 'IOPS' });
+    await user.clear(capacity);
+    await user.type(capacity, '50');
+    await user.clear(iops);
+    await user.type(iops, '30000');
+    await user.click(screen.getByRole('button', { name: 'Size it' }));
+    await waitFor(() => expect(sizes).toHaveLength(1));
+    expect(sizes[0]!.workloads[0]!.capacity_tb).toBe(50);
+
+    await user.clear(capacity);
+    await user.clear(iops);
+    await user.click(screen.getByRole('button', { name: 'Size it' }));
+
+    expect(capacity).toHaveAccessibleDescription('Enter a number');
+    expect(iops).toHaveAccessibleDescription('Enter a number');
+    expect(capacity).toHaveFocus();
+    expect(screen.getByText(/2 fields need a fix first/)).toBeInTheDocument();
+    expect(sizes).toHaveLength(1);
+    // the results on screen are for the old inputs, and say so
+    expect(screen.getByText(/These results are for the inputs as they were/)).toBeInTheDocument();
+    // what a reload reads back: the cleared fields stay empty (never the old 50 TB)
+    const stored = JSON.parse(localStorage.getItem('sizer.workflow.v1')!) as { workloads: { capacity_tb: number | null; phases: { iops: number | null }[] }[] };
+    expect(stored.workloads[0]!.capacity_tb).toBeNull();
+    expect(stored.workloads[0]!.phases[0]!.iops).toBeNull();
+  });
+
+  it('checks a field against the API constraints before any request', async () => {
+    const sizes = recordSizes();
+    const { user } = renderApp(href.size());
+    await pickOltpOnFas3170(user);
+    const reads = within(screen.getByRole('group', { name: 'Phase online transactions' })).getByRole('spinbutton', { name: 'Reads [%]' });
+    await user.clear(reads);
+    await user.type(reads, '120');
+
+    expect(reads).toHaveAccessibleDescription('Must be at most 100'); // Phase.read_pct: maximum 100 in the OpenAPI schema
+    await user.click(screen.getByRole('button', { name: 'Size it' }));
+    expect(reads).toHaveFocus();
+    expect(sizes).toHaveLength(0);
   });
 });
 
@@ -104,9 +156,14 @@ describe('Compare page', () => {
       }),
     );
     const { user } = renderApp(href.compare());
-    await user.click(await screen.findByRole('button', { name: 'Compare NetApp RAID-DP with RAID 10' }));
+    const button = await screen.findByRole('button', { name: 'Compare NetApp RAID-DP with RAID 10' });
+    await waitFor(() => expect(button).toBeEnabled());
+    // the FAS3170 offers RAID-DP only: RAID 10 goes to an array that offers it, and the page says so first
+    expect(screen.getByTestId('peer-note')).toHaveTextContent('The FAS3170 (HA pair) does not offer RAID 10');
+    await user.click(button);
     expect(await screen.findByRole('heading', { name: 'Side by side' })).toBeInTheDocument();
     expect(body.schemes).toEqual(['raid-dp', 'raid10']);
+    expect(body).toMatchObject({ unsupported: 'peer', peer_array_id: 'generic' });
     expect((body.base as { pools: { drive_count: number | null }[] }).pools[0]!.drive_count).toBeNull();
     expect(screen.getByRole('table').querySelectorAll('td[data-best]').length).toBeGreaterThan(0);
     expect(screen.getByRole('textbox', { name: 'Report name' })).toHaveValue('OLTP database: raid-dp 16 vs raid10 8');

@@ -36,7 +36,7 @@ function nameOf(c: ConfigurationInput): string {
 function schemeOf(c: ConfigurationInput): SchemeChoice | undefined {
   if (isFullConfiguration(c)) {
     const raid = c.pools[0]?.raid;
-    return raid ? { scheme: raid.scheme, groupWidth: raid.group_width } : undefined;
+    return raid ? { scheme: raid.scheme, groupWidth: raid.group_width, fullStripeShare: raid.full_stripe_share ?? null } : undefined;
   }
   return c.raid_scheme && c.group_width ? { scheme: c.raid_scheme as RaidScheme, groupWidth: c.group_width } : undefined;
 }

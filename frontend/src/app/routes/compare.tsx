@@ -2,12 +2,13 @@ import { Suspense } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
-import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare } from '@/features/compare';
-import { ConfigurationBuilder, draftToReference, useRaidSchemes } from '@/features/configurations';
+import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare, type SchemeChoice } from '@/features/compare';
+import { ConfigurationBuilder, draftToReference, useArrayDetail, useRaidSchemes } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
-import { isFullConfiguration, type ConfigurationInput, type RaidScheme } from '@/lib/api-types';
+import { isFullConfiguration, type ConfigurationInput } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
+import { recentReports } from '@/stores/recent-reports';
 import { workflow, useWorkflow } from '@/stores/workflow';
 
 import { href } from '../routes';
@@ -29,6 +30,8 @@ export default function ComparePage() {
   const drafts = useWorkflow((s) => s.compareDrafts);
   const draft = useWorkflow((s) => s.draft);
   const schemes = useRaidSchemes();
+  const baseArrayId = resolved ? (isFullConfiguration(resolved.configuration) ? (resolved.configuration.array_id ?? '') : resolved.configuration.array_id) : '';
+  const baseArray = useArrayDetail(baseArrayId);
   const compare = useCompare(request);
   const error = compare.error instanceof ApiError ? compare.error : null;
   const errors = fieldErrors(error?.isValidation ? error.fieldErrors : null);
@@ -49,12 +52,14 @@ export default function ComparePage() {
   const current = schemeOf(configuration);
   const sameWorkloads = request !== null && JSON.stringify(request.workloads) === JSON.stringify(workloads);
 
-  function compareSchemes(list: string[], sizeEach: boolean) {
+  function compareSchemes({ schemes: list, sizeEach, unsupported }: SchemeChoice) {
     workflow.setCompare({
       workloads,
       base: sizeEach ? asFamily(configuration) : configuration,
-      schemes: list as RaidScheme[],
+      schemes: list,
       degraded: 'none',
+      unsupported,
+      peer_array_id: 'generic',
     });
   }
 
@@ -79,11 +84,14 @@ export default function ComparePage() {
         <h2 id="schemes-title">RAID schemes</h2>
         {schemes.isError ? <ErrorState title="The RAID schemes could not be loaded" error={schemes.error} /> : null}
         <SchemeCompare
+          key={`${baseArrayId}:${current}`}
           schemes={schemes.data?.raid_schemes ?? []}
+          offered={baseArray.array ? baseArray.array.raid.map((r) => r.scheme) : (schemes.data?.raid_schemes ?? []).map((r) => r.scheme)}
+          arrayModel={baseArray.array?.model ?? 'array'}
           current={current}
           onCompare={compareSchemes}
           pending={compare.isFetching}
-          disabled={!schemes.data}
+          disabled={!schemes.data || (baseArrayId !== '' && !baseArray.array && !baseArray.isError)}
         />
       </section>
 
@@ -142,6 +150,7 @@ export default function ComparePage() {
             input={{ kind: 'compare', inputs: request }}
             defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration)).join(' vs ')}`.slice(0, 200)}
             reportHref={href.report}
+            onSaved={recentReports.remember}
           />
         </section>
       ) : null}

@@ -1,11 +1,11 @@
-import { Suspense, useState } from 'react';
+import { Suspense } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { ErrorState, FormErrors, Loading } from '@/components';
 import { useArrays } from '@/features/configurations';
 import { ParetoChart, RecommendForm, RecommendResults, useRecommendation } from '@/features/recommend';
 import { ApiError, fieldPath } from '@/lib/api-error';
-import type { RecommendedConfiguration, RecommendRequest } from '@/lib/api-types';
+import type { RecommendedConfiguration } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
 import { workflow, useWorkflow } from '@/stores/workflow';
 
@@ -15,7 +15,7 @@ export default function RecommendPage() {
   const workloads = useWorkflow((s) => s.workloads);
   const draft = useWorkflow((s) => s.draft);
   const arrays = useArrays();
-  const [request, setRequest] = useState<RecommendRequest | null>(null);
+  const request = useWorkflow((s) => s.recommend);
   const recommendation = useRecommendation(request);
   const navigate = useNavigate();
   const error = recommendation.error instanceof ApiError ? recommendation.error : null;
@@ -37,6 +37,8 @@ export default function RecommendPage() {
       nodes: c.nodes ?? null,
       driveCount: c.drive_count,
     });
+    // Size shows nothing until this configuration is evaluated: never the previous array's results
+    workflow.startRun(null);
     void navigate(href.size());
   }
 
@@ -59,7 +61,7 @@ export default function RecommendPage() {
           <RecommendForm
             workloads={workloads}
             vendors={vendors}
-            onSubmit={setRequest}
+            onSubmit={workflow.setRecommend}
             pending={recommendation.isFetching}
             errors={fieldErrors(error?.isValidation ? error.fieldErrors : null)}
           />

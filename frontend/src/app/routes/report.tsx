@@ -1,12 +1,15 @@
-import { Suspense } from 'react';
-import { Link, useParams } from 'react-router';
+import { Suspense, useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 
 import { ErrorState, Loading } from '@/components';
 import { CompareCurves, CompareTable } from '@/features/compare';
+import { draftFromConfiguration } from '@/features/configurations';
 import { InputsSummary, ReportHeader, useReport } from '@/features/reports';
 import { CurvesView, ResultsView } from '@/features/results';
 import { ApiError } from '@/lib/api-error';
-import type { ConfigurationInput, ReportSnapshot } from '@/lib/api-types';
+import { isFullConfiguration, type ConfigurationInput, type ReportSnapshot } from '@/lib/api-types';
+import { recentReports } from '@/stores/recent-reports';
+import { workflow } from '@/stores/workflow';
 
 import { documentTitle, href } from '../routes';
 
@@ -56,9 +59,22 @@ function configurationsOf(report: ReportSnapshot): ConfigurationInput[] {
   return report.configurations.length ? report.configurations : [];
 }
 
+/** Put the report's workloads and (first) configuration into Size, as a copy to edit. */
+function editCopy(report: ReportSnapshot) {
+  const first = report.kind === 'size' ? report.result.configuration : report.configurations.find(isFullConfiguration);
+  workflow.setWorkloads(report.inputs.workloads);
+  if (first) workflow.setDraft(draftFromConfiguration(first, report.kind === 'size'));
+  workflow.startRun(null);
+}
+
 export default function ReportPage() {
   const { reportId = '' } = useParams();
   const report = useReport(reportId);
+  const navigate = useNavigate();
+  const loaded = report.data;
+  useEffect(() => {
+    if (loaded) recentReports.remember({ id: loaded.id, name: loaded.name, kind: loaded.kind });
+  }, [loaded]);
 
   if (report.isPending) return <Loading label="Loading the report…" />;
   if (report.isError) {
@@ -82,7 +98,20 @@ export default function ReportPage() {
   const data = report.data;
   return (
     <article className="page report-page">
-      <ReportHeader report={data} reportHref={href.report} />
+      <ReportHeader report={data} reportHref={href.report}>
+        <p className="no-print">
+          <button
+            type="button"
+            onClick={() => {
+              editCopy(data);
+              void navigate(href.size());
+            }}
+          >
+            Edit a copy in Size
+          </button>{' '}
+          <span className="muted">(this report stays as it is)</span>
+        </p>
+      </ReportHeader>
       <Body report={data} />
       <InputsSummary workloads={data.inputs.workloads} configurations={configurationsOf(data)} />
     </article>

@@ -1,14 +1,17 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading, SelectField } from '@/components';
-import { ConfigurationBuilder, customHeadroom, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
+import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
-import { hasObserved, ObservedPanel, ResultsView, useRun, WhatIfPanel } from '@/features/results';
+import { hasObserved, ObservedPanel, RaidGrid, ResultsView, runRequest, useRun, WhatIfPanel } from '@/features/results';
 import { WorkloadsEditor } from '@/features/workloads';
-import { ApiError, fieldPath } from '@/lib/api-error';
+import { ApiError, fieldPath, issuesByField } from '@/lib/api-error';
 import { isFullConfiguration } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
+import { focusFirstInvalid } from '@/lib/focus-invalid';
+import { validateRequest } from '@/lib/validate';
+import { recentReports } from '@/stores/recent-reports';
 import { workflow, useWorkflow, type ConfigDraft, type Run } from '@/stores/workflow';
 
 import { href } from '../routes';
@@ -42,26 +45,46 @@ export default function SizePage() {
     }
   }, [data, run]);
 
-  const apiError = outcome.error instanceof ApiError ? outcome.error : null;
-  const validation = apiError?.isValidation ? apiError : null;
-  const errors = fieldErrors(validation?.fieldErrors);
   const sizing = draft.driveCount === null;
   const canRun = workloads.length > 0 && draft.arrayId !== '';
-
-  function start() {
-    const next: Run = {
+  const next: Run = useMemo(
+    () => ({
       kind: sizing ? 'size' : 'evaluate',
       workloads,
       configuration: draftToReference(draft),
       flashCacheOptionsGb: sizing && draft.cacheOptionsGb.length ? draft.cacheOptionsGb : null,
-      headroom: customHeadroom(draft),
-    };
+    }),
+    [sizing, workloads, draft],
+  );
+  // the API's own field constraints, checked here before any request
+  const request = useMemo(() => runRequest(next), [next]);
+  const clientIssues = useMemo(() => (canRun ? validateRequest(request.schema, request.body) : []), [canRun, request.schema, request.body]);
+  const [attempted, setAttempted] = useState(false);
+  const pageRef = useRef<HTMLElement>(null);
+
+  const stale = run !== null && (!same(run.workloads, workloads) || !same(run.configuration, next.configuration) || run.kind !== next.kind);
+  const apiError = outcome.error instanceof ApiError ? outcome.error : null;
+  // the server's field messages are about the inputs it was sent: gone once those inputs change
+  const validation = apiError?.isValidation && !stale ? apiError : null;
+  const errors = fieldErrors({ ...issuesByField(validation?.issues ?? []), ...issuesByField(clientIssues) });
+  const problems = [...clientIssues, ...(validation?.issues ?? [])];
+
+  useEffect(() => {
+    if (attempted && clientIssues.length) focusFirstInvalid(pageRef.current);
+  }, [attempted, clientIssues.length]);
+
+  function start() {
+    if (clientIssues.length) {
+      setAttempted(true);
+      focusFirstInvalid(pageRef.current);
+      return;
+    }
+    setAttempted(false);
     focusResults.current = true;
     if (run && same(run, next)) void outcome.refetch();
     else workflow.startRun(next);
   }
 
-  const stale = run !== null && data !== undefined && (!same(run.workloads, workloads) || !same(run.configuration, draftToReference(draft)));
   const a = array.array;
   const groupWidth = data
     ? isFullConfiguration(data.configuration)
@@ -70,7 +93,7 @@ export default function SizePage() {
     : 1;
 
   return (
-    <article className="page size-page">
+    <article className="page size-page" ref={pageRef}>
       <h1>Size</h1>
       <p className="lead">
         Describe the workloads and build a configuration; size it (fewest drives that meet every window) or evaluate a fixed
@@ -96,15 +119,17 @@ export default function SizePage() {
         <span className="action-status" aria-live="polite">
           {!canRun ? 'Add a workload and choose an array first.' : null}
           {outcome.isFetching ? 'Asking the engine…' : null}
-          {validation ? `The API found ${validation.issues.length} problem${validation.issues.length === 1 ? '' : 's'}: see the fields marked in red.` : null}
-          {stale && !outcome.isFetching ? 'The inputs changed since these results.' : null}
+          {canRun && problems.length
+            ? `${problems.length === 1 ? 'One field needs' : `${problems.length} fields need`} a fix first: see the fields marked in red. `
+            : null}
+          {stale && data && !outcome.isFetching ? 'The inputs changed since these results.' : null}
         </span>
       </div>
 
-      {validation ? (
+      {(attempted && clientIssues.length) || validation ? (
         <FormErrors
-          title="The API could not run this"
-          messages={validation.issues.map((i) => `${describePath(fieldPath(i.loc), { workloads })}: ${i.msg}`)}
+          title={validation ? 'The API could not run this' : 'Fix these fields first'}
+          messages={problems.map((i) => `${describePath(fieldPath(i.loc), { workloads })}: ${i.msg}`)}
         />
       ) : null}
       {apiError && !validation ? <ErrorState title="The engine could not run this" error={apiError} onRetry={() => void outcome.refetch()} /> : null}
@@ -113,7 +138,7 @@ export default function SizePage() {
       {outcome.isPending && outcome.fetchStatus === 'fetching' ? <Loading label="Sizing…" /> : null}
 
       {data && run ? (
-        <section className="step results-step" aria-labelledby="results-title">
+        <section className={`step results-step${stale ? ' is-stale' : ''}`} aria-labelledby="results-title" data-stale={stale ? 'true' : 'false'}>
           <h2 id="results-title" ref={resultsHeading} tabIndex={-1}>
             Results: {data.result.configuration}
           </h2>
@@ -167,6 +192,11 @@ export default function SizePage() {
               />
             </section>
           ) : null}
+          <RaidGrid
+            workloads={run.workloads}
+            configuration={data.configuration}
+            currentScheme={isFullConfiguration(data.configuration) ? data.configuration.pools[0]?.raid.scheme : data.configuration.raid_scheme}
+          />
           <Suspense fallback={<Loading label="Loading what-if…" />}>
             <WhatIfPanel
               key={outcome.dataUpdatedAt}
@@ -176,7 +206,6 @@ export default function SizePage() {
               groupWidth={groupWidth}
               maxDrives={a?.max_drives ?? null}
               flashSizes={a ? flashCacheSizes(a) : []}
-              flashOptions={a?.flash_cache ?? []}
             />
           </Suspense>
           <p className="next-step">
@@ -188,6 +217,7 @@ export default function SizePage() {
             input={data.kind === 'size' ? { kind: 'size', inputs: data.request } : { kind: 'evaluate', inputs: data.request }}
             defaultName={`${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
             reportHref={href.report}
+            onSaved={recentReports.remember}
           />
         </section>
       ) : null}

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { Figure, formatNumber, type FigureExplanation } from '../figure/figure';
+import { Figure, figureText, formatNumber, type FigureExplanation } from '../figure/figure';
 
 // RAID 6 back-end IOPS: 8,000 x 0.7 + 8,000 x 0.3 x 6 = 5,600 + 14,400 = 20,000.
 const backendIops: FigureExplanation = {
@@ -80,9 +80,11 @@ describe('Figure', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it('shows an unbounded figure as infinity', () => {
+  it('shows an unbounded utilization as saturated and a missing price as unknown', () => {
     render(<Figure label="Headroom" figure={{ ...backendIops, value: null, unit: '%' }} />);
-    expect(screen.getByRole('button', { name: /∞ %/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^saturated, show how Headroom/ })).toBeInTheDocument();
+    render(<Figure label="List cost" figure={{ ...backendIops, value: null, unit: 'USD' }} />);
+    expect(screen.getByRole('button', { name: /^unknown, show how List cost/ })).toHaveTextContent(/^unknown$/);
   });
 });
 
@@ -95,5 +97,18 @@ describe('formatNumber', () => {
     expect(formatNumber(0.0012345)).toBe('0.00123');
     expect(formatNumber(0)).toBe('0');
     expect(formatNumber(null)).toBe('∞');
+  });
+});
+
+describe('figureText', () => {
+  it('says unknown for a missing power or price, never "∞ W" (issue 17 item 6)', () => {
+    expect(figureText({ value: null, unit: 'W' })).toBe('unknown');
+    expect(figureText({ value: null, unit: 'USD' })).toBe('unknown');
+  });
+
+  it('says saturated for a missing utilization or latency, and the number with its unit otherwise', () => {
+    expect(figureText({ value: null, unit: '%' })).toBe('saturated');
+    expect(figureText({ value: null, unit: 'ms' })).toBe('saturated');
+    expect(figureText({ value: 1234.4, unit: 'W' })).toBe('1,234 W');
   });
 });

@@ -36,6 +36,19 @@ export function formatNumber(x: number | null, digits = 3): string {
   return String(Number(x.toPrecision(digits)));
 }
 
+/** Units whose missing figure means an unbounded one (a saturated resource); any other missing figure is unknown. */
+const SATURATING_UNITS = new Set(['%', 'ms']);
+
+/**
+ * A figure with its unit for people: `1,234 W`; a missing value reads "saturated" for a
+ * utilization or latency (unbounded) and "unknown" for anything else (never "∞ W").
+ */
+export function figureText(figure: Pick<FigureExplanation, 'value' | 'unit'>, digits = 3): string {
+  if (figure.value === null || !Number.isFinite(figure.value)) return SATURATING_UNITS.has(figure.unit) ? 'saturated' : 'unknown';
+  const shown = formatNumber(figure.value, digits);
+  return figure.unit ? `${shown} ${figure.unit}` : shown;
+}
+
 function formatInput(v: number | string | null): string {
   if (v === null) return '—';
   return typeof v === 'number' ? formatNumber(v) : v;
@@ -61,8 +74,8 @@ export function Figure({ label, figure, digits = 3 }: FigureProps) {
   const rootRef = useRef<HTMLSpanElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popoverRef = useRef<HTMLDivElement>(null);
-  const shown = formatNumber(figure.value, digits);
-  const withUnit = figure.unit ? `${shown} ${figure.unit}` : shown;
+  const withUnit = figureText(figure, digits);
+  const known = figure.value !== null && Number.isFinite(figure.value);
   const inputs = Object.entries(figure.inputs ?? {});
 
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
@@ -178,8 +191,14 @@ export function Figure({ label, figure, digits = 3 }: FigureProps) {
         aria-label={`${withUnit}, show how ${label} is calculated`}
         onClick={() => setOpen((o) => !o)}
       >
-        <span className="figure-number">{shown}</span>
-        {figure.unit ? <span className="figure-unit"> {figure.unit}</span> : null}
+        {known ? (
+          <>
+            <span className="figure-number">{formatNumber(figure.value, digits)}</span>
+            {figure.unit ? <span className="figure-unit"> {figure.unit}</span> : null}
+          </>
+        ) : (
+          <span className="figure-number">{withUnit}</span>
+        )}
       </button>
       {/* In a portal, so a figure can sit inside a paragraph or a table cell. */}
       {open ? createPortal(popover, document.body) : null}

@@ -13,7 +13,10 @@ type NumberFieldProps = {
   min?: number;
   max?: number;
   step?: number | 'any';
-  /** Allow the field to be empty (onChange(null)); otherwise an empty field keeps the last number. */
+  /**
+   * The field may be empty: emptied, it reports null. A required field emptied reports NaN, so
+   * the form holds "no number" (never the last one typed) and the checks flag it at the field.
+   */
   optional?: boolean;
   placeholder?: string;
   className?: string;
@@ -26,7 +29,9 @@ function show(value: number | null | undefined): string {
 
 /**
  * A labelled number input. It keeps its own text while typing ("1." or "" are fine mid-edit) and
- * reports a number when the text is one. Range checks are the API's: its messages come in `errors`.
+ * reports a number when the text is one; emptied it reports null (optional) or NaN (required).
+ * Range checks come from the API's constraints (checked in the browser and by the server): their
+ * messages come in `errors`.
  */
 export function NumberField({
   label,
@@ -49,7 +54,8 @@ export function NumberField({
   useEffect(() => {
     setText((current) => {
       const parsed = current.trim() === '' ? null : Number(current);
-      return parsed === (value ?? null) ? current : show(value);
+      const wanted = value === undefined || value === null || Number.isNaN(value) ? null : value;
+      return parsed === wanted ? current : show(value);
     });
   }, [value]);
 
@@ -70,7 +76,7 @@ export function NumberField({
             const next = event.target.value;
             setText(next);
             if (next.trim() === '') {
-              if (optional) onChange(null);
+              onChange(optional ? null : Number.NaN);
               return;
             }
             const n = Number(next);

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 
 export { CompareTable } from './components/compare-table';
-export { SchemeCompare } from './components/scheme-compare';
+export { SchemeCompare, type SchemeChoice } from './components/scheme-compare';
 export { useCompare, type CompareRequest } from './api/compare-configurations';
 export { bestOf, comparisonRows } from './lib/rows';
 export { columnLabels, shortNames } from './lib/short-names';

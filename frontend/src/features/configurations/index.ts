@@ -4,4 +4,4 @@ export { useArrays } from './api/get-arrays';
 export { useDrives } from './api/get-drives';
 export { useArrayDetail, useHardwareChoices } from './hooks/use-hardware-choices';
 export { useRaidSchemes } from './api/get-raid-schemes';
-export { customHeadroom, draftToReference, flashCacheSizes } from './lib/draft';
+export { customHeadroom, draftFromConfiguration, draftToReference, flashCacheSizes } from './lib/draft';

@@ -34,13 +34,13 @@ describe('parseApiError', () => {
     expect(error.status).toBe(422);
     expect(error.isValidation).toBe(true);
     expect(error.fieldErrors).toEqual({
-      'workload.iops': ['Input should be greater than 0'],
-      'workload.read_ratio': ['read_ratio must be between 0 and 1'],
-      'drives.0.count': ['Field required'],
-      limit: ['Input should be a valid integer'],
+      'workload.iops': ['Must be more than 0'],
+      'workload.read_ratio': ['Read ratio must be between 0 and 1'],
+      'drives.0.count': ['Required'],
+      limit: ['Enter a whole number'],
     });
-    expect(error.formErrors).toEqual(['Input should be a valid dictionary']);
-    expect(error.messagesFor('workload.iops')).toEqual(['Input should be greater than 0']);
+    expect(error.formErrors).toEqual(['Not in the expected form']);
+    expect(error.messagesFor('workload.iops')).toEqual(['Must be more than 0']); // Pydantic's words made plain
     expect(error.messagesFor('nope')).toEqual([]);
     expect(error.issues).toHaveLength(5);
     expect(error.message).toBe('Invalid input (5 errors)');
@@ -53,12 +53,12 @@ describe('parseApiError', () => {
         { type: 'b', loc: ['body', 'x'], msg: 'second' },
       ],
     });
-    expect(error.fieldErrors).toEqual({ x: ['first', 'second'] });
+    expect(error.fieldErrors).toEqual({ x: ['First', 'Second'] });
   });
 
   it('uses a single issue as the message', () => {
     const error = parseApiError(422, { detail: [{ type: 'missing', loc: ['body', 'name'], msg: 'Field required' }] });
-    expect(error.message).toBe('Invalid input: name: Field required');
+    expect(error.message).toBe('Invalid input: name: Required');
   });
 
   it('uses a string detail as the message', () => {
@@ -111,7 +111,7 @@ describe('createApiClient', () => {
     server.use(http.get('http://api.test/api/v1/health', () => HttpResponse.json(validation422, { status: 422 })));
     const error = await client.get('/api/v1/health').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).messagesFor('workload.read_ratio')).toEqual(['read_ratio must be between 0 and 1']);
+    expect((error as ApiError).messagesFor('workload.read_ratio')).toEqual(['Read ratio must be between 0 and 1']);
   });
 
   it('throws an ApiError with status 0 when the server cannot be reached', async () => {

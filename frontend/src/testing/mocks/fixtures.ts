@@ -15,6 +15,7 @@ import type {
   MaxWorkloadResult,
   ObservedComparison,
   RaidConversion,
+  RaidGrid,
   RangesResult,
   Recommendation,
   ReportSnapshot,
@@ -42,6 +43,7 @@ import maxWorkloadOltp from '../fixtures/max-workload-oltp.json';
 import observedFas3170 from '../fixtures/observed-fas3170.json';
 import ports from '../fixtures/ports.json';
 import raidConversion from '../fixtures/raid-conversion.json';
+import raidGridOltp from '../fixtures/raid-grid-oltp.json';
 import raidSchemes from '../fixtures/raid-schemes.json';
 import rangesOltp from '../fixtures/ranges-oltp.json';
 import recommendOltp from '../fixtures/recommend-oltp.json';
@@ -62,6 +64,7 @@ export const fixtures = {
   sizeOltp: sizeOltp as unknown as SizingResult,
   evaluate48: evaluate48 as unknown as EvaluationResult,
   curvesOltp: curvesOltp as unknown as CurvesResult,
+  raidGridOltp: raidGridOltp as unknown as RaidGrid,
   compareOltp: compareOltp as unknown as CompareResult,
   reportCompare: reportCompare as unknown as ReportSnapshot,
   reportSize: reportSize as unknown as ReportSnapshot,

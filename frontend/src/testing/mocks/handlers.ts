@@ -40,6 +40,7 @@ export const handlers = [
   http.post('*/api/v1/import/host-stats', () => HttpResponse.json(fixtures.hostStatsIostat)),
   http.post('*/api/v1/import/observed', () => HttpResponse.json(fixtures.observedFas3170)),
   http.post('*/api/v1/size', () => HttpResponse.json(fixtures.sizeOltp)),
+  http.post('*/api/v1/raid-grid', () => HttpResponse.json(fixtures.raidGridOltp)),
   http.post('*/api/v1/evaluate', () => HttpResponse.json(fixtures.evaluate48)),
   http.post('*/api/v1/curves', () => HttpResponse.json(fixtures.curvesOltp)),
   http.post('*/api/v1/compare', () => HttpResponse.json(fixtures.compareOltp)),

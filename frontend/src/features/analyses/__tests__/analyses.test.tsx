@@ -47,7 +47,7 @@ describe('GrowthAnalysis', () => {
       ),
     );
     renderWithProviders(<GrowthAnalysis {...props} />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('workload “OLTP database” › phase “online transactions” › iops: Input should be greater than 0');
+    expect(await screen.findByRole('alert')).toHaveTextContent('workload “OLTP database” › phase “online transactions” › IOPS: Must be more than 0');
   });
 });
 

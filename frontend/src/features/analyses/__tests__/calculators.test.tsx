@@ -108,13 +108,13 @@ describe('BuildingBlocksCalculator', () => {
   it("shows the API's messages at the target", async () => {
     server.use(
       http.post('*/api/v1/whatif/building-blocks', () =>
-        HttpResponse.json(validation422({ loc: ['body', 'target'], msg: 'Value error, give at least one target: read_gb_s, write_gb_s, iops, usable_pb or raw_pb' }), {
+        HttpResponse.json(validation422({ loc: ['body', 'target'], msg: 'Value error, give at least one target: read or write bandwidth, IOPS, usable or raw capacity' }), {
           status: 422,
         }),
       ),
     );
     const { user } = renderWithProviders(<BuildingBlocksCalculator arrays={arrays} />);
     await user.click(screen.getByRole('button', { name: 'Size the building blocks' }));
-    expect(await screen.findByText('give at least one target: read_gb_s, write_gb_s, iops, usable_pb or raw_pb', { selector: '.field-error' })).toBeInTheDocument();
+    expect(await screen.findByText('Give at least one target: read or write bandwidth, IOPS, usable or raw capacity', { selector: '.field-error' })).toBeInTheDocument();
   });
 });

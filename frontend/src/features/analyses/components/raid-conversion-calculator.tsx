@@ -10,7 +10,9 @@ import { useRaidConversion } from '../api/convert-raid';
 import { show, signed } from '../lib/format';
 import { QueryState } from './query-state';
 
-export type SchemeChoice = { scheme: RaidScheme; groupWidth: number };
+/** A RAID layout to start from; `fullStripeShare` is the configuration's (WAFL layout age), so the
+ * conversion uses the same write cost as sizing did. */
+export type SchemeChoice = { scheme: RaidScheme; groupWidth: number; fullStripeShare?: number | null };
 
 type RaidConversionCalculatorProps = {
   /** The RAID schemes the engine models (names, widths). */
@@ -20,10 +22,10 @@ type RaidConversionCalculatorProps = {
   to?: SchemeChoice;
 };
 
-type Side = { scheme: RaidScheme; width: number; parity: number; copies: number; drives: number | null };
+type Side = { scheme: RaidScheme; width: number; parity: number; copies: number; drives: number | null; fullStripeShare: number | null };
 
 function layout(side: Side): RaidLayout {
-  const base: RaidLayout = { scheme: side.scheme, group_width: side.width, copies: 2, scatter: 0, sector_kib: 4 };
+  const base: RaidLayout = { scheme: side.scheme, group_width: side.width, copies: 2, scatter: 0, sector_kib: 4, full_stripe_share: side.fullStripeShare };
   if (side.scheme === 'erasure') return { ...base, ec_parity: side.parity, ec_data: Math.max(1, side.width - side.parity) };
   if (side.scheme === 'replica') return { ...base, copies: side.copies };
   return base;
@@ -57,7 +59,7 @@ function SideFields({
           errors={errors.here()}
           onChange={(scheme) => {
             const r = schemes.find((s) => s.scheme === scheme);
-            onChange({ ...side, scheme: scheme as RaidScheme, width: r?.typical_width ?? side.width, parity: r?.parity_drives || 2 });
+            onChange({ ...side, scheme: scheme as RaidScheme, width: r?.typical_width ?? side.width, parity: r?.parity_drives || 2, fullStripeShare: null });
           }}
         />
         <NumberField
@@ -67,7 +69,7 @@ function SideFields({
           min={record?.min_width}
           max={record?.max_width}
           step={1}
-          hint={record ? `${record.min_width}–${record.max_width}; small write ${formatNumber(record.small_write_cost)} back-end I/Os` : undefined}
+          hint={record ? `${record.min_width}–${record.max_width} drives` : undefined}
           errors={errors.at('group_width')}
           onChange={(v) => onChange({ ...side, width: Math.round(v ?? side.width) })}
         />
@@ -110,7 +112,7 @@ function SideFields({
 
 function initialSide(c: SchemeChoice | undefined, fallback: SchemeChoice): Side {
   const x = c ?? fallback;
-  return { scheme: x.scheme, width: x.groupWidth, parity: 2, copies: 2, drives: null };
+  return { scheme: x.scheme, width: x.groupWidth, parity: 2, copies: 2, drives: null, fullStripeShare: x.fullStripeShare ?? null };
 }
 
 /**
@@ -131,6 +133,9 @@ export function RaidConversionCalculator({ schemes, from, to }: RaidConversionCa
       read_hit_pct: settled.hitPct,
       from_raid: layout(settled.a),
       to_raid: layout(settled.b),
+      // the classic 4 KiB write on a full pool; sizing states its own size and fill in each write penalty
+      size_kib: 4,
+      fill_pct: 100,
       from_drives: settled.a.drives,
       to_drives: settled.b.drives,
     }),

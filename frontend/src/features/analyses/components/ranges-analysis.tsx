@@ -67,10 +67,13 @@ function SkewNote({ r, tracesHref }: { r: RangesResult; tracesHref?: string }) {
   const skew = r.ranking.filter((b) => b.applicable && /skew|hot_data/.test(b.input));
   const cap = r.capability_scale;
   const fold = cap && cap.low && cap.high ? cap.high / cap.low : null;
+  // the boxed advice only when skew is what moves the result most here; otherwise a plain remark
+  const first = r.ranking.find((b) => b.applicable);
+  const leads = first !== undefined && /skew|hot_data/.test(first.input);
   return (
-    <div className="notice skew-note" data-testid="skew-note">
+    <div className={leads ? 'notice skew-note' : 'skew-note muted'} data-testid="skew-note" data-leads={leads ? 'true' : 'false'}>
       <p>
-        <strong>Access skew is the input to measure.</strong> How concentrated the I/O is (the Zipf alpha, or x% of the I/O on y% of the
+        {leads ? <strong>Access skew is the input to measure.</strong> : <>Access skew moved the result less than {first?.label ?? 'other inputs'} here.</>} How concentrated the I/O is (the Zipf alpha, or x% of the I/O on y% of the
         data) decides how much the caches absorb, and with it the drive load: skew alone can move what an array sustains several-fold.
       </p>
       <p>

@@ -27,8 +27,14 @@ export function CompareTable({ result }: { result: CompareResult }) {
   const names = result.comparison.columns.map((c) => c.headline.configuration);
   const short = columnLabels(result.items.map((i) => i.configuration));
   const groups = [...new Set(rows.map((r) => r.group ?? ''))];
+  const notes = result.items.map((i) => i.note).filter((n): n is string => !!n);
   return (
     <>
+    {notes.map((n) => (
+      <p key={n} className="notice" data-testid="compare-note">
+        {n}
+      </p>
+    ))}
     <p className="muted">
       {names.length} configurations side by side; differences in brackets are against the first. The best value in each row
       is highlighted.
@@ -48,6 +54,7 @@ export function CompareTable({ result }: { result: CompareResult }) {
                     sized: {item.sizing.drive_count} drives{item.sizing.feasible ? '' : ' (infeasible)'}
                   </span>
                 ) : null}
+                {item.note ? <span className="col-note col-note-peer">{item.note}</span> : null}
               </th>
             ))}
           </tr>

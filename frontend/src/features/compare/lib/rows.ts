@@ -139,6 +139,40 @@ export function comparisonRows(result: CompareResult): Row[] {
           return { value: win(i)?.drive_busy_pct ?? null, figure: busiest?.drive_utilization_pct, delta: i ? signed(dwin(i)?.drive_busy_pct, ' pp') : null };
         }),
       },
+      {
+        key: `${name}:backend`,
+        group: name,
+        label: 'Back-end IOPS',
+        unit: 'IOPS',
+        better: 'lower',
+        cells: cols.map((_, i) => {
+          const pools = res(i)?.pools ?? [];
+          const total = pools.reduce((sum, p) => sum + (p.backend_iops.value ?? 0), 0);
+          return { value: pools.length ? total : null, figure: pools.length === 1 ? pools[0]!.backend_iops : undefined };
+        }),
+      },
+      {
+        key: `${name}:penalty`,
+        group: name,
+        label: 'Write penalty (first pool)',
+        unit: 'per write',
+        better: 'lower',
+        cells: cols.map((_, i) => {
+          const figure = res(i)?.pools[0]?.write_penalty ?? undefined;
+          return { value: figure?.value ?? null, figure };
+        }),
+      },
+      {
+        key: `${name}:per_drive`,
+        group: name,
+        label: 'IOPS per drive (first pool)',
+        unit: 'IOPS',
+        better: 'lower',
+        cells: cols.map((_, i) => {
+          const figure = res(i)?.pools[0]?.per_drive_iops ?? undefined;
+          return { value: figure?.value ?? null, figure };
+        }),
+      },
     );
   }
   return rows;

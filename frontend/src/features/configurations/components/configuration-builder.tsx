@@ -68,7 +68,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
   const array = detail.array ?? all.find((a) => a.id === draft.arrayId);
   const drives = detail.drives;
   const option = array ? raidOption(array, draft.raidScheme) : undefined;
-  const widths = option ? allowedWidths(option) : [];
+  const widths = option ? allowedWidths(option, detail.groupWidths) : [];
   const flashSizes = array ? flashCacheSizes(array) : [];
   const nodeChoices = array ? nodeCounts(array) : [];
   const schemeName = (s: string) => schemes.data?.raid_schemes.find((r) => r.scheme === s)?.name ?? s;
@@ -140,7 +140,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           placeholder="Choose a scheme…"
           options={(array?.raid ?? []).map((r) => ({ value: r.scheme, label: schemeName(r.scheme) }))}
           errors={errors.at('raid_scheme')}
-          hint={schemeRecord ? `${schemeRecord.notes} Small write: ${formatNumber(schemeRecord.small_write_cost)} back-end I/Os.` : undefined}
+          hint={schemeRecord ? `${schemeRecord.notes} The write penalty your workload pays on it is in the results.` : undefined}
           onChange={(raidScheme) => set({ raidScheme, groupWidth: null })}
         />
         <SelectField

@@ -10,18 +10,23 @@ import { useArray } from '../api/get-array';
 import { useArrays } from '../api/get-arrays';
 import { useCustomHardware } from '../api/get-custom-hardware';
 import { useDrives } from '../api/get-drives';
+import type { GroupWidths } from '../lib/draft';
 
 export type CustomHardware = {
   arrays: ArrayModel[];
+  /** Per custom array id, the group widths it builds per RAID scheme (from its record). */
+  groupWidths: Record<string, GroupWidths>;
   drives: DriveSpec[];
   controllers: ControllerRecord[];
 };
 
 export function splitHardware(records: readonly HardwareRecord[]): CustomHardware {
-  const out: CustomHardware = { arrays: [], drives: [], controllers: [] };
+  const out: CustomHardware = { arrays: [], groupWidths: {}, drives: [], controllers: [] };
   for (const r of records) {
-    if (r.kind === 'array') out.arrays.push({ ...r.spec, id: r.id });
-    else if (r.kind === 'drive') out.drives.push({ ...r.spec, id: r.id });
+    if (r.kind === 'array') {
+      out.arrays.push({ ...r.spec, id: r.id });
+      out.groupWidths[r.id] = r.group_widths;
+    } else if (r.kind === 'drive') out.drives.push({ ...r.spec, id: r.id });
     else out.controllers.push(r);
   }
   return out;
@@ -61,6 +66,7 @@ export function useArrayDetail(arrayId: string) {
     return {
       array: customArray,
       drives,
+      groupWidths: custom.groupWidths[customArray.id] ?? {},
       custom: true,
       isFetching: catalogDrives.isFetching,
       isError: catalogDrives.isError,
@@ -72,6 +78,7 @@ export function useArrayDetail(arrayId: string) {
   return {
     array,
     drives,
+    groupWidths: (catalogDetail.data?.group_widths ?? {}) as GroupWidths,
     custom: false,
     isFetching: catalogDetail.isFetching || waiting,
     isError: catalogDetail.isError,

@@ -1,19 +1,16 @@
-import type { ArrayModel, CatalogReference, HeadroomTargets, RaidOption } from '@/lib/api-types';
-import { defaultHeadroom, type ConfigDraft } from '@/stores/workflow';
+import type { ArrayModel, CatalogReference, Configuration, HeadroomTargets, RaidOption, RaidScheme } from '@/lib/api-types';
+import { defaultHeadroom, emptyDraft, type ConfigDraft } from '@/stores/workflow';
 
 export function raidOption(array: ArrayModel, scheme: string): RaidOption | undefined {
   return array.raid.find((r) => r.scheme === scheme);
 }
 
-/** The group widths the array allows for a RAID option. */
-export function allowedWidths(option: RaidOption): number[] {
-  if (option.widths && option.widths.length) return [...option.widths].sort((a, b) => a - b);
-  const out: number[] = [];
-  for (let w = option.min_width; w <= option.max_width; w += 1) {
-    if (option.scheme === 'raid10' && w % 2) continue;
-    out.push(w);
-  }
-  return out;
+/** Per RAID scheme an array offers, the group widths it builds (from the catalog: `group_widths`). */
+export type GroupWidths = Partial<Record<RaidScheme, number[]>>;
+
+/** The group widths the array builds for a RAID option, as the server lists them. */
+export function allowedWidths(option: RaidOption, groupWidths: GroupWidths): number[] {
+  return groupWidths[option.scheme] ?? [option.default_width];
 }
 
 /** Every flash-cache size the array sells (GB, whole system), smallest first. */
@@ -56,7 +53,27 @@ export function customHeadroom(draft: ConfigDraft): HeadroomTargets | null {
   return sameHeadroom(draft.headroom, defaultHeadroom) ? null : draft.headroom;
 }
 
-/** The catalog reference the API resolves (drive_count null = size it). */
+/**
+ * The builder's choices for a configuration as the server resolved it (e.g. a saved report's):
+ * array, drive, RAID scheme and width, flash cache, headroom targets; `size` opens the drive count.
+ * Port options are not named in a full configuration: the array's default is chosen.
+ */
+export function draftFromConfiguration(c: Configuration, size: boolean): ConfigDraft {
+  const pool = c.pools[0];
+  return {
+    ...emptyDraft,
+    vendor: c.vendor ?? '',
+    arrayId: c.array_id ?? '',
+    driveId: pool?.drive.id ?? '',
+    raidScheme: pool?.raid.scheme ?? '',
+    groupWidth: pool?.raid.group_width ?? null,
+    flashCacheGb: c.cache?.flash_cache_gb ?? 0,
+    headroom: { ...defaultHeadroom, ...(c.headroom ?? {}) },
+    driveCount: size ? null : (pool?.drive_count ?? null),
+  };
+}
+
+/** The catalog reference the API resolves (drive_count null = size it; headroom null = the defaults). */
 export function draftToReference(draft: ConfigDraft): CatalogReference {
   return {
     array_id: draft.arrayId,
@@ -66,6 +83,8 @@ export function draftToReference(draft: ConfigDraft): CatalogReference {
     drive_count: draft.driveCount,
     flash_cache_gb: draft.flashCacheGb,
     port_option: draft.portOption || null,
+    headroom: customHeadroom(draft),
+    hypothetical: false,
     ...(draft.controllerId ? { controller_id: draft.controllerId } : {}),
     ...(draft.nodes !== null ? { nodes: draft.nodes } : {}),
     ...(draft.driveFractionUsed != null ? { drive_fraction_used: draft.driveFractionUsed } : {}),

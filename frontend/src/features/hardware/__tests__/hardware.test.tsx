@@ -117,8 +117,18 @@ describe('HardwareEditor', () => {
     server.use(http.post('*/api/v1/hardware', () => HttpResponse.json(fixtures.hardwareDrive422, { status: 422 })));
     const { user } = renderEditor();
     await user.click(screen.getByRole('button', { name: 'Add the drive' }));
-    expect(await screen.findByRole('textbox', { name: 'Drive name' })).toHaveAccessibleDescription('String should have at least 1 character');
-    expect(screen.getByRole('spinbutton', { name: 'Capacity [GB]' })).toHaveAccessibleDescription(/Input should be greater than 0/);
+    expect(await screen.findByRole('textbox', { name: 'Drive name' })).toHaveAccessibleDescription('Must not be empty');
+    expect(screen.getByRole('spinbutton', { name: 'Capacity [GB]' })).toHaveAccessibleDescription(/Must be more than 0/);
+  });
+
+  it('drops a field\'s message once the field is changed, keeping the others until the next save (issue 17 item 9)', async () => {
+    server.use(http.post('*/api/v1/hardware', () => HttpResponse.json(fixtures.hardwareDrive422, { status: 422 })));
+    const { user } = renderEditor();
+    await user.click(screen.getByRole('button', { name: 'Add the drive' }));
+    const name = await screen.findByRole('textbox', { name: 'Drive name' });
+    await user.type(name, 'Lab SSD');
+    expect(name).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('spinbutton', { name: 'Capacity [GB]' })).toHaveAccessibleDescription(/Must be more than 0/);
   });
 
   it('shows a message about the whole spec at the field it names, and above the form', async () => {
@@ -126,7 +136,7 @@ describe('HardwareEditor', () => {
     const { user } = renderEditor();
     await user.click(screen.getByRole('button', { name: 'Add the drive' }));
     expect(await screen.findByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAccessibleDescription(
-      /read_iops_4k is required for an SSD\/NVMe drive/,
+      /Required for an SSD\/NVMe drive/,
     );
     expect(screen.getByRole('alert', { name: '' })).toHaveTextContent('The API refused this drive');
   });
@@ -248,7 +258,7 @@ describe('editing a record', () => {
     await user.click(within(form).getByRole('button', { name: 'Save the drive' }));
 
     expect(await within(form).findByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAccessibleDescription(
-      /read_iops_4k is required for an SSD\/NVMe drive/,
+      /Required for an SSD\/NVMe drive/,
     );
     expect(within(form).getByRole('spinbutton', { name: 'Random 4 KiB reads [IOPS]' })).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('form', { name: 'Edit drive' })).toBeInTheDocument();
@@ -310,8 +320,8 @@ describe('specErrors', () => {
       ],
     });
     const e = specErrors(error, ['drives', 'rpm']);
-    expect(e.at('drives')).toEqual(["2: unknown drive id 'x'"]);
-    expect(e.at('rpm')).toEqual(['rpm is required for a hard disk']);
-    expect(e.general).toEqual(['rpm is required for a hard disk', 'packaging.drives per shelf: too small']);
+    expect(e.at('drives')).toEqual(["2: Unknown drive id 'x'"]);
+    expect(e.at('rpm')).toEqual(['Required for a hard disk']);
+    expect(e.general).toEqual(['rpm: Required for a hard disk', 'packaging.drives per shelf: Too small']);
   });
 });

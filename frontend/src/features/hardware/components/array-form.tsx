@@ -72,7 +72,7 @@ export function ArrayForm({ arrays, drives, controllers, record, onSaved, onCanc
   const first = arrays.find((a) => a.id === 'generic') ?? arrays[0];
   const d = draft ?? (first ? fromBase(first) : null);
   const save = useSaveHardware(record);
-  const errors = specErrors(save.error, SHOWN);
+  const errors = specErrors(save.error, SHOWN, (field) => (d ? save.changed(field, d) : false));
   const drivesId = useId();
   const base = record ? record.spec : arrays.find((a) => a.id === d?.baseId);
   if (!d || !base) return <p className="empty">The catalog's arrays are needed to start from.</p>;
@@ -100,10 +100,14 @@ export function ArrayForm({ arrays, drives, controllers, record, onSaved, onCanc
       default_raid: d.defaultRaid as RaidScheme,
       source: d.source || 'user-defined',
     };
-    save.save({ kind: 'array', name: null, spec }, (saved) => {
+    save.save(
+      { kind: 'array', name: null, spec },
+      (saved) => {
       if (!record) setD(fromBase(base));
       onSaved(saved);
-    });
+    },
+      d,
+    );
   }
 
   return (

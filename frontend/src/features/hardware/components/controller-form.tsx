@@ -86,7 +86,7 @@ type ControllerFormProps = {
 export function ControllerForm({ record, onSaved, onCancel }: ControllerFormProps) {
   const [c, setC] = useState<DraftController>(() => (record ? fromRecord(record) : EMPTY_CONTROLLER));
   const save = useSaveHardware(record);
-  const errors = specErrors(save.error, SHOWN);
+  const errors = specErrors(save.error, SHOWN, (field) => save.changed(field, c));
   const set = (key: NumberKey, value: number | null) => setC((x) => ({ ...x, [key]: value }));
 
   return (
@@ -97,10 +97,14 @@ export function ControllerForm({ record, onSaved, onCancel }: ControllerFormProp
         e.preventDefault();
         // an edit keeps the figures the form does not show (e.g. the CPU multipliers)
         const spec = { ...record?.spec, ...c, source: c.source || 'user-defined' } as ControllerSpec;
-        save.save({ kind: 'controller', name: null, spec }, (saved) => {
+        save.save(
+          { kind: 'controller', name: null, spec },
+          (saved) => {
           if (!record) setC(EMPTY_CONTROLLER);
           onSaved(saved);
-        });
+        },
+          c,
+        );
       }}
     >
       <div className="grid grid-4">

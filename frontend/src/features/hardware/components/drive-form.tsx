@@ -85,7 +85,7 @@ type DriveFormProps = {
 export function DriveForm({ record, onSaved, onCancel }: DriveFormProps) {
   const [d, setD] = useState<DraftDrive>(() => (record ? fromRecord(record) : EMPTY_DRIVE));
   const save = useSaveHardware(record);
-  const errors = specErrors(save.error, SHOWN);
+  const errors = specErrors(save.error, SHOWN, (field) => save.changed(field, d));
   const set = (key: NumberKey, value: number | null) => setD((x) => ({ ...x, [key]: value }));
 
   return (
@@ -94,10 +94,14 @@ export function DriveForm({ record, onSaved, onCancel }: DriveFormProps) {
       aria-label={record ? 'Edit drive' : 'New drive'}
       onSubmit={(e) => {
         e.preventDefault();
-        save.save({ kind: 'drive', name: null, spec: toSpec(d) }, (saved) => {
-          if (!record) setD(EMPTY_DRIVE);
-          onSaved(saved);
-        });
+        save.save(
+          { kind: 'drive', name: null, spec: toSpec(d) },
+          (saved) => {
+            if (!record) setD(EMPTY_DRIVE);
+            onSaved(saved);
+          },
+          d,
+        );
       }}
     >
       <div className="grid grid-4">

@@ -12,10 +12,12 @@ type SaveShareProps = {
   defaultName: string;
   /** Builds the in-app link of a report (the app's route table). */
   reportHref: (id: string) => string;
+  /** Told of each report saved (e.g. to list it under "Recent reports"). */
+  onSaved?: (report: { id: string; name: string; kind: string }) => void;
 };
 
 /** "Save & share": stores the snapshot and shows the link to the read-only report page. */
-export function SaveShare({ input, defaultName, reportHref }: SaveShareProps) {
+export function SaveShare({ input, defaultName, reportHref, onSaved }: SaveShareProps) {
   const [name, setName] = useState(defaultName);
   const [copied, setCopied] = useState(false);
   const save = useCreateReport();
@@ -42,7 +44,9 @@ export function SaveShare({ input, defaultName, reportHref }: SaveShareProps) {
           className="save-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (input) save.mutate({ ...input, name: name.trim() || defaultName } as ReportInput);
+            if (!input) return;
+            const body = { ...input, name: name.trim() || defaultName } as ReportInput;
+            save.mutate(body, { onSuccess: (created) => onSaved?.({ id: created.id, name: body.name, kind: body.kind }) });
           }}
         >
           <TextField

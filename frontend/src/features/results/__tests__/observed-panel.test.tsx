@@ -11,7 +11,7 @@ import { ObservedPanel } from '../components/observed-panel';
 import { hasObserved } from '../lib/observed';
 
 const workloads = fixtures.hostStatsIostat.workloads;
-const current: CatalogReference = { array_id: 'netapp-fas3170', raid_scheme: 'raid-dp', drive_count: 48, flash_cache_gb: 0 };
+const current: CatalogReference = { array_id: 'netapp-fas3170', raid_scheme: 'raid-dp', drive_count: 48, flash_cache_gb: 0, hypothetical: false };
 
 describe('ObservedPanel', () => {
   it('sets the host-observed latency of each window beside the prediction for the system it came from', async () => {
@@ -46,8 +46,8 @@ describe('ObservedPanel', () => {
         }),
       ),
     );
-    rerender(<ObservedPanel workloads={workloads} configuration={{ array_id: 'netapp-fas3170', flash_cache_gb: 0 }} />);
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('configuration.drive_count: give the drive count of the system you have'));
+    rerender(<ObservedPanel workloads={workloads} configuration={{ array_id: 'netapp-fas3170', flash_cache_gb: 0, hypothetical: false }} />);
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('configuration.drive_count: Give the drive count of the system you have'));
   });
 
   it('knows which workloads carry observations', () => {

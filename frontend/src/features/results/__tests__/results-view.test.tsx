@@ -40,7 +40,7 @@ describe('Verdicts', () => {
   it('shows a saturated latency as unbounded', () => {
     render(<Verdicts result={failing} />);
     const business = screen.getAllByTestId('window-verdict')[0]!;
-    expect(within(business).getByRole('button', { name: /^∞ ms, show how Read latency \(business hours\)/ })).toBeInTheDocument();
+    expect(within(business).getByRole('button', { name: /^saturated, show how Read latency \(business hours\)/ })).toBeInTheDocument();
   });
 });
 
@@ -106,7 +106,7 @@ describe('CapacityWaterfall', () => {
     const user = userEvent.setup();
     render(<CapacityWaterfall capacity={sized.result.capacity} />);
     const labels = screen.getAllByRole('listitem').map((li) => li.querySelector('.waterfall-label')?.textContent);
-    expect(labels).toEqual(['Raw', 'Right-sized', 'After RAID and spares', 'Usable (after reserves)', 'Effective (after data reduction)']);
+    expect(labels).toEqual(['Raw (with the spares)', 'Right-sized (spares set aside)', 'After RAID', 'Usable (after reserves)', 'Effective (after data reduction)']);
     await user.click(screen.getByRole('button', { name: /^67\.5 TB, show how Raw/ }));
     expect(screen.getByRole('dialog')).toHaveTextContent('raw = (144 + 6) x 450 GB = 67.5 TB');
     expect(screen.getByText(/Needed at the horizon/)).toHaveTextContent('73.2% of usable');

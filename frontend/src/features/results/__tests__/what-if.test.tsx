@@ -8,36 +8,34 @@ import { server } from '@/testing/mocks/server';
 import { renderWithProviders } from '@/testing/test-utils';
 
 import { WhatIfPanel, WHAT_IF_DEBOUNCE_MS } from '../components/what-if-panel';
-import { applyToConfiguration, applyToWorkloads, isNeutral, neutralWhatIf } from '../lib/what-if';
+import { isNeutral, neutralWhatIf, toAdjustments } from '../lib/what-if';
 
 const sized = fixtures.sizeOltp;
 const workloads = [fixtures.templates.templates[0]!.workload];
 
-describe('what-if adjustments', () => {
+describe('what-if slider positions', () => {
   const base = neutralWhatIf(sized.configuration);
 
   it('start neutral: the baseline drive count and flash cache, nothing scaled', () => {
     expect(base).toEqual({ growthPctPerYear: null, flashCacheGb: 0, driveCount: 144, writeShiftPp: 0, workingSetScale: 1, iopsScale: 1 });
     expect(isNeutral(base, base)).toBe(true);
-    expect(applyToWorkloads(workloads, base)).toEqual(workloads);
   });
 
-  it('scale IOPS and MB/s, shift the write share and scale working sets', () => {
-    const [w] = applyToWorkloads(workloads, { ...base, iopsScale: 1.5, writeShiftPp: 10, workingSetScale: 2 });
-    const online = w!.phases[0]!;
-    expect(online.iops).toBe(30000); // 20,000 x 1.5
-    expect(online.read_pct).toBe(70); // 80% reads - 10 pp
-    expect(w!.phases[2]!.mb_per_s).toBe(450); // 300 MB/s x 1.5
-    expect(w!.working_set_pct).toBe(10); // 5% x 2
-    expect(w!.phases[2]!.working_set_gb).toBe(40000);
-  });
-
-  it('set the drive count and flash cache of a full configuration or a catalog reference', () => {
-    const full = applyToConfiguration(sized.configuration, { ...base, driveCount: 160, flashCacheGb: 256 });
-    expect('pools' in full && full.pools[0]!.drive_count).toBe(160);
-    expect('cache' in full && full.cache!.flash_cache_gb).toBe(256);
-    const ref = applyToConfiguration({ array_id: 'a', drive_count: 48, flash_cache_gb: 0 }, { ...base, driveCount: 64, flashCacheGb: 32 });
-    expect(ref).toMatchObject({ array_id: 'a', drive_count: 64, flash_cache_gb: 32 });
+  it('become the engine dials, the baseline drive count and flash cache sent as null (as configured)', () => {
+    expect(toAdjustments(base, base)).toEqual({
+      growth_pct_per_year: null,
+      flash_cache_gb: null,
+      drive_count: null,
+      write_shift_pp: 0,
+      working_set_scale: 1,
+      iops_scale: 1,
+    });
+    expect(toAdjustments({ ...base, iopsScale: 1.5, writeShiftPp: 10, driveCount: 160, flashCacheGb: 256 }, base)).toMatchObject({
+      iops_scale: 1.5,
+      write_shift_pp: 10,
+      drive_count: 160,
+      flash_cache_gb: 256,
+    });
   });
 });
 
@@ -83,10 +81,12 @@ describe('WhatIfPanel', () => {
     fireEvent.change(screen.getByRole('slider', { name: 'IOPS [x as entered]' }), { target: { value: '1.25' } });
     await screen.findByText('What-if against the baseline');
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.workloads[0]!.phases[0]!.iops).toBe(25000);
+    // the baseline as it is, and the dial: the engine applies it
+    expect(requests[0]!.workloads).toEqual(workloads);
+    expect(requests[0]!.adjust).toMatchObject({ iops_scale: 1.25, drive_count: null });
     await waitFor(() => expect(whatIfCurves()).toHaveLength(1));
     expect(whatIfCurves()[0]).toMatchObject({ curves: ['latency_vs_load'], window: 'business hours' });
-    expect(whatIfCurves()[0]!.workloads).toEqual(requests[0]!.workloads);
+    expect(whatIfCurves()[0]!.adjust).toEqual(requests[0]!.adjust);
   });
 
   it('asks at the start of a drag, then once with every change when it pauses', async () => {
@@ -102,9 +102,8 @@ describe('WhatIfPanel', () => {
 
     act(() => vi.advanceTimersByTime(1));
     await waitFor(() => expect(requests).toHaveLength(2));
-    expect(requests[0]!.workloads[0]!.phases[0]!.iops).toBe(25000);
-    expect(requests[1]!.workloads[0]!.phases[0]!.iops).toBe(30000);
-    expect('pools' in requests[1]!.configuration && requests[1]!.configuration.pools[0]!.drive_count).toBe(112);
+    expect(requests[0]!.adjust).toMatchObject({ iops_scale: 1.25 });
+    expect(requests[1]!.adjust).toMatchObject({ iops_scale: 1.5, drive_count: 112 });
     await waitFor(() => expect(screen.getByRole('region', { name: 'What if…' })).toHaveAttribute('data-whatif-state', 'ready'));
   });
 

@@ -3,7 +3,8 @@ import type { CapacityResult, Explained } from '@/lib/api-types';
 
 type CapacityWaterfallProps = { capacity: CapacityResult };
 
-const POOL_STEPS = ['Raw', 'Right-sized', 'After RAID and spares', 'Usable (after reserves)'];
+/** The pool's steps: raw counts the hot spares, right-sizing sets them aside (they hold no data). */
+const POOL_STEPS = ['Raw (with the spares)', 'Right-sized (spares set aside)', 'After RAID', 'Usable (after reserves)'];
 
 type Step = { label: string; figure: Explained; change: string | null };
 

@@ -46,7 +46,7 @@ export default function ResultCharts({ workloads, configuration, result, sizing,
       {curves.isError ? <ErrorState title="The curves could not be computed" error={curves.error} onRetry={() => void curves.refetch()} /> : null}
       {data ? (
         <div className={curves.isFetching ? 'chart-grid is-updating' : 'chart-grid'}>
-          {data.latency_vs_load ? <LatencyChart curve={data.latency_vs_load} operatingLatencyMs={operating} /> : null}
+          {data.latency_vs_load ? <LatencyChart curve={data.latency_vs_load} operatingLatencyMs={operating} headroom={data.headroom} /> : null}
           {data.queue_depth ? <QueueDepthChart curve={data.queue_depth} /> : null}
           {data.hit_ratio ? <HitRatioChart curve={data.hit_ratio} /> : null}
           {sizing && sizing.cache_options.length > 1 ? (

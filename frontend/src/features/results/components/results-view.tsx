@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Loading } from '@/components';
 import { isFullConfiguration, type ConfigurationInput, type EvaluationResult, type Packaging, type SizingResult, type Workload } from '@/lib/api-types';
 
+import { BackendLoad } from './backend-load';
 import { BillSummary } from './bill-summary';
 import { CapacityWaterfall } from './capacity-waterfall';
 import { PhaseTable } from './phase-table';
@@ -31,6 +32,7 @@ export function ResultsView({ result, sizing, workloads, configuration, packagin
       <Verdicts result={result} sizing={sizing} />
       <BillSummary bill={result.bill} packaging={pk} sizingText={sizing?.explanation} />
       <UtilizationPanel result={result} />
+      <BackendLoad result={result} />
       <CapacityWaterfall capacity={result.capacity} />
       <section aria-labelledby="phases-title">
         <h3 id="phases-title">Phases</h3>

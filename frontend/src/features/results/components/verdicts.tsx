@@ -1,5 +1,6 @@
 import { Figure } from '@/components';
 import type { EvaluationResult, SizingResult } from '@/lib/api-types';
+import { checkWords } from '@/lib/describe';
 
 import { explainWindowIops, explainWindowLatency } from '../lib/explain';
 
@@ -18,7 +19,7 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
   return (
     <section className="verdicts" aria-labelledby="verdicts-title">
       <h3 id="verdicts-title" className={result.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-        {result.passed ? 'Meets every target' : `Does not meet every target: ${result.bottleneck}`}
+        {result.passed ? 'Meets every target' : `Does not meet every target: ${checkWords(result.bottleneck, result.capacity.pools.length)}`}
       </h3>
       {sizing ? <p className="sizing-explanation">{sizing.explanation}</p> : null}
       {sizing && !sizing.feasible && sizing.reasons?.length ? (

@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 
 import { ErrorState, formatNumber, SliderField } from '@/components';
-import type { ConfigurationInput, CurveName, EvaluationResult, FlashCacheOption, Workload } from '@/lib/api-types';
+import type { ConfigurationInput, CurveName, EvaluationResult, Workload } from '@/lib/api-types';
+import { checkWords } from '@/lib/describe';
 import { useLeadingDebounce } from '@/lib/use-debounced-value';
 
 import { useEvaluateConfiguration } from '../api/evaluate-configuration';
 import { useCurves } from '../api/get-curves';
-import { applyToConfiguration, applyToWorkloads, isNeutral, neutralWhatIf, whatIfKey, type WhatIf } from '../lib/what-if';
+import { isNeutral, neutralWhatIf, toAdjustments, whatIfKey, type WhatIf } from '../lib/what-if';
 import { LatencyChart } from './charts/latency-chart';
 import { UtilizationPanel } from './utilization-panel';
 
@@ -27,7 +28,6 @@ type WhatIfPanelProps = {
   maxDrives?: number | null;
   /** Flash-cache sizes the array sells (GB); empty = any size up to 2 TB. */
   flashSizes: number[];
-  flashOptions?: FlashCacheOption[];
 };
 
 type Row = { label: string; base: number | null; next: number | null; unit: string; better: 'lower' | 'higher' };
@@ -52,7 +52,7 @@ function headlineRows(base: EvaluationResult, next: EvaluationResult): Row[] {
 }
 
 function show(v: number | null, unit: string): string {
-  if (v === null || !Number.isFinite(v)) return 'saturated';
+  if (v === null || !Number.isFinite(v)) return unit === '%' || unit === 'ms' ? 'saturated' : 'unknown';
   return unit ? `${formatNumber(v)} ${unit}` : formatNumber(v);
 }
 
@@ -75,27 +75,20 @@ function change(row: Row): { text: string; tone: 'better' | 'worse' | 'same' } {
  * `data-whatif-for` names the slider positions and each drawing's `data-drawn-for` the positions it
  * answers, so a test can time the redraw from the DOM.
  */
-export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, maxDrives, flashSizes, flashOptions = [] }: WhatIfPanelProps) {
+export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, maxDrives, flashSizes }: WhatIfPanelProps) {
   const base = useMemo(() => neutralWhatIf(configuration), [configuration]);
   const [w, settled, setW] = useLeadingDebounce<WhatIf>(base, WHAT_IF_DEBOUNCE_MS);
   const neutral = isNeutral(settled, base);
 
   const request = useMemo(
-    () =>
-      neutral
-        ? null
-        : {
-            workloads: applyToWorkloads(workloads, settled),
-            configuration: applyToConfiguration(configuration, settled, flashOptions),
-            degraded: 'none' as const,
-          },
-    [neutral, workloads, configuration, settled, flashOptions],
+    () => (neutral ? null : { workloads, configuration, degraded: 'none' as const, adjust: toAdjustments(settled, base) }),
+    [neutral, workloads, configuration, settled, base],
   );
   const windows = baseline.windows.map((x) => x.window);
   const window = windows[0] ?? '';
   const curvesRequest = useMemo(
-    () => (request && window ? { workloads: request.workloads, configuration: request.configuration, window, curves: WHAT_IF_CURVES } : null),
-    [request, window],
+    () => (request && window ? { workloads, configuration, window, curves: WHAT_IF_CURVES, adjust: request.adjust } : null),
+    [request, window, workloads, configuration],
   );
   const evaluation = useEvaluateConfiguration(request);
   const curves = useCurves(curvesRequest);
@@ -209,7 +202,7 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
           {shown ? (
             <>
               <p className={shown.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-                {shown.passed ? 'Still meets every target' : `Fails: ${shown.bottleneck}`}
+                {shown.passed ? 'Still meets every target' : `Fails: ${checkWords(shown.bottleneck, shown.capacity.pools.length)}`}
                 {shown.passed !== baseline.passed ? <strong> (changed)</strong> : null}
               </p>
               <div className="table-scroll">

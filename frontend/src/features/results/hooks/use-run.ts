@@ -1,16 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import {
-  isFullConfiguration,
-  type Configuration,
-  type ConfigurationInput,
-  type EvaluateRequest,
-  type EvaluationResult,
-  type HeadroomTargets,
-  type SizeRequest,
-  type SizingResult,
-  type Workload,
-} from '@/lib/api-types';
+import type { ConfigurationInput, EvaluateRequest, EvaluationResult, SizeRequest, SizingResult, Workload } from '@/lib/api-types';
 
 import { evaluateConfiguration } from '../api/evaluate-configuration';
 import { sizeConfiguration } from '../api/size-configuration';
@@ -19,64 +9,43 @@ import { sizeConfiguration } from '../api/size-configuration';
 export type RunInput = {
   kind: 'size' | 'evaluate';
   workloads: Workload[];
+  /** The configuration, headroom targets included (a catalog reference carries them too). */
   configuration: ConfigurationInput;
   flashCacheOptionsGb: number[] | null;
-  /** Headroom targets other than the defaults (null = defaults). */
-  headroom: HeadroomTargets | null;
 };
 
 export type RunOutcome =
-  | { kind: 'size'; request: SizeRequest; result: EvaluationResult; sizing: SizingResult; configuration: Configuration }
+  | { kind: 'size'; request: SizeRequest; result: EvaluationResult; sizing: SizingResult; configuration: ConfigurationInput }
   | { kind: 'evaluate'; request: EvaluateRequest; result: EvaluationResult; sizing: null; configuration: ConfigurationInput };
 
-/** The configuration with every pool's drive count open (a family to size). */
-function asFamily(c: Configuration): Configuration {
-  return { ...c, pools: c.pools.map((p) => ({ ...p, drive_count: null })) };
-}
-
 /**
- * Size or evaluate. A catalog reference carries no headroom targets, so custom targets take two
- * steps: the server resolves the reference (a sizing answer carries the full configuration), then
- * the full configuration with the targets is sized or evaluated.
+ * Size or evaluate, in one request: the server resolves a catalog reference (headroom targets,
+ * name and all), and a sizing answer carries the configuration in full.
  */
 export async function run(input: RunInput, signal?: AbortSignal): Promise<RunOutcome> {
-  const { workloads, headroom } = input;
-  const reference = !isFullConfiguration(input.configuration);
-  const sizeRequest = (configuration: ConfigurationInput): SizeRequest => ({
-    workloads,
-    configuration,
-    flash_cache_options_gb: input.flashCacheOptionsGb && input.flashCacheOptionsGb.length ? input.flashCacheOptionsGb : null,
-    degraded: 'none',
-    max_drives: null,
-  });
-
-  if (input.kind === 'size') {
-    let request = sizeRequest(input.configuration);
-    let sizing = await sizeConfiguration(request, { signal });
-    if (headroom && reference) {
-      request = sizeRequest({ ...asFamily(sizing.configuration), headroom });
-      sizing = await sizeConfiguration(request, { signal });
-    }
-    return { kind: 'size', request, result: sizing.result, sizing, configuration: sizing.configuration };
+  const request = runRequest(input);
+  if (request.kind === 'size') {
+    const sizing = await sizeConfiguration(request.body, { signal });
+    return { kind: 'size', request: request.body, result: sizing.result, sizing, configuration: sizing.configuration };
   }
+  const result = await evaluateConfiguration(request.body, { signal });
+  return { kind: 'evaluate', request: request.body, result, sizing: null, configuration: input.configuration };
+}
 
-  let configuration = input.configuration;
-  if (headroom && !isFullConfiguration(configuration)) {
-    const count = configuration.drive_count ?? null;
-    const resolved = await sizeConfiguration(
-      { ...sizeRequest({ ...configuration, drive_count: null }), flash_cache_options_gb: null },
-      { signal },
-    );
-    configuration = {
-      ...resolved.configuration,
-      name: configuration.name ?? resolved.configuration.name.replace(/^([^,]+), /, `$1, ${count} x `),
-      headroom,
-      pools: resolved.configuration.pools.map((p) => ({ ...p, drive_count: count })),
+/** The one request `input` makes: its body, and the API schema that checks it (`schema`). */
+export function runRequest(
+  input: RunInput,
+): { kind: 'size'; schema: 'SizeRequest'; body: SizeRequest } | { kind: 'evaluate'; schema: 'EvaluateRequest'; body: EvaluateRequest } {
+  const { workloads, configuration } = input;
+  if (input.kind === 'size') {
+    const options = input.flashCacheOptionsGb;
+    return {
+      kind: 'size',
+      schema: 'SizeRequest',
+      body: { workloads, configuration, flash_cache_options_gb: options && options.length ? options : null, degraded: 'none', max_drives: null },
     };
   }
-  const request: EvaluateRequest = { workloads, configuration, degraded: 'none' };
-  const result = await evaluateConfiguration(request, { signal });
-  return { kind: 'evaluate', request, result, sizing: null, configuration };
+  return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null } };
 }
 
 export const runQueryOptions = (input: RunInput) =>

@@ -1,14 +1,9 @@
 /**
- * What-if adjustments applied to a baseline (workloads + configuration), as pure functions so the
- * panel only keeps slider positions. Every adjustment at its neutral value returns the baseline.
+ * The what-if panel's slider positions against a baseline configuration. The adjustments
+ * themselves are the engine's (`adjust` on /evaluate and /curves): this file only keeps and names
+ * the positions.
  */
-import {
-  isFullConfiguration,
-  type ConfigurationInput,
-  type FlashCacheOption,
-  type Phase,
-  type Workload,
-} from '@/lib/api-types';
+import { isFullConfiguration, type Adjustments, type ConfigurationInput } from '@/lib/api-types';
 
 export type WhatIf = {
   /** Growth [%/year] for every workload; null = as entered. */
@@ -44,50 +39,19 @@ export function neutralWhatIf(configuration: ConfigurationInput): WhatIf {
   };
 }
 
-const clampPct = (x: number) => Math.min(100, Math.max(0, x));
-
-function scalePhase(p: Phase, w: WhatIf): Phase {
-  let out = p;
-  if (w.iopsScale !== 1) {
-    out = { ...out, iops: out.iops * w.iopsScale, mb_per_s: out.mb_per_s != null ? out.mb_per_s * w.iopsScale : out.mb_per_s };
-  }
-  if (w.writeShiftPp !== 0) out = { ...out, read_pct: clampPct(out.read_pct - w.writeShiftPp) };
-  if (w.workingSetScale !== 1 && out.working_set_gb != null) out = { ...out, working_set_gb: out.working_set_gb * w.workingSetScale };
-  return out;
-}
-
-export function applyToWorkloads(workloads: Workload[], w: WhatIf): Workload[] {
-  return workloads.map((wl) => {
-    const capacityGb = wl.capacity_tb * 1000;
-    let next: Workload = { ...wl, phases: wl.phases.map((p) => scalePhase(p, w)) };
-    if (w.growthPctPerYear !== null) next = { ...next, growth_pct_per_year: w.growthPctPerYear };
-    if (w.workingSetScale !== 1) {
-      if (wl.working_set_gb != null) next = { ...next, working_set_gb: Math.min(wl.working_set_gb * w.workingSetScale, capacityGb) };
-      else if (wl.working_set_pct != null) next = { ...next, working_set_pct: Math.min(100, wl.working_set_pct * w.workingSetScale) };
-      else if (w.workingSetScale < 1) next = { ...next, working_set_pct: 100 * w.workingSetScale };
-    }
-    return next;
-  });
-}
-
-export function applyToConfiguration(c: ConfigurationInput, w: WhatIf, flashOptions: FlashCacheOption[] = []): ConfigurationInput {
-  if (!isFullConfiguration(c)) {
-    return { ...c, drive_count: w.driveCount || c.drive_count, flash_cache_gb: w.flashCacheGb };
-  }
-  const pools = c.pools.map((p, i) => (i === 0 && w.driveCount ? { ...p, drive_count: w.driveCount } : p));
-  const cache = c.cache ?? { flash_cache_gb: 0, flash_kind: 'flash-cache', flash_hit_ms: 1, dedupe_aware: false, exclusive: true, cache_sequential: false, dram_dedupe_aware: false };
-  if (w.flashCacheGb === cache.flash_cache_gb) return { ...c, pools };
-  const option = flashOptions.find((f) => f.sizes_gb.includes(w.flashCacheGb)) ?? flashOptions[0];
+/**
+ * The slider positions as the engine's what-if dials (`adjust` of /evaluate and /curves): the
+ * engine applies them (models/adjust.py), so the what-if moves exactly what the analyses move.
+ * Only the dials away from the baseline are sent.
+ */
+export function toAdjustments(w: WhatIf, base: WhatIf): Adjustments {
   return {
-    ...c,
-    pools,
-    cache: option
-      ? { ...cache, flash_cache_gb: w.flashCacheGb, flash_kind: option.kind, flash_hit_ms: option.hit_ms, dedupe_aware: option.dedupe_aware, exclusive: option.exclusive }
-      : { ...cache, flash_cache_gb: w.flashCacheGb },
-    packaging:
-      option && c.packaging
-        ? { ...c.packaging, flash_cache_price_usd_per_gb: option.price_usd_per_gb || c.packaging.flash_cache_price_usd_per_gb }
-        : c.packaging,
+    growth_pct_per_year: w.growthPctPerYear,
+    flash_cache_gb: w.flashCacheGb === base.flashCacheGb ? null : w.flashCacheGb,
+    drive_count: w.driveCount === base.driveCount || !w.driveCount ? null : w.driveCount,
+    write_shift_pp: w.writeShiftPp,
+    working_set_scale: w.workingSetScale,
+    iops_scale: w.iopsScale,
   };
 }
 

@@ -122,7 +122,7 @@ describe('TraceUploadForm', () => {
     await user.upload(screen.getByLabelText('Trace file'), file());
     await user.click(screen.getByRole('button', { name: 'Upload and analyse' }));
     expect(await screen.findByRole('combobox', { name: 'Cache block' })).toHaveAccessibleDescription(
-      'block_kib must be a power of two from 4 to 1024',
+      'Cache block must be a power of two from 4 to 1024',
     );
   });
 });

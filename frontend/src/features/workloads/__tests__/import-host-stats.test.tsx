@@ -97,7 +97,7 @@ describe('ImportHostStats', () => {
     await user.upload(screen.getByLabelText('Host statistics file'), iostatFile());
     await waitFor(() =>
       expect(screen.getByLabelText('Host statistics file')).toHaveAccessibleDescription(
-        expect.stringContaining("line 12, column 5 (w/s): not a number: 'abc'"),
+        expect.stringContaining("Line 12, column 5 (w/s): not a number: 'abc'"),
       ),
     );
   });

@@ -66,18 +66,16 @@ describe('WorkloadsEditor', () => {
 
     const capacity = screen.getByRole('spinbutton', { name: 'Capacity today [TB]' });
     expect(capacity).toHaveAttribute('aria-invalid', 'true');
-    expect(capacity).toHaveAccessibleDescription('Input should be greater than 0');
+    expect(capacity).toHaveAccessibleDescription('Must be more than 0');
 
     const scan = screen.getByRole('group', { name: 'Phase export table scan' });
-    expect(within(scan).getByRole('spinbutton', { name: 'Reads [%]' })).toHaveAccessibleDescription(
-      'Input should be less than or equal to 100',
-    );
+    expect(within(scan).getByRole('spinbutton', { name: 'Reads [%]' })).toHaveAccessibleDescription('Must be at most 100');
     // the other phases' read shares are not marked
     const online = screen.getByRole('group', { name: 'Phase online transactions' });
     expect(within(online).getByRole('spinbutton', { name: 'Reads [%]' })).not.toHaveAttribute('aria-invalid');
 
     const dump = screen.getByRole('group', { name: 'Phase export dump write' });
-    expect(within(dump).getByText('io_sizes percentages must sum to 100, got 90')).toBeInTheDocument();
+    expect(within(dump).getByText('I/O sizes percentages must sum to 100, got 90')).toBeInTheDocument();
   });
 
   it('imports an Iometer specification as a phase of the chosen window', async () => {
@@ -115,7 +113,7 @@ describe('WorkloadsEditor', () => {
     const text = screen.getByRole('textbox', { name: 'fio job or JSON output' });
     await user.type(text, '[job]{enter}rw=sideways');
     await user.click(screen.getByRole('button', { name: 'Import as a phase' }));
-    expect(await screen.findByText('line 2: unknown rw mode "sideways"')).toBeInTheDocument();
+    expect(await screen.findByText('Line 2: unknown rw mode "sideways"')).toBeInTheDocument();
     expect(text).toHaveAttribute('aria-invalid', 'true');
   });
 });

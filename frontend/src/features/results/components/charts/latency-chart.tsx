@@ -2,8 +2,8 @@ import { memo } from 'react';
 
 import { CurveChart, niceCeil, type Series } from '@/charts/curve-chart';
 import { LightCurveChart } from '@/charts/light-curve-chart';
-import { formatNumber } from '@/components';
-import type { LatencyCurve } from '@/lib/api-types';
+import { Figure, formatNumber } from '@/components';
+import type { HeadroomMark, LatencyCurve } from '@/lib/api-types';
 
 type LatencyChartProps = {
   curve: LatencyCurve;
@@ -18,6 +18,8 @@ type LatencyChartProps = {
   baselinePoint?: { iops: number; latencyMs: number | null } | null;
   /** Plain SVG instead of Recharts (no tooltip): a chart redrawn on every what-if step. */
   light?: boolean;
+  /** The headroom load (first target reached), marked beside the saturation load and explained. */
+  headroom?: HeadroomMark | null;
 };
 
 function readSeries(name: string, curve: LatencyCurve, dashed?: boolean, color?: string): Series {
@@ -36,7 +38,7 @@ export function latencyCeiling(curves: LatencyCurve[]): number | undefined {
 }
 
 /** Read latency against IOPS up to saturation, with the workload's operating point marked (redrawn only when its props change). */
-export const LatencyChart = memo(function LatencyChart({ curve, operatingLatencyMs, extra = [], title, name, baselinePoint, light = false }: LatencyChartProps) {
+export const LatencyChart = memo(function LatencyChart({ curve, operatingLatencyMs, extra = [], title, name, baselinePoint, light = false, headroom }: LatencyChartProps) {
   const series: Series[] = [
     readSeries(name ?? 'Read latency', curve),
     ...(extra.length
@@ -47,7 +49,8 @@ export const LatencyChart = memo(function LatencyChart({ curve, operatingLatency
   const yMax = latencyCeiling([curve, ...extra.map((e) => e.curve)]);
   const opY = operatingLatencyMs ?? null;
   const Chart = light ? LightCurveChart : CurveChart;
-  return (
+  const headroomIops = headroom?.headroom_iops ?? null;
+  const chart = (
     <Chart
       title={title ?? `Latency vs IOPS (${curve.window})`}
       summary={`Read latency rises from ${formatNumber(curve.points[0]?.read_latency_ms ?? null)} ms at light load; the workload runs at ${formatNumber(curve.operating_iops)} IOPS (${formatNumber(curve.operating_load_pct)}% of the ${formatNumber(curve.saturation_iops)} IOPS that saturate the first resource).`}
@@ -55,7 +58,10 @@ export const LatencyChart = memo(function LatencyChart({ curve, operatingLatency
       xLabel="Front-end IOPS"
       yLabel="Latency [ms]"
       yMax={yMax}
-      lines={[{ x: curve.saturation_iops, label: 'saturation' }]}
+      lines={[
+        ...(headroomIops !== null ? [{ x: headroomIops, label: 'headroom', color: '#1a7f37' }] : []),
+        { x: curve.saturation_iops, label: 'saturation' },
+      ]}
       markers={[
         ...(baselinePoint && baselinePoint.latencyMs !== null
           ? [{ x: baselinePoint.iops, y: Math.min(baselinePoint.latencyMs, yMax ?? baselinePoint.latencyMs), label: 'baseline', color: '#57606a', labelPosition: 'bottom' as const }]
@@ -65,5 +71,16 @@ export const LatencyChart = memo(function LatencyChart({ curve, operatingLatency
           : []),
       ]}
     />
+  );
+  if (!headroom || headroomIops === null) return chart;
+  return (
+    <div className="chart-with-note">
+      {chart}
+      <p className="chart-note" data-testid="headroom-note">
+        <strong>Headroom load</strong> <Figure label={`Headroom load (${curve.window})`} figure={headroom.headroom} />: the most this window can
+        carry while {headroom.binding} stay within their target. <strong>Saturation</strong> at {formatNumber(curve.saturation_iops)} IOPS is where the
+        busiest part is 100% busy; the gap between the two is the headroom kept for failovers, bursts and rebuilds.
+      </p>
+    </div>
   );
 });

@@ -1,0 +1,60 @@
+"""API documentation pages served with their own assets: ``/docs`` (Swagger UI) and ``/redoc`` (ReDoc).
+
+FastAPI's default pages load Swagger UI and ReDoc from a CDN, which leaves a blank page without
+internet. The assets come from the pinned ``fastapi-offline`` package (Swagger UI's and ReDoc's
+distribution files) and are served under ``/docs-assets``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fastapi_offline
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+
+ASSETS_URL = "/docs-assets"
+ASSETS_DIR = Path(fastapi_offline.__file__).parent / "static"
+
+_LOCAL_IMAGES = """<meta http-equiv="Content-Security-Policy" content="img-src 'self' data: blob:">"""
+
+
+def mount_docs(app: FastAPI, openapi_url: str, health_url: str) -> None:
+    """``/docs``, ``/docs/oauth2-redirect`` and ``/redoc`` with local assets; ``/health`` points at ``health_url``."""
+    app.mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
+    title = app.title
+
+    async def swagger(request: Request) -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=f"{title}: API",
+            swagger_js_url=f"{ASSETS_URL}/swagger-ui-bundle.js",
+            swagger_css_url=f"{ASSETS_URL}/swagger-ui.css",
+            swagger_favicon_url=f"{ASSETS_URL}/favicon.png",
+            oauth2_redirect_url="/docs/oauth2-redirect",
+        )
+
+    async def oauth2_redirect(request: Request) -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
+    async def redoc(request: Request) -> HTMLResponse:
+        page = get_redoc_html(
+            openapi_url=openapi_url,
+            title=f"{title}: API reference",
+            redoc_js_url=f"{ASSETS_URL}/redoc.standalone.js",
+            redoc_favicon_url=f"{ASSETS_URL}/favicon.png",
+            with_google_fonts=False,
+        )
+        # ReDoc's footer logo comes from its vendor's CDN: images only from this app, so nothing leaves it
+        html = bytes(page.body).decode().replace("<head>", f"<head>\n{_LOCAL_IMAGES}", 1)
+        return HTMLResponse(html)
+
+    async def health(request: Request) -> RedirectResponse:
+        return RedirectResponse(health_url, status_code=307)
+
+    app.add_route("/docs", swagger, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_route("/docs/oauth2-redirect", oauth2_redirect, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_route("/redoc", redoc, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_route("/health", health, methods=["GET", "HEAD"], include_in_schema=False)
