@@ -123,9 +123,11 @@ export function RaidConversionCalculator({ schemes, from, to }: RaidConversionCa
   const [measured, setMeasured] = useState(20000);
   const [readPct, setReadPct] = useState(70);
   const [hitPct, setHitPct] = useState(0);
+  const [sizeKib, setSizeKib] = useState(4);
+  const [fillPct, setFillPct] = useState(100);
   const [a, setA] = useState<Side>(() => initialSide(from, { scheme: 'raid5', groupWidth: 8 }));
   const [b, setB] = useState<Side>(() => initialSide(to, { scheme: 'raid10', groupWidth: 8 }));
-  const settled = useDebouncedValue({ measured, readPct, hitPct, a, b }, 300);
+  const settled = useDebouncedValue({ measured, readPct, hitPct, sizeKib, fillPct, a, b }, 300);
   const body: RaidConversionRequest = useMemo(
     () => ({
       measured_iops: settled.measured,
@@ -133,9 +135,9 @@ export function RaidConversionCalculator({ schemes, from, to }: RaidConversionCa
       read_hit_pct: settled.hitPct,
       from_raid: layout(settled.a),
       to_raid: layout(settled.b),
-      // the classic 4 KiB write on a full pool; sizing states its own size and fill in each write penalty
-      size_kib: 4,
-      fill_pct: 100,
+      // by default the classic 4 KiB write on a full pool; a sizing's write penalty states the fill it used
+      size_kib: settled.sizeKib,
+      fill_pct: settled.fillPct,
       from_drives: settled.a.drives,
       to_drives: settled.b.drives,
     }),
@@ -166,6 +168,17 @@ export function RaidConversionCalculator({ schemes, from, to }: RaidConversionCa
           max={100}
           errors={errors.at('read_hit_pct')}
           onChange={(v) => setHitPct(v ?? 0)}
+        />
+        <NumberField label="Write size" unit="KiB" value={sizeKib} min={0} errors={errors.at('size_kib')} onChange={(v) => setSizeKib(v ?? 4)} />
+        <NumberField
+          label="Pool fill"
+          unit="%"
+          value={fillPct}
+          min={0}
+          max={100}
+          hint="Write-anywhere layouts (RAID-DP, RAID-TEC) find fewer free stripes as the pool fills; a sizing's write penalty shows the fill it used."
+          errors={errors.at('fill_pct')}
+          onChange={(v) => setFillPct(v ?? 100)}
         />
       </div>
       <div className="conversion-sides">

@@ -40,6 +40,16 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
                 <Figure label={`Read latency (${w.window})`} figure={explainWindowLatency(w, 'read')} /> · write{' '}
                 <Figure label={`Write latency (${w.window})`} figure={explainWindowLatency(w, 'write')} />
               </p>
+              {w.failure_verdict ? (
+                <p className="verdict-failure" data-testid="failure-verdict">
+                  Drive failure: {w.failure_verdict}
+                </p>
+              ) : null}
+              {w.write_burst_s ? (
+                <p className="verdict-figures">
+                  Write bursts: <Figure label={`NVRAM absorbs a burst of twice the writes (${w.window})`} figure={w.write_burst_s} />
+                </p>
+              ) : null}
             </div>
           </li>
         ))}
