@@ -7,8 +7,10 @@ catalog on the first request that needs it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -38,6 +40,53 @@ def operation_id(route: APIRoute) -> str:
     if not route.tags:
         raise RuntimeError(f"route {route.path} needs a tag for its operation id")
     return f"{route.tags[0]}-{route.name}"
+
+
+_OPENAPI_DOCUMENTS: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""OpenAPI documents already generated in this process, by :func:`_routes_signature`."""
+
+
+def _qualified_name(endpoint: Any) -> str:
+    return f"{getattr(endpoint, '__module__', '')}.{getattr(endpoint, '__qualname__', repr(endpoint))}"
+
+
+def _routes_signature(app: FastAPI) -> tuple[Any, ...]:
+    """What the OpenAPI document is generated from: title, version and every route's path, methods,
+    endpoint and visibility."""
+    return (
+        app.title,
+        app.version,
+        tuple(
+            (
+                getattr(route, "path", ""),
+                tuple(sorted(getattr(route, "methods", None) or ())),
+                _qualified_name(getattr(route, "endpoint", None)),
+                getattr(route, "include_in_schema", False),
+            )
+            for route in app.routes
+        ),
+    )
+
+
+def _share_openapi(app: FastAPI) -> None:
+    """Generate ``app``'s OpenAPI document once per process, not once per app.
+
+    Generating it walks every schema (about a second of CPU); an app is created per test and per
+    worker, and the document is the same for every app with the same routes (settings do not
+    enter it). Each app gets its own copy, so nothing one app does to its document reaches another.
+    """
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            key = _routes_signature(app)
+            document = _OPENAPI_DOCUMENTS.get(key)
+            if document is None:
+                document = _OPENAPI_DOCUMENTS.setdefault(key, copy.deepcopy(generate()))
+            app.openapi_schema = copy.deepcopy(document)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -116,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router, prefix=API_PREFIX)
     mount_docs(app, openapi_url="/openapi.json", health_url=f"{API_PREFIX}/health")
     mount_ui(app, settings.frontend_dist)
+    _share_openapi(app)
     return app
 
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from backend.app.core.config import Settings
@@ -52,3 +53,22 @@ def test_openapi_dump_writes_the_schema_with_sorted_keys(tmp_path: Path) -> None
 
 def test_openapi_dump_without_an_output_path_is_a_usage_error() -> None:
     assert openapi_dump([]) == 2
+
+
+def test_the_document_generated_once_per_process_is_the_one_each_app_would_generate(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    dist = tmp_path / "dist"
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html><title>Sizer</title>")
+    first = create_app(make_settings()).openapi()
+    other_settings = create_app(make_settings(cors_origins=["http://example.test"], frontend_dist=dist))
+    shared = other_settings.openapi()
+    fresh = create_app(make_settings(rate_limits_enabled=False))
+    generated = FastAPI.openapi(fresh)  # the framework's own generation, not the shared copy
+
+    assert shared == generated
+    assert first == generated
+    first["info"]["title"] = "changed by one app"
+    assert other_settings.openapi()["info"]["title"] == "Sizer"
+    assert create_app(make_settings()).openapi()["info"]["title"] == "Sizer"
