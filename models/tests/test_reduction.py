@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.architecture import written_layout
-from models.batch import candidate_space, evaluate_batch, family_configuration
+from models.batch import Family, candidate_space, evaluate_batch, family_configuration
 from models.catalog import Catalog, load_catalog
 from models.configuration import Architecture, ReductionMode, WriteArchitecture
 from models.drives import DriveTimes
@@ -268,7 +268,7 @@ def catalog() -> Catalog:
 
 def test_batch_agrees_with_evaluate_on_arrays_that_reduce_inline(catalog: Catalog):
     everything = catalog_families(catalog, RecommendConstraints(include_custom_builds=True), **WAFL_MODERATE)
-    chosen: dict[tuple[str, str], object] = {}
+    chosen: dict[tuple[str, str], Family] = {}
     for fam in everything:  # one family per inline array and scheme, plus one that does not reduce
         a = fam.array.architecture
         key = (fam.array.id, fam.layout.scheme.value)
