@@ -23,15 +23,17 @@ post-process pass), SolidFire, IBM FlashSystem, PowerMax (inline dedupe and comp
   update reads and writes), so their writes are priced at full size (no credit: the allocation
   unit, not the compressed size, sets the RAID work). Reads of data packed that way move ``1 / c``
   of the bytes from the drive with the same accesses (:func:`compressed_read`): on an HDD the seek
-  and rotation of each access are unchanged, only its transfer shortens. Reads of data a larger
-  compression group covers would read the whole group; that is not modelled (a stated optimism).
+  and rotation of each access are unchanged, only its transfer shortens. A read of a block inside a
+  larger compression group would read the whole group; that is not modelled, and is part of the
+  optimism the stated ratio carries.
 * **Inline deduplication** (ratio ``D``): of the writes reaching the back end a share
   ``1 - 1/D`` carries data the array already holds (the share the stored data's ratio implies);
   it writes no data, only a metadata update (the block map / reference count), priced as one
   :data:`METADATA_KIB` block written the way the data would have been (a random write through the
   layout's write plan, or that many KiB of the write stream). Conservative: every duplicate pays
-  its own metadata block (arrays batch many references per block), and the byte compare some
-  arrays read to confirm a duplicate is not credited as a cache hit.
+  its own metadata block (arrays batch many references per block). Not charged: the byte compare
+  some arrays make to confirm a duplicate (a read of the stored block when it is not cached),
+  part of the optimism the stated ratio carries.
 * **Post-process** reduction (``post_process``) changes nothing in a window: writes land full size,
   capacity is saved later. The scan it runs costs back-end reads in its own (usually nightly)
   window; the engine has no place for a background scan outside the workloads' windows, so a user
