@@ -68,6 +68,7 @@ from models.pool import (
     readahead_service_ms,
     stated_queue,
     wear_kib_per_drive,
+    where_work,
 )
 from models.ports import port_utilization
 from models.raid import (
@@ -80,6 +81,14 @@ from models.raid import (
     stream_run_kib,
     stream_write_plan,
     write_plan,
+)
+from models.reduction import (
+    METADATA_KIB,
+    IoReduction,
+    compressed_read,
+    dedupes_inline,
+    in_front_end_units,
+    packs_compressed,
 )
 from models.units import GIB, TB
 from models.workload import Phase, Workload, windows_of
@@ -473,10 +482,16 @@ class _SegmentPlans:
     """:class:`models.pool.PlanSource` of many segments at once: each layout's access plans (rows
     of a table, one per layout) gathered onto the segments and priced on their drives."""
 
-    def __init__(self, model: BatchModel, lay: IntArray, times: Any) -> None:
+    def __init__(self, model: BatchModel, lay: IntArray, times: Any, arr: IntArray) -> None:
         self.model, self.lay, self.times = model, lay, times
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
+        arch = [a.architecture for a in model.arrays]
+        self.packs = np.asarray([packs_compressed(a) for a in arch], dtype=bool)[arr]
+        self.dedupes = np.asarray([dedupes_inline(a) for a in arch], dtype=bool)[arr]
+        self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
+        self.metadata_memo: dict[float, Work] = {}
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
@@ -495,6 +510,39 @@ class _SegmentPlans:
             got = self.stream_memo[interleaved] = (
                 plan_work(_columns(m.l_seq_read, self.lay, AccessPlan), self.times, interleaved=interleaved),
                 plan_work(_columns(m.l_seq_write, self.lay, AccessPlan), self.times, interleaved=interleaved),
+            )
+        return got
+
+    def reduction(self, workload: Workload) -> IoReduction | None:
+        c, d = workload.compression_ratio, workload.dedupe_ratio
+        c_on = c > 1.0 and bool(self.packs.any())
+        d_on = d > 1.0 and bool(self.dedupes.any())
+        if not (c_on or d_on):
+            return None
+        return IoReduction(
+            np.where(self.packs, c, 1.0) if c_on else 1.0, np.where(self.dedupes, d, 1.0) if d_on else 1.0
+        )
+
+    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
+        got = self.compressed_memo.get((size_kib, ratio))
+        if got is None:
+            rd, wr = self.random(size_kib)
+            rtab, _ = self.model._random_plans(size_kib)
+            _, wtab = self.model._random_plans(size_kib / ratio)
+            rd_c = plan_work(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio), self.times)
+            wr_c = plan_work(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib), self.times)
+            got = self.compressed_memo[(size_kib, ratio)] = (
+                where_work(self.packs, rd_c, rd),
+                where_work(self.packs, wr_c, wr),
+            )
+        return got
+
+    def metadata(self, size_kib: float) -> Work:
+        got = self.metadata_memo.get(size_kib)
+        if got is None:
+            _, wtab = self.model._random_plans(METADATA_KIB)
+            got = self.metadata_memo[size_kib] = plan_work(
+                in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib), self.times
             )
         return got
 
@@ -884,7 +932,7 @@ class BatchModel:
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
-        plans = _SegmentPlans(self, lay, times)
+        plans = _SegmentPlans(self, lay, times, self.fam_array[seg_f])
         nseg = seg_f.size
         nw = len(self.windows)
         self.win: list[_Window] = []

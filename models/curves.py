@@ -171,7 +171,7 @@ def queue_depth_sweep(
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
         t = drive_times(pool.drive, fill)
         written = written_pool(pool, cfg.architecture)
-        pw = pool_work(items, PoolPlans(written.raid, t, p, write_fill(pool, cfg)))
+        pw = pool_work(items, PoolPlans(written.raid, t, p, write_fill(pool, cfg), cfg.architecture))
         backend_ios += float(pw.work.backend_ios)
         pr, pwr = positioning_ms(t, math.sqrt(span))
         # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)

@@ -528,6 +528,7 @@ def _pools(
             aggregate_fill=setup.write_fill[pool.name],
             degraded=setup.degraded,
             extra_stream_kib=migration.get(pool.name, (0.0, 0.0)),
+            architecture=cfg.architecture,
         )
         pool_loads.append(load)
         u_pct = load.drive_utilization_pct.value

@@ -22,7 +22,7 @@ the drives; utilization headroom applies to the service time at the queue the wo
 (one command per drive when it states none), so command-queuing gain is credited only where the
 user says the outstanding I/Os are there.
 
-Kept as one module (about 650 lines): the pool model is one subsystem, and the functions the
+Kept as one module (about 900 lines): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait) read best beside each other.
 """
 
@@ -37,7 +37,7 @@ import numpy as np
 
 from models import key_figures
 from models.capacity import raid_groups
-from models.configuration import DrivePool
+from models.configuration import Architecture, DrivePool
 from models.drives import (
     DEFAULT_WARRANTY_YEARS,
     DriveKind,
@@ -65,6 +65,16 @@ from models.raid import (
     stream_write_plan,
     tolerated_failures,
     write_plan,
+)
+from models.reduction import (
+    METADATA_KIB,
+    IoReduction,
+    compressed_read,
+    compressed_write,
+    in_front_end_units,
+    io_reduction,
+    packs_compressed,
+    reduction_words,
 )
 from models.results import DegradedMode, EnduranceResult, FailureResult, PoolLoad
 from models.workload import Phase, Workload
@@ -104,6 +114,20 @@ class Work(NamedTuple):
             self.backend_ios + k * other.backend_ios,
             self.kib + k * other.kib,
         )
+
+
+def where_work(mask: Num, a: Work, b: Work) -> Work:
+    """``a`` where ``mask`` holds, else ``b``, field by field (arrays over candidates)."""
+
+    def role(x: RoleWork, y: RoleWork) -> RoleWork:
+        return RoleWork(*(np.where(mask, u, v) for u, v in zip(x, y, strict=True)))
+
+    return Work(
+        role(a.data, b.data),
+        role(a.parity, b.parity),
+        np.where(mask, a.backend_ios, b.backend_ios),
+        np.where(mask, a.kib, b.kib),
+    )
 
 
 def plan_work(plan: AccessPlan, t: DriveTimes, *, interleaved: bool = True) -> Work:
@@ -260,15 +284,40 @@ class PlanSource(Protocol):
         """(one KiB of a sequential read stream, one KiB of a sequential write stream)."""
         ...
 
+    def reduction(self, workload: Workload) -> IoReduction | None:
+        """The inline reduction ``workload``'s writes get on this pool (:mod:`models.reduction`);
+        None when none applies (ratios of 1, or no inline mode declared)."""
+        ...
+
+    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
+        """(one random read miss, one random data write) of ``size_kib`` stored compressed
+        ``ratio``:1 where the array packs compressed blocks, the plain ones elsewhere."""
+        ...
+
+    def metadata(self, size_kib: float) -> Work:
+        """One duplicate write's metadata update (:data:`models.reduction.METADATA_KIB` written
+        through the layout's write plan), its I/Os counted in units of the front-end ``size_kib``."""
+        ...
+
 
 class PoolPlans:
     """:class:`PlanSource` of one pool: its layout's plans (:mod:`models.raid`) priced on its drive,
-    each size once."""
+    each size once. ``architecture`` says whether the array reduces data inline (None: not stated)."""
 
-    def __init__(self, layout: RaidLayout, t: DriveTimes, p: EngineParameters, fill: float) -> None:
+    def __init__(
+        self,
+        layout: RaidLayout,
+        t: DriveTimes,
+        p: EngineParameters,
+        fill: float,
+        architecture: Architecture | None = None,
+    ) -> None:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
+        self.architecture = architecture
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
+        self.metadata_memo: dict[float, Work] = {}
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
@@ -291,6 +340,31 @@ class PoolPlans:
             )
         return got
 
+    def reduction(self, workload: Workload) -> IoReduction | None:
+        return io_reduction(workload, self.architecture)
+
+    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
+        if ratio <= 1.0 or not packs_compressed(self.architecture):
+            return self.random(size_kib)
+        got = self.compressed_memo.get((size_kib, ratio))
+        if got is None:
+            rd = plan_work(compressed_read(read_plan(self.layout, size_kib), ratio), self.t)
+            wr = plan_work(
+                compressed_write(
+                    self.layout, size_kib, ratio, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib
+                ),
+                self.t,
+            )
+            got = self.compressed_memo[(size_kib, ratio)] = (rd, wr)
+        return got
+
+    def metadata(self, size_kib: float) -> Work:
+        got = self.metadata_memo.get(size_kib)
+        if got is None:
+            plan = write_plan(self.layout, METADATA_KIB, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib)
+            got = self.metadata_memo[size_kib] = plan_work(in_front_end_units(plan, size_kib), self.t)
+        return got
+
 
 def pool_work(
     items: Sequence[tuple[Workload, Phase, Num, Num]],
@@ -308,6 +382,10 @@ def pool_work(
     Back-end I/Os are counted the conventional way: drive accesses of the random I/Os, one per
     prefetched read, and a sequential write's KiB moved in units of the write.
     ``extra_stream_kib`` adds background streams (read, write) [KiB/s], e.g. tier migration.
+    Inline reduction (:mod:`models.reduction`, only where the array declares it and the workload
+    states a ratio): data packed compressed ``c``:1 is written and read at ``1/c`` of its KiB (the
+    reads with the same accesses), and a share ``1 - 1/D`` of the writes are duplicates written
+    as one metadata block each instead of their data.
     Hit ratios may be arrays (one per candidate, in the batch path); with ``scheme`` the result
     carries each phase's term of the back-end formula.
     """
@@ -336,26 +414,72 @@ def pool_work(
             # only read misses wait on the drives in the request path (writes are acknowledged
             # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
             out.outstanding = out.outstanding + ph.concurrency * rf * rnd * miss
-        rd0, wr0 = rd.backend_ios, wr.backend_ios
+        red = plans.reduction(wl)
+        start = rd, wr
+        plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
         for size, frac in ph.size_mix:
             rr, rw = plans.random(size)
             r_miss = reads * rnd * frac * miss
-            rd = rd.plus(rr, r_miss).plus(sr, reads * (1.0 - rnd) * frac * size)
-            rd = rd.plus(_ONE_IO, reads * (1.0 - rnd) * frac)
+            seq_reads = reads * (1.0 - rnd) * frac
+            w_rnd = writes_be * rnd * frac
+            w_seq = writes_be * (1.0 - rnd) * frac
+            if plain is not None:
+                plain = (
+                    plain[0].plus(rr, r_miss).plus(sr, seq_reads * size).plus(_ONE_IO, seq_reads),
+                    plain[1].plus(rw, w_rnd).plus(sw, w_seq * size).plus(_ONE_IO, w_seq * sw.kib),
+                )
+            if red is None:
+                rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size)
+                wr = wr.plus(rw, w_rnd).plus(sw, w_seq * size)
+                wr = wr.plus(_ONE_IO, w_seq * sw.kib)
+            else:
+                # inline reduction (models.reduction): data packed compressed moves 1/c of its KiB;
+                # a share 1 - 1/D of the writes are duplicates, each a metadata block instead
+                kf, unique = red.kib_factor, red.unique_share
+                if red.compresses:
+                    rr, rw = plans.compressed(size, wl.compression_ratio)
+                meta = plans.metadata(size)
+                w_kib = w_seq * (size * kf * unique + METADATA_KIB * (1.0 - unique))
+                rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size * kf)
+                wr = wr.plus(rw, w_rnd * unique).plus(meta, w_rnd * (1.0 - unique)).plus(sw, w_kib)
+                wr = wr.plus(_ONE_IO, w_kib / size * sw.kib)
+            rd = rd.plus(_ONE_IO, seq_reads)
             out.read_miss_rate = out.read_miss_rate + r_miss
             out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / np.maximum(rr.data.ops, 1e-12)
-            w_seq = writes_be * (1.0 - rnd) * frac
-            wr = wr.plus(rw, writes_be * rnd * frac).plus(sw, w_seq * size)
-            wr = wr.plus(_ONE_IO, w_seq * sw.kib)
         if scheme is not None:
-            per_read = (rd.backend_ios - rd0) / reads if reads else 0.0
-            per_write = (wr.backend_ios - wr0) / writes_be if writes_be else 0.0
-            out.terms.append(
-                f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(per_read)} to disk"
-                f" + {fmt(writes_be)} writes x {fmt(per_write)} ({scheme})"
-            )
+            out.terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
     out.reads, out.writes = rd, wr
     return out
+
+
+def _term(
+    wl: Workload,
+    ph: Phase,
+    reads: float,
+    writes_be: float,
+    scheme: str,
+    start: tuple[Work, Work],
+    end: tuple[Work, Work],
+    plain: tuple[Work, Work] | None,
+    red: IoReduction | None,
+) -> str:
+    """One phase's term of the back-end formula: back-end I/Os per read and per write; with inline
+    reduction, what it is and the I/Os per write and back-end MB/s with and without it."""
+    per_read = (end[0].backend_ios - start[0].backend_ios) / reads if reads else 0.0
+    per_write = (end[1].backend_ios - start[1].backend_ios) / writes_be if writes_be else 0.0
+    text = f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(per_read)} to disk + {fmt(writes_be)} writes x {fmt(per_write)} ({scheme}"
+    if plain is None or red is None:
+        return text + ")"
+
+    def mb_s(pair: tuple[Work, Work]) -> float:
+        return float(pair[0].kib - start[0].kib + pair[1].kib - start[1].kib) * 1024.0 / 1e6
+
+    plain_write = (plain[1].backend_ios - start[1].backend_ios) / writes_be if writes_be else 0.0
+    saved = float((plain[1].backend_ios - end[1].backend_ios) + (plain[0].backend_ios - end[0].backend_ios))
+    return (
+        text + f"; {reduction_words(red)}: {fmt(plain_write)} per write without it, "
+        f"{fmt(saved)} back-end I/Os/s fewer, back-end {fmt(mb_s(end))} MB/s instead of {fmt(mb_s(plain))})"
+    )
 
 
 _ONE_IO = Work(backend_ios=1.0)
@@ -560,6 +684,7 @@ def pool_load(
     aggregate_fill: float | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
+    architecture: Architecture | None = None,
 ) -> tuple[PoolLoad, MissWait]:
     """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
     phase the read-miss service, the wait at the drives and the response of one readahead request
@@ -570,13 +695,18 @@ def pool_load(
     (:func:`planned_span`); ``aggregate_fill`` (default ``planned_fill``) is the share of the whole
     aggregate in use, which sets the free space a write-anywhere layout finds. With a drive failed or
     rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two.
+    ``architecture`` (the configuration's) says whether data is reduced inline on the way to the
+    drives (:mod:`models.reduction`).
     """
     layout = pool.raid
     t = drive_times(pool.drive, planned_fill)
     roles = pool_roles(layout, n)
     fill = planned_fill if aggregate_fill is None else aggregate_fill
     pw = pool_work(
-        items, PoolPlans(layout, t, p, fill), extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value
+        items,
+        PoolPlans(layout, t, p, fill, architecture),
+        extra_stream_kib=extra_stream_kib,
+        scheme=layout.scheme.value,
     )
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))

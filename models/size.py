@@ -22,12 +22,13 @@ from pydantic import Field
 from models.base import InputError, Output
 from models.capacity import min_group_width
 from models.cluster import node_label, with_nodes
-from models.configuration import Configuration
+from models.configuration import Configuration, ReductionMode
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
 from models.naming import check_words, plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
+from models.reduction import dedupes_inline, packs_compressed
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -421,7 +422,8 @@ def _stated_optimisms(
 
     Stated queue depths (command-queuing credit), short-stroked drives, a planned fill below the
     capacity fill target (shorter seeks, emptier stripes), overwrites absorbed in the write cache,
-    single sequential streams, and a write-anywhere layout measured fresher than its fill implies.
+    single sequential streams, inline data reduction on the I/O path (:mod:`models.reduction`), and
+    a write-anywhere layout measured fresher than its fill implies.
     """
     out: list[tuple[str, list[Workload], Configuration]] = []
     phases = [ph for w in workloads for ph in w.phases]
@@ -476,6 +478,9 @@ def _stated_optimisms(
                 cfg,
             )
         )
+    reduction = _inline_reduction(workloads, cfg)
+    if reduction is not None:
+        out.append(reduction)
     if pool.raid.scheme in WAFL_SCHEMES and pool.raid.full_stripe_share is not None:
         out.append(
             (
@@ -485,3 +490,35 @@ def _stated_optimisms(
             )
         )
     return out
+
+
+def _inline_reduction(
+    workloads: list[Workload], cfg: Configuration
+) -> tuple[str, list[Workload], Configuration] | None:
+    """Inline dedupe or compression on the I/O path (:mod:`models.reduction`) when the
+    configuration declares it and a workload states a ratio it acts on; left out, the same
+    reduction is done after the writes land (post-process: capacity unchanged)."""
+    arch = cfg.architecture
+    dedupe = dedupes_inline(arch) and any(w.dedupe_ratio > 1 for w in workloads)
+    compress = packs_compressed(arch) and any(w.compression_ratio > 1 for w in workloads)
+    if arch is None or not (dedupe or compress):
+        return None
+    words = []
+    if dedupe:
+        words.append(
+            f"inline deduplication (up to {fmt(max(w.dedupe_ratio for w in workloads))}:1: duplicate writes "
+            "reach the drives as metadata updates)"
+        )
+    if compress:
+        words.append(
+            f"inline compression (up to {fmt(max(w.compression_ratio for w in workloads))}:1 packed into "
+            "the stripes written)"
+        )
+    later = ReductionMode.POST_PROCESS
+    without = arch.model_copy(
+        update={
+            "dedupe": later if dedupe else arch.dedupe,
+            "compression": later if compress else arch.compression,
+        }
+    )
+    return " and ".join(words), workloads, cfg.model_copy(update={"architecture": without})
