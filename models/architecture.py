@@ -15,10 +15,16 @@
   uniformly, so a share ``(n - 1) / n`` of the back-end traffic (reads, writes, copies, parity)
   crosses the cluster network (:func:`cluster_network_mb_s`). Copies kept on other nodes
   (``Architecture.copies``) cost the receiving node's CPU a write each
-  (:func:`models.controller.controller_load`).
+  (:func:`models.controller.controller_load`). An erasure-coded pool spreads each stripe's
+  ``k + m`` chunks over as many nodes: every chunk a write reads or writes is an operation on some
+  node's CPU (:func:`models.raid.chunk_write_ops`, :func:`node_stripes`), and a store that reads
+  whole stripes for small reads (``Architecture.ec_read_full_stripe``) reads ``k`` chunks per miss
+  (:func:`full_stripe_reads`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -64,6 +70,26 @@ def written_pool(pool: DrivePool, architecture: Architecture | None) -> DrivePoo
 def remote_copies(architecture: Architecture | None) -> int:
     """Copies of every write kept on other nodes: ``Architecture.copies - 1`` (0 when not stated)."""
     return 0 if architecture is None else architecture.copies - 1
+
+
+def node_stripes(cfg: Configuration, pool_names: Sequence[str]) -> list[RaidLayout | None] | None:
+    """The erasure-coded layout (as written, :func:`written_layout`) of each named pool whose
+    stripes a scale-out cluster spreads over its nodes, None for any other pool; None when no
+    pool named is one (not a scale-out cluster, or no erasure coding)."""
+    if not spans_nodes(cfg):
+        return None
+    by_name = {pl.name: written_layout(pl.raid, cfg.architecture) for pl in cfg.pools}
+    out = [
+        lay if (lay := by_name.get(name)) is not None and lay.scheme is RaidScheme.ERASURE else None
+        for name in pool_names
+    ]
+    return out if any(lay is not None for lay in out) else None
+
+
+def full_stripe_reads(cfg: Configuration) -> bool:
+    """Whether a scale-out cluster's erasure-coded reads read every data chunk of the stripe
+    (``Architecture.ec_read_full_stripe``)."""
+    return spans_nodes(cfg) and cfg.architecture is not None and cfg.architecture.ec_read_full_stripe
 
 
 def spans_nodes(cfg: Configuration) -> bool:

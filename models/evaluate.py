@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from models import ENGINE_VERSION
-from models.architecture import cluster_network, remote_copies, written_pool
+from models.architecture import cluster_network, full_stripe_reads, node_stripes, remote_copies, written_pool
 from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
@@ -331,6 +331,8 @@ def _serve(
         hits,
         backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads),
         remote_copies=remote_copies(cfg.architecture),
+        stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
+        full_stripe_reads=full_stripe_reads(cfg),
     )
     bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)

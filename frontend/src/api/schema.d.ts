@@ -791,6 +791,12 @@ export interface components {
             copies: number;
             /** @default none */
             dedupe: components["schemas"]["ReductionMode"];
+            /**
+             * Ec Read Full Stripe
+             * @description an erasure-coded read within one chunk still reads every data chunk of its stripe from its node (Ceph before partial reads); counts on a scale-out cluster's CPUs
+             * @default false
+             */
+            ec_read_full_stripe: boolean;
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
         };
