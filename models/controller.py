@@ -52,6 +52,12 @@ class ControllerSpec(Frozen):
     cpu_us_read_miss: NonNegFloat = Field(default=60.0, description="CPU per read served from drives [us]")
     cpu_us_write: NonNegFloat = Field(default=80.0, description="CPU per write incl. mirroring [us]")
     cpu_us_per_kib: NonNegFloat = Field(default=0.5, description="CPU per KiB moved [us]")
+    cpu_us_per_kib_written: NonNegFloat | None = Field(
+        default=None,
+        description="CPU per KiB written on a node: every write's KiB and each copy or chunk of it the node "
+        "handles [us]; None = cpu_us_per_kib (a software-defined node checksums, logs and replicates "
+        "what it writes, so its written KiB can cost far more than the KiB it reads)",
+    )
     cpu_us_per_backend_io: NonNegFloat = Field(
         default=5.0,
         description="CPU per back-end (drive) I/O the RAID layout issues, parity computation included [us]; "
@@ -85,6 +91,11 @@ class ControllerSpec(Frozen):
     source: str = Field(default="user-defined")
 
     @property
+    def kib_written_us(self) -> float:
+        """CPU per KiB written [us]: ``cpu_us_per_kib_written``, else ``cpu_us_per_kib``."""
+        return self.cpu_us_per_kib if self.cpu_us_per_kib_written is None else self.cpu_us_per_kib_written
+
+    @property
     def serving(self) -> int:
         """Controllers carrying load in normal operation."""
         if self.ha_mode is HaMode.ACTIVE_PASSIVE:
@@ -106,6 +117,7 @@ class ControllerLoad(Frozen):
     read_misses: NonNegFloat = 0.0
     writes: NonNegFloat = 0.0
     kib_per_s: NonNegFloat = 0.0
+    write_kib_per_s: NonNegFloat = Field(default=0.0, description="KiB written of kib_per_s [per s]")
     backend_ios: NonNegFloat = Field(default=0.0, description="back-end (drive) I/Os per second")
     copy_writes: NonNegFloat = Field(
         default=0.0,
@@ -139,12 +151,19 @@ def cpu_multiplier(load: ControllerLoad, spec: ControllerSpec) -> float:
 
 
 def front_end_cpu_us(load: ControllerLoad, spec: ControllerSpec) -> float:
-    """CPU microseconds per second of the front-end operations (multipliers not applied)."""
-    return (
+    """CPU microseconds per second of the front-end operations (multipliers not applied); KiB
+    written (and their copies and chunks) at ``cpu_us_per_kib_written`` when stated."""
+    ops = (
         load.read_hits * spec.cpu_us_read_hit
         + (load.read_misses + load.chunk_reads) * spec.cpu_us_read_miss
         + (load.writes + load.copy_writes) * spec.cpu_us_write
-        + (load.kib_per_s + load.copy_kib_per_s + load.chunk_read_kib_per_s) * spec.cpu_us_per_kib
+    )
+    if spec.cpu_us_per_kib_written is None:  # one cost for every KiB
+        return ops + (load.kib_per_s + load.copy_kib_per_s + load.chunk_read_kib_per_s) * spec.cpu_us_per_kib
+    return (
+        ops
+        + (load.kib_per_s - load.write_kib_per_s + load.chunk_read_kib_per_s) * spec.cpu_us_per_kib
+        + (load.write_kib_per_s + load.copy_kib_per_s) * spec.cpu_us_per_kib_written
     )
 
 
@@ -245,6 +264,9 @@ def controller_load(
         read_misses=sum(misses),
         writes=writes,
         kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+        write_kib_per_s=sum(
+            ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members
+        ),
         backend_ios=backend_ios,
         copy_writes=chunk_writes,
         copy_kib_per_s=chunk_write_kib,
@@ -275,7 +297,7 @@ def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: Num
 def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float, u: float) -> str:
     """The controller utilization formula with its inputs filled in."""
     copies = (
-        f" + {fmt(load.copy_writes)} copy/chunk writes x c_write + {fmt(load.copy_kib_per_s)} copy KiB/s x c_KiB"
+        f" + {fmt(load.copy_writes)} copy/chunk writes x c_write + {fmt(load.copy_kib_per_s)} copy KiB/s x c_KiB,w"
         if load.copy_writes
         else ""
     )
@@ -286,7 +308,8 @@ def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float
         )
     return (
         f"{name} = ({fmt(load.read_hits)} hits x c_hit + {fmt(load.read_misses)} misses x c_miss + "
-        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB{copies} + "
+        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s - load.write_kib_per_s)} KiB/s read x c_KiB + "
+        f"{fmt(load.write_kib_per_s)} KiB/s written x c_KiB,w{copies} + "
         f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
     )

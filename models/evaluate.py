@@ -585,6 +585,7 @@ def _controllers(
         c_miss_us=ctrl.cpu_us_read_miss,
         c_write_us=ctrl.cpu_us_write,
         c_kib_us=ctrl.cpu_us_per_kib,
+        c_kib_written_us=ctrl.kib_written_us,
         cores=ctrl.cores,
         controllers=serving,
     )

@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from models.architecture import full_stripe_reads, node_stripes
 from models.base import InputError
@@ -16,6 +18,8 @@ from models.catalog import build_configuration, load_catalog
 from models.controller import ControllerSpec, controller_load, cpu_seconds_per_second
 from models.raid import RaidLayout, RaidScheme, chunk_read_ops, chunk_write_ops
 from models.tests.test_flash import writes_only
+from models.validation import ValidationContext
+from models.validation.scale_out import fit_costs
 from models.workload import Phase, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -159,3 +163,37 @@ def test_node_cpu_per_write_never_falls_with_more_copies(copies: int, size: floa
         )
 
     assert cpu(copies + 1) > cpu(copies)
+
+
+def test_written_kib_cost_their_own_cpu_on_every_copy_and_reads_keep_the_per_kib_cost():
+    # 100 writes/s of 4 MiB, 3 copies, c_KiB,w = 3 us: 3 x 4,096 x 3 = 36,864 us per write plus
+    # 3 x 25 us; 100 reads/s of 4 MiB (misses) at c_KiB = 0.5 us: 2,048 us + 60 us each
+    spec = SPEC.model_copy(update={"cpu_us_per_kib_written": 3.0, "cpu_us_read_miss": 60.0})
+    writes = [(w, w.phases[0]) for w in writes_only(100, size_kib=4096)]
+    load = controller_load(writes, [(0.0, 0.0)], remote_copies=2)
+    assert load.write_kib_per_s == pytest.approx(409600.0)
+    assert cpu_seconds_per_second(load, spec) == pytest.approx(100 * (3 * 4096 * 3.0 + 3 * 25) / 1e6)
+    reads = [(w, w.phases[0]) for w in reads_only(100, size_kib=4096)]
+    load = controller_load(reads, [(0.0, 0.0)], remote_copies=2)
+    assert load.write_kib_per_s == 0.0
+    assert cpu_seconds_per_second(load, spec) == pytest.approx(100 * (4096 * 0.5 + 60) / 1e6)
+    # not stated: written KiB cost the per-KiB figure
+    assert SPEC.kib_written_us == 0.5 and spec.kib_written_us == 3.0
+
+
+def test_a_negative_cpu_per_kib_written_is_refused_naming_the_field():
+    with pytest.raises(ValidationError) as err:
+        ControllerSpec(model="node", cpu_us_per_kib_written=-1.0)
+    assert err.value.errors()[0]["loc"] == ("cpu_us_per_kib_written",)
+
+
+def test_the_catalog_ceph_node_carries_the_per_kib_written_cost_fitted_to_the_clyso_4mib_write():
+    # the catalog states 3.0 us, rounded from the open fit of the in-sample row write_4m_30osd
+    catalog = load_catalog(FIXTURES)
+    doc = yaml.safe_load((FIXTURES / "validation" / "flash_scale_out.yaml").read_text())
+    record = next(r for r in doc["records"] if r["id"] == "clyso_dell_r6615_ceph_quincy")
+    assert record["fit"]["cpu_us_per_kib_written"] == "write_4m_30osd"
+    costs = fit_costs(record, ValidationContext(calibration={}, catalog=catalog))
+    stated = catalog.arrays["ceph-nvme-reference"].controller.cpu_us_per_kib_written
+    assert stated is not None
+    assert costs["cpu_us_per_kib_written"] == pytest.approx(stated, rel=0.02)

@@ -2018,6 +2018,11 @@ export interface components {
              */
             cpu_us_per_kib: number;
             /**
+             * Cpu Us Per Kib Written
+             * @description CPU per KiB written on a node: every write's KiB and each copy or chunk of it the node handles [us]; None = cpu_us_per_kib (a software-defined node checksums, logs and replicates what it writes, so its written KiB can cost far more than the KiB it reads)
+             */
+            cpu_us_per_kib_written?: number | null;
+            /**
              * Cpu Us Read Hit
              * @description CPU per cached read [us]
              * @default 20
