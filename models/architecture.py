@@ -111,16 +111,31 @@ def network_utilization(backend_mb_s: Num, nodes: Num, network_mb_s_per_node: Nu
     return backend_mb_s * (n - 1) / n / (n * network_mb_s_per_node)
 
 
+def shares_ports(cfg: Configuration) -> bool:
+    """Whether a scale-out cluster's traffic between nodes runs over its front-end ports
+    (``ControllerSpec.cluster_network_shared``: one NIC per node for clients and the cluster)."""
+    return spans_nodes(cfg) and cfg.controller.cluster_network_shared
+
+
+def cross_node_mb_s(cfg: Configuration, backend_mb_s: float) -> float:
+    """Back-end MB/s that crosses between nodes: ``BE MB/s x (n - 1) / n`` (0 when the
+    configuration does not span nodes, :func:`cross_node_share`)."""
+    if not spans_nodes(cfg) or cfg.cluster is None:
+        return 0.0
+    return backend_mb_s * cross_node_share(cfg.cluster.nodes)
+
+
 def cluster_network(cfg: Configuration, backend_mb_s: float) -> Explained | None:
-    """Utilization of each node's cluster-network link [%] (None: not a scale-out cluster, or the
-    catalog gives no network figure).
+    """Utilization of each node's cluster-network link [%] (None: not a scale-out cluster, the
+    catalog gives no network figure, or the cluster traffic shares the front-end ports,
+    :func:`shares_ports`, where the port check counts it).
 
     ``U_net = BE MB/s x (n - 1) / n / (n x network MB/s per node)``: the cross-node share of all
     back-end traffic (reads, writes, copies and parity, :func:`cross_node_share`), spread evenly
     over the nodes, each sending (and receiving) its part on one link in each direction.
     """
     net = cfg.controller.cluster_network_mb_s
-    if not spans_nodes(cfg) or net is None or cfg.cluster is None:
+    if not spans_nodes(cfg) or net is None or cfg.cluster is None or shares_ports(cfg):
         return None
     n = cfg.cluster.nodes
     share = cross_node_share(n)

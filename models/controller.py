@@ -84,6 +84,11 @@ class ControllerSpec(Frozen):
         description="cluster interconnect per controller (node), one direction [MB/s]: carries copy "
         "traffic between nodes (replicas, synchronous mirroring, indirect I/O)",
     )
+    cluster_network_shared: bool = Field(
+        default=False,
+        description="a scale-out node's client and cluster traffic share its front-end ports (one NIC): the "
+        "traffic crossing nodes is added to the ports' load and cluster_network_mb_s is not checked apart",
+    )
     dram_cache_gb: NonNegFloat = Field(default=0.0, description="read cache in DRAM per controller [GB]")
     nvram_mb: NonNegFloat = Field(default=512.0, description="write cache / NVRAM per controller [MB]")
     write_ack_ms: NonNegFloat = Field(default=0.3, description="write acknowledgement from NVRAM [ms]")

@@ -16,6 +16,7 @@ from models.architecture import full_stripe_reads, node_stripes
 from models.base import InputError
 from models.catalog import build_configuration, load_catalog
 from models.controller import ControllerSpec, controller_load, cpu_seconds_per_second
+from models.evaluate import evaluate
 from models.raid import RaidLayout, RaidScheme, chunk_read_ops, chunk_write_ops
 from models.tests.test_flash import writes_only
 from models.validation import ValidationContext
@@ -197,3 +198,38 @@ def test_the_catalog_ceph_node_carries_the_per_kib_written_cost_fitted_to_the_cl
     stated = catalog.arrays["ceph-nvme-reference"].controller.cpu_us_per_kib_written
     assert stated is not None
     assert costs["cpu_us_per_kib_written"] == pytest.approx(stated, rel=0.02)
+
+
+def test_shared_ports_carry_the_front_end_and_the_traffic_between_nodes_by_hand():
+    # SolidFire SF9605, 4 nodes; 10,000 random 64 KiB writes/s = 655.36 MB/s front end; 2 copies
+    # x 655.36 = 1,310.72 MB/s at the drives, 3/4 crossing nodes = 983.04 MB/s. On shared ports:
+    # U_port = (655.36 + 983.04) / port capacity; no separate cluster-network check
+    catalog = load_catalog(FIXTURES)
+    array = catalog.arrays["netapp-solidfire-sf9605"]
+    assert array.default_drive is not None
+    cfg = build_configuration(array, catalog.drives[array.default_drive], "replica", drive_count=40)
+    apart = evaluate(writes_only(10000, size_kib=64), cfg).windows[0]
+    shared_cfg = cfg.model_copy(
+        update={"controller": cfg.controller.model_copy(update={"cluster_network_shared": True})}
+    )
+    shared = evaluate(writes_only(10000, size_kib=64), shared_cfg).windows[0]
+    cap = sum(pg.total_mb_s for pg in cfg.ports)
+    assert apart.port_utilization_pct.value == pytest.approx(100 * 655.36 / cap, rel=1e-9)
+    assert shared.port_utilization_pct.value == pytest.approx(100 * (655.36 + 983.04) / cap, rel=1e-9)
+    assert shared.port_utilization_pct.inputs["cross_node_mb_s"] == pytest.approx(983.04, rel=1e-9)
+    assert shared.cluster_network_utilization_pct is None
+    assert not any(c.name == "cluster network" for c in shared.checks)
+    assert apart.cluster_network_utilization_pct is not None
+
+
+def test_shared_ports_must_be_a_yes_or_no_naming_the_field():
+    with pytest.raises(ValidationError) as err:
+        ControllerSpec(model="node", cluster_network_shared="sometimes")
+    assert err.value.errors()[0]["loc"] == ("cluster_network_shared",)
+
+
+def test_catalog_arrays_keep_cluster_traffic_apart_as_the_batch_path_models_it():
+    # models.batch checks the ports with the front end's MB/s only: a catalog array stating shared
+    # ports would need that path to add the traffic between nodes first
+    catalog = load_catalog(FIXTURES)
+    assert not [a.id for a in catalog.arrays.values() if a.controller.cluster_network_shared]

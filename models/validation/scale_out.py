@@ -10,7 +10,8 @@ resource that binds there.
 
 A measurement may name its own ``nodes`` (a scaling series on one record's hardware). A record
 may state the tested network: ``ports`` (``{type, per_node}``: the client-facing links)
-and ``cluster_network_mb_s`` (the per-node replication link); without them the catalog array's
+and ``cluster_network_mb_s`` (the per-node replication link), or ``shared_ports: true`` when the
+client and cluster traffic share the ports (one NIC per node); without them the catalog array's
 defaults apply.
 
 Per-I/O CPU costs of a software-defined node are not published: a record's ``fit`` names the
@@ -83,6 +84,8 @@ def _config(
     ctrl_update: dict[str, Any] = {"cores": float(model["cores_per_node"]), **costs}
     if "cluster_network_mb_s" in model:
         ctrl_update["cluster_network_mb_s"] = float(model["cluster_network_mb_s"])
+    if "shared_ports" in model:
+        ctrl_update["cluster_network_shared"] = bool(model["shared_ports"])
     ctrl = array.controller.model_copy(update=ctrl_update)
     array = array.model_copy(update={"controller": ctrl, "drives": [*array.drives, drive.id]})
     ports = None

@@ -1990,6 +1990,12 @@ export interface components {
              */
             cluster_network_mb_s?: number | null;
             /**
+             * Cluster Network Shared
+             * @description a scale-out node's client and cluster traffic share its front-end ports (one NIC): the traffic crossing nodes is added to the ports' load and cluster_network_mb_s is not checked apart
+             * @default false
+             */
+            cluster_network_shared: boolean;
+            /**
              * Compression Cpu Multiplier
              * @default 1.2
              */
