@@ -7,7 +7,11 @@ cost per KiB moved, times data-service multipliers:
            / (10^6 x cores x controllers_serving)
 
 where BE is the back-end I/Os the RAID layout issues to the drives (a RAID6 small write issues six,
-RAID10 two: the controller builds, tracks and completes each, and computes the parity).
+RAID10 two: the controller builds, tracks and completes each, and computes the parity). On a
+scale-out cluster, W also counts every copy kept on another node and every chunk operation of an
+erasure-coded write (and R_miss every further chunk of a whole-stripe read), and KiB written (with
+their copies and chunks) cost ``cpu_us_per_kib_written`` where the node states it
+(:func:`controller_load`, :func:`front_end_cpu_us`).
 
 Costs are CPU microseconds on one core of that controller model (calibrated per model in the
 catalog against published plateaus). Utilization also counts the model's IOPS and MB/s ceilings
