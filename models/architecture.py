@@ -15,10 +15,16 @@
   uniformly, so a share ``(n - 1) / n`` of the back-end traffic (reads, writes, copies, parity)
   crosses the cluster network (:func:`cluster_network_mb_s`). Copies kept on other nodes
   (``Architecture.copies``) cost the receiving node's CPU a write each
-  (:func:`models.controller.controller_load`).
+  (:func:`models.controller.controller_load`). An erasure-coded pool spreads each stripe's
+  ``k + m`` chunks over as many nodes: every chunk a write reads or writes is an operation on some
+  node's CPU (:func:`models.raid.chunk_write_ops`, :func:`node_stripes`), and a store that reads
+  whole stripes for small reads (``Architecture.ec_read_full_stripe``) reads ``k`` chunks per miss
+  (:func:`full_stripe_reads`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -66,6 +72,26 @@ def remote_copies(architecture: Architecture | None) -> int:
     return 0 if architecture is None else architecture.copies - 1
 
 
+def node_stripes(cfg: Configuration, pool_names: Sequence[str]) -> list[RaidLayout | None] | None:
+    """The erasure-coded layout (as written, :func:`written_layout`) of each named pool whose
+    stripes a scale-out cluster spreads over its nodes, None for any other pool; None when no
+    pool named is one (not a scale-out cluster, or no erasure coding)."""
+    if not spans_nodes(cfg):
+        return None
+    by_name = {pl.name: written_layout(pl.raid, cfg.architecture) for pl in cfg.pools}
+    out = [
+        lay if (lay := by_name.get(name)) is not None and lay.scheme is RaidScheme.ERASURE else None
+        for name in pool_names
+    ]
+    return out if any(lay is not None for lay in out) else None
+
+
+def full_stripe_reads(cfg: Configuration) -> bool:
+    """Whether a scale-out cluster's erasure-coded reads read every data chunk of the stripe
+    (``Architecture.ec_read_full_stripe``)."""
+    return spans_nodes(cfg) and cfg.architecture is not None and cfg.architecture.ec_read_full_stripe
+
+
 def spans_nodes(cfg: Configuration) -> bool:
     """Whether the configuration spreads data over nodes of one controller each (scale-out)."""
     cl = cfg.cluster
@@ -85,16 +111,31 @@ def network_utilization(backend_mb_s: Num, nodes: Num, network_mb_s_per_node: Nu
     return backend_mb_s * (n - 1) / n / (n * network_mb_s_per_node)
 
 
+def shares_ports(cfg: Configuration) -> bool:
+    """Whether a scale-out cluster's traffic between nodes runs over its front-end ports
+    (``ControllerSpec.cluster_network_shared``: one NIC per node for clients and the cluster)."""
+    return spans_nodes(cfg) and cfg.controller.cluster_network_shared
+
+
+def cross_node_mb_s(cfg: Configuration, backend_mb_s: float) -> float:
+    """Back-end MB/s that crosses between nodes: ``BE MB/s x (n - 1) / n`` (0 when the
+    configuration does not span nodes, :func:`cross_node_share`)."""
+    if not spans_nodes(cfg) or cfg.cluster is None:
+        return 0.0
+    return backend_mb_s * cross_node_share(cfg.cluster.nodes)
+
+
 def cluster_network(cfg: Configuration, backend_mb_s: float) -> Explained | None:
-    """Utilization of each node's cluster-network link [%] (None: not a scale-out cluster, or the
-    catalog gives no network figure).
+    """Utilization of each node's cluster-network link [%] (None: not a scale-out cluster, the
+    catalog gives no network figure, or the cluster traffic shares the front-end ports,
+    :func:`shares_ports`, where the port check counts it).
 
     ``U_net = BE MB/s x (n - 1) / n / (n x network MB/s per node)``: the cross-node share of all
     back-end traffic (reads, writes, copies and parity, :func:`cross_node_share`), spread evenly
     over the nodes, each sending (and receiving) its part on one link in each direction.
     """
     net = cfg.controller.cluster_network_mb_s
-    if not spans_nodes(cfg) or net is None or cfg.cluster is None:
+    if not spans_nodes(cfg) or net is None or cfg.cluster is None or shares_ports(cfg):
         return None
     n = cfg.cluster.nodes
     share = cross_node_share(n)

@@ -37,7 +37,14 @@ import numpy as np
 import numpy.typing as npt
 
 from models import cache as cache_model
-from models.architecture import network_utilization, remote_copies, spans_nodes, written_layout
+from models.architecture import (
+    full_stripe_reads,
+    network_utilization,
+    node_stripes,
+    remote_copies,
+    spans_nodes,
+    written_layout,
+)
 from models.base import InputError
 from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
@@ -860,6 +867,8 @@ class BatchModel:
                     [(m.workload, m.phase) for m in members],
                     hits[wi],
                     remote_copies=remote_copies(cfg.architecture),
+                    stripes=node_stripes(cfg, [m.workload.pool or cfg.pools[0].name for m in members]),
+                    full_stripe_reads=full_stripe_reads(cfg),
                 )
             )
             mb_s = sum(m.phase.effective_mb_s for m in members)

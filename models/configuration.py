@@ -173,6 +173,11 @@ class Architecture(Frozen):
 
     write_architecture: WriteArchitecture = WriteArchitecture.IN_PLACE_RAID
     copies: int = Field(default=1, ge=1, le=6, description="copies of every write on different nodes")
+    ec_read_full_stripe: bool = Field(
+        default=False,
+        description="an erasure-coded read within one chunk still reads every data chunk of its stripe "
+        "from its node (Ceph before partial reads); counts on a scale-out cluster's CPUs",
+    )
     dedupe: ReductionMode = ReductionMode.NONE
     compression: ReductionMode = ReductionMode.NONE
 

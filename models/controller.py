@@ -7,7 +7,11 @@ cost per KiB moved, times data-service multipliers:
            / (10^6 x cores x controllers_serving)
 
 where BE is the back-end I/Os the RAID layout issues to the drives (a RAID6 small write issues six,
-RAID10 two: the controller builds, tracks and completes each, and computes the parity).
+RAID10 two: the controller builds, tracks and completes each, and computes the parity). On a
+scale-out cluster, W also counts every copy kept on another node and every chunk operation of an
+erasure-coded write (and R_miss every further chunk of a whole-stripe read), and KiB written (with
+their copies and chunks) cost ``cpu_us_per_kib_written`` where the node states it
+(:func:`controller_load`, :func:`front_end_cpu_us`).
 
 Costs are CPU microseconds on one core of that controller model (calibrated per model in the
 catalog against published plateaus). Utilization also counts the model's IOPS and MB/s ceilings
@@ -27,6 +31,7 @@ from pydantic import Field
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
 from models.explain import fmt
+from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
 from models.workload import Phase, Workload
 
 Num = Any
@@ -51,6 +56,12 @@ class ControllerSpec(Frozen):
     cpu_us_read_miss: NonNegFloat = Field(default=60.0, description="CPU per read served from drives [us]")
     cpu_us_write: NonNegFloat = Field(default=80.0, description="CPU per write incl. mirroring [us]")
     cpu_us_per_kib: NonNegFloat = Field(default=0.5, description="CPU per KiB moved [us]")
+    cpu_us_per_kib_written: NonNegFloat | None = Field(
+        default=None,
+        description="CPU per KiB written on a node: every write's KiB and each copy or chunk of it the node "
+        "handles [us]; None = cpu_us_per_kib (a software-defined node checksums, logs and replicates "
+        "what it writes, so its written KiB can cost far more than the KiB it reads)",
+    )
     cpu_us_per_backend_io: NonNegFloat = Field(
         default=5.0,
         description="CPU per back-end (drive) I/O the RAID layout issues, parity computation included [us]; "
@@ -77,11 +88,21 @@ class ControllerSpec(Frozen):
         description="cluster interconnect per controller (node), one direction [MB/s]: carries copy "
         "traffic between nodes (replicas, synchronous mirroring, indirect I/O)",
     )
+    cluster_network_shared: bool = Field(
+        default=False,
+        description="a scale-out node's client and cluster traffic share its front-end ports (one NIC): the "
+        "traffic crossing nodes is added to the ports' load and cluster_network_mb_s is not checked apart",
+    )
     dram_cache_gb: NonNegFloat = Field(default=0.0, description="read cache in DRAM per controller [GB]")
     nvram_mb: NonNegFloat = Field(default=512.0, description="write cache / NVRAM per controller [MB]")
     write_ack_ms: NonNegFloat = Field(default=0.3, description="write acknowledgement from NVRAM [ms]")
     cache_hit_ms: NonNegFloat = Field(default=0.2, description="read served from DRAM [ms]")
     source: str = Field(default="user-defined")
+
+    @property
+    def kib_written_us(self) -> float:
+        """CPU per KiB written [us]: ``cpu_us_per_kib_written``, else ``cpu_us_per_kib``."""
+        return self.cpu_us_per_kib if self.cpu_us_per_kib_written is None else self.cpu_us_per_kib_written
 
     @property
     def serving(self) -> int:
@@ -105,9 +126,18 @@ class ControllerLoad(Frozen):
     read_misses: NonNegFloat = 0.0
     writes: NonNegFloat = 0.0
     kib_per_s: NonNegFloat = 0.0
+    write_kib_per_s: NonNegFloat = Field(default=0.0, description="KiB written of kib_per_s [per s]")
     backend_ios: NonNegFloat = Field(default=0.0, description="back-end (drive) I/Os per second")
-    copy_writes: NonNegFloat = Field(default=0.0, description="writes of copies kept on other nodes [per s]")
-    copy_kib_per_s: NonNegFloat = Field(default=0.0, description="KiB of those copies [per s]")
+    copy_writes: NonNegFloat = Field(
+        default=0.0,
+        description="writes of copies kept on other nodes, and further chunk operations of erasure-coded "
+        "writes (old chunks read, new ones written) [per s]",
+    )
+    copy_kib_per_s: NonNegFloat = Field(default=0.0, description="KiB of those copies and chunks [per s]")
+    chunk_reads: NonNegFloat = Field(
+        default=0.0, description="further chunk reads of erasure-coded stripes read whole [per s]"
+    )
+    chunk_read_kib_per_s: NonNegFloat = Field(default=0.0, description="KiB of those chunk reads [per s]")
     dedupe: bool = False
     compression: bool = False
     replication: bool = False
@@ -130,12 +160,19 @@ def cpu_multiplier(load: ControllerLoad, spec: ControllerSpec) -> float:
 
 
 def front_end_cpu_us(load: ControllerLoad, spec: ControllerSpec) -> float:
-    """CPU microseconds per second of the front-end operations (multipliers not applied)."""
-    return (
+    """CPU microseconds per second of the front-end operations (multipliers not applied); KiB
+    written (and their copies and chunks) at ``cpu_us_per_kib_written`` when stated."""
+    ops = (
         load.read_hits * spec.cpu_us_read_hit
-        + load.read_misses * spec.cpu_us_read_miss
+        + (load.read_misses + load.chunk_reads) * spec.cpu_us_read_miss
         + (load.writes + load.copy_writes) * spec.cpu_us_write
-        + (load.kib_per_s + load.copy_kib_per_s) * spec.cpu_us_per_kib
+    )
+    if spec.cpu_us_per_kib_written is None:  # one cost for every KiB
+        return ops + (load.kib_per_s + load.copy_kib_per_s + load.chunk_read_kib_per_s) * spec.cpu_us_per_kib
+    return (
+        ops
+        + (load.kib_per_s - load.write_kib_per_s + load.chunk_read_kib_per_s) * spec.cpu_us_per_kib
+        + (load.write_kib_per_s + load.copy_kib_per_s) * spec.cpu_us_per_kib_written
     )
 
 
@@ -180,6 +217,8 @@ def controller_load(
     hits: Sequence[tuple[float, float]],
     backend_ios: float = 0.0,
     remote_copies: int = 0,
+    stripes: Sequence[RaidLayout | None] | None = None,
+    full_stripe_reads: bool = False,
 ) -> ControllerLoad:
     """Demand of phases running together, given each one's (DRAM, flash) read-hit ratio and the
     back-end I/Os their pools issue.
@@ -189,10 +228,40 @@ def controller_load(
     kept as ``remote_copies`` further copies on other nodes (scale-out replication,
     :func:`models.architecture.remote_copies`) is received and written there too: that many
     more writes and their KiB, on the nodes' CPUs.
+
+    ``stripes`` (one per member; None where its pool is not an erasure-coded stripe spread over
+    nodes) turns each write of ``s`` KiB into the chunk operations of its stripe instead of copies
+    (the stripe is that pool's protection across nodes)
+    (:func:`models.raid.chunk_write_ops`: ``2 (b + m)`` for a partial-stripe update, ``k + m`` for
+    whole stripes), each one on some node's CPU like a copy: the write itself and ``ops - 1`` more
+    (``copy_writes``), with their KiB. With ``full_stripe_reads`` a read miss from such a stripe
+    reads every data chunk (:func:`models.raid.chunk_read_ops`): ``k - 1`` more reads at the read
+    cost, with their KiB (``chunk_reads``).
     """
     pairs = list(zip(members, hits, strict=True))
+    layouts = list(stripes) if stripes is not None else [None] * len(members)
+    if len(layouts) != len(members):
+        raise InputError("stripes", f"{len(layouts)} stripes for {len(members)} phases")
     writes = sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members)
-    write_kib = sum(ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members)
+    misses = [
+        ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * max(0.0, 1 - hd - hf)
+        for (_, ph), (hd, hf) in pairs
+    ]
+    chunk_writes = chunk_write_kib = chunk_reads = chunk_read_kib = 0.0
+    for (_, ph), miss, layout in zip(members, misses, layouts, strict=True):
+        size = ph.mean_size_kib
+        w = ph.effective_iops * (1 - ph.read_pct / 100)
+        if layout is None:
+            chunk_writes += w * remote_copies
+            chunk_write_kib += w * size * remote_copies
+            continue
+        ops, kib = chunk_write_ops(layout, size)
+        chunk_writes += w * (ops - 1.0)
+        chunk_write_kib += w * (kib - size)
+        if full_stripe_reads:
+            r_ops, r_kib = chunk_read_ops(layout, size, full_stripe=True)
+            chunk_reads += miss * (r_ops - 1.0)
+            chunk_read_kib += miss * (r_kib - size)
     return ControllerLoad(
         read_hits=sum(
             ph.effective_iops
@@ -201,15 +270,17 @@ def controller_load(
             * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
             for (_, ph), (hd, hf) in pairs
         ),
-        read_misses=sum(
-            ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * max(0.0, 1 - hd - hf)
-            for (_, ph), (hd, hf) in pairs
-        ),
+        read_misses=sum(misses),
         writes=writes,
         kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+        write_kib_per_s=sum(
+            ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members
+        ),
         backend_ios=backend_ios,
-        copy_writes=writes * remote_copies,
-        copy_kib_per_s=write_kib * remote_copies,
+        copy_writes=chunk_writes,
+        copy_kib_per_s=chunk_write_kib,
+        chunk_reads=chunk_reads,
+        chunk_read_kib_per_s=chunk_read_kib,
         dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
         compression=any(w.compression_ratio > 1 for w, _ in members),
         replication=any(w.replication.mode.value != "none" for w, _ in members),
@@ -235,13 +306,19 @@ def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: Num
 def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float, u: float) -> str:
     """The controller utilization formula with its inputs filled in."""
     copies = (
-        f" + {fmt(load.copy_writes)} copy writes x c_write + {fmt(load.copy_kib_per_s)} copy KiB/s x c_KiB"
+        f" + {fmt(load.copy_writes)} copy/chunk writes x c_write + {fmt(load.copy_kib_per_s)} copy KiB/s x c_KiB,w"
         if load.copy_writes
         else ""
     )
+    if load.chunk_reads:
+        copies += (
+            f" + {fmt(load.chunk_reads)} stripe chunk reads x c_miss + "
+            f"{fmt(load.chunk_read_kib_per_s)} chunk KiB/s x c_KiB"
+        )
     return (
         f"{name} = ({fmt(load.read_hits)} hits x c_hit + {fmt(load.read_misses)} misses x c_miss + "
-        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s)} KiB/s x c_KiB{copies} + "
+        f"{fmt(load.writes)} writes x c_write + {fmt(load.kib_per_s - load.write_kib_per_s)} KiB/s read x c_KiB + "
+        f"{fmt(load.write_kib_per_s)} KiB/s written x c_KiB,w{copies} + "
         f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
     )

@@ -27,7 +27,7 @@ from pydantic import Field
 from scipy.optimize import brentq
 
 from models import cache as cache_model
-from models.architecture import remote_copies, written_pool
+from models.architecture import full_stripe_reads, node_stripes, remote_copies, written_pool
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
@@ -213,7 +213,14 @@ def queue_depth_sweep(
                 Station(f"drives:{pool.name} (parallel)", max(0.0, lat - pw.miss_fixed_ms), delay=True)
             )
 
-    load = controller_load(unit, hits, backend_ios=backend_ios, remote_copies=remote_copies(cfg.architecture))
+    load = controller_load(
+        unit,
+        hits,
+        backend_ios=backend_ios,
+        remote_copies=remote_copies(cfg.architecture),
+        stripes=node_stripes(cfg, [w.pool or cfg.pools[0].name for w, _ in unit]),
+        full_stripe_reads=full_stripe_reads(cfg),
+    )
     d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
     cores = ctrl.cores * serving
     stations.append(Station("controller CPU", d_cpu / cores))

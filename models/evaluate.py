@@ -25,7 +25,15 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from models import ENGINE_VERSION
-from models.architecture import cluster_network, remote_copies, written_pool
+from models.architecture import (
+    cluster_network,
+    cross_node_mb_s,
+    full_stripe_reads,
+    node_stripes,
+    remote_copies,
+    shares_ports,
+    written_pool,
+)
 from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
@@ -331,11 +339,15 @@ def _serve(
         hits,
         backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads),
         remote_copies=remote_copies(cfg.architecture),
+        stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
+        full_stripe_reads=full_stripe_reads(cfg),
     )
     bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
-    mb_s, u_port, port_exp = _ports(members, cfg, checks)
-    net_exp = cluster_network(cfg, sum(pl.backend_mb_per_s for pl in pool_loads))
+    backend_mb_s = sum(pl.backend_mb_per_s for pl in pool_loads)
+    cross = cross_node_mb_s(cfg, backend_mb_s) if shares_ports(cfg) else 0.0
+    mb_s, u_port, port_exp = _ports(members, cfg, checks, cross_mb_s=cross)
+    net_exp = cluster_network(cfg, backend_mb_s)
     if net_exp is not None:
         checks.append(
             check(
@@ -584,6 +596,7 @@ def _controllers(
         c_miss_us=ctrl.cpu_us_read_miss,
         c_write_us=ctrl.cpu_us_write,
         c_kib_us=ctrl.cpu_us_per_kib,
+        c_kib_written_us=ctrl.kib_written_us,
         cores=ctrl.cores,
         controllers=serving,
     )
@@ -618,20 +631,28 @@ def _controllers(
 
 
 def _ports(
-    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Check]
+    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Check], cross_mb_s: float = 0.0
 ) -> tuple[float, float, Explained]:
-    """Front-end MB/s, port utilization and its explanation; appends the port check."""
+    """Front-end MB/s, port utilization and its explanation; appends the port check.
+
+    ``cross_mb_s``: traffic between the nodes of a scale-out cluster whose client and cluster
+    traffic share the ports (:func:`models.architecture.shares_ports`), added to the front end's.
+    """
     mb_s = sum(ph.effective_mb_s for _, ph in members)
-    u_port = port_utilization(mb_s, cfg.ports)
+    u_port = port_utilization(mb_s + cross_mb_s, cfg.ports)
     port_cap = sum(pg.total_mb_s for pg in cfg.ports)
-    port_exp = explained(
-        100 * u_port,
-        "%",
-        "U_port = MB/s / sum(ports x practical MB/s)",
-        f"U_port = {fmt(mb_s)} MB/s / {fmt(port_cap)} MB/s = {fmt(100 * u_port)}%",
-        mb_per_s=mb_s,
-        port_capacity_mb_s=port_cap,
-    )
+    if cross_mb_s > 0:
+        formula = "U_port = (front-end MB/s + MB/s crossing nodes) / sum(ports x practical MB/s)"
+        text = (
+            f"U_port = ({fmt(mb_s)} MB/s front end + {fmt(cross_mb_s)} MB/s between nodes on the same "
+            f"ports) / {fmt(port_cap)} MB/s = {fmt(100 * u_port)}%"
+        )
+    else:
+        formula = "U_port = MB/s / sum(ports x practical MB/s)"
+        text = f"U_port = {fmt(mb_s)} MB/s / {fmt(port_cap)} MB/s = {fmt(100 * u_port)}%"
+    port_exp = explained(100 * u_port, "%", formula, text, mb_per_s=mb_s, port_capacity_mb_s=port_cap)
+    if cross_mb_s > 0:
+        port_exp = port_exp.model_copy(update={"inputs": {**port_exp.inputs, "cross_node_mb_s": cross_mb_s}})
     checks.append(check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
     return mb_s, u_port, port_exp
 

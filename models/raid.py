@@ -432,6 +432,53 @@ def full_stripe_share(layout: RaidLayout, fill: float) -> float:
     return layout.full_stripe_share or 0.0
 
 
+def chunk_write_ops(layout: RaidLayout, size_kib: float) -> tuple[float, float]:
+    """(chunk operations, KiB they move) of one write of ``size_kib`` to an erasure-coded stripe
+    whose ``k + m`` chunks live on different nodes (scale-out erasure coding).
+
+    * A write covering whole stripes (``s >= k u``) sends every chunk once: ``k + m`` operations
+      (one per chunk, carrying all the stripes it covers) moving ``s (k + m) / k`` KiB.
+    * A smaller write updates part of one stripe: it reads the old data chunks it touches
+      (``b``, :func:`chunks_touched`) and the ``m`` parity chunks and writes the new ones,
+      ``2 (b + m)`` operations of ``s / b`` KiB each (read-modify-write: the costlier of the two
+      partial-stripe updates, :func:`partial_stripe_write_cost`, so conservative where a store
+      reconstructs instead; one that reads and writes the whole stripe costs more still).
+
+    A layout appending a share ``f`` of its writes to whole stripes (``full_stripe_share``, a
+    log-structured array) counts that share as whole-stripe writes. A replicated or parity layout that is not erasure coding returns (1, s): the write itself.
+    """
+    if size_kib <= 0:
+        raise InputError("size_kib", "must be > 0")
+    if layout.scheme is not RaidScheme.ERASURE:
+        return 1.0, size_kib
+    k, m = layout.data_drives, layout.parity_drives
+    unit = stripe_unit_kib(layout)
+    whole = (float(k + m), size_kib * (k + m) / k)
+    if size_kib >= k * unit:
+        return whole
+    b = chunks_touched(size_kib, unit, k)
+    ops = 2.0 * (b + m)
+    f = layout.full_stripe_share or 0.0  # a log appends that share to whole stripes
+    return f * whole[0] + (1 - f) * ops, f * whole[1] + (1 - f) * ops * size_kib / b
+
+
+def chunk_read_ops(layout: RaidLayout, size_kib: float, *, full_stripe: bool) -> tuple[float, float]:
+    """(chunk operations, KiB they move) of one read of ``size_kib`` from an erasure-coded stripe
+    whose chunks live on different nodes: the ``b`` data chunks it touches (:func:`chunks_touched`),
+    ``size_kib`` in all; with ``full_stripe`` (a store that reads every data chunk of the stripe
+    even for a read within one, e.g. Ceph before partial reads) all ``k`` chunks of ``u`` KiB
+    (``max(s, k u)`` KiB). A layout that is not erasure coding returns (1, s)."""
+    if size_kib <= 0:
+        raise InputError("size_kib", "must be > 0")
+    if layout.scheme is not RaidScheme.ERASURE:
+        return 1.0, size_kib
+    k = layout.data_drives
+    unit = stripe_unit_kib(layout)
+    if full_stripe:
+        return float(k), max(size_kib, k * unit)
+    return chunks_touched(size_kib, unit, k), size_kib
+
+
 def read_plan(layout: RaidLayout, size_kib: float) -> AccessPlan:
     """Drive accesses of one random read of ``size_kib`` (a cache miss).
 

@@ -10,11 +10,13 @@ resource that binds there.
 
 A measurement may name its own ``nodes`` (a scaling series on one record's hardware). A record
 may state the tested network: ``ports`` (``{type, per_node}``: the client-facing links)
-and ``cluster_network_mb_s`` (the per-node replication link); without them the catalog array's
+and ``cluster_network_mb_s`` (the per-node replication link), or ``shared_ports: true`` when the
+client and cluster traffic share the ports (one NIC per node); without them the catalog array's
 defaults apply.
 
 Per-I/O CPU costs of a software-defined node are not published: a record's ``fit`` names the
-measurements its read-miss and/or write costs are fitted to (rows in the in-sample table); every
+measurements its read-miss, write and/or per-KiB-written costs are fitted to (rows in the
+in-sample table; a cost not fitted is the catalog node's); every
 other measurement is predicted with those costs and reported out of sample, gated at the record's
 ``iops_tolerance_pct``. A measurement with ``not_gated`` (the reason: what the engine does not
 represent about that test) is printed with its error and binding resource but not gated.
@@ -82,6 +84,8 @@ def _config(
     ctrl_update: dict[str, Any] = {"cores": float(model["cores_per_node"]), **costs}
     if "cluster_network_mb_s" in model:
         ctrl_update["cluster_network_mb_s"] = float(model["cluster_network_mb_s"])
+    if "shared_ports" in model:
+        ctrl_update["cluster_network_shared"] = bool(model["shared_ports"])
     ctrl = array.controller.model_copy(update=ctrl_update)
     array = array.model_copy(update={"controller": ctrl, "drives": [*array.drives, drive.id]})
     ports = None
@@ -137,28 +141,40 @@ def binding_resource(checks: list[Any]) -> str:
     return max(busy, key=lambda c: c.value).name if busy else "none"
 
 
-FITTED_COSTS = ("cpu_us_read_miss", "cpu_us_write")
-"""The per-I/O CPU costs a record may fit, in the order they are fitted."""
+FITTED_COSTS = ("cpu_us_read_miss", "cpu_us_write", "cpu_us_per_kib_written")
+"""The CPU costs a record may fit (per read miss, per write, per KiB written), in the order they
+are fitted."""
+_BRACKETS = {
+    "cpu_us_read_miss": (1.0, 20000.0),
+    "cpu_us_write": (1.0, 20000.0),
+    "cpu_us_per_kib_written": (0.0, 100.0),
+}
+"""Search interval of each fitted cost [us]."""
+_FIT_PASSES = 4
+"""Rounds of one-at-a-time fits when a record fits several costs (each cost's measurement also
+moves a little with the others: a 4 KiB write carries its KiB, a 4 MiB write its write cost);
+four rounds settle them to well under the root's tolerance."""
 
 
 def fit_costs(record: dict[str, Any], ctx: ValidationContext) -> dict[str, float]:
-    """CPU microseconds per read miss and per write that make the fitted measurements' saturation
-    IOPS match (each a one-dimensional root: saturation falls as the cost rises). A cost the
+    """CPU microseconds per read miss, per write and per KiB written that make the fitted
+    measurements' saturation IOPS match (each a one-dimensional root: saturation falls as the cost
+    rises; with several costs, :data:`_FIT_PASSES` rounds of them one at a time). A cost the
     record's ``fit`` does not name keeps the catalog node's value."""
     by_id = {m["id"]: m for m in record["measurements"]}
     costs: dict[str, float] = {}
     unknown = set(record["fit"]) - set(FITTED_COSTS)
     if unknown:
         raise ValueError(f"{record['id']}: fit names unknown costs {sorted(unknown)}")
-    for field in FITTED_COSTS:
-        if field not in record["fit"]:
-            continue  # not fitted: the catalog node's cost stays
-        m = by_id[record["fit"][field]]
+    fields = [f for f in FITTED_COSTS if f in record["fit"]]  # the others: the catalog node's cost stays
+    for _ in range(_FIT_PASSES if len(fields) > 1 else 1):
+        for field in fields:
+            m = by_id[record["fit"][field]]
 
-        def excess(cost: float, field: str = field, m: dict[str, Any] = m) -> float:
-            return predict(record, m, ctx, {**costs, field: cost})[0] / measured_iops(m) - 1.0
+            def excess(cost: float, field: str = field, m: dict[str, Any] = m) -> float:
+                return predict(record, m, ctx, {**costs, field: cost})[0] / measured_iops(m) - 1.0
 
-        costs[field] = float(brentq(excess, 1.0, 20000.0, rtol=1e-6))
+            costs[field] = float(brentq(excess, *_BRACKETS[field], rtol=1e-6))
     return costs
 
 
@@ -184,7 +200,7 @@ def scale_out_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
     for m in record["measurements"]:
         iops, binding = predict(record, m, ctx, costs)
         basis = IN_SAMPLE if m["id"] in fitted else OUT_OF_SAMPLE
-        fitted_text = ", ".join(f"{f} {v:.0f}" for f, v in costs.items())
+        fitted_text = ", ".join(f"{f} {v:.3g}" for f, v in costs.items())
         note = f"binds: {binding}" + (f"; fitted {fitted_text}" if m["id"] in fitted else "")
         unit, predicted, measured = _as_published(m, iops)
         why_not = m.get("not_gated")

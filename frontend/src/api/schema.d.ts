@@ -791,6 +791,12 @@ export interface components {
             copies: number;
             /** @default none */
             dedupe: components["schemas"]["ReductionMode"];
+            /**
+             * Ec Read Full Stripe
+             * @description an erasure-coded read within one chunk still reads every data chunk of its stripe from its node (Ceph before partial reads); counts on a scale-out cluster's CPUs
+             * @default false
+             */
+            ec_read_full_stripe: boolean;
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
         };
@@ -1984,6 +1990,12 @@ export interface components {
              */
             cluster_network_mb_s?: number | null;
             /**
+             * Cluster Network Shared
+             * @description a scale-out node's client and cluster traffic share its front-end ports (one NIC): the traffic crossing nodes is added to the ports' load and cluster_network_mb_s is not checked apart
+             * @default false
+             */
+            cluster_network_shared: boolean;
+            /**
              * Compression Cpu Multiplier
              * @default 1.2
              */
@@ -2011,6 +2023,11 @@ export interface components {
              * @default 0.5
              */
             cpu_us_per_kib: number;
+            /**
+             * Cpu Us Per Kib Written
+             * @description CPU per KiB written on a node: every write's KiB and each copy or chunk of it the node handles [us]; None = cpu_us_per_kib (a software-defined node checksums, logs and replicates what it writes, so its written KiB can cost far more than the KiB it reads)
+             */
+            cpu_us_per_kib_written?: number | null;
             /**
              * Cpu Us Read Hit
              * @description CPU per cached read [us]
