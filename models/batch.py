@@ -701,11 +701,13 @@ class BatchModel:
         self.usable_tb = n * per_drive[fam]
         self.capacity_ok = self._fill_pct(slice(None)) <= self.headroom.capacity_max_fill_pct + 1e-9
 
-        # states: (array, flash cache, nodes); scale-out arrays add nodes with the drive count
-        state_ix: dict[tuple[str, float, int], int] = {}
-        self.state_keys: list[tuple[str, float, int]] = []
+        # states: (array, flash cache, nodes, layout); scale-out arrays add nodes with the drive
+        # count, and their node CPU depends on the layout (an erasure-coded write's chunk operations,
+        # models.controller.controller_load), so their states are per layout too
+        state_ix: dict[tuple[str, float, int, str], int] = {}
+        self.state_keys: list[tuple[str, float, int, str]] = []
 
-        def state_of(key: tuple[str, float, int]) -> int:
+        def state_of(key: tuple[str, float, int, str]) -> int:
             s = state_ix.get(key)
             if s is None:
                 s = state_ix[key] = len(self.state_keys)
@@ -722,11 +724,12 @@ class BatchModel:
             if rows_of[f] == 0:
                 continue
             if family.array.scale_out is None:
-                fam_state[f] = state_of((family.array.id, family.flash_cache_gb, 0))
+                fam_state[f] = state_of((family.array.id, family.flash_cache_gb, 0, ""))
                 continue
             nodes = _nodes(family.array, n[sp.starts[f] : sp.starts[f + 1]])
             values, lengths = np.unique(nodes, return_counts=True)  # nodes never fall as drives grow
-            ids = [state_of((family.array.id, family.flash_cache_gb, int(v))) for v in values]
+            layout = repr(family.layout)
+            ids = [state_of((family.array.id, family.flash_cache_gb, int(v), layout)) for v in values]
             splits[f] = (np.asarray(ids, dtype=np.int64), lengths.astype(np.int64))
             pieces[f] = len(ids)
         first_piece = np.concatenate([[0], np.cumsum(pieces)])
