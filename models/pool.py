@@ -53,6 +53,7 @@ from models.drives import (
     years_to_wear_out,
 )
 from models.explain import explained, fmt
+from models.numeric import is_scalar, maximum, minimum
 from models.parameters import EngineParameters
 from models.queueing import mg1_wait_moments
 from models.raid import (
@@ -86,7 +87,15 @@ class RoleWork(NamedTuple):
     wear_kib: Num = 0.0  # KiB written, random writes weighted by the drive's write wear (endurance)
 
     def plus(self, other: RoleWork, k: Num = 1.0) -> RoleWork:
-        return RoleWork(*(a + k * b for a, b in zip(self, other, strict=True)))
+        a, b = self, other
+        return RoleWork(
+            a[0] + k * b[0],
+            a[1] + k * b[1],
+            a[2] + k * b[2],
+            a[3] + k * b[3],
+            a[4] + k * b[4],
+            a[5] + k * b[5],
+        )
 
 
 class Work(NamedTuple):
@@ -172,9 +181,10 @@ def busy_ms(role: RoleWork, p_read: Num, p_write: Num) -> Num:
 
 def role_utilization(role: RoleWork, drives: Num, p_read: Num, p_write: Num) -> Num:
     """Utilization of the ``drives`` of a role: ``busy / 1000 / drives`` (0 for a role with no drives)."""
-    return np.where(
-        np.asarray(drives) > 0, busy_ms(role, p_read, p_write) / 1000.0 / np.maximum(drives, 1), 0.0
-    )
+    busy = busy_ms(role, p_read, p_write)
+    if is_scalar(busy, drives):
+        return busy / 1000.0 / maximum(drives, 1) if drives > 0 else 0.0
+    return np.where(np.asarray(drives) > 0, busy / 1000.0 / np.maximum(drives, 1), 0.0)
 
 
 def planned_span(
@@ -188,6 +198,10 @@ def planned_span(
     short-strokes to (1 = full stroke). A write-anywhere layout relocates overwritten blocks into
     free space: ``s = s0 + scatter (1 - s0)``.
     """
+    if is_scalar(footprint_gb, usable_gb, scatter):
+        frac = footprint_gb / maximum(usable_gb, 1e-300) if usable_gb > 0 else 1.0
+        s0 = drive_fraction * minimum(1.0, maximum(frac, planned_fill))
+        return s0 + scatter * (1.0 - s0)
     frac = np.where(np.asarray(usable_gb) > 0, footprint_gb / np.maximum(usable_gb, 1e-300), 1.0)
     s0 = drive_fraction * np.minimum(1.0, np.maximum(frac, planned_fill))
     return s0 + scatter * (1.0 - s0)
@@ -292,6 +306,16 @@ class PoolPlans:
         return got
 
 
+def pool_plans(
+    pool: DrivePool, p: EngineParameters, planned_fill: float, aggregate_fill: float | None = None
+) -> PoolPlans:
+    """The priced plans :func:`pool_load` uses for ``pool`` (drive times at ``planned_fill``, writes at
+    ``aggregate_fill``, default ``planned_fill``): build them once and pass them to every window's
+    :func:`pool_load` so each I/O size is priced once per evaluation."""
+    fill = planned_fill if aggregate_fill is None else aggregate_fill
+    return PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill)
+
+
 def pool_work(
     items: Sequence[tuple[Workload, Phase, Num, Num]],
     plans: PlanSource,
@@ -325,7 +349,7 @@ def pool_work(
             continue
         rf = ph.read_pct / 100.0
         rnd = ph.random_pct / 100.0
-        miss = np.maximum(0.0, 1.0 - h_d - h_f)
+        miss = maximum(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
         sr, sw = plans.streams(ph.sequential_streams != 1)
@@ -343,7 +367,7 @@ def pool_work(
             rd = rd.plus(rr, r_miss).plus(sr, reads * (1.0 - rnd) * frac * size)
             rd = rd.plus(_ONE_IO, reads * (1.0 - rnd) * frac)
             out.read_miss_rate = out.read_miss_rate + r_miss
-            out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / np.maximum(rr.data.ops, 1e-12)
+            out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
             w_seq = writes_be * (1.0 - rnd) * frac
             wr = wr.plus(rw, writes_be * rnd * frac).plus(sw, w_seq * size)
             wr = wr.plus(_ONE_IO, w_seq * sw.kib)
@@ -434,11 +458,11 @@ def pool_state(
     Data drives take the command-queuing gain of that queue (``g`` = 0: none); parity drives run
     at one command (their writes are destaged by the array, not queued by the host).
     """
-    root = np.sqrt(span)
+    root = math.sqrt(span) if is_scalar(span) else np.sqrt(span)
     pr1, pw1 = positioning_ms(t, root)
     u1 = role_utilization(work.data, roles_data, pr1, pw1)
     u_par = role_utilization(work.parity, roles_parity, pr1, pw1)
-    if np.all(np.asarray(q_cap) <= 1.0):  # one command per drive: no queue to reorder
+    if q_cap <= 1.0 if is_scalar(q_cap) else np.all(np.asarray(q_cap) <= 1.0):  # one command per drive
         return PoolState(span, 1.0, 1.0, pr1, pw1, u1, u_par, u1)
     gain = np.asarray(g) > 0
     g_safe = np.where(gain, g, 1.0)
@@ -464,13 +488,19 @@ def miss_path(
     over the mean service of every access they serve (inf at or past saturation).
     """
     d = work.data
+    u = state.u_data
+    if is_scalar(d.ops, miss_rate, miss_fixed_ms, state.p_read, state.p_write, u):
+        mean_all = busy_ms(d, state.p_read, state.p_write) / maximum(d.ops, 1e-12)
+        mean_read = miss_fixed_ms / miss_rate + state.p_read if miss_rate > MIN_RATE else mean_all
+        if d.ops <= 0:
+            return mean_read, mean_all, 0.0
+        return mean_read, mean_all, u * mean_all * (1.0 + scv) / (2.0 * (1.0 - u)) if u < 1 else math.inf
     ops = np.maximum(d.ops, 1e-12)
     mean_all = busy_ms(d, state.p_read, state.p_write) / ops
     has_miss = np.asarray(miss_rate) > MIN_RATE
     mean_read = np.where(
         has_miss, miss_fixed_ms / np.where(has_miss, miss_rate, 1.0) + state.p_read, mean_all
     )
-    u = state.u_data
     with np.errstate(divide="ignore", invalid="ignore"):
         wait = np.where(u < 1, u * mean_all * (1.0 + scv) / (2.0 * (1.0 - u)), np.inf)
     wait = np.where(d.ops > 0, wait, 0.0)
@@ -560,6 +590,7 @@ def pool_load(
     aggregate_fill: float | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
+    plans: PoolPlans | None = None,
 ) -> tuple[PoolLoad, MissWait]:
     """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
     phase the read-miss service, the wait at the drives and the response of one readahead request
@@ -569,15 +600,16 @@ def pool_load(
     fill it is planned to run at: together with the usable capacity they set the seek span
     (:func:`planned_span`); ``aggregate_fill`` (default ``planned_fill``) is the share of the whole
     aggregate in use, which sets the free space a write-anywhere layout finds. With a drive failed or
-    rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two.
+    rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two. ``plans``:
+    :func:`pool_plans` of the same pool, parameters and fills, shared by the windows of an evaluation.
     """
     layout = pool.raid
-    t = drive_times(pool.drive, planned_fill)
+    if plans is None:
+        plans = pool_plans(pool, p, planned_fill, aggregate_fill)
+    t = plans.t
     roles = pool_roles(layout, n)
-    fill = planned_fill if aggregate_fill is None else aggregate_fill
-    pw = pool_work(
-        items, PoolPlans(layout, t, p, fill), extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value
-    )
+    fill = plans.fill
+    pw = pool_work(items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value)
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
     g, h, limit = ncq_parameters(pool.drive, p)
