@@ -66,9 +66,8 @@ def test_pool_state_and_miss_path_in_floats_equal_the_array_path(
 ) -> None:
     role = RoleWork(fixed, fixed / 2, reads, writes, reads + writes, writes)
     work = Work(role, role, reads + writes, 8 * (reads + writes))
-    arr = Work(
-        *(RoleWork(*(np.array([x]) for x in r)) for r in (role, role)), np.array([reads + writes]), 0.0
-    )
+    role_a = RoleWork(*(np.array([x]) for x in role))
+    arr = Work(role_a, role_a, np.array([reads + writes]), 0.0)
     st_f = pool_state(work, HDD, drives, parity, span, 1.0, 0.0, 1.0)
     st_a = pool_state(
         arr, HDD, np.array([drives]), np.array([parity]), np.array([span]), np.array([1.0]), 0.0, 1.0
