@@ -467,6 +467,7 @@ class _Window:
     """Per segment, one window's drive work and what latency needs (arrays over segments)."""
 
     pool: PoolWork
+    work: Work  # pool.work (reads plus writes), summed once: every chunk of rows reads it
 
 
 class _SegmentPlans:
@@ -646,48 +647,78 @@ class BatchModel:
         self.usable_tb = n * per_drive[fam]
         self.capacity_ok = self._fill_pct(slice(None)) <= self.headroom.capacity_max_fill_pct + 1e-9
 
-        # states: (array, flash cache, nodes); scale-out arrays add nodes with the drive count
-        state_ix: dict[tuple[str, float, int], int] = {}
-        self.state_keys: list[tuple[str, float, int]] = []
-
-        def state_of(key: tuple[str, float, int]) -> int:
-            s = state_ix.get(key)
-            if s is None:
-                s = state_ix[key] = len(self.state_keys)
-                self.state_keys.append(key)
-            return s
-
-        # segments: runs of rows sharing a family and a state (one per family unless nodes grow)
+        # states: (array, flash cache, nodes); scale-out arrays add nodes with the drive count.
+        # Segments: runs of rows sharing a family and a state (one per family unless nodes grow).
         nfam = len(sp.families)
         rows_of = sp.starts[1:] - sp.starts[:-1]
-        fam_state = np.full(nfam, -1, dtype=np.int64)
+        so_fam = np.asarray([f.array.scale_out is not None for f in sp.families], dtype=bool) & (rows_of > 0)
         pieces = np.where(rows_of > 0, 1, 0)
-        splits: dict[int, tuple[IntArray, IntArray]] = {}  # scale-out family -> (states, lengths)
-        for f, family in enumerate(sp.families):
-            if rows_of[f] == 0:
-                continue
-            if family.array.scale_out is None:
-                fam_state[f] = state_of((family.array.id, family.flash_cache_gb, 0))
-                continue
-            nodes = _nodes(family.array, n[sp.starts[f] : sp.starts[f + 1]])
-            values, lengths = np.unique(nodes, return_counts=True)  # nodes never fall as drives grow
-            ids = [state_of((family.array.id, family.flash_cache_gb, int(v))) for v in values]
-            splits[f] = (np.asarray(ids, dtype=np.int64), lengths.astype(np.int64))
-            pieces[f] = len(ids)
-        first_piece = np.concatenate([[0], np.cumsum(pieces)])
-        nseg = int(first_piece[-1])
+        so_ix = np.flatnonzero(so_fam)
+        run_nodes = np.zeros(0, dtype=np.int64)
+        run_len = np.zeros(0, dtype=np.int64)
+        if so_ix.size:
+            # nodes of every row of a scale-out family (_nodes, all families at once), then its runs
+            # (nodes never fall as drives grow, so each run is one node count)
+            arrays = [sp.families[int(f)].array for f in so_ix]
+            lens = rows_of[so_ix]
+            starts = sp.starts[so_ix]
+            rows = np.repeat(starts - (np.cumsum(lens) - lens), lens) + np.arange(
+                int(lens.sum()), dtype=np.int64
+            )
+            n_so = n[rows]
+
+            def per_row(values: list[float | int], dtype: type) -> Any:
+                return np.repeat(np.asarray(values, dtype=dtype), lens)
+
+            per_node = per_row([a.scale_out.drives_per_node for a in arrays], np.int64)  # type: ignore[union-attr]
+            fixed = per_row([a.scale_out.fixed_drives_per_node for a in arrays], bool)  # type: ignore[union-attr]
+            min_spares = per_row([a.spares.min_spares for a in arrays], np.int64)
+            has_ratio = per_row([a.spares.per_drives is not None for a in arrays], bool)
+            ratio = per_row([a.spares.per_drives or 1 for a in arrays], np.int64)
+            base_nodes = per_row([a.base_nodes for a in arrays], np.int64)
+            spares = np.where(
+                has_ratio, np.maximum(min_spares, np.ceil(n_so / ratio).astype(np.int64)), min_spares
+            )
+            nodes = np.where(fixed, n_so // per_node, np.maximum(base_nodes, -(-(n_so + spares) // per_node)))
+            first = np.zeros(nodes.size, dtype=bool)
+            first[np.cumsum(lens) - lens] = True
+            first[1:] |= nodes[1:] != nodes[:-1]
+            run_at = np.flatnonzero(first)
+            run_nodes = nodes[run_at]
+            run_len = np.diff(np.append(run_at, nodes.size))
+            fam_of_row = np.repeat(np.arange(so_ix.size), lens)
+            pieces[so_ix] = np.bincount(fam_of_row[run_at], minlength=so_ix.size)
+        nseg = int(pieces.sum())
         seg_family = np.repeat(np.arange(nfam, dtype=np.int64), pieces)
-        seg_state = fam_state[seg_family]
         seg_len = rows_of[seg_family]
-        for f, (states, lengths) in splits.items():
-            at = slice(int(first_piece[f]), int(first_piece[f + 1]))
-            seg_state[at] = states
-            seg_len[at] = lengths
+        seg_nodes = np.zeros(nseg, dtype=np.int64)
+        on_so = so_fam[seg_family]
+        seg_len[on_so] = run_len
+        seg_nodes[on_so] = run_nodes
+        # number the states in the order segments first meet them
+        flash = np.asarray([f.flash_cache_gb for f in sp.families], dtype=np.float64)
+        flash_values, flash_ix = np.unique(flash, return_inverse=True)
+        seg_array = self.fam_array[seg_family]
+        key = (seg_array * flash_values.size + flash_ix[seg_family]) * (
+            int(seg_nodes.max(initial=0)) + 1
+        ) + seg_nodes
+        _, first_seg, inverse = np.unique(key, return_index=True, return_inverse=True)
+        rank = np.empty(first_seg.size, dtype=np.int64)
+        rank[np.argsort(first_seg, kind="stable")] = np.arange(first_seg.size, dtype=np.int64)
+        seg_state = rank[inverse.ravel()]
+        self.state_keys: list[tuple[str, float, int]] = [
+            (
+                self.arrays[int(seg_array[g])].id,
+                sp.families[int(seg_family[g])].flash_cache_gb,
+                int(seg_nodes[g]),
+            )
+            for g in np.sort(first_seg)
+        ]
         self.seg_family = seg_family
         self.seg_state = seg_state
         self.seg_start = np.cumsum(seg_len) - seg_len
         self.seg = np.repeat(np.arange(nseg, dtype=np.int64), seg_len)
-        self.state = np.repeat(seg_state, seg_len)
+        self.state = seg_state[self.seg]
 
     def _fill_pct(self, rows: IntArray | slice) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
@@ -831,10 +862,10 @@ class BatchModel:
             )
         return st
 
-    def _bus_ok(self, pw: PoolWork) -> BoolArray:
+    def _bus_ok(self, work: Work) -> BoolArray:
         """Per segment: the back-end bus within the port headroom where the controller states one
         (as :func:`models.evaluate.evaluate` checks it)."""
-        mb_s = np.broadcast_to(np.asarray(pw.work.kib, dtype=np.float64), self.seg_state.shape) * 1024.0 / 1e6
+        mb_s = np.broadcast_to(np.asarray(work.kib, dtype=np.float64), self.seg_state.shape) * 1024.0 / 1e6
         ok = np.ones(self.seg_state.size, dtype=bool)
         for s, st in enumerate(self.states):
             ctrl = st.config.controller
@@ -903,13 +934,14 @@ class BatchModel:
             hf = self.st_hf[wi][self.seg_state]
             items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
             pw = pool_work(items, plans)
-            self.win.append(_Window(pw))
+            work = pw.work
+            self.win.append(_Window(pw, work))
             u, fo, r_ctrl = self._controllers(
-                wi, np.broadcast_to(pw.work.backend_ios, (nseg,)).astype(np.float64)
+                wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
             )
             self.seg_ctrl[wi], self.seg_fo[wi] = 100 * u, 100 * fo
             seg_ok &= 100 * u <= ctrl_limit + 1e-9
-            bus_ok &= self._bus_ok(pw)
+            bus_ok &= self._bus_ok(work)
             seg_ok &= np.isnan(fo) | (100 * fo <= self.headroom.failover_max_pct + 1e-9)
             port_ms = np.asarray([st.port_ms[wi] for st in self.states], dtype=np.float64).reshape(
                 len(self.states), len(members)
@@ -950,7 +982,7 @@ class BatchModel:
         n_data = n - parity
         usable_gb = self.usable_tb[rows] * 1000.0
         span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
-        work = _take(win.pool.work, seg)
+        work = _take(win.work, seg)
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
@@ -1009,7 +1041,7 @@ class BatchModel:
 
     def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
         """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
-        kib = np.broadcast_to(np.asarray(self.win[wi].pool.work.kib, dtype=np.float64), self.seg_state.shape)
+        kib = np.broadcast_to(np.asarray(self.win[wi].work.kib, dtype=np.float64), self.seg_state.shape)
         mb_s = kib[seg] * 1024.0 / 1e6
         st = self.state[rows]
         return np.asarray(
