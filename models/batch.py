@@ -120,6 +120,10 @@ class Family:
         return text
 
 
+_NODE_ROWS = 1 << 16
+"""Rows per group when the scale-out node counts of the candidate rows are worked out."""
+
+
 def spare_counts(drive_counts: IntArray, policy: SparePolicy) -> IntArray:
     """:func:`models.capacity.spare_count` for many counts: ``max(min_spares, ceil(n / per_drives))``."""
     if policy.per_drives is None:
@@ -654,40 +658,60 @@ class BatchModel:
         so_fam = np.asarray([f.array.scale_out is not None for f in sp.families], dtype=bool) & (rows_of > 0)
         pieces = np.where(rows_of > 0, 1, 0)
         so_ix = np.flatnonzero(so_fam)
-        run_nodes = np.zeros(0, dtype=np.int64)
-        run_len = np.zeros(0, dtype=np.int64)
+        run_nodes_parts: list[IntArray] = []
+        run_len_parts: list[IntArray] = []
         if so_ix.size:
-            # nodes of every row of a scale-out family (_nodes, all families at once), then its runs
-            # (nodes never fall as drives grow, so each run is one node count)
+            # nodes of every row of a scale-out family (as _nodes), then its runs (nodes never fall
+            # as drives grow, so each run is one node count); families in groups of about
+            # _NODE_ROWS rows, so the temporaries stay in cache
             arrays = [sp.families[int(f)].array for f in so_ix]
-            lens = rows_of[so_ix]
-            starts = sp.starts[so_ix]
-            rows = np.repeat(starts - (np.cumsum(lens) - lens), lens) + np.arange(
-                int(lens.sum()), dtype=np.int64
-            )
-            n_so = n[rows]
+            so_lens = rows_of[so_ix]
+            p_node = np.asarray([a.scale_out.drives_per_node for a in arrays], dtype=np.int64)  # type: ignore[union-attr]
+            p_fixed = np.asarray([a.scale_out.fixed_drives_per_node for a in arrays], dtype=np.bool_)  # type: ignore[union-attr]
+            p_min = np.asarray([a.spares.min_spares for a in arrays], dtype=np.int64)
+            p_has = np.asarray([a.spares.per_drives is not None for a in arrays], dtype=bool)
+            p_ratio = np.asarray([a.spares.per_drives or 1 for a in arrays], dtype=np.int64)
+            p_base = np.asarray([a.base_nodes for a in arrays], dtype=np.int64)
+            ends = np.cumsum(so_lens)
+            g0 = 0
+            while g0 < so_ix.size:
+                g1 = max(
+                    g0 + 1, int(np.searchsorted(ends, ends[g0] - so_lens[g0] + _NODE_ROWS, side="right"))
+                )
+                g1 = min(g1, so_ix.size)
+                lens = so_lens[g0:g1]
+                offsets = np.cumsum(lens) - lens
+                rows = np.repeat(sp.starts[so_ix[g0:g1]] - offsets, lens) + np.arange(
+                    int(lens.sum()), dtype=np.int64
+                )
+                n_so = n[rows]
 
-            def per_row(values: list[float | int], dtype: type) -> Any:
-                return np.repeat(np.asarray(values, dtype=dtype), lens)
+                def per_row(values: Any, lens: IntArray = lens) -> Any:
+                    return np.repeat(values, lens)
 
-            per_node = per_row([a.scale_out.drives_per_node for a in arrays], np.int64)  # type: ignore[union-attr]
-            fixed = per_row([a.scale_out.fixed_drives_per_node for a in arrays], bool)  # type: ignore[union-attr]
-            min_spares = per_row([a.spares.min_spares for a in arrays], np.int64)
-            has_ratio = per_row([a.spares.per_drives is not None for a in arrays], bool)
-            ratio = per_row([a.spares.per_drives or 1 for a in arrays], np.int64)
-            base_nodes = per_row([a.base_nodes for a in arrays], np.int64)
-            spares = np.where(
-                has_ratio, np.maximum(min_spares, np.ceil(n_so / ratio).astype(np.int64)), min_spares
-            )
-            nodes = np.where(fixed, n_so // per_node, np.maximum(base_nodes, -(-(n_so + spares) // per_node)))
-            first = np.zeros(nodes.size, dtype=bool)
-            first[np.cumsum(lens) - lens] = True
-            first[1:] |= nodes[1:] != nodes[:-1]
-            run_at = np.flatnonzero(first)
-            run_nodes = nodes[run_at]
-            run_len = np.diff(np.append(run_at, nodes.size))
-            fam_of_row = np.repeat(np.arange(so_ix.size), lens)
-            pieces[so_ix] = np.bincount(fam_of_row[run_at], minlength=so_ix.size)
+                per_node = per_row(p_node[g0:g1])
+                min_spares = per_row(p_min[g0:g1])
+                spares = np.where(
+                    per_row(p_has[g0:g1]),
+                    np.maximum(min_spares, np.ceil(n_so / per_row(p_ratio[g0:g1])).astype(np.int64)),
+                    min_spares,
+                )
+                nodes = np.where(
+                    per_row(p_fixed[g0:g1]),
+                    n_so // per_node,
+                    np.maximum(per_row(p_base[g0:g1]), -(-(n_so + spares) // per_node)),
+                )
+                first = np.zeros(nodes.size, dtype=bool)
+                first[offsets] = True
+                first[1:] |= nodes[1:] != nodes[:-1]
+                run_at = np.flatnonzero(first)
+                run_nodes_parts.append(nodes[run_at])
+                run_len_parts.append(np.diff(np.append(run_at, nodes.size)))
+                fam_of_run = np.searchsorted(offsets, run_at, side="right") - 1
+                pieces[so_ix[g0:g1]] = np.bincount(fam_of_run, minlength=g1 - g0)
+                g0 = g1
+        run_nodes = np.concatenate(run_nodes_parts) if run_nodes_parts else np.zeros(0, dtype=np.int64)
+        run_len = np.concatenate(run_len_parts) if run_len_parts else np.zeros(0, dtype=np.int64)
         nseg = int(pieces.sum())
         seg_family = np.repeat(np.arange(nfam, dtype=np.int64), pieces)
         seg_len = rows_of[seg_family]
