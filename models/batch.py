@@ -407,13 +407,11 @@ class BatchEvaluation:
         n = sp.rows
         if n == 0:
             return np.full(len(sp.families), -1, dtype=np.int64)
-        idx = np.where(self.passed, np.arange(n, dtype=np.int64), n)
-        nonempty = sp.starts[:-1] < sp.starts[1:]
-        out = np.full(len(sp.families), -1, dtype=np.int64)
-        if np.any(nonempty):
-            first = np.minimum.reduceat(idx, sp.starts[:-1][nonempty])
-            out[nonempty] = np.where(first < n, first, -1)
-        return out
+        # the passing rows in order; each family's first is the first at or after its start
+        idx = np.flatnonzero(self.passed)
+        at = np.searchsorted(idx, sp.starts[:-1])
+        first = idx[np.minimum(at, max(idx.size - 1, 0))] if idx.size else np.full(at.size, n)
+        return np.where((at < idx.size) & (first < sp.starts[1:]), first, -1).astype(np.int64)
 
 
 # ---- the model -----------------------------------------------------------------------------------
