@@ -987,6 +987,24 @@ class BatchModel:
             self.seg_ssd_latency.append(lat)
         self.seg_bus_ok = bus_ok
         self.seg_ok = seg_ok & bus_ok
+        # per segment: what a row's checks read that does not depend on its drive count, looked up
+        # once here rather than through the family and state tables for every chunk of rows
+        seg_drive = self.fam_drive[seg_f]
+        self.seg_dwpd_per_kib = self.d_dwpd_per_kib[seg_drive]
+        self.seg_rated_dwpd = np.asarray(self.d_rated_dwpd[seg_drive], dtype=np.float64)
+        nodes, link = self.st_net_nodes[self.seg_state], self.st_net_mb_s[self.seg_state]
+        self.seg_net_pct = [
+            np.asarray(
+                100.0
+                * network_utilization(
+                    np.broadcast_to(np.asarray(w.work.kib, dtype=np.float64), (nseg,)) * 1024.0 / 1e6,
+                    nodes,
+                    link,
+                ),
+                dtype=np.float64,
+            )
+            for w in self.win
+        ]
 
     # -- evaluation
 
@@ -1032,7 +1050,7 @@ class BatchModel:
         reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
         writes per day the window needs (:func:`models.pool.endurance_result`)."""
         state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg)
-        dwpd = np.asarray(wear * self.d_dwpd_per_kib[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
+        dwpd = np.asarray(wear * self.seg_dwpd_per_kib[seg], dtype=np.float64)
         base = np.where(self.seg_hdd[seg], mean_read, 0.0)
         st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
@@ -1063,16 +1081,11 @@ class BatchModel:
 
     def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
         """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
-        kib = np.broadcast_to(np.asarray(self.win[wi].work.kib, dtype=np.float64), self.seg_state.shape)
-        mb_s = kib[seg] * 1024.0 / 1e6
-        st = self.state[rows]
-        return np.asarray(
-            100.0 * network_utilization(mb_s, self.st_net_nodes[st], self.st_net_mb_s[st]), dtype=np.float64
-        )
+        return self.seg_net_pct[wi][seg]
 
     def _rated_dwpd(self, seg: IntArray) -> FloatArray:
         """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
-        return np.asarray(self.d_rated_dwpd[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
+        return self.seg_rated_dwpd[seg]
 
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
