@@ -61,6 +61,8 @@ from models.raid import (
     RaidLayout,
     degraded_read_cost,
     read_plan,
+    sequential_write_cost,
+    small_write_cost,
     stream_read_plan,
     stream_run_kib,
     stream_write_plan,
@@ -283,6 +285,25 @@ class PoolPlans:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        self.roles_memo: dict[int, Roles] = {}
+        self._write_costs: tuple[float, float] | None = None
+
+    def roles(self, n: int) -> Roles:
+        """:func:`pool_roles` of the layout with ``n`` drives."""
+        got = self.roles_memo.get(n)
+        if got is None:
+            got = self.roles_memo[n] = pool_roles(self.layout, n)
+        return got
+
+    def write_costs(self) -> tuple[float, float]:
+        """(small random write, full-stripe write) back-end I/Os per write at the plans' fill
+        (:func:`models.raid.small_write_cost`, :func:`~models.raid.sequential_write_cost`)."""
+        if self._write_costs is None:
+            self._write_costs = (
+                small_write_cost(self.layout, fill=self.fill),
+                sequential_write_cost(self.layout),
+            )
+        return self._write_costs
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
@@ -607,7 +628,7 @@ def pool_load(
     if plans is None:
         plans = pool_plans(pool, p, planned_fill, aggregate_fill)
     t = plans.t
-    roles = pool_roles(layout, n)
+    roles = plans.roles(n)
     fill = plans.fill
     pw = pool_work(items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value)
     work = pw.work
@@ -719,6 +740,7 @@ def pool_load(
             sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
             float(pw.be_write_iops),
             fill=fill,
+            write_costs=plans.write_costs(),
         ),
     )
     ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
