@@ -153,7 +153,7 @@ def _read_only(a: FloatArray) -> FloatArray:
     return a
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a table is <= 3 x 1,024 floats: <= 25 MB in all
 def _popularity_table(
     n_items: float, zipf_alpha: float | None, io_pct: float | None, data_pct: float | None, bins: int
 ) -> _Popularity:
