@@ -136,6 +136,10 @@ class Family:
         return text
 
 
+_NODE_ROWS = 1 << 16
+"""Rows per group when the scale-out node counts of the candidate rows are worked out."""
+
+
 def spare_counts(drive_counts: IntArray, policy: SparePolicy) -> IntArray:
     """:func:`models.capacity.spare_count` for many counts: ``max(min_spares, ceil(n / per_drives))``."""
     if policy.per_drives is None:
@@ -419,13 +423,11 @@ class BatchEvaluation:
         n = sp.rows
         if n == 0:
             return np.full(len(sp.families), -1, dtype=np.int64)
-        idx = np.where(self.passed, np.arange(n, dtype=np.int64), n)
-        nonempty = sp.starts[:-1] < sp.starts[1:]
-        out = np.full(len(sp.families), -1, dtype=np.int64)
-        if np.any(nonempty):
-            first = np.minimum.reduceat(idx, sp.starts[:-1][nonempty])
-            out[nonempty] = np.where(first < n, first, -1)
-        return out
+        # the passing rows in order; each family's first is the first at or after its start
+        idx = np.flatnonzero(self.passed)
+        at = np.searchsorted(idx, sp.starts[:-1])
+        first = idx[np.minimum(at, max(idx.size - 1, 0))] if idx.size else np.full(at.size, n)
+        return np.where((at < idx.size) & (first < sp.starts[1:]), first, -1).astype(np.int64)
 
 
 # ---- the model -----------------------------------------------------------------------------------
@@ -483,6 +485,7 @@ class _Window:
     """Per segment, one window's drive work and what latency needs (arrays over segments)."""
 
     pool: PoolWork
+    work: Work  # pool.work (reads plus writes), summed once: every chunk of rows reads it
 
 
 class _SegmentPlans:
@@ -703,49 +706,102 @@ class BatchModel:
 
         # states: (array, flash cache, nodes, layout); scale-out arrays add nodes with the drive
         # count, and their node CPU depends on the layout (an erasure-coded write's chunk operations,
-        # models.controller.controller_load), so their states are per layout too
-        state_ix: dict[tuple[str, float, int, str], int] = {}
-        self.state_keys: list[tuple[str, float, int, str]] = []
-
-        def state_of(key: tuple[str, float, int, str]) -> int:
-            s = state_ix.get(key)
-            if s is None:
-                s = state_ix[key] = len(self.state_keys)
-                self.state_keys.append(key)
-            return s
-
-        # segments: runs of rows sharing a family and a state (one per family unless nodes grow)
+        # models.controller.controller_load), so their states are per layout too.
+        # Segments: runs of rows sharing a family and a state (one per family unless nodes grow).
         nfam = len(sp.families)
         rows_of = sp.starts[1:] - sp.starts[:-1]
-        fam_state = np.full(nfam, -1, dtype=np.int64)
+        so_fam = np.asarray([f.array.scale_out is not None for f in sp.families], dtype=bool) & (rows_of > 0)
         pieces = np.where(rows_of > 0, 1, 0)
-        splits: dict[int, tuple[IntArray, IntArray]] = {}  # scale-out family -> (states, lengths)
-        for f, family in enumerate(sp.families):
-            if rows_of[f] == 0:
-                continue
-            if family.array.scale_out is None:
-                fam_state[f] = state_of((family.array.id, family.flash_cache_gb, 0, ""))
-                continue
-            nodes = _nodes(family.array, n[sp.starts[f] : sp.starts[f + 1]])
-            values, lengths = np.unique(nodes, return_counts=True)  # nodes never fall as drives grow
-            layout = repr(family.layout)
-            ids = [state_of((family.array.id, family.flash_cache_gb, int(v), layout)) for v in values]
-            splits[f] = (np.asarray(ids, dtype=np.int64), lengths.astype(np.int64))
-            pieces[f] = len(ids)
-        first_piece = np.concatenate([[0], np.cumsum(pieces)])
-        nseg = int(first_piece[-1])
+        so_ix = np.flatnonzero(so_fam)
+        run_nodes_parts: list[IntArray] = []
+        run_len_parts: list[IntArray] = []
+        if so_ix.size:
+            # nodes of every row of a scale-out family (as _nodes), then its runs (nodes never fall
+            # as drives grow, so each run is one node count); families in groups of about
+            # _NODE_ROWS rows, so the temporaries stay in cache
+            arrays = [sp.families[int(f)].array for f in so_ix]
+            so_lens = rows_of[so_ix]
+            p_node = np.asarray([a.scale_out.drives_per_node for a in arrays], dtype=np.int64)  # type: ignore[union-attr]
+            p_fixed = np.asarray([a.scale_out.fixed_drives_per_node for a in arrays], dtype=np.bool_)  # type: ignore[union-attr]
+            p_min = np.asarray([a.spares.min_spares for a in arrays], dtype=np.int64)
+            p_has = np.asarray([a.spares.per_drives is not None for a in arrays], dtype=bool)
+            p_ratio = np.asarray([a.spares.per_drives or 1 for a in arrays], dtype=np.int64)
+            p_base = np.asarray([a.base_nodes for a in arrays], dtype=np.int64)
+            ends = np.cumsum(so_lens)
+            g0 = 0
+            while g0 < so_ix.size:
+                g1 = max(
+                    g0 + 1, int(np.searchsorted(ends, ends[g0] - so_lens[g0] + _NODE_ROWS, side="right"))
+                )
+                g1 = min(g1, so_ix.size)
+                lens = so_lens[g0:g1]
+                offsets = np.cumsum(lens) - lens
+                rows = np.repeat(sp.starts[so_ix[g0:g1]] - offsets, lens) + np.arange(
+                    int(lens.sum()), dtype=np.int64
+                )
+                n_so = n[rows]
+
+                def per_row(values: Any, lens: IntArray = lens) -> Any:
+                    return np.repeat(values, lens)
+
+                per_node = per_row(p_node[g0:g1])
+                min_spares = per_row(p_min[g0:g1])
+                spares = np.where(
+                    per_row(p_has[g0:g1]),
+                    np.maximum(min_spares, np.ceil(n_so / per_row(p_ratio[g0:g1])).astype(np.int64)),
+                    min_spares,
+                )
+                nodes = np.where(
+                    per_row(p_fixed[g0:g1]),
+                    n_so // per_node,
+                    np.maximum(per_row(p_base[g0:g1]), -(-(n_so + spares) // per_node)),
+                )
+                first = np.zeros(nodes.size, dtype=bool)
+                first[offsets] = True
+                first[1:] |= nodes[1:] != nodes[:-1]
+                run_at = np.flatnonzero(first)
+                run_nodes_parts.append(nodes[run_at])
+                run_len_parts.append(np.diff(np.append(run_at, nodes.size)))
+                fam_of_run = np.searchsorted(offsets, run_at, side="right") - 1
+                pieces[so_ix[g0:g1]] = np.bincount(fam_of_run, minlength=g1 - g0)
+                g0 = g1
+        run_nodes = np.concatenate(run_nodes_parts) if run_nodes_parts else np.zeros(0, dtype=np.int64)
+        run_len = np.concatenate(run_len_parts) if run_len_parts else np.zeros(0, dtype=np.int64)
+        nseg = int(pieces.sum())
         seg_family = np.repeat(np.arange(nfam, dtype=np.int64), pieces)
-        seg_state = fam_state[seg_family]
         seg_len = rows_of[seg_family]
-        for f, (states, lengths) in splits.items():
-            at = slice(int(first_piece[f]), int(first_piece[f + 1]))
-            seg_state[at] = states
-            seg_len[at] = lengths
+        seg_nodes = np.zeros(nseg, dtype=np.int64)
+        on_so = so_fam[seg_family]
+        seg_len[on_so] = run_len
+        seg_nodes[on_so] = run_nodes
+        # number the states in the order segments first meet them
+        flash = np.asarray([f.flash_cache_gb for f in sp.families], dtype=np.float64)
+        flash_values, flash_ix = np.unique(flash, return_inverse=True)
+        seg_array = self.fam_array[seg_family]
+        n_layouts = int(self.fam_layout.max(initial=0)) + 2
+        seg_layout = np.where(on_so, self.fam_layout[seg_family] + 1, 0)  # 0: not scale-out
+        key = (
+            (seg_array * flash_values.size + flash_ix[seg_family]) * (int(seg_nodes.max(initial=0)) + 1)
+            + seg_nodes
+        ) * n_layouts + seg_layout
+        _, first_seg, inverse = np.unique(key, return_index=True, return_inverse=True)
+        rank = np.empty(first_seg.size, dtype=np.int64)
+        rank[np.argsort(first_seg, kind="stable")] = np.arange(first_seg.size, dtype=np.int64)
+        seg_state = rank[inverse.ravel()]
+        self.state_keys: list[tuple[str, float, int, int]] = [
+            (
+                self.arrays[int(seg_array[g])].id,
+                sp.families[int(seg_family[g])].flash_cache_gb,
+                int(seg_nodes[g]),
+                int(seg_layout[g]),
+            )
+            for g in np.sort(first_seg)
+        ]
         self.seg_family = seg_family
         self.seg_state = seg_state
         self.seg_start = np.cumsum(seg_len) - seg_len
         self.seg = np.repeat(np.arange(nseg, dtype=np.int64), seg_len)
-        self.state = np.repeat(seg_state, seg_len)
+        self.state = seg_state[self.seg]
 
     def _fill_pct(self, rows: IntArray | slice) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
@@ -891,10 +947,10 @@ class BatchModel:
             )
         return st
 
-    def _bus_ok(self, pw: PoolWork) -> BoolArray:
+    def _bus_ok(self, work: Work) -> BoolArray:
         """Per segment: the back-end bus within the port headroom where the controller states one
         (as :func:`models.evaluate.evaluate` checks it)."""
-        mb_s = np.broadcast_to(np.asarray(pw.work.kib, dtype=np.float64), self.seg_state.shape) * 1024.0 / 1e6
+        mb_s = np.broadcast_to(np.asarray(work.kib, dtype=np.float64), self.seg_state.shape) * 1024.0 / 1e6
         ok = np.ones(self.seg_state.size, dtype=bool)
         for s, st in enumerate(self.states):
             ctrl = st.config.controller
@@ -963,13 +1019,14 @@ class BatchModel:
             hf = self.st_hf[wi][self.seg_state]
             items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
             pw = pool_work(items, plans)
-            self.win.append(_Window(pw))
+            work = pw.work
+            self.win.append(_Window(pw, work))
             u, fo, r_ctrl = self._controllers(
-                wi, np.broadcast_to(pw.work.backend_ios, (nseg,)).astype(np.float64)
+                wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
             )
             self.seg_ctrl[wi], self.seg_fo[wi] = 100 * u, 100 * fo
             seg_ok &= 100 * u <= ctrl_limit + 1e-9
-            bus_ok &= self._bus_ok(pw)
+            bus_ok &= self._bus_ok(work)
             seg_ok &= np.isnan(fo) | (100 * fo <= self.headroom.failover_max_pct + 1e-9)
             port_ms = np.asarray([st.port_ms[wi] for st in self.states], dtype=np.float64).reshape(
                 len(self.states), len(members)
@@ -993,6 +1050,24 @@ class BatchModel:
             self.seg_ssd_latency.append(lat)
         self.seg_bus_ok = bus_ok
         self.seg_ok = seg_ok & bus_ok
+        # per segment: what a row's checks read that does not depend on its drive count, looked up
+        # once here rather than through the family and state tables for every chunk of rows
+        seg_drive = self.fam_drive[seg_f]
+        self.seg_dwpd_per_kib = self.d_dwpd_per_kib[seg_drive]
+        self.seg_rated_dwpd = np.asarray(self.d_rated_dwpd[seg_drive], dtype=np.float64)
+        nodes, link = self.st_net_nodes[self.seg_state], self.st_net_mb_s[self.seg_state]
+        self.seg_net_pct = [
+            np.asarray(
+                100.0
+                * network_utilization(
+                    np.broadcast_to(np.asarray(w.work.kib, dtype=np.float64), (nseg,)) * 1024.0 / 1e6,
+                    nodes,
+                    link,
+                ),
+                dtype=np.float64,
+            )
+            for w in self.win
+        ]
 
     # -- evaluation
 
@@ -1010,7 +1085,7 @@ class BatchModel:
         n_data = n - parity
         usable_gb = self.usable_tb[rows] * 1000.0
         span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
-        work = _take(win.pool.work, seg)
+        work = _take(win.work, seg)
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
@@ -1038,7 +1113,7 @@ class BatchModel:
         reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
         writes per day the window needs (:func:`models.pool.endurance_result`)."""
         state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg)
-        dwpd = np.asarray(wear * self.d_dwpd_per_kib[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
+        dwpd = np.asarray(wear * self.seg_dwpd_per_kib[seg], dtype=np.float64)
         base = np.where(self.seg_hdd[seg], mean_read, 0.0)
         st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
@@ -1069,16 +1144,11 @@ class BatchModel:
 
     def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
         """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
-        kib = np.broadcast_to(np.asarray(self.win[wi].pool.work.kib, dtype=np.float64), self.seg_state.shape)
-        mb_s = kib[seg] * 1024.0 / 1e6
-        st = self.state[rows]
-        return np.asarray(
-            100.0 * network_utilization(mb_s, self.st_net_nodes[st], self.st_net_mb_s[st]), dtype=np.float64
-        )
+        return self.seg_net_pct[wi][seg]
 
     def _rated_dwpd(self, seg: IntArray) -> FloatArray:
         """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
-        return np.asarray(self.d_rated_dwpd[self.fam_drive[self.seg_family[seg]]], dtype=np.float64)
+        return self.seg_rated_dwpd[seg]
 
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.

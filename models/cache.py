@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
-from scipy.optimize import brentq
 from scipy.special import exprel
 
 from models.base import Frozen, InputError, NonNegFloat, Output
@@ -129,12 +130,54 @@ def _popularity(n_items: float, skew: Skew, bins: int) -> tuple[FloatArray, Floa
     ``sum(m) = N`` and ``sum(m * q) = 1``. Zipf: up to ``4 * bins`` items exactly; beyond, the
     first ``bins // 8`` ranks exactly and the rest in log-spaced rank bins whose mass is
     ``integral x^-alpha dx`` over the bin (midpoint rule for the sum; error ~ alpha a^(-alpha-2)).
+    The arrays are read-only: they are shared by every solve over the same catalog (memoized
+    per catalog size, skew and bin count, see :func:`_popularity_table`).
     """
-    if skew.io_pct is not None and skew.data_pct is not None:
-        d, p = skew.data_pct / 100.0, skew.io_pct / 100.0
+    table = _popularity_table(n_items, skew.zipf_alpha, skew.io_pct, skew.data_pct, bins)
+    return table.m, table.q
+
+
+class _Popularity(NamedTuple):
+    """A catalog's popularity classes (read-only arrays) and the sums every Che solve needs."""
+
+    m: FloatArray  # items per class
+    q: FloatArray  # request probability of each item of the class
+    mq: FloatArray  # m * q: share of requests per class (sums to 1)
+    n: float  # sum(m): items in the catalog
+    q_min: float  # the rarest item's probability
+    key: tuple[float, float | None, float | None, float | None, int]
+
+
+def _read_only(a: FloatArray) -> FloatArray:
+    a.flags.writeable = False
+    return a
+
+
+@lru_cache(maxsize=1024)  # a table is <= 3 x 1,024 floats: <= 25 MB in all
+def _popularity_table(
+    n_items: float, zipf_alpha: float | None, io_pct: float | None, data_pct: float | None, bins: int
+) -> _Popularity:
+    """:func:`_popularity` for one catalog, memoized: a pure function of hashable numbers that the
+    level, cold and shared-cache solves over one working set ask for again and again."""
+    m, q = _build_popularity(n_items, zipf_alpha, io_pct, data_pct, bins)
+    return _Popularity(
+        _read_only(m),
+        _read_only(q),
+        _read_only(m * q),
+        float(m.sum()),
+        float(q.min()),
+        (n_items, zipf_alpha, io_pct, data_pct, bins),
+    )
+
+
+def _build_popularity(
+    n_items: float, zipf_alpha: float | None, io_pct: float | None, data_pct: float | None, bins: int
+) -> tuple[FloatArray, FloatArray]:
+    if io_pct is not None and data_pct is not None:
+        d, p = data_pct / 100.0, io_pct / 100.0
         m = np.array([n_items * d, n_items * (1.0 - d)])
         return m, np.array([p / m[0], (1.0 - p) / m[1]])
-    alpha = skew.zipf_alpha or 0.0
+    alpha = zipf_alpha or 0.0
     if alpha == 0.0:
         return np.array([n_items]), np.array([1.0 / n_items])
     if n_items <= 4 * bins:
@@ -143,7 +186,9 @@ def _popularity(n_items: float, skew: Skew, bins: int) -> tuple[FloatArray, Floa
         return np.ones(n), weights / weights.sum()
     head = bins // 8
     head_mass = np.arange(1, head + 1, dtype=np.float64) ** -alpha
-    edges = np.geomspace(head + 0.5, n_items + 0.5, bins - head + 1)
+    # log-spaced edges (as np.geomspace, whose checks cost 5x the arithmetic), ends exact
+    edges = np.exp(np.linspace(math.log(head + 0.5), math.log(n_items + 0.5), bins - head + 1))
+    edges[0], edges[-1] = head + 0.5, n_items + 0.5
     tail_mass = _power_integral(edges[:-1], edges[1:], alpha)
     m = np.concatenate([np.ones(head), np.diff(edges)])
     mass = np.concatenate([head_mass, tail_mass])
@@ -152,6 +197,18 @@ def _popularity(n_items: float, skew: Skew, bins: int) -> tuple[FloatArray, Floa
 
 def _catalog(working_set_gb: float, skew: Skew, block_kib: float, bins: int) -> tuple[FloatArray, FloatArray]:
     return _popularity(_items(working_set_gb, block_kib), skew, bins)
+
+
+def _table(working_set_gb: float, skew: Skew, block_kib: float, bins: int) -> _Popularity:
+    return _popularity_table(
+        _items(working_set_gb, block_kib), skew.zipf_alpha, skew.io_pct, skew.data_pct, bins
+    )
+
+
+def clear_caches() -> None:
+    """Forget the memoized popularity tables and Che solves (benchmarks of the cold path)."""
+    _popularity_table.cache_clear()
+    _che_solution.cache_clear()
 
 
 # ---- Che's approximation ---------------------------------------------------------------------
@@ -175,27 +232,85 @@ def _decay(t: FloatArray, q: FloatArray) -> FloatArray:
     return np.exp(x, out=x)
 
 
-def _che_time(c_items: float, m: FloatArray, q: FloatArray) -> float:
-    """Solve ``sum m (1 - exp(-q t)) = C`` for t with Brent's method on ln t.
+_CHE_XTOL = 1e-12
+"""Absolute tolerance on ln t of the Che solve (plus ``_CHE_RTOL |ln t|``)."""
+_CHE_RTOL = 1e-13
 
+
+def _che_solve(c_items: float, pop: _Popularity) -> tuple[float, float]:
+    """``(t_C, H(t_C))``: solve ``sum m (1 - exp(-q t)) = C`` for t, and the request hit ratio there.
+
+    Newton's method on ln t kept inside a bracket (a bisection step whenever Newton would leave it
+    or not halve the step, as ``rtsafe`` in Numerical Recipes), to ``|d ln t| < 1e-12 + 1e-13 |ln t|``.
+    The slope is free: ``d occupancy / d ln t = t sum m q exp(-q t) = t (1 - H(t))``.
     Bracket: ``t >= C`` (since ``1 - e^-x <= x`` and ``sum m q = 1``) and
     ``t <= -ln(1 - C/N) / q_min`` (every item at least as popular as the rarest), 0 < C < N.
     """
-    n = float(m.sum())
+    m, q, mq = pop.m, pop.q, pop.mq
     lo = math.log(c_items)
-    hi = math.log(-math.log1p(-c_items / n) / float(q.min()))
-
-    def excess(u: float) -> float:
-        return _occupancy(math.exp(u), m, q) - c_items
-
+    hi = math.log(-math.log1p(-c_items / pop.n) / pop.q_min)
+    if hi <= lo:
+        return _che_at(math.exp(hi), pop)
+    # both ends at once: occupancy and hit ratio at t = e^lo and e^hi
+    ends = np.exp(np.array([lo, hi]))
+    x = np.multiply.outer(ends, -q)
+    np.maximum(x, -_MAX_EXPONENT, out=x)
+    np.expm1(x, out=x)
+    occ_lo, occ_hi = -(x @ m)
+    h_lo, h_hi = -(x @ mq)
+    t_lo, t_hi = float(ends[0]), float(ends[1])
     # near-uniform popularity, or a cache tiny against the hottest item, puts the root at an end
     # of the bracket where round-off can flip the sign: the end is then the root
-    if hi <= lo or excess(hi) <= 0.0:
-        return math.exp(hi)
-    if excess(lo) >= 0.0:
-        return math.exp(lo)
-    root = brentq(excess, lo, hi, xtol=1e-12, rtol=1e-13)
-    return math.exp(float(root))
+    if occ_hi - c_items <= 0.0:
+        return t_hi, min(1.0, float(h_hi))
+    f_lo = float(occ_lo) - c_items
+    if f_lo >= 0.0:
+        return t_lo, min(1.0, float(h_lo))
+    f_hi = float(occ_hi) - c_items
+    # start from the end nearer the root (by |excess|)
+    if -f_lo < f_hi:
+        u, f, t, h = lo, f_lo, t_lo, float(h_lo)
+    else:
+        u, f, t, h = hi, f_hi, t_hi, float(h_hi)
+    slope = t * (1.0 - h)
+    step_before = step = hi - lo
+    for _ in range(200):
+        if ((u - hi) * slope - f) * ((u - lo) * slope - f) > 0.0 or abs(2.0 * f) > abs(step_before * slope):
+            step_before, step = step, 0.5 * (hi - lo)
+            u_next = lo + step
+        else:
+            step_before, step = step, f / slope
+            u_next = u - step
+        if abs(step) < _CHE_XTOL + _CHE_RTOL * abs(u_next) or u_next == u:
+            return t, min(1.0, h)
+        u = u_next
+        t = math.exp(u)
+        y = q * -t
+        np.maximum(y, -_MAX_EXPONENT, out=y)
+        np.expm1(y, out=y)
+        f = -float(y @ m) - c_items
+        h = -float(y @ mq)
+        if f == 0.0:
+            break
+        if f > 0.0:
+            hi = u
+        else:
+            lo = u
+        slope = t * (1.0 - h)
+    return t, min(1.0, h)
+
+
+def _che_at(t: float, pop: _Popularity) -> tuple[float, float]:
+    return t, min(1.0, _request_hits(t, pop.m, pop.q))
+
+
+@lru_cache(maxsize=16384)
+def _che_solution(
+    key: tuple[float, float | None, float | None, float | None, int], c_items: float
+) -> tuple[float, float]:
+    """:func:`_che_solve` memoized per catalog and cache size: the warm level solve of the whole
+    cache and the cold solve over the same working set ask for the same root."""
+    return _che_solve(c_items, _popularity_table(*key))
 
 
 def uniform_hit_ratio(cache_gb: float, working_set_gb: float) -> float:
@@ -228,7 +343,7 @@ def che_hit_ratio(
     ``cache_gb`` C [GB], ``working_set_gb`` W [GB], ``skew`` the popularity law (Zipf alpha,
     "x% of I/O to y% of data", or uniform -> exactly C / W), ``block_kib`` the cache block [KiB],
     ``bins`` rank bins for a Zipf law (log-spaced; hit ratio within ~1e-5 of the exact sum).
-    t_C is found with Brent's method on a closed bracket. A cache >= W gives 1.
+    t_C is found by bracketed Newton steps on ln t (see :func:`_che_solve`). A cache >= W gives 1.
 
     Source: Che, Tung, Wang, "Hierarchical Web caching systems: modeling, design and experimental
     results", IEEE JSAC 20(7), 2002; Fricker, Robert, Roberts, "A versatile and accurate
@@ -243,9 +358,9 @@ def che_hit_ratio(
         return 1.0
     if c == 0.0:
         return 0.0
-    m, q = _catalog(working_set_gb, skew, block_kib, bins)
-    c_items = c / working_set_gb * float(m.sum())  # keeps C/W exact when small catalogs round N
-    return min(1.0, _request_hits(_che_time(c_items, m, q), m, q))
+    pop = _table(working_set_gb, skew, block_kib, bins)
+    c_items = c / working_set_gb * pop.n  # keeps C/W exact when small catalogs round N
+    return _che_solution(pop.key, c_items)[1]
 
 
 def hit_ratio_curve(
@@ -423,9 +538,9 @@ def cold_hit_ratio(
     _check_common(working_set_gb, block_kib, bins)
     _check_skew(skew)
     r_gb = working_set_gb if read_gb is None else _positive("read_gb", read_gb)
-    m, q = _catalog(working_set_gb, skew, block_kib, bins)
-    n = float(m.sum())
-    scale = n / working_set_gb  # items per GB of the working set
+    pop = _table(working_set_gb, skew, block_kib, bins)
+    m, q = pop.m, pop.q
+    scale = pop.n / working_set_gb  # items per GB of the working set
     r = r_gb * scale
     if c == 0.0:
         return 0.0
@@ -433,8 +548,8 @@ def cold_hit_ratio(
     if c >= working_set_gb:
         misses = _occupancy(r, m, q)
     else:
-        t_c = _che_time(c_items, m, q)
-        misses = _occupancy(r, m, q) if r <= t_c else c_items + (r - t_c) * (1.0 - _request_hits(t_c, m, q))
+        t_c, h_c = _che_solution(pop.key, c_items)
+        misses = _occupancy(r, m, q) if r <= t_c else c_items + (r - t_c) * (1.0 - h_c)
     return float(min(1.0, max(0.0, 1.0 - misses / r)))
 
 

@@ -54,6 +54,7 @@ from pydantic import Field, model_validator
 from scipy.special import lambertw
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.numeric import maximum
 from models.units import GB, GIB, transfer_ms
 
 Num = Any
@@ -459,8 +460,8 @@ def random_access_ms(t: DriveTimes, kib: Num, read: bool) -> Num:
     """Fixed service of one random access of ``kib`` [ms], positioning excluded:
     ``max(floor, overhead + KiB x t_KiB)`` (floats, or arrays of candidates)."""
     if read:
-        return np.maximum(t.read_floor_ms, t.overhead_ms + kib * t.random_read_ms_per_kib)
-    return np.maximum(t.write_floor_ms, t.overhead_ms + kib * t.random_write_ms_per_kib)
+        return maximum(t.read_floor_ms, t.overhead_ms + kib * t.random_read_ms_per_kib)
+    return maximum(t.write_floor_ms, t.overhead_ms + kib * t.random_write_ms_per_kib)
 
 
 def hdd_service_ms(

@@ -51,7 +51,7 @@ from models.controller import (
 from models.explain import Explained, explained, fmt
 from models.latency import DrivePath, FrontEnd, phase_result, window_latencies, window_read_percentiles
 from models.parameters import EngineParameters
-from models.pool import PoolItem, pool_load
+from models.pool import PoolItem, pool_load, pool_plans
 from models.ports import port_utilization
 from models.results import (
     BillOfMaterials,
@@ -175,6 +175,11 @@ class _Setup:
         self.pools = [written_pool(pl, cfg.architecture) for pl in cfg.pools]
         self.planned_fill = {pl.name: planned_fill(pl, cfg) for pl in cfg.pools}
         self.write_fill = {pl.name: write_fill(pl, cfg) for pl in cfg.pools}
+        # each pool's access plans, priced once for every window (and the cold-cache case)
+        self.plans = {
+            pl.name: pool_plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
+            for pl in self.pools
+        }
 
 
 def planned_fill(pool: DrivePool, cfg: Configuration) -> float:
@@ -541,6 +546,7 @@ def _pools(
             degraded=setup.degraded,
             extra_stream_kib=migration.get(pool.name, (0.0, 0.0)),
             architecture=cfg.architecture,
+            plans=setup.plans[pool.name],
         )
         pool_loads.append(load)
         u_pct = load.drive_utilization_pct.value

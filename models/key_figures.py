@@ -32,14 +32,24 @@ def per_drive_iops(backend_iops: float, drives: int) -> Explained:
 
 
 def write_penalty(
-    layout: RaidLayout, frontend_writes: float, backend_writes: float, *, fill: float
+    layout: RaidLayout,
+    frontend_writes: float,
+    backend_writes: float,
+    *,
+    fill: float,
+    write_costs: tuple[float, float] | None = None,
 ) -> Explained:
     """Back-end writes per front-end write of the window on ``layout`` (the small-write cost when idle).
 
-    ``fill`` (0..1) is the pool's fill, which sets a write-anywhere layout's stripe share.
+    ``fill`` (0..1) is the pool's fill, which sets a write-anywhere layout's stripe share. ``write_costs``:
+    the layout's (small-write, full-stripe) costs at that fill when the caller has them already
+    (:meth:`models.pool.PoolPlans.write_costs`).
     """
-    small = small_write_cost(layout, fill=fill)
-    stream = sequential_write_cost(layout)
+    small, stream = (
+        (small_write_cost(layout, fill=fill), sequential_write_cost(layout))
+        if write_costs is None
+        else write_costs
+    )
     scheme = f"{layout.scheme.value} {layout.group_width}"
     costs = f"{scheme}: small random write {fmt(small)}, full stripe {fmt(stream)} back-end I/Os"
     if frontend_writes <= 0:

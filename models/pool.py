@@ -53,6 +53,7 @@ from models.drives import (
     years_to_wear_out,
 )
 from models.explain import explained, fmt
+from models.numeric import is_scalar, maximum, minimum
 from models.parameters import EngineParameters
 from models.queueing import mg1_wait_moments
 from models.raid import (
@@ -60,6 +61,8 @@ from models.raid import (
     RaidLayout,
     degraded_read_cost,
     read_plan,
+    sequential_write_cost,
+    small_write_cost,
     stream_read_plan,
     stream_run_kib,
     stream_write_plan,
@@ -96,7 +99,15 @@ class RoleWork(NamedTuple):
     wear_kib: Num = 0.0  # KiB written, random writes weighted by the drive's write wear (endurance)
 
     def plus(self, other: RoleWork, k: Num = 1.0) -> RoleWork:
-        return RoleWork(*(a + k * b for a, b in zip(self, other, strict=True)))
+        a, b = self, other
+        return RoleWork(
+            a[0] + k * b[0],
+            a[1] + k * b[1],
+            a[2] + k * b[2],
+            a[3] + k * b[3],
+            a[4] + k * b[4],
+            a[5] + k * b[5],
+        )
 
 
 class Work(NamedTuple):
@@ -196,9 +207,10 @@ def busy_ms(role: RoleWork, p_read: Num, p_write: Num) -> Num:
 
 def role_utilization(role: RoleWork, drives: Num, p_read: Num, p_write: Num) -> Num:
     """Utilization of the ``drives`` of a role: ``busy / 1000 / drives`` (0 for a role with no drives)."""
-    return np.where(
-        np.asarray(drives) > 0, busy_ms(role, p_read, p_write) / 1000.0 / np.maximum(drives, 1), 0.0
-    )
+    busy = busy_ms(role, p_read, p_write)
+    if is_scalar(busy, drives):
+        return busy / 1000.0 / maximum(drives, 1) if drives > 0 else 0.0
+    return np.where(np.asarray(drives) > 0, busy / 1000.0 / np.maximum(drives, 1), 0.0)
 
 
 def planned_span(
@@ -212,6 +224,10 @@ def planned_span(
     short-strokes to (1 = full stroke). A write-anywhere layout relocates overwritten blocks into
     free space: ``s = s0 + scatter (1 - s0)``.
     """
+    if is_scalar(footprint_gb, usable_gb, scatter):
+        frac = footprint_gb / maximum(usable_gb, 1e-300) if usable_gb > 0 else 1.0
+        s0 = drive_fraction * minimum(1.0, maximum(frac, planned_fill))
+        return s0 + scatter * (1.0 - s0)
     frac = np.where(np.asarray(usable_gb) > 0, footprint_gb / np.maximum(usable_gb, 1e-300), 1.0)
     s0 = drive_fraction * np.minimum(1.0, np.maximum(frac, planned_fill))
     return s0 + scatter * (1.0 - s0)
@@ -318,6 +334,25 @@ class PoolPlans:
         self.stream_memo: dict[bool, tuple[Work, Work]] = {}
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
         self.metadata_memo: dict[float, Work] = {}
+        self.roles_memo: dict[int, Roles] = {}
+        self._write_costs: tuple[float, float] | None = None
+
+    def roles(self, n: int) -> Roles:
+        """:func:`pool_roles` of the layout with ``n`` drives."""
+        got = self.roles_memo.get(n)
+        if got is None:
+            got = self.roles_memo[n] = pool_roles(self.layout, n)
+        return got
+
+    def write_costs(self) -> tuple[float, float]:
+        """(small random write, full-stripe write) back-end I/Os per write at the plans' fill
+        (:func:`models.raid.small_write_cost`, :func:`~models.raid.sequential_write_cost`)."""
+        if self._write_costs is None:
+            self._write_costs = (
+                small_write_cost(self.layout, fill=self.fill),
+                sequential_write_cost(self.layout),
+            )
+        return self._write_costs
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
@@ -366,6 +401,21 @@ class PoolPlans:
         return got
 
 
+def pool_plans(
+    pool: DrivePool,
+    p: EngineParameters,
+    planned_fill: float,
+    aggregate_fill: float | None = None,
+    architecture: Architecture | None = None,
+) -> PoolPlans:
+    """The priced plans :func:`pool_load` uses for ``pool`` (drive times at ``planned_fill``, writes at
+    ``aggregate_fill``, default ``planned_fill``; inline reduction as ``architecture`` declares it):
+    build them once and pass them to every window's :func:`pool_load` so each I/O size is priced
+    once per evaluation."""
+    fill = planned_fill if aggregate_fill is None else aggregate_fill
+    return PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+
+
 def pool_work(
     items: Sequence[tuple[Workload, Phase, Num, Num]],
     plans: PlanSource,
@@ -403,7 +453,7 @@ def pool_work(
             continue
         rf = ph.read_pct / 100.0
         rnd = ph.random_pct / 100.0
-        miss = np.maximum(0.0, 1.0 - h_d - h_f)
+        miss = maximum(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
         sr, sw = plans.streams(ph.sequential_streams != 1)
@@ -445,7 +495,7 @@ def pool_work(
                 wr = wr.plus(_ONE_IO, w_kib / size * sw.kib)
             rd = rd.plus(_ONE_IO, seq_reads)
             out.read_miss_rate = out.read_miss_rate + r_miss
-            out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / np.maximum(rr.data.ops, 1e-12)
+            out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
             out.terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
     out.reads, out.writes = rd, wr
@@ -558,11 +608,11 @@ def pool_state(
     Data drives take the command-queuing gain of that queue (``g`` = 0: none); parity drives run
     at one command (their writes are destaged by the array, not queued by the host).
     """
-    root = np.sqrt(span)
+    root = math.sqrt(span) if is_scalar(span) else np.sqrt(span)
     pr1, pw1 = positioning_ms(t, root)
     u1 = role_utilization(work.data, roles_data, pr1, pw1)
     u_par = role_utilization(work.parity, roles_parity, pr1, pw1)
-    if np.all(np.asarray(q_cap) <= 1.0):  # one command per drive: no queue to reorder
+    if q_cap <= 1.0 if is_scalar(q_cap) else np.all(np.asarray(q_cap) <= 1.0):  # one command per drive
         return PoolState(span, 1.0, 1.0, pr1, pw1, u1, u_par, u1)
     gain = np.asarray(g) > 0
     g_safe = np.where(gain, g, 1.0)
@@ -588,13 +638,19 @@ def miss_path(
     over the mean service of every access they serve (inf at or past saturation).
     """
     d = work.data
+    u = state.u_data
+    if is_scalar(d.ops, miss_rate, miss_fixed_ms, state.p_read, state.p_write, u):
+        mean_all = busy_ms(d, state.p_read, state.p_write) / maximum(d.ops, 1e-12)
+        mean_read = miss_fixed_ms / miss_rate + state.p_read if miss_rate > MIN_RATE else mean_all
+        if d.ops <= 0:
+            return mean_read, mean_all, 0.0
+        return mean_read, mean_all, u * mean_all * (1.0 + scv) / (2.0 * (1.0 - u)) if u < 1 else math.inf
     ops = np.maximum(d.ops, 1e-12)
     mean_all = busy_ms(d, state.p_read, state.p_write) / ops
     has_miss = np.asarray(miss_rate) > MIN_RATE
     mean_read = np.where(
         has_miss, miss_fixed_ms / np.where(has_miss, miss_rate, 1.0) + state.p_read, mean_all
     )
-    u = state.u_data
     with np.errstate(divide="ignore", invalid="ignore"):
         wait = np.where(u < 1, u * mean_all * (1.0 + scv) / (2.0 * (1.0 - u)), np.inf)
     wait = np.where(d.ops > 0, wait, 0.0)
@@ -685,6 +741,7 @@ def pool_load(
     degraded: DegradedMode = DegradedMode.NONE,
     extra_stream_kib: tuple[float, float] = (0.0, 0.0),
     architecture: Architecture | None = None,
+    plans: PoolPlans | None = None,
 ) -> tuple[PoolLoad, MissWait]:
     """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
     phase the read-miss service, the wait at the drives and the response of one readahead request
@@ -696,18 +753,16 @@ def pool_load(
     aggregate in use, which sets the free space a write-anywhere layout finds. With a drive failed or
     rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two.
     ``architecture`` (the configuration's) says whether data is reduced inline on the way to the
-    drives (:mod:`models.reduction`).
+    drives (:mod:`models.reduction`). ``plans``: :func:`pool_plans` of the same pool, parameters,
+    fills and architecture, shared by the windows of an evaluation.
     """
     layout = pool.raid
-    t = drive_times(pool.drive, planned_fill)
-    roles = pool_roles(layout, n)
-    fill = planned_fill if aggregate_fill is None else aggregate_fill
-    pw = pool_work(
-        items,
-        PoolPlans(layout, t, p, fill, architecture),
-        extra_stream_kib=extra_stream_kib,
-        scheme=layout.scheme.value,
-    )
+    if plans is None:
+        plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
+    t = plans.t
+    roles = plans.roles(n)
+    fill = plans.fill
+    pw = pool_work(items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value)
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
     g, h, limit = ncq_parameters(pool.drive, p)
@@ -817,6 +872,7 @@ def pool_load(
             sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
             float(pw.be_write_iops),
             fill=fill,
+            write_costs=plans.write_costs(),
         ),
     )
     ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms

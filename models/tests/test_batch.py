@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from models.base import InputError
 from models.batch import (
+    BatchEvaluation,
+    CandidateSpace,
     Family,
     candidate_space,
     evaluate_batch,
@@ -344,3 +346,23 @@ def test_a_workload_naming_another_pool_cannot_be_batched(catalog: Catalog) -> N
         evaluate_batch([named], space)
 
     assert err.value.field == "workloads.0.pool"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 6), min_size=1, max_size=12),
+    seed=st.integers(0, 2**32 - 1),
+    share=st.floats(0.0, 1.0),
+)
+def test_first_passing_row_of_each_family(lengths: list[int], seed: int, share: float) -> None:
+    """Per family, the first row that passes (a plain scan as the reference); -1 when none does."""
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    rows = int(starts[-1])
+    passed = np.random.default_rng(seed).random(rows) < share
+    family = np.repeat(np.arange(len(lengths)), lengths)
+    space = CandidateSpace((None,) * len(lengths), family, np.arange(rows, dtype=np.int64), starts)  # type: ignore[arg-type]
+    ev = BatchEvaluation(space, passed, passed, rows, None)  # type: ignore[arg-type]
+    expected = [
+        next((r for r in range(starts[f], starts[f + 1]) if passed[r]), -1) for f in range(len(lengths))
+    ]
+    assert ev.first_passing().tolist() == expected

@@ -305,6 +305,58 @@ def test_cold_hit_ratio_never_exceeds_the_warm_one(skew: Skew, ws: float, c: flo
     assert cold_hit_ratio(c * ws, ws, skew, read_gb=reads * ws) <= warm + 1e-6
 
 
+def _brent_reference(c_gb: float, ws_gb: float, skew: Skew) -> float:
+    """Che's H by Brent's method on ln t over the same popularity classes (an independent solve)."""
+    m, q = cache._popularity(ws_gb * 1e9 / 4096, skew, cache.DEFAULT_BINS)
+    c = c_gb / ws_gb * float(m.sum())
+    lo, hi = math.log(c), math.log(-math.log1p(-c / float(m.sum())) / float(q.min()))
+
+    def excess(u: float) -> float:
+        return float(m @ -np.expm1(-np.minimum(q * math.exp(u), 500.0))) - c
+
+    if hi <= lo or excess(hi) <= 0:
+        u = hi
+    elif excess(lo) >= 0:
+        u = lo
+    else:
+        u = brentq(excess, lo, hi, xtol=1e-13, rtol=1e-14)
+    return float((m * q) @ -np.expm1(-np.minimum(q * math.exp(u), 500.0)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(skew=skews, ws=st.floats(1e-3, 1e6), frac=st.floats(1e-6, 0.999))
+def test_newton_che_solve_agrees_with_brent_to_1e_9(skew: Skew, ws: float, frac: float) -> None:
+    expected = _brent_reference(frac * ws, ws, skew)
+    assert che_hit_ratio(frac * ws, ws, skew) == pytest.approx(expected, rel=1e-9, abs=1e-15)
+
+
+def test_newton_che_solve_meets_the_hand_computed_two_class_root() -> None:
+    # the two-class case above: t_C = N ln4 / 4 gives C/N = 0.2 x 0.75 + 0.8 x (1 - 2^(-1/8))
+    n = 1e6
+    c = n * (0.2 * 0.75 + 0.8 * (1.0 - 2.0 ** (-1.0 / 8.0)))
+    pop = cache._popularity_table(n, None, 80.0, 20.0, cache.DEFAULT_BINS)
+    t, h = cache._che_solve(c, pop)
+    assert t == pytest.approx(n * math.log(4.0) / 4.0, rel=1e-11)
+    assert h == pytest.approx(0.8 * 0.75 + 0.2 * (1.0 - 2.0 ** (-1.0 / 8.0)), rel=1e-12)
+
+
+def test_popularity_tables_are_shared_and_read_only() -> None:
+    m, q = cache._popularity(2.5e7, ZIPF, cache.DEFAULT_BINS)
+    m2, q2 = cache._popularity(2.5e7, Skew(zipf_alpha=0.8), cache.DEFAULT_BINS)
+    assert m is m2 and q is q2
+    with pytest.raises(ValueError):
+        m[0] = 2.0
+    # log-spaced bins end exactly at N + 1/2: the classes hold N items and all the requests
+    assert float(m.sum()) == pytest.approx(2.5e7, rel=1e-13)
+    assert float(m @ q) == pytest.approx(1.0, rel=1e-13)
+
+
+def test_cleared_caches_give_the_same_hit_ratios() -> None:
+    first = (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF))
+    cache.clear_caches()
+    assert (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF)) == first
+
+
 # ---- bad input ---------------------------------------------------------------------------------
 
 

@@ -1,0 +1,43 @@
+"""Number formatting in explanations: hand-written cases and Python's format mini-language as the reference."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models.explain import fmt
+
+
+def test_hand_written_cases() -> None:
+    assert fmt(None) == "∞"
+    assert fmt(0.0) == "0"
+    assert fmt(12.3456) == "12.3"
+    assert fmt(0.000123456) == "0.000123"
+    assert fmt(150.0) == "150"
+    assert fmt(123.45) == "123.5"  # 123.45 is 123.4500000000000028... in binary
+    assert fmt(99.96) == "100"
+    assert fmt(1234.5) == "1,234"  # round half to even
+    assert fmt(2_500_000) == "2,500,000"
+    assert fmt(-7) == "-7"
+    assert fmt(math.inf) == "inf"
+    assert fmt(0.123456, 2) == "0.12"
+
+
+@given(
+    x=st.floats(allow_nan=False, allow_infinity=False, min_value=-1e7, max_value=1e7),
+    digits=st.integers(1, 6),
+)
+def test_follows_the_format_mini_language(x: float, digits: int) -> None:
+    if abs(x) >= 1000:
+        expected = format(x, ",.0f")
+    elif abs(x) >= 100:
+        expected = format(x, ".1f").rstrip("0").rstrip(".")
+    elif x == 0:
+        expected = "0"
+    else:
+        expected = format(x, f".{digits}g")
+    assert fmt(x, digits) == expected
+    assert fmt(np.float64(x), digits) == expected
