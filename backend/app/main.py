@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -17,6 +18,7 @@ from fastapi.routing import APIRoute
 from backend.app.api.main import api_router
 from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
+from backend.app.core import openapi_document
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
@@ -84,6 +86,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
 
+    body_limits = {
+        f"{API_PREFIX}/traces": settings.max_trace_bytes,
+        **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in HOST_STATS_PATHS},
+    }
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:  # FastAPI's document, with what the middleware answers
+        if app.openapi_schema is None:
+            openapi_document.finish(generate(), body_limits, settings.max_body_bytes)
+        return generate()  # the finished document FastAPI keeps
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     install_exception_handlers(app)
     index: list[OperationIndex] = []
 
@@ -98,10 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        path_limits={
-            f"{API_PREFIX}/traces": settings.max_trace_bytes,
-            **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in HOST_STATS_PATHS},
-        },
+        path_limits=body_limits,
     )
     if settings.cors_origins:
         app.add_middleware(
