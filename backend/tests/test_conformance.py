@@ -95,6 +95,51 @@ def test_a_boolean_is_refused_only_where_every_schema_branch_wants_a_number() ->
     assert not index.bool_refused(schema, ("not_in_the_schema",))  # left to validation (extra fields)
 
 
+def test_a_number_or_text_is_refused_only_where_every_schema_branch_wants_a_boolean() -> None:
+    index = OperationIndex(
+        {
+            "components": {
+                "schemas": {"Leaf": {"type": "object", "properties": {"on": {"type": "boolean"}}}}
+            },
+            "paths": {},
+        }
+    )
+    schema = {
+        "type": "object",
+        "properties": {
+            "flag": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
+            "flag_or_rate": {"anyOf": [{"type": "boolean"}, {"type": "number"}]},
+            "leaves": {"type": "array", "items": {"$ref": "#/components/schemas/Leaf"}},
+            "count": {"type": "integer"},
+        },
+    }
+
+    assert index.boolean_names(schema) == {"flag", "flag_or_rate", "on"}
+    assert index.non_bool_refused(schema, ("flag",))
+    assert index.non_bool_refused(schema, ("leaves", 2, "on"))
+    assert not index.non_bool_refused(schema, ("flag_or_rate",))
+    assert not index.non_bool_refused(schema, ("count",))
+
+
+@pytest.mark.parametrize("value", [0, 1, "yes", "true"])
+def test_a_number_or_text_where_a_boolean_belongs_is_422_at_the_field(
+    client: TestClient, value: object
+) -> None:
+    # pydantic's lax mode read 0 and "yes" as booleans: schemathesis sent them as invalid data
+    reference = {**FAS3270, "hypothetical": value}
+    response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference})
+
+    assert error_locs(response) == [["body", "configuration", "hypothetical"]]
+    assert response.json()["detail"][0]["type"] == "bool_type"
+
+
+def test_true_and_false_are_still_booleans(client: TestClient) -> None:
+    reference = {**FAS3270, "hypothetical": False}
+    response = client.post("/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference})
+
+    assert response.status_code == 200, response.text
+
+
 # ---- what the OpenAPI document states beyond the routes
 
 
