@@ -76,9 +76,10 @@ ALL_CHECKS = CHECKS.get_all()
 
 _ACCEPTS = "positive_data_acceptance"
 _ENGINE_RULES = (
-    "the engine's cross-field rules on workloads and configurations: a RAID group's width lies in "
-    "its scheme's range; pool names are distinct and tiering names pools that exist; a scale-out "
-    "family's nodes lie between its min_nodes and max_nodes"
+    "the engine's rules between fields of workloads and configurations: a phase's io_sizes "
+    "percentages sum to 100; a skew's io_pct is at least its data_pct; a RAID group's width lies in "
+    "its scheme's range and a stripe unit is a power of two; pool names are distinct and tiering "
+    "names pools that exist; a scale-out family's nodes lie between its min_nodes and max_nodes"
 )
 _HOST_FILE = "the uploaded file must be that host-statistics format (its first lines say which)"
 UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
@@ -122,7 +123,7 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
     },
     ("POST", "/api/v1/whatif/raid-conversion"): {
         _ACCEPTS: "a RAID group's width lies in its scheme's range, which depends on the scheme and "
-        "its parity; record_kib is at least sector_kib"
+        "its parity; a stripe unit is a power of two; both drive counts or neither"
     },
 }
 """(method, path) -> {check name: the rule OpenAPI cannot state that a request drawn from the
