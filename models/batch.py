@@ -473,10 +473,12 @@ def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
 
 
 def _take(work: Work, ix: IntArray | slice) -> Work:
-    """A segment-level :class:`Work` gathered onto rows (the role work the pool state needs)."""
+    """A segment-level :class:`Work` gathered onto rows (the role work the pool state needs); a
+    figure that is one number for every segment (no work of that kind: a workload without I/Os)
+    stays that number."""
     return Work(
-        RoleWork(*(np.asarray(x)[ix] for x in work.data)),
-        RoleWork(*(np.asarray(x)[ix] for x in work.parity)),
+        RoleWork(*(x if np.ndim(x) == 0 else np.asarray(x)[ix] for x in work.data)),
+        RoleWork(*(x if np.ndim(x) == 0 else np.asarray(x)[ix] for x in work.parity)),
     )
 
 

@@ -50,7 +50,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, Self
 
 import numpy as np
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from scipy.special import lambertw
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
@@ -69,10 +69,37 @@ class DriveKind(StrEnum):
 
 _FLASH_ONLY = ("iops_rated_qd", "steady_write_iops_4k", "endurance_dwpd", "over_provisioning_pct")
 """DriveSpec fields that only a flash drive has."""
+_FLASH_REQUIRED = ("read_iops_4k", "write_iops_4k", "read_latency_us", "write_latency_us")
+"""DriveSpec fields an SSD or NVMe drive must have."""
 
 
 class DriveSpec(Frozen):
-    """One drive model. HDD fields are required for ``kind=hdd``; SSD fields for ``ssd``/``nvme``."""
+    """One drive model. HDD fields are required for ``kind=hdd``; SSD fields for ``ssd``/``nvme``.
+
+    The schema states which (``if``/``then``/``else`` on ``kind``), and that a hard disk has no
+    flash figures; it cannot state the rules between two figures (``track_to_track_ms`` below
+    ``avg_read_seek_ms``, ``steady_write_iops_4k`` at most ``write_iops_4k``, ``right_sized_gib``
+    within the marketed capacity): those are a 422 at the drive naming the figure.
+    """
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"kind": {"const": "hdd"}}, "required": ["kind"]},
+            "then": {
+                "required": ["rpm", "avg_read_seek_ms", "avg_write_seek_ms"],
+                "properties": {
+                    "rpm": {"type": "integer"},
+                    "avg_read_seek_ms": {"type": "number"},
+                    "avg_write_seek_ms": {"type": "number"},
+                    **{name: {"type": "null"} for name in _FLASH_ONLY},
+                },
+            },
+            "else": {
+                "required": list(_FLASH_REQUIRED),
+                "properties": {name: {"type": "number"} for name in _FLASH_REQUIRED},
+            },
+        }
+    )
 
     id: str = Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9._-]*$")
     name: str = Field(min_length=1, max_length=120)
@@ -143,7 +170,7 @@ class DriveSpec(Frozen):
                 if getattr(self, name) is not None:
                     raise ValueError(f"{name} is a flash figure: a hard disk has none")
         else:
-            for name in ("read_iops_4k", "write_iops_4k", "read_latency_us", "write_latency_us"):
+            for name in _FLASH_REQUIRED:
                 if getattr(self, name) is None:
                     raise ValueError(f"{name} is required for an SSD/NVMe drive")
             steady, rated = self.steady_write_iops_4k, self.write_iops_4k

@@ -12,7 +12,7 @@ import math
 from enum import StrEnum
 from typing import Self
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from models.base import Frozen, NonNegFloat, Pct, PositiveFloat, Ratio
 
@@ -49,8 +49,20 @@ class Skew(Frozen):
 
     Either a Zipf exponent (``zipf_alpha``; popularity of the i-th block proportional to
     i^-alpha) or a rule "``io_pct`` % of the I/O goes to ``data_pct`` % of the data"; neither
-    means uniform access.
+    means uniform access. The schema states both halves of the rule or neither, and not with
+    ``zipf_alpha``; that ``io_pct`` is at least ``data_pct`` it cannot (a 422 at the skew).
     """
+
+    model_config = ConfigDict(
+        json_schema_extra={  # io_pct given: data_pct too and no zipf_alpha; else no data_pct
+            "if": {"required": ["io_pct"], "properties": {"io_pct": {"type": "number"}}},
+            "then": {
+                "required": ["data_pct"],
+                "properties": {"data_pct": {"type": "number"}, "zipf_alpha": {"type": "null"}},
+            },
+            "else": {"properties": {"data_pct": {"type": "null"}}},
+        }
+    )
 
     zipf_alpha: float | None = Field(default=None, ge=0.0, le=3.0)
     io_pct: float | None = Field(default=None, gt=0.0, lt=100.0)
@@ -97,8 +109,18 @@ class Phase(Frozen):
     """One I/O phase of a workload, in a named window.
 
     The I/O-size mix is a list of (size, % of I/Os) pairs summing to 100; ``io_size_kib`` is the
-    single-size shorthand. A streaming phase may give ``mb_per_s`` instead of ``iops``.
+    single-size shorthand. A streaming phase may give ``mb_per_s`` instead of ``iops``. Exactly one
+    of ``io_sizes`` (a non-empty mix) and ``io_size_kib`` is given: the schema says so (``if``/``then``);
+    that the mix's percentages sum to 100 it cannot (a 422 at the phase).
     """
+
+    model_config = ConfigDict(
+        json_schema_extra={  # io_size_kib given: no mix; else a mix of at least one size
+            "if": {"required": ["io_size_kib"], "properties": {"io_size_kib": {"type": "number"}}},
+            "then": {"properties": {"io_sizes": {"maxItems": 0}}},
+            "else": {"required": ["io_sizes"], "properties": {"io_sizes": {"minItems": 1}}},
+        }
+    )
 
     name: str = Field(min_length=1, max_length=80)
     window: str = Field(min_length=1, max_length=80, description="phases sharing a window run together")

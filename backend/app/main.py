@@ -19,6 +19,7 @@ from fastapi.routing import APIRoute
 from backend.app.api.main import api_router
 from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
+from backend.app.core import openapi_document
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
@@ -68,18 +69,19 @@ def _routes_signature(app: FastAPI) -> tuple[Any, ...]:
     )
 
 
-def _share_openapi(app: FastAPI) -> None:
+def _share_openapi(app: FastAPI, settings_key: tuple[Any, ...]) -> None:
     """Generate ``app``'s OpenAPI document once per process, not once per app.
 
     Generating it walks every schema (about a second of CPU); an app is created per test and per
-    worker, and the document is the same for every app with the same routes (settings do not
-    enter it). Each app gets its own copy, so nothing one app does to its document reaches another.
+    worker, and the document is the same for every app with the same routes and the same
+    ``settings_key`` (the settings the document states: body size limits). Each app gets its own
+    copy, so nothing one app does to its document reaches another.
     """
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            key = _routes_signature(app)
+            key = (_routes_signature(app), settings_key)
             document = _OPENAPI_DOCUMENTS.get(key)
             if document is None:
                 document = _OPENAPI_DOCUMENTS.setdefault(key, copy.deepcopy(generate()))
@@ -133,6 +135,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
 
+    body_limits = {
+        f"{API_PREFIX}/traces": settings.max_trace_bytes,
+        **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in HOST_STATS_PATHS},
+    }
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:  # FastAPI's document, with what the middleware answers
+        if app.openapi_schema is None:
+            openapi_document.finish(generate(), body_limits, settings.max_body_bytes)
+        return generate()  # the finished document FastAPI keeps
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     install_exception_handlers(app)
     index: list[OperationIndex] = []
 
@@ -147,10 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        path_limits={
-            f"{API_PREFIX}/traces": settings.max_trace_bytes,
-            **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in HOST_STATS_PATHS},
-        },
+        path_limits=body_limits,
     )
     if settings.cors_origins:
         app.add_middleware(
@@ -165,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router, prefix=API_PREFIX)
     mount_docs(app, openapi_url="/openapi.json", health_url=f"{API_PREFIX}/health")
     mount_ui(app, settings.frontend_dist)
-    _share_openapi(app)
+    _share_openapi(app, (tuple(sorted(body_limits.items())), settings.max_body_bytes))
     return app
 
 

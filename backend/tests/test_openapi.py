@@ -9,6 +9,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from backend.app import main as main_module
 from backend.app.core.config import Settings
 from backend.app.main import create_app
 from backend.app.openapi_dump import main as openapi_dump
@@ -55,6 +56,17 @@ def test_openapi_dump_without_an_output_path_is_a_usage_error() -> None:
     assert openapi_dump([]) == 2
 
 
+def _generated_anew(app: FastAPI) -> dict:
+    """``app``'s document generated for it alone (nothing shared from other apps)."""
+    saved = dict(main_module._OPENAPI_DOCUMENTS)
+    main_module._OPENAPI_DOCUMENTS.clear()
+    try:
+        return app.openapi()
+    finally:
+        main_module._OPENAPI_DOCUMENTS.clear()
+        main_module._OPENAPI_DOCUMENTS.update(saved)
+
+
 def test_the_document_generated_once_per_process_is_the_one_each_app_would_generate(
     make_settings: Callable[..., Settings], tmp_path: Path
 ) -> None:
@@ -64,11 +76,15 @@ def test_the_document_generated_once_per_process_is_the_one_each_app_would_gener
     first = create_app(make_settings()).openapi()
     other_settings = create_app(make_settings(cors_origins=["http://example.test"], frontend_dist=dist))
     shared = other_settings.openapi()
-    fresh = create_app(make_settings(rate_limits_enabled=False))
-    generated = FastAPI.openapi(fresh)  # the framework's own generation, not the shared copy
+    generated = _generated_anew(create_app(make_settings(rate_limits_enabled=False)))
 
     assert shared == generated
     assert first == generated
+    # the body limit is stated in the document: a different limit is a different document
+    smaller = create_app(make_settings(max_body_bytes=4096)).openapi()
+    assert smaller == _generated_anew(create_app(make_settings(max_body_bytes=4096)))
+    assert smaller != generated
+    # each app has its own copy
     first["info"]["title"] = "changed by one app"
     assert other_settings.openapi()["info"]["title"] == "Sizer"
     assert create_app(make_settings()).openapi()["info"]["title"] == "Sizer"

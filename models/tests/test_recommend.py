@@ -87,6 +87,24 @@ def test_every_returned_configuration_is_confirmed_by_evaluate(catalog: Catalog)
         assert item.headline.passed
 
 
+def test_a_workload_without_io_gets_configurations_sized_by_capacity(catalog: Catalog) -> None:
+    # a phase with no IOPS and no MB/s: the batch's drive work is one 0 for every row (the API
+    # answered 500 here); each configuration holds the 20 TB and evaluate() passes it
+    workloads = [
+        Workload(
+            name="archive",
+            capacity_tb=20,
+            phases=[Phase(name="idle", window="day", iops=0, read_pct=0, io_size_kib=4)],
+        )
+    ]
+    rec = run(catalog, workloads, limit=3)
+
+    assert rec.configurations
+    for item in rec.configurations:
+        assert item.usable_tb >= 20
+        assert evaluate(workloads, item.configuration, params=CALIBRATED).passed
+
+
 def test_the_fewest_drives_are_minimal_one_group_fewer_fails(catalog: Catalog) -> None:
     workloads = oltp()
     rec = run(catalog, workloads, one_per=OnePer.FAMILY, limit=5)

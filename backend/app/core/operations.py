@@ -3,7 +3,9 @@
 * :meth:`OperationIndex.methods` - the methods a path declares, for ``Allow`` on 405 and OPTIONS
   answers (every route is one method, so Starlette's 405 listed only the first route's);
 * :meth:`OperationIndex.bool_refused` - whether a JSON ``true``/``false`` sits where the request
-  body's schema wants a number: pydantic's lax mode reads ``false`` as ``0``, the schema does not.
+  body's schema wants a number: pydantic's lax mode reads ``false`` as ``0``, the schema does not;
+* :meth:`OperationIndex.non_bool_refused` - whether a number or a string sits where the schema
+  wants a boolean: pydantic's lax mode reads ``0`` and ``"yes"`` as booleans, the schema does not.
 
 Built once from ``app.openapi()`` on first use.
 """
@@ -34,6 +36,7 @@ class OperationIndex:
         self.paths: list[tuple[re.Pattern[str], dict[str, Any]]] = [
             (_pattern(template), operations) for template, operations in openapi.get("paths", {}).items()
         ]
+        self._boolean_names: dict[int, frozenset[str]] = {}
 
     def _operations(self, path: str) -> dict[str, Any] | None:
         for pattern, operations in self.paths:
@@ -89,21 +92,56 @@ class OperationIndex:
             elif isinstance(schema.get("additionalProperties"), dict):
                 yield schema["additionalProperties"]
 
-    def bool_refused(self, schema: dict[str, Any], path: Path) -> bool:
-        """True when every schema reaching ``path`` wants a number there (none takes a boolean or
-        anything); False when some branch takes it, or the path is not in the schema at all."""
+    def _types(self, schema: dict[str, Any], path: Path) -> set[str] | None:
+        """The JSON types the schemas reaching ``path`` take; None when any value goes there, or
+        the path is not in the schema at all."""
         level = list(self._expand(schema))
         for segment in path:
             level = [e for s in level for child in self._children(s, segment) for e in self._expand(child)]
             if not level:
-                return False
+                return None
         types: set[str] = set()
         for s in level:
             kind = s.get("type")
             if kind is None:
-                return False  # any value goes here
+                return None  # any value goes here
             types.update(kind if isinstance(kind, list) else [kind])
-        return bool(types) and types <= NUMERIC | {"null"} and bool(types & NUMERIC)
+        return types
+
+    def bool_refused(self, schema: dict[str, Any], path: Path) -> bool:
+        """True when every schema reaching ``path`` wants a number there (none takes a boolean or
+        anything); False when some branch takes it, or the path is not in the schema at all."""
+        types = self._types(schema, path)
+        return types is not None and types <= NUMERIC | {"null"} and bool(types & NUMERIC)
+
+    def non_bool_refused(self, schema: dict[str, Any], path: Path) -> bool:
+        """True when every schema reaching ``path`` wants a boolean there (or null)."""
+        types = self._types(schema, path)
+        return types is not None and types <= {"boolean", "null"} and "boolean" in types
+
+    def boolean_names(self, schema: dict[str, Any]) -> frozenset[str]:
+        """Names of the properties that take a boolean anywhere in ``schema`` (cached per schema):
+        only values under these names can sit where a boolean is wanted."""
+        key = id(schema)
+        if key not in self._boolean_names:
+            names: set[str] = set()
+            seen: set[int] = set()
+            stack: list[Any] = [schema]
+            while stack:
+                node = stack.pop()
+                if not isinstance(node, dict) or id(node) in seen:
+                    continue
+                seen.add(id(node))
+                for expanded in self._expand(node):
+                    for name, child in (expanded.get("properties") or {}).items():
+                        if any(e.get("type") == "boolean" for e in self._expand(child)):
+                            names.add(name)
+                        stack.append(child)
+                    for key_ in ("items", "additionalProperties"):
+                        stack.append(expanded.get(key_))
+                    stack.extend(expanded.get("prefixItems") or [])
+            self._boolean_names[key] = frozenset(names)
+        return self._boolean_names[key]
 
 
 def bool_paths(node: Any, path: Path = ()) -> Iterator[Path]:
@@ -115,6 +153,20 @@ def bool_paths(node: Any, path: Path = ()) -> Iterator[Path]:
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from bool_paths(value, path + (index,))
+
+
+def non_bool_paths(node: Any, names: frozenset[str], path: Path = ()) -> Iterator[Path]:
+    """Paths of the numbers and strings held by a property named in ``names`` (a boolean's name)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in names and isinstance(value, int | float | str) and not isinstance(value, bool):
+                yield path + (key,)
+            elif isinstance(value, dict | list):
+                yield from non_bool_paths(value, names, path + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            if isinstance(value, dict | list):
+                yield from non_bool_paths(value, names, path + (index,))
 
 
 class AllowMiddleware:

@@ -22,11 +22,12 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from backend.app.core.operations import OperationIndex, bool_paths
+from backend.app.core.operations import OperationIndex, bool_paths, non_bool_paths
 
 Path = tuple[str | int, ...]
 
 NOT_A_NUMBER = ("number_type", "Input should be a number, not a boolean")
+NOT_A_BOOLEAN = ("bool_type", "Input should be true or false (not a number or text)")
 NOT_FINITE = (
     "finite_number",
     "Input should be a finite number (NaN, Infinity and overflowing numbers are not)",
@@ -77,7 +78,8 @@ def body_problem(
 ) -> tuple[Path, str, str] | None:
     """The first value of a JSON ``body`` that is refused, with its path; None when the body is fine
     or is not JSON at all (left to the application to answer). With the body's ``schema`` (and the
-    ``index`` resolving its references), a boolean where the schema wants a number is refused too."""
+    ``index`` resolving its references), a boolean where the schema wants a number is refused too,
+    and a number or a string where it wants a boolean."""
     try:
         document = orjson.loads(body)
     except orjson.JSONDecodeError:
@@ -90,10 +92,16 @@ def body_problem(
         problem = first_problem(document)
         if problem is not None:
             return problem
-    if schema is not None and index is not None and (b"true" in body or b"false" in body):
-        for path in bool_paths(document):
-            if index.bool_refused(schema, path):
-                return path, *NOT_A_NUMBER
+    if schema is not None and index is not None:
+        if b"true" in body or b"false" in body:
+            for path in bool_paths(document):
+                if index.bool_refused(schema, path):
+                    return path, *NOT_A_NUMBER
+        names = index.boolean_names(schema)
+        if names:
+            for path in non_bool_paths(document, names):
+                if index.non_bool_refused(schema, path):
+                    return path, *NOT_A_BOOLEAN
     return None
 
 
@@ -104,7 +112,8 @@ def is_json(headers: Headers) -> bool:
 
 class StrictJSONMiddleware:
     """422 naming the field for JSON bodies holding a value :func:`body_problem` refuses (given the
-    app's :class:`OperationIndex`, booleans where the operation's schema wants numbers too).
+    app's :class:`OperationIndex`, booleans where the operation's schema wants numbers too, and
+    numbers or strings where it wants booleans).
 
     The body is read here (the body size limit outside this middleware still applies) and handed on
     to the application unchanged.

@@ -3,7 +3,7 @@ esxtop) into workloads with a phase per busy window; observed vs predicted laten
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
@@ -44,7 +44,8 @@ def fio(body: FioImport) -> ImportResult:
 
 def host_stats_options(
     devices: Annotated[
-        list[str] | None, Query(description="devices to use (repeat the parameter); default: whole disks")
+        list[str] | None,
+        Query(max_length=4096, description="devices to use (repeat the parameter); default: whole disks"),
     ] = None,
     merge: Annotated[
         bool | None, Query(description="one workload for all devices (default) or one each")
@@ -52,21 +53,35 @@ def host_stats_options(
     rate: Annotated[
         RateStatistic | None, Query(description="a window's rate: mean, p95 (default), peak")
     ] = None,
-    window_minutes: Annotated[int | None, Query(description="length of a window [min], default 60")] = None,
-    night_start_hour: Annotated[int | None, Query(description="night begins [h], default 22")] = None,
-    night_end_hour: Annotated[int | None, Query(description="night ends [h], default 6")] = None,
-    month_end_days: Annotated[int | None, Query(description="last days of a month, default 3")] = None,
-    windows: Annotated[list[WindowKind] | None, Query(description="window kinds to make phases of")] = None,
+    window_minutes: Annotated[
+        int | None, Query(ge=1, le=1440, description="length of a window [min], default 60")
+    ] = None,
+    night_start_hour: Annotated[
+        int | None, Query(ge=0, le=23, description="night begins [h], default 22")
+    ] = None,
+    night_end_hour: Annotated[int | None, Query(ge=0, le=23, description="night ends [h], default 6")] = None,
+    month_end_days: Annotated[
+        int | None, Query(ge=1, le=10, description="last days of a month, default 3")
+    ] = None,
+    windows: Annotated[
+        list[WindowKind] | None, Query(max_length=8, description="window kinds to make phases of")
+    ] = None,
     resolution_s: Annotated[
-        float | None, Query(description="interval the series is kept at [s], default 60")
+        float | None, Query(ge=1.0, le=3600.0, description="interval the series is kept at [s], default 60")
     ] = None,
     interval_s: Annotated[
-        float | None, Query(description="sampling interval of files without timestamps [s]")
+        float | None,
+        Query(gt=0.0, le=86400.0, description="sampling interval of files without timestamps [s]"),
     ] = None,
     skip_first: Annotated[bool | None, Query(description="iostat: leave out the since-boot report")] = None,
-    capacity_tb: Annotated[float | None, Query(description="capacity of the data [TB]")] = None,
-    name: Annotated[str | None, Query(description="workload name")] = None,
-    date_order: Annotated[str | None, Query(description="auto (default), mdy, dmy or ymd")] = None,
+    capacity_tb: Annotated[
+        float | None, Query(gt=0.0, le=1e6, description="capacity of the data [TB]")
+    ] = None,
+    name: Annotated[str | None, Query(min_length=1, max_length=80, description="workload name")] = None,
+    date_order: Annotated[
+        Literal["auto", "mdy", "dmy", "ymd"] | None,
+        Query(description="order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd"),
+    ] = None,
 ) -> HostStatsOptions:
     return host_stats.parse_options(
         {

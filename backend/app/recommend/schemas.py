@@ -26,7 +26,8 @@ class RecommendRequest(Request):
         default_factory=lambda: list(DEFAULT_PARETO),
         min_length=2,
         max_length=len(ParetoObjective),
-        description="objectives of the Pareto front",
+        json_schema_extra={"uniqueItems": True},
+        description="objectives of the Pareto front, each once",
     )
     pareto_limit: int = Field(default=30, ge=0, le=100, description="largest Pareto front returned")
     layout: Layout | None = Field(

@@ -73,7 +73,9 @@ class CompareSchemes(Request):
 
     workloads: Workloads
     base: ConfigurationInput
-    schemes: list[RaidScheme] = Field(min_length=2, max_length=8)
+    schemes: list[RaidScheme] = Field(
+        min_length=2, max_length=8, json_schema_extra={"uniqueItems": True}, description="each scheme once"
+    )
     degraded: DegradedMode = DegradedMode.NONE
     unsupported: Unsupported = Field(
         default="reject", description="a scheme the array does not offer: reject, hypothetical or peer"

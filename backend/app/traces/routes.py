@@ -24,6 +24,9 @@ from backend.app.traces.storage import TraceStore
 from models.traces import TraceFormat
 
 CachePolicy = Literal["arc", "s3fifo", "fifo", "lirs"]
+BLOCK_KIB = [4, 8, 16, 32, 64, 128, 256, 512, 1024]
+"""The cache block sizes :class:`models.traces.TraceOptions` takes: powers of two, 4 to 1024 KiB
+(an enum in the schema; the options check it, so another number is a 422 at ``query.block_kib``)."""
 
 
 @asynccontextmanager
@@ -99,19 +102,35 @@ async def create(
     session: SessionDep,
     runner: RunnerDep,
     format: Annotated[TraceFormat | None, Query(description="default: detect")] = None,
-    interval_s: Annotated[float | None, Query(description="profile interval [s], 1-3600")] = None,
-    block_kib: Annotated[int | None, Query(description="cache block [KiB], power of two 4-1024")] = None,
-    warmup_s: Annotated[float | None, Query(description="cache warm-up excluded [s]")] = None,
-    latency_target_ms: Annotated[float | None, Query()] = None,
-    capacity_gb: Annotated[float | None, Query(description="volume capacity [GB]")] = None,
-    name: Annotated[str | None, Query(max_length=80, description="name of the derived workload")] = None,
+    interval_s: Annotated[
+        float | None, Query(ge=1.0, le=3600.0, description="profile interval [s], 1-3600, default 60")
+    ] = None,
+    block_kib: Annotated[
+        int | None,
+        Query(
+            json_schema_extra={"enum": BLOCK_KIB},
+            description="cache block [KiB], a power of two 4-1024, default 4",
+        ),
+    ] = None,
+    warmup_s: Annotated[float | None, Query(ge=0.0, description="cache warm-up excluded [s]")] = None,
+    latency_target_ms: Annotated[
+        float | None, Query(gt=0.0, le=10_000.0, description="latency target [ms], default 10")
+    ] = None,
+    capacity_gb: Annotated[
+        float | None, Query(gt=0.0, description="volume capacity [GB]; default the footprint")
+    ] = None,
+    name: Annotated[
+        str | None, Query(min_length=1, max_length=80, description="name of the derived workload")
+    ] = None,
     policies: Annotated[
         list[CachePolicy] | None,
-        Query(description="cache policies simulated beside LRU (libCacheSim); none by default"),
+        Query(max_length=4, description="cache policies simulated beside LRU (libCacheSim); none by default"),
     ] = None,
     volumes: Annotated[
         list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] | None,
-        Query(description="volumes to keep: a volume's name, or a host for all of its volumes"),
+        Query(
+            max_length=1000, description="volumes to keep: a volume's name, or a host for all of its volumes"
+        ),
     ] = None,
     partitions: Annotated[
         int | None,

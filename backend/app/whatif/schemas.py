@@ -99,13 +99,24 @@ class CatalogBlock(Request):
     drives: int | None = Field(
         default=None, ge=1, le=10000, description="drives per block; default from packaging"
     )
-    rack_units: float | None = Field(default=None, gt=0.0, le=48.0, description="height of a block [U]")
+    rack_units: float | None = Field(
+        default=None, ge=0.5, le=48.0, description="height of a block [U], half a unit to 48"
+    )
     port_option: str | None = Field(default=None, min_length=1, max_length=80)
     name: str | None = Field(default=None, min_length=1, max_length=120)
 
 
 class BuildingBlocksRequest(Request):
-    """Give ``block`` (figures of your own) or ``catalog`` (derived from catalog records), not both."""
+    """Give ``block`` (figures of your own) or ``catalog`` (derived from catalog records), not both
+    (the schema says so: ``if``/``then``/``else``)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={  # block given: no catalog; else a catalog block
+            "if": {"required": ["block"], "properties": {"block": {"type": "object"}}},
+            "then": {"properties": {"catalog": {"type": "null"}}},
+            "else": {"required": ["catalog"], "properties": {"catalog": {"type": "object"}}},
+        }
+    )
 
     target: BlockTarget
     block: BuildingBlock | None = None

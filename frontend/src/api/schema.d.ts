@@ -1114,7 +1114,11 @@ export interface components {
         };
         /**
          * BlockTarget
-         * @description What the system must deliver (zero = no requirement).
+         * @description What the system must deliver (zero = no requirement); at least one target above zero.
+         *
+         *     OpenAPI could state "at least one above zero" (``anyOf``), but schemathesis' coverage phase then
+         *     generates nothing for the operation taking it: the rule is this description and a 422 at
+         *     ``target`` ("give at least one target ...").
          */
         BlockTarget: {
             /**
@@ -1176,7 +1180,7 @@ export interface components {
             power_w?: number | null;
             /**
              * Rack Units
-             * @description height of the block [U]
+             * @description height of the block [U]: half a unit (a half-width 1U node) to 48
              */
             rack_units: number;
             /**
@@ -1203,7 +1207,8 @@ export interface components {
         };
         /**
          * BuildingBlocksRequest
-         * @description Give ``block`` (figures of your own) or ``catalog`` (derived from catalog records), not both.
+         * @description Give ``block`` (figures of your own) or ``catalog`` (derived from catalog records), not both
+         *     (the schema says so: ``if``/``then``/``else``).
          */
         BuildingBlocksRequest: {
             block?: components["schemas"]["BuildingBlock"] | null;
@@ -1394,7 +1399,7 @@ export interface components {
             port_option?: string | null;
             /**
              * Rack Units
-             * @description height of a block [U]
+             * @description height of a block [U], half a unit to 48
              */
             rack_units?: number | null;
             raid_scheme?: components["schemas"]["RaidScheme"] | null;
@@ -1780,7 +1785,10 @@ export interface components {
              * @default generic
              */
             peer_array_id: string;
-            /** Schemes */
+            /**
+             * Schemes
+             * @description each scheme once
+             */
             schemes: components["schemas"]["RaidScheme"][];
             /**
              * Unsupported
@@ -2711,6 +2719,11 @@ export interface components {
         /**
          * DriveSpec
          * @description One drive model. HDD fields are required for ``kind=hdd``; SSD fields for ``ssd``/``nvme``.
+         *
+         *     The schema states which (``if``/``then``/``else`` on ``kind``), and that a hard disk has no
+         *     flash figures; it cannot state the rules between two figures (``track_to_track_ms`` below
+         *     ``avg_read_seek_ms``, ``steady_write_iops_4k`` at most ``write_iops_4k``, ``right_sized_gib``
+         *     within the marketed capacity): those are a 422 at the drive naming the figure.
          */
         DriveSpec: {
             /** Avg Read Seek Ms */
@@ -4287,7 +4300,9 @@ export interface components {
          * @description One I/O phase of a workload, in a named window.
          *
          *     The I/O-size mix is a list of (size, % of I/Os) pairs summing to 100; ``io_size_kib`` is the
-         *     single-size shorthand. A streaming phase may give ``mb_per_s`` instead of ``iops``.
+         *     single-size shorthand. A streaming phase may give ``mb_per_s`` instead of ``iops``. Exactly one
+         *     of ``io_sizes`` (a non-empty mix) and ``io_size_kib`` is given: the schema says so (``if``/``then``);
+         *     that the mix's percentages sum to 100 it cannot (a 422 at the phase).
          */
         Phase: {
             /**
@@ -5042,7 +5057,7 @@ export interface components {
             one_per: components["schemas"]["OnePer"];
             /**
              * Pareto
-             * @description objectives of the Pareto front
+             * @description objectives of the Pareto front, each once
              */
             pareto?: components["schemas"]["ParetoObjective"][];
             /**
@@ -5586,7 +5601,8 @@ export interface components {
          *
          *     Either a Zipf exponent (``zipf_alpha``; popularity of the i-th block proportional to
          *     i^-alpha) or a rule "``io_pct`` % of the I/O goes to ``data_pct`` % of the data"; neither
-         *     means uniform access.
+         *     means uniform access. The schema states both halves of the rule or neither, and not with
+         *     ``zipf_alpha``; that ``io_pct`` is at least ``data_pct`` it cannot (a 422 at the skew).
          */
         Skew: {
             /** Data Pct */
@@ -6836,6 +6852,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -6880,6 +6905,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6938,6 +6972,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -6962,7 +7005,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only records of this kind */
-                kind?: ("drive" | "controller" | "array") | null;
+                kind?: "drive" | "controller" | "array";
             };
             header?: never;
             path?: never;
@@ -7004,7 +7047,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7035,6 +7078,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7128,7 +7180,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the owner token from the record's creation */
-                "x-owner-token"?: string | null;
+                "x-owner-token"?: string;
             };
             path: {
                 /** @description record id */
@@ -7178,6 +7230,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7214,7 +7275,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the owner token from the record's creation */
-                "x-owner-token"?: string | null;
+                "x-owner-token"?: string;
             };
             path: {
                 /** @description record id */
@@ -7322,33 +7383,33 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description devices to use (repeat the parameter); default: whole disks */
-                devices?: string[] | null;
+                devices?: string[];
                 /** @description one workload for all devices (default) or one each */
-                merge?: boolean | null;
+                merge?: boolean;
                 /** @description a window's rate: mean, p95 (default), peak */
-                rate?: components["schemas"]["RateStatistic"] | null;
+                rate?: components["schemas"]["RateStatistic"];
                 /** @description length of a window [min], default 60 */
-                window_minutes?: number | null;
+                window_minutes?: number;
                 /** @description night begins [h], default 22 */
-                night_start_hour?: number | null;
+                night_start_hour?: number;
                 /** @description night ends [h], default 6 */
-                night_end_hour?: number | null;
+                night_end_hour?: number;
                 /** @description last days of a month, default 3 */
-                month_end_days?: number | null;
+                month_end_days?: number;
                 /** @description window kinds to make phases of */
-                windows?: components["schemas"]["WindowKind"][] | null;
+                windows?: components["schemas"]["WindowKind"][];
                 /** @description interval the series is kept at [s], default 60 */
-                resolution_s?: number | null;
+                resolution_s?: number;
                 /** @description sampling interval of files without timestamps [s] */
-                interval_s?: number | null;
+                interval_s?: number;
                 /** @description iostat: leave out the since-boot report */
-                skip_first?: boolean | null;
+                skip_first?: boolean;
                 /** @description capacity of the data [TB] */
-                capacity_tb?: number | null;
+                capacity_tb?: number;
                 /** @description workload name */
-                name?: string | null;
-                /** @description auto (default), mdy, dmy or ymd */
-                date_order?: string | null;
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
             };
             header?: never;
             path?: never;
@@ -7375,6 +7436,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7424,6 +7494,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7439,35 +7518,35 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description default: detected from the first lines */
-                format?: components["schemas"]["HostFormat"] | null;
+                format?: components["schemas"]["HostFormat"];
                 /** @description devices to use (repeat the parameter); default: whole disks */
-                devices?: string[] | null;
+                devices?: string[];
                 /** @description one workload for all devices (default) or one each */
-                merge?: boolean | null;
+                merge?: boolean;
                 /** @description a window's rate: mean, p95 (default), peak */
-                rate?: components["schemas"]["RateStatistic"] | null;
+                rate?: components["schemas"]["RateStatistic"];
                 /** @description length of a window [min], default 60 */
-                window_minutes?: number | null;
+                window_minutes?: number;
                 /** @description night begins [h], default 22 */
-                night_start_hour?: number | null;
+                night_start_hour?: number;
                 /** @description night ends [h], default 6 */
-                night_end_hour?: number | null;
+                night_end_hour?: number;
                 /** @description last days of a month, default 3 */
-                month_end_days?: number | null;
+                month_end_days?: number;
                 /** @description window kinds to make phases of */
-                windows?: components["schemas"]["WindowKind"][] | null;
+                windows?: components["schemas"]["WindowKind"][];
                 /** @description interval the series is kept at [s], default 60 */
-                resolution_s?: number | null;
+                resolution_s?: number;
                 /** @description sampling interval of files without timestamps [s] */
-                interval_s?: number | null;
+                interval_s?: number;
                 /** @description iostat: leave out the since-boot report */
-                skip_first?: boolean | null;
+                skip_first?: boolean;
                 /** @description capacity of the data [TB] */
-                capacity_tb?: number | null;
+                capacity_tb?: number;
                 /** @description workload name */
-                name?: string | null;
-                /** @description auto (default), mdy, dmy or ymd */
-                date_order?: string | null;
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
             };
             header?: never;
             path?: never;
@@ -7494,6 +7573,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7543,6 +7631,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7558,33 +7655,33 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description devices to use (repeat the parameter); default: whole disks */
-                devices?: string[] | null;
+                devices?: string[];
                 /** @description one workload for all devices (default) or one each */
-                merge?: boolean | null;
+                merge?: boolean;
                 /** @description a window's rate: mean, p95 (default), peak */
-                rate?: components["schemas"]["RateStatistic"] | null;
+                rate?: components["schemas"]["RateStatistic"];
                 /** @description length of a window [min], default 60 */
-                window_minutes?: number | null;
+                window_minutes?: number;
                 /** @description night begins [h], default 22 */
-                night_start_hour?: number | null;
+                night_start_hour?: number;
                 /** @description night ends [h], default 6 */
-                night_end_hour?: number | null;
+                night_end_hour?: number;
                 /** @description last days of a month, default 3 */
-                month_end_days?: number | null;
+                month_end_days?: number;
                 /** @description window kinds to make phases of */
-                windows?: components["schemas"]["WindowKind"][] | null;
+                windows?: components["schemas"]["WindowKind"][];
                 /** @description interval the series is kept at [s], default 60 */
-                resolution_s?: number | null;
+                resolution_s?: number;
                 /** @description sampling interval of files without timestamps [s] */
-                interval_s?: number | null;
+                interval_s?: number;
                 /** @description iostat: leave out the since-boot report */
-                skip_first?: boolean | null;
+                skip_first?: boolean;
                 /** @description capacity of the data [TB] */
-                capacity_tb?: number | null;
+                capacity_tb?: number;
                 /** @description workload name */
-                name?: string | null;
-                /** @description auto (default), mdy, dmy or ymd */
-                date_order?: string | null;
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
             };
             header?: never;
             path?: never;
@@ -7611,6 +7708,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7660,6 +7766,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7684,33 +7799,33 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description devices to use (repeat the parameter); default: whole disks */
-                devices?: string[] | null;
+                devices?: string[];
                 /** @description one workload for all devices (default) or one each */
-                merge?: boolean | null;
+                merge?: boolean;
                 /** @description a window's rate: mean, p95 (default), peak */
-                rate?: components["schemas"]["RateStatistic"] | null;
+                rate?: components["schemas"]["RateStatistic"];
                 /** @description length of a window [min], default 60 */
-                window_minutes?: number | null;
+                window_minutes?: number;
                 /** @description night begins [h], default 22 */
-                night_start_hour?: number | null;
+                night_start_hour?: number;
                 /** @description night ends [h], default 6 */
-                night_end_hour?: number | null;
+                night_end_hour?: number;
                 /** @description last days of a month, default 3 */
-                month_end_days?: number | null;
+                month_end_days?: number;
                 /** @description window kinds to make phases of */
-                windows?: components["schemas"]["WindowKind"][] | null;
+                windows?: components["schemas"]["WindowKind"][];
                 /** @description interval the series is kept at [s], default 60 */
-                resolution_s?: number | null;
+                resolution_s?: number;
                 /** @description sampling interval of files without timestamps [s] */
-                interval_s?: number | null;
+                interval_s?: number;
                 /** @description iostat: leave out the since-boot report */
-                skip_first?: boolean | null;
+                skip_first?: boolean;
                 /** @description capacity of the data [TB] */
-                capacity_tb?: number | null;
+                capacity_tb?: number;
                 /** @description workload name */
-                name?: string | null;
-                /** @description auto (default), mdy, dmy or ymd */
-                date_order?: string | null;
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
             };
             header?: never;
             path?: never;
@@ -7744,6 +7859,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7759,33 +7883,33 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description devices to use (repeat the parameter); default: whole disks */
-                devices?: string[] | null;
+                devices?: string[];
                 /** @description one workload for all devices (default) or one each */
-                merge?: boolean | null;
+                merge?: boolean;
                 /** @description a window's rate: mean, p95 (default), peak */
-                rate?: components["schemas"]["RateStatistic"] | null;
+                rate?: components["schemas"]["RateStatistic"];
                 /** @description length of a window [min], default 60 */
-                window_minutes?: number | null;
+                window_minutes?: number;
                 /** @description night begins [h], default 22 */
-                night_start_hour?: number | null;
+                night_start_hour?: number;
                 /** @description night ends [h], default 6 */
-                night_end_hour?: number | null;
+                night_end_hour?: number;
                 /** @description last days of a month, default 3 */
-                month_end_days?: number | null;
+                month_end_days?: number;
                 /** @description window kinds to make phases of */
-                windows?: components["schemas"]["WindowKind"][] | null;
+                windows?: components["schemas"]["WindowKind"][];
                 /** @description interval the series is kept at [s], default 60 */
-                resolution_s?: number | null;
+                resolution_s?: number;
                 /** @description sampling interval of files without timestamps [s] */
-                interval_s?: number | null;
+                interval_s?: number;
                 /** @description iostat: leave out the since-boot report */
-                skip_first?: boolean | null;
+                skip_first?: boolean;
                 /** @description capacity of the data [TB] */
-                capacity_tb?: number | null;
+                capacity_tb?: number;
                 /** @description workload name */
-                name?: string | null;
-                /** @description auto (default), mdy, dmy or ymd */
-                date_order?: string | null;
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
             };
             header?: never;
             path?: never;
@@ -7812,6 +7936,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7854,6 +7987,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7912,6 +8054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -7937,7 +8088,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7968,6 +8119,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8061,7 +8221,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the owner token from the save */
-                "x-owner-token"?: string | null;
+                "x-owner-token"?: string;
             };
             path: {
                 /** @description report id */
@@ -8262,6 +8422,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -8286,30 +8455,31 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description default: detect */
-                format?: components["schemas"]["TraceFormat"] | null;
-                /** @description profile interval [s], 1-3600 */
-                interval_s?: number | null;
-                /** @description cache block [KiB], power of two 4-1024 */
-                block_kib?: number | null;
+                format?: components["schemas"]["TraceFormat"];
+                /** @description profile interval [s], 1-3600, default 60 */
+                interval_s?: number;
+                /** @description cache block [KiB], a power of two 4-1024, default 4 */
+                block_kib?: 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512 | 1024;
                 /** @description cache warm-up excluded [s] */
-                warmup_s?: number | null;
-                latency_target_ms?: number | null;
-                /** @description volume capacity [GB] */
-                capacity_gb?: number | null;
+                warmup_s?: number;
+                /** @description latency target [ms], default 10 */
+                latency_target_ms?: number;
+                /** @description volume capacity [GB]; default the footprint */
+                capacity_gb?: number;
                 /** @description name of the derived workload */
-                name?: string | null;
+                name?: string;
                 /** @description cache policies simulated beside LRU (libCacheSim); none by default */
-                policies?: ("arc" | "s3fifo" | "fifo" | "lirs")[] | null;
+                policies?: ("arc" | "s3fifo" | "fifo" | "lirs")[];
                 /** @description volumes to keep: a volume's name, or a host for all of its volumes */
-                volumes?: string[] | null;
+                volumes?: string[];
                 /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
-                partitions?: number | null;
+                partitions?: number;
                 /** @description a trace already in the trace storage, instead of a body */
-                source_url?: string | null;
+                source_url?: string;
             };
             header?: {
                 /** @description a unique key for this write (e.g. a random UUID): a retry with the same key and body gets the first answer instead of a second record; the same key with another body is 409 */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8348,6 +8518,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -8512,6 +8691,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -8556,6 +8744,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8614,6 +8811,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -8658,6 +8864,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8716,6 +8931,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -8767,6 +8991,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -8811,6 +9044,15 @@ export interface operations {
             };
             /** @description Malformed request body (not decodable as JSON text) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

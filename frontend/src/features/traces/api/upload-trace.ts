@@ -5,8 +5,11 @@ import { ApiError, buildUrl, parseApiError } from '@/lib/api-client';
 import type { TraceJobCreated } from '@/lib/api-types';
 import { env } from '@/config/env';
 
-/** The analysis options of `POST /api/v1/traces` (query parameters). */
-export type TraceUploadOptions = NonNullable<operations['traces-create']['parameters']['query']>;
+type Query = NonNullable<operations['traces-create']['parameters']['query']>;
+
+/** The analysis options of `POST /api/v1/traces` (query parameters); an option the form leaves
+ * out is null, and is not sent (the API takes an absent parameter, never a null one). */
+export type TraceUploadOptions = { [K in keyof Query]?: Query[K] | null };
 
 export type UploadProgress = { loaded: number; total: number };
 

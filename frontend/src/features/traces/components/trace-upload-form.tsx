@@ -25,7 +25,8 @@ const FORMATS: { value: '' | TraceFormat; label: string }[] = [
   { value: 'spc', label: 'SNIA SPC / UMass trace' },
 ];
 
-const BLOCKS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
+const BLOCKS = [4, 8, 16, 32, 64, 128, 256, 512, 1024] as const;
+type BlockKib = (typeof BLOCKS)[number];
 
 /** The names in a comma-separated list, or null (every volume) for none. */
 export function volumeList(text: string): string[] | null {
@@ -68,7 +69,7 @@ export function TraceUploadForm({ onCreated }: TraceUploadFormProps) {
     const options: TraceUploadOptions = {
       format: format || null,
       interval_s: intervalS,
-      block_kib: block ? Number(block) : null,
+      block_kib: block ? (Number(block) as BlockKib) : null, // one of BLOCKS: the select offers no other
       warmup_s: warmup,
       latency_target_ms: latency,
       capacity_gb: capacity,

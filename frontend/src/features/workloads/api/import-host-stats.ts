@@ -5,8 +5,11 @@ import { env } from '@/config/env';
 import { ApiError, buildUrl, parseApiError } from '@/lib/api-client';
 import type { HostStatsImport } from '@/lib/api-types';
 
-/** The options of `POST /api/v1/import/host-stats` (query parameters). */
-export type HostStatsQuery = NonNullable<operations['import-host_stats_any']['parameters']['query']>;
+type Query = NonNullable<operations['import-host_stats_any']['parameters']['query']>;
+
+/** The options of `POST /api/v1/import/host-stats` (query parameters); an option the form leaves
+ * out is null, and is not sent (the API takes an absent parameter, never a null one). */
+export type HostStatsQuery = { [K in keyof Query]?: Query[K] | null };
 
 export type ImportHostStatsInput = {
   file: Blob & { name?: string };

@@ -1,0 +1,161 @@
+"""What the app's OpenAPI document says beyond what FastAPI derives from the routes: the answers of
+the middleware every request passes, and parameters as they travel (text, never ``null``).
+
+Applied once to the generated document (``create_app`` wraps ``app.openapi``); changes it in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+NULL = {"type": "null"}
+ERROR_DETAIL = {"$ref": "#/components/schemas/ErrorDetail"}
+
+
+def parameters_never_null(openapi: dict[str, Any]) -> None:
+    """Take the ``null`` branch out of every path, query, header and cookie parameter's schema: an
+    optional parameter is left out, never sent as ``null`` (a header or query value is text, so
+    ``Idempotency-Key: null`` is four letters, which the key's pattern refuses)."""
+    for operations in openapi.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                branches = schema.get("anyOf")
+                if not isinstance(branches, list) or NULL not in branches:
+                    continue
+                rest = [branch for branch in branches if branch != NULL]
+                del schema["anyOf"]
+                if "default" in schema and schema["default"] is None:
+                    del schema["default"]
+                if len(rest) == 1:
+                    schema.update({k: v for k, v in rest[0].items() if k not in schema})
+                else:
+                    schema["anyOf"] = rest
+
+
+def bodies_may_be_too_large(openapi: dict[str, Any], limits: Mapping[str, int], default_limit: int) -> None:
+    """A 413 on every operation that takes a body: the body size limit (``BodySizeLimitMiddleware``)
+    answers it before the operation runs. ``limits`` maps a path to its own limit (uploads)."""
+    for path, operations in openapi.get("paths", {}).items():
+        limit = limits.get(path, default_limit)
+        for operation in operations.values():
+            if "requestBody" not in operation:
+                continue
+            operation.setdefault("responses", {}).setdefault(
+                "413",
+                {
+                    "description": f"The request body is larger than {limit:,} bytes (as sent)",
+                    "content": {"application/json": {"schema": ERROR_DETAIL}},
+                },
+            )
+
+
+def _refusal(summary: str, loc: list[str | int], msg: str, kind: str = "value_error") -> dict[str, Any]:
+    return {"summary": summary, "value": {"detail": [{"loc": ["body", *loc], "msg": msg, "type": kind}]}}
+
+
+_PHASE_MIX_MSG = "Value error, io_sizes percentages must sum to 100, got 90"
+_PHASE_MIX = _refusal(
+    "a phase's I/O-size mix must sum to 100 %", ["workloads", 0, "phases", 0, "io_sizes"], _PHASE_MIX_MSG
+)
+_SEEK = _refusal(
+    "a hard disk's track-to-track seek must be shorter than its average seek",
+    ["spec", "track_to_track_ms"],
+    "Value error, track_to_track_ms must be below avg_read_seek_ms",
+)
+_HOST_FILE = _refusal(
+    "the file must be in the format the path names",
+    ["file"],
+    "line 1: not an iostat line: 'PNG'",
+    "parse_error",
+)
+_ENGINE = {"phase-mix": _PHASE_MIX}
+
+RULES_OPENAPI_CANNOT_STATE: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
+    **{
+        ("post", f"/api/v1/{path}"): _ENGINE
+        for path in (
+            "evaluate",
+            "size",
+            "compare",
+            "curves",
+            "raid-grid",
+            "recommend",
+            "import/observed",
+            "whatif/growth",
+            "whatif/sensitivity",
+            "whatif/max-workload",
+            "whatif/ranges",
+            "whatif/degraded",
+        )
+    },
+    ("post", "/api/v1/reports"): {
+        "phase-mix": _refusal(
+            "a phase's I/O-size mix must sum to 100 %",
+            ["inputs", "workloads", 0, "phases", 0, "io_sizes"],
+            _PHASE_MIX_MSG,
+        )
+    },
+    ("post", "/api/v1/hardware"): {"seek": _SEEK},
+    ("put", "/api/v1/hardware/{hardware_id}"): {"seek": _SEEK},
+    ("post", "/api/v1/import/fio"): {
+        "fio-text": _refusal(
+            "text must be a fio job file or JSON output", ["text"], "no JSON object found", "parse_error"
+        )
+    },
+    ("post", "/api/v1/import/iometer"): {
+        "iometer-text": _refusal(
+            "text must be Iometer access-specification lines",
+            ["text"],
+            "line 1: expected 8 comma-separated fields (size,% of size,% reads,% random,delay,burst,align,reply), got 1",
+            "parse_error",
+        )
+    },
+    **{
+        ("post", f"/api/v1/import/{path}"): {"host-file": _HOST_FILE}
+        for path in ("host-stats", "iostat", "sar", "perfmon", "esxtop")
+    },
+    ("post", "/api/v1/whatif/raid-conversion"): {
+        "group-width": _refusal(
+            "a RAID group's width must lie in its scheme's range",
+            ["to_raid"],
+            "Value error, raidz2 group width must be between 4 and 16 drives, got 39",
+        )
+    },
+    ("post", "/api/v1/whatif/building-blocks"): {
+        "no-target": _refusal(
+            "at least one target above zero",
+            ["target"],
+            "Value error, give at least one target: read or write bandwidth, IOPS, usable or raw capacity",
+        )
+    },
+}
+"""(method, path) -> examples of the 422 a request gets for breaking a rule between fields that
+OpenAPI cannot state (a figure below another, a sum, a file's format): the request matches the
+schema and is still refused, at the field the rule is about."""
+
+
+def unstated_rules_documented(openapi: dict[str, Any]) -> None:
+    """Each operation in :data:`RULES_OPENAPI_CANNOT_STATE` shows its examples on its 422 answer."""
+    for (method, path), examples in RULES_OPENAPI_CANNOT_STATE.items():
+        operation = openapi.get("paths", {}).get(path, {}).get(method)
+        if operation is None:
+            continue
+        response = operation.setdefault("responses", {}).setdefault(
+            "422",
+            {
+                "description": "Validation Error",
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/HTTPValidationError"}}
+                },
+            },
+        )
+        response["content"]["application/json"]["examples"] = examples
+
+
+def finish(openapi: dict[str, Any], limits: Mapping[str, int], default_limit: int) -> dict[str, Any]:
+    parameters_never_null(openapi)
+    bodies_may_be_too_large(openapi, limits, default_limit)
+    unstated_rules_documented(openapi)
+    return openapi
