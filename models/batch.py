@@ -24,6 +24,11 @@ is; anything else must go through :func:`models.size.size` and :func:`models.eva
 Agreement with ``evaluate()``: the same functions, summed in another order (relative differences
 ~1e-13), hit ratios within ~1e-10. Configurations the batch picks are confirmed with
 ``evaluate()`` by :mod:`models.recommend`.
+
+Kept as one module (about 1,350 lines): one class lays out the candidate space (families,
+segments, states) and evaluates it column-wise; its stages share that layout's index arrays, and
+every formula it uses is imported from the scalar engine (pool, controller, cache, drives, bill),
+so what stays here is bookkeeping over rows, not physics.
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ Models
 A cache at least as large as the data it caches is not an error: the hit ratio is 1 (the caller
 may warn that the cache is oversized). Bad arguments raise :class:`~models.base.InputError`
 naming the argument.
+
+Kept as one module (about 720 lines): the popularity tables, the characteristic-time solve and
+the DRAM/flash level split are one model of a read cache; the memoized solves are shared by the
+warm and cold cases, which must stay together to share them.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ For each window (phases of all workloads that share it run together):
    component nearest (or furthest past) its limit.
 
 Result types live in :mod:`models.results` and are re-exported here.
+
+Kept as one module (about 770 lines): the window loop, its setup (pools, fills, plans) and the
+cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
+named above, and each function here is short.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ Degraded mode (one drive of a group failed): a read that falls on the failed dri
 from the d - 1 surviving data blocks plus one parity, so the mean read cost in that group is
 ``(1 - 1/w) * 1 + (1/w) * (w - 1)`` back-end reads for a group of width w.
 
-Kept as one module (about 600 lines): a scheme's geometry, capacity, failure behaviour and its
+Kept as one module (about 680 lines): a scheme's geometry, capacity, failure behaviour and its
 drive accesses per I/O (the access plans) are the definition of the scheme; splitting them would
 separate each scheme from itself.
 """

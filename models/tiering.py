@@ -19,6 +19,9 @@ have that weight. The hottest chunks first::
 
 Units: capacities in decimal GB; chunk sizes in MiB as vendors quote them (7.5 MB = 10 x 768 KiB
 = 7.5 MiB; "1 GB" = 1,024 MiB).
+
+Kept as one module (about 600 lines): the skew-to-I/O curve, the chunk inflation and the
+tier split are the steps of one calculation.
 """
 
 from __future__ import annotations
