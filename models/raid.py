@@ -532,7 +532,9 @@ def _merge_parity(plan: AccessPlan, layout: RaidLayout) -> AccessPlan:
     )
 
 
-def _with_backend_ios(plan: AccessPlan, size_kib: float) -> AccessPlan:
+def in_front_end_units(plan: AccessPlan, size_kib: float) -> AccessPlan:
+    """``plan`` with its conventional back-end I/O count in units of the front-end size ``size_kib``:
+    random accesses + streamed KiB / size (arrays of plans too)."""
     random = plan.data_reads + plan.data_writes + plan.parity_reads + plan.parity_writes
     streamed = (
         plan.data_stream_read_kib
@@ -575,7 +577,7 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
             data_stream_write_kib=f * size_kib * copies,
             run_kib=stripe_run_kib,
         )
-        return _with_backend_ios(plan, size_kib)
+        return in_front_end_units(plan, size_kib)
     if s in _RAIDZ:
         rec = raidz_record(layout)
         records = max(size_kib / rec.record_kib, 1.0)
@@ -586,7 +588,7 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
             data_stream_write_kib=records * rec.allocated_kib,
             run_kib=stripe_run_kib,
         )
-        return _with_backend_ios(plan, size_kib)
+        return in_front_end_units(plan, size_kib)
     if s in _WAFL:
         k = d * wafl_stripe_share(layout, fill)
         per_kib = size_kib / k  # KiB per free block of the stripes written
@@ -598,7 +600,7 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
             parity_stream_read_kib=0.0 if rcw else p * per_kib,
             run_kib=stripe_run_kib * k / d,
         )
-        return _with_backend_ios(plan, size_kib)
+        return in_front_end_units(plan, size_kib)
     # in-place parity: RAID5, RAID6, erasure coding
     unit = stripe_unit_kib(layout)
     width = d * unit
@@ -616,7 +618,7 @@ def write_plan(layout: RaidLayout, size_kib: float, *, fill: float, stripe_run_k
         parity_stream_write_kib=stream_data * p / d,
         run_kib=stripe_run_kib,
     )
-    return _with_backend_ios(_merge_parity(plan, layout), size_kib)
+    return in_front_end_units(_merge_parity(plan, layout), size_kib)
 
 
 def stream_run_kib(layout: RaidLayout, request_kib: float) -> float:

@@ -52,7 +52,7 @@ import numpy as np
 from models.configuration import Architecture, ReductionMode, WriteArchitecture
 from models.drives import Num
 from models.explain import fmt
-from models.raid import ALIGN_KIB, AccessPlan, RaidLayout, write_plan
+from models.raid import ALIGN_KIB, AccessPlan, RaidLayout, in_front_end_units, write_plan
 from models.workload import Workload
 
 INLINE_MODES = frozenset({ReductionMode.INLINE, ReductionMode.INLINE_AND_POST_PROCESS})
@@ -111,19 +111,6 @@ def io_reduction(workload: Workload, architecture: Architecture | None) -> IoRed
     if c <= 1.0 and d <= 1.0:
         return None
     return IoReduction(max(c, 1.0), max(d, 1.0))
-
-
-def in_front_end_units(plan: AccessPlan, size_kib: float) -> AccessPlan:
-    """``plan`` with its conventional back-end I/O count in units of the front-end size ``size_kib``:
-    random accesses + streamed KiB / size (arrays of plans too)."""
-    random = plan.data_reads + plan.data_writes + plan.parity_reads + plan.parity_writes
-    streamed = (
-        plan.data_stream_read_kib
-        + plan.data_stream_write_kib
-        + plan.parity_stream_read_kib
-        + plan.parity_stream_write_kib
-    )
-    return plan._replace(backend_ios=random + streamed / size_kib)
 
 
 def compressed_write(
