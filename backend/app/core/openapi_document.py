@@ -6,7 +6,7 @@ Applied once to the generated document (``create_app`` wraps ``app.openapi``); c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 NULL = {"type": "null"}
@@ -154,8 +154,67 @@ def unstated_rules_documented(openapi: dict[str, Any]) -> None:
         response["content"]["application/json"]["examples"] = examples
 
 
+def _link(operation_id: str, description: str, parameters: dict[str, str]) -> dict[str, Any]:
+    return {"operationId": operation_id, "description": description, "parameters": parameters}
+
+
+def _report_links() -> dict[str, dict[str, Any]]:
+    report_id = {"path.report_id": "$response.body#/id"}
+    owner = {**report_id, "header.x-owner-token": "$response.body#/owner_token"}
+    return {
+        "GetReport": _link("reports-get", "Read the report just saved (its `id`)", report_id),
+        "ExportReport": _link("reports-export", "Export the report just saved", report_id),
+        "RecomputeReport": _link("reports-recompute", "Recompute the report just saved", report_id),
+        "DeleteReport": _link(
+            "reports-delete", "Delete the report just saved, with the owner token it came with", owner
+        ),
+    }
+
+
+def _hardware_links() -> dict[str, dict[str, Any]]:
+    hardware_id = {"path.hardware_id": "$response.body#/id"}
+    owner = {**hardware_id, "header.x-owner-token": "$response.body#/owner_token"}
+    return {
+        "GetHardware": _link("hardware-get", "Read the hardware entry just created (its `id`)", hardware_id),
+        "ReplaceHardware": _link(
+            "hardware-replace", "Replace the entry just created, with the owner token it came with", owner
+        ),
+        "DeleteHardware": _link(
+            "hardware-delete", "Delete the entry just created, with the owner token it came with", owner
+        ),
+    }
+
+
+def _trace_links() -> dict[str, dict[str, Any]]:
+    job_id = {"path.job_id": "$response.body#/id"}
+    return {
+        "GetTraceJob": _link("traces-get", "Follow the analysis job just queued (its `id`)", job_id),
+        "DeleteTraceJob": _link("traces-delete", "Cancel or delete the job just queued", job_id),
+    }
+
+
+RESOURCE_LINKS: dict[tuple[str, str, str], Callable[[], dict[str, dict[str, Any]]]] = {
+    ("post", "/api/v1/reports", "201"): _report_links,
+    ("post", "/api/v1/reports/{report_id}/recompute", "201"): _report_links,
+    ("post", "/api/v1/hardware", "201"): _hardware_links,
+    ("post", "/api/v1/traces", "202"): _trace_links,
+}
+"""(method, path, status) of an answer that creates a resource -> its OpenAPI ``links``: the
+operations that take the new resource's id (and owner token) from that answer's body."""
+
+
+def resources_linked(openapi: dict[str, Any]) -> None:
+    """The answers that create a resource link to the operations on it (OpenAPI ``links``), so a
+    client, and a stateful test, can go from a create to the read, replace and delete."""
+    for (method, path, status), links in RESOURCE_LINKS.items():
+        response = openapi.get("paths", {}).get(path, {}).get(method, {}).get("responses", {}).get(status)
+        if response is not None:
+            response["links"] = links()
+
+
 def finish(openapi: dict[str, Any], limits: Mapping[str, int], default_limit: int) -> dict[str, Any]:
     parameters_never_null(openapi)
     bodies_may_be_too_large(openapi, limits, default_limit)
     unstated_rules_documented(openapi)
+    resources_linked(openapi)
     return openapi

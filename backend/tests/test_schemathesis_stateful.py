@@ -1,0 +1,130 @@
+"""Stateful schemathesis run over the OpenAPI ``links`` (create -> read, replace, delete).
+
+The document links each answer that creates a resource (a saved report, a hardware entry, a queued
+trace job) to the operations on it, passing the new ``id`` and, where one is needed, the owner
+token as the ``x-owner-token`` header. Schemathesis' state machine follows those links with
+generated requests and checks that nothing is a server error, every answer matches its schema,
+a created resource is readable (``ensure_resource_availability``) and a deleted one is not
+(``use_after_free``). Bounded and derandomized (a few seconds of CPU per database); rate limits
+off, so a scenario is not cut short by a 429.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import CHECKS, load_all_checks
+from schemathesis.config import SchemathesisConfig
+
+from backend.app.core.config import Settings
+from backend.app.main import create_app
+from backend.tests.conftest import migrate, postgres_schema
+
+MAX_EXAMPLES = 40
+STEP_COUNT = 6
+STATEFUL_CHECK_NAMES = frozenset(
+    {
+        "not_a_server_error",
+        "use_after_free",
+        "ensure_resource_availability",
+        "status_code_conformance",
+        "content_type_conformance",
+        "response_headers_conformance",
+        "response_schema_conformance",
+    }
+)
+"""The checks about state and conformance; whether a drawn body is accepted is the stateless
+run's question (``test_schemathesis.py``), with the rules OpenAPI cannot state left out there."""
+
+load_all_checks()
+STATEFUL_CHECKS = [check for check in CHECKS.get_all() if check.__name__ in STATEFUL_CHECK_NAMES]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def api_schema(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path_factory.mktemp('stateful') / 'sizer.db'}"
+        else:
+            url = stack.enter_context(postgres_schema())
+        migrate(url)
+        scratch = tmp_path_factory.mktemp("scratch")
+        app_settings = Settings.model_validate(
+            {
+                "database_url": url,
+                "frontend_dist": scratch / "no-dist",
+                "traces_dir": scratch / "traces",
+                "rate_limits_enabled": False,
+            }
+        )
+        app = create_app(app_settings)
+        stack.callback(app.state.engine.dispose)
+        config = SchemathesisConfig.from_dict({"generation": {"deterministic": True}})
+        yield schemathesis.openapi.from_asgi("/openapi.json", app, config=config)
+
+
+def test_every_create_links_to_the_operations_on_what_it_created(api_schema: Any) -> None:
+    links = {
+        (operation["operationId"], name, link["operationId"], tuple(sorted(link["parameters"])))
+        for operations in api_schema.raw_schema["paths"].values()
+        for operation in operations.values()
+        for response in operation.get("responses", {}).values()
+        for name, link in response.get("links", {}).items()
+    }
+    report = ("path.report_id",)
+    report_owner = ("header.x-owner-token", "path.report_id")
+    hardware = ("path.hardware_id",)
+    hardware_owner = ("header.x-owner-token", "path.hardware_id")
+    job = ("path.job_id",)
+    expected = {
+        *(
+            (source, *link)
+            for source in ("reports-create", "reports-recompute")
+            for link in (
+                ("GetReport", "reports-get", report),
+                ("ExportReport", "reports-export", report),
+                ("RecomputeReport", "reports-recompute", report),
+                ("DeleteReport", "reports-delete", report_owner),
+            )
+        ),
+        ("hardware-create", "GetHardware", "hardware-get", hardware),
+        ("hardware-create", "ReplaceHardware", "hardware-replace", hardware_owner),
+        ("hardware-create", "DeleteHardware", "hardware-delete", hardware_owner),
+        ("traces-create", "GetTraceJob", "traces-get", job),
+        ("traces-create", "DeleteTraceJob", "traces-delete", job),
+    }
+    assert links == expected
+
+
+def test_linked_scenarios_get_no_server_error_and_no_deleted_resource_stays_readable(api_schema: Any) -> None:
+    answered: collections.Counter[tuple[str, int]] = collections.Counter()
+
+    class Workflow(api_schema.as_state_machine()):  # type: ignore[misc]
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            answered[case.operation.label, response.status_code] += 1
+
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
+            case.validate_response(response, checks=STATEFUL_CHECKS, recorder=self.recorder)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=MAX_EXAMPLES,
+            stateful_step_count=STEP_COUNT,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    # the links were followed: an entry was created, then deleted with the token from its creation
+    assert answered["POST /api/v1/hardware", 201] > 0
+    assert answered["DELETE /api/v1/hardware/{hardware_id}", 204] > 0
