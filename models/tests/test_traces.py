@@ -909,3 +909,29 @@ def test_merged_key_tables_match_a_dictionary_whatever_their_density(
 
     assert keys.tolist() == sorted(expected)
     assert sums.tolist() == [expected[k] for k in sorted(expected)]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.integers(0, 2_000), min_size=2, max_size=300),
+    st.sampled_from([1, 3, 40, 5_000, 1 << 25]),
+    st.integers(0, 3),
+    st.integers(0, 1 << 30),
+)
+def test_distinct_keys_counted_in_a_byte_map_or_by_hash_match_a_sort(
+    spots: list[int], stride: int, streams: int, base: int
+) -> None:
+    # 2-300 keys over 2001 spots: dense, in the byte map's band (4-64 values a key) or beyond it
+    # (hash), on up to four streams: the count is that of numpy's sort-based unique
+    keys = np.asarray([base + s * stride for s in spots], dtype=np.int64) % (1 << 40)
+    keys |= (np.arange(keys.size, dtype=np.int64) % (streams + 1)) << 40
+
+    assert distinct_count(keys) == np.unique(keys).size
+    assert distinct_count(keys[: keys.size // 2]) == np.unique(keys[: keys.size // 2]).size
+
+
+def test_distinct_keys_in_the_byte_map_band_counted_by_hand() -> None:
+    # 4 keys over 201 values (50 a key: too sparse for sums, a byte map still) and 4 keys 2^30
+    # apart (a hash count): 3 distinct each
+    assert distinct_count(np.array([200, 0, 100, 100], dtype=np.int64)) == 3
+    assert distinct_count(np.array([2 << 30, 0, 1 << 30, 0], dtype=np.int64)) == 3
