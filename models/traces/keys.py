@@ -88,6 +88,23 @@ def _runs(ordered: IntArray) -> BoolArray:
     return new
 
 
+def _bitmap_ranks(offsets: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct values of non-negative ``offsets`` (ascending) and the rank of each offset
+    among them, without a sort: a byte map over ``[0, max]`` marks the values present, packed in
+    64-bit words whose set bits are counted (a prefix count per word, plus the bits below the
+    value in its word)."""
+    span = int(offsets.max()) + 1
+    seen = np.zeros(-(-span // 64) * 64, dtype=bool)
+    seen[offsets] = True
+    words = np.packbits(seen, bitorder="little").view(np.uint64)
+    per_word = np.bitwise_count(words).astype(np.int64)
+    before = np.cumsum(per_word) - per_word
+    word = offsets >> 6
+    below = words[word] & ((np.uint64(1) << (offsets & 63).astype(np.uint64)) - np.uint64(1))
+    rank = before[word] + np.bitwise_count(below)
+    return np.flatnonzero(seen).astype(np.int64, copy=False), rank
+
+
 def sum_by_key(
     keys: list[IntArray], weights: list[FloatArray], hi_shift: int = STREAM_SHIFT
 ) -> tuple[IntArray, FloatArray]:
@@ -95,7 +112,10 @@ def sum_by_key(
     the order given within a key).
 
     Keys are ``stream << hi_shift | block`` (>= 0), weights > 0. Narrowed keys within a small
-    range (:func:`dense_range`) are summed by ``bincount`` over the range; others by one sort of
+    range (:func:`dense_range`) are summed by ``bincount`` over the range; those within a byte
+    map's range (:func:`bitmap_range`) by ``bincount`` over their ranks among the keys present
+    (:func:`_bitmap_ranks`: no sort, each key's weights summed in the order given, as the sort
+    does); others by one sort of
     ``narrowed key << b | position`` (which fits in 63 bits but for more than 2^63 key-position
     combinations: those take a stable argsort).
     """
@@ -111,6 +131,10 @@ def sum_by_key(
         total = np.bincount(narrow - lo, weights=all_w, minlength=hi - lo + 1)
         present = np.flatnonzero(total > 0)
         return _widen(present + lo, hi_shift, lo_bits), total[present].astype(np.float64, copy=False)
+    if bitmap_range(lo, hi, n):
+        present, rank = _bitmap_ranks(narrow - lo)
+        sums = np.bincount(rank, weights=all_w, minlength=present.size).astype(np.float64, copy=False)
+        return _widen(present + lo, hi_shift, lo_bits), sums
     index_bits = max(1, (n - 1).bit_length())
     if int(narrow.max()).bit_length() + index_bits <= 63:
         packed = sort_keys((narrow << index_bits) | np.arange(n, dtype=np.int64))
