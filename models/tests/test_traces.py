@@ -909,3 +909,76 @@ def test_merged_key_tables_match_a_dictionary_whatever_their_density(
 
     assert keys.tolist() == sorted(expected)
     assert sums.tolist() == [expected[k] for k in sorted(expected)]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.integers(0, 2_000), min_size=2, max_size=300),
+    st.sampled_from([1, 3, 40, 5_000, 1 << 25]),
+    st.integers(0, 3),
+    st.integers(0, 1 << 30),
+)
+def test_distinct_keys_counted_in_a_byte_map_or_by_hash_match_a_sort(
+    spots: list[int], stride: int, streams: int, base: int
+) -> None:
+    # 2-300 keys over 2001 spots: dense, in the byte map's band (4-64 values a key) or beyond it
+    # (hash), on up to four streams: the count is that of numpy's sort-based unique
+    keys = np.asarray([base + s * stride for s in spots], dtype=np.int64) % (1 << 40)
+    keys |= (np.arange(keys.size, dtype=np.int64) % (streams + 1)) << 40
+
+    assert distinct_count(keys) == np.unique(keys).size
+    assert distinct_count(keys[: keys.size // 2]) == np.unique(keys[: keys.size // 2]).size
+
+
+def test_distinct_keys_in_the_byte_map_band_counted_by_hand() -> None:
+    # 4 keys over 201 values (50 a key: too sparse for sums, a byte map still) and 4 keys 2^30
+    # apart (a hash count): 3 distinct each
+    assert distinct_count(np.array([200, 0, 100, 100], dtype=np.int64)) == 3
+    assert distinct_count(np.array([2 << 30, 0, 1 << 30, 0], dtype=np.int64)) == 3
+
+
+def _sums_by_sorting(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sort-based reference: a stable argsort, then each run of equal keys summed in order."""
+    order = np.argsort(keys, kind="stable")
+    ordered, w = keys[order], weights[order]
+    starts = np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))
+    sums = np.zeros(starts.size)
+    for j, (a, b) in enumerate(zip(starts, np.append(starts[1:], ordered.size), strict=True)):
+        for x in w[a:b]:
+            sums[j] += x
+    return ordered[starts], sums
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2_000), st.integers(1, 12), st.integers(1, 12)), min_size=1, max_size=300
+    ),
+    st.sampled_from([1, 3, 40, 5_000, 1 << 25]),
+    st.integers(0, 3),
+    st.integers(0, 1 << 30),
+)
+def test_sums_by_key_in_a_byte_map_or_by_sort_are_bit_identical_to_a_sort(
+    entries: list[tuple[int, int, int]], stride: int, streams: int, base: int
+) -> None:
+    # weights p/q (not dyadic: their sums round, so the order of the additions shows) on keys
+    # dense, in the byte map's band or sparser, on up to four streams: keys and sums bit for bit
+    keys = np.asarray([base + s * stride for s, _, _ in entries], dtype=np.int64) % (1 << 40)
+    keys |= (np.arange(keys.size, dtype=np.int64) % (streams + 1)) << 40
+    weights = np.asarray([p / q for _, p, q in entries])
+    want_keys, want_sums = _sums_by_sorting(keys, weights)
+
+    got_keys, got_sums = sum_by_key([keys[:7], keys[7:]], [weights[:7], weights[7:]])
+
+    assert got_keys.tolist() == want_keys.tolist()
+    assert got_sums.view(np.int64).tolist() == want_sums.view(np.int64).tolist()
+
+
+def test_sums_by_key_in_the_byte_map_band_by_hand() -> None:
+    # 5 keys over 201 values (40 a key: too sparse for sums over the range, inside the byte map's
+    # band): 0.1 + 0.2 + 0.3 summed in that order is 0.6000000000000001
+    keys = np.array([100, 0, 100, 200, 100], dtype=np.int64)
+    got_keys, got_sums = sum_by_key([keys], [np.array([0.1, 1.0, 0.2, 0.5, 0.3])])
+
+    assert got_keys.tolist() == [0, 100, 200]
+    assert got_sums.tolist() == [1.0, 0.6000000000000001, 0.5]
