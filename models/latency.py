@@ -247,16 +247,10 @@ def window_read_percentiles(
         if not paths:
             return None, None
         mix += [p._replace(weight=p.weight * rate) for p in paths]
-    top = max((p.weight for p in mix), default=0.0)
-    if not top > 0:
+    if not any(p.weight > 0 for p in mix):
         return 0.0, 0.0
-    # weights relative to the largest: a vanishing read rate (a denormal share) stays a mixture
-    p95, p99 = quantiles_or_none([p._replace(weight=p.weight / top) for p in mix], (0.95, 0.99))
-    return _finite_or_none(p95), _finite_or_none(p99)
-
-
-def _finite_or_none(value: float | None) -> float | None:
-    return value if value is not None and math.isfinite(value) else None
+    p95, p99 = quantiles_or_none(mix, (0.95, 0.99))
+    return p95, p99
 
 
 def _percentile_explained(pct: int, value: float | None, mean: float | None) -> Explained:

@@ -87,9 +87,13 @@ def mixture_quantiles(paths: list[Path], qs: tuple[float, ...]) -> list[float]:
     points: list[tuple[float, float]] = []  # (position, weight)
     gammas: list[Path] = []
     total = 0.0
+    # weights relative to the largest: a mixture of vanishing weights (denormal shares) keeps its
+    # proportions instead of losing them to rounding
+    top = max((p.weight for p in paths), default=0.0)
     for p in paths:
         if p.weight <= 0:
             continue
+        p = p._replace(weight=p.weight / top)
         total += p.weight
         if p.k > 0:
             gammas.append(p)
@@ -133,9 +137,9 @@ def mixture_quantile(paths: list[Path], q: float) -> float:
 
 
 def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | None]:
-    """:func:`mixture_quantiles`, ``None`` each when a path is unbounded (a saturated resource) or
-    none carries I/O."""
+    """:func:`mixture_quantiles`, ``None`` each when a path is unbounded (a saturated resource), none
+    carries I/O, or the quantile is not finite."""
     live = [p for p in paths if p.weight > 0]
     if not live or any(not (math.isfinite(p.const_ms) and math.isfinite(p.theta_ms)) for p in live):
         return [None for _ in qs]
-    return list(mixture_quantiles(live, qs))
+    return [t if math.isfinite(t) else None for t in mixture_quantiles(live, qs)]
