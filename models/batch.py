@@ -88,6 +88,7 @@ from models.raid import (
     RaidLayout,
     RaidScheme,
     capacity_efficiency,
+    in_front_end_units,
     read_plan,
     stream_read_plan,
     stream_run_kib,
@@ -99,7 +100,6 @@ from models.reduction import (
     IoReduction,
     compressed_read,
     dedupes_inline,
-    in_front_end_units,
     packs_compressed,
 )
 from models.units import GIB, TB

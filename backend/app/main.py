@@ -84,7 +84,9 @@ def _share_openapi(app: FastAPI, settings_key: tuple[Any, ...]) -> None:
             key = (_routes_signature(app), settings_key)
             document = _OPENAPI_DOCUMENTS.get(key)
             if document is None:
-                document = _OPENAPI_DOCUMENTS.setdefault(key, copy.deepcopy(generate()))
+                # generate() leaves its document as app.openapi_schema, replaced by a copy below:
+                # the shared one is held here alone
+                document = _OPENAPI_DOCUMENTS.setdefault(key, generate())
             app.openapi_schema = copy.deepcopy(document)
         return app.openapi_schema
 

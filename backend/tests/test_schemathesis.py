@@ -39,7 +39,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import REQUEST_SHAPE_PROBES, CoveragePhaseData, CoverageScenario
 
 from backend.app.core.config import Settings
-from backend.app.core.openapi_document import RULES_OPENAPI_CANNOT_STATE
+from backend.app.core.openapi_document import ENGINE_PATHS, RULES_OPENAPI_CANNOT_STATE
 from backend.app.main import create_app
 from backend.tests.conftest import migrate, postgres_schema
 
@@ -99,24 +99,7 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
     },
     ("POST", "/api/v1/import/host-stats"): {_ACCEPTS: _HOST_FILE},
     ("POST", "/api/v1/traces"): {_ACCEPTS: "the body must be a block I/O trace in a known format (else 400)"},
-    **{
-        ("POST", f"/api/v1/{path}"): {_ACCEPTS: _ENGINE_RULES}
-        for path in (
-            "evaluate",
-            "size",
-            "compare",
-            "curves",
-            "raid-grid",
-            "recommend",
-            "reports",
-            "import/observed",
-            "whatif/growth",
-            "whatif/sensitivity",
-            "whatif/max-workload",
-            "whatif/ranges",
-            "whatif/degraded",
-        )
-    },
+    **{("POST", f"/api/v1/{path}"): {_ACCEPTS: _ENGINE_RULES} for path in (*ENGINE_PATHS, "reports")},
     ("POST", "/api/v1/whatif/building-blocks"): {
         _ACCEPTS: "at least one target above zero (stating it, anyOf, leaves schemathesis' coverage "
         "phase without a single case for the operation); a block's figures fill at least one rack"

@@ -72,24 +72,24 @@ _HOST_FILE = _refusal(
 )
 _ENGINE = {"phase-mix": _PHASE_MIX}
 
+ENGINE_PATHS = (
+    "evaluate",
+    "size",
+    "compare",
+    "curves",
+    "raid-grid",
+    "recommend",
+    "import/observed",
+    "whatif/growth",
+    "whatif/sensitivity",
+    "whatif/max-workload",
+    "whatif/ranges",
+    "whatif/degraded",
+)
+"""Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
+
 RULES_OPENAPI_CANNOT_STATE: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
-    **{
-        ("post", f"/api/v1/{path}"): _ENGINE
-        for path in (
-            "evaluate",
-            "size",
-            "compare",
-            "curves",
-            "raid-grid",
-            "recommend",
-            "import/observed",
-            "whatif/growth",
-            "whatif/sensitivity",
-            "whatif/max-workload",
-            "whatif/ranges",
-            "whatif/degraded",
-        )
-    },
+    **{("post", f"/api/v1/{path}"): _ENGINE for path in ENGINE_PATHS},
     ("post", "/api/v1/reports"): {
         "phase-mix": _refusal(
             "a phase's I/O-size mix must sum to 100 %",
