@@ -36,16 +36,19 @@ BITMAP_MAX_SPAN = 1 << 25
 """Largest key range counted in a byte map: 32 MiB (a volume of 128 GiB in 4 KiB blocks)."""
 
 
+def _range_within(lo: int, hi: int, n: int, per_key: int, max_span: int) -> bool:
+    span = hi - lo + 1
+    return span <= max_span and span <= per_key * n
+
+
 def dense_range(lo: int, hi: int, n: int) -> bool:
     """Whether ``n`` keys in ``[lo, hi]`` are counted in arrays indexed by key."""
-    span = hi - lo + 1
-    return span <= DENSE_MAX_SPAN and span <= DENSE_SPAN_PER_KEY * n
+    return _range_within(lo, hi, n, DENSE_SPAN_PER_KEY, DENSE_MAX_SPAN)
 
 
 def bitmap_range(lo: int, hi: int, n: int) -> bool:
     """Whether the distinct keys among ``n`` in ``[lo, hi]`` are counted in a byte map."""
-    span = hi - lo + 1
-    return span <= BITMAP_MAX_SPAN and span <= BITMAP_SPAN_PER_KEY * n
+    return _range_within(lo, hi, n, BITMAP_SPAN_PER_KEY, BITMAP_MAX_SPAN)
 
 
 def sort_keys(x: IntArray) -> IntArray:
