@@ -52,7 +52,7 @@ from models.controller import (
     cpu_response_ms,
     utilization_text,
 )
-from models.explain import Explained, explained, fmt
+from models.explain import Explained, explained, figures_only, fmt
 from models.latency import DrivePath, FrontEnd, phase_result, window_latencies, window_read_percentiles
 from models.parameters import EngineParameters
 from models.pool import PoolItem, pool_load, pool_plans
@@ -490,7 +490,8 @@ def _cold_cache(
         cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
     if not differs:
         return None
-    served = _serve(members, cold_hits, shares, routes, tiering, setup)
+    with figures_only():  # only figures and check verdicts are kept from this pass
+        served = _serve(members, cold_hits, shares, routes, tiering, setup)
     passed, bottleneck, _ = _verdict(window, served.checks)
     failing = [c.text for c in served.checks if not c.passed]
     return ColdCacheResult(

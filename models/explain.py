@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from pydantic import Field
 
 from models.base import Output
+
+_FIGURES_ONLY: ContextVar[bool] = ContextVar("figures_only", default=False)
 
 
 class Explained(Output):
@@ -18,8 +24,31 @@ class Explained(Output):
     source: str | None = Field(default=None, description="model reference or published source")
 
 
+@contextmanager
+def figures_only() -> Iterator[None]:
+    """Within this block, explanations carry their figure but neither text nor inputs: :func:`fmt`
+    answers ``""`` and :func:`explained` leaves ``text`` empty and ``inputs`` out. For a pass whose
+    explanations are thrown away (the cold-cache pass of a window keeps figures and check verdicts
+    only), so no number is formatted and no inputs validated for nothing. Check texts
+    (:func:`models.results.check`) use :func:`number` and stay whole.
+    """
+    token = _FIGURES_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _FIGURES_ONLY.reset(token)
+
+
 def fmt(x: float | None, digits: int = 3) -> str:
-    """Human format: thousands separators, ``digits`` significant decimals, 'inf' for None."""
+    """Human format: thousands separators, ``digits`` significant decimals, 'inf' for None
+    (``""`` within :func:`figures_only`)."""
+    if _FIGURES_ONLY.get():
+        return ""
+    return number(x, digits)
+
+
+def number(x: float | None, digits: int = 3) -> str:
+    """:func:`fmt` whatever the context: for texts that are kept in a figures-only pass."""
     if x is None:
         return "∞"
     ax = abs(x)
@@ -42,4 +71,7 @@ def explained(
     **inputs: float | str | None,
 ) -> Explained:
     """Build an :class:`Explained`; ``text`` should read like ``"BE = 8,000 x (1 - 0.42) + ..."``."""
+    if _FIGURES_ONLY.get():
+        # the figure alone (validated as the model would: finite or None, as a float)
+        return Explained(value=value, unit=unit, formula=formula, text="", source=source)
     return Explained(value=value, unit=unit, formula=formula, text=text, inputs=inputs, source=source)

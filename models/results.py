@@ -15,7 +15,7 @@ from pydantic import Field
 
 from models.base import Output
 from models.capacity import CapacityResult
-from models.explain import Explained, fmt
+from models.explain import Explained, number
 
 
 class DegradedMode(StrEnum):
@@ -264,7 +264,7 @@ def check(name: str, value: float | None, limit: float, unit: str, what: str) ->
             unit=unit,
             margin=None,
             passed=False,
-            text=f"{what} is saturated (limit {fmt(limit)} {unit})",
+            text=f"{what} is saturated (limit {number(limit)} {unit})",
         )
     margin = limit - value
     ok = value <= limit + 1e-9
@@ -276,7 +276,7 @@ def check(name: str, value: float | None, limit: float, unit: str, what: str) ->
         unit=unit,
         margin=margin,
         passed=ok,
-        text=f"{what} {fmt(value)} {unit}, {verb} the limit of {fmt(limit)} {unit}",
+        text=f"{what} {number(value)} {unit}, {verb} the limit of {number(limit)} {unit}",
     )
 
 

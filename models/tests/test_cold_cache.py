@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import pytest
 
+import models.evaluate as evaluate_module
 from models.evaluate import evaluate
 from models.tests.conftest import make_config, oltp
 from models.workload import Skew
@@ -48,3 +50,29 @@ def test_a_cold_window_that_overloads_the_drives_says_so_without_failing_the_war
     assert cold.phases[0].hit_pct == pytest.approx(100 * math.exp(-1))
     assert not cold.passed
     assert "cold caches" in cold.verdict and "drives" in cold.verdict
+
+
+@pytest.mark.parametrize("iops,read_pct,ws_gb", [(1500, 80, 200), (5000, 90, 12), (9000, 60, 60)])
+def test_the_figures_only_cold_pass_keeps_every_figure_and_verdict(
+    hdd15k, monkeypatch, iops, read_pct, ws_gb
+):
+    # the cold pass formats no explanation (explain.figures_only); served with every text built,
+    # its result is the same, figures and the check texts in its verdict alike
+    wl = oltp(iops=iops, read_pct=read_pct, ws_gb=ws_gb, skew=Skew(zipf_alpha=0.9), capacity_tb=1.0)
+    cfg = make_config(hdd15k, "raid-dp", 20, 20)
+    quick = evaluate([wl], cfg).windows[0].cold_cache
+    monkeypatch.setattr(evaluate_module, "figures_only", contextlib.nullcontext)
+    whole = evaluate([wl], cfg).windows[0].cold_cache
+    assert quick is not None and whole is not None
+    assert quick == whole
+    assert quick.verdict.count("%") == whole.verdict.count("%")
+
+
+def test_figures_only_leaves_text_and_inputs_out_and_restores_them_after():
+    from models.explain import explained, figures_only, fmt
+
+    with figures_only():
+        quiet = explained(12.5, "%", "U = a / b", f"U = {fmt(1.0)} / {fmt(8.0)}", a=1.0, b=8.0)
+    loud = explained(12.5, "%", "U = a / b", f"U = {fmt(1.0)} / {fmt(8.0)}", a=1.0, b=8.0)
+    assert (quiet.value, quiet.text, quiet.inputs) == (12.5, "", {})
+    assert (loud.text, loud.inputs) == ("U = 1 / 8", {"a": 1.0, "b": 8.0})
