@@ -19,7 +19,7 @@ import numpy as np
 
 from models.base import InputError
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
-from models.traces.keys import distinct, distinct_count, merge_tables, sum_by_key, sum_runs, value_counts
+from models.traces.keys import add_sums, distinct, distinct_count, sum_runs, value_counts
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
     HASH_BITS,
@@ -450,20 +450,20 @@ class ProfileBuilder:
         self.open_interval = -1
 
     def _merge_heat(self) -> None:
-        """Fold the buffered (block, weight) entries into the heat map: the entries summed per
-        block (:func:`~models.traces.keys.sum_by_key`, one sort), then merged into the sorted map
-        (:func:`~models.traces.keys.merge_tables`)."""
+        """Fold the buffered (block, weight) entries into the heat map: each block's entries summed
+        in order, then added to its sum in the map (:func:`~models.traces.keys.add_sums`)."""
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
-            self.coarse_keys, self.coarse_w = merge_tables(
+            self.coarse_keys, self.coarse_w = add_sums(
                 self.coarse_keys,
                 self.coarse_w,
-                *sum_by_key(self._pending_coarse_keys, self._pending_coarse_w, STREAM_SHIFT - COARSE_SHIFT),
+                self._pending_coarse_keys,
+                self._pending_coarse_w,
                 STREAM_SHIFT - COARSE_SHIFT,
             )
             self._pending_coarse_keys, self._pending_coarse_w = [], []
         if self._pending_keys:
-            self.heat_keys, self.heat_w = merge_tables(
-                self.heat_keys, self.heat_w, *sum_by_key(self._pending_keys, self._pending_w)
+            self.heat_keys, self.heat_w = add_sums(
+                self.heat_keys, self.heat_w, self._pending_keys, self._pending_w
             )
             self._pending_keys, self._pending_w = [], []
         self._pending_n = 0

@@ -16,6 +16,7 @@ Polars (``pola.rs``) runs its sort on a thread pool (``POLARS_MAX_THREADS`` caps
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from models.traces.records import BoolArray, FloatArray, IntArray
@@ -151,12 +152,112 @@ def sum_by_key(
     return _widen(ordered[new], hi_shift, lo_bits), sums
 
 
+RANK_CHUNK = 1 << 20
+"""Table keys ranked at once when folded into a byte map (bounds the temporaries: 8 MB each)."""
+
+
+def _rank_words(seen: BoolArray) -> tuple[npt.NDArray[np.uint64], IntArray]:
+    """A byte map packed in 64-bit words, and for each word the number of set bits before it,
+    less one: the rank of value ``x`` among the values present is then
+    ``before[x >> 6] + popcount(words[x >> 6] << (63 - x % 64))`` (:func:`_rank`)."""
+    words = np.packbits(seen, bitorder="little").view(np.uint64)
+    per_word = np.bitwise_count(words).astype(np.int64)
+    before = np.cumsum(per_word)
+    before -= per_word
+    before -= 1
+    return words, before
+
+
+def _rank(words: npt.NDArray[np.uint64], before: IntArray, x: IntArray) -> IntArray:
+    """Rank of each (present) value ``x`` among the values set in the packed map: the bits of its
+    word up to its own (shifted to the top, so no mask is built) counted, plus those before."""
+    word = x >> 6
+    shift = (x & 63).view(np.uint64)
+    shift ^= np.uint64(63)  # 63 - x % 64
+    bits = words[word]
+    bits <<= shift
+    rank = before[word]
+    rank += np.bitwise_count(bits)
+    return rank
+
+
+def add_sums(
+    keys: IntArray,
+    sums: FloatArray,
+    more_keys: list[IntArray],
+    more_weights: list[FloatArray],
+    hi_shift: int = STREAM_SHIFT,
+) -> tuple[IntArray, FloatArray]:
+    """A table of distinct ascending keys with their sums, with more (key, weight) entries added:
+    bit for bit ``merge_tables(keys, sums, *sum_by_key(more_keys, more_weights, hi_shift))``
+    (each key's new entries summed in the order given, from zero, then added to its sum).
+
+    The entries are never concatenated. When the (narrowed) keys of both lie within a byte map's
+    range (:func:`bitmap_range`), one byte map marks them all and gives each key its rank among
+    the union (:func:`_rank`): the entries are summed into an array of that length (``bincount``,
+    then ``np.add.at``, both sequential in the order given) and the table's sums added at their
+    ranks (``x + y == y + x`` in floating point, so the table's sum comes first as in the merge);
+    neither a sort nor a merge of the table. Otherwise the entries are summed by
+    :func:`sum_by_key` and the two tables merged (:func:`merge_tables`).
+    """
+    parts = [(k, w) for k, w in zip(more_keys, more_weights, strict=True) if k.size]
+    if not parts:
+        return keys, sums
+    lo_bits = _low_bits([keys, *(k for k, _ in parts)], hi_shift)
+    lo, hi = np.iinfo(np.int64).max, -1
+    if keys.size:
+        lo, hi = int(_narrow(keys[:1], hi_shift, lo_bits)[0]), int(_narrow(keys[-1:], hi_shift, lo_bits)[0])
+    for k, _ in parts:
+        nk = _narrow(k, hi_shift, lo_bits)
+        lo, hi = min(lo, int(nk.min())), max(hi, int(nk.max()))
+    n = keys.size + sum(k.size for k, _ in parts)
+    if not bitmap_range(lo, hi, n):
+        merged_keys, merged_sums = sum_by_key([k for k, _ in parts], [w for _, w in parts], hi_shift)
+        return (
+            merge_tables(keys, sums, merged_keys, merged_sums, hi_shift)
+            if keys.size
+            else (merged_keys, merged_sums)
+        )
+
+    def offsets(k: IntArray) -> IntArray:
+        return _narrow(k, hi_shift, lo_bits) - lo  # a new array (the keys given stay as they are)
+
+    seen = np.zeros(-(-(hi - lo + 1) // 64) * 64, dtype=bool)
+    for a in range(0, keys.size, RANK_CHUNK):
+        seen[offsets(keys[a : a + RANK_CHUNK])] = True
+    for k, _ in parts:
+        seen[offsets(k)] = True
+    words, before = _rank_words(seen)
+    present = np.flatnonzero(seen)
+    del seen
+    total = np.zeros(present.size, dtype=np.float64)
+    for k, w in parts:  # sequential in the order given, from zero: as bincount sums
+        np.add.at(total, _rank(words, before, offsets(k)), w)
+    for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, each added once
+        total[_rank(words, before, offsets(keys[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
+    present += lo
+    return _widen(present, hi_shift, lo_bits), total
+
+
 def sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
-    """As :func:`sum_by_key` for keys already sorted (equal keys adjacent): no sort."""
+    """As :func:`sum_by_key` for keys already sorted (equal keys adjacent): no sort. Each run is
+    summed in order from zero (``bincount``), :data:`RANK_CHUNK` entries at a time (cut between
+    runs), so the temporaries stay small whatever the table's length."""
     if keys.size == 0:
         return keys, weights
     new = _runs(keys)
-    return keys[new], np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64, copy=False)
+    starts = np.flatnonzero(new)
+    sums = np.empty(starts.size, dtype=np.float64)
+    j = 0
+    while j < starts.size:
+        a = int(starts[j])
+        k = int(np.searchsorted(starts, a + RANK_CHUNK))  # the runs starting in this window (>= 1)
+        b = int(starts[k]) if k < starts.size else keys.size
+        run = np.cumsum(new[a:b], dtype=np.int64)
+        run -= 1
+        sums[j:k] = np.bincount(run, weights=weights[a:b], minlength=k - j)
+        j = k
+    return keys[starts], sums
 
 
 def distinct(keys: IntArray) -> IntArray:
