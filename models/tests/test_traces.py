@@ -1024,7 +1024,7 @@ def test_entries_added_to_a_table_are_bit_identical_to_summing_then_merging(
     old_chunk = keys_module.RANK_CHUNK
     keys_module.RANK_CHUNK = rank_chunk
     try:
-        got_keys, got_sums = add_sums(table_keys, table_sums, parts_k, parts_w)
+        got_keys, got_sums = add_sums([table_keys, table_sums], list(parts_k), list(parts_w))
         runs_keys, runs_sums = sum_runs(
             np.sort(keys, kind="stable"), weights[np.argsort(keys, kind="stable")]
         )
@@ -1042,8 +1042,7 @@ def test_entries_added_to_a_table_by_hand() -> None:
     # table {0: 1.0, 100: 0.1}; entries 100: 0.2, 0.3 and 200: 0.5 (40 values a key: the byte
     # map): 100 gets 0.1 + (0.2 + 0.3) = 0.6 (the entries summed first), not (0.1 + 0.2) + 0.3
     got_keys, got_sums = add_sums(
-        np.array([0, 100], dtype=np.int64),
-        np.array([1.0, 0.1]),
+        [np.array([0, 100], dtype=np.int64), np.array([1.0, 0.1])],
         [np.array([100, 200], dtype=np.int64), np.array([100], dtype=np.int64)],
         [np.array([0.2, 0.5]), np.array([0.3])],
     )

@@ -97,6 +97,9 @@ class Partition:
         return (h % np.uint64(self.count)) == np.uint64(self.index)
 
 
+_EMPTY_KEYS = np.zeros(0, np.int64)
+_EMPTY_SUMS = np.zeros(0, np.float64)
+
 MAX_INTERVALS = 2_000_000
 """Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
 
@@ -453,19 +456,17 @@ class ProfileBuilder:
         """Fold the buffered (block, weight) entries into the heat map: each block's entries summed
         in order, then added to its sum in the map (:func:`~models.traces.keys.add_sums`)."""
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
+            table = [self.coarse_keys, self.coarse_w]
+            self.coarse_keys, self.coarse_w = None, None  # given up to add_sums, which frees it early
             self.coarse_keys, self.coarse_w = add_sums(
-                self.coarse_keys,
-                self.coarse_w,
-                self._pending_coarse_keys,
-                self._pending_coarse_w,
-                STREAM_SHIFT - COARSE_SHIFT,
+                table, self._pending_coarse_keys, self._pending_coarse_w, STREAM_SHIFT - COARSE_SHIFT
             )
-            self._pending_coarse_keys, self._pending_coarse_w = [], []
         if self._pending_keys:
-            self.heat_keys, self.heat_w = add_sums(
-                self.heat_keys, self.heat_w, self._pending_keys, self._pending_w
-            )
-            self._pending_keys, self._pending_w = [], []
+            table = [self.heat_keys, self.heat_w]
+            self.heat_keys, self.heat_w = _EMPTY_KEYS, _EMPTY_SUMS
+            self.heat_keys, self.heat_w = add_sums(table, self._pending_keys, self._pending_w)
+        self._pending_keys, self._pending_w = [], []
+        self._pending_coarse_keys, self._pending_coarse_w = [], []
         self._pending_n = 0
         if self.heat_keys.size > self.max_heat_blocks:
             self._sample_heat()

@@ -15,6 +15,8 @@ Polars (``pola.rs``) runs its sort on a thread pool (``POLARS_MAX_THREADS`` caps
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import polars as pl
@@ -152,8 +154,8 @@ def sum_by_key(
     return _widen(ordered[new], hi_shift, lo_bits), sums
 
 
-RANK_CHUNK = 1 << 20
-"""Table keys ranked at once when folded into a byte map (bounds the temporaries: 8 MB each)."""
+RANK_CHUNK = 1 << 18
+"""Keys ranked (or runs summed) at once: bounds the temporaries (2 MB each)."""
 
 
 def _rank_words(seen: BoolArray) -> tuple[npt.NDArray[np.uint64], IntArray]:
@@ -182,14 +184,14 @@ def _rank(words: npt.NDArray[np.uint64], before: IntArray, x: IntArray) -> IntAr
 
 
 def add_sums(
-    keys: IntArray,
-    sums: FloatArray,
+    table: list[npt.NDArray[Any]],
     more_keys: list[IntArray],
     more_weights: list[FloatArray],
     hi_shift: int = STREAM_SHIFT,
 ) -> tuple[IntArray, FloatArray]:
-    """A table of distinct ascending keys with their sums, with more (key, weight) entries added:
-    bit for bit ``merge_tables(keys, sums, *sum_by_key(more_keys, more_weights, hi_shift))``
+    """A table ``[keys, sums]`` (distinct ascending keys with their sums) with more (key, weight)
+    entries added: bit for bit ``merge_tables(keys, sums, *sum_by_key(more_keys, more_weights,
+    hi_shift))``
     (each key's new entries summed in the order given, from zero, then added to its sum).
 
     The entries are never concatenated. When the (narrowed) keys of both lie within a byte map's
@@ -199,8 +201,16 @@ def add_sums(
     ranks (``x + y == y + x`` in floating point, so the table's sum comes first as in the merge);
     neither a sort nor a merge of the table. Otherwise the entries are summed by
     :func:`sum_by_key` and the two tables merged (:func:`merge_tables`).
+
+    The three lists are emptied (the function holds the only references), so that the entries
+    are freed as they are added and the old table before the new keys are listed: the table and
+    the entries are given up by the caller.
     """
+    keys, sums = table
+    table.clear()
     parts = [(k, w) for k, w in zip(more_keys, more_weights, strict=True) if k.size]
+    more_keys.clear()
+    more_weights.clear()
     if not parts:
         return keys, sums
     lo_bits = _low_bits([keys, *(k for k, _ in parts)], hi_shift)
@@ -228,13 +238,17 @@ def add_sums(
     for k, _ in parts:
         seen[offsets(k)] = True
     words, before = _rank_words(seen)
-    present = np.flatnonzero(seen)
-    del seen
-    total = np.zeros(present.size, dtype=np.float64)
-    for k, w in parts:  # sequential in the order given, from zero: as bincount sums
+    total = np.zeros(int(before[-1]) + 1 + int(np.bitwise_count(words[-1])), dtype=np.float64)
+    parts.reverse()
+    while parts:  # sequential in the order given, from zero: as bincount sums
+        k, w = parts.pop()
         np.add.at(total, _rank(words, before, offsets(k)), w)
+        del k, w
     for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, each added once
         total[_rank(words, before, offsets(keys[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
+    del keys, sums, words, before  # the old table, before the new keys are listed
+    present = np.flatnonzero(seen)
+    del seen
     present += lo
     return _widen(present, hi_shift, lo_bits), total
 
