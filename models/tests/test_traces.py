@@ -24,6 +24,7 @@ from models.traces.builder import ProfileBuilder
 from models.traces.heat import CHUNK_SIZES_MIB, TierTable, needed_chunks, tier_table
 from models.traces.keys import (
     add_sums,
+    compact_entries,
     distinct,
     distinct_count,
     merge_tables,
@@ -1017,7 +1018,7 @@ def test_entries_added_to_a_table_are_bit_identical_to_summing_then_merging(
     table_keys = np.unique(spread(np.asarray(table_at, dtype=np.int64)))
     table_sums = np.arange(1, table_keys.size + 1, dtype=np.float64) / 7
     keys = spread(np.asarray([s for s, _, _ in entries], dtype=np.int64))
-    weights = np.asarray([p / q for _, p, q in entries])
+    weights = np.asarray([p / q for _, p, q in entries])  # some dyadic (1/2, 3/4): kept as float32
     parts_k, parts_w = [keys[:3], keys[3:11], keys[11:]], [weights[:3], weights[3:11], weights[11:]]
     want_keys, want_sums = merge_tables(table_keys, table_sums, *sum_by_key(parts_k, parts_w))
 
@@ -1025,6 +1026,10 @@ def test_entries_added_to_a_table_are_bit_identical_to_summing_then_merging(
     keys_module.RANK_CHUNK = rank_chunk
     try:
         got_keys, got_sums = add_sums([table_keys, table_sums], list(parts_k), list(parts_w))
+        compact = [compact_entries(k, w) for k, w in zip(parts_k, parts_w, strict=True)]
+        compact_keys, compact_sums = add_sums(
+            [table_keys, table_sums], [k for k, _ in compact], [w for _, w in compact]
+        )
         runs_keys, runs_sums = sum_runs(
             np.sort(keys, kind="stable"), weights[np.argsort(keys, kind="stable")]
         )
@@ -1033,6 +1038,8 @@ def test_entries_added_to_a_table_are_bit_identical_to_summing_then_merging(
 
     assert got_keys.tolist() == want_keys.tolist()
     assert got_sums.view(np.int64).tolist() == want_sums.view(np.int64).tolist()
+    assert compact_keys.tolist() == want_keys.tolist()  # entries kept as uint32 / float32 meanwhile
+    assert compact_sums.view(np.int64).tolist() == want_sums.view(np.int64).tolist()
     ref_keys, ref_sums = _sums_by_sorting(keys, weights)
     assert runs_keys.tolist() == ref_keys.tolist()
     assert runs_sums.view(np.int64).tolist() == ref_sums.view(np.int64).tolist()
@@ -1065,3 +1072,13 @@ def test_hottest_chunks_counted_in_place_match_the_descending_sort(heats: list[t
     ]
 
     assert needed_chunks(heat) == want
+
+
+def test_compact_entries_keep_every_value() -> None:
+    # keys below 2^32 as uint32, dyadic weights (4096 / 8192 = 0.5) as float32; a key on stream 1
+    # (2^40) or a weight of 1/3 keeps the wide type
+    keys, weights = compact_entries(np.array([0, 5, (1 << 32) - 1], np.int64), np.array([1.0, 0.5, 0.25]))
+    assert keys.dtype == np.uint32 and weights.dtype == np.float32
+    assert keys.tolist() == [0, 5, (1 << 32) - 1] and weights.tolist() == [1.0, 0.5, 0.25]
+    keys, weights = compact_entries(np.array([1 << 40], np.int64), np.array([1 / 3]))
+    assert keys.dtype == np.int64 and weights.dtype == np.float64

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from models.base import InputError
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
-from models.traces.keys import add_sums, distinct, distinct_count, sum_runs, value_counts
+from models.traces.keys import add_sums, compact_entries, distinct, distinct_count, sum_runs, value_counts
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
     HASH_BITS,
@@ -204,8 +206,9 @@ class ProfileBuilder:
         """Blocks of the cache blocks whose SHARDS hash is below this are kept (all at first)."""
         self.coarse_keys: IntArray | None = None
         self.coarse_w: FloatArray | None = None
-        self._pending_keys: list[IntArray] = []
-        self._pending_w: list[FloatArray] = []
+        self._pending_keys: list[npt.NDArray[Any]] = []
+        """Heat entries waiting to be added to the map, compact (:func:`~models.traces.keys.compact_entries`)."""
+        self._pending_w: list[npt.NDArray[Any]] = []
         self._pending_coarse_keys: list[IntArray] = []
         self._pending_coarse_w: list[FloatArray] = []
         self._pending_n = 0
@@ -394,14 +397,14 @@ class ProfileBuilder:
             ckeys, cbytes = ckeys[mine_req], cbytes[mine_req]
             req_counted, req_ivl = req_counted[mine_req], req_ivl[mine_req]
         if self.coarse_keys is None:
-            self._pending_keys.append(keys)
-            self._pending_w.append(weight)
+            pending_keys, pending_w = compact_entries(keys, weight)
         else:  # sampled heat map: every entry in the exact 512 KiB map, the sampled ones in the map
             self._pending_coarse_keys.append(keys >> COARSE_SHIFT)
             self._pending_coarse_w.append(weight)
             keep = shards_hash(keys >> self.block_shift) < self.heat_threshold
-            self._pending_keys.append(keys[keep])
-            self._pending_w.append(weight[keep])
+            pending_keys, pending_w = compact_entries(keys[keep], weight[keep])
+        self._pending_keys.append(pending_keys)
+        self._pending_w.append(pending_w)
         self._pending_n += keys.size
         if self._pending_n > max(MERGE_EVERY, self.heat_keys.size):
             self._merge_heat()

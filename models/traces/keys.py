@@ -68,7 +68,25 @@ def _low_bits(keys: IntArray | list[IntArray], hi_shift: int) -> int:
     parts = [k for k in (keys if isinstance(keys, list) else [keys]) if k.size]
     if not any(int(k.max()) >> hi_shift for k in parts):
         return hi_shift
-    return max(int((k & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
+    return max(int((_int64(k) & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
+
+
+def _int64(keys: npt.NDArray[Any]) -> IntArray:
+    """Keys as int64 (those kept compact as uint32 by :func:`compact_entries` copied back)."""
+    return keys.astype(np.int64, copy=False)
+
+
+def compact_entries(keys: IntArray, weights: FloatArray) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """(key, weight) entries in fewer bytes where no value changes, while they wait to be added
+    (:func:`add_sums`): keys as uint32 when all lie in ``[0, 2^32)`` (one stream of up to 16 TiB
+    in 4 KiB blocks), weights as float32 when every one is a float32 exactly (``1/2^k``, the
+    usual ``4096 / size``); float32 to float64 is exact, so the sums do not change."""
+    if keys.size and int(keys.min()) >= 0 and int(keys.max()) < (1 << 32):
+        keys = keys.astype(np.uint32)
+    narrow_w = weights.astype(np.float32)
+    if np.array_equal(narrow_w, weights):
+        return keys, narrow_w
+    return keys, weights
 
 
 def _narrow(keys: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
@@ -185,8 +203,8 @@ def _rank(words: npt.NDArray[np.uint64], before: IntArray, x: IntArray) -> IntAr
 
 def add_sums(
     table: list[npt.NDArray[Any]],
-    more_keys: list[IntArray],
-    more_weights: list[FloatArray],
+    more_keys: list[npt.NDArray[Any]],
+    more_weights: list[npt.NDArray[Any]],
     hi_shift: int = STREAM_SHIFT,
 ) -> tuple[IntArray, FloatArray]:
     """A table ``[keys, sums]`` (distinct ascending keys with their sums) with more (key, weight)
@@ -196,13 +214,14 @@ def add_sums(
 
     The entries are never concatenated. When the (narrowed) keys of both lie within a byte map's
     range (:func:`bitmap_range`), one byte map marks them all and gives each key its rank among
-    the union (:func:`_rank`): the entries are summed into an array of that length (``bincount``,
-    then ``np.add.at``, both sequential in the order given) and the table's sums added at their
-    ranks (``x + y == y + x`` in floating point, so the table's sum comes first as in the merge);
+    the union (:func:`_rank`): the entries are summed into an array of that length (``np.add.at``,
+    sequential in the order given, as ``bincount``) and the table's sums added at their ranks
+    (``x + y == y + x`` in floating point, so the table's sum comes first as in the merge);
     neither a sort nor a merge of the table. Otherwise the entries are summed by
     :func:`sum_by_key` and the two tables merged (:func:`merge_tables`).
 
-    The three lists are emptied (the function holds the only references), so that the entries
+    The entries may be compact (:func:`compact_entries`). The three lists are emptied (the
+    function holds the only references), so that the entries
     are freed as they are added and the old table before the new keys are listed: the table and
     the entries are given up by the caller.
     """
@@ -218,33 +237,35 @@ def add_sums(
     if keys.size:
         lo, hi = int(_narrow(keys[:1], hi_shift, lo_bits)[0]), int(_narrow(keys[-1:], hi_shift, lo_bits)[0])
     for k, _ in parts:
-        nk = _narrow(k, hi_shift, lo_bits)
+        nk = _narrow(_int64(k), hi_shift, lo_bits)
         lo, hi = min(lo, int(nk.min())), max(hi, int(nk.max()))
     n = keys.size + sum(k.size for k, _ in parts)
     if not bitmap_range(lo, hi, n):
-        merged_keys, merged_sums = sum_by_key([k for k, _ in parts], [w for _, w in parts], hi_shift)
+        merged_keys, merged_sums = sum_by_key(
+            [_int64(k) for k, _ in parts], [w.astype(np.float64, copy=False) for _, w in parts], hi_shift
+        )
         return (
             merge_tables(keys, sums, merged_keys, merged_sums, hi_shift)
             if keys.size
             else (merged_keys, merged_sums)
         )
 
-    def offsets(k: IntArray) -> IntArray:
-        return _narrow(k, hi_shift, lo_bits) - lo  # a new array (the keys given stay as they are)
+    def offsets(k: npt.NDArray[Any]) -> IntArray:
+        return _narrow(_int64(k), hi_shift, lo_bits) - lo  # a new array (the keys given stay as they are)
 
     seen = np.zeros(-(-(hi - lo + 1) // 64) * 64, dtype=bool)
-    for a in range(0, keys.size, RANK_CHUNK):
-        seen[offsets(keys[a : a + RANK_CHUNK])] = True
     for k, _ in parts:
         seen[offsets(k)] = True
+    for a in range(0, keys.size, RANK_CHUNK):
+        seen[offsets(keys[a : a + RANK_CHUNK])] = True
     words, before = _rank_words(seen)
     total = np.zeros(int(before[-1]) + 1 + int(np.bitwise_count(words[-1])), dtype=np.float64)
     parts.reverse()
     while parts:  # sequential in the order given, from zero: as bincount sums
         k, w = parts.pop()
-        np.add.at(total, _rank(words, before, offsets(k)), w)
+        np.add.at(total, _rank(words, before, offsets(k)), w.astype(np.float64, copy=False))
         del k, w
-    for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, each added once
+    for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, ascending
         total[_rank(words, before, offsets(keys[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
     del keys, sums, words, before  # the old table, before the new keys are listed
     present = np.flatnonzero(seen)
