@@ -1082,3 +1082,18 @@ def test_compact_entries_keep_every_value() -> None:
     assert keys.tolist() == [0, 5, (1 << 32) - 1] and weights.tolist() == [1.0, 0.5, 0.25]
     keys, weights = compact_entries(np.array([1 << 40], np.int64), np.array([1 / 3]))
     assert keys.dtype == np.int64 and weights.dtype == np.float64
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 1 << 26), max_size=200), st.booleans())
+def test_value_counts_by_sector_or_by_sort_match_numpy_unique(values: list[int], sectors: bool) -> None:
+    # whole sectors below 32 MiB are counted in an array (the others by a sort): the same
+    # distinct values, ascending, and counts as numpy's unique
+    x = np.asarray(values, dtype=np.int64)
+    if sectors:
+        x = (x >> 9) << 9
+    got_values, got_counts = value_counts(x)
+    want_values, want_counts = np.unique(x, return_counts=True)
+
+    assert got_values.tolist() == want_values.tolist()
+    assert got_counts.tolist() == want_counts.tolist()
