@@ -237,7 +237,7 @@ def add_sums(
     if keys.size:
         lo, hi = int(_narrow(keys[:1], hi_shift, lo_bits)[0]), int(_narrow(keys[-1:], hi_shift, lo_bits)[0])
     for k, _ in parts:
-        nk = _narrow(_int64(k), hi_shift, lo_bits)
+        nk = k if lo_bits == hi_shift else _narrow(_int64(k), hi_shift, lo_bits)
         lo, hi = min(lo, int(nk.min())), max(hi, int(nk.max()))
     n = keys.size + sum(k.size for k, _ in parts)
     if not bitmap_range(lo, hi, n):
@@ -251,7 +251,10 @@ def add_sums(
         )
 
     def offsets(k: npt.NDArray[Any]) -> IntArray:
-        return _narrow(_int64(k), hi_shift, lo_bits) - lo  # a new array (the keys given stay as they are)
+        """``narrowed key - lo`` as a new int64 array (the keys given stay as they are)."""
+        if lo_bits == hi_shift:
+            return np.subtract(k, lo, dtype=np.int64)
+        return _narrow(_int64(k), hi_shift, lo_bits) - lo
 
     seen = np.zeros(-(-(hi - lo + 1) // 64) * 64, dtype=bool)
     for k, _ in parts:
