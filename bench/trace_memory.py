@@ -2,7 +2,7 @@
 
 Two steps, so that the measured process holds nothing but the analysis::
 
-    python -m bench.trace_memory write PATH [--records N]   # synthetic MSR trace, written in chunks
+    python -m bench.trace_memory write PATH [--records N] [--blocks B]  # synthetic MSR trace, in chunks
     python -m bench.trace_memory analyze PATH [--policies]  # prints one JSON line
 
 ``analyze`` reports ``peak_rss_mib``: the high-water mark of the process's resident memory
@@ -94,12 +94,18 @@ def main(argv: list[str] | None = None) -> None:
     w = sub.add_parser("write")
     w.add_argument("path", type=Path)
     w.add_argument("--records", type=int, default=10_000_000)
+    w.add_argument(
+        "--blocks",
+        type=int,
+        default=2_000_000,
+        help="4 KiB blocks addressed: 2,000,000 (8 GiB) is the dense trace, 26,214,400 (100 GiB) the sparse one",
+    )
     a = sub.add_parser("analyze")
     a.add_argument("path", type=Path)
     a.add_argument("--policies", action="store_true", help="also ARC and S3-FIFO (libCacheSim)")
     args = parser.parse_args(argv)
     if args.command == "write":
-        print(json.dumps({"bytes": write(args.path, args.records)}))
+        print(json.dumps({"bytes": write(args.path, args.records, n_blocks=args.blocks)}))
     else:
         print(json.dumps(analyze(args.path, args.policies)))
     sys.stdout.flush()

@@ -19,9 +19,19 @@ from models.traces import (
     TraceOptions,
     analyze_trace,
 )
+from models.traces import keys as keys_module
 from models.traces.builder import ProfileBuilder
-from models.traces.heat import CHUNK_SIZES_MIB, TierTable, tier_table
-from models.traces.keys import distinct, distinct_count, merge_tables, sum_by_key, value_counts
+from models.traces.heat import CHUNK_SIZES_MIB, TierTable, needed_chunks, tier_table
+from models.traces.keys import (
+    add_sums,
+    compact_entries,
+    distinct,
+    distinct_count,
+    merge_tables,
+    sum_by_key,
+    sum_runs,
+    value_counts,
+)
 from models.traces.mrc import (
     BlockSample,
     ShardsSampler,
@@ -982,3 +992,108 @@ def test_sums_by_key_in_the_byte_map_band_by_hand() -> None:
 
     assert got_keys.tolist() == [0, 100, 200]
     assert got_sums.tolist() == [1.0, 0.6000000000000001, 0.5]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(0, 2_000), max_size=200),
+    st.lists(
+        st.tuples(st.integers(0, 2_000), st.integers(1, 12), st.integers(1, 12)), min_size=1, max_size=300
+    ),
+    st.sampled_from([1, 3, 40, 5_000, 1 << 25]),
+    st.integers(0, 3),
+    st.integers(1, 4),
+)
+def test_entries_added_to_a_table_are_bit_identical_to_summing_then_merging(
+    table_at: list[int], entries: list[tuple[int, int, int]], stride: int, streams: int, rank_chunk: int
+) -> None:
+    # add_sums (one byte map over the table and the entries, or the sort and merge beyond its
+    # range) against sum_by_key then merge_tables: the same keys and the same sums bit for bit,
+    # with weights p/q whose sums round (so the order of the additions shows), the table ranked a
+    # few keys at a time
+    def spread(at: np.ndarray) -> np.ndarray:
+        k = (at * stride) % (1 << 40)
+        return k | ((at % (streams + 1)) << 40)
+
+    table_keys = np.unique(spread(np.asarray(table_at, dtype=np.int64)))
+    table_sums = np.arange(1, table_keys.size + 1, dtype=np.float64) / 7
+    keys = spread(np.asarray([s for s, _, _ in entries], dtype=np.int64))
+    weights = np.asarray([p / q for _, p, q in entries])  # some dyadic (1/2, 3/4): kept as float32
+    parts_k, parts_w = [keys[:3], keys[3:11], keys[11:]], [weights[:3], weights[3:11], weights[11:]]
+    want_keys, want_sums = merge_tables(table_keys, table_sums, *sum_by_key(parts_k, parts_w))
+
+    old_chunk = keys_module.RANK_CHUNK
+    keys_module.RANK_CHUNK = rank_chunk
+    try:
+        got_keys, got_sums = add_sums([table_keys, table_sums], list(parts_k), list(parts_w))
+        compact = [compact_entries(k, w) for k, w in zip(parts_k, parts_w, strict=True)]
+        compact_keys, compact_sums = add_sums(
+            [table_keys, table_sums], [k for k, _ in compact], [w for _, w in compact]
+        )
+        runs_keys, runs_sums = sum_runs(
+            np.sort(keys, kind="stable"), weights[np.argsort(keys, kind="stable")]
+        )
+    finally:
+        keys_module.RANK_CHUNK = old_chunk
+
+    assert got_keys.tolist() == want_keys.tolist()
+    assert got_sums.view(np.int64).tolist() == want_sums.view(np.int64).tolist()
+    assert compact_keys.tolist() == want_keys.tolist()  # entries kept as uint32 / float32 meanwhile
+    assert compact_sums.view(np.int64).tolist() == want_sums.view(np.int64).tolist()
+    ref_keys, ref_sums = _sums_by_sorting(keys, weights)
+    assert runs_keys.tolist() == ref_keys.tolist()
+    assert runs_sums.view(np.int64).tolist() == ref_sums.view(np.int64).tolist()
+
+
+def test_entries_added_to_a_table_by_hand() -> None:
+    # table {0: 1.0, 100: 0.1}; entries 100: 0.2, 0.3 and 200: 0.5 (40 values a key: the byte
+    # map): 100 gets 0.1 + (0.2 + 0.3) = 0.6 (the entries summed first), not (0.1 + 0.2) + 0.3
+    got_keys, got_sums = add_sums(
+        [np.array([0, 100], dtype=np.int64), np.array([1.0, 0.1])],
+        [np.array([100, 200], dtype=np.int64), np.array([100], dtype=np.int64)],
+        [np.array([0.2, 0.5]), np.array([0.3])],
+    )
+
+    assert got_keys.tolist() == [0, 100, 200]
+    assert got_sums.tolist() == [1.0, 0.1 + (0.2 + 0.3), 0.5]
+    assert 0.1 + (0.2 + 0.3) != (0.1 + 0.2) + 0.3
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 12), st.integers(1, 12)), min_size=1, max_size=300))
+def test_hottest_chunks_counted_in_place_match_the_descending_sort(heats: list[tuple[int, int]]) -> None:
+    # needed_chunks sums the negated heats sorted ascending, in place: the same running sums, bit
+    # for bit, as the heats sorted descending (weights p/q, so the sums round)
+    heat = np.asarray([p / q for p, q in heats])
+    cum = np.cumsum(np.sort(heat)[::-1])
+    want = [
+        int(min(heat.size, np.searchsorted(cum, x * cum[-1] * (1 - 1e-12)) + 1))
+        for x in (0.5, 0.8, 0.9, 0.95)
+    ]
+
+    assert needed_chunks(heat) == want
+
+
+def test_compact_entries_keep_every_value() -> None:
+    # keys below 2^32 as uint32, dyadic weights (4096 / 8192 = 0.5) as float32; a key on stream 1
+    # (2^40) or a weight of 1/3 keeps the wide type
+    keys, weights = compact_entries(np.array([0, 5, (1 << 32) - 1], np.int64), np.array([1.0, 0.5, 0.25]))
+    assert keys.dtype == np.uint32 and weights.dtype == np.float32
+    assert keys.tolist() == [0, 5, (1 << 32) - 1] and weights.tolist() == [1.0, 0.5, 0.25]
+    keys, weights = compact_entries(np.array([1 << 40], np.int64), np.array([1 / 3]))
+    assert keys.dtype == np.int64 and weights.dtype == np.float64
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 1 << 26), max_size=200), st.booleans())
+def test_value_counts_by_sector_or_by_sort_match_numpy_unique(values: list[int], sectors: bool) -> None:
+    # whole sectors below 32 MiB are counted in an array (the others by a sort): the same
+    # distinct values, ascending, and counts as numpy's unique
+    x = np.asarray(values, dtype=np.int64)
+    if sectors:
+        x = (x >> 9) << 9
+    got_values, got_counts = value_counts(x)
+    want_values, want_counts = np.unique(x, return_counts=True)
+
+    assert got_values.tolist() == want_values.tolist()
+    assert got_counts.tolist() == want_counts.tolist()

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from models.base import InputError
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
-from models.traces.keys import distinct, distinct_count, merge_tables, sum_by_key, sum_runs, value_counts
+from models.traces.keys import add_sums, compact_entries, distinct, distinct_count, sum_runs, value_counts
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
     HASH_BITS,
@@ -96,6 +98,9 @@ class Partition:
         h = splitmix64(cache_blocks) & np.uint64(0xFFFFFFFF)
         return (h % np.uint64(self.count)) == np.uint64(self.index)
 
+
+_EMPTY_KEYS = np.zeros(0, np.int64)
+_EMPTY_SUMS = np.zeros(0, np.float64)
 
 MAX_INTERVALS = 2_000_000
 """Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
@@ -201,8 +206,9 @@ class ProfileBuilder:
         """Blocks of the cache blocks whose SHARDS hash is below this are kept (all at first)."""
         self.coarse_keys: IntArray | None = None
         self.coarse_w: FloatArray | None = None
-        self._pending_keys: list[IntArray] = []
-        self._pending_w: list[FloatArray] = []
+        self._pending_keys: list[npt.NDArray[Any]] = []
+        """Heat entries waiting to be added to the map, compact (:func:`~models.traces.keys.compact_entries`)."""
+        self._pending_w: list[npt.NDArray[Any]] = []
         self._pending_coarse_keys: list[IntArray] = []
         self._pending_coarse_w: list[FloatArray] = []
         self._pending_n = 0
@@ -391,14 +397,14 @@ class ProfileBuilder:
             ckeys, cbytes = ckeys[mine_req], cbytes[mine_req]
             req_counted, req_ivl = req_counted[mine_req], req_ivl[mine_req]
         if self.coarse_keys is None:
-            self._pending_keys.append(keys)
-            self._pending_w.append(weight)
+            pending_keys, pending_w = compact_entries(keys, weight)
         else:  # sampled heat map: every entry in the exact 512 KiB map, the sampled ones in the map
             self._pending_coarse_keys.append(keys >> COARSE_SHIFT)
             self._pending_coarse_w.append(weight)
             keep = shards_hash(keys >> self.block_shift) < self.heat_threshold
-            self._pending_keys.append(keys[keep])
-            self._pending_w.append(weight[keep])
+            pending_keys, pending_w = compact_entries(keys[keep], weight[keep])
+        self._pending_keys.append(pending_keys)
+        self._pending_w.append(pending_w)
         self._pending_n += keys.size
         if self._pending_n > max(MERGE_EVERY, self.heat_keys.size):
             self._merge_heat()
@@ -450,22 +456,20 @@ class ProfileBuilder:
         self.open_interval = -1
 
     def _merge_heat(self) -> None:
-        """Fold the buffered (block, weight) entries into the heat map: the entries summed per
-        block (:func:`~models.traces.keys.sum_by_key`, one sort), then merged into the sorted map
-        (:func:`~models.traces.keys.merge_tables`)."""
+        """Fold the buffered (block, weight) entries into the heat map: each block's entries summed
+        in order, then added to its sum in the map (:func:`~models.traces.keys.add_sums`)."""
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
-            self.coarse_keys, self.coarse_w = merge_tables(
-                self.coarse_keys,
-                self.coarse_w,
-                *sum_by_key(self._pending_coarse_keys, self._pending_coarse_w, STREAM_SHIFT - COARSE_SHIFT),
-                STREAM_SHIFT - COARSE_SHIFT,
+            table = [self.coarse_keys, self.coarse_w]
+            self.coarse_keys, self.coarse_w = None, None  # given up to add_sums, which frees it early
+            self.coarse_keys, self.coarse_w = add_sums(
+                table, self._pending_coarse_keys, self._pending_coarse_w, STREAM_SHIFT - COARSE_SHIFT
             )
-            self._pending_coarse_keys, self._pending_coarse_w = [], []
         if self._pending_keys:
-            self.heat_keys, self.heat_w = merge_tables(
-                self.heat_keys, self.heat_w, *sum_by_key(self._pending_keys, self._pending_w)
-            )
-            self._pending_keys, self._pending_w = [], []
+            table = [self.heat_keys, self.heat_w]
+            self.heat_keys, self.heat_w = _EMPTY_KEYS, _EMPTY_SUMS
+            self.heat_keys, self.heat_w = add_sums(table, self._pending_keys, self._pending_w)
+        self._pending_keys, self._pending_w = [], []
+        self._pending_coarse_keys, self._pending_coarse_w = [], []
         self._pending_n = 0
         if self.heat_keys.size > self.max_heat_blocks:
             self._sample_heat()

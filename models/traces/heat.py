@@ -100,7 +100,10 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float, unit_shift
         return weights
     shift = STREAM_SHIFT - unit_shift
     mask = (1 << shift) - 1
-    chunk_keys = ((keys >> shift) << shift) | ((keys & mask) // ratio)
+    chunk_keys = keys & mask  # ((keys >> shift) << shift) | ((keys & mask) // ratio), in place
+    chunk_keys //= ratio
+    if keys.size and int(keys.max()) >> shift:  # keys on streams other than 0
+        chunk_keys |= keys & ~mask
     if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
         return sum_by_key([chunk_keys], [weights], shift)[1]
     return sum_runs(chunk_keys, weights)[1]  # sorted block keys give sorted chunk keys
@@ -110,7 +113,10 @@ def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -
     """Fewest hottest chunks carrying each share of the total heat."""
     if heat.size == 0:
         return [0 for _ in captures]
-    cum = np.cumsum(np.sort(heat)[::-1])
+    cum = np.negative(heat)  # the heats in descending order, summed: in one array, in place
+    cum.sort()
+    np.cumsum(cum, out=cum)  # sums of the negated heats are the negated sums, exactly
+    np.negative(cum, out=cum)
     total = cum[-1]
     return [int(min(heat.size, np.searchsorted(cum, x * total * (1 - 1e-12)) + 1)) for x in captures]
 

@@ -15,7 +15,10 @@ Polars (``pola.rs``) runs its sort on a thread pool (``POLARS_MAX_THREADS`` caps
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from models.traces.records import BoolArray, FloatArray, IntArray
@@ -65,7 +68,25 @@ def _low_bits(keys: IntArray | list[IntArray], hi_shift: int) -> int:
     parts = [k for k in (keys if isinstance(keys, list) else [keys]) if k.size]
     if not any(int(k.max()) >> hi_shift for k in parts):
         return hi_shift
-    return max(int((k & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
+    return max(int((_int64(k) & ((1 << hi_shift) - 1)).max()).bit_length() for k in parts)
+
+
+def _int64(keys: npt.NDArray[Any]) -> IntArray:
+    """Keys as int64 (those kept compact as uint32 by :func:`compact_entries` copied back)."""
+    return keys.astype(np.int64, copy=False)
+
+
+def compact_entries(keys: IntArray, weights: FloatArray) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """(key, weight) entries in fewer bytes where no value changes, while they wait to be added
+    (:func:`add_sums`): keys as uint32 when all lie in ``[0, 2^32)`` (one stream of up to 16 TiB
+    in 4 KiB blocks), weights as float32 when every one is a float32 exactly (``1/2^k``, the
+    usual ``4096 / size``); float32 to float64 is exact, so the sums do not change."""
+    if keys.size and int(keys.min()) >= 0 and int(keys.max()) < (1 << 32):
+        keys = keys.astype(np.uint32)
+    narrow_w = weights.astype(np.float32)
+    if np.array_equal(narrow_w, weights):
+        return keys, narrow_w
+    return keys, weights
 
 
 def _narrow(keys: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
@@ -151,12 +172,130 @@ def sum_by_key(
     return _widen(ordered[new], hi_shift, lo_bits), sums
 
 
+RANK_CHUNK = 1 << 18
+"""Keys ranked (or runs summed) at once: bounds the temporaries (2 MB each)."""
+
+
+def _rank_words(seen: BoolArray) -> tuple[npt.NDArray[np.uint64], IntArray]:
+    """A byte map packed in 64-bit words, and for each word the number of set bits before it,
+    less one: the rank of value ``x`` among the values present is then
+    ``before[x >> 6] + popcount(words[x >> 6] << (63 - x % 64))`` (:func:`_rank`)."""
+    words = np.packbits(seen, bitorder="little").view(np.uint64)
+    per_word = np.bitwise_count(words).astype(np.int64)
+    before = np.cumsum(per_word)
+    before -= per_word
+    before -= 1
+    return words, before
+
+
+def _rank(words: npt.NDArray[np.uint64], before: IntArray, x: IntArray) -> IntArray:
+    """Rank of each (present) value ``x`` among the values set in the packed map: the bits of its
+    word up to its own (shifted to the top, so no mask is built) counted, plus those before."""
+    word = x >> 6
+    shift = (x & 63).view(np.uint64)
+    shift ^= np.uint64(63)  # 63 - x % 64
+    bits = words[word]
+    bits <<= shift
+    rank = before[word]
+    rank += np.bitwise_count(bits)
+    return rank
+
+
+def add_sums(
+    table: list[npt.NDArray[Any]],
+    more_keys: list[npt.NDArray[Any]],
+    more_weights: list[npt.NDArray[Any]],
+    hi_shift: int = STREAM_SHIFT,
+) -> tuple[IntArray, FloatArray]:
+    """A table ``[keys, sums]`` (distinct ascending keys with their sums) with more (key, weight)
+    entries added: bit for bit ``merge_tables(keys, sums, *sum_by_key(more_keys, more_weights,
+    hi_shift))``
+    (each key's new entries summed in the order given, from zero, then added to its sum).
+
+    The entries are never concatenated. When the (narrowed) keys of both lie within a byte map's
+    range (:func:`bitmap_range`), one byte map marks them all and gives each key its rank among
+    the union (:func:`_rank`): the entries are summed into an array of that length (``np.add.at``,
+    sequential in the order given, as ``bincount``) and the table's sums added at their ranks
+    (``x + y == y + x`` in floating point, so the table's sum comes first as in the merge);
+    neither a sort nor a merge of the table. Otherwise the entries are summed by
+    :func:`sum_by_key` and the two tables merged (:func:`merge_tables`).
+
+    The entries may be compact (:func:`compact_entries`). The three lists are emptied (the
+    function holds the only references), so that the entries
+    are freed as they are added and the old table before the new keys are listed: the table and
+    the entries are given up by the caller.
+    """
+    keys, sums = table
+    table.clear()
+    parts = [(k, w) for k, w in zip(more_keys, more_weights, strict=True) if k.size]
+    more_keys.clear()
+    more_weights.clear()
+    if not parts:
+        return keys, sums
+    lo_bits = _low_bits([keys, *(k for k, _ in parts)], hi_shift)
+    lo, hi = np.iinfo(np.int64).max, -1
+    if keys.size:
+        lo, hi = int(_narrow(keys[:1], hi_shift, lo_bits)[0]), int(_narrow(keys[-1:], hi_shift, lo_bits)[0])
+    for k, _ in parts:
+        nk = k if lo_bits == hi_shift else _narrow(_int64(k), hi_shift, lo_bits)
+        lo, hi = min(lo, int(nk.min())), max(hi, int(nk.max()))
+    n = keys.size + sum(k.size for k, _ in parts)
+    if not bitmap_range(lo, hi, n):
+        merged_keys, merged_sums = sum_by_key(
+            [_int64(k) for k, _ in parts], [w.astype(np.float64, copy=False) for _, w in parts], hi_shift
+        )
+        return (
+            merge_tables(keys, sums, merged_keys, merged_sums, hi_shift)
+            if keys.size
+            else (merged_keys, merged_sums)
+        )
+
+    def offsets(k: npt.NDArray[Any]) -> IntArray:
+        """``narrowed key - lo`` as a new int64 array (the keys given stay as they are)."""
+        if lo_bits == hi_shift:
+            return np.subtract(k, lo, dtype=np.int64)
+        return _narrow(_int64(k), hi_shift, lo_bits) - lo
+
+    seen = np.zeros(-(-(hi - lo + 1) // 64) * 64, dtype=bool)
+    for k, _ in parts:
+        seen[offsets(k)] = True
+    for a in range(0, keys.size, RANK_CHUNK):
+        seen[offsets(keys[a : a + RANK_CHUNK])] = True
+    words, before = _rank_words(seen)
+    total = np.zeros(int(before[-1]) + 1 + int(np.bitwise_count(words[-1])), dtype=np.float64)
+    parts.reverse()
+    while parts:  # sequential in the order given, from zero: as bincount sums
+        k, w = parts.pop()
+        np.add.at(total, _rank(words, before, offsets(k)), w.astype(np.float64, copy=False))
+        del k, w
+    for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, ascending
+        total[_rank(words, before, offsets(keys[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
+    del keys, sums, words, before  # the old table, before the new keys are listed
+    present = np.flatnonzero(seen)
+    del seen
+    present += lo
+    return _widen(present, hi_shift, lo_bits), total
+
+
 def sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
-    """As :func:`sum_by_key` for keys already sorted (equal keys adjacent): no sort."""
+    """As :func:`sum_by_key` for keys already sorted (equal keys adjacent): no sort. Each run is
+    summed in order from zero (``bincount``), :data:`RANK_CHUNK` entries at a time (cut between
+    runs), so the temporaries stay small whatever the table's length."""
     if keys.size == 0:
         return keys, weights
     new = _runs(keys)
-    return keys[new], np.bincount(np.cumsum(new) - 1, weights=weights).astype(np.float64, copy=False)
+    starts = np.flatnonzero(new)
+    sums = np.empty(starts.size, dtype=np.float64)
+    j = 0
+    while j < starts.size:
+        a = int(starts[j])
+        k = int(np.searchsorted(starts, a + RANK_CHUNK))  # the runs starting in this window (>= 1)
+        b = int(starts[k]) if k < starts.size else keys.size
+        run = np.cumsum(new[a:b], dtype=np.int64)
+        run -= 1
+        sums[j:k] = np.bincount(run, weights=weights[a:b], minlength=k - j)
+        j = k
+    return keys[starts], sums
 
 
 def distinct(keys: IntArray) -> IntArray:
@@ -180,8 +319,19 @@ def distinct_count(keys: IntArray, hi_shift: int = STREAM_SHIFT) -> int:
     return int(pl.Series(values=narrow, dtype=pl.Int64).n_unique())
 
 
+SECTOR_COUNT_MAX = 1 << 16
+"""Values that are whole 512-byte sectors below this many sectors (32 MiB: I/O sizes) are counted
+in an array indexed by sector count (:func:`value_counts`), no sort."""
+
+
 def value_counts(x: IntArray) -> tuple[IntArray, IntArray]:
-    """Distinct values (ascending) and how often each occurs."""
+    """Distinct values (ascending) and how often each occurs: by ``bincount`` over the sector
+    count when every value is a whole number of 512-byte sectors below 32 MiB (I/O sizes, as a
+    rule), else by a sort."""
+    if x.size and int(x.min()) >= 0 and int(x.max()) < SECTOR_COUNT_MAX << 9 and not (x & 511).any():
+        counts = np.bincount(x >> 9)
+        present = np.flatnonzero(counts)
+        return present << 9, counts[present]
     ordered = sort_keys(x)
     if ordered.size == 0:
         return ordered, np.zeros(0, np.int64)
