@@ -712,8 +712,8 @@ class BatchModel:
         self.capacity_ok = self._fill_pct(slice(None)) <= self.headroom.capacity_max_fill_pct + 1e-9
 
         # states: (array, flash cache, nodes, layout); scale-out arrays add nodes with the drive
-        # count, and their node CPU depends on the layout (an erasure-coded write's chunk operations,
-        # models.controller.controller_load), so their states are per layout too.
+        # count, and their node CPU depends on an erasure-coded layout (a write's chunk operations,
+        # models.controller.controller_load), so their erasure-coded states are per layout too.
         # Segments: runs of rows sharing a family and a state (one per family unless nodes grow).
         nfam = len(sp.families)
         rows_of = sp.starts[1:] - sp.starts[:-1]
@@ -786,7 +786,11 @@ class BatchModel:
         flash_values, flash_ix = np.unique(flash, return_inverse=True)
         seg_array = self.fam_array[seg_family]
         n_layouts = int(self.fam_layout.max(initial=0)) + 2
-        seg_layout = np.where(on_so, self.fam_layout[seg_family] + 1, 0)  # 0: not scale-out
+        # only an erasure-coded layout (as written) changes a node's CPU (models.architecture.node_stripes
+        # is None for every other layout), so other layouts share their (array, flash, nodes) state
+        erasure = np.asarray([lay.scheme is RaidScheme.ERASURE for lay, _ in self.layouts], dtype=bool)
+        fam_lay = self.fam_layout[seg_family]
+        seg_layout = np.where(on_so & erasure[fam_lay], fam_lay + 1, 0)  # 0: not an erasure-coded scale-out
         key = (
             (seg_array * flash_values.size + flash_ix[seg_family]) * (int(seg_nodes.max(initial=0)) + 1)
             + seg_nodes
