@@ -463,7 +463,8 @@ class BatchEvaluation:
     @property
     def capacity_passed(self) -> BoolArray:
         """Whether each row holds the workloads within the capacity headroom."""
-        return self.model._capacity_ok(np.arange(self.space.rows, dtype=np.int64))
+        sp = self.space
+        return self.model._capacity_ok(np.arange(sp.rows, dtype=np.int64), sp.family)
 
     def detail(self, rows: npt.ArrayLike) -> RowDetail:
         return self.model.detail(np.asarray(rows, dtype=np.int64))
@@ -839,20 +840,18 @@ class BatchModel:
             return self._row_seg[rows]
         return np.searchsorted(self.seg_start, rows, side="right").astype(np.int64) - 1
 
-    def _usable_tb(self, rows: IntArray) -> FloatArray:
-        """Usable capacity of ``rows`` [TB]: n x the family's usable TB per drive."""
-        sp = self.space
-        fam = sp.family_of(rows)
-        return sp.count_of(rows, fam) * self.fam_usable_per_drive[fam]
+    def _usable_tb(self, rows: IntArray, fam: IntArray) -> FloatArray:
+        """Usable capacity of ``rows`` (of families ``fam``) [TB]: n x the family's usable TB per drive."""
+        return self.space.count_of(rows, fam) * self.fam_usable_per_drive[fam]
 
-    def _capacity_ok(self, rows: IntArray) -> BoolArray:
-        """Whether ``rows`` hold the workloads within the capacity headroom. Within a family it
-        never turns false as drives grow (usable grows with n: fill never rises)."""
-        return self._fill_pct(rows) <= self.headroom.capacity_max_fill_pct + 1e-9
+    def _capacity_ok(self, rows: IntArray, fam: IntArray) -> BoolArray:
+        """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom.
+        Within a family it never turns false as drives grow (usable grows with n: fill never rises)."""
+        return self._fill_pct(rows, fam) <= self.headroom.capacity_max_fill_pct + 1e-9
 
-    def _fill_pct(self, rows: IntArray) -> FloatArray:
+    def _fill_pct(self, rows: IntArray, fam: IntArray) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
-        usable = self._usable_tb(rows)
+        usable = self._usable_tb(rows, fam)
         return np.divide(100.0 * self.needed_tb, usable, out=np.full_like(usable, np.inf), where=usable > 0)
 
     def _states(self) -> None:
@@ -1128,7 +1127,7 @@ class BatchModel:
         (:func:`models.pool.wear_kib_per_drive`)."""
         win = self.win[wi]
         sp = self.space
-        fam = sp.family_of(rows)
+        fam = self.seg_family[seg]
         n_int = sp.count_of(rows, fam)
         n = n_int.astype(np.float64)
         parity = n / self.seg_width[seg] * self.seg_parity[seg]
@@ -1200,18 +1199,22 @@ class BatchModel:
         """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
         return self.seg_rated_dwpd[seg]
 
-    def _verdict(self, rows: IntArray, good: BoolArray, prune: bool = True) -> None:
-        """Clear ``good`` (one flag per row of ``rows``) for rows failing the drive model in a window.
+    def _verdict(
+        self, rows: IntArray, good: BoolArray, prune: bool = True, segments: IntArray | None = None
+    ) -> None:
+        """Clear ``good`` (one flag per row of ``rows``, in ``segments`` if known) for rows failing
+        the drive model in a window.
 
         Window by window; with ``prune``, only rows still good are evaluated (a row's figures are
         elementwise: the same whichever rows it is evaluated with)."""
         lim = self.headroom.drive_max_pct + 1e-9
+        all_seg = self._segments(rows) if segments is None else segments
         for wi in range(len(self.windows)):
             if prune and not good.any():
                 break
             sub = np.flatnonzero(good) if prune else np.arange(rows.size)
             at = rows[sub]
-            seg = self._segments(at)
+            seg = all_seg[sub]
             u, u_par, phases, _, dwpd = self._latencies(wi, at, seg, every=False)
             keep = (100 * u <= lim) & (100 * u_par <= lim)
             rated = self._rated_dwpd(seg)
@@ -1238,11 +1241,12 @@ class BatchModel:
             self._row_seg = np.repeat(np.arange(self.seg_len.size, dtype=np.int64), self.seg_len)
         for lo in range(0, n, CHUNK_ROWS):
             rows = np.arange(lo, min(n, lo + CHUNK_ROWS), dtype=np.int64)
-            good = self._capacity_ok(rows) & self.seg_ok[self._segments(rows)]
+            seg = self._segments(rows)
+            good = self._capacity_ok(rows, self.seg_family[seg]) & self.seg_ok[seg]
             if prune and not good.any():
                 continue
             modelled += int(good.size if not prune else np.count_nonzero(good))
-            self._verdict(rows, good, prune)
+            self._verdict(rows, good, prune, seg)
             ok[rows] = good
         return ok, modelled
 
@@ -1258,7 +1262,7 @@ class BatchModel:
         live = np.flatnonzero(lo < hi)
         while live.size:
             mid = (lo[live] + hi[live]) // 2
-            ok = self._capacity_ok(mid)
+            ok = self._capacity_ok(mid, live)
             hi[live] = np.where(ok, mid, hi[live])
             lo[live] = np.where(ok, lo[live], mid + 1)
             live = live[lo[live] < hi[live]]
@@ -1298,7 +1302,8 @@ class BatchModel:
             rows = seg_lo[g] + (ix - seg_at[g])
             good = np.ones(total, dtype=bool)
             for lo in range(0, total, CHUNK_ROWS):
-                self._verdict(rows[lo : lo + CHUNK_ROWS], good[lo : lo + CHUNK_ROWS])
+                part = slice(lo, lo + CHUNK_ROWS)
+                self._verdict(rows[part], good[part], segments=g[part])
             modelled += total
             # the first passing row of each family in this round (rows ascend within a family)
             hit = np.flatnonzero(good)
@@ -1344,7 +1349,7 @@ class BatchModel:
                 if twi == wi:
                     phase_lat[t] = phases[i]
         # the bill: :func:`models.bill.bill_of_materials` for a single pool, over rows
-        fam_ix = sp.family_of(rows)
+        fam_ix = self.seg_family[seg]
         n = sp.count_of(rows, fam_ix)
         fams = sp.families
         per = np.asarray(
@@ -1372,7 +1377,7 @@ class BatchModel:
         fo = self.seg_fo[:, seg]
         port = self.st_port[state].T
         ctrl_limit = self.st_ctrl_limit[state]
-        passed = self._capacity_ok(rows)
+        passed = self._capacity_ok(rows, fam_ix)
         passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
@@ -1392,8 +1397,8 @@ class BatchModel:
             rack_units=ru,
             power_w=power,
             cost_usd=cost,
-            usable_tb=self._usable_tb(rows),
-            fill_pct=self._fill_pct(rows),
+            usable_tb=self._usable_tb(rows, fam_ix),
+            fill_pct=self._fill_pct(rows, fam_ix),
             capacity_limit_pct=hr.capacity_max_fill_pct,
             drive_pct=drive,
             parity_pct=parity,

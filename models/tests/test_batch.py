@@ -430,14 +430,16 @@ def test_first_passing_search_over_any_verdicts(catalog: Catalog, seed: int, sha
     verdict = np.random.default_rng(seed).random(space.rows) < share
     asked: list[np.ndarray] = []
 
-    def fake(rows: np.ndarray, good: np.ndarray, prune: bool = True) -> None:
+    def fake(
+        rows: np.ndarray, good: np.ndarray, prune: bool = True, segments: np.ndarray | None = None
+    ) -> None:
         asked.append(rows.copy())
         good &= verdict[rows]
 
     model._verdict = fake  # type: ignore[method-assign]
     first, modelled = model.first_passing()
 
-    base = model._capacity_ok(np.arange(space.rows)) & model.seg_ok[model.seg]
+    base = model._capacity_ok(np.arange(space.rows), space.family) & model.seg_ok[model.seg]
     ok = verdict & base
     expected = [
         next((r for r in range(space.starts[f], space.starts[f + 1]) if ok[r]), -1)
