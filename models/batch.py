@@ -524,14 +524,26 @@ def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
     return kind(*(table[ix, k] for k in range(table.shape[1])))
 
 
-def _take(work: Work, ix: IntArray | slice) -> Work:
-    """A segment-level :class:`Work` gathered onto rows (the role work the pool state needs); a
-    figure that is one number for every segment (no work of that kind: a workload without I/Os)
-    stays that number."""
-    return Work(
-        RoleWork(*(x if np.ndim(x) == 0 else np.asarray(x)[ix] for x in work.data)),
-        RoleWork(*(x if np.ndim(x) == 0 else np.asarray(x)[ix] for x in work.parity)),
-    )
+def _take(work: Work, ix: IntArray, data_ops: bool = True) -> Work:
+    """A segment-level :class:`Work` gathered onto rows: the role work the pool state, the wait
+    and the wear read (a parity role's operations never are, the data role's only for the wait:
+    ``data_ops``; left out, they are nan). A figure that is one number for every segment (no work
+    of that kind: a workload without I/Os) stays that number."""
+
+    def gather(x: Any) -> Any:
+        return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+
+    def role(r: RoleWork, ops: bool) -> RoleWork:
+        return RoleWork(
+            gather(r.read_ms),
+            gather(r.write_ms),
+            gather(r.read_pos),
+            gather(r.write_pos),
+            gather(r.ops) if ops else math.nan,
+            gather(r.wear_kib),
+        )
+
+    return Work(role(work.data, data_ops), role(work.parity, False))
 
 
 @dataclass
@@ -1118,13 +1130,14 @@ class BatchModel:
     # -- evaluation
 
     def _pool(
-        self, wi: int, rows: IntArray, seg: IntArray
+        self, wi: int, rows: IntArray, seg: IntArray, latency: bool = True
     ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray, FloatArray]:
         """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), mean
         read-miss service and drive wait (:func:`models.pool.miss_path`), the response of one
         readahead request (:func:`models.pool.readahead_service_ms` plus the wait) and the
         wear-weighted KiB/s written on one drive of the busiest role
-        (:func:`models.pool.wear_kib_per_drive`)."""
+        (:func:`models.pool.wear_kib_per_drive`). Without ``latency`` the service, wait and
+        readahead figures are not worked out (empty arrays)."""
         win = self.win[wi]
         sp = self.space
         fam = self.seg_family[seg]
@@ -1134,12 +1147,13 @@ class BatchModel:
         n_data = n - parity
         usable_gb = n_int * self.fam_usable_per_drive[fam] * 1000.0
         span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
-        work = _take(win.work, seg)
+        # the role work the state, the wait and the wear read (a parity role's operations never are)
+        work = _take(win.work, seg, latency)
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
-            overhead_ms=t.overhead_ms[seg],
-            stream_read_ms_per_kib=t.stream_read_ms_per_kib[seg],
+            overhead_ms=t.overhead_ms[seg] if latency else math.nan,
+            stream_read_ms_per_kib=t.stream_read_ms_per_kib[seg] if latency else math.nan,
             read_pos_a=t.read_pos_a[seg],
             read_pos_b=t.read_pos_b[seg],
             write_pos_a=t.write_pos_a[seg],
@@ -1149,11 +1163,15 @@ class BatchModel:
         outstanding = np.broadcast_to(np.asarray(pw.outstanding, dtype=np.float64), self.seg_g.shape)[seg]
         q_cap = stated_queue(outstanding, pw.concurrency_stated, n_data, self.seg_limit[seg])
         state = pool_state(work, times, n_data, parity, span, q_cap, self.seg_g[seg], self.seg_h[seg])
+        wear = wear_kib_per_drive(work, n_data, parity)
+        if not latency:
+            none = np.zeros(0)
+            return state, none, none, none, wear
         rate = np.broadcast_to(np.asarray(pw.read_miss_rate, dtype=np.float64), self.seg_g.shape)[seg]
         fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
         mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
         ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
-        return state, mean_read, wait, ra_ms, wear_kib_per_drive(work, n_data, parity)
+        return state, mean_read, wait, ra_ms, wear
 
     def _latencies(
         self, wi: int, rows: IntArray, seg: IntArray, every: bool
@@ -1161,17 +1179,22 @@ class BatchModel:
         """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
         reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
         writes per day the window needs (:func:`models.pool.endurance_result`)."""
-        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg)
+        wanted = [
+            i
+            for i, m in enumerate(self.members[wi])
+            if m.target_ms is not None or (every and m.phase.read_pct > 0)
+        ]
+        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg, latency=bool(wanted))
         dwpd = np.asarray(wear * self.seg_dwpd_per_kib[seg], dtype=np.float64)
-        base = np.where(self.seg_hdd[seg], mean_read, 0.0)
-        st_ix = self.seg_state[seg]
         phases: dict[int, FloatArray] = {}
         rl_sum = np.zeros(rows.size)
         r_w = 0.0
         saturated = np.zeros(rows.size, dtype=bool)
-        for i, m in enumerate(self.members[wi]):
-            if m.target_ms is None and not (every and m.phase.read_pct > 0):
-                continue
+        if wanted:
+            base = np.where(self.seg_hdd[seg], mean_read, 0.0)
+            st_ix = self.seg_state[seg]
+        for i in wanted:
+            m = self.members[wi][i]
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
             k = self.st_lat_k[wi][st_ix, i]
             with np.errstate(invalid="ignore"):
