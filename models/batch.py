@@ -554,12 +554,34 @@ class _Window:
     work: Work  # pool.work (reads plus writes), summed once: every chunk of rows reads it
 
 
+def _gather_work(work: Work, ix: IntArray) -> Work:
+    """Every figure of ``work`` (arrays over some index) taken at ``ix``; one number stays one."""
+
+    def gather(x: Any) -> Any:
+        return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+
+    def role(r: RoleWork) -> RoleWork:
+        return RoleWork(*(gather(x) for x in r))
+
+    return Work(role(work.data), role(work.parity), gather(work.backend_ios), gather(work.kib))
+
+
 class _SegmentPlans:
     """:class:`models.pool.PlanSource` of many segments at once: each layout's access plans (rows
-    of a table, one per layout) gathered onto the segments and priced on their drives."""
+    of a table, one per layout) priced on each distinct (layout, drive) pair of the segments, then
+    gathered onto the segments (the same elementwise prices, once per pair rather than per segment:
+    a family's segments, one per node count, share theirs)."""
 
-    def __init__(self, model: BatchModel, lay: IntArray, times: Any, arr: IntArray) -> None:
-        self.model, self.lay, self.times = model, lay, times
+    def __init__(self, model: BatchModel, lay: IntArray, drv: IntArray, arr: IntArray) -> None:
+        self.model = model
+        nd = max(len(model.drives), 1)
+        pairs, pair_of = np.unique(lay * nd + drv, return_inverse=True)
+        # priced per pair only where segments share pairs enough to pay for the gathers
+        self.pair_of: IntArray | None = pair_of.ravel() if 2 * pairs.size <= lay.size else None
+        if self.pair_of is None:
+            pairs = lay * nd + drv
+        self.lay = pairs // nd
+        self.times = _columns(model.d_times, pairs % nd, DriveTimes)
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[bool, tuple[Work, Work]] = {}
         # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
@@ -569,13 +591,18 @@ class _SegmentPlans:
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
         self.metadata_memo: dict[float, Work] = {}
 
+    def _priced(self, plan: AccessPlan, *, interleaved: bool = True) -> Work:
+        """``plan`` (arrays over the pairs) priced on each pair's drive, gathered onto the segments."""
+        work = plan_work(plan, self.times, interleaved=interleaved)
+        return work if self.pair_of is None else _gather_work(work, self.pair_of)
+
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
         if got is None:
             rtab, wtab = self.model._random_plans(size_kib)
             got = self.memo[size_kib] = (
-                plan_work(_columns(rtab, self.lay, AccessPlan), self.times),
-                plan_work(_columns(wtab, self.lay, AccessPlan), self.times),
+                self._priced(_columns(rtab, self.lay, AccessPlan)),
+                self._priced(_columns(wtab, self.lay, AccessPlan)),
             )
         return got
 
@@ -584,8 +611,8 @@ class _SegmentPlans:
         if got is None:
             m = self.model
             got = self.stream_memo[interleaved] = (
-                plan_work(_columns(m.l_seq_read, self.lay, AccessPlan), self.times, interleaved=interleaved),
-                plan_work(_columns(m.l_seq_write, self.lay, AccessPlan), self.times, interleaved=interleaved),
+                self._priced(_columns(m.l_seq_read, self.lay, AccessPlan), interleaved=interleaved),
+                self._priced(_columns(m.l_seq_write, self.lay, AccessPlan), interleaved=interleaved),
             )
         return got
 
@@ -605,8 +632,8 @@ class _SegmentPlans:
             rd, wr = self.random(size_kib)
             rtab, _ = self.model._random_plans(size_kib)
             _, wtab = self.model._random_plans(size_kib / ratio)
-            rd_c = plan_work(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio), self.times)
-            wr_c = plan_work(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib), self.times)
+            rd_c = self._priced(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio))
+            wr_c = self._priced(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib))
             got = self.compressed_memo[(size_kib, ratio)] = (
                 where_work(self.packs, rd_c, rd),
                 where_work(self.packs, wr_c, wr),
@@ -617,8 +644,8 @@ class _SegmentPlans:
         got = self.metadata_memo.get(size_kib)
         if got is None:
             _, wtab = self.model._random_plans(METADATA_KIB)
-            got = self.metadata_memo[size_kib] = plan_work(
-                in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib), self.times
+            got = self.metadata_memo[size_kib] = self._priced(
+                in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib)
             )
         return got
 
@@ -1058,7 +1085,7 @@ class BatchModel:
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
-        plans = _SegmentPlans(self, lay, times, self.fam_array[seg_f])
+        plans = _SegmentPlans(self, lay, drv, self.fam_array[seg_f])
         nseg = seg_f.size
         nw = len(self.windows)
         self.win: list[_Window] = []
