@@ -116,8 +116,9 @@ POOL = "pool"
 CHUNK_ROWS = 1 << 15
 """Rows evaluated per numpy pass (keeps the temporaries in cache)."""
 
-FIRST_BLOCK_ROWS = 4
-"""Rows per family in the first round of :meth:`BatchModel.first_passing` (doubling each round)."""
+FIRST_BLOCK_ROWS = 2
+"""Rows per family in the first round of :meth:`BatchModel.first_passing` (half as many more each
+round: 2, 3, 4, 6, 9, ...; fewer rows past the first passing one than doubling, for a few more rounds)."""
 
 
 # ---- families and rows ---------------------------------------------------------------------------
@@ -1324,7 +1325,7 @@ class BatchModel:
 
         A family's candidates are its rows within the capacity headroom (from
         :meth:`first_capacity_rows` on) in segments passing the drive-independent checks. They are
-        evaluated in ascending drive count, in blocks that double each round
+        evaluated in ascending drive count, in blocks that grow by half each round
         (``FIRST_BLOCK_ROWS`` first), every family's block together, up to the family's first
         passing row: the rows after it are never evaluated. The same row as the first passing one
         of :meth:`passed` (a row's verdict does not depend on the rows evaluated with it).
@@ -1364,7 +1365,7 @@ class BatchModel:
             still = np.ones(active.size, dtype=bool)
             still[done] = False
             active = active[still & (pos[active] < end[active])]
-            block *= 2
+            block += max(1, block // 2)
         return first, modelled
 
     def detail(self, rows: IntArray) -> RowDetail:
