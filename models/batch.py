@@ -1093,7 +1093,8 @@ class BatchModel:
         self.seg_ssd_latency: list[dict[int, FloatArray]] = []
         self.seg_ctrl = np.zeros((nw, nseg))
         self.seg_fo = np.zeros((nw, nseg))
-        self.seg_lat_c: list[FloatArray] = []
+        self.seg_lat_c: list[list[FloatArray]] = []  # [window][phase] per segment
+        self.seg_lat_k: list[list[FloatArray]] = []
         seg_ok = self.st_ok[self.seg_state].copy()
         bus_ok = np.ones(nseg, dtype=bool)
         ctrl_limit = self.st_ctrl_limit[self.seg_state]
@@ -1120,10 +1121,15 @@ class BatchModel:
             rnd = np.asarray([m.rnd for m in members], dtype=np.float64)[None, :]
             front = r_ctrl[:, None] + port_ms
             miss = np.maximum(0.0, 1 - hd - hf)
-            self.seg_lat_c.append(
+            lat_c = (
                 front
                 + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None] + miss * hit_ms[:, None])
                 + (1 - rnd) * hit_ms[:, None]
+            )
+            # per phase, one contiguous column per segment (rows gather from 1-D tables)
+            self.seg_lat_c.append([np.ascontiguousarray(lat_c[:, i]) for i in range(len(members))])
+            self.seg_lat_k.append(
+                [np.ascontiguousarray(self.st_lat_k[wi][self.seg_state, i]) for i in range(len(members))]
             )
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
@@ -1220,13 +1226,12 @@ class BatchModel:
         saturated = np.zeros(rows.size, dtype=bool)
         if wanted:
             base = np.where(self.seg_hdd[seg], mean_read, 0.0)
-            st_ix = self.seg_state[seg]
         for i in wanted:
             m = self.members[wi][i]
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
-            k = self.st_lat_k[wi][st_ix, i]
+            k = self.seg_lat_k[wi][i][seg]
             with np.errstate(invalid="ignore"):
-                read_ms = self.seg_lat_c[wi][seg, i] + np.where(k > 0, k * r_miss, 0.0)
+                read_ms = self.seg_lat_c[wi][i][seg] + np.where(k > 0, k * r_miss, 0.0)
                 if m.rnd < 1:
                     read_ms = read_ms + (1 - m.rnd) * sequential_extra_ms(
                         m.mean_kib, self.p.readahead_kib, ra_ms
