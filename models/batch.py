@@ -553,6 +553,9 @@ class _Window:
 
     pool: PoolWork
     work: Work  # pool.work (reads plus writes), summed once: every chunk of rows reads it
+    outstanding: FloatArray  # pool.outstanding, read_miss_rate, miss_fixed_ms per segment
+    read_miss_rate: FloatArray
+    miss_fixed_ms: FloatArray
 
 
 def _gather_work(work: Work, ix: IntArray) -> Work:
@@ -1107,7 +1110,16 @@ class BatchModel:
             items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
             pw = pool_work(items, plans)
             work = pw.work
-            self.win.append(_Window(pw, work))
+            self.win.append(
+                _Window(
+                    pw,
+                    work,
+                    *(
+                        np.broadcast_to(np.asarray(x, dtype=np.float64), (nseg,)).copy()
+                        for x in (pw.outstanding, pw.read_miss_rate, pw.miss_fixed_ms)
+                    ),
+                )
+            )
             u, fo, r_ctrl = self._controllers(
                 wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
             )
@@ -1193,17 +1205,21 @@ class BatchModel:
             write_pos_a=t.write_pos_a[seg],
             write_pos_b=t.write_pos_b[seg],
         )
-        pw = win.pool
-        outstanding = np.broadcast_to(np.asarray(pw.outstanding, dtype=np.float64), self.seg_g.shape)[seg]
-        q_cap = stated_queue(outstanding, pw.concurrency_stated, n_data, self.seg_limit[seg])
-        state = pool_state(work, times, n_data, parity, span, q_cap, self.seg_g[seg], self.seg_h[seg])
+        if win.pool.concurrency_stated:
+            q_cap = stated_queue(win.outstanding[seg], True, n_data, self.seg_limit[seg])
+        else:  # one command per drive: nothing to gather
+            q_cap = stated_queue(0.0, False, n_data, 0.0)
+        # command queuing's gain enters the state only past one command per drive
+        one_command = bool(np.all(np.asarray(q_cap) <= 1.0))
+        g, h = (0.0, 1.0) if one_command else (self.seg_g[seg], self.seg_h[seg])
+        state = pool_state(work, times, n_data, parity, span, q_cap, g, h)
         wear = wear_kib_per_drive(work, n_data, parity)
         if not latency:
             none = np.zeros(0)
             return state, none, none, none, wear
-        rate = np.broadcast_to(np.asarray(pw.read_miss_rate, dtype=np.float64), self.seg_g.shape)[seg]
-        fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
-        mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
+        mean_read, _, wait = miss_path(
+            work, win.read_miss_rate[seg], win.miss_fixed_ms[seg], state, self.p.drive_service_scv
+        )
         ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
         return state, mean_read, wait, ra_ms, wear
 
