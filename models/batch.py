@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -115,6 +116,10 @@ POOL = "pool"
 CHUNK_ROWS = 1 << 15
 """Rows evaluated per numpy pass (keeps the temporaries in cache)."""
 
+FIRST_BLOCK_ROWS = 2
+"""Rows per family in the first round of :meth:`BatchModel.first_passing` (half as many more each
+round: 2, 3, 4, 6, 9, ...; fewer rows past the first passing one than doubling, for a few more rounds)."""
+
 
 # ---- families and rows ---------------------------------------------------------------------------
 
@@ -139,10 +144,6 @@ class Family:
         if self.flash_cache_gb:
             text += f", {self.flash_cache_gb:g} GB flash cache"
         return text
-
-
-_NODE_ROWS = 1 << 16
-"""Rows per group when the scale-out node counts of the candidate rows are worked out."""
 
 
 def spare_counts(drive_counts: IntArray, policy: SparePolicy) -> IntArray:
@@ -227,16 +228,59 @@ def family_configuration(
 @dataclass(frozen=True)
 class CandidateSpace:
     """Every row of every family: ``family[r]`` and ``drive_count[r]``; family f owns rows
-    ``starts[f]:starts[f + 1]`` in ascending drive count."""
+    ``starts[f]:starts[f + 1]``, its drive counts ``counts[f]`` in ascending order (families of one
+    array and layout share one array of counts).
+
+    ``family`` and ``drive_count`` (one entry per row: ~20 million with custom builds) are built
+    on first use; :meth:`family_of` and :meth:`count_of` answer for a few rows without them.
+    """
 
     families: tuple[Family, ...]
-    family: IntArray
-    drive_count: IntArray
+    counts: tuple[IntArray, ...]
     starts: IntArray
 
     @property
     def rows(self) -> int:
-        return int(self.drive_count.size)
+        return int(self.starts[-1])
+
+    @cached_property
+    def family(self) -> IntArray:
+        return np.repeat(np.arange(len(self.counts), dtype=np.int64), np.diff(self.starts))
+
+    @cached_property
+    def drive_count(self) -> IntArray:
+        return np.concatenate(self.counts) if self.counts else np.zeros(0, dtype=np.int64)
+
+    @cached_property
+    def _distinct_counts(self) -> tuple[IntArray, IntArray]:
+        """The distinct count arrays end to end, and per family where its own begins there
+        minus its first row (``count_of(r) = table[base[family] + r]``)."""
+        where: dict[int, int] = {}
+        parts: list[IntArray] = []
+        base = np.empty(len(self.counts), dtype=np.int64)
+        at = 0
+        for f, c in enumerate(self.counts):
+            k = where.get(id(c))
+            if k is None:
+                k = where[id(c)] = at
+                parts.append(c)
+                at += c.size
+            base[f] = k - self.starts[f]
+        return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), base
+
+    def family_of(self, rows: IntArray | int) -> IntArray:
+        """The family of each of ``rows`` (``family[rows]``)."""
+        if "family" in self.__dict__:
+            return self.family[rows]
+        return np.searchsorted(self.starts, rows, side="right").astype(np.int64) - 1
+
+    def count_of(self, rows: IntArray | int, family: IntArray | None = None) -> IntArray:
+        """The drive count of each of ``rows`` (``drive_count[rows]``); ``family`` their families if known."""
+        if "drive_count" in self.__dict__:
+            return self.drive_count[rows]
+        table, base = self._distinct_counts
+        fam = self.family_of(rows) if family is None else family
+        return table[base[fam] + np.asarray(rows, dtype=np.int64)]
 
 
 def candidate_space(families: Sequence[Family]) -> CandidateSpace:
@@ -253,13 +297,7 @@ def candidate_space(families: Sequence[Family]) -> CandidateSpace:
     sizes = np.fromiter((p.size for p in parts), dtype=np.int64, count=len(parts))
     starts = np.zeros(len(parts) + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
-    counts_all = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    return CandidateSpace(
-        families=tuple(families),
-        family=np.repeat(np.arange(len(parts), dtype=np.int64), sizes),
-        drive_count=counts_all,
-        starts=starts,
-    )
+    return CandidateSpace(families=tuple(families), counts=tuple(parts), starts=starts)
 
 
 # ---- results -------------------------------------------------------------------------------------
@@ -411,13 +449,23 @@ class RowDetail:
 
 @dataclass(frozen=True)
 class BatchEvaluation:
-    """Verdict of every row; :meth:`detail` gives every figure of chosen rows."""
+    """Verdict of every row; :meth:`detail` gives every figure of chosen rows.
+
+    With ``first_only`` (:func:`evaluate_batch`), ``passed`` holds only each family's first passing
+    row: the rows after it were not evaluated.
+    """
 
     space: CandidateSpace
     passed: BoolArray
-    capacity_passed: BoolArray
     modelled_rows: int  # rows whose drive model ran (the others failed capacity or a front-end check)
     model: BatchModel
+    first_only: bool = False
+
+    @property
+    def capacity_passed(self) -> BoolArray:
+        """Whether each row holds the workloads within the capacity headroom."""
+        sp = self.space
+        return self.model._capacity_ok(np.arange(sp.rows, dtype=np.int64), sp.family)
 
     def detail(self, rows: npt.ArrayLike) -> RowDetail:
         return self.model.detail(np.asarray(rows, dtype=np.int64))
@@ -477,14 +525,26 @@ def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
     return kind(*(table[ix, k] for k in range(table.shape[1])))
 
 
-def _take(work: Work, ix: IntArray | slice) -> Work:
-    """A segment-level :class:`Work` gathered onto rows (the role work the pool state needs); a
-    figure that is one number for every segment (no work of that kind: a workload without I/Os)
-    stays that number."""
-    return Work(
-        RoleWork(*(x if np.ndim(x) == 0 else np.asarray(x)[ix] for x in work.data)),
-        RoleWork(*(x if np.ndim(x) == 0 else np.asarray(x)[ix] for x in work.parity)),
-    )
+def _take(work: Work, ix: IntArray, data_ops: bool = True) -> Work:
+    """A segment-level :class:`Work` gathered onto rows: the role work the pool state, the wait
+    and the wear read (a parity role's operations never are, the data role's only for the wait:
+    ``data_ops``; left out, they are nan). A figure that is one number for every segment (no work
+    of that kind: a workload without I/Os) stays that number."""
+
+    def gather(x: Any) -> Any:
+        return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+
+    def role(r: RoleWork, ops: bool) -> RoleWork:
+        return RoleWork(
+            gather(r.read_ms),
+            gather(r.write_ms),
+            gather(r.read_pos),
+            gather(r.write_pos),
+            gather(r.ops) if ops else math.nan,
+            gather(r.wear_kib),
+        )
+
+    return Work(role(work.data, data_ops), role(work.parity, False))
 
 
 @dataclass
@@ -493,14 +553,39 @@ class _Window:
 
     pool: PoolWork
     work: Work  # pool.work (reads plus writes), summed once: every chunk of rows reads it
+    outstanding: FloatArray  # pool.outstanding, read_miss_rate, miss_fixed_ms per segment
+    read_miss_rate: FloatArray
+    miss_fixed_ms: FloatArray
+
+
+def _gather_work(work: Work, ix: IntArray) -> Work:
+    """Every figure of ``work`` (arrays over some index) taken at ``ix``; one number stays one."""
+
+    def gather(x: Any) -> Any:
+        return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+
+    def role(r: RoleWork) -> RoleWork:
+        return RoleWork(*(gather(x) for x in r))
+
+    return Work(role(work.data), role(work.parity), gather(work.backend_ios), gather(work.kib))
 
 
 class _SegmentPlans:
     """:class:`models.pool.PlanSource` of many segments at once: each layout's access plans (rows
-    of a table, one per layout) gathered onto the segments and priced on their drives."""
+    of a table, one per layout) priced on each distinct (layout, drive) pair of the segments, then
+    gathered onto the segments (the same elementwise prices, once per pair rather than per segment:
+    a family's segments, one per node count, share theirs)."""
 
-    def __init__(self, model: BatchModel, lay: IntArray, times: Any, arr: IntArray) -> None:
-        self.model, self.lay, self.times = model, lay, times
+    def __init__(self, model: BatchModel, lay: IntArray, drv: IntArray, arr: IntArray) -> None:
+        self.model = model
+        nd = max(len(model.drives), 1)
+        pairs, pair_of = np.unique(lay * nd + drv, return_inverse=True)
+        # priced per pair only where segments share pairs enough to pay for the gathers
+        self.pair_of: IntArray | None = pair_of.ravel() if 2 * pairs.size <= lay.size else None
+        if self.pair_of is None:
+            pairs = lay * nd + drv
+        self.lay = pairs // nd
+        self.times = _columns(model.d_times, pairs % nd, DriveTimes)
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[bool, tuple[Work, Work]] = {}
         # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
@@ -510,13 +595,18 @@ class _SegmentPlans:
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
         self.metadata_memo: dict[float, Work] = {}
 
+    def _priced(self, plan: AccessPlan, *, interleaved: bool = True) -> Work:
+        """``plan`` (arrays over the pairs) priced on each pair's drive, gathered onto the segments."""
+        work = plan_work(plan, self.times, interleaved=interleaved)
+        return work if self.pair_of is None else _gather_work(work, self.pair_of)
+
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
         if got is None:
             rtab, wtab = self.model._random_plans(size_kib)
             got = self.memo[size_kib] = (
-                plan_work(_columns(rtab, self.lay, AccessPlan), self.times),
-                plan_work(_columns(wtab, self.lay, AccessPlan), self.times),
+                self._priced(_columns(rtab, self.lay, AccessPlan)),
+                self._priced(_columns(wtab, self.lay, AccessPlan)),
             )
         return got
 
@@ -525,8 +615,8 @@ class _SegmentPlans:
         if got is None:
             m = self.model
             got = self.stream_memo[interleaved] = (
-                plan_work(_columns(m.l_seq_read, self.lay, AccessPlan), self.times, interleaved=interleaved),
-                plan_work(_columns(m.l_seq_write, self.lay, AccessPlan), self.times, interleaved=interleaved),
+                self._priced(_columns(m.l_seq_read, self.lay, AccessPlan), interleaved=interleaved),
+                self._priced(_columns(m.l_seq_write, self.lay, AccessPlan), interleaved=interleaved),
             )
         return got
 
@@ -546,8 +636,8 @@ class _SegmentPlans:
             rd, wr = self.random(size_kib)
             rtab, _ = self.model._random_plans(size_kib)
             _, wtab = self.model._random_plans(size_kib / ratio)
-            rd_c = plan_work(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio), self.times)
-            wr_c = plan_work(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib), self.times)
+            rd_c = self._priced(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio))
+            wr_c = self._priced(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib))
             got = self.compressed_memo[(size_kib, ratio)] = (
                 where_work(self.packs, rd_c, rd),
                 where_work(self.packs, wr_c, wr),
@@ -558,8 +648,8 @@ class _SegmentPlans:
         got = self.metadata_memo.get(size_kib)
         if got is None:
             _, wtab = self.model._random_plans(METADATA_KIB)
-            got = self.metadata_memo[size_kib] = plan_work(
-                in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib), self.times
+            got = self.metadata_memo[size_kib] = self._priced(
+                in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib)
             )
         return got
 
@@ -703,17 +793,16 @@ class BatchModel:
     def _rows(self) -> None:
         """Row constants that do not depend on the window (capacity), and the rows' states and segments."""
         sp = self.space
-        fam = sp.family
-        n = sp.drive_count
-        # usable = n x efficiency x C_right-sized x (1 - reserves) [TB]; rows keep only this and
-        # the capacity verdict (memory: ~10 million rows with custom builds)
-        per_drive = self.l_eff[self.fam_layout] * self.d_rs_tb[self.fam_drive] * self.a_keep[self.fam_array]
-        self.usable_tb = n * per_drive[fam]
-        self.capacity_ok = self._fill_pct(slice(None)) <= self.headroom.capacity_max_fill_pct + 1e-9
+        # usable = n x efficiency x C_right-sized x (1 - reserves) [TB]: per family the factor of
+        # n (rows compute it when evaluated: memory and time, ~20 million rows with custom builds)
+        self.fam_usable_per_drive = (
+            self.l_eff[self.fam_layout] * self.d_rs_tb[self.fam_drive] * self.a_keep[self.fam_array]
+        )
+        self._row_seg: IntArray | None = None
 
         # states: (array, flash cache, nodes, layout); scale-out arrays add nodes with the drive
-        # count, and their node CPU depends on the layout (an erasure-coded write's chunk operations,
-        # models.controller.controller_load), so their states are per layout too.
+        # count, and their node CPU depends on an erasure-coded layout (a write's chunk operations,
+        # models.controller.controller_load), so their erasure-coded states are per layout too.
         # Segments: runs of rows sharing a family and a state (one per family unless nodes grow).
         nfam = len(sp.families)
         rows_of = sp.starts[1:] - sp.starts[:-1]
@@ -722,56 +811,24 @@ class BatchModel:
         so_ix = np.flatnonzero(so_fam)
         run_nodes_parts: list[IntArray] = []
         run_len_parts: list[IntArray] = []
-        if so_ix.size:
-            # nodes of every row of a scale-out family (as _nodes), then its runs (nodes never fall
-            # as drives grow, so each run is one node count); families in groups of about
-            # _NODE_ROWS rows, so the temporaries stay in cache
-            arrays = [sp.families[int(f)].array for f in so_ix]
-            so_lens = rows_of[so_ix]
-            p_node = np.asarray([a.scale_out.drives_per_node for a in arrays], dtype=np.int64)  # type: ignore[union-attr]
-            p_fixed = np.asarray([a.scale_out.fixed_drives_per_node for a in arrays], dtype=np.bool_)  # type: ignore[union-attr]
-            p_min = np.asarray([a.spares.min_spares for a in arrays], dtype=np.int64)
-            p_has = np.asarray([a.spares.per_drives is not None for a in arrays], dtype=bool)
-            p_ratio = np.asarray([a.spares.per_drives or 1 for a in arrays], dtype=np.int64)
-            p_base = np.asarray([a.base_nodes for a in arrays], dtype=np.int64)
-            ends = np.cumsum(so_lens)
-            g0 = 0
-            while g0 < so_ix.size:
-                g1 = max(
-                    g0 + 1, int(np.searchsorted(ends, ends[g0] - so_lens[g0] + _NODE_ROWS, side="right"))
-                )
-                g1 = min(g1, so_ix.size)
-                lens = so_lens[g0:g1]
-                offsets = np.cumsum(lens) - lens
-                rows = np.repeat(sp.starts[so_ix[g0:g1]] - offsets, lens) + np.arange(
-                    int(lens.sum()), dtype=np.int64
-                )
-                n_so = n[rows]
-
-                def per_row(values: Any, lens: IntArray = lens) -> Any:
-                    return np.repeat(values, lens)
-
-                per_node = per_row(p_node[g0:g1])
-                min_spares = per_row(p_min[g0:g1])
-                spares = np.where(
-                    per_row(p_has[g0:g1]),
-                    np.maximum(min_spares, np.ceil(n_so / per_row(p_ratio[g0:g1])).astype(np.int64)),
-                    min_spares,
-                )
-                nodes = np.where(
-                    per_row(p_fixed[g0:g1]),
-                    n_so // per_node,
-                    np.maximum(per_row(p_base[g0:g1]), -(-(n_so + spares) // per_node)),
-                )
-                first = np.zeros(nodes.size, dtype=bool)
-                first[offsets] = True
-                first[1:] |= nodes[1:] != nodes[:-1]
+        # nodes of every drive count of a scale-out family (:func:`_nodes`), then its runs (nodes
+        # never fall as drives grow, so each run is one node count); once per array and array of
+        # counts (the families of one array and layout share their counts)
+        runs_memo: dict[tuple[str, int], tuple[IntArray, IntArray]] = {}
+        for f in so_ix.tolist():
+            array = sp.families[f].array
+            counts = sp.counts[f]
+            memo_key = (array.id, id(counts))
+            got = runs_memo.get(memo_key)
+            if got is None:
+                nodes = _nodes(array, counts)
+                first = np.ones(nodes.size, dtype=bool)
+                first[1:] = nodes[1:] != nodes[:-1]
                 run_at = np.flatnonzero(first)
-                run_nodes_parts.append(nodes[run_at])
-                run_len_parts.append(np.diff(np.append(run_at, nodes.size)))
-                fam_of_run = np.searchsorted(offsets, run_at, side="right") - 1
-                pieces[so_ix[g0:g1]] = np.bincount(fam_of_run, minlength=g1 - g0)
-                g0 = g1
+                got = runs_memo[memo_key] = (nodes[run_at], np.diff(np.append(run_at, nodes.size)))
+            run_nodes_parts.append(got[0])
+            run_len_parts.append(got[1])
+            pieces[f] = got[0].size
         run_nodes = np.concatenate(run_nodes_parts) if run_nodes_parts else np.zeros(0, dtype=np.int64)
         run_len = np.concatenate(run_len_parts) if run_len_parts else np.zeros(0, dtype=np.int64)
         nseg = int(pieces.sum())
@@ -786,7 +843,11 @@ class BatchModel:
         flash_values, flash_ix = np.unique(flash, return_inverse=True)
         seg_array = self.fam_array[seg_family]
         n_layouts = int(self.fam_layout.max(initial=0)) + 2
-        seg_layout = np.where(on_so, self.fam_layout[seg_family] + 1, 0)  # 0: not scale-out
+        # only an erasure-coded layout (as written) changes a node's CPU (models.architecture.node_stripes
+        # is None for every other layout), so other layouts share their (array, flash, nodes) state
+        erasure = np.asarray([lay.scheme is RaidScheme.ERASURE for lay, _ in self.layouts], dtype=bool)
+        fam_lay = self.fam_layout[seg_family]
+        seg_layout = np.where(on_so & erasure[fam_lay], fam_lay + 1, 0)  # 0: not an erasure-coded scale-out
         key = (
             (seg_array * flash_values.size + flash_ix[seg_family]) * (int(seg_nodes.max(initial=0)) + 1)
             + seg_nodes
@@ -807,12 +868,33 @@ class BatchModel:
         self.seg_family = seg_family
         self.seg_state = seg_state
         self.seg_start = np.cumsum(seg_len) - seg_len
-        self.seg = np.repeat(np.arange(nseg, dtype=np.int64), seg_len)
-        self.state = seg_state[self.seg]
+        self.seg_len = seg_len
 
-    def _fill_pct(self, rows: IntArray | slice) -> FloatArray:
+    @property
+    def seg(self) -> IntArray:
+        """The segment of every row (built on first use)."""
+        if self._row_seg is None:
+            self._row_seg = np.repeat(np.arange(self.seg_len.size, dtype=np.int64), self.seg_len)
+        return self._row_seg
+
+    def _segments(self, rows: IntArray) -> IntArray:
+        """The segment of each of ``rows`` (``seg[rows]``)."""
+        if self._row_seg is not None:
+            return self._row_seg[rows]
+        return np.searchsorted(self.seg_start, rows, side="right").astype(np.int64) - 1
+
+    def _usable_tb(self, rows: IntArray, fam: IntArray) -> FloatArray:
+        """Usable capacity of ``rows`` (of families ``fam``) [TB]: n x the family's usable TB per drive."""
+        return self.space.count_of(rows, fam) * self.fam_usable_per_drive[fam]
+
+    def _capacity_ok(self, rows: IntArray, fam: IntArray) -> BoolArray:
+        """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom.
+        Within a family it never turns false as drives grow (usable grows with n: fill never rises)."""
+        return self._fill_pct(rows, fam) <= self.headroom.capacity_max_fill_pct + 1e-9
+
+    def _fill_pct(self, rows: IntArray, fam: IntArray) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
-        usable = self.usable_tb[rows]
+        usable = self._usable_tb(rows, fam)
         return np.divide(100.0 * self.needed_tb, usable, out=np.full_like(usable, np.inf), where=usable > 0)
 
     def _states(self) -> None:
@@ -1007,14 +1089,15 @@ class BatchModel:
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
-        plans = _SegmentPlans(self, lay, times, self.fam_array[seg_f])
+        plans = _SegmentPlans(self, lay, drv, self.fam_array[seg_f])
         nseg = seg_f.size
         nw = len(self.windows)
         self.win: list[_Window] = []
         self.seg_ssd_latency: list[dict[int, FloatArray]] = []
         self.seg_ctrl = np.zeros((nw, nseg))
         self.seg_fo = np.zeros((nw, nseg))
-        self.seg_lat_c: list[FloatArray] = []
+        self.seg_lat_c: list[list[FloatArray]] = []  # [window][phase] per segment
+        self.seg_lat_k: list[list[FloatArray]] = []
         seg_ok = self.st_ok[self.seg_state].copy()
         bus_ok = np.ones(nseg, dtype=bool)
         ctrl_limit = self.st_ctrl_limit[self.seg_state]
@@ -1027,7 +1110,16 @@ class BatchModel:
             items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
             pw = pool_work(items, plans)
             work = pw.work
-            self.win.append(_Window(pw, work))
+            self.win.append(
+                _Window(
+                    pw,
+                    work,
+                    *(
+                        np.broadcast_to(np.asarray(x, dtype=np.float64), (nseg,)).copy()
+                        for x in (pw.outstanding, pw.read_miss_rate, pw.miss_fixed_ms)
+                    ),
+                )
+            )
             u, fo, r_ctrl = self._controllers(
                 wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
             )
@@ -1041,10 +1133,15 @@ class BatchModel:
             rnd = np.asarray([m.rnd for m in members], dtype=np.float64)[None, :]
             front = r_ctrl[:, None] + port_ms
             miss = np.maximum(0.0, 1 - hd - hf)
-            self.seg_lat_c.append(
+            lat_c = (
                 front
                 + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None] + miss * hit_ms[:, None])
                 + (1 - rnd) * hit_ms[:, None]
+            )
+            # per phase, one contiguous column per segment (rows gather from 1-D tables)
+            self.seg_lat_c.append([np.ascontiguousarray(lat_c[:, i]) for i in range(len(members))])
+            self.seg_lat_k.append(
+                [np.ascontiguousarray(self.st_lat_k[wi][self.seg_state, i]) for i in range(len(members))]
             )
             lat: dict[int, FloatArray] = {}
             for i, m in enumerate(members):
@@ -1079,39 +1176,52 @@ class BatchModel:
     # -- evaluation
 
     def _pool(
-        self, wi: int, rows: IntArray | slice, seg: IntArray
+        self, wi: int, rows: IntArray, seg: IntArray, latency: bool = True
     ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray, FloatArray]:
         """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), mean
         read-miss service and drive wait (:func:`models.pool.miss_path`), the response of one
         readahead request (:func:`models.pool.readahead_service_ms` plus the wait) and the
         wear-weighted KiB/s written on one drive of the busiest role
-        (:func:`models.pool.wear_kib_per_drive`)."""
+        (:func:`models.pool.wear_kib_per_drive`). Without ``latency`` the service, wait and
+        readahead figures are not worked out (empty arrays)."""
         win = self.win[wi]
-        n = self.space.drive_count[rows].astype(np.float64)
+        sp = self.space
+        fam = self.seg_family[seg]
+        n_int = sp.count_of(rows, fam)
+        n = n_int.astype(np.float64)
         parity = n / self.seg_width[seg] * self.seg_parity[seg]
         n_data = n - parity
-        usable_gb = self.usable_tb[rows] * 1000.0
+        usable_gb = n_int * self.fam_usable_per_drive[fam] * 1000.0
         span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
-        work = _take(win.work, seg)
+        # the role work the state, the wait and the wear read (a parity role's operations never are)
+        work = _take(win.work, seg, latency)
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
-            overhead_ms=t.overhead_ms[seg],
-            stream_read_ms_per_kib=t.stream_read_ms_per_kib[seg],
+            overhead_ms=t.overhead_ms[seg] if latency else math.nan,
+            stream_read_ms_per_kib=t.stream_read_ms_per_kib[seg] if latency else math.nan,
             read_pos_a=t.read_pos_a[seg],
             read_pos_b=t.read_pos_b[seg],
             write_pos_a=t.write_pos_a[seg],
             write_pos_b=t.write_pos_b[seg],
         )
-        pw = win.pool
-        outstanding = np.broadcast_to(np.asarray(pw.outstanding, dtype=np.float64), self.seg_g.shape)[seg]
-        q_cap = stated_queue(outstanding, pw.concurrency_stated, n_data, self.seg_limit[seg])
-        state = pool_state(work, times, n_data, parity, span, q_cap, self.seg_g[seg], self.seg_h[seg])
-        rate = np.broadcast_to(np.asarray(pw.read_miss_rate, dtype=np.float64), self.seg_g.shape)[seg]
-        fixed = np.broadcast_to(np.asarray(pw.miss_fixed_ms, dtype=np.float64), self.seg_g.shape)[seg]
-        mean_read, _, wait = miss_path(work, rate, fixed, state, self.p.drive_service_scv)
+        if win.pool.concurrency_stated:
+            q_cap = stated_queue(win.outstanding[seg], True, n_data, self.seg_limit[seg])
+        else:  # one command per drive: nothing to gather
+            q_cap = stated_queue(0.0, False, n_data, 0.0)
+        # command queuing's gain enters the state only past one command per drive
+        one_command = bool(np.all(np.asarray(q_cap) <= 1.0))
+        g, h = (0.0, 1.0) if one_command else (self.seg_g[seg], self.seg_h[seg])
+        state = pool_state(work, times, n_data, parity, span, q_cap, g, h)
+        wear = wear_kib_per_drive(work, n_data, parity)
+        if not latency:
+            none = np.zeros(0)
+            return state, none, none, none, wear
+        mean_read, _, wait = miss_path(
+            work, win.read_miss_rate[seg], win.miss_fixed_ms[seg], state, self.p.drive_service_scv
+        )
         ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
-        return state, mean_read, wait, ra_ms, wear_kib_per_drive(work, n_data, parity)
+        return state, mean_read, wait, ra_ms, wear
 
     def _latencies(
         self, wi: int, rows: IntArray, seg: IntArray, every: bool
@@ -1119,21 +1229,25 @@ class BatchModel:
         """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
         reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
         writes per day the window needs (:func:`models.pool.endurance_result`)."""
-        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg)
+        wanted = [
+            i
+            for i, m in enumerate(self.members[wi])
+            if m.target_ms is not None or (every and m.phase.read_pct > 0)
+        ]
+        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg, latency=bool(wanted))
         dwpd = np.asarray(wear * self.seg_dwpd_per_kib[seg], dtype=np.float64)
-        base = np.where(self.seg_hdd[seg], mean_read, 0.0)
-        st_ix = self.state[rows]
         phases: dict[int, FloatArray] = {}
         rl_sum = np.zeros(rows.size)
         r_w = 0.0
         saturated = np.zeros(rows.size, dtype=bool)
-        for i, m in enumerate(self.members[wi]):
-            if m.target_ms is None and not (every and m.phase.read_pct > 0):
-                continue
+        if wanted:
+            base = np.where(self.seg_hdd[seg], mean_read, 0.0)
+        for i in wanted:
+            m = self.members[wi][i]
             r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
-            k = self.st_lat_k[wi][st_ix, i]
+            k = self.seg_lat_k[wi][i][seg]
             with np.errstate(invalid="ignore"):
-                read_ms = self.seg_lat_c[wi][seg, i] + np.where(k > 0, k * r_miss, 0.0)
+                read_ms = self.seg_lat_c[wi][i][seg] + np.where(k > 0, k * r_miss, 0.0)
                 if m.rnd < 1:
                     read_ms = read_ms + (1 - m.rnd) * sequential_extra_ms(
                         m.mean_kib, self.p.readahead_kib, ra_ms
@@ -1157,6 +1271,34 @@ class BatchModel:
         """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
         return self.seg_rated_dwpd[seg]
 
+    def _verdict(
+        self, rows: IntArray, good: BoolArray, prune: bool = True, segments: IntArray | None = None
+    ) -> None:
+        """Clear ``good`` (one flag per row of ``rows``, in ``segments`` if known) for rows failing
+        the drive model in a window.
+
+        Window by window; with ``prune``, only rows still good are evaluated (a row's figures are
+        elementwise: the same whichever rows it is evaluated with)."""
+        lim = self.headroom.drive_max_pct + 1e-9
+        all_seg = self._segments(rows) if segments is None else segments
+        for wi in range(len(self.windows)):
+            if prune and not good.any():
+                break
+            sub = np.flatnonzero(good) if prune else np.arange(rows.size)
+            at = rows[sub]
+            seg = all_seg[sub]
+            u, u_par, phases, _, dwpd = self._latencies(wi, at, seg, every=False)
+            keep = (100 * u <= lim) & (100 * u_par <= lim)
+            rated = self._rated_dwpd(seg)
+            keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
+            net = self._network_pct(wi, at, seg)
+            keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
+            for i, read_ms in phases.items():
+                target = self.members[wi][i].target_ms
+                assert target is not None
+                keep &= read_ms <= target + 1e-9
+            good[sub] &= keep
+
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
 
@@ -1165,41 +1307,94 @@ class BatchModel:
         failover, ports), or an earlier window: the verdict is the same.
         """
         n = self.space.rows
-        base = self.capacity_ok & self.seg_ok[self.seg]
         ok = np.zeros(n, dtype=bool)
-        lim = self.headroom.drive_max_pct + 1e-9
         modelled = 0
+        if self._row_seg is None:  # every row is looked up: the segment of each, once
+            self._row_seg = np.repeat(np.arange(self.seg_len.size, dtype=np.int64), self.seg_len)
         for lo in range(0, n, CHUNK_ROWS):
             rows = np.arange(lo, min(n, lo + CHUNK_ROWS), dtype=np.int64)
-            good = base[rows].copy()
+            seg = self._segments(rows)
+            good = self._capacity_ok(rows, self.seg_family[seg]) & self.seg_ok[seg]
             if prune and not good.any():
                 continue
             modelled += int(good.size if not prune else np.count_nonzero(good))
-            for wi in range(len(self.windows)):
-                if prune and not good.any():
-                    break
-                sub = np.flatnonzero(good) if prune else np.arange(rows.size)
-                at = rows[sub]
-                u, u_par, phases, _, dwpd = self._latencies(wi, at, self.seg[at], every=False)
-                keep = (100 * u <= lim) & (100 * u_par <= lim)
-                rated = self._rated_dwpd(self.seg[at])
-                keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
-                net = self._network_pct(wi, at, self.seg[at])
-                keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
-                for i, read_ms in phases.items():
-                    target = self.members[wi][i].target_ms
-                    assert target is not None
-                    keep &= read_ms <= target + 1e-9
-                good[sub] &= keep
+            self._verdict(rows, good, prune, seg)
             ok[rows] = good
         return ok, modelled
+
+    def first_capacity_rows(self) -> IntArray:
+        """Per family, its first row within the capacity headroom (``starts[f + 1]``: none).
+
+        Bisection over every family at once: within a family capacity never fails once it passes
+        (:meth:`_capacity_ok`), so the answer is the rows' own verdict without evaluating them all.
+        """
+        sp = self.space
+        lo = sp.starts[:-1].copy()
+        hi = sp.starts[1:].copy()
+        live = np.flatnonzero(lo < hi)
+        while live.size:
+            mid = (lo[live] + hi[live]) // 2
+            ok = self._capacity_ok(mid, live)
+            hi[live] = np.where(ok, mid, hi[live])
+            lo[live] = np.where(ok, lo[live], mid + 1)
+            live = live[lo[live] < hi[live]]
+        return lo
+
+    def first_passing(self) -> tuple[IntArray, int]:
+        """Per family, its first (fewest drives) passing row (-1: none), and the number of rows
+        whose drive model ran.
+
+        A family's candidates are its rows within the capacity headroom (from
+        :meth:`first_capacity_rows` on) in segments passing the drive-independent checks. They are
+        evaluated in ascending drive count, in blocks that grow by half each round
+        (``FIRST_BLOCK_ROWS`` first), every family's block together, up to the family's first
+        passing row: the rows after it are never evaluated. The same row as the first passing one
+        of :meth:`passed` (a row's verdict does not depend on the rows evaluated with it).
+        """
+        sp = self.space
+        nf = len(sp.families)
+        first = np.full(nf, -1, dtype=np.int64)
+        # candidates as intervals, one per segment: [max(segment start, first row within capacity), end)
+        cap = self.first_capacity_rows()
+        seg_lo = np.maximum(self.seg_start, cap[self.seg_family])
+        seg_n = np.where(self.seg_ok, np.maximum(0, self.seg_start + self.seg_len - seg_lo), 0)
+        seg_at = np.cumsum(seg_n) - seg_n  # where each segment's candidates begin among all of them
+        fam_n = np.bincount(self.seg_family, weights=seg_n, minlength=nf).astype(np.int64)
+        pos = np.cumsum(fam_n) - fam_n  # each family's next candidate
+        end = pos + fam_n
+        active = np.flatnonzero(fam_n > 0)
+        block = FIRST_BLOCK_ROWS
+        modelled = 0
+        while active.size:
+            lens = np.minimum(end[active] - pos[active], block)
+            offsets = np.cumsum(lens) - lens
+            total = int(lens.sum())
+            ix = np.repeat(pos[active] - offsets, lens) + np.arange(total, dtype=np.int64)
+            g = np.searchsorted(seg_at, ix, side="right") - 1
+            rows = seg_lo[g] + (ix - seg_at[g])
+            good = np.ones(total, dtype=bool)
+            for lo in range(0, total, CHUNK_ROWS):
+                part = slice(lo, lo + CHUNK_ROWS)
+                self._verdict(rows[part], good[part], segments=g[part])
+            modelled += total
+            # the first passing row of each family in this round (rows ascend within a family)
+            hit = np.flatnonzero(good)
+            owner = np.searchsorted(offsets, hit, side="right") - 1
+            done, at = np.unique(owner, return_index=True)
+            first[active[done]] = rows[hit[at]]
+            pos[active] += lens
+            still = np.ones(active.size, dtype=bool)
+            still[done] = False
+            active = active[still & (pos[active] < end[active])]
+            block += max(1, block // 2)
+        return first, modelled
 
     def detail(self, rows: IntArray) -> RowDetail:
         """Every figure of ``rows`` (meant for a few thousand rows: the chosen ones)."""
         sp = self.space
         rows = np.asarray(rows, dtype=np.int64)
-        seg = self.seg[rows]
-        state = self.state[rows]
+        seg = self._segments(rows)
+        state = self.seg_state[seg]
         nw = len(self.windows)
         k = rows.size
         drive = np.zeros((nw, k))
@@ -1226,8 +1421,8 @@ class BatchModel:
                 if twi == wi:
                     phase_lat[t] = phases[i]
         # the bill: :func:`models.bill.bill_of_materials` for a single pool, over rows
-        n = sp.drive_count[rows]
-        fam_ix = sp.family[rows]
+        fam_ix = self.seg_family[seg]
+        n = sp.count_of(rows, fam_ix)
         fams = sp.families
         per = np.asarray(
             [
@@ -1254,7 +1449,7 @@ class BatchModel:
         fo = self.seg_fo[:, seg]
         port = self.st_port[state].T
         ctrl_limit = self.st_ctrl_limit[state]
-        passed = self.capacity_ok[rows].copy()
+        passed = self._capacity_ok(rows, fam_ix)
         passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
@@ -1274,8 +1469,8 @@ class BatchModel:
             rack_units=ru,
             power_w=power,
             cost_usd=cost,
-            usable_tb=self.usable_tb[rows],
-            fill_pct=self._fill_pct(rows),
+            usable_tb=self._usable_tb(rows, fam_ix),
+            fill_pct=self._fill_pct(rows, fam_ix),
             capacity_limit_pct=hr.capacity_max_fill_pct,
             drive_pct=drive,
             parity_pct=parity,
@@ -1350,15 +1545,27 @@ def evaluate_batch(
     params: EngineParameters | None = None,
     headroom: HeadroomTargets | None = None,
     prune: bool = True,
+    first_only: bool = False,
 ) -> BatchEvaluation:
     """Evaluate every row of ``space`` against every window of ``workloads`` (see the module docstring).
 
     ``headroom`` is applied to every row (as :func:`family_configuration` does). With ``prune``,
     rows failing capacity or a drive-independent check skip the drive model (their verdict is the same).
+    With ``first_only``, each family's rows are evaluated only up to its first passing one
+    (:meth:`BatchModel.first_passing`; ``passed`` marks those rows alone, ``prune`` is implied).
     """
     check_batchable(workloads)
     model = BatchModel(workloads, space, params or EngineParameters(), headroom or HeadroomTargets())
-    ok, modelled = model.passed(prune)
+    if first_only:
+        first, modelled = model.first_passing()
+        ok = np.zeros(space.rows, dtype=bool)
+        ok[first[first >= 0]] = True
+    else:
+        ok, modelled = model.passed(prune)
     return BatchEvaluation(
-        space=space, passed=ok, capacity_passed=model.capacity_ok, modelled_rows=modelled, model=model
+        space=space,
+        passed=ok,
+        modelled_rows=modelled,
+        model=model,
+        first_only=first_only,
     )

@@ -4,8 +4,11 @@
    width x flash-cache option (none, or each size the array sells) that passes the filters (vendors,
    arrays, drive kinds and ids, RAID schemes). Custom-build arrays (``any_drive``, e.g. ``generic``)
    are left out unless asked for or named.
-2. Every candidate drive count of every family is a row of :mod:`models.batch`, evaluated at once
-   with numpy; each family's minimal configuration is its fewest drives meeting every window.
+2. Every candidate drive count of every family is a row of :mod:`models.batch`, evaluated with
+   numpy; each family's minimal configuration is its fewest drives meeting every window. Rows are
+   evaluated in ascending drive count, every family's together, only up to the family's first
+   passing row (``evaluate_batch(first_only=True)``): ``stats.candidates`` counts the rows of the
+   space, ``stats.modelled_candidates`` those evaluated.
 3. Windows on the answer: ``max_cost_usd``, ``max_rack_units``, ``max_power_w``. A configuration
    without a list price (or power figure) cannot be shown to meet that window and is left out
    while it is set.
@@ -186,11 +189,12 @@ class RecommendStats(Output):
     families: int
     candidates: int = Field(description="rows: every drive count of every family")
     modelled_candidates: int = Field(
-        description="rows whose drive model ran (the rest failed capacity or a drive-independent check)"
+        description="rows whose drive model ran (the rest failed capacity or a drive-independent check, "
+        "or come after their family's fewest passing drives)"
     )
     feasible_families: int
     batch_seconds: float
-    candidates_per_second: float
+    candidates_per_second: float = Field(description="candidates (rows of the space) per batch second")
     total_seconds: float
     confirmed: int = Field(description="configurations evaluated with evaluate()")
     scalar_fallbacks: int
@@ -513,7 +517,7 @@ def recommend(
     space = candidate_space(families)
 
     t_batch = time.perf_counter()
-    ev = evaluate_batch(wls, space, params=p, headroom=headroom)
+    ev = evaluate_batch(wls, space, params=p, headroom=headroom, first_only=True)
     first = ev.first_passing()
     batch_s = time.perf_counter() - t_batch
     feasible = np.flatnonzero(first >= 0)
@@ -534,7 +538,7 @@ def recommend(
     # ranking, one per group (ranks count the configurations kept)
     cand = np.flatnonzero(within)  # indices into det
     order = cand[rank_order(det.cost_usd[cand], det.rack_units[cand], latency[cand])]
-    group = _group_ids(ev, one_per)[space.family[det.rows[order]]]
+    group = _group_ids(ev, one_per)[space.family_of(det.rows[order])]
     _, first_of_group = np.unique(group, return_index=True)
     best = order[np.sort(first_of_group)]
     rank_of = np.zeros(feasible.size, dtype=np.int64)
@@ -633,7 +637,7 @@ def _within_limits(
             continue
         if np.any(known):
             k = int(np.flatnonzero(known)[np.argmin(values[known])])
-            fam = space.families[int(space.family[det.rows[k]])]
+            fam = space.families[int(space.family_of(det.rows[k]))]
             reasons.append(
                 f"{name} {show(lim)} is below every configuration that meets the workload: the smallest is "
                 f"{show(values[k])} ({int(det.drive_count[k])} x {fam.label})"
@@ -670,7 +674,7 @@ class _Confirmation:
         self.below: dict[int, str] = {}
 
     def _first_row(self, row: int) -> int:
-        return int(self.ev.space.starts[int(self.ev.space.family[row])])
+        return int(self.ev.space.starts[int(self.ev.space.family_of(row))])
 
     def prefetch_binding(self, keys: list[int]) -> None:
         """What fails with one group fewer for ``keys`` (indices into ``det``), in one batch call."""
@@ -685,8 +689,8 @@ class _Confirmation:
             return self.made[k]
         space = self.ev.space
         row = int(self.det.rows[k])
-        fam = space.families[int(space.family[row])]
-        n = int(space.drive_count[row])
+        fam = space.families[int(space.family_of(row))]
+        n = int(space.count_of(row))
         config = family_configuration(fam, n, self.headroom)
         result = evaluate(self.workloads, config, params=self.params)
         self.evaluations += 1

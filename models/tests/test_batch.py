@@ -359,10 +359,93 @@ def test_first_passing_row_of_each_family(lengths: list[int], seed: int, share: 
     starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     rows = int(starts[-1])
     passed = np.random.default_rng(seed).random(rows) < share
-    family = np.repeat(np.arange(len(lengths)), lengths)
-    space = CandidateSpace((None,) * len(lengths), family, np.arange(rows, dtype=np.int64), starts)  # type: ignore[arg-type]
-    ev = BatchEvaluation(space, passed, passed, rows, None)  # type: ignore[arg-type]
+    counts = tuple(np.arange(starts[f], starts[f + 1], dtype=np.int64) for f in range(len(lengths)))
+    space = CandidateSpace((None,) * len(lengths), counts, starts)  # type: ignore[arg-type]
+    ev = BatchEvaluation(space, passed, rows, None)  # type: ignore[arg-type]
     expected = [
         next((r for r in range(starts[f], starts[f + 1]) if passed[r]), -1) for f in range(len(lengths))
     ]
     assert ev.first_passing().tolist() == expected
+
+
+# ---- each family's first passing row without evaluating the rest (recommend's path)
+
+SEARCH_ARRAYS = [
+    "ceph-nvme-reference",  # scale-out, erasure-coded states per layout
+    "vsan-esa-reference",
+    "netapp-fas2620",  # HA-pair clusters: nodes grow with the drives
+    "netapp-solidfire-sf9605",
+    "emc-vnx5300",
+    "oracle-zfs-7420",
+]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads=workload_sets(), seed=st.integers(0, 2**32 - 1))
+def test_first_only_finds_the_first_passing_row_of_a_full_evaluation(
+    catalog: Catalog, workloads: list[Workload], seed: int
+) -> None:
+    """The reference: every row evaluated without pruning, each family's first passing row taken after."""
+    families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
+    generic = catalog_families(catalog, RecommendConstraints(array_ids=["generic"]), **WAFL_MODERATE)
+    space = candidate_space(families + random.Random(seed).sample(generic, 40))
+
+    full = evaluate_batch(workloads, space, params=CALIBRATED, prune=False)
+    fast = evaluate_batch(workloads, space, params=CALIBRATED, first_only=True)
+
+    first = full.first_passing()
+    assert np.array_equal(fast.first_passing(), first)
+    assert np.array_equal(fast.passed, np.isin(np.arange(space.rows), first[first >= 0]))
+    assert fast.modelled_rows <= full.modelled_rows == space.rows
+
+
+def test_first_capacity_rows_are_where_each_family_first_holds_the_workload(catalog: Catalog) -> None:
+    families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
+    space = candidate_space(families)
+    workloads = [w.model_copy(update={"capacity_tb": 60 * w.capacity_tb}) for w in mixed_workloads()]
+    ev = evaluate_batch(workloads, space, params=CALIBRATED)
+
+    got = ev.model.first_capacity_rows()
+
+    ok = ev.capacity_passed
+    expected = [
+        next((r for r in range(space.starts[f], space.starts[f + 1]) if ok[r]), int(space.starts[f + 1]))
+        for f in range(len(families))
+    ]
+    assert got.tolist() == expected
+    assert np.any(got > space.starts[:-1])  # families whose first rows are too small
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), share=st.floats(0.0, 0.3))
+def test_first_passing_search_over_any_verdicts(catalog: Catalog, seed: int, share: float) -> None:
+    """The block search's bookkeeping, with the drive model replaced by random verdicts (not
+    monotone in the drive count): its rows are the first rows passing capacity, the
+    drive-independent checks and the verdict, by a plain scan."""
+    families = catalog_families(
+        catalog, RecommendConstraints(array_ids=["netapp-fas2620", "emc-vnx5300"]), **WAFL_MODERATE
+    )
+    space = candidate_space(families)
+    model = evaluate_batch(mixed_workloads(), space, params=CALIBRATED, first_only=True).model
+    verdict = np.random.default_rng(seed).random(space.rows) < share
+    asked: list[np.ndarray] = []
+
+    def fake(
+        rows: np.ndarray, good: np.ndarray, prune: bool = True, segments: np.ndarray | None = None
+    ) -> None:
+        asked.append(rows.copy())
+        good &= verdict[rows]
+
+    model._verdict = fake  # type: ignore[method-assign]
+    first, modelled = model.first_passing()
+
+    base = model._capacity_ok(np.arange(space.rows), space.family) & model.seg_ok[model.seg]
+    ok = verdict & base
+    expected = [
+        next((r for r in range(space.starts[f], space.starts[f + 1]) if ok[r]), -1)
+        for f in range(len(families))
+    ]
+    assert first.tolist() == expected
+    evaluated = np.concatenate(asked) if asked else np.zeros(0, dtype=np.int64)
+    assert modelled == evaluated.size == np.unique(evaluated).size  # each row at most once
+    assert np.all(base[evaluated])  # only rows worth modelling

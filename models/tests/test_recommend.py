@@ -378,3 +378,43 @@ def test_custom_builds_are_left_out_unless_asked_for(catalog: Catalog) -> None:
         catalog, constraints=RecommendConstraints(drive_ids=["hdd-10k-sas-600"]), one_per=OnePer.ARRAY
     )
     assert "generic" not in {c.array_id for c in default.configurations}
+
+
+# ---- the first-passing search changes nothing
+
+
+def _without_stats(rec: Recommendation) -> dict:
+    out = rec.model_dump(mode="json")
+    out.pop("stats")
+    return out
+
+
+@pytest.mark.parametrize(
+    "workloads",
+    [
+        oltp(),
+        oltp(iops=60000, capacity_tb=40),
+        [w.model_copy(update={"name": "small"}) for w in oltp(iops=800, capacity_tb=2)],
+    ],
+    ids=["oltp", "heavy", "light"],
+)
+def test_recommend_is_the_same_as_with_every_row_evaluated(
+    catalog: Catalog, workloads: list[Workload], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference: recommend with the batch evaluating every row (the path before the search)."""
+    constraints = RecommendConstraints(
+        array_ids=["ceph-nvme-reference", "netapp-fas2620", "emc-vnx5300", "netapp-solidfire-sf9605"]
+    )
+    fast = run(catalog, workloads, constraints=constraints)
+    every = recommend_module.evaluate_batch
+
+    def evaluate_every_row(*args: Any, **kw: Any) -> Any:
+        kw["first_only"] = False
+        return every(*args, **kw)
+
+    monkeypatch.setattr(recommend_module, "evaluate_batch", evaluate_every_row)
+    reference = run(catalog, workloads, constraints=constraints)
+
+    assert _without_stats(fast) == _without_stats(reference)
+    assert fast.configurations  # something to compare
+    assert fast.stats.modelled_candidates < reference.stats.modelled_candidates

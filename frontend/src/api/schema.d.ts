@@ -5081,7 +5081,10 @@ export interface components {
              * @description rows: every drive count of every family
              */
             candidates: number;
-            /** Candidates Per Second */
+            /**
+             * Candidates Per Second
+             * @description candidates (rows of the space) per batch second
+             */
             candidates_per_second: number;
             /**
              * Confirmed
@@ -5094,7 +5097,7 @@ export interface components {
             feasible_families: number;
             /**
              * Modelled Candidates
-             * @description rows whose drive model ran (the rest failed capacity or a drive-independent check)
+             * @description rows whose drive model ran (the rest failed capacity or a drive-independent check, or come after their family's fewest passing drives)
              */
             modelled_candidates: number;
             /** Scalar Fallbacks */
