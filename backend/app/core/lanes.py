@@ -73,7 +73,14 @@ async def run_in_lane(lane: Lane, call: Callable[[], T]) -> T:
     return await anyio.to_thread.run_sync(_in_slot, lane, call, limiter=_limiter(lane))
 
 
+def json_bytes(model: BaseModel) -> bytes:
+    """``model.model_dump_json().encode()``, without the round trip through ``str``: pydantic-core
+    writes UTF-8 bytes, which ``model_dump_json`` decodes and the response encodes again (a quarter
+    of the serialization's instructions for an evaluation result, whose units are not ASCII)."""
+    return model.__pydantic_serializer__.to_json(model)
+
+
 async def json_in_lane(lane: Lane, call: Callable[[], BaseModel]) -> Response:
     """``call()``'s model serialized once by pydantic-core, both in the lane's thread: the engine
     built and validated the result already, so FastAPI does not validate it again on the way out."""
-    return await run_in_lane(lane, lambda: Response(call().model_dump_json(), media_type="application/json"))
+    return await run_in_lane(lane, lambda: Response(json_bytes(call()), media_type="application/json"))
