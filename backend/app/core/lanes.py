@@ -12,7 +12,7 @@ so an evaluate never queues behind a Monte Carlo run. Database-bound routes keep
 and run their engine work in the lane's slot (:func:`lane_slot`): a lane computes one call at a
 time in the whole worker, whichever thread it runs in. Saving reports from 32 connections, every
 threadpool thread computing at once took 66-71 context switches per report (the GIL handed round
-them all); with one computing at a time while the others wait for the slot or the database, 45.
+them all); with one computing at a time while the others wait for the slot or the database, 39-45.
 """
 
 from __future__ import annotations
