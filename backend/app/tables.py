@@ -25,8 +25,8 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    bindparam,
     cast,
-    literal,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -36,13 +36,14 @@ from sqlalchemy.sql.elements import ColumnElement
 JSONDocument = JSON().with_variant(JSONB(), "postgresql")
 
 
-def json_document_from_text(text: str, dialect_name: str) -> ColumnElement[Any]:
-    """The value of a :data:`JSONDocument` column given as JSON text already serialized.
+def json_document_param(name: str, dialect_name: str) -> ColumnElement[Any]:
+    """The value of a :data:`JSONDocument` column given as JSON text already serialized, in the
+    bound parameter ``name`` (a statement built once, the text given when it runs).
 
-    PostgreSQL parses the text into JSONB itself (``CAST(:text AS JSONB)``), and SQLite's JSON
+    PostgreSQL parses the text into JSONB itself (``CAST(:name AS JSONB)``), and SQLite's JSON
     column is the text as is: the document is not parsed and dumped again in Python on the way in.
     """
-    value = literal(text, Text())
+    value = bindparam(name, type_=Text())
     return cast(value, JSONB) if dialect_name == "postgresql" else value
 
 

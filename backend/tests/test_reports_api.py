@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from pydantic import TypeAdapter
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from backend.app.core.config import Settings
 from backend.app.db import create_db_engine
 from backend.app.main import create_app
+from backend.app.reports.schemas import ReportCreated
 from backend.app.tables import Report
 from backend.tests.conftest import FAS3270, error_locs, phase, serve, workload
 from models import ENGINE_VERSION
@@ -124,6 +126,45 @@ def test_a_report_is_committed_before_the_201(client: TestClient, migrated_db_ur
             assert created["owner_token"] not in row.snapshot_json
     finally:
         engine.dispose()
+
+
+def test_a_save_is_one_insert_committed_by_itself_with_nothing_read_back(client: TestClient) -> None:
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    postgres = engine.dialect.name == "postgresql"
+    statements: list[tuple[str, bool | None]] = []
+
+    def record(connection: Any, cursor: Any, statement: str, *_: Any) -> None:
+        statements.append((statement.split()[0].upper(), cursor.connection.autocommit if postgres else None))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        created = save(client)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+    # in psycopg's autocommit mode: no BEGIN or COMMIT round trip
+    assert statements == [("INSERT", True if postgres else None)]
+    snapshot = client.get(f"/api/v1/reports/{created['id']}").json()
+    assert snapshot["id"] == created["id"]
+
+
+def test_the_201_is_the_answer_the_response_model_gives(client: TestClient) -> None:
+    body = {"name": "Mail tier", "kind": "evaluate", "inputs": EVALUATE}
+    key = {"Idempotency-Key": "the-201-is-the-response-model"}
+
+    first = client.post("/api/v1/reports", json=body, headers=key)
+    retry = client.post("/api/v1/reports", json=body, headers=key)
+    recomputed = client.post(f"/api/v1/reports/{first.json()['id']}/recompute")
+
+    adapter = TypeAdapter(ReportCreated)  # what FastAPI's response_model serializes with
+    for answer in (first, retry, recomputed):
+        assert answer.status_code == 201
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.content == adapter.dump_json(adapter.validate_json(answer.content), by_alias=True)
+    assert "Idempotent-Replayed" not in first.headers
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert recomputed.json()["recomputed_from"] == first.json()["id"]
+    assert [c["changed"] for c in recomputed.json()["changes"]] == [False] * len(recomputed.json()["changes"])
 
 
 def test_get_returns_the_snapshot_byte_for_byte_as_saved(client: TestClient, migrated_db_url: str) -> None:

@@ -1,9 +1,12 @@
 """Save, read, recompute, delete and export reports.
 
 Saving recomputes the result from the inputs (a result sent by the client is never stored), then
-writes one row in one transaction and commits before answering: a failure leaves nothing behind.
-A save sent with an ``Idempotency-Key`` stores its answer in the same transaction, and a retry gets
-that answer back instead of a second report (``core.idempotency``).
+writes one row and commits before answering: a failure leaves nothing behind. The computation (and
+the snapshot's JSON) runs in the engine lane's slot (``core.lanes``), one at a time per worker; the
+row is one ``INSERT`` statement, committed by itself (no ``BEGIN``/``COMMIT`` round trips) when
+the session has not started a transaction, with nothing read back. A save sent with an
+``Idempotency-Key`` stores its answer in the same transaction as the row, and a retry gets that
+answer back instead of a second report (``core.idempotency``).
 The snapshot is stored as the exact JSON text that reads return, so a report reads byte for byte
 the same after catalog, calibration or engine changes. Only the owner token (kept as a SHA-256
 digest) deletes a report; there is no way to list reports.
@@ -11,6 +14,7 @@ digest) deletes a report; there is no way to list reports.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -19,11 +23,12 @@ from collections.abc import Callable
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from sqlalchemy import select
+from sqlalchemy import Insert, Table, insert, select
 from sqlalchemy.orm import Session
 
 from backend.app.core import idempotency as idem
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
+from backend.app.core.lanes import Lane, lane_slot
 from backend.app.engine.context import HardwareSource, SizingContext
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.reports import export
@@ -46,7 +51,7 @@ from backend.app.sizing.schemas import (
     EvaluateRequest,
     SizeRequest,
 )
-from backend.app.tables import Report, json_document_from_text, new_id_and_token, utcnow
+from backend.app.tables import Report, json_document_param, new_id_and_token, utcnow
 from models import ENGINE_VERSION
 from models.compare import Figure, figure_changes, figures, headline
 from models.evaluate import EvaluationResult
@@ -125,6 +130,18 @@ def _compute(kind: ReportKind, inputs: Any, ctx: SizingContext) -> tuple[BaseMod
     return curves, _curves_headline(curves)
 
 
+_LANE: dict[str, Lane] = {"evaluate": "fast", "curves": "fast", "size": "long", "compare": "long"}
+"""The engine lane each kind of report computes in (the lane of its own route)."""
+
+
+@functools.cache
+def _insert_report(dialect_name: str) -> Insert:
+    """``INSERT INTO reports``, built once per dialect (built per save, the statement cost as much
+    CPU as the ORM's flush); the snapshot document is the parameter ``snapshot_text``."""
+    table = cast(Table, Report.__table__)
+    return insert(table).values(snapshot=json_document_param("snapshot_text", dialect_name))
+
+
 _SNAPSHOT: dict[str, Callable[..., BaseModel]] = {
     "evaluate": EvaluateSnapshot,
     "size": SizeSnapshot,
@@ -149,55 +166,64 @@ def _save(
     first = idem.replay(session, idempotency, _CREATED)
     if first is not None:
         return first, True
-    try:
-        result, head = _compute(kind, inputs, ctx)
-    except InvalidInput as exc:
-        if recomputed_from is None:
-            raise exc.moved(("body",), ("body", "inputs")) from exc
-        raise InvalidInput(
-            [
-                (REPORT_ID, f"the saved inputs at {'.'.join(map(str, e['loc'][1:]))}: {e['msg']}", e["type"])
-                for e in exc.errors
-            ]
-        ) from exc
-    changes = figure_changes(before, head) if before is not None else []
     report_id, owner_token = new_id_and_token()
     if idempotency is not None:
         owner_token = idempotency.owner_token(report_id)
     drift = drift or []
     catalog_version = ctx.catalog.version()
     created_at = utcnow()
-    snapshot = _SNAPSHOT[kind](
-        id=report_id,
-        name=name,
-        kind=kind,
-        created_at=created_at,
-        engine_version=ENGINE_VERSION,
-        catalog_version=catalog_version,
-        calibration=ctx.calibration,
-        configurations=ctx.configurations,
-        custom_hardware=list(ctx.used_hardware.values()),
-        headline=head,
-        recomputed_from=recomputed_from,
-        changes=changes,
-        hardware_drift=drift,
-        inputs=inputs,
-        result=result,
-    )
-    text = snapshot.model_dump_json()
-    refuse_nul_json(text)
-    session.add(
-        Report(
+    with lane_slot(_LANE[kind]):
+        try:
+            result, head = _compute(kind, inputs, ctx)
+        except InvalidInput as exc:
+            if recomputed_from is None:
+                raise exc.moved(("body",), ("body", "inputs")) from exc
+            raise InvalidInput(
+                [
+                    (
+                        REPORT_ID,
+                        f"the saved inputs at {'.'.join(map(str, e['loc'][1:]))}: {e['msg']}",
+                        e["type"],
+                    )
+                    for e in exc.errors
+                ]
+            ) from exc
+        changes = figure_changes(before, head) if before is not None else []
+        snapshot = _SNAPSHOT[kind](
             id=report_id,
             name=name,
-            owner_token_hash=token_digest(owner_token),
+            kind=kind,
             created_at=created_at,
             engine_version=ENGINE_VERSION,
             catalog_version=catalog_version,
-            kind=kind,
-            snapshot=json_document_from_text(text, session.get_bind().dialect.name),
-            snapshot_json=text,
+            calibration=ctx.calibration,
+            configurations=ctx.configurations,
+            custom_hardware=list(ctx.used_hardware.values()),
+            headline=head,
+            recomputed_from=recomputed_from,
+            changes=changes,
+            hardware_drift=drift,
+            inputs=inputs,
+            result=result,
         )
+        text = snapshot.model_dump_json()
+    refuse_nul_json(text)
+    if idempotency is None and not session.in_transaction():
+        # one statement, committed by the server as it runs: no BEGIN and COMMIT round trips
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    session.execute(
+        _insert_report(session.get_bind().dialect.name),
+        {
+            "id": report_id,
+            "name": name,
+            "owner_token_hash": token_digest(owner_token),
+            "created_at": created_at,
+            "engine_version": ENGINE_VERSION,
+            "catalog_version": catalog_version,
+            "kind": kind,
+            "snapshot_text": text,
+            "snapshot_json": text,
+        },
     )
     created = ReportCreated(
         id=report_id,

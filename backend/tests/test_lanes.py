@@ -1,0 +1,69 @@
+"""Engine lanes: one call at a time per lane in a worker, whether it runs in the lane's own thread
+(``run_in_lane``) or in a threadpool thread holding the lane's slot (``lane_slot``)."""
+
+from __future__ import annotations
+
+import threading
+
+import anyio
+
+from backend.app.calibration import load_calibration
+from backend.app.catalog.service import CatalogStore
+from backend.app.core.lanes import json_bytes, lane_slot, run_in_lane
+from backend.app.engine.context import SizingContext
+from backend.app.sizing import service
+from backend.app.sizing.schemas import EvaluateRequest
+from backend.tests.conftest import FAS3270, REPO_ROOT, workload
+
+
+def test_a_lane_call_waits_while_a_threadpool_route_computes_in_the_lanes_slot() -> None:
+    events: list[str] = []
+    holding = threading.Event()
+    release = threading.Event()
+
+    def threadpool_route() -> None:
+        with lane_slot("fast"):
+            holding.set()
+            release.wait(5)
+            events.append("route done")
+
+    route = threading.Thread(target=threadpool_route)
+    route.start()
+    assert holding.wait(5)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(run_in_lane, "fast", lambda: events.append("lane call"))
+            tasks.start_soon(run_in_lane, "long", lambda: events.append("long lane call"))
+            await anyio.sleep(0.2)
+            events.append("released")
+            release.set()
+
+    anyio.run(main)
+    route.join(5)
+
+    # the long lane has a slot of its own; the fast lane's call ran only after the route let go
+    assert events == ["long lane call", "released", "route done", "lane call"]
+
+
+class _NoCustomHardware:
+    def get(self, record_id: str) -> None:
+        return None
+
+
+def test_json_bytes_are_the_models_json_encoded() -> None:
+    ctx = SizingContext(
+        CatalogStore(REPO_ROOT / "fixtures"), load_calibration(REPO_ROOT / "fixtures"), _NoCustomHardware()
+    )
+    body = EvaluateRequest.model_validate(
+        {
+            "workloads": [workload(), workload("mail", capacity_tb=5)],
+            "configuration": {**FAS3270, "drive_count": 48},
+        }
+    )
+    result = service.evaluate(body, ctx)
+    text = result.model_dump_json()
+
+    assert not text.isascii()  # units such as "m²": the bytes are UTF-8, not escapes
+    assert json_bytes(result) == text.encode("utf-8")
+    assert json_bytes(body) == body.model_dump_json().encode("utf-8")
