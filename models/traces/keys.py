@@ -112,21 +112,40 @@ def _runs(ordered: IntArray) -> BoolArray:
     return new
 
 
+def _rank_words(seen: BoolArray) -> tuple[npt.NDArray[np.uint64], IntArray]:
+    """A byte map packed in 64-bit words, and for each word the number of set bits before it,
+    less one: the rank of value ``x`` among the values present is then
+    ``before[x >> 6] + popcount(words[x >> 6] << (63 - x % 64))`` (:func:`_rank`)."""
+    words = np.packbits(seen, bitorder="little").view(np.uint64)
+    per_word = np.bitwise_count(words).astype(np.int64)
+    before = np.cumsum(per_word)
+    before -= per_word
+    before -= 1
+    return words, before
+
+
+def _rank(words: npt.NDArray[np.uint64], before: IntArray, x: IntArray) -> IntArray:
+    """Rank of each (present) value ``x`` among the values set in the packed map: the bits of its
+    word up to its own (shifted to the top, so no mask is built) counted, plus those before."""
+    word = x >> 6
+    shift = (x & 63).view(np.uint64)
+    shift ^= np.uint64(63)  # 63 - x % 64
+    bits = words[word]
+    bits <<= shift
+    rank = before[word]
+    rank += np.bitwise_count(bits)
+    return rank
+
+
 def _bitmap_ranks(offsets: IntArray) -> tuple[IntArray, IntArray]:
     """The distinct values of non-negative ``offsets`` (ascending) and the rank of each offset
     among them, without a sort: a byte map over ``[0, max]`` marks the values present, packed in
-    64-bit words whose set bits are counted (a prefix count per word, plus the bits below the
-    value in its word)."""
+    64-bit words whose set bits are counted (:func:`_rank_words`, :func:`_rank`)."""
     span = int(offsets.max()) + 1
     seen = np.zeros(-(-span // 64) * 64, dtype=bool)
     seen[offsets] = True
-    words = np.packbits(seen, bitorder="little").view(np.uint64)
-    per_word = np.bitwise_count(words).astype(np.int64)
-    before = np.cumsum(per_word) - per_word
-    word = offsets >> 6
-    below = words[word] & ((np.uint64(1) << (offsets & 63).astype(np.uint64)) - np.uint64(1))
-    rank = before[word] + np.bitwise_count(below)
-    return np.flatnonzero(seen).astype(np.int64, copy=False), rank
+    words, before = _rank_words(seen)
+    return np.flatnonzero(seen).astype(np.int64, copy=False), _rank(words, before, offsets)
 
 
 def sum_by_key(
@@ -174,31 +193,6 @@ def sum_by_key(
 
 RANK_CHUNK = 1 << 18
 """Keys ranked (or runs summed) at once: bounds the temporaries (2 MB each)."""
-
-
-def _rank_words(seen: BoolArray) -> tuple[npt.NDArray[np.uint64], IntArray]:
-    """A byte map packed in 64-bit words, and for each word the number of set bits before it,
-    less one: the rank of value ``x`` among the values present is then
-    ``before[x >> 6] + popcount(words[x >> 6] << (63 - x % 64))`` (:func:`_rank`)."""
-    words = np.packbits(seen, bitorder="little").view(np.uint64)
-    per_word = np.bitwise_count(words).astype(np.int64)
-    before = np.cumsum(per_word)
-    before -= per_word
-    before -= 1
-    return words, before
-
-
-def _rank(words: npt.NDArray[np.uint64], before: IntArray, x: IntArray) -> IntArray:
-    """Rank of each (present) value ``x`` among the values set in the packed map: the bits of its
-    word up to its own (shifted to the top, so no mask is built) counted, plus those before."""
-    word = x >> 6
-    shift = (x & 63).view(np.uint64)
-    shift ^= np.uint64(63)  # 63 - x % 64
-    bits = words[word]
-    bits <<= shift
-    rank = before[word]
-    rank += np.bitwise_count(bits)
-    return rank
 
 
 def add_sums(
