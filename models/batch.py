@@ -525,23 +525,26 @@ def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
     return kind(*(table[ix, k] for k in range(table.shape[1])))
 
 
+def _gather(x: Any, ix: IntArray) -> Any:
+    """``x`` (an array over some index) taken at ``ix``; one number (the same for every entry)
+    stays that number."""
+    return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+
+
 def _take(work: Work, ix: IntArray, data_ops: bool = True) -> Work:
     """A segment-level :class:`Work` gathered onto rows: the role work the pool state, the wait
     and the wear read (a parity role's operations never are, the data role's only for the wait:
     ``data_ops``; left out, they are nan). A figure that is one number for every segment (no work
     of that kind: a workload without I/Os) stays that number."""
 
-    def gather(x: Any) -> Any:
-        return x if np.ndim(x) == 0 else np.asarray(x)[ix]
-
     def role(r: RoleWork, ops: bool) -> RoleWork:
         return RoleWork(
-            gather(r.read_ms),
-            gather(r.write_ms),
-            gather(r.read_pos),
-            gather(r.write_pos),
-            gather(r.ops) if ops else math.nan,
-            gather(r.wear_kib),
+            _gather(r.read_ms, ix),
+            _gather(r.write_ms, ix),
+            _gather(r.read_pos, ix),
+            _gather(r.write_pos, ix),
+            _gather(r.ops, ix) if ops else math.nan,
+            _gather(r.wear_kib, ix),
         )
 
     return Work(role(work.data, data_ops), role(work.parity, False))
@@ -559,15 +562,12 @@ class _Window:
 
 
 def _gather_work(work: Work, ix: IntArray) -> Work:
-    """Every figure of ``work`` (arrays over some index) taken at ``ix``; one number stays one."""
-
-    def gather(x: Any) -> Any:
-        return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+    """Every figure of ``work`` (arrays over some index) taken at ``ix`` (:func:`_gather`)."""
 
     def role(r: RoleWork) -> RoleWork:
-        return RoleWork(*(gather(x) for x in r))
+        return RoleWork(*(_gather(x, ix) for x in r))
 
-    return Work(role(work.data), role(work.parity), gather(work.backend_ios), gather(work.kib))
+    return Work(role(work.data), role(work.parity), _gather(work.backend_ios, ix), _gather(work.kib, ix))
 
 
 class _SegmentPlans:
