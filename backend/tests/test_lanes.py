@@ -67,3 +67,24 @@ def test_json_bytes_are_the_models_json_encoded() -> None:
     assert not text.isascii()  # units such as "m²": the bytes are UTF-8, not escapes
     assert json_bytes(result) == text.encode("utf-8")
     assert json_bytes(body) == body.model_dump_json().encode("utf-8")
+
+
+def test_every_report_kind_and_engine_route_has_one_lane() -> None:
+    from typing import get_args
+
+    from backend.app.core.lanes import ENGINE_LANE
+    from backend.app.main import app
+    from backend.app.reports.schemas import ReportKind
+
+    paths = app.openapi()["paths"]
+    post_segments = {path.rsplit("/", 1)[-1] for path, ops in paths.items() if "post" in ops}
+    # each lane is named after a route that exists, and each kind of saved report computes in its
+    # route's lane (the same table entry)
+    assert set(ENGINE_LANE) <= post_segments
+    assert set(get_args(ReportKind)) <= set(ENGINE_LANE)
+    assert {k: ENGINE_LANE[k] for k in get_args(ReportKind)} == {
+        "evaluate": "fast",
+        "curves": "fast",
+        "size": "long",
+        "compare": "long",
+    }

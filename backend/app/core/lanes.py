@@ -32,6 +32,27 @@ Lane = Literal["fast", "long"]
 
 LANE_THREADS: dict[Lane, int] = {"fast": 1, "long": 1}
 
+ENGINE_LANE: dict[str, Lane] = {
+    # keyed by the route's last path segment; the millisecond calls the UI makes on every change
+    "evaluate": "fast",
+    "curves": "fast",
+    "observed": "fast",
+    # searches and sweeps
+    "size": "long",
+    "compare": "long",
+    "raid-grid": "long",
+    "recommend": "long",
+    "growth": "long",
+    "sensitivity": "long",
+    "max-workload": "long",
+    "ranges": "long",
+    "degraded": "long",
+    "raid-conversion": "long",
+    "building-blocks": "long",
+}
+"""The lane each engine call computes in, read by its route (:func:`json_in_lane`) and by the saved
+report of its kind (:func:`lane_slot`), so the two cannot disagree."""
+
 # One limiter per lane and event loop: a limiter belongs to the loop it was first used on, and
 # tests run one app under several loops (a server worker has one). Keyed by the loop object; the
 # few loops a test session makes are dropped when there are more than _MAX_LOOPS.

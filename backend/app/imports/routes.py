@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from backend.app.core.deps import SizingContextDep
-from backend.app.core.lanes import json_in_lane
+from backend.app.core.lanes import ENGINE_LANE, json_in_lane
 from backend.app.core.uploads import UPLOAD_BODY, body_chunks, spool
 from backend.app.imports import host_stats, service
 from backend.app.imports.schemas import (
@@ -158,4 +158,4 @@ async def esxtop(request: Request, options: OptionsDep) -> HostStatsImport:
 async def observed(body: ObservedRequest, ctx: SizingContextDep) -> Response:
     """What you have now: the configuration the statistics came from, evaluated at the loads the
     host observed, beside the latency the host saw in each window."""
-    return await json_in_lane("fast", lambda: host_stats.observed(body, ctx))
+    return await json_in_lane(ENGINE_LANE["observed"], lambda: host_stats.observed(body, ctx))

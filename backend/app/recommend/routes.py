@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from backend.app.core.deps import SizingContextDep
-from backend.app.core.lanes import json_in_lane
+from backend.app.core.lanes import ENGINE_LANE, json_in_lane
 from backend.app.recommend import service
 from backend.app.recommend.schemas import RecommendRequest
 from backend.app.schemas import error_responses
@@ -26,4 +26,4 @@ async def recommend(body: RecommendRequest, ctx: SizingContextDep) -> Response:
     rack units, power), ranked by cost, rack units and read latency, with the Pareto front. Arrays that
     cannot meet the workload come with their binding constraint; contradictory windows give an empty
     list and the reasons."""
-    return await json_in_lane("long", lambda: service.recommend(body, ctx))
+    return await json_in_lane(ENGINE_LANE["recommend"], lambda: service.recommend(body, ctx))

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from backend.app.core import idempotency as idem
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
-from backend.app.core.lanes import Lane, lane_slot
+from backend.app.core.lanes import ENGINE_LANE, lane_slot
 from backend.app.engine.context import HardwareSource, SizingContext
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.reports import export
@@ -130,10 +130,6 @@ def _compute(kind: ReportKind, inputs: Any, ctx: SizingContext) -> tuple[BaseMod
     return curves, _curves_headline(curves)
 
 
-_LANE: dict[str, Lane] = {"evaluate": "fast", "curves": "fast", "size": "long", "compare": "long"}
-"""The engine lane each kind of report computes in (the lane of its own route)."""
-
-
 @functools.cache
 def _insert_report(dialect_name: str) -> Insert:
     """``INSERT INTO reports``, built once per dialect (built per save, the statement cost as much
@@ -172,7 +168,7 @@ def _save(
     drift = drift or []
     catalog_version = ctx.catalog.version()
     created_at = utcnow()
-    with lane_slot(_LANE[kind]):
+    with lane_slot(ENGINE_LANE[kind]):
         try:
             result, head = _compute(kind, inputs, ctx)
         except InvalidInput as exc:

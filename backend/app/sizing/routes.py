@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import Response
 
 from backend.app.core.deps import SizingContextDep
-from backend.app.core.lanes import json_in_lane
+from backend.app.core.lanes import ENGINE_LANE, json_in_lane
 from backend.app.schemas import error_responses
 from backend.app.sizing import service
 from backend.app.sizing.schemas import (
@@ -30,30 +30,30 @@ router = APIRouter(tags=["sizing"], responses=error_responses(400, 503))
 @router.post("/evaluate", response_model=EvaluationResult)
 async def evaluate(body: EvaluateRequest, ctx: SizingContextDep) -> Response:
     """Evaluate a configuration against every window of the workloads."""
-    return await json_in_lane("fast", lambda: service.evaluate(body, ctx))
+    return await json_in_lane(ENGINE_LANE["evaluate"], lambda: service.evaluate(body, ctx))
 
 
 @router.post("/size", response_model=SizingResult)
 async def size(body: SizeRequest, ctx: SizingContextDep) -> Response:
     """The fewest drives (whole RAID groups) of a configuration family that meet every window."""
-    return await json_in_lane("long", lambda: service.size(body, ctx))
+    return await json_in_lane(ENGINE_LANE["size"], lambda: service.size(body, ctx))
 
 
 @router.post("/compare", response_model=CompareResult)
 async def compare(body: Annotated[CompareRequest, Body()], ctx: SizingContextDep) -> Response:
     """2-8 configurations side by side (families sized first), with deltas against the first."""
-    return await json_in_lane("long", lambda: service.compare(body, ctx))
+    return await json_in_lane(ENGINE_LANE["compare"], lambda: service.compare(body, ctx))
 
 
 @router.post("/curves", response_model=CurvesResult)
 async def curves(body: CurvesRequest, ctx: SizingContextDep) -> Response:
     """Latency vs load, IOPS vs queue depth and hit ratio vs cache size for one window (or only the
     curves ``curves`` names, e.g. the latency curve a what-if redraws)."""
-    return await json_in_lane("fast", lambda: service.curves(body, ctx))
+    return await json_in_lane(ENGINE_LANE["curves"], lambda: service.curves(body, ctx))
 
 
 @router.post("/raid-grid", response_model=RaidGrid)
 async def raid_grid(body: RaidGridRequest, ctx: SizingContextDep) -> Response:
     """The configuration's drive in every RAID scheme its array offers, each sized for the workloads:
     drives, usable/raw, cost per usable TB and per 1,000 IOPS, failures tolerated, rebuild time, latency."""
-    return await json_in_lane("long", lambda: service.raid_grid(body, ctx))
+    return await json_in_lane(ENGINE_LANE["raid-grid"], lambda: service.raid_grid(body, ctx))
