@@ -679,19 +679,36 @@ def degraded_group(
     return (u_read * degraded_read_cost(layout) + u_write) * w / max(w - 1, 1) + rebuild_share
 
 
-def failure_result(
+def failure_utilizations(
     pool: DrivePool, work: Work, roles: Roles, state: PoolState, p: EngineParameters
+) -> tuple[float, float] | None:
+    """(with a drive failed, while rebuilding) utilization of the one RAID group that lost a drive
+    (:func:`degraded_group`; rebuilding adds the rebuild's minimum rate over the drive's media rate).
+    ``None`` for layouts that lose data with one failure (RAID0)."""
+    if tolerated_failures(pool.raid) == 0:
+        return None
+    u_failed = degraded_group(work, roles, pool.raid, state)
+    return u_failed, u_failed + p.rebuild_min_rate_mb_s / pool.drive.media_rate_mb_s
+
+
+def failure_result(
+    pool: DrivePool,
+    work: Work,
+    roles: Roles,
+    state: PoolState,
+    p: EngineParameters,
+    utilizations: tuple[float, float] | None = None,
 ) -> FailureResult | None:
     """A drive failure in one group at this window's load: the group's utilization with the drive
     failed and while rebuilding, the rebuild time, and the chance an unrecoverable read error
-    stops the rebuild. ``None`` for layouts that lose data with one failure (RAID0)."""
+    stops the rebuild. ``None`` for layouts that lose data with one failure (RAID0).
+    ``utilizations``: :func:`failure_utilizations` of the same arguments, when already computed."""
     layout = pool.raid
-    if tolerated_failures(layout) == 0:
-        return None
     drive = pool.drive
-    u_failed = degraded_group(work, roles, layout, state)
-    rate_share = p.rebuild_min_rate_mb_s / drive.media_rate_mb_s
-    u_rebuild = u_failed + rate_share
+    u = utilizations if utilizations is not None else failure_utilizations(pool, work, roles, state, p)
+    if u is None:
+        return None
+    u_failed, u_rebuild = u
     idle = max(0.0, 1.0 - u_rebuild)
     rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
     hours = drive.capacity_gb * 1000.0 / rate / 3600.0
@@ -728,6 +745,99 @@ def failure_result(
     )
 
 
+class PoolFigures(NamedTuple):
+    """The numbers of one pool in one window (:func:`pool_figures`): what :func:`pool_load`
+    explains, and all a figures-only pass (the cold-cache case of a window) keeps."""
+
+    pw: PoolWork
+    roles: Roles
+    span: float
+    q_cap: float
+    state: PoolState
+    mean_read_ms: float
+    mean_all_ms: float
+    wait_ms: float  # the wait at the drives with every group whole
+    utilization: float  # data drives (0..inf)
+    parity_utilization: float  # dedicated parity drives (0 without)
+    failure: tuple[float, float] | None  # :func:`failure_utilizations`
+    degraded_utilization: float | None  # the degraded group's, in a degraded evaluation
+    miss: MissWait
+    backend_iops: Num
+    backend_mb_s: float
+    drive_writes_per_day: float | None  # None: the drive has no endurance rating
+
+
+def pool_figures(
+    pool: DrivePool,
+    n: int,
+    items: list[PoolItem],
+    usable_gb: float,
+    footprint_gb: float,
+    p: EngineParameters,
+    *,
+    planned_fill: float,
+    aggregate_fill: float | None = None,
+    degraded: DegradedMode = DegradedMode.NONE,
+    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
+    architecture: Architecture | None = None,
+    plans: PoolPlans | None = None,
+    terms: bool = True,
+) -> PoolFigures:
+    """The numbers behind :func:`pool_load` (same arguments), with no explanation built: work,
+    utilizations, the miss path, the degraded group and the drive writes per day. ``terms``: keep
+    each phase's term of the back-end formula (:attr:`PoolWork.terms`, for the text)."""
+    layout = pool.raid
+    if plans is None:
+        plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
+    t = plans.t
+    roles = plans.roles(n)
+    pw = pool_work(
+        items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value if terms else None
+    )
+    work = pw.work
+    span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
+    g, h, limit = ncq_parameters(pool.drive, p)
+    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
+    st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
+    mean_read, mean_all, wait = (
+        float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
+    )
+    u = float(st.u_data)
+    u_par = float(st.u_parity)
+    failure = failure_utilizations(pool, work, roles, st, p)
+    deg_u: float | None = None
+    wait_ms = wait
+    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
+    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
+        # through the percentage the failure result reports, as it always was
+        deg_u = (100.0 * (failure[1] if degraded is DegradedMode.REBUILDING else failure[0])) / 100.0
+        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
+        wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
+        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
+    ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
+    dwpd = None
+    if pool.drive.endurance_dwpd is not None:
+        dwpd = drive_writes_per_day(endurance_kib_per_s(work, roles), pool.drive)
+    return PoolFigures(
+        pw,
+        roles,
+        span,
+        q_cap,
+        st,
+        mean_read,
+        mean_all,
+        wait,
+        u,
+        u_par,
+        failure,
+        deg_u,
+        MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms),
+        pw.be_read_iops + pw.be_write_iops,
+        float(work.kib) * 1024.0 / 1e6,
+        dwpd,
+    )
+
+
 def pool_load(
     pool: DrivePool,
     n: int,
@@ -756,36 +866,52 @@ def pool_load(
     drives (:mod:`models.reduction`). ``plans``: :func:`pool_plans` of the same pool, parameters,
     fills and architecture, shared by the windows of an evaluation.
     """
-    layout = pool.raid
     if plans is None:
         plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
-    t = plans.t
-    roles = plans.roles(n)
-    fill = plans.fill
-    pw = pool_work(items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value)
-    work = pw.work
-    span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
-    g, h, limit = ncq_parameters(pool.drive, p)
-    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
-    st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
-    mean_read, mean_all, wait = (
-        float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
+    f = pool_figures(
+        pool,
+        n,
+        items,
+        usable_gb,
+        footprint_gb,
+        p,
+        planned_fill=planned_fill,
+        aggregate_fill=aggregate_fill,
+        degraded=degraded,
+        extra_stream_kib=extra_stream_kib,
+        architecture=architecture,
+        plans=plans,
     )
-    u = float(st.u_data)
-    u_par = float(st.u_parity)
-    failure = failure_result(pool, work, roles, st, p)
-    deg_u: float | None = None
-    wait_ms = wait
-    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
-    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
-        deg_u = (
-            failure.rebuild_group_utilization_pct
-            if degraded is DegradedMode.REBUILDING
-            else failure.failed_group_utilization_pct
-        ) / 100.0
-        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
-        wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
-        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
+    return pool_load_result(
+        pool, n, items, p, f, planned_fill=planned_fill, degraded=degraded, plans=plans
+    ), f.miss
+
+
+def pool_load_result(
+    pool: DrivePool,
+    n: int,
+    items: list[PoolItem],
+    p: EngineParameters,
+    f: PoolFigures,
+    *,
+    planned_fill: float,
+    degraded: DegradedMode,
+    plans: PoolPlans,
+) -> PoolLoad:
+    """The :class:`PoolLoad` of :func:`pool_load`, every figure explained, from its numbers ``f``
+    (:func:`pool_figures` of the same arguments)."""
+    layout = pool.raid
+    pw, roles, st, span, q_cap = f.pw, f.roles, f.state, f.span, f.q_cap
+    work = pw.work
+    mean_read, mean_all, u, u_par, deg_u = (
+        f.mean_read_ms,
+        f.mean_all_ms,
+        f.utilization,
+        f.parity_utilization,
+        f.degraded_utilization,
+    )
+    failure = failure_result(pool, work, roles, st, p, f.failure)
+    wait_ms = f.miss.wait_ms
     be_total = pw.be_read_iops + pw.be_write_iops
     destage = destage_capacity(pw, roles, st)
     miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
@@ -871,12 +997,11 @@ def pool_load(
             layout,
             sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
             float(pw.be_write_iops),
-            fill=fill,
+            fill=plans.fill,
             write_costs=plans.write_costs(),
         ),
     )
-    ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
-    return load, MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms)
+    return load
 
 
 class MissWait(NamedTuple):
@@ -899,6 +1024,11 @@ def wear_kib_per_drive(work: Work, drives_data: Num, drives_parity: Num) -> Num:
     return np.maximum(data, parity)
 
 
+def endurance_kib_per_s(work: Work, roles: Roles) -> float:
+    """Wear-weighted KiB/s written on one drive of the busiest role (:func:`wear_kib_per_drive`)."""
+    return float(wear_kib_per_drive(work, roles.data, roles.parity))
+
+
 def endurance_result(
     drive: DriveSpec, work: Work, roles: Roles, planned_fill: float
 ) -> EnduranceResult | None:
@@ -912,7 +1042,7 @@ def endurance_result(
     rated = drive.endurance_dwpd
     if rated is None:
         return None
-    kib = float(wear_kib_per_drive(work, roles.data, roles.parity))
+    kib = endurance_kib_per_s(work, roles)
     dwpd = drive_writes_per_day(kib, drive)
     years = years_to_wear_out(dwpd, drive)
     warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS
