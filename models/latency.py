@@ -320,7 +320,7 @@ def window_read_quantiles(
             continue
         if not paths:
             return None, None
-        mix += [p._replace(weight=p.weight * rate) for p in paths]
+        mix += [Path(p.weight * rate, p.const_ms, p.k, p.theta_ms) for p in paths]
     if not any(p.weight > 0 for p in mix):
         return 0.0, 0.0
     p95, p99 = quantiles_or_none(mix, (0.95, 0.99))

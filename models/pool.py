@@ -109,6 +109,18 @@ class RoleWork(NamedTuple):
             a[5] + k * b[5],
         )
 
+    def plus3(self, b: RoleWork, k: Num, c: RoleWork, m: Num, d: RoleWork, n: Num) -> RoleWork:
+        """``self.plus(b, k).plus(c, m).plus(d, n)`` in one step: the same sums in the same order."""
+        a = self
+        return RoleWork(
+            a[0] + k * b[0] + m * c[0] + n * d[0],
+            a[1] + k * b[1] + m * c[1] + n * d[1],
+            a[2] + k * b[2] + m * c[2] + n * d[2],
+            a[3] + k * b[3] + m * c[3] + n * d[3],
+            a[4] + k * b[4] + m * c[4] + n * d[4],
+            a[5] + k * b[5] + m * c[5] + n * d[5],
+        )
+
 
 class Work(NamedTuple):
     """Drive work of a unit of I/O (or of a window's load): data role, parity role, back-end I/Os."""
@@ -124,6 +136,15 @@ class Work(NamedTuple):
             self.parity.plus(other.parity, k),
             self.backend_ios + k * other.backend_ios,
             self.kib + k * other.kib,
+        )
+
+    def plus3(self, b: Work, k: Num, c: Work, m: Num, d: Work, n: Num) -> Work:
+        """``self.plus(b, k).plus(c, m).plus(d, n)`` in one step: the same sums in the same order."""
+        return Work(
+            self.data.plus3(b.data, k, c.data, m, d.data, n),
+            self.parity.plus3(b.parity, k, c.parity, m, d.parity, n),
+            self.backend_ios + k * b.backend_ios + m * c.backend_ios + n * d.backend_ios,
+            self.kib + k * b.kib + m * c.kib + n * d.kib,
         )
 
 
@@ -479,9 +500,8 @@ def pool_work(
                     plain[1].plus(rw, w_rnd).plus(sw, w_seq * size).plus(_ONE_IO, w_seq * sw.kib),
                 )
             if red is None:
-                rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size)
-                wr = wr.plus(rw, w_rnd).plus(sw, w_seq * size)
-                wr = wr.plus(_ONE_IO, w_seq * sw.kib)
+                rd = rd.plus3(rr, r_miss, sr, seq_reads * size, _ONE_IO, seq_reads)
+                wr = wr.plus3(rw, w_rnd, sw, w_seq * size, _ONE_IO, w_seq * sw.kib)
             else:
                 # inline reduction (models.reduction): data packed compressed moves 1/c of its KiB;
                 # a share 1 - 1/D of the writes are duplicates, each a metadata block instead
@@ -493,7 +513,7 @@ def pool_work(
                 rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size * kf)
                 wr = wr.plus(rw, w_rnd * unique).plus(meta, w_rnd * (1.0 - unique)).plus(sw, w_kib)
                 wr = wr.plus(_ONE_IO, w_kib / size * sw.kib)
-            rd = rd.plus(_ONE_IO, seq_reads)
+                rd = rd.plus(_ONE_IO, seq_reads)
             out.read_miss_rate = out.read_miss_rate + r_miss
             out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
