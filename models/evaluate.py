@@ -57,8 +57,8 @@ from models.latency import (
     DrivePath,
     FrontEnd,
     PhaseFigures,
-    phase_check,
     phase_figures,
+    phase_limit,
     phase_result_of,
     window_latencies_of,
     window_read_quantiles,
@@ -73,6 +73,7 @@ from models.results import (
     ColdPhase,
     DegradedMode,
     EvaluationResult,
+    Limit,
     PhaseResult,
     PoolLoad,
     TieringResult,
@@ -324,7 +325,7 @@ class _Figures(NamedTuple):
 
     per_pool: dict[str, list[PoolItem]]
     pools: list[PoolFigures]
-    checks: list[Check]
+    checks: list[Limit]  # in the order the verdict ranks ties
     cload: ControllerLoad
     u_ctrl: float
     u_fo: float | None
@@ -335,7 +336,7 @@ class _Figures(NamedTuple):
     net_exp: Explained | None
     front: FrontEnd
     phases: list[PhaseFigures]
-    checks_of_phases: list[Check | None]
+    checks_of_phases: list[Limit | None]
     read_lat: float | None
     write_lat: float | None
     avg_lat: float | None
@@ -358,7 +359,7 @@ def _figures(
     and only the p99 of each phase."""
     cfg, p, ctrl = setup.cfg, setup.p, setup.cfg.controller
     per_pool = _pool_items(members, hits, routes, setup)
-    checks: list[Check] = []
+    checks: list[Limit] = []
     pools, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks, explain)
     cload = controller_load(
         members,
@@ -376,7 +377,7 @@ def _figures(
     net_exp = cluster_network(cfg, backend_mb_s)
     if net_exp is not None:
         checks.append(
-            check(
+            Limit(
                 "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
             )
         )
@@ -395,7 +396,7 @@ def _figures(
         phase_figures(w, ph, h, route, front, paths, cfg.cache, qs)
         for (w, ph), h, route in zip(members, hits, routes, strict=True)
     ]
-    phase_checks = [phase_check(w, ph, f.read_ms) for (w, ph), f in zip(members, phases, strict=True)]
+    phase_checks = [phase_limit(w, ph, f.read_ms) for (w, ph), f in zip(members, phases, strict=True)]
     checks.extend(chk for chk in phase_checks if chk is not None)
     read_lat, write_lat, avg_lat = window_latencies_of(
         [
@@ -487,7 +488,7 @@ def _serve(
             cfg.cache,
             setup.flash_total,
             pf,
-            chk,
+            chk is None or chk.passed,
         )
         for (w, ph), h, ws, d_gb, b_gb, pf, chk in zip(
             members, hits, ws_list, dram_share, both_share, f.phases, f.checks_of_phases, strict=True
@@ -495,7 +496,7 @@ def _serve(
     ]
     return _Served(
         pool_loads,
-        f.checks,
+        [c.check() for c in f.checks],
         ctrl_exp,
         fo_exp,
         f.mb_s,
@@ -588,8 +589,10 @@ def _cold_cache(
         return None
     with figures_only():  # only figures and check verdicts are kept from this pass
         served = _figures(members, cold_hits, routes, tiering, setup, explain=False)
-    passed, bottleneck, _ = _verdict(window, served.checks)
-    failing = [c.text for c in served.checks if not c.passed]
+    checks = served.checks
+    passed = all(c.passed for c in checks)
+    bottleneck = sorted(checks, key=lambda c: c.load, reverse=True)[0].name  # as _verdict ranks
+    failing = [c.check().text for c in checks if not c.passed][:3]
     return ColdCacheResult(
         phases=[
             ColdPhase(
@@ -625,7 +628,7 @@ def _pools(
     per_pool: dict[str, list[PoolItem]],
     tiering: TieringResult | None,
     migration: dict[str, tuple[float, float]],
-    checks: list[Check],
+    checks: list[Limit],
     terms: bool = True,
 ) -> tuple[list[PoolFigures], dict[str, DrivePath]]:
     """Every pool's figures in the window (:func:`models.pool.pool_figures`, with the back-end
@@ -661,13 +664,13 @@ def _pools(
         miss = f.miss
         paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
         of = "" if len(cfg.pools) == 1 else f" of pool {pool.name}"  # no internal pool name in prose
-        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
+        checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
         if par is not None:
-            checks.append(check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
+            checks.append(Limit(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
         rated = pool.drive.endurance_dwpd
         if rated is not None:
             checks.append(
-                check(
+                Limit(
                     f"endurance:{pool.name}",
                     f.drive_writes_per_day,
                     rated,
@@ -677,7 +680,7 @@ def _pools(
             )
         if f.degraded_utilization is not None:
             checks.append(
-                check(
+                Limit(
                     f"drives:{pool.name}:degraded group",
                     100 * f.degraded_utilization,
                     100.0,
@@ -688,7 +691,7 @@ def _pools(
     return figures, paths
 
 
-def _controllers(cload: ControllerLoad, setup: _Setup, checks: list[Check]) -> tuple[float, float | None]:
+def _controllers(cload: ControllerLoad, setup: _Setup, checks: list[Limit]) -> tuple[float, float | None]:
     """Controller utilization (0..1), normal (or with one failed) and after a failover (None when
     no failover applies); appends their checks."""
     cfg, ctrl = setup.cfg, setup.cfg.controller
@@ -696,12 +699,12 @@ def _controllers(cload: ControllerLoad, setup: _Setup, checks: list[Check]) -> t
     failed = setup.degraded is DegradedMode.CONTROLLER_FAILED
     ctrl_name = "controllers (one failed)" if failed else "controllers"
     limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
-    checks.append(check(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
+    checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
     if not _fails_over(setup):
         return u_ctrl, None
     u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover)
     checks.append(
-        check(
+        Limit(
             "controllers after failover",
             100 * u_fo,
             cfg.headroom.failover_max_pct,
@@ -760,7 +763,7 @@ def _controllers_explained(
 
 
 def _ports(
-    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Check], cross_mb_s: float = 0.0
+    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Limit], cross_mb_s: float = 0.0
 ) -> tuple[float, float]:
     """Front-end MB/s and port utilization (0..1); appends the port check.
 
@@ -769,7 +772,7 @@ def _ports(
     """
     mb_s = sum(ph.effective_mb_s for _, ph in members)
     u_port = port_utilization(mb_s + cross_mb_s, cfg.ports)
-    checks.append(check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
+    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
     return mb_s, u_port
 
 
@@ -792,7 +795,7 @@ def _ports_explained(mb_s: float, cross_mb_s: float, u_port: float, cfg: Configu
 
 
 def _backend_bus(
-    mb_s: float, ctrl: ControllerSpec, serving: int, limit_pct: float, checks: list[Check]
+    mb_s: float, ctrl: ControllerSpec, serving: int, limit_pct: float, checks: list[Limit]
 ) -> tuple[float, float, float] | None:
     """Bytes moved to and from the drives (``mb_s``, the pools' back-end MB/s) over the controllers'
     back-end buses (when the controller states one): ``U_bus = sum(pool back-end MB/s) / (bus MB/s
@@ -801,7 +804,7 @@ def _backend_bus(
         return None
     cap = ctrl.backend_mb_s * serving
     u = 100.0 * mb_s / cap
-    checks.append(check("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
+    checks.append(Limit("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
     return mb_s, cap, u
 
 

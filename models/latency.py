@@ -25,7 +25,7 @@ from models.configuration import CacheConfig
 from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
 from models.explain import Explained, explained, fmt
 from models.pool import MissWait
-from models.results import Check, PhaseResult, check
+from models.results import Check, Limit, PhaseResult
 from models.tail_latency import Path, gamma_path, quantiles_or_none, sojourn_moments
 from models.units import transfer_ms
 from models.workload import Phase, Workload
@@ -178,12 +178,12 @@ def phase_figures(
     )
 
 
-def phase_check(w: Workload, ph: Phase, read_ms: float | None) -> Check | None:
+def phase_limit(w: Workload, ph: Phase, read_ms: float | None) -> Limit | None:
     """The phase's read-latency check against its target (None without a target or reads)."""
     tgt = ph.read_latency_target_ms
     if tgt is None or ph.read_pct <= 0:
         return None
-    return check(f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency")
+    return Limit(f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency")
 
 
 def phase_result(
@@ -205,9 +205,12 @@ def phase_result(
     misses go to with the share of I/O each serves. The numbers are :func:`phase_figures`'.
     """
     f = phase_figures(w, ph, hits, route, front, paths, cache)
-    chk = phase_check(w, ph, f.read_ms)
+    limit = phase_limit(w, ph, f.read_ms)
+    chk = None if limit is None else limit.check()
     return (
-        phase_result_of(w, ph, hits, shares_gb, pool_name, front, cache, flash_total_gb, f, chk),
+        phase_result_of(
+            w, ph, hits, shares_gb, pool_name, front, cache, flash_total_gb, f, chk is None or chk.passed
+        ),
         chk,
         f.read_paths,
     )
@@ -223,10 +226,10 @@ def phase_result_of(
     cache: CacheConfig,
     flash_total_gb: float,
     f: PhaseFigures,
-    chk: Check | None,
+    passed: bool,
 ) -> PhaseResult:
     """The :class:`PhaseResult` of :func:`phase_result`, every figure explained, from its numbers
-    ``f`` (:func:`phase_figures` of the same arguments) and its check ``chk`` (:func:`phase_check`)."""
+    ``f`` (:func:`phase_figures` of the same arguments) and whether its latency check passed (:func:`phase_limit`)."""
     h_d, h_f = hits
     ws, d_gb, b_gb = shares_gb
     read_ms, write_ms, avg = f.read_ms, f.write_ms, f.avg_ms
@@ -298,7 +301,7 @@ def phase_result_of(
         ),
         avg_latency_ms=avg,
         read_latency_target_ms=tgt,
-        passed=chk is None or chk.passed,
+        passed=passed,
     )
 
 
