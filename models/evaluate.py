@@ -208,6 +208,11 @@ def write_fill(pool: DrivePool, cfg: Configuration) -> float:
     return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
 
 
+_DEFAULT_PARAMETERS = EngineParameters()
+"""The parameters of an evaluation given none (one frozen instance: its priced plans are kept,
+:func:`models.pool.pool_plans`)."""
+
+
 def evaluate(
     workloads: list[Workload],
     configuration: Configuration,
@@ -232,7 +237,7 @@ def evaluate(
     names = [w.name for w in workloads]
     if len(set(names)) != len(names):
         raise InputError("workloads", "workload names must be unique")
-    p = params or EngineParameters()
+    p = params or _DEFAULT_PARAMETERS
     cfg = configuration
     counts = pool_drive_counts(cfg)
     pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]

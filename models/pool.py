@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -362,7 +362,7 @@ class PoolPlans:
         """:func:`pool_roles` of the layout with ``n`` drives."""
         got = self.roles_memo.get(n)
         if got is None:
-            got = self.roles_memo[n] = pool_roles(self.layout, n)
+            got = _remember(self.roles_memo, n, pool_roles(self.layout, n), _PRICES_KEPT)
         return got
 
     def write_costs(self) -> tuple[float, float]:
@@ -383,7 +383,7 @@ class PoolPlans:
                 write_plan(self.layout, size_kib, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib),
                 self.t,
             )
-            got = self.memo[size_kib] = (rd, wr)
+            got = _remember(self.memo, size_kib, (rd, wr), _PRICES_KEPT)
         return got
 
     def streams(self, interleaved: bool) -> tuple[Work, Work]:
@@ -411,14 +411,19 @@ class PoolPlans:
                 ),
                 self.t,
             )
-            got = self.compressed_memo[(size_kib, ratio)] = (rd, wr)
+            got = _remember(self.compressed_memo, (size_kib, ratio), (rd, wr), _PRICES_KEPT)
         return got
 
     def metadata(self, size_kib: float) -> Work:
         got = self.metadata_memo.get(size_kib)
         if got is None:
             plan = write_plan(self.layout, METADATA_KIB, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib)
-            got = self.metadata_memo[size_kib] = plan_work(in_front_end_units(plan, size_kib), self.t)
+            got = _remember(
+                self.metadata_memo,
+                size_kib,
+                plan_work(in_front_end_units(plan, size_kib), self.t),
+                _PRICES_KEPT,
+            )
         return got
 
 
@@ -434,7 +439,48 @@ def pool_plans(
     build them once and pass them to every window's :func:`pool_load` so each I/O size is priced
     once per evaluation."""
     fill = planned_fill if aggregate_fill is None else aggregate_fill
-    return PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+    # the same layout, drive, parameters and architecture objects (a configuration evaluated again:
+    # sweeps, searches, the windows of a batch) at the same fills share their priced plans; keyed
+    # by identity (the cache holds the objects, so no identity is reused) and by the fills' exact
+    # bits, so only the very same inputs meet
+    key = (
+        id(pool.raid),
+        id(pool.drive),
+        id(p),
+        id(architecture),
+        float(planned_fill).hex(),
+        float(fill).hex(),
+    )
+    got = _PLANS.get(key)
+    if got is None:
+        plans = PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+        got = _remember(_PLANS, key, (plans, (pool.raid, pool.drive, p, architecture)), _PLANS_KEPT)
+    return got[0]
+
+
+_PLANS: dict[tuple[int, int, int, int, str, str], tuple[PoolPlans, tuple[object, ...]]] = {}
+_PLANS_KEPT = 64
+"""Priced plans kept across evaluations (:func:`pool_plans`); all are dropped when it is full."""
+
+_PRICES_KEPT = 1024
+"""Priced sizes (drive counts) one :class:`PoolPlans` keeps; all are dropped when it is full."""
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _remember(memo: dict[_K, _V], key: _K, value: _V, kept: int) -> _V:
+    """``memo[key] = value``, emptying ``memo`` first when it holds ``kept`` entries (bounded memory
+    for a long-running server fed arbitrary sizes)."""
+    if len(memo) >= kept:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def clear_plans() -> None:
+    """Forget the priced plans kept across evaluations (:func:`pool_plans`)."""
+    _PLANS.clear()
 
 
 def pool_work(
