@@ -41,7 +41,7 @@ from models.architecture import (
 from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
-from models.capacity import capacity_result, physical_needed_tb, pool_capacity
+from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
 from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
@@ -64,7 +64,7 @@ from models.latency import (
     window_read_quantiles,
 )
 from models.parameters import EngineParameters
-from models.pool import PoolFigures, PoolItem, pool_figures, pool_load_result, pool_plans
+from models.pool import PoolFigures, PoolItem, clear_plans, pool_figures, pool_load_result, pool_plans
 from models.ports import port_utilization
 from models.results import (
     BillOfMaterials,
@@ -208,6 +208,34 @@ def write_fill(pool: DrivePool, cfg: Configuration) -> float:
     return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
 
 
+def _configuration_parts(
+    cfg: Configuration, counts: dict[str, int]
+) -> tuple[list[PoolCapacity], BillOfMaterials]:
+    """Each pool's capacity and the bill of materials of ``cfg`` (``counts``: its drive counts,
+    :func:`pool_drive_counts`): what depends on the configuration alone, kept for the very same
+    configuration object (frozen; the memo holds it, so no identity is reused) evaluated again, as
+    sweeps and searches do. The results share these immutable parts."""
+    got = _PARTS.get(id(cfg))
+    if got is None or got[0] is not cfg:
+        pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
+        got = (cfg, pcaps, bill_of_materials(cfg, counts, pcaps))
+        if len(_PARTS) >= _PARTS_KEPT:
+            _PARTS.clear()
+        _PARTS[id(cfg)] = got
+    return got[1], got[2]
+
+
+_PARTS: dict[int, tuple[Configuration, list[PoolCapacity], BillOfMaterials]] = {}
+_PARTS_KEPT = 64
+
+
+def clear_kept() -> None:
+    """Forget what evaluations keep for configurations evaluated again: capacities and bills
+    (:func:`_configuration_parts`) and priced access plans (:func:`models.pool.clear_plans`)."""
+    _PARTS.clear()
+    clear_plans()
+
+
 _DEFAULT_PARAMETERS = EngineParameters()
 """The parameters of an evaluation given none (one frozen instance: its priced plans are kept,
 :func:`models.pool.pool_plans`)."""
@@ -240,7 +268,7 @@ def evaluate(
     p = params or _DEFAULT_PARAMETERS
     cfg = configuration
     counts = pool_drive_counts(cfg)
-    pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
+    pcaps, bill = _configuration_parts(cfg, counts)
     warnings = [w for pc in pcaps for w in pc.warnings]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
@@ -281,7 +309,7 @@ def evaluate(
         degraded=degraded,
         windows=windows,
         capacity=cap,
-        bill=bill_of_materials(cfg, counts, pcaps),
+        bill=bill,
         checks=[cap_check],
         passed=passed,
         bottleneck=bottleneck,
