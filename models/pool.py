@@ -816,6 +816,7 @@ class PoolFigures(NamedTuple):
     explains, and all a figures-only pass (the cold-cache case of a window) keeps."""
 
     pw: PoolWork
+    work: Work  # pw.work
     roles: Roles
     span: float
     q_cap: float
@@ -886,6 +887,7 @@ def pool_figures(
         dwpd = drive_writes_per_day(endurance_kib_per_s(work, roles), pool.drive)
     return PoolFigures(
         pw,
+        work,
         roles,
         span,
         q_cap,
@@ -967,8 +969,7 @@ def pool_load_result(
     """The :class:`PoolLoad` of :func:`pool_load`, every figure explained, from its numbers ``f``
     (:func:`pool_figures` of the same arguments)."""
     layout = pool.raid
-    pw, roles, st, span, q_cap = f.pw, f.roles, f.state, f.span, f.q_cap
-    work = pw.work
+    pw, work, roles, st, span, q_cap = f.pw, f.work, f.roles, f.state, f.span, f.q_cap
     mean_read, mean_all, u, u_par, deg_u = (
         f.mean_read_ms,
         f.mean_all_ms,
