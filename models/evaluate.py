@@ -82,6 +82,7 @@ from models.results import (
     check,
     worst_window,
 )
+from models.tail_latency import clear_quantiles
 from models.tiering import migration_streams, tier_plan
 from models.workload import Phase, Workload, windows_of
 
@@ -231,9 +232,11 @@ _PARTS_KEPT = 64
 
 def clear_kept() -> None:
     """Forget what evaluations keep for configurations evaluated again: capacities and bills
-    (:func:`_configuration_parts`) and priced access plans (:func:`models.pool.clear_plans`)."""
+    (:func:`_configuration_parts`), priced access plans (:func:`models.pool.clear_plans`) and
+    latency quantiles (:func:`models.tail_latency.clear_quantiles`)."""
     _PARTS.clear()
     clear_plans()
+    clear_quantiles()
 
 
 _DEFAULT_PARAMETERS = EngineParameters()
