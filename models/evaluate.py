@@ -17,7 +17,14 @@ For each window (phases of all workloads that share it run together):
 
 Result types live in :mod:`models.results` and are re-exported here.
 
-Kept as one module (about 770 lines): the window loop, its setup (pools, fills, plans) and the
+A window is served twice: at its warm hit ratios and, for its cold-cache case, at the cold ones.
+Both passes compute the same numbers (:func:`_figures`, through :func:`models.pool.pool_figures`
+and :func:`models.latency.phase_figures`); only the warm pass explains them in result models
+(:func:`_serve`), so the two cannot drift and the cold pass builds nothing it throws away.
+What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
+same configuration object evaluated again (:func:`clear_kept` forgets it).
+
+Kept as one module (about 940 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above, and each function here is short.
 """

@@ -22,7 +22,10 @@ the drives; utilization headroom applies to the service time at the queue the wo
 (one command per drive when it states none), so command-queuing gain is credited only where the
 user says the outstanding I/Os are there.
 
-Kept as one module (about 900 lines): the pool model is one subsystem, and the functions the
+:func:`pool_figures` computes a pool's numbers in a window; :func:`pool_load` wraps them in the
+explained :class:`~models.results.PoolLoad` (a figures-only pass uses the numbers alone).
+
+Kept as one module (about 1,140 lines): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait) read best beside each other.
 """
 
