@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from models import cache_share
+from models import evaluate as evaluate_module
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.tests.conftest import make_config
@@ -36,7 +37,9 @@ WINDOWS = [
 
 
 def clear_memos() -> None:
-    """Forget every memoized hit ratio, so the next evaluation solves them all again."""
+    """Forget every memoized hit ratio, so the next evaluation solves them all again, and what
+    evaluations keep for a configuration evaluated again (a request body's is a new object)."""
+    evaluate_module.clear_kept()
     cache_share.level_hit_ratios.cache_clear()
     cache_share.cold_hit_ratio.cache_clear()
     clear = getattr(cache_share.cache_model, "clear_caches", None)

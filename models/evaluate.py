@@ -17,7 +17,14 @@ For each window (phases of all workloads that share it run together):
 
 Result types live in :mod:`models.results` and are re-exported here.
 
-Kept as one module (about 770 lines): the window loop, its setup (pools, fills, plans) and the
+A window is served twice: at its warm hit ratios and, for its cold-cache case, at the cold ones.
+Both passes compute the same numbers (:func:`_figures`, through :func:`models.pool.pool_figures`
+and :func:`models.latency.phase_figures`); only the warm pass explains them in result models
+(:func:`_serve`), so the two cannot drift and the cold pass builds nothing it throws away.
+What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
+same configuration object evaluated again (:func:`clear_kept` forgets it).
+
+Kept as one module (about 940 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above, and each function here is short.
 """
@@ -41,7 +48,7 @@ from models.architecture import (
 from models.base import InputError
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
-from models.capacity import capacity_result, physical_needed_tb, pool_capacity
+from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
 from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
@@ -53,9 +60,18 @@ from models.controller import (
     utilization_text,
 )
 from models.explain import Explained, explained, figures_only, fmt
-from models.latency import DrivePath, FrontEnd, phase_result, window_latencies, window_read_percentiles
+from models.latency import (
+    DrivePath,
+    FrontEnd,
+    PhaseFigures,
+    phase_figures,
+    phase_limit,
+    phase_result_of,
+    window_latencies_of,
+    window_read_quantiles,
+)
 from models.parameters import EngineParameters
-from models.pool import PoolItem, pool_load, pool_plans
+from models.pool import PoolFigures, PoolItem, clear_plans, pool_figures, pool_load_result, pool_plans
 from models.ports import port_utilization
 from models.results import (
     BillOfMaterials,
@@ -64,6 +80,7 @@ from models.results import (
     ColdPhase,
     DegradedMode,
     EvaluationResult,
+    Limit,
     PhaseResult,
     PoolLoad,
     TieringResult,
@@ -72,6 +89,7 @@ from models.results import (
     check,
     worst_window,
 )
+from models.tail_latency import clear_quantiles
 from models.tiering import migration_streams, tier_plan
 from models.workload import Phase, Workload, windows_of
 
@@ -198,6 +216,41 @@ def write_fill(pool: DrivePool, cfg: Configuration) -> float:
     return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
 
 
+def _configuration_parts(
+    cfg: Configuration, counts: dict[str, int]
+) -> tuple[list[PoolCapacity], BillOfMaterials]:
+    """Each pool's capacity and the bill of materials of ``cfg`` (``counts``: its drive counts,
+    :func:`pool_drive_counts`): what depends on the configuration alone, kept for the very same
+    configuration object (frozen; the memo holds it, so no identity is reused) evaluated again, as
+    sweeps and searches do. The results share these immutable parts."""
+    got = _PARTS.get(id(cfg))
+    if got is None or got[0] is not cfg:
+        pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
+        got = (cfg, pcaps, bill_of_materials(cfg, counts, pcaps))
+        if len(_PARTS) >= _PARTS_KEPT:
+            _PARTS.clear()
+        _PARTS[id(cfg)] = got
+    return got[1], got[2]
+
+
+_PARTS: dict[int, tuple[Configuration, list[PoolCapacity], BillOfMaterials]] = {}
+_PARTS_KEPT = 64
+
+
+def clear_kept() -> None:
+    """Forget what evaluations keep for configurations evaluated again: capacities and bills
+    (:func:`_configuration_parts`), priced access plans (:func:`models.pool.clear_plans`) and
+    latency quantiles (:func:`models.tail_latency.clear_quantiles`)."""
+    _PARTS.clear()
+    clear_plans()
+    clear_quantiles()
+
+
+_DEFAULT_PARAMETERS = EngineParameters()
+"""The parameters of an evaluation given none (one frozen instance: its priced plans are kept,
+:func:`models.pool.pool_plans`)."""
+
+
 def evaluate(
     workloads: list[Workload],
     configuration: Configuration,
@@ -222,10 +275,10 @@ def evaluate(
     names = [w.name for w in workloads]
     if len(set(names)) != len(names):
         raise InputError("workloads", "workload names must be unique")
-    p = params or EngineParameters()
+    p = params or _DEFAULT_PARAMETERS
     cfg = configuration
     counts = pool_drive_counts(cfg)
-    pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
+    pcaps, bill = _configuration_parts(cfg, counts)
     warnings = [w for pc in pcaps for w in pc.warnings]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
@@ -266,7 +319,7 @@ def evaluate(
         degraded=degraded,
         windows=windows,
         capacity=cap,
-        bill=bill_of_materials(cfg, counts, pcaps),
+        bill=bill,
         checks=[cap_check],
         passed=passed,
         bottleneck=bottleneck,
@@ -309,6 +362,117 @@ def _pool_items(
     return per_pool
 
 
+class _Figures(NamedTuple):
+    """One window served at given hit ratios, as numbers: every figure and check its result (or
+    its cold-cache case) needs, before any of them is explained."""
+
+    per_pool: dict[str, list[PoolItem]]
+    pools: list[PoolFigures]
+    checks: list[Limit]  # in the order the verdict ranks ties
+    cload: ControllerLoad
+    u_ctrl: float
+    u_fo: float | None
+    bus: tuple[float, float, float] | None  # (back-end MB/s, bus capacity MB/s, U %)
+    mb_s: float
+    cross_mb_s: float
+    u_port: float
+    net_exp: Explained | None
+    front: FrontEnd
+    phases: list[PhaseFigures]
+    checks_of_phases: list[Limit | None]
+    read_lat: float | None
+    write_lat: float | None
+    avg_lat: float | None
+    read_p95: float | None
+    read_p99: float | None
+
+
+def _figures(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    routes: list[list[tuple[str, float]]],
+    tiering: TieringResult | None,
+    setup: _Setup,
+    *,
+    explain: bool = True,
+) -> _Figures:
+    """The window's phases served at read-hit ratios ``hits``, as numbers: pools, controllers,
+    ports, cluster network, each phase's latency and percentiles, and their checks (in the order
+    the verdict ranks ties). ``explain=False`` (a figures-only pass): no back-end formula terms,
+    and only the p99 of each phase."""
+    cfg, p, ctrl = setup.cfg, setup.p, setup.cfg.controller
+    per_pool = _pool_items(members, hits, routes, setup)
+    checks: list[Limit] = []
+    pools, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks, explain)
+    cload = controller_load(
+        members,
+        hits,
+        backend_ios=sum(f.backend_iops or 0.0 for f in pools),
+        remote_copies=remote_copies(cfg.architecture),
+        stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
+        full_stripe_reads=full_stripe_reads(cfg),
+    )
+    backend_mb_s = sum(f.backend_mb_s for f in pools)
+    bus = _backend_bus(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
+    u_ctrl, u_fo = _controllers(cload, setup, checks)
+    cross = cross_node_mb_s(cfg, backend_mb_s) if shares_ports(cfg) else 0.0
+    mb_s, u_port = _ports(members, cfg, checks, cross_mb_s=cross)
+    net_exp = cluster_network(cfg, backend_mb_s)
+    if net_exp is not None:
+        checks.append(
+            Limit(
+                "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
+            )
+        )
+
+    # latency of each phase
+    front = FrontEnd(
+        r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl),
+        port_utilization=u_port,
+        port_mb_s=max(pg.mb_s_per_port for pg in cfg.ports),
+        host_overhead_ms=p.host_overhead_ms,
+        cache_hit_ms=ctrl.cache_hit_ms,
+        write_ack_ms=ctrl.write_ack_ms,
+    )
+    qs = (0.95, 0.99) if explain else (0.99,)
+    phases = [
+        phase_figures(w, ph, h, route, front, paths, cfg.cache, qs)
+        for (w, ph), h, route in zip(members, hits, routes, strict=True)
+    ]
+    phase_checks = [phase_limit(w, ph, f.read_ms) for (w, ph), f in zip(members, phases, strict=True)]
+    checks.extend(chk for chk in phase_checks if chk is not None)
+    read_lat, write_lat, avg_lat = window_latencies_of(
+        [
+            (ph.effective_iops, ph.read_pct, f.read_ms, f.write_ms)
+            for (_, ph), f in zip(members, phases, strict=True)
+        ]
+    )
+    read_p95, read_p99 = window_read_quantiles(
+        [ph.effective_iops * ph.read_pct / 100.0 for _, ph in members], [f.read_paths for f in phases]
+    )
+    return _Figures(
+        per_pool,
+        pools,
+        checks,
+        cload,
+        u_ctrl,
+        u_fo,
+        bus,
+        mb_s,
+        cross,
+        u_port,
+        net_exp,
+        front,
+        phases,
+        phase_checks,
+        read_lat,
+        write_lat,
+        avg_lat,
+        read_p95,
+        read_p99,
+    )
+
+
 class _Served(NamedTuple):
     """One window served at given hit ratios: every load, check and latency its result needs."""
 
@@ -336,79 +500,58 @@ def _serve(
     tiering: TieringResult | None,
     setup: _Setup,
 ) -> _Served:
-    """The window's phases served at read-hit ratios ``hits``: pools, controllers, ports, cluster
-    network, each phase's latency and percentiles, and their checks."""
-    cfg, p, ctrl = setup.cfg, setup.p, setup.cfg.controller
+    """The window's phases served at read-hit ratios ``hits`` (:func:`_figures`), every figure
+    explained: pools, controllers, ports, cluster network, each phase's latency and percentiles,
+    and their checks."""
+    cfg, ctrl = setup.cfg, setup.cfg.controller
     ws_list, dram_share, both_share = shares
-    per_pool = _pool_items(members, hits, routes, setup)
-    checks: list[Check] = []
-    pool_loads, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks)
-    cload = controller_load(
-        members,
-        hits,
-        backend_ios=sum(pl.backend_iops.value or 0.0 for pl in pool_loads),
-        remote_copies=remote_copies(cfg.architecture),
-        stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
-        full_stripe_reads=full_stripe_reads(cfg),
-    )
-    bus = _backend_bus(pool_loads, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
-    u_ctrl, ctrl_exp, fo_exp = _controllers(cload, setup, checks)
-    backend_mb_s = sum(pl.backend_mb_per_s for pl in pool_loads)
-    cross = cross_node_mb_s(cfg, backend_mb_s) if shares_ports(cfg) else 0.0
-    mb_s, u_port, port_exp = _ports(members, cfg, checks, cross_mb_s=cross)
-    net_exp = cluster_network(cfg, backend_mb_s)
-    if net_exp is not None:
-        checks.append(
-            check(
-                "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
-            )
+    f = _figures(members, hits, routes, tiering, setup)
+    pool_loads = [
+        pool_load_result(
+            pool,
+            setup.counts[pool.name],
+            f.per_pool[pool.name],
+            setup.p,
+            pf,
+            planned_fill=setup.planned_fill[pool.name],
+            degraded=setup.degraded,
+            plans=setup.plans[pool.name],
         )
-
-    # latency of each phase
-    front = FrontEnd(
-        r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl),
-        port_utilization=u_port,
-        port_mb_s=max(pg.mb_s_per_port for pg in cfg.ports),
-        host_overhead_ms=p.host_overhead_ms,
-        cache_hit_ms=ctrl.cache_hit_ms,
-        write_ack_ms=ctrl.write_ack_ms,
-    )
+        for pool, pf in zip(setup.pools, f.pools, strict=True)
+    ]
+    ctrl_exp, fo_exp = _controllers_explained(f.cload, setup, f.u_ctrl, f.u_fo)
     phases = [
-        phase_result(
+        phase_result_of(
             w,
             ph,
             h,
             (ws, d_gb, b_gb),
-            route,
             setup.assignment[w.name],
-            front,
-            paths,
+            f.front,
             cfg.cache,
             setup.flash_total,
+            pf,
+            chk is None or chk.passed,
         )
-        for (w, ph), h, ws, d_gb, b_gb, route in zip(
-            members, hits, ws_list, dram_share, both_share, routes, strict=True
+        for (w, ph), h, ws, d_gb, b_gb, pf, chk in zip(
+            members, hits, ws_list, dram_share, both_share, f.phases, f.checks_of_phases, strict=True
         )
     ]
-    checks.extend(chk for _, chk, _ in phases if chk is not None)
-    results = [r for r, _, _ in phases]
-    read_lat, write_lat, avg_lat = window_latencies(results)
-    read_p95, read_p99 = window_read_percentiles(results, [paths_of for _, _, paths_of in phases])
     return _Served(
         pool_loads,
-        checks,
+        [c.check() for c in f.checks],
         ctrl_exp,
         fo_exp,
-        mb_s,
-        port_exp,
-        net_exp,
-        bus,
-        results,
-        read_lat,
-        write_lat,
-        avg_lat,
-        read_p95,
-        read_p99,
+        f.mb_s,
+        _ports_explained(f.mb_s, f.cross_mb_s, f.u_port, cfg),
+        f.net_exp,
+        None if f.bus is None else _backend_bus_explained(*f.bus, ctrl, setup.serving),
+        phases,
+        f.read_lat,
+        f.write_lat,
+        f.avg_lat,
+        f.read_p95,
+        f.read_p99,
     )
 
 
@@ -429,9 +572,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     failure_verdict = _failure_verdict(warm.pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
-    cold = (
-        _cold_cache(window, members, hits, warm, shares, routes, tiering, setup) if setup.cold_cache else None
-    )
+    cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
     return WindowResult(
         window=window,
         frontend_iops=tot_iops,
@@ -467,7 +608,6 @@ def _cold_cache(
     members: list[tuple[Workload, Phase]],
     hits: list[tuple[float, float]],
     warm: _Served,
-    shares: tuple[list[float], list[float], list[float]],
     routes: list[list[tuple[str, float]]],
     tiering: TieringResult | None,
     setup: _Setup,
@@ -491,9 +631,11 @@ def _cold_cache(
     if not differs:
         return None
     with figures_only():  # only figures and check verdicts are kept from this pass
-        served = _serve(members, cold_hits, shares, routes, tiering, setup)
-    passed, bottleneck, _ = _verdict(window, served.checks)
-    failing = [c.text for c in served.checks if not c.passed]
+        served = _figures(members, cold_hits, routes, tiering, setup, explain=False)
+    checks = served.checks
+    passed = all(c.passed for c in checks)
+    bottleneck = sorted(checks, key=lambda c: c.load, reverse=True)[0].name  # as _verdict ranks
+    failing = [c.check().text for c in checks if not c.passed][:3]
     return ColdCacheResult(
         phases=[
             ColdPhase(
@@ -501,13 +643,15 @@ def _cold_cache(
                 phase=ph.name,
                 hit_pct=100.0 * (h_d + h_f),
                 warm_hit_pct=100.0 * (wd + wf),
-                read_latency_ms=r.read_latency_ms.value,
-                read_p99_latency_ms=None if r.read_p99_latency_ms is None else r.read_p99_latency_ms.value,
+                read_latency_ms=f.read_ms,
+                read_p99_latency_ms=f.quantiles[-1],
             )
-            for (w, ph), (h_d, h_f), (wd, wf), r in zip(members, cold_hits, hits, served.phases, strict=True)
+            for (w, ph), (h_d, h_f), (wd, wf), f in zip(members, cold_hits, hits, served.phases, strict=True)
         ],
-        drive_utilization_pct={pl.pool: pl.drive_utilization_pct.value for pl in served.pool_loads},
-        controller_utilization_pct=served.ctrl_exp.value,
+        drive_utilization_pct={
+            pool.name: 100.0 * f.utilization for pool, f in zip(setup.pools, served.pools, strict=True)
+        },
+        controller_utilization_pct=100 * served.u_ctrl,
         read_latency_ms=served.read_lat,
         read_p95_latency_ms=served.read_p95,
         read_p99_latency_ms=served.read_p99,
@@ -527,19 +671,21 @@ def _pools(
     per_pool: dict[str, list[PoolItem]],
     tiering: TieringResult | None,
     migration: dict[str, tuple[float, float]],
-    checks: list[Check],
-) -> tuple[list[PoolLoad], dict[str, DrivePath]]:
-    """Every pool's load in the window (:func:`models.pool.pool_load`) and its miss path for the
-    phases' latency; appends the drive, parity-drive and degraded-group checks."""
+    checks: list[Limit],
+    terms: bool = True,
+) -> tuple[list[PoolFigures], dict[str, DrivePath]]:
+    """Every pool's figures in the window (:func:`models.pool.pool_figures`, with the back-end
+    formula's ``terms``) and its miss path for the phases' latency; appends the drive,
+    parity-drive, endurance and degraded-group checks."""
     cfg, p = setup.cfg, setup.p
     footprint = dict(setup.footprint_gb)
     if tiering is not None:
         footprint.update({t.pool: t.data_gb for t in tiering.tiers})
-    pool_loads: list[PoolLoad] = []
+    figures: list[PoolFigures] = []
     paths: dict[str, DrivePath] = {}
     limit = cfg.headroom.drive_max_pct
     for pool in setup.pools:
-        load, miss = pool_load(
+        f = pool_figures(
             pool,
             setup.counts[pool.name],
             per_pool[pool.name],
@@ -552,48 +698,83 @@ def _pools(
             extra_stream_kib=migration.get(pool.name, (0.0, 0.0)),
             architecture=cfg.architecture,
             plans=setup.plans[pool.name],
+            terms=terms,
         )
-        pool_loads.append(load)
-        u_pct = load.drive_utilization_pct.value
-        par = load.parity_utilization_pct.value if load.parity_utilization_pct is not None else None
-        keeps_up = (u_pct or 0) < 100 and (par or 0) < 100
+        figures.append(f)
+        u_pct = 100.0 * f.utilization
+        par = 100.0 * f.parity_utilization if f.roles.parity else None
+        keeps_up = u_pct < 100 and (par or 0) < 100
+        miss = f.miss
         paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
         of = "" if len(cfg.pools) == 1 else f" of pool {pool.name}"  # no internal pool name in prose
-        checks.append(check(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
+        checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
         if par is not None:
-            checks.append(check(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
-        if load.endurance is not None:
+            checks.append(Limit(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
+        rated = pool.drive.endurance_dwpd
+        if rated is not None:
             checks.append(
-                check(
+                Limit(
                     f"endurance:{pool.name}",
-                    load.endurance.drive_writes_per_day.value,
-                    load.endurance.rated_dwpd,
+                    f.drive_writes_per_day,
+                    rated,
                     "DWPD",
                     f"flash wear{of} (drive writes per day)",
                 )
             )
-        if load.degraded_group_utilization_pct is not None:
+        if f.degraded_utilization is not None:
             checks.append(
-                check(
+                Limit(
                     f"drives:{pool.name}:degraded group",
-                    load.degraded_group_utilization_pct,
+                    100 * f.degraded_utilization,
                     100.0,
                     "%",
                     f"degraded RAID group{of} busy",
                 )
             )
-    return pool_loads, paths
+    return figures, paths
 
 
-def _controllers(
-    cload: ControllerLoad, setup: _Setup, checks: list[Check]
-) -> tuple[float, Explained, Explained | None]:
-    """Controller utilization, normal (or with one failed) and after a failover; appends their checks."""
+def _controllers(cload: ControllerLoad, setup: _Setup, checks: list[Limit]) -> tuple[float, float | None]:
+    """Controller utilization (0..1), normal (or with one failed) and after a failover (None when
+    no failover applies); appends their checks."""
     cfg, ctrl = setup.cfg, setup.cfg.controller
-    serving = setup.serving
-    u_ctrl = controller_utilization(cload, ctrl, serving)
+    u_ctrl = controller_utilization(cload, ctrl, setup.serving)
     failed = setup.degraded is DegradedMode.CONTROLLER_FAILED
     ctrl_name = "controllers (one failed)" if failed else "controllers"
+    limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
+    checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
+    if not _fails_over(setup):
+        return u_ctrl, None
+    u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover)
+    checks.append(
+        Limit(
+            "controllers after failover",
+            100 * u_fo,
+            cfg.headroom.failover_max_pct,
+            "%",
+            "surviving controllers after a failover busy",
+        )
+    )
+    return u_ctrl, u_fo
+
+
+def _fails_over(setup: _Setup) -> bool:
+    """Whether the window also answers for a controller failover (a healthy HA pair or more)."""
+    ctrl = setup.cfg.controller
+    return (
+        setup.degraded is DegradedMode.NONE
+        and ctrl.count >= 2
+        and ctrl.serving_after_failover >= 1
+        and ctrl.ha_mode is not HaMode.SINGLE
+    )
+
+
+def _controllers_explained(
+    cload: ControllerLoad, setup: _Setup, u_ctrl: float, u_fo: float | None
+) -> tuple[Explained, Explained | None]:
+    """The explanations of :func:`_controllers`' utilizations."""
+    ctrl = setup.cfg.controller
+    serving = setup.serving
     ctrl_exp = explained(
         100 * u_ctrl,
         "%",
@@ -611,46 +792,35 @@ def _controllers(
         cores=ctrl.cores,
         controllers=serving,
     )
-    limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
-    checks.append(check(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
-    fo_exp = None
+    if u_fo is None:
+        return ctrl_exp, None
     after = ctrl.serving_after_failover
-    if (
-        setup.degraded is DegradedMode.NONE
-        and ctrl.count >= 2
-        and after >= 1
-        and ctrl.ha_mode is not HaMode.SINGLE
-    ):
-        u_fo = controller_utilization(cload, ctrl, after)
-        fo_exp = explained(
-            100 * u_fo,
-            "%",
-            "U_failover = CPU demand / (cores x (controllers - 1))",
-            utilization_text("U_failover", cload, after, ctrl.cores, u_fo),
-            controllers=after,
-        )
-        checks.append(
-            check(
-                "controllers after failover",
-                100 * u_fo,
-                cfg.headroom.failover_max_pct,
-                "%",
-                "surviving controllers after a failover busy",
-            )
-        )
-    return u_ctrl, ctrl_exp, fo_exp
+    fo_exp = explained(
+        100 * u_fo,
+        "%",
+        "U_failover = CPU demand / (cores x (controllers - 1))",
+        utilization_text("U_failover", cload, after, ctrl.cores, u_fo),
+        controllers=after,
+    )
+    return ctrl_exp, fo_exp
 
 
 def _ports(
-    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Check], cross_mb_s: float = 0.0
-) -> tuple[float, float, Explained]:
-    """Front-end MB/s, port utilization and its explanation; appends the port check.
+    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Limit], cross_mb_s: float = 0.0
+) -> tuple[float, float]:
+    """Front-end MB/s and port utilization (0..1); appends the port check.
 
     ``cross_mb_s``: traffic between the nodes of a scale-out cluster whose client and cluster
     traffic share the ports (:func:`models.architecture.shares_ports`), added to the front end's.
     """
     mb_s = sum(ph.effective_mb_s for _, ph in members)
     u_port = port_utilization(mb_s + cross_mb_s, cfg.ports)
+    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
+    return mb_s, u_port
+
+
+def _ports_explained(mb_s: float, cross_mb_s: float, u_port: float, cfg: Configuration) -> Explained:
+    """The explanation of :func:`_ports`' utilization."""
     port_cap = sum(pg.total_mb_s for pg in cfg.ports)
     if cross_mb_s > 0:
         formula = "U_port = (front-end MB/s + MB/s crossing nodes) / sum(ports x practical MB/s)"
@@ -664,22 +834,27 @@ def _ports(
     port_exp = explained(100 * u_port, "%", formula, text, mb_per_s=mb_s, port_capacity_mb_s=port_cap)
     if cross_mb_s > 0:
         port_exp = port_exp.model_copy(update={"inputs": {**port_exp.inputs, "cross_node_mb_s": cross_mb_s}})
-    checks.append(check("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
-    return mb_s, u_port, port_exp
+    return port_exp
 
 
 def _backend_bus(
-    pools: list[PoolLoad], ctrl: ControllerSpec, serving: int, limit_pct: float, checks: list[Check]
-) -> Explained | None:
-    """Bytes moved to and from the drives over the controllers' back-end buses (when the
-    controller states one): ``U_bus = sum(pool back-end MB/s) / (bus MB/s x controllers)``,
-    checked against the port headroom."""
+    mb_s: float, ctrl: ControllerSpec, serving: int, limit_pct: float, checks: list[Limit]
+) -> tuple[float, float, float] | None:
+    """Bytes moved to and from the drives (``mb_s``, the pools' back-end MB/s) over the controllers'
+    back-end buses (when the controller states one): ``U_bus = sum(pool back-end MB/s) / (bus MB/s
+    x controllers)``, checked against the port headroom. Returns (MB/s, bus capacity, U_bus %)."""
     if ctrl.backend_mb_s is None:
         return None
-    mb_s = sum(pl.backend_mb_per_s for pl in pools)
     cap = ctrl.backend_mb_s * serving
     u = 100.0 * mb_s / cap
-    checks.append(check("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
+    checks.append(Limit("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
+    return mb_s, cap, u
+
+
+def _backend_bus_explained(
+    mb_s: float, cap: float, u: float, ctrl: ControllerSpec, serving: int
+) -> Explained:
+    """The explanation of :func:`_backend_bus`' utilization."""
     return explained(
         u,
         "%",

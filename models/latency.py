@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from models.cache_share import cold_hit_explained, skew_text
 from models.configuration import CacheConfig
 from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
 from models.explain import Explained, explained, fmt
 from models.pool import MissWait
-from models.results import Check, PhaseResult, check
+from models.results import Check, Limit, PhaseResult
 from models.tail_latency import Path, gamma_path, quantiles_or_none, sojourn_moments
 from models.units import transfer_ms
 from models.workload import Phase, Workload
@@ -100,6 +101,91 @@ def sequential_extra_ms(size_kib: Num, readahead_kib: float, readahead_ms: Num) 
     return size_kib / readahead_kib * readahead_ms
 
 
+class PhaseFigures(NamedTuple):
+    """The numbers of one phase in one window (:func:`phase_figures`): what :func:`phase_result`
+    explains, and all a figures-only pass (the cold-cache case of a window) keeps."""
+
+    read_ms: float | None  # None: saturated
+    write_ms: float | None
+    avg_ms: float | None
+    quantiles: list[float | None]  # read latency at each of the quantiles asked (None: unbounded)
+    read_paths: list[Path]  # the paths its reads take, weights: shares of its reads
+    front_ms: float | None
+    r_port: float | None
+    r_miss: float | None
+    r_seq: float
+    miss: float
+    drives_ok: bool
+    sync_ms: float
+
+
+def phase_figures(
+    w: Workload,
+    ph: Phase,
+    hits: tuple[float, float],
+    route: list[tuple[str, float]],
+    front: FrontEnd,
+    paths: dict[str, DrivePath],
+    cache: CacheConfig,
+    qs: tuple[float, ...] = (0.95, 0.99),
+) -> PhaseFigures:
+    """The numbers behind :func:`phase_result` (same arguments): read, write and mean latency, the
+    read latency's ``qs`` quantiles (None each without reads), and the paths its reads take."""
+    h_d, h_f = hits
+    size = ph.mean_size_kib
+    rnd = ph.random_pct / 100
+    miss = max(0.0, 1 - h_d - h_f)
+    r_miss: float | None = 0.0
+    for route_pool, share in route:
+        if share <= 0:
+            continue
+        part = paths[route_pool].miss_ms(size)
+        r_miss = None if part is None or r_miss is None else r_miss + share * part
+    r_seq = sum(share * paths[rp].sequential_ms(size) for rp, share in route if share > 0)
+    front_ms, r_port = front.time_ms(size)
+    t_hit = front.cache_hit_ms
+    read_ms: float | None
+    if front_ms is None or (r_miss is None and rnd * miss > 0) or (rnd < 1 and not math.isfinite(r_seq)):
+        read_ms = None
+    else:
+        read_ms = (
+            front_ms
+            + rnd * (h_d * t_hit + h_f * cache.flash_hit_ms + miss * (t_hit + (r_miss or 0.0)))
+            + ((1 - rnd) * (t_hit + r_seq) if rnd < 1 else 0.0)
+        )
+    quantiles: list[float | None] = [None for _ in qs]
+    read_paths: list[Path] = []
+    if front_ms is not None and ph.read_pct > 0:
+        read_paths = [
+            Path(1 - rnd, front_ms + t_hit + (r_seq if rnd < 1 else 0.0)),
+            Path(rnd * h_d, front_ms + t_hit),
+            Path(rnd * h_f, front_ms + cache.flash_hit_ms),
+        ] + [paths[rp].path(rnd * miss * share, front_ms + t_hit, size) for rp, share in route if share > 0]
+        quantiles = quantiles_or_none(read_paths, qs)
+    drives_ok = all(paths[rp].keeps_up for rp, _ in route)
+    sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
+    write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
+    rf = ph.read_pct / 100
+    avg = None
+    if read_ms is not None and write_ms is not None:
+        avg = rf * read_ms + (1 - rf) * write_ms
+    elif rf == 1 and read_ms is not None:
+        avg = read_ms
+    elif rf == 0 and write_ms is not None:
+        avg = write_ms
+    return PhaseFigures(
+        read_ms, write_ms, avg, quantiles, read_paths, front_ms, r_port, r_miss, r_seq, miss, drives_ok, sync
+    )
+
+
+def phase_limit(w: Workload, ph: Phase, read_ms: float | None) -> Limit | None:
+    """The phase's read-latency check against its target (None without a target or reads)."""
+    tgt = ph.read_latency_target_ms
+    if tgt is None or ph.read_pct <= 0:
+        return None
+    return Limit(f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency")
+
+
 def phase_result(
     w: Workload,
     ph: Phase,
@@ -116,59 +202,45 @@ def phase_result(
     and the paths its reads take (weights: shares of its reads; for the window's percentiles).
 
     ``shares_gb`` = (working set, DRAM share, DRAM + flash share) [GB]; ``route`` = the pools its
-    misses go to with the share of I/O each serves.
+    misses go to with the share of I/O each serves. The numbers are :func:`phase_figures`'.
     """
+    f = phase_figures(w, ph, hits, route, front, paths, cache)
+    limit = phase_limit(w, ph, f.read_ms)
+    chk = None if limit is None else limit.check()
+    return (
+        phase_result_of(
+            w, ph, hits, shares_gb, pool_name, front, cache, flash_total_gb, f, chk is None or chk.passed
+        ),
+        chk,
+        f.read_paths,
+    )
+
+
+def phase_result_of(
+    w: Workload,
+    ph: Phase,
+    hits: tuple[float, float],
+    shares_gb: tuple[float, float, float],
+    pool_name: str,
+    front: FrontEnd,
+    cache: CacheConfig,
+    flash_total_gb: float,
+    f: PhaseFigures,
+    passed: bool,
+) -> PhaseResult:
+    """The :class:`PhaseResult` of :func:`phase_result`, every figure explained, from its numbers
+    ``f`` (:func:`phase_figures` of the same arguments) and whether its latency check passed (:func:`phase_limit`)."""
     h_d, h_f = hits
     ws, d_gb, b_gb = shares_gb
-    size = ph.mean_size_kib
+    read_ms, write_ms, avg = f.read_ms, f.write_ms, f.avg_ms
+    p95, p99 = f.quantiles
     rnd = ph.random_pct / 100
-    miss = max(0.0, 1 - h_d - h_f)
-    r_miss: float | None = 0.0
-    for route_pool, share in route:
-        if share <= 0:
-            continue
-        part = paths[route_pool].miss_ms(size)
-        r_miss = None if part is None or r_miss is None else r_miss + share * part
-    r_seq = sum(share * paths[rp].sequential_ms(size) for rp, share in route if share > 0)
-    front_ms, r_port = front.time_ms(size)
+    miss, r_miss, r_seq, r_port, sync, drives_ok = f.miss, f.r_miss, f.r_seq, f.r_port, f.sync_ms, f.drives_ok
     t_hit = front.cache_hit_ms
-    if front_ms is None or (r_miss is None and rnd * miss > 0) or (rnd < 1 and not math.isfinite(r_seq)):
-        read_ms = None
-    else:
-        read_ms = (
-            front_ms
-            + rnd * (h_d * t_hit + h_f * cache.flash_hit_ms + miss * (t_hit + (r_miss or 0.0)))
-            + ((1 - rnd) * (t_hit + r_seq) if rnd < 1 else 0.0)
-        )
-    p95 = p99 = None
-    read_paths: list[Path] = []
-    if front_ms is not None and ph.read_pct > 0:
-        read_paths = [
-            Path(1 - rnd, front_ms + t_hit + (r_seq if rnd < 1 else 0.0)),
-            Path(rnd * h_d, front_ms + t_hit),
-            Path(rnd * h_f, front_ms + cache.flash_hit_ms),
-        ] + [paths[rp].path(rnd * miss * share, front_ms + t_hit, size) for rp, share in route if share > 0]
-        p95, p99 = quantiles_or_none(read_paths, (0.95, 0.99))
-    drives_ok = all(paths[rp].keeps_up for rp, _ in route)
-    sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
-    write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
-    rf = ph.read_pct / 100
-    avg = None
-    if read_ms is not None and write_ms is not None:
-        avg = rf * read_ms + (1 - rf) * write_ms
-    elif rf == 1 and read_ms is not None:
-        avg = read_ms
-    elif rf == 0 and write_ms is not None:
-        avg = write_ms
     tgt = ph.read_latency_target_ms
-    chk = None
-    if tgt is not None and ph.read_pct > 0:
-        chk = check(
-            f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency"
-        )
     ws_in = min(100.0, 100.0 * (b_gb if flash_total_gb > 0 else d_gb) / ws) if ws > 0 else 100.0
     r_ctrl = front.r_ctrl_ms
-    result = PhaseResult(
+    return PhaseResult(
         workload=w.name,
         phase=ph.name,
         pool=pool_name,
@@ -229,9 +301,8 @@ def phase_result(
         ),
         avg_latency_ms=avg,
         read_latency_target_ms=tgt,
-        passed=chk is None or chk.passed,
+        passed=passed,
     )
-    return result, chk, read_paths
 
 
 def window_read_percentiles(
@@ -239,14 +310,20 @@ def window_read_percentiles(
 ) -> tuple[float | None, float | None]:
     """(p95, p99) of every read of a window [ms]: the phases' read paths weighted by their read
     rates (None when a reading phase is saturated, 0 without reads)."""
+    return window_read_quantiles([ph.iops * ph.read_pct / 100.0 for ph in phases], read_paths)
+
+
+def window_read_quantiles(
+    read_rates: list[float], read_paths: list[list[Path]]
+) -> tuple[float | None, float | None]:
+    """:func:`window_read_percentiles` from each phase's read rate (IOPS x read share) [1/s]."""
     mix: list[Path] = []
-    for ph, paths in zip(phases, read_paths, strict=True):
-        rate = ph.iops * ph.read_pct / 100.0
+    for rate, paths in zip(read_rates, read_paths, strict=True):
         if rate <= 0:
             continue
         if not paths:
             return None, None
-        mix += [p._replace(weight=p.weight * rate) for p in paths]
+        mix += [Path(p.weight * rate, p.const_ms, p.k, p.theta_ms) for p in paths]
     if not any(p.weight > 0 for p in mix):
         return 0.0, 0.0
     p95, p99 = quantiles_or_none(mix, (0.95, 0.99))
@@ -266,25 +343,34 @@ def _percentile_explained(pct: int, value: float | None, mean: float | None) -> 
 
 def window_latencies(phases: list[PhaseResult]) -> tuple[float | None, float | None, float | None]:
     """IOPS-weighted (read, write, all) latency of a window's phases [ms]; None when any is saturated."""
+    return window_latencies_of(
+        [(ph.iops, ph.read_pct, ph.read_latency_ms.value, ph.write_latency_ms.value) for ph in phases]
+    )
+
+
+def window_latencies_of(
+    phases: list[tuple[float, float, float | None, float | None]],
+) -> tuple[float | None, float | None, float | None]:
+    """:func:`window_latencies` from each phase's (IOPS, read %, read latency, write latency)."""
     rl_sum = wl_sum = r_w = w_w = 0.0
     rl_none = wl_none = False
-    for ph in phases:
-        rf = ph.read_pct / 100
-        if ph.read_pct > 0:
-            if ph.read_latency_ms.value is None:
+    for iops, read_pct, read_ms, write_ms in phases:
+        rf = read_pct / 100
+        if read_pct > 0:
+            if read_ms is None:
                 rl_none = True
             else:
-                rl_sum += ph.read_latency_ms.value * ph.iops * rf
-                r_w += ph.iops * rf
-        if ph.read_pct < 100:
-            if ph.write_latency_ms.value is None:
+                rl_sum += read_ms * iops * rf
+                r_w += iops * rf
+        if read_pct < 100:
+            if write_ms is None:
                 wl_none = True
             else:
-                wl_sum += ph.write_latency_ms.value * ph.iops * (1 - rf)
-                w_w += ph.iops * (1 - rf)
+                wl_sum += write_ms * iops * (1 - rf)
+                w_w += iops * (1 - rf)
     read_lat = None if rl_none else (rl_sum / r_w if r_w else 0.0)
     write_lat = None if wl_none else (wl_sum / w_w if w_w else 0.0)
-    tot_iops = sum(ph.iops for ph in phases)
+    tot_iops = sum(iops for iops, _, _, _ in phases)
     avg_lat = None
     if read_lat is not None and write_lat is not None and tot_iops > 0:
         avg_lat = (rl_sum + wl_sum) / (r_w + w_w)

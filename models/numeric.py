@@ -20,7 +20,10 @@ _SCALAR = (float, int)
 
 def is_scalar(*values: Num) -> bool:
     """Whether every value is a plain number (float, int, or a numpy float scalar), not an array."""
-    return all(isinstance(v, _SCALAR) for v in values)
+    for v in values:  # noqa: SIM110 (a loop, not all(generator): called several times per pool and window)
+        if not isinstance(v, _SCALAR):
+            return False
+    return True
 
 
 def maximum(a: Num, b: Num) -> Num:

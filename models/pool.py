@@ -22,7 +22,10 @@ the drives; utilization headroom applies to the service time at the queue the wo
 (one command per drive when it states none), so command-queuing gain is credited only where the
 user says the outstanding I/Os are there.
 
-Kept as one module (about 900 lines): the pool model is one subsystem, and the functions the
+:func:`pool_figures` computes a pool's numbers in a window; :func:`pool_load` wraps them in the
+explained :class:`~models.results.PoolLoad` (a figures-only pass uses the numbers alone).
+
+Kept as one module (about 1,140 lines): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait) read best beside each other.
 """
 
@@ -31,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -109,6 +112,18 @@ class RoleWork(NamedTuple):
             a[5] + k * b[5],
         )
 
+    def plus3(self, b: RoleWork, k: Num, c: RoleWork, m: Num, d: RoleWork, n: Num) -> RoleWork:
+        """``self.plus(b, k).plus(c, m).plus(d, n)`` in one step: the same sums in the same order."""
+        a = self
+        return RoleWork(
+            a[0] + k * b[0] + m * c[0] + n * d[0],
+            a[1] + k * b[1] + m * c[1] + n * d[1],
+            a[2] + k * b[2] + m * c[2] + n * d[2],
+            a[3] + k * b[3] + m * c[3] + n * d[3],
+            a[4] + k * b[4] + m * c[4] + n * d[4],
+            a[5] + k * b[5] + m * c[5] + n * d[5],
+        )
+
 
 class Work(NamedTuple):
     """Drive work of a unit of I/O (or of a window's load): data role, parity role, back-end I/Os."""
@@ -124,6 +139,15 @@ class Work(NamedTuple):
             self.parity.plus(other.parity, k),
             self.backend_ios + k * other.backend_ios,
             self.kib + k * other.kib,
+        )
+
+    def plus3(self, b: Work, k: Num, c: Work, m: Num, d: Work, n: Num) -> Work:
+        """``self.plus(b, k).plus(c, m).plus(d, n)`` in one step: the same sums in the same order."""
+        return Work(
+            self.data.plus3(b.data, k, c.data, m, d.data, n),
+            self.parity.plus3(b.parity, k, c.parity, m, d.parity, n),
+            self.backend_ios + k * b.backend_ios + m * c.backend_ios + n * d.backend_ios,
+            self.kib + k * b.kib + m * c.kib + n * d.kib,
         )
 
 
@@ -341,7 +365,7 @@ class PoolPlans:
         """:func:`pool_roles` of the layout with ``n`` drives."""
         got = self.roles_memo.get(n)
         if got is None:
-            got = self.roles_memo[n] = pool_roles(self.layout, n)
+            got = _remember(self.roles_memo, n, pool_roles(self.layout, n), _PRICES_KEPT)
         return got
 
     def write_costs(self) -> tuple[float, float]:
@@ -362,7 +386,7 @@ class PoolPlans:
                 write_plan(self.layout, size_kib, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib),
                 self.t,
             )
-            got = self.memo[size_kib] = (rd, wr)
+            got = _remember(self.memo, size_kib, (rd, wr), _PRICES_KEPT)
         return got
 
     def streams(self, interleaved: bool) -> tuple[Work, Work]:
@@ -390,14 +414,19 @@ class PoolPlans:
                 ),
                 self.t,
             )
-            got = self.compressed_memo[(size_kib, ratio)] = (rd, wr)
+            got = _remember(self.compressed_memo, (size_kib, ratio), (rd, wr), _PRICES_KEPT)
         return got
 
     def metadata(self, size_kib: float) -> Work:
         got = self.metadata_memo.get(size_kib)
         if got is None:
             plan = write_plan(self.layout, METADATA_KIB, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib)
-            got = self.metadata_memo[size_kib] = plan_work(in_front_end_units(plan, size_kib), self.t)
+            got = _remember(
+                self.metadata_memo,
+                size_kib,
+                plan_work(in_front_end_units(plan, size_kib), self.t),
+                _PRICES_KEPT,
+            )
         return got
 
 
@@ -413,7 +442,48 @@ def pool_plans(
     build them once and pass them to every window's :func:`pool_load` so each I/O size is priced
     once per evaluation."""
     fill = planned_fill if aggregate_fill is None else aggregate_fill
-    return PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+    # the same layout, drive, parameters and architecture objects (a configuration evaluated again:
+    # sweeps, searches, the windows of a batch) at the same fills share their priced plans; keyed
+    # by identity (the cache holds the objects, so no identity is reused) and by the fills' exact
+    # bits, so only the very same inputs meet
+    key = (
+        id(pool.raid),
+        id(pool.drive),
+        id(p),
+        id(architecture),
+        float(planned_fill).hex(),
+        float(fill).hex(),
+    )
+    got = _PLANS.get(key)
+    if got is None:
+        plans = PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+        got = _remember(_PLANS, key, (plans, (pool.raid, pool.drive, p, architecture)), _PLANS_KEPT)
+    return got[0]
+
+
+_PLANS: dict[tuple[int, int, int, int, str, str], tuple[PoolPlans, tuple[object, ...]]] = {}
+_PLANS_KEPT = 64
+"""Priced plans kept across evaluations (:func:`pool_plans`); all are dropped when it is full."""
+
+_PRICES_KEPT = 1024
+"""Priced sizes (drive counts) one :class:`PoolPlans` keeps; all are dropped when it is full."""
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _remember(memo: dict[_K, _V], key: _K, value: _V, kept: int) -> _V:
+    """``memo[key] = value``, emptying ``memo`` first when it holds ``kept`` entries (bounded memory
+    for a long-running server fed arbitrary sizes)."""
+    if len(memo) >= kept:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def clear_plans() -> None:
+    """Forget the priced plans kept across evaluations (:func:`pool_plans`)."""
+    _PLANS.clear()
 
 
 def pool_work(
@@ -479,9 +549,8 @@ def pool_work(
                     plain[1].plus(rw, w_rnd).plus(sw, w_seq * size).plus(_ONE_IO, w_seq * sw.kib),
                 )
             if red is None:
-                rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size)
-                wr = wr.plus(rw, w_rnd).plus(sw, w_seq * size)
-                wr = wr.plus(_ONE_IO, w_seq * sw.kib)
+                rd = rd.plus3(rr, r_miss, sr, seq_reads * size, _ONE_IO, seq_reads)
+                wr = wr.plus3(rw, w_rnd, sw, w_seq * size, _ONE_IO, w_seq * sw.kib)
             else:
                 # inline reduction (models.reduction): data packed compressed moves 1/c of its KiB;
                 # a share 1 - 1/D of the writes are duplicates, each a metadata block instead
@@ -493,7 +562,7 @@ def pool_work(
                 rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size * kf)
                 wr = wr.plus(rw, w_rnd * unique).plus(meta, w_rnd * (1.0 - unique)).plus(sw, w_kib)
                 wr = wr.plus(_ONE_IO, w_kib / size * sw.kib)
-            rd = rd.plus(_ONE_IO, seq_reads)
+                rd = rd.plus(_ONE_IO, seq_reads)
             out.read_miss_rate = out.read_miss_rate + r_miss
             out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
@@ -679,19 +748,36 @@ def degraded_group(
     return (u_read * degraded_read_cost(layout) + u_write) * w / max(w - 1, 1) + rebuild_share
 
 
-def failure_result(
+def failure_utilizations(
     pool: DrivePool, work: Work, roles: Roles, state: PoolState, p: EngineParameters
+) -> tuple[float, float] | None:
+    """(with a drive failed, while rebuilding) utilization of the one RAID group that lost a drive
+    (:func:`degraded_group`; rebuilding adds the rebuild's minimum rate over the drive's media rate).
+    ``None`` for layouts that lose data with one failure (RAID0)."""
+    if tolerated_failures(pool.raid) == 0:
+        return None
+    u_failed = degraded_group(work, roles, pool.raid, state)
+    return u_failed, u_failed + p.rebuild_min_rate_mb_s / pool.drive.media_rate_mb_s
+
+
+def failure_result(
+    pool: DrivePool,
+    work: Work,
+    roles: Roles,
+    state: PoolState,
+    p: EngineParameters,
+    utilizations: tuple[float, float] | None = None,
 ) -> FailureResult | None:
     """A drive failure in one group at this window's load: the group's utilization with the drive
     failed and while rebuilding, the rebuild time, and the chance an unrecoverable read error
-    stops the rebuild. ``None`` for layouts that lose data with one failure (RAID0)."""
+    stops the rebuild. ``None`` for layouts that lose data with one failure (RAID0).
+    ``utilizations``: :func:`failure_utilizations` of the same arguments, when already computed."""
     layout = pool.raid
-    if tolerated_failures(layout) == 0:
-        return None
     drive = pool.drive
-    u_failed = degraded_group(work, roles, layout, state)
-    rate_share = p.rebuild_min_rate_mb_s / drive.media_rate_mb_s
-    u_rebuild = u_failed + rate_share
+    u = utilizations if utilizations is not None else failure_utilizations(pool, work, roles, state, p)
+    if u is None:
+        return None
+    u_failed, u_rebuild = u
     idle = max(0.0, 1.0 - u_rebuild)
     rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
     hours = drive.capacity_gb * 1000.0 / rate / 3600.0
@@ -728,6 +814,101 @@ def failure_result(
     )
 
 
+class PoolFigures(NamedTuple):
+    """The numbers of one pool in one window (:func:`pool_figures`): what :func:`pool_load`
+    explains, and all a figures-only pass (the cold-cache case of a window) keeps."""
+
+    pw: PoolWork
+    work: Work  # pw.work
+    roles: Roles
+    span: float
+    q_cap: float
+    state: PoolState
+    mean_read_ms: float
+    mean_all_ms: float
+    wait_ms: float  # the wait at the drives with every group whole
+    utilization: float  # data drives (0..inf)
+    parity_utilization: float  # dedicated parity drives (0 without)
+    failure: tuple[float, float] | None  # :func:`failure_utilizations`
+    degraded_utilization: float | None  # the degraded group's, in a degraded evaluation
+    miss: MissWait
+    backend_iops: Num
+    backend_mb_s: float
+    drive_writes_per_day: float | None  # None: the drive has no endurance rating
+
+
+def pool_figures(
+    pool: DrivePool,
+    n: int,
+    items: list[PoolItem],
+    usable_gb: float,
+    footprint_gb: float,
+    p: EngineParameters,
+    *,
+    planned_fill: float,
+    aggregate_fill: float | None = None,
+    degraded: DegradedMode = DegradedMode.NONE,
+    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
+    architecture: Architecture | None = None,
+    plans: PoolPlans | None = None,
+    terms: bool = True,
+) -> PoolFigures:
+    """The numbers behind :func:`pool_load` (same arguments), with no explanation built: work,
+    utilizations, the miss path, the degraded group and the drive writes per day. ``terms``: keep
+    each phase's term of the back-end formula (:attr:`PoolWork.terms`, for the text)."""
+    layout = pool.raid
+    if plans is None:
+        plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
+    t = plans.t
+    roles = plans.roles(n)
+    pw = pool_work(
+        items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value if terms else None
+    )
+    work = pw.work
+    span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
+    g, h, limit = ncq_parameters(pool.drive, p)
+    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
+    st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
+    mean_read, mean_all, wait = (
+        float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
+    )
+    u = float(st.u_data)
+    u_par = float(st.u_parity)
+    failure = failure_utilizations(pool, work, roles, st, p)
+    deg_u: float | None = None
+    wait_ms = wait
+    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
+    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
+        # through the percentage the failure result reports, as it always was
+        deg_u = (100.0 * (failure[1] if degraded is DegradedMode.REBUILDING else failure[0])) / 100.0
+        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
+        wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
+        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
+    ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
+    dwpd = None
+    if pool.drive.endurance_dwpd is not None:
+        dwpd = drive_writes_per_day(endurance_kib_per_s(work, roles), pool.drive)
+    return PoolFigures(
+        pw,
+        work,
+        roles,
+        span,
+        q_cap,
+        st,
+        mean_read,
+        mean_all,
+        wait,
+        u,
+        u_par,
+        failure,
+        deg_u,
+        MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms),
+        pw.be_read_iops + pw.be_write_iops,
+        float(work.kib) * 1024.0 / 1e6,
+        dwpd,
+    )
+
+
 def pool_load(
     pool: DrivePool,
     n: int,
@@ -756,36 +937,51 @@ def pool_load(
     drives (:mod:`models.reduction`). ``plans``: :func:`pool_plans` of the same pool, parameters,
     fills and architecture, shared by the windows of an evaluation.
     """
-    layout = pool.raid
     if plans is None:
         plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
-    t = plans.t
-    roles = plans.roles(n)
-    fill = plans.fill
-    pw = pool_work(items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value)
-    work = pw.work
-    span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
-    g, h, limit = ncq_parameters(pool.drive, p)
-    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
-    st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
-    mean_read, mean_all, wait = (
-        float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
+    f = pool_figures(
+        pool,
+        n,
+        items,
+        usable_gb,
+        footprint_gb,
+        p,
+        planned_fill=planned_fill,
+        aggregate_fill=aggregate_fill,
+        degraded=degraded,
+        extra_stream_kib=extra_stream_kib,
+        architecture=architecture,
+        plans=plans,
     )
-    u = float(st.u_data)
-    u_par = float(st.u_parity)
-    failure = failure_result(pool, work, roles, st, p)
-    deg_u: float | None = None
-    wait_ms = wait
-    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
-    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
-        deg_u = (
-            failure.rebuild_group_utilization_pct
-            if degraded is DegradedMode.REBUILDING
-            else failure.failed_group_utilization_pct
-        ) / 100.0
-        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
-        wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
-        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
+    return pool_load_result(
+        pool, n, items, p, f, planned_fill=planned_fill, degraded=degraded, plans=plans
+    ), f.miss
+
+
+def pool_load_result(
+    pool: DrivePool,
+    n: int,
+    items: list[PoolItem],
+    p: EngineParameters,
+    f: PoolFigures,
+    *,
+    planned_fill: float,
+    degraded: DegradedMode,
+    plans: PoolPlans,
+) -> PoolLoad:
+    """The :class:`PoolLoad` of :func:`pool_load`, every figure explained, from its numbers ``f``
+    (:func:`pool_figures` of the same arguments)."""
+    layout = pool.raid
+    pw, work, roles, st, span, q_cap = f.pw, f.work, f.roles, f.state, f.span, f.q_cap
+    mean_read, mean_all, u, u_par, deg_u = (
+        f.mean_read_ms,
+        f.mean_all_ms,
+        f.utilization,
+        f.parity_utilization,
+        f.degraded_utilization,
+    )
+    failure = failure_result(pool, work, roles, st, p, f.failure)
+    wait_ms = f.miss.wait_ms
     be_total = pw.be_read_iops + pw.be_write_iops
     destage = destage_capacity(pw, roles, st)
     miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
@@ -871,12 +1067,11 @@ def pool_load(
             layout,
             sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
             float(pw.be_write_iops),
-            fill=fill,
+            fill=plans.fill,
             write_costs=plans.write_costs(),
         ),
     )
-    ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
-    return load, MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms)
+    return load
 
 
 class MissWait(NamedTuple):
@@ -899,6 +1094,11 @@ def wear_kib_per_drive(work: Work, drives_data: Num, drives_parity: Num) -> Num:
     return np.maximum(data, parity)
 
 
+def endurance_kib_per_s(work: Work, roles: Roles) -> float:
+    """Wear-weighted KiB/s written on one drive of the busiest role (:func:`wear_kib_per_drive`)."""
+    return float(wear_kib_per_drive(work, roles.data, roles.parity))
+
+
 def endurance_result(
     drive: DriveSpec, work: Work, roles: Roles, planned_fill: float
 ) -> EnduranceResult | None:
@@ -912,7 +1112,7 @@ def endurance_result(
     rated = drive.endurance_dwpd
     if rated is None:
         return None
-    kib = float(wear_kib_per_drive(work, roles.data, roles.parity))
+    kib = endurance_kib_per_s(work, roles)
     dwpd = drive_writes_per_day(kib, drive)
     years = years_to_wear_out(dwpd, drive)
     warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS

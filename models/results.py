@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from enum import StrEnum
+from typing import NamedTuple
 
 from pydantic import Field
 
@@ -252,6 +253,35 @@ class EvaluationResult(Output):
     passed: bool
     bottleneck: str
     warnings: list[str]
+
+
+class Limit(NamedTuple):
+    """A check's arguments (:func:`check`) before its :class:`Check` is built: a figures-only pass
+    (the cold-cache case of a window) keeps only the verdicts, and the texts of failing checks."""
+
+    name: str
+    value: float | None
+    limit: float
+    unit: str
+    what: str
+
+    @property
+    def passed(self) -> bool:
+        """:attr:`Check.passed` of :func:`check` (saturated fails)."""
+        v = self.value
+        return v is not None and math.isfinite(v) and v <= self.limit + 1e-9
+
+    @property
+    def load(self) -> float:
+        """Value over limit, as windows rank their checks (:attr:`Check.value` / :attr:`Check.limit`;
+        saturated: inf; no limit: 0)."""
+        v = self.value
+        if v is None or not math.isfinite(v):
+            return math.inf
+        return v / self.limit if self.limit else 0.0
+
+    def check(self) -> Check:
+        return check(*self)
 
 
 def check(name: str, value: float | None, limit: float, unit: str, what: str) -> Check:

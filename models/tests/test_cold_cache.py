@@ -76,3 +76,84 @@ def test_figures_only_leaves_text_and_inputs_out_and_restores_them_after():
     loud = explained(12.5, "%", "U = a / b", f"U = {fmt(1.0)} / {fmt(8.0)}", a=1.0, b=8.0)
     assert (quiet.value, quiet.text, quiet.inputs) == (12.5, "", {})
     assert (loud.text, loud.inputs) == ("U = 1 / 8", {"a": 1.0, "b": 8.0})
+
+
+def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
+    """The cold-cache case the slow way, as it was first built: the whole explained window
+    (:func:`models.evaluate._serve`) served at the cold hit ratios, its figures read back."""
+    from models.results import ColdCacheResult, ColdPhase
+
+    cold_hits = []
+    differs = False
+    for (h_d, h_f), ph in zip(hits, warm.phases, strict=True):
+        cold = (ph.cold_hit_pct.value or 0.0) / 100.0
+        warm_total = h_d + h_f
+        if warm_total <= 0 or cold >= warm_total - 1e-9:
+            cold_hits.append((h_d, h_f))
+            continue
+        differs = True
+        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
+    if not differs:
+        return None
+    _, ws_list, dram_share, both_share = evaluate_module.window_hit_ratios(
+        members, setup.dram_total, setup.flash_total, setup.cfg.cache
+    )
+    shares = (ws_list, dram_share, both_share)
+    served = evaluate_module._serve(members, cold_hits, shares, routes, tiering, setup)
+    passed, bottleneck, _ = evaluate_module._verdict(window, served.checks)
+    failing = [c.text for c in served.checks if not c.passed]
+    return ColdCacheResult(
+        phases=[
+            ColdPhase(
+                workload=w.name,
+                phase=ph.name,
+                hit_pct=100.0 * (h_d + h_f),
+                warm_hit_pct=100.0 * (wd + wf),
+                read_latency_ms=r.read_latency_ms.value,
+                read_p99_latency_ms=None if r.read_p99_latency_ms is None else r.read_p99_latency_ms.value,
+            )
+            for (w, ph), (h_d, h_f), (wd, wf), r in zip(members, cold_hits, hits, served.phases, strict=True)
+        ],
+        drive_utilization_pct={pl.pool: pl.drive_utilization_pct.value for pl in served.pool_loads},
+        controller_utilization_pct=served.ctrl_exp.value,
+        read_latency_ms=served.read_lat,
+        read_p95_latency_ms=served.read_p95,
+        read_p99_latency_ms=served.read_p99,
+        bottleneck=bottleneck,
+        passed=passed,
+        verdict=(
+            f"{window} with cold caches: meets every target; busiest is {bottleneck}."
+            if passed
+            else f"{window} with cold caches (after a restart or failover, until the working set is read "
+            "once): fails: " + "; ".join(failing[:3]) + "."
+        ),
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("degraded", ["none", "drive-failed", "rebuilding", "controller-failed"])
+def test_the_numbers_only_cold_pass_equals_the_explained_window_served_cold(
+    hdd15k, ssd, monkeypatch, seed, degraded
+):
+    # the cold pass computes its figures without explanations (evaluate._figures); served the
+    # slow way, through every explained result model, the whole evaluation is equal
+    import random
+
+    from bench.test_bench_cold import WINDOWS, random_workload
+    from models.results import DegradedMode
+
+    rng = random.Random(seed)
+    wls = [random_workload(rng, f"w{i}", WINDOWS[:3]) for i in range(1 + seed % 3)]
+    flash = ssd.model_copy(update={"endurance_dwpd": 1.0})
+    configs = [
+        make_config(hdd15k, "raid-dp", 16, 32),
+        make_config(hdd15k, "raid10", 2, 24, ctrl={"backend_mb_s": 2000}),
+        make_config(flash, "raid5", 8, 16),
+    ]
+    mode = DegradedMode(degraded)
+    quick = [evaluate(wls, cfg, degraded=mode) for cfg in configs]
+    monkeypatch.setattr(evaluate_module, "_cold_cache", _cold_cache_explained)
+    slow = [evaluate(wls, cfg, degraded=mode) for cfg in configs]
+    assert any(w.cold_cache is not None for r in quick for w in r.windows)
+    assert quick == slow
+    assert [r.model_dump_json() for r in quick] == [r.model_dump_json() for r in slow]

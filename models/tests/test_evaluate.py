@@ -558,3 +558,20 @@ def test_the_tier_split_follows_the_workloads_skew(ssd, hdd15k):
     held = uniform.tiers[0].data_gb / sum(t.data_gb for t in uniform.tiers)
     assert uniform.tiers[0].io_share_pct == pytest.approx(100 * held, abs=1.0)
     assert "from the workloads' skew" in skewed.needed_fast_fraction_pct.text
+
+
+def test_a_configuration_evaluated_again_gives_what_a_fresh_one_does(hdd15k):
+    import models.evaluate as evaluate_module
+
+    cfg = make_config(hdd15k, "raid-dp", 16, 48)
+    cases = [[oltp(iops=800 * k, ws_gb=50 * k, target=4.0)] for k in range(1, 8)]
+    again = [evaluate(w, cfg) for w in cases]
+    fresh = []
+    for w in cases:
+        evaluate_module.clear_kept()
+        fresh.append(evaluate(w, cfg))
+    assert again == fresh
+    assert [r.model_dump_json() for r in again] == [r.model_dump_json() for r in fresh]
+    # an equal configuration that is another object is priced afresh, to the same answer
+    twin = cfg.model_copy(deep=True)
+    assert evaluate(cases[0], twin) == again[0]

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.explain import fmt
+from models.explain import fmt, number
 
 
 def test_hand_written_cases() -> None:
@@ -41,3 +41,14 @@ def test_follows_the_format_mini_language(x: float, digits: int) -> None:
         expected = format(x, f".{digits}g")
     assert fmt(x, digits) == expected
     assert fmt(np.float64(x), digits) == expected
+
+
+@given(
+    x=st.none() | st.floats(allow_nan=False) | st.integers(-(10**9), 10**9),
+    digits=st.integers(1, 6),
+)
+def test_fmt_is_number_outside_a_figures_only_pass(x: float | None, digits: int) -> None:
+    # fmt carries its own copy of number's body (speed): the two answer alike
+    assert fmt(x, digits) == number(x, digits)
+    if x is not None:
+        assert fmt(np.float64(x), digits) == number(np.float64(x), digits)

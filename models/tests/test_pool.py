@@ -246,3 +246,35 @@ def test_a_stated_back_end_bus_is_checked_against_the_port_headroom(hdd15k):
     assert w.backend_bus_utilization_pct is not None
     assert w.backend_bus_utilization_pct.value == pytest.approx(100 * 400 / 400, rel=1e-3)
     assert any(c.name == "back-end bus" and not c.passed for c in w.checks)
+
+
+def test_priced_plans_are_kept_for_the_very_same_inputs_only(hdd15k):
+    from models import pool as pool_module
+
+    cfg = make_config(hdd15k, "raid-dp", 16, 48)
+    pl, p = cfg.pools[0], EngineParameters()
+    kept = pool_module.pool_plans(pl, p, 0.8, 0.7)
+    assert pool_module.pool_plans(pl, p, 0.8, 0.7) is kept
+    assert pool_module.pool_plans(pl, p, 0.8) is not kept  # another fill
+    twin = make_config(hdd15k.model_copy(), "raid-dp", 16, 48).pools[0]
+    assert pool_module.pool_plans(twin, p, 0.8, 0.7) is not kept  # equal, not the same objects
+    for i in range(pool_module._PLANS_KEPT + 1):  # bounded: emptied when full
+        pool_module.pool_plans(pl, p, 0.5 + i / 1000)
+    assert len(pool_module._PLANS) <= pool_module._PLANS_KEPT
+    pool_module.clear_plans()
+    assert not pool_module._PLANS
+
+
+@pytest.mark.parametrize("degraded", list(DegradedMode))
+def test_an_evaluation_is_the_same_with_its_plans_kept_or_priced_afresh(hdd15k, degraded):
+    from models import pool as pool_module
+
+    cfg = make_config(hdd15k, "raid-dp", 16, 48)
+    workloads = [[oltp(iops=500 * k, read_pct=10 * k, target=5.0)] for k in range(1, 10)]
+    kept = [evaluate(w, cfg, degraded=degraded) for w in workloads]
+    fresh = []
+    for w in workloads:
+        pool_module.clear_plans()
+        fresh.append(evaluate(w, cfg, degraded=degraded))
+    assert kept == fresh
+    assert [r.model_dump_json() for r in kept] == [r.model_dump_json() for r in fresh]

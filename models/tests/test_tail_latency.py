@@ -141,3 +141,36 @@ def test_a_vanishing_read_share_still_gives_finite_percentiles_or_none(hdd15k):
     for p in (window.read_p95_latency_ms, window.read_p99_latency_ms, cold.read_p95_latency_ms):
         value = p.value if hasattr(p, "value") else p
         assert value is None or math.isfinite(value)
+
+
+_PATHS = st.lists(
+    st.builds(
+        Path,
+        st.floats(0, 1),
+        st.floats(0, 50) | st.just(math.inf),
+        st.just(0.0) | st.floats(0.1, 20),
+        st.just(0.0) | st.floats(0.01, 20),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=80)
+@given(paths=_PATHS, qs=st.sampled_from([(0.95, 0.99), (0.99,), (0.5, 0.95, 0.99)]))
+def test_remembered_quantiles_are_the_ones_computed_afresh(paths, qs):
+    from models import tail_latency
+
+    first = tail_latency.quantiles_or_none(paths, qs)
+    again = tail_latency.quantiles_or_none(paths, qs)  # remembered
+    tail_latency.clear_quantiles()
+    assert first == again == tail_latency._quantiles_or_none(paths, qs)
+
+
+def test_quantiles_are_remembered_for_the_exact_bits_only():
+    from models import tail_latency
+
+    tail_latency.clear_quantiles()
+    tail_latency.quantiles_or_none([Path(1.0, 0.0)], (0.99,))
+    tail_latency.quantiles_or_none([Path(1.0, -0.0)], (0.99,))  # equal, other bits: its own entry
+    assert len(tail_latency._QUANTILES) == 2
