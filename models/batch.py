@@ -120,6 +120,11 @@ FIRST_BLOCK_ROWS = 2
 """Rows per family in the first round of :meth:`BatchModel.first_passing` (half as many more each
 round: 2, 3, 4, 6, 9, ...; fewer rows past the first passing one than doubling, for a few more rounds)."""
 
+UTILIZATION_MARGIN = 1e-6
+"""Relative margin of the drive-utilization lower bound (:meth:`BatchModel.drive_floors`): a row
+is skipped only when its utilization must exceed the limit by more than this share, far beyond the
+rounding of the few operations that compute it (~1e-15), so the skipped rows' verdicts are exact."""
+
 
 # ---- families and rows ---------------------------------------------------------------------------
 
@@ -1340,12 +1345,90 @@ class BatchModel:
             live = live[lo[live] < hi[live]]
         return lo
 
+    def drive_floors(self) -> tuple[FloatArray, FloatArray]:
+        """Per segment, the data drives and the dedicated parity drives below which a row must
+        exceed the drive-utilization headroom in some window (0 where no bound is known).
+
+        Within a segment (one family, one state) a role's utilization is ``busy / 1000 /
+        drives`` (:func:`models.pool.role_utilization`) with the segment's own work, and the busy
+        time ``fixed + read positionings x P_read + write positionings x P_write`` is at least
+        its value at the least positioning any row can have: the span (:func:`models.pool.planned_span`)
+        lies between its value at the planned fill and 1, whatever the drive count, and the
+        command-queuing factor of the data drives between ``1 / (1 + g)`` and 1
+        (:func:`models.pool.queue_fixed_point`; 1 unless the window states its concurrency). So a
+        row whose data drives are fewer than ``busy_min / (10 x limit)`` fails. The limit is
+        raised by :data:`UTILIZATION_MARGIN` so that rounding cannot turn a skipped row's verdict.
+        Only segments whose work and positioning terms are all non-negative get a bound (no
+        cancellation: each figure is exact to a few ulps).
+        """
+        nseg = self.seg_len.size
+        limit = (self.headroom.drive_max_pct + 1e-9) * (1.0 + UTILIZATION_MARGIN)
+        t = self.seg_times
+        s0 = min(1.0, self.fill)  # planned_span: s0 = min(1, max(footprint / usable, fill)) in [s0, 1]
+        span_fill = s0 + self.seg_scatter * (1.0 - s0)  # and s = s0 + scatter (1 - s0) from it; 1 at s0 = 1
+        roots = (np.sqrt(np.minimum(span_fill, 1.0)), np.sqrt(np.maximum(span_fill, 1.0)))
+
+        def least(a: FloatArray, b: FloatArray, factors: tuple[Any, ...]) -> FloatArray:
+            """The least positioning ``(a + b sqrt(span)) x factor`` over the corners of the ranges."""
+            out = np.full(nseg, np.inf)
+            for root in roots:
+                for f in factors:
+                    out = np.minimum(out, (a + b * root) * f)
+            return out
+
+        one = (1.0,)
+        pr1, pw1 = least(t.read_pos_a, t.read_pos_b, one), least(t.write_pos_a, t.write_pos_b, one)
+        gain = self.seg_g > 0
+        queued = (np.where(gain, 1.0 / (1.0 + np.where(gain, self.seg_g, 1.0)), 1.0), 1.0)
+        prq, pwq = least(t.read_pos_a, t.read_pos_b, queued), least(t.write_pos_a, t.write_pos_b, queued)
+
+        def floor(role: RoleWork, p_read: FloatArray, p_write: FloatArray) -> FloatArray:
+            terms = [np.broadcast_to(np.asarray(x, dtype=np.float64), (nseg,)) for x in role[:4]]
+            read_ms, write_ms, read_pos, write_pos = terms
+            with np.errstate(invalid="ignore"):
+                busy = read_ms + write_ms + read_pos * p_read + write_pos * p_write
+                sound = (read_ms >= 0) & (write_ms >= 0) & (read_pos >= 0) & (write_pos >= 0)
+                sound &= (p_read >= 0) & (p_write >= 0) & ~np.isnan(busy)
+            return np.where(sound, busy / (10.0 * limit), 0.0)
+
+        data = np.zeros(nseg)
+        parity = np.zeros(nseg)
+        for win in self.win:
+            stated = win.pool.concurrency_stated
+            data = np.maximum(data, floor(win.work.data, prq if stated else pr1, pwq if stated else pw1))
+            parity = np.maximum(parity, floor(win.work.parity, pr1, pw1))
+        return data, parity
+
+    def first_drive_rows(self, lo: IntArray) -> IntArray:
+        """Per segment, its first row at or after ``lo`` with at least the drives of
+        :meth:`drive_floors` (the segment's end: none). The rows before it fail the drive model.
+
+        Bisection over every segment at once: a row's data and parity drives grow with its drive
+        count (whole groups of one layout), so once a row has enough, every later row has.
+        """
+        need_data, need_parity = self.drive_floors()
+        hi = self.seg_start + self.seg_len
+        lo = lo.copy()
+        live = np.flatnonzero((lo < hi) & ((need_data > 1.0) | (need_parity > 1.0)))
+        while live.size:
+            mid = (lo[live] + hi[live]) // 2
+            n = self.space.count_of(mid, self.seg_family[live]).astype(np.float64)
+            parity = n / self.seg_width[live] * self.seg_parity[live]  # as _pool counts them
+            data = n - parity
+            short = np.maximum(data, 1) < need_data[live]
+            short |= (parity > 0) & (np.maximum(parity, 1) < need_parity[live])
+            hi[live] = np.where(short, hi[live], mid)
+            lo[live] = np.where(short, mid + 1, lo[live])
+            live = live[lo[live] < hi[live]]
+        return lo
+
     def first_passing(self) -> tuple[IntArray, int]:
         """Per family, its first (fewest drives) passing row (-1: none), and the number of rows
         whose drive model ran.
 
         A family's candidates are its rows within the capacity headroom (from
-        :meth:`first_capacity_rows` on) in segments passing the drive-independent checks. They are
+        :meth:`first_capacity_rows` on) in segments passing the drive-independent checks, from
+        each segment's :meth:`first_drive_rows` on (fewer drives must fail drive utilization). They are
         evaluated in ascending drive count, in blocks that grow by half each round
         (``FIRST_BLOCK_ROWS`` first), every family's block together, up to the family's first
         passing row: the rows after it are never evaluated. The same row as the first passing one
@@ -1356,7 +1439,7 @@ class BatchModel:
         first = np.full(nf, -1, dtype=np.int64)
         # candidates as intervals, one per segment: [max(segment start, first row within capacity), end)
         cap = self.first_capacity_rows()
-        seg_lo = np.maximum(self.seg_start, cap[self.seg_family])
+        seg_lo = self.first_drive_rows(np.maximum(self.seg_start, cap[self.seg_family]))
         seg_n = np.where(self.seg_ok, np.maximum(0, self.seg_start + self.seg_len - seg_lo), 0)
         seg_at = np.cumsum(seg_n) - seg_n  # where each segment's candidates begin among all of them
         fam_n = np.bincount(self.seg_family, weights=seg_n, minlength=nf).astype(np.int64)

@@ -399,6 +399,49 @@ def test_first_only_finds_the_first_passing_row_of_a_full_evaluation(
     assert fast.modelled_rows <= full.modelled_rows == space.rows
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads=workload_sets(), seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1.0, 10.0, 100.0]))
+def test_rows_below_the_drive_floor_fail_drive_utilization(
+    catalog: Catalog, workloads: list[Workload], seed: int, scale: float
+) -> None:
+    """Every row :meth:`BatchModel.first_drive_rows` skips fails the unpruned evaluation, with a
+    window whose data or parity drives are past the headroom (workloads up to 100x as busy, so
+    that the floor skips rows of most families)."""
+    families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
+    generic = catalog_families(catalog, RecommendConstraints(array_ids=["generic"]), **WAFL_MODERATE)
+    space = candidate_space(families + random.Random(seed).sample(generic, 40))
+    busy = [
+        w.model_copy(update={"phases": [ph.model_copy(update={"iops": ph.iops * scale}) for ph in w.phases]})
+        for w in workloads
+    ]
+    ev = evaluate_batch(busy, space, params=CALIBRATED, prune=False)
+    model = ev.model
+    floor = model.first_drive_rows(model.seg_start)
+    below = np.flatnonzero(np.arange(space.rows) < floor[model.seg])
+    assert not ev.passed[below].any()
+    if below.size:
+        det = ev.detail(below)
+        limit = det.drive_limit_pct + 1e-9
+        over = np.any((det.drive_pct > limit) | (det.parity_pct > limit), axis=0)
+        assert over.all()
+
+
+def test_the_drive_floor_skips_rows_of_a_busy_workload(catalog: Catalog) -> None:
+    families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
+    space = candidate_space(families)
+    busy = [
+        w.model_copy(update={"phases": [ph.model_copy(update={"iops": 20 * ph.iops}) for ph in w.phases]})
+        for w in mixed_workloads()
+    ]
+    full = evaluate_batch(busy, space, params=CALIBRATED, prune=False)
+    fast = evaluate_batch(busy, space, params=CALIBRATED, first_only=True)
+    model = fast.model
+    floor = model.first_drive_rows(model.seg_start)
+
+    assert np.any(floor > model.seg_start)
+    assert np.array_equal(fast.first_passing(), full.first_passing())
+
+
 def test_first_capacity_rows_are_where_each_family_first_holds_the_workload(catalog: Catalog) -> None:
     families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
     space = candidate_space(families)
@@ -439,7 +482,9 @@ def test_first_passing_search_over_any_verdicts(catalog: Catalog, seed: int, sha
     model._verdict = fake  # type: ignore[method-assign]
     first, modelled = model.first_passing()
 
+    floor = model.first_drive_rows(model.seg_start)  # rows before it fail the drive model
     base = model._capacity_ok(np.arange(space.rows), space.family) & model.seg_ok[model.seg]
+    base &= np.arange(space.rows) >= floor[model.seg]
     ok = verdict & base
     expected = [
         next((r for r in range(space.starts[f], space.starts[f + 1]) if ok[r]), -1)
