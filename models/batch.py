@@ -771,6 +771,14 @@ class BatchModel:
         self.l_seq_write = _stack([tuple(stream_write_plan(x, self.p.readahead_kib)) for x in lays], width)
         self.l_ra_run = np.asarray([stream_run_kib(x, self.p.readahead_kib) for x in lays], dtype=np.float64)
         self._plan_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
+        # the bill's per-array spare policy and per-drive power and price (None -> nan)
+        self.a_spare_per = np.asarray(
+            [math.nan if a.spares.per_drives is None else a.spares.per_drives for a in self.arrays],
+            dtype=np.float64,
+        )
+        self.a_spare_min = np.asarray([a.spares.min_spares for a in self.arrays], dtype=np.int64)
+        self.d_power_w = np.asarray([x.power_w for x in d], dtype=np.float64)
+        self.d_price_usd = np.asarray([x.price_usd for x in d], dtype=np.float64)
         self.a_keep = np.asarray(
             [
                 (1 - a.capacity.filesystem_reserve_pct / 100.0)
@@ -844,7 +852,7 @@ class BatchModel:
         seg_len[on_so] = run_len
         seg_nodes[on_so] = run_nodes
         # number the states in the order segments first meet them
-        flash = np.asarray([f.flash_cache_gb for f in sp.families], dtype=np.float64)
+        flash = self.fam_flash_gb = np.asarray([f.flash_cache_gb for f in sp.families], dtype=np.float64)
         flash_values, flash_ix = np.unique(flash, return_inverse=True)
         seg_array = self.fam_array[seg_family]
         n_layouts = int(self.fam_layout.max(initial=0)) + 2
@@ -909,8 +917,10 @@ class BatchModel:
         for s in range(len(self.state_keys)):
             seg = int(first_seg[s])
             row = int(self.seg_start[seg])
-            family = self.space.families[int(self.seg_family[seg])]
-            configs.append(family_configuration(family, int(self.space.drive_count[row]), self.headroom))
+            f = int(self.seg_family[seg])
+            family = self.space.families[f]
+            count = int(self.space.counts[f][row - int(self.space.starts[f])])
+            configs.append(family_configuration(family, count, self.headroom))
         # cache shares per state and window, then every hit ratio at once
         share_memo: dict[tuple, int] = {}
         queries: list[tuple] = []
@@ -1409,16 +1419,23 @@ class BatchModel:
         need_data, need_parity = self.drive_floors()
         hi = self.seg_start + self.seg_len
         lo = lo.copy()
+
+        def short(rows: IntArray, g: IntArray) -> BoolArray:
+            """Whether ``rows`` (of segments ``g``) have fewer drives of a role than it needs."""
+            n = self.space.count_of(rows, self.seg_family[g]).astype(np.float64)
+            parity = n / self.seg_width[g] * self.seg_parity[g]  # as _pool counts them
+            out = np.maximum(n - parity, 1) < need_data[g]
+            return out | ((parity > 0) & (np.maximum(parity, 1) < need_parity[g]))
+
         live = np.flatnonzero((lo < hi) & ((need_data > 1.0) | (need_parity > 1.0)))
+        live = live[short(lo[live], live)]  # the rest keep their first row
+        lo[live] += 1
+        live = live[lo[live] < hi[live]]
         while live.size:
             mid = (lo[live] + hi[live]) // 2
-            n = self.space.count_of(mid, self.seg_family[live]).astype(np.float64)
-            parity = n / self.seg_width[live] * self.seg_parity[live]  # as _pool counts them
-            data = n - parity
-            short = np.maximum(data, 1) < need_data[live]
-            short |= (parity > 0) & (np.maximum(parity, 1) < need_parity[live])
-            hi[live] = np.where(short, hi[live], mid)
-            lo[live] = np.where(short, mid + 1, lo[live])
+            few = short(mid, live)
+            hi[live] = np.where(few, hi[live], mid)
+            lo[live] = np.where(few, mid + 1, lo[live])
             live = live[lo[live] < hi[live]]
         return lo
 
@@ -1506,24 +1523,19 @@ class BatchModel:
         # the bill: :func:`models.bill.bill_of_materials` for a single pool, over rows
         fam_ix = self.seg_family[seg]
         n = sp.count_of(rows, fam_ix)
-        fams = sp.families
-        per = np.asarray(
-            [
-                math.nan if fams[f].array.spares.per_drives is None else fams[f].array.spares.per_drives
-                for f in fam_ix
-            ],
-            dtype=np.float64,
-        )
-        least = np.asarray([fams[f].array.spares.min_spares for f in fam_ix], dtype=np.int64)
+        arr = self.fam_array[fam_ix]
+        drv = self.fam_drive[fam_ix]
+        per = self.a_spare_per[arr]
+        least = self.a_spare_min[arr]
         with np.errstate(invalid="ignore"):
             spares = np.where(np.isnan(per), least, np.maximum(least, np.ceil(n / per))).astype(np.int64)
         total = n + spares
         pk = self.st_pack[state]
         shelves = np.ceil(np.maximum(0, total - pk[:, 0]) / pk[:, 1])
         ru = pk[:, 2] + shelves * pk[:, 3]
-        drive_w = np.asarray([fams[f].drive.power_w for f in fam_ix], dtype=np.float64)  # None -> nan
-        price = np.asarray([fams[f].drive.price_usd for f in fam_ix], dtype=np.float64)
-        flash_gb = np.asarray([fams[f].flash_cache_gb for f in fam_ix], dtype=np.float64)
+        drive_w = self.d_power_w[drv]
+        price = self.d_price_usd[drv]
+        flash_gb = self.fam_flash_gb[fam_ix]
         power = pk[:, 4] + shelves * pk[:, 5] + total * drive_w
         cost = pk[:, 6] + shelves * pk[:, 7] + flash_gb * pk[:, 8] + total * price
         shelves = shelves.astype(np.int64)
