@@ -291,13 +291,17 @@ class CandidateSpace:
 def candidate_space(families: Sequence[Family]) -> CandidateSpace:
     """Lay out the rows of ``families`` (counts from :func:`family_counts`)."""
     memo: dict[tuple, IntArray] = {}
+    by_object: dict[tuple[int, int], IntArray] = {}  # the same, by the (array, layout) objects
     parts: list[IntArray] = []
     for fam in families:
-        lay = fam.layout
-        key = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
-        counts = memo.get(key)
+        counts = by_object.get((id(fam.array), id(fam.layout)))
         if counts is None:
-            counts = memo[key] = family_counts(fam.array, lay)
+            lay = fam.layout
+            key = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
+            counts = memo.get(key)
+            if counts is None:
+                counts = memo[key] = family_counts(fam.array, lay)
+            by_object[(id(fam.array), id(fam.layout))] = counts
         parts.append(counts)
     sizes = np.fromiter((p.size for p in parts), dtype=np.int64, count=len(parts))
     starts = np.zeros(len(parts) + 1, dtype=np.int64)
@@ -721,28 +725,37 @@ class BatchModel:
         fd = np.empty(nf, dtype=np.int64)
         fl = np.empty(nf, dtype=np.int64)
         fa = np.empty(nf, dtype=np.int64)
+        # the families' own drive, array and layout objects (alive as long as the space) are
+        # looked up by identity first: ~180 k families share a few hundred of each
+        drive_of: dict[int, int] = {}
+        pair_of: dict[tuple[int, int], tuple[int, int]] = {}  # (array, layout) -> (array, layout index)
         for f, fam in enumerate(fams):
-            i = drive_ix.get(fam.drive.id)
+            i = drive_of.get(id(fam.drive))
             if i is None:
-                i = drive_ix[fam.drive.id] = len(self.drives)
-                self.drives.append(fam.drive)
+                i = drive_ix.get(fam.drive.id)
+                if i is None:
+                    i = drive_ix[fam.drive.id] = len(self.drives)
+                    self.drives.append(fam.drive)
+                drive_of[id(fam.drive)] = i
             fd[f] = i
-            k = array_ix.get(fam.array.id)
-            if k is None:
-                k = array_ix[fam.array.id] = len(self.arrays)
-                self.arrays.append(fam.array)
-            fa[f] = k
-            fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
-            j = by_object.get((id(fam.layout), fill))
-            if j is None:
-                lay = written_layout(fam.layout, fam.array.architecture)
-                key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
-                j = layout_ix.get(key)
+            got = pair_of.get((id(fam.array), id(fam.layout)))
+            if got is None:
+                k = array_ix.get(fam.array.id)
+                if k is None:
+                    k = array_ix[fam.array.id] = len(self.arrays)
+                    self.arrays.append(fam.array)
+                fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
+                j = by_object.get((id(fam.layout), fill))
                 if j is None:
-                    j = layout_ix[key] = len(self.layouts)
-                    self.layouts.append((lay, fill))
-                by_object[(id(lay), fill)] = j
-            fl[f] = j
+                    lay = written_layout(fam.layout, fam.array.architecture)
+                    key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
+                    j = layout_ix.get(key)
+                    if j is None:
+                        j = layout_ix[key] = len(self.layouts)
+                        self.layouts.append((lay, fill))
+                    by_object[(id(lay), fill)] = j
+                got = pair_of[(id(fam.array), id(fam.layout))] = (k, j)
+            fa[f], fl[f] = got
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
 
         d = self.drives
