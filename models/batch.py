@@ -579,29 +579,65 @@ def _gather_work(work: Work, ix: IntArray) -> Work:
     return Work(role(work.data), role(work.parity), _gather(work.backend_ios, ix), _gather(work.kib, ix))
 
 
+def _distinct(keys: IntArray, bound: int) -> tuple[IntArray, IntArray]:
+    """``np.unique(keys, return_inverse=True)`` for keys in ``[0, bound)``, by a table of the
+    keys present rather than a sort (the same ascending keys and inverse); by ``np.unique`` when
+    the table would be much larger than the keys."""
+    if bound > 8 * keys.size + 4096:
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        return distinct.astype(np.int64), inverse.ravel().astype(np.int64)
+    present = np.zeros(bound, dtype=bool)
+    present[keys] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return np.flatnonzero(present).astype(np.int64), rank[keys]
+
+
+_NO_WORK = Work()
+"""No drive work (every figure the number 0): the side a :class:`_SegmentPlans` does not price."""
+
+
 class _SegmentPlans:
     """:class:`models.pool.PlanSource` of many segments at once: each layout's access plans (rows
     of a table, one per layout) priced on each distinct (layout, drive) pair of the segments, then
     gathered onto the segments (the same elementwise prices, once per pair rather than per segment:
-    a family's segments, one per node count, share theirs)."""
+    a family's segments, one per node count, share theirs).
 
-    def __init__(self, model: BatchModel, lay: IntArray, drv: IntArray, arr: IntArray) -> None:
+    ``reads`` / ``writes`` False: that side's plans are :data:`_NO_WORK` (never priced), for a
+    :func:`models.pool.pool_work` whose other side alone is wanted (:meth:`BatchModel._work`).
+    ``any_packs`` / ``any_dedupes``: whether inline reduction applies anywhere (default: in these
+    segments), so that plans of a subset of the segments price reduction as all of them do."""
+
+    def __init__(
+        self,
+        model: BatchModel,
+        lay: IntArray,
+        drv: IntArray,
+        arr: IntArray,
+        *,
+        reads: bool = True,
+        writes: bool = True,
+        any_packs: bool | None = None,
+        any_dedupes: bool | None = None,
+    ) -> None:
         self.model = model
+        self.reads, self.writes = reads, writes
         nd = max(len(model.drives), 1)
-        pairs, pair_of = np.unique(lay * nd + drv, return_inverse=True)
+        pairs, pair_of = _distinct(lay * nd + drv, max(len(model.layouts), 1) * nd)
         # priced per pair only where segments share pairs enough to pay for the gathers
-        self.pair_of: IntArray | None = pair_of.ravel() if 2 * pairs.size <= lay.size else None
+        self.pair_of: IntArray | None = pair_of if 2 * pairs.size <= lay.size else None
         if self.pair_of is None:
             pairs = lay * nd + drv
         self.lay = pairs // nd
         self.times = _columns(model.d_times, pairs % nd, DriveTimes)
-        self.memo: dict[float, tuple[Work, Work]] = {}
-        self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        self.memo: dict[tuple[float, bool], Work] = {}
+        self.stream_memo: dict[tuple[bool, bool], Work] = {}
         # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
         arch = [a.architecture for a in model.arrays]
         self.packs = np.asarray([packs_compressed(a) for a in arch], dtype=bool)[arr]
         self.dedupes = np.asarray([dedupes_inline(a) for a in arch], dtype=bool)[arr]
-        self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
+        self.any_packs = bool(self.packs.any()) if any_packs is None else any_packs
+        self.any_dedupes = bool(self.dedupes.any()) if any_dedupes is None else any_dedupes
+        self.compressed_memo: dict[tuple[float, float, bool], Work] = {}
         self.metadata_memo: dict[float, Work] = {}
 
     def _priced(self, plan: AccessPlan, *, interleaved: bool = True) -> Work:
@@ -609,51 +645,67 @@ class _SegmentPlans:
         work = plan_work(plan, self.times, interleaved=interleaved)
         return work if self.pair_of is None else _gather_work(work, self.pair_of)
 
-    def random(self, size_kib: float) -> tuple[Work, Work]:
-        got = self.memo.get(size_kib)
+    def _random(self, size_kib: float, read: bool) -> Work:
+        got = self.memo.get((size_kib, read))
         if got is None:
-            rtab, wtab = self.model._random_plans(size_kib)
-            got = self.memo[size_kib] = (
-                self._priced(_columns(rtab, self.lay, AccessPlan)),
-                self._priced(_columns(wtab, self.lay, AccessPlan)),
+            table = self.model._random_plans(size_kib)[0 if read else 1]
+            got = self.memo[(size_kib, read)] = self._priced(_columns(table, self.lay, AccessPlan))
+        return got
+
+    def random(self, size_kib: float) -> tuple[Work, Work]:
+        return (
+            self._random(size_kib, True) if self.reads else _NO_WORK,
+            self._random(size_kib, False) if self.writes else _NO_WORK,
+        )
+
+    def _stream(self, interleaved: bool, read: bool) -> Work:
+        got = self.stream_memo.get((interleaved, read))
+        if got is None:
+            table = self.model.l_seq_read if read else self.model.l_seq_write
+            got = self.stream_memo[(interleaved, read)] = self._priced(
+                _columns(table, self.lay, AccessPlan), interleaved=interleaved
             )
         return got
 
     def streams(self, interleaved: bool) -> tuple[Work, Work]:
-        got = self.stream_memo.get(interleaved)
-        if got is None:
-            m = self.model
-            got = self.stream_memo[interleaved] = (
-                self._priced(_columns(m.l_seq_read, self.lay, AccessPlan), interleaved=interleaved),
-                self._priced(_columns(m.l_seq_write, self.lay, AccessPlan), interleaved=interleaved),
-            )
-        return got
+        return (
+            self._stream(interleaved, True) if self.reads else _NO_WORK,
+            self._stream(interleaved, False) if self.writes else _NO_WORK,
+        )
 
     def reduction(self, workload: Workload) -> IoReduction | None:
         c, d = workload.compression_ratio, workload.dedupe_ratio
-        c_on = c > 1.0 and bool(self.packs.any())
-        d_on = d > 1.0 and bool(self.dedupes.any())
+        c_on = c > 1.0 and self.any_packs
+        d_on = d > 1.0 and self.any_dedupes
         if not (c_on or d_on):
             return None
         return IoReduction(
             np.where(self.packs, c, 1.0) if c_on else 1.0, np.where(self.dedupes, d, 1.0) if d_on else 1.0
         )
 
-    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
-        got = self.compressed_memo.get((size_kib, ratio))
+    def _compressed(self, size_kib: float, ratio: float, read: bool) -> Work:
+        got = self.compressed_memo.get((size_kib, ratio, read))
         if got is None:
-            rd, wr = self.random(size_kib)
-            rtab, _ = self.model._random_plans(size_kib)
-            _, wtab = self.model._random_plans(size_kib / ratio)
-            rd_c = self._priced(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio))
-            wr_c = self._priced(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib))
-            got = self.compressed_memo[(size_kib, ratio)] = (
-                where_work(self.packs, rd_c, rd),
-                where_work(self.packs, wr_c, wr),
+            if read:
+                rtab, _ = self.model._random_plans(size_kib)
+                packed = self._priced(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio))
+            else:
+                _, wtab = self.model._random_plans(size_kib / ratio)
+                packed = self._priced(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib))
+            got = self.compressed_memo[(size_kib, ratio, read)] = where_work(
+                self.packs, packed, self._random(size_kib, read)
             )
         return got
 
+    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
+        return (
+            self._compressed(size_kib, ratio, True) if self.reads else _NO_WORK,
+            self._compressed(size_kib, ratio, False) if self.writes else _NO_WORK,
+        )
+
     def metadata(self, size_kib: float) -> Work:
+        if not self.writes:
+            return _NO_WORK
         got = self.metadata_memo.get(size_kib)
         if got is None:
             _, wtab = self.model._random_plans(METADATA_KIB)
@@ -1117,7 +1169,22 @@ class BatchModel:
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
-        plans = _SegmentPlans(self, lay, drv, self.fam_array[seg_f])
+        # the reads priced per segment (their misses depend on the state's hit ratios); the
+        # writes, which do not, per (layout, drive, array) and gathered onto the segments
+        seg_arr = self.fam_array[seg_f]
+        na = max(len(self.arrays), 1)
+        nd = max(len(self.drives), 1)
+        triples, triple_of = _distinct((lay * nd + drv) * na + seg_arr, max(len(self.layouts), 1) * nd * na)
+        read_plans = _SegmentPlans(self, lay, drv, seg_arr, writes=False)
+        write_plans = _SegmentPlans(
+            self,
+            triples // (na * nd),
+            triples // na % nd,
+            triples % na,
+            reads=False,
+            any_packs=read_plans.any_packs,
+            any_dedupes=read_plans.any_dedupes,
+        )
         nseg = seg_f.size
         nw = len(self.windows)
         self.win: list[_Window] = []
@@ -1136,7 +1203,9 @@ class BatchModel:
             hd = self.st_hd[wi][self.seg_state]
             hf = self.st_hf[wi][self.seg_state]
             items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
-            pw = pool_work(items, plans)
+            pw = pool_work(items, read_plans)
+            writes = pool_work([(m.workload, m.phase, 0.0, 0.0) for m in members], write_plans).writes
+            pw.writes = _gather_work(writes, triple_of)
             work = pw.work
             self.win.append(
                 _Window(
