@@ -278,8 +278,7 @@ def catalog_families(
                     continue
                 layouts.append(layout.model_copy(update={"scatter": scatter}) if scatter else layout)
         for drive in drives:  # (array, drive, scheme, width, flash) order, as _family_key sorts
-            for layout in layouts:
-                out.extend(Family(array, drive, layout, gb) for gb in flash)
+            out += [Family(array, drive, layout, gb) for layout in layouts for gb in flash]
     return out
 
 
@@ -792,19 +791,24 @@ def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
 def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleArray]:
     """Arrays with no feasible family: the family nearest its limits at its most drives, in words."""
     sp = ev.space
+    m = ev.model
     nonempty = sp.starts[:-1] < sp.starts[1:]
-    by_array: dict[str, list[int]] = {}
-    feasible_arrays: set[str] = set()
-    for f, fam in enumerate(sp.families):
-        if not nonempty[f]:
-            continue
-        if first[f] >= 0:
-            feasible_arrays.add(fam.array.id)
-        by_array.setdefault(fam.array.id, []).append(f)
-    hopeless = {a: fs for a, fs in by_array.items() if a not in feasible_arrays}
-    if not hopeless:
+    arr = m.fam_array  # one entry per array id (models.batch.BatchModel._tables)
+    feasible_array = np.zeros(len(m.arrays), dtype=bool)
+    feasible_array[arr[nonempty & (first >= 0)]] = True
+    live = np.flatnonzero(nonempty & ~feasible_array[arr])  # the nonempty families of hopeless arrays
+    if not live.size:
         return []
-    fams = [f for fs in hopeless.values() for f in fs]
+    # hopeless arrays in the order of their first nonempty family, each with its families ascending
+    present, at = np.unique(arr[live], return_index=True)
+    order = present[np.argsort(at, kind="stable")]
+    rank = np.zeros(len(m.arrays), dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    by_rank = live[np.argsort(rank[arr[live]], kind="stable")]
+    sizes = np.bincount(rank[arr[live]], minlength=order.size)
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    hopeless = {m.arrays[int(k)].id: by_rank[bounds[i] : bounds[i + 1]].tolist() for i, k in enumerate(order)}
+    fams = by_rank.tolist()
     last_rows = sp.starts[1:][fams] - 1
     det = ev.detail(last_rows)
     # nearest its limits: busiest check first, then the busiest of capacity and drives
