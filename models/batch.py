@@ -737,6 +737,7 @@ class BatchModel:
             for window in self.windows
         ]
         self.needed_tb = sum(physical_needed_tb(w) for w in workloads)
+        self.window_mb_s = [sum(m.phase.effective_mb_s for m in members) for members in self.members]
         self.fill = headroom.capacity_max_fill_pct / 100.0
         self._tables()
         self._rows()
@@ -988,6 +989,25 @@ class BatchModel:
             configs.append(family_configuration(family, count, self.headroom))
         # cache shares per state and window, then every hit ratio at once
         share_memo: dict[tuple, int] = {}
+        # cache shares depend on the state only through the cache size: once per (window, size)
+        shares_memo: dict[tuple[int, float], Any] = {}
+
+        def shares(wi: int, total_gb: float, ws_list: list[float], rr: list[float]) -> Any:
+            got = shares_memo.get((wi, total_gb))
+            if got is None:
+                got = shares_memo[(wi, total_gb)] = cache_shares_gb(total_gb, ws_list, rr)
+            return got
+
+        window_rates = [  # per window: each phase's working set and random-read rate
+            (
+                [m.ws_gb for m in members],
+                [
+                    m.phase.effective_iops * m.phase.read_pct / 100.0 * m.phase.random_pct / 100.0
+                    for m in members
+                ],
+            )
+            for members in self.members
+        ]
         queries: list[tuple] = []
         slots: list[list[list[int]]] = []  # [state][window][member] -> query index (-1: no working set)
         for cfg in configs:
@@ -995,14 +1015,9 @@ class BatchModel:
             dram_total = ctrl.dram_cache_gb * ctrl.serving
             flash_total = ccfg.flash_cache_gb * (ctrl.serving / ctrl.serving)
             per_window = []
-            for members in self.members:
-                ws_list = [m.ws_gb for m in members]
-                rr = [
-                    m.phase.effective_iops * m.phase.read_pct / 100.0 * m.phase.random_pct / 100.0
-                    for m in members
-                ]
-                dram_share = cache_shares_gb(dram_total, ws_list, rr)
-                both_share = cache_shares_gb(dram_total + flash_total, ws_list, rr)
+            for wi, (members, (ws_list, rr)) in enumerate(zip(self.members, window_rates, strict=True)):
+                dram_share = shares(wi, dram_total, ws_list, rr)
+                both_share = shares(wi, dram_total + flash_total, ws_list, rr)
                 ids = []
                 for m, ws, d_gb, b_gb in zip(members, ws_list, dram_share, both_share, strict=True):
                     if ws <= 0:
@@ -1099,7 +1114,7 @@ class BatchModel:
                     full_stripe_reads=full_stripe_reads(cfg),
                 )
             )
-            mb_s = sum(m.phase.effective_mb_s for m in members)
+            mb_s = self.window_mb_s[wi]
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
             st.ok.append(100 * u_port <= cfg.headroom.port_max_pct + 1e-9)
