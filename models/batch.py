@@ -885,7 +885,8 @@ class BatchModel:
         # Segments: runs of rows sharing a family and a state (one per family unless nodes grow).
         nfam = len(sp.families)
         rows_of = sp.starts[1:] - sp.starts[:-1]
-        so_fam = np.asarray([f.array.scale_out is not None for f in sp.families], dtype=bool) & (rows_of > 0)
+        scale_out = np.asarray([a.scale_out is not None for a in self.arrays], dtype=bool).reshape(-1)
+        so_fam = scale_out[self.fam_array] & (rows_of > 0)
         pieces = np.where(rows_of > 0, 1, 0)
         so_ix = np.flatnonzero(so_fam)
         run_nodes_parts: list[IntArray] = []
