@@ -17,6 +17,7 @@ from models.batch import (
     BatchEvaluation,
     CandidateSpace,
     Family,
+    _SegmentPlans,
     candidate_space,
     evaluate_batch,
     family_configuration,
@@ -29,6 +30,7 @@ from models.catalog import Catalog, load_catalog
 from models.configuration import HeadroomTargets
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
+from models.pool import RoleWork, pool_work
 from models.recommend import RecommendConstraints, catalog_families
 from models.size import size
 from models.workload import IoSize, Phase, Replication, Skew, Workload
@@ -440,6 +442,45 @@ def test_the_drive_floor_skips_rows_of_a_busy_workload(catalog: Catalog) -> None
 
     assert np.any(floor > model.seg_start)
     assert np.array_equal(fast.first_passing(), full.first_passing())
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_window_work_equals_pricing_every_segment_both_ways(catalog: Catalog, reduced: bool) -> None:
+    """BatchModel._work prices writes per (layout, drive, array) and gathers them, reads per
+    segment: bit for bit the work of one pool_work over every segment with both sides priced."""
+    arrays = [*SEARCH_ARRAYS, "netapp-aff-a400", "sun-7410", "pure-flasharray-x70", "generic"]
+    families = catalog_families(catalog, RecommendConstraints(array_ids=arrays), **WAFL_MODERATE)
+    space = candidate_space(random.Random(5).sample(families, 1500))
+    workloads = mixed_workloads()
+    if reduced:
+        workloads = [w.model_copy(update={"compression_ratio": 1.7, "dedupe_ratio": 1.3}) for w in workloads]
+    model = evaluate_batch(workloads, space, params=CALIBRATED, first_only=True).model
+    seg_f = model.seg_family
+    plans = _SegmentPlans(model, model.fam_layout[seg_f], model.fam_drive[seg_f], model.fam_array[seg_f])
+    assert plans.any_packs and plans.any_dedupes
+    nseg = seg_f.size
+    for wi, members in enumerate(model.members):
+        hd = model.st_hd[wi][model.seg_state]
+        hf = model.st_hf[wi][model.seg_state]
+        items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
+        expected = pool_work(items, plans)
+        got = model.win[wi]
+        for name, a, b in (
+            ("outstanding", expected.outstanding, got.outstanding),
+            ("read_miss_rate", expected.read_miss_rate, got.read_miss_rate),
+            ("miss_fixed_ms", expected.miss_fixed_ms, got.miss_fixed_ms),
+        ):
+            assert np.array_equal(np.broadcast_to(a, (nseg,)), b, equal_nan=True), name
+        for role in ("data", "parity"):
+            for field in RoleWork._fields:
+                a = getattr(getattr(expected.work, role), field)
+                b = getattr(getattr(got.work, role), field)
+                assert np.array_equal(
+                    np.broadcast_to(a, (nseg,)), np.broadcast_to(b, (nseg,)), equal_nan=True
+                )
+        for field in ("backend_ios", "kib"):
+            a, b = getattr(expected.work, field), getattr(got.work, field)
+            assert np.array_equal(np.broadcast_to(a, (nseg,)), np.broadcast_to(b, (nseg,)), equal_nan=True)
 
 
 def test_first_capacity_rows_are_where_each_family_first_holds_the_workload(catalog: Catalog) -> None:
