@@ -7,8 +7,9 @@
 2. Every candidate drive count of every family is a row of :mod:`models.batch`, evaluated with
    numpy; each family's minimal configuration is its fewest drives meeting every window. Rows are
    evaluated in ascending drive count, every family's together, only up to the family's first
-   passing row (``evaluate_batch(first_only=True)``): ``stats.candidates`` counts the rows of the
-   space, ``stats.modelled_candidates`` those evaluated.
+   passing row (``evaluate_batch(first_only=True)``), from the first row within the capacity
+   headroom and with the drives its drive utilization needs (rows before must fail):
+   ``stats.candidates`` counts the rows of the space, ``stats.modelled_candidates`` those evaluated.
 3. Windows on the answer: ``max_cost_usd``, ``max_rack_units``, ``max_power_w``. A configuration
    without a list price (or power figure) cannot be shown to meet that window and is left out
    while it is set.
