@@ -1476,20 +1476,24 @@ class BatchModel:
         t = self.seg_times
         s0 = min(1.0, self.fill)  # planned_span: s0 = min(1, max(footprint / usable, fill)) in [s0, 1]
         span_fill = s0 + self.seg_scatter * (1.0 - s0)  # and s = s0 + scatter (1 - s0) from it; 1 at s0 = 1
-        roots = (np.sqrt(np.minimum(span_fill, 1.0)), np.sqrt(np.maximum(span_fill, 1.0)))
+        with np.errstate(invalid="ignore"):
+            roots = (np.sqrt(np.minimum(span_fill, 1.0)), np.sqrt(np.maximum(span_fill, 1.0)))
 
         def least(a: FloatArray, b: FloatArray, factors: tuple[Any, ...]) -> FloatArray:
-            """The least positioning ``(a + b sqrt(span)) x factor`` over the corners of the ranges."""
+            """The least positioning ``(a + b sqrt(span)) x factor`` over the corners of the ranges
+            (nan, hence no bound, where a corner is undefined)."""
             out = np.full(nseg, np.inf)
-            for root in roots:
-                for f in factors:
-                    out = np.minimum(out, (a + b * root) * f)
+            with np.errstate(invalid="ignore"):
+                for root in roots:
+                    for f in factors:
+                        out = np.minimum(out, (a + b * root) * f)
             return out
 
         one = (1.0,)
         pr1, pw1 = least(t.read_pos_a, t.read_pos_b, one), least(t.write_pos_a, t.write_pos_b, one)
-        gain = self.seg_g > 0
-        queued = (np.where(gain, 1.0 / (1.0 + np.where(gain, self.seg_g, 1.0)), 1.0), 1.0)
+        gain = self.seg_g > 0  # (x + h) / ((1 + g) x + h) >= 1 / (1 + g) needs h >= 0 (else no bound)
+        lowest = np.where(self.seg_h >= 0, 1.0 / (1.0 + np.where(gain, self.seg_g, 1.0)), -np.inf)
+        queued = (np.where(gain, lowest, 1.0), 1.0)
         prq, pwq = least(t.read_pos_a, t.read_pos_b, queued), least(t.write_pos_a, t.write_pos_b, queued)
 
         def floor(role: RoleWork, p_read: FloatArray, p_write: FloatArray) -> FloatArray:
@@ -1524,7 +1528,8 @@ class BatchModel:
             """Whether ``rows`` (of segments ``g``) have fewer drives of a role than it needs."""
             n = self.space.count_of(rows, self.seg_family[g]).astype(np.float64)
             parity = n / self.seg_width[g] * self.seg_parity[g]  # as _pool counts them
-            out = np.maximum(n - parity, 1) < need_data[g]
+            data = n - parity  # a role without drives has utilization 0 (role_utilization)
+            out = (data > 0) & (np.maximum(data, 1) < need_data[g])
             return out | ((parity > 0) & (np.maximum(parity, 1) < need_parity[g]))
 
         live = np.flatnonzero((lo < hi) & ((need_data > 1.0) | (need_parity > 1.0)))
