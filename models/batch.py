@@ -116,9 +116,16 @@ POOL = "pool"
 CHUNK_ROWS = 1 << 15
 """Rows evaluated per numpy pass (keeps the temporaries in cache)."""
 
-FIRST_BLOCK_ROWS = 2
+FIRST_BLOCK_ROWS = 1
 """Rows per family in the first round of :meth:`BatchModel.first_passing` (half as many more each
-round: 2, 3, 4, 6, 9, ...; fewer rows past the first passing one than doubling, for a few more rounds)."""
+round: 1, 2, 3, 4, 6, 9, ...; fewer rows past the first passing one than doubling, for a few more
+rounds). One: with the capacity and drive-utilization floors most families pass at their first
+candidate row (custom builds, bench workloads: 213 k rows evaluated, 362 k with two)."""
+
+UTILIZATION_MARGIN = 1e-6
+"""Relative margin of the drive-utilization lower bound (:meth:`BatchModel.drive_floors`): a row
+is skipped only when its utilization must exceed the limit by more than this share, far beyond the
+rounding of the few operations that compute it (~1e-15), so the skipped rows' verdicts are exact."""
 
 
 # ---- families and rows ---------------------------------------------------------------------------
@@ -286,13 +293,17 @@ class CandidateSpace:
 def candidate_space(families: Sequence[Family]) -> CandidateSpace:
     """Lay out the rows of ``families`` (counts from :func:`family_counts`)."""
     memo: dict[tuple, IntArray] = {}
+    by_object: dict[tuple[int, int], IntArray] = {}  # the same, by the (array, layout) objects
     parts: list[IntArray] = []
     for fam in families:
-        lay = fam.layout
-        key = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
-        counts = memo.get(key)
+        counts = by_object.get((id(fam.array), id(fam.layout)))
         if counts is None:
-            counts = memo[key] = family_counts(fam.array, lay)
+            lay = fam.layout
+            key = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
+            counts = memo.get(key)
+            if counts is None:
+                counts = memo[key] = family_counts(fam.array, lay)
+            by_object[(id(fam.array), id(fam.layout))] = counts
         parts.append(counts)
     sizes = np.fromiter((p.size for p in parts), dtype=np.int64, count=len(parts))
     starts = np.zeros(len(parts) + 1, dtype=np.int64)
@@ -570,29 +581,65 @@ def _gather_work(work: Work, ix: IntArray) -> Work:
     return Work(role(work.data), role(work.parity), _gather(work.backend_ios, ix), _gather(work.kib, ix))
 
 
+def _distinct(keys: IntArray, bound: int) -> tuple[IntArray, IntArray]:
+    """``np.unique(keys, return_inverse=True)`` for keys in ``[0, bound)``, by a table of the
+    keys present rather than a sort (the same ascending keys and inverse); by ``np.unique`` when
+    the table would be much larger than the keys."""
+    if bound > 8 * keys.size + 4096:
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        return distinct.astype(np.int64), inverse.ravel().astype(np.int64)
+    present = np.zeros(bound, dtype=bool)
+    present[keys] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return np.flatnonzero(present).astype(np.int64), rank[keys]
+
+
+_NO_WORK = Work()
+"""No drive work (every figure the number 0): the side a :class:`_SegmentPlans` does not price."""
+
+
 class _SegmentPlans:
     """:class:`models.pool.PlanSource` of many segments at once: each layout's access plans (rows
     of a table, one per layout) priced on each distinct (layout, drive) pair of the segments, then
     gathered onto the segments (the same elementwise prices, once per pair rather than per segment:
-    a family's segments, one per node count, share theirs)."""
+    a family's segments, one per node count, share theirs).
 
-    def __init__(self, model: BatchModel, lay: IntArray, drv: IntArray, arr: IntArray) -> None:
+    ``reads`` / ``writes`` False: that side's plans are :data:`_NO_WORK` (never priced), for a
+    :func:`models.pool.pool_work` whose other side alone is wanted (:meth:`BatchModel._work`).
+    ``any_packs`` / ``any_dedupes``: whether inline reduction applies anywhere (default: in these
+    segments), so that plans of a subset of the segments price reduction as all of them do."""
+
+    def __init__(
+        self,
+        model: BatchModel,
+        lay: IntArray,
+        drv: IntArray,
+        arr: IntArray,
+        *,
+        reads: bool = True,
+        writes: bool = True,
+        any_packs: bool | None = None,
+        any_dedupes: bool | None = None,
+    ) -> None:
         self.model = model
+        self.reads, self.writes = reads, writes
         nd = max(len(model.drives), 1)
-        pairs, pair_of = np.unique(lay * nd + drv, return_inverse=True)
+        pairs, pair_of = _distinct(lay * nd + drv, max(len(model.layouts), 1) * nd)
         # priced per pair only where segments share pairs enough to pay for the gathers
-        self.pair_of: IntArray | None = pair_of.ravel() if 2 * pairs.size <= lay.size else None
+        self.pair_of: IntArray | None = pair_of if 2 * pairs.size <= lay.size else None
         if self.pair_of is None:
             pairs = lay * nd + drv
         self.lay = pairs // nd
         self.times = _columns(model.d_times, pairs % nd, DriveTimes)
-        self.memo: dict[float, tuple[Work, Work]] = {}
-        self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        self.memo: dict[tuple[float, bool], Work] = {}
+        self.stream_memo: dict[tuple[bool, bool], Work] = {}
         # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
         arch = [a.architecture for a in model.arrays]
         self.packs = np.asarray([packs_compressed(a) for a in arch], dtype=bool)[arr]
         self.dedupes = np.asarray([dedupes_inline(a) for a in arch], dtype=bool)[arr]
-        self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
+        self.any_packs = bool(self.packs.any()) if any_packs is None else any_packs
+        self.any_dedupes = bool(self.dedupes.any()) if any_dedupes is None else any_dedupes
+        self.compressed_memo: dict[tuple[float, float, bool], Work] = {}
         self.metadata_memo: dict[float, Work] = {}
 
     def _priced(self, plan: AccessPlan, *, interleaved: bool = True) -> Work:
@@ -600,51 +647,67 @@ class _SegmentPlans:
         work = plan_work(plan, self.times, interleaved=interleaved)
         return work if self.pair_of is None else _gather_work(work, self.pair_of)
 
-    def random(self, size_kib: float) -> tuple[Work, Work]:
-        got = self.memo.get(size_kib)
+    def _random(self, size_kib: float, read: bool) -> Work:
+        got = self.memo.get((size_kib, read))
         if got is None:
-            rtab, wtab = self.model._random_plans(size_kib)
-            got = self.memo[size_kib] = (
-                self._priced(_columns(rtab, self.lay, AccessPlan)),
-                self._priced(_columns(wtab, self.lay, AccessPlan)),
+            table = self.model._random_plans(size_kib)[0 if read else 1]
+            got = self.memo[(size_kib, read)] = self._priced(_columns(table, self.lay, AccessPlan))
+        return got
+
+    def random(self, size_kib: float) -> tuple[Work, Work]:
+        return (
+            self._random(size_kib, True) if self.reads else _NO_WORK,
+            self._random(size_kib, False) if self.writes else _NO_WORK,
+        )
+
+    def _stream(self, interleaved: bool, read: bool) -> Work:
+        got = self.stream_memo.get((interleaved, read))
+        if got is None:
+            table = self.model.l_seq_read if read else self.model.l_seq_write
+            got = self.stream_memo[(interleaved, read)] = self._priced(
+                _columns(table, self.lay, AccessPlan), interleaved=interleaved
             )
         return got
 
     def streams(self, interleaved: bool) -> tuple[Work, Work]:
-        got = self.stream_memo.get(interleaved)
-        if got is None:
-            m = self.model
-            got = self.stream_memo[interleaved] = (
-                self._priced(_columns(m.l_seq_read, self.lay, AccessPlan), interleaved=interleaved),
-                self._priced(_columns(m.l_seq_write, self.lay, AccessPlan), interleaved=interleaved),
-            )
-        return got
+        return (
+            self._stream(interleaved, True) if self.reads else _NO_WORK,
+            self._stream(interleaved, False) if self.writes else _NO_WORK,
+        )
 
     def reduction(self, workload: Workload) -> IoReduction | None:
         c, d = workload.compression_ratio, workload.dedupe_ratio
-        c_on = c > 1.0 and bool(self.packs.any())
-        d_on = d > 1.0 and bool(self.dedupes.any())
+        c_on = c > 1.0 and self.any_packs
+        d_on = d > 1.0 and self.any_dedupes
         if not (c_on or d_on):
             return None
         return IoReduction(
             np.where(self.packs, c, 1.0) if c_on else 1.0, np.where(self.dedupes, d, 1.0) if d_on else 1.0
         )
 
-    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
-        got = self.compressed_memo.get((size_kib, ratio))
+    def _compressed(self, size_kib: float, ratio: float, read: bool) -> Work:
+        got = self.compressed_memo.get((size_kib, ratio, read))
         if got is None:
-            rd, wr = self.random(size_kib)
-            rtab, _ = self.model._random_plans(size_kib)
-            _, wtab = self.model._random_plans(size_kib / ratio)
-            rd_c = self._priced(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio))
-            wr_c = self._priced(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib))
-            got = self.compressed_memo[(size_kib, ratio)] = (
-                where_work(self.packs, rd_c, rd),
-                where_work(self.packs, wr_c, wr),
+            if read:
+                rtab, _ = self.model._random_plans(size_kib)
+                packed = self._priced(compressed_read(_columns(rtab, self.lay, AccessPlan), ratio))
+            else:
+                _, wtab = self.model._random_plans(size_kib / ratio)
+                packed = self._priced(in_front_end_units(_columns(wtab, self.lay, AccessPlan), size_kib))
+            got = self.compressed_memo[(size_kib, ratio, read)] = where_work(
+                self.packs, packed, self._random(size_kib, read)
             )
         return got
 
+    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
+        return (
+            self._compressed(size_kib, ratio, True) if self.reads else _NO_WORK,
+            self._compressed(size_kib, ratio, False) if self.writes else _NO_WORK,
+        )
+
     def metadata(self, size_kib: float) -> Work:
+        if not self.writes:
+            return _NO_WORK
         got = self.metadata_memo.get(size_kib)
         if got is None:
             _, wtab = self.model._random_plans(METADATA_KIB)
@@ -676,6 +739,7 @@ class BatchModel:
             for window in self.windows
         ]
         self.needed_tb = sum(physical_needed_tb(w) for w in workloads)
+        self.window_mb_s = [sum(m.phase.effective_mb_s for m in members) for members in self.members]
         self.fill = headroom.capacity_max_fill_pct / 100.0
         self._tables()
         self._rows()
@@ -716,28 +780,37 @@ class BatchModel:
         fd = np.empty(nf, dtype=np.int64)
         fl = np.empty(nf, dtype=np.int64)
         fa = np.empty(nf, dtype=np.int64)
+        # the families' own drive, array and layout objects (alive as long as the space) are
+        # looked up by identity first: ~180 k families share a few hundred of each
+        drive_of: dict[int, int] = {}
+        pair_of: dict[tuple[int, int], tuple[int, int]] = {}  # (array, layout) -> (array, layout index)
         for f, fam in enumerate(fams):
-            i = drive_ix.get(fam.drive.id)
+            i = drive_of.get(id(fam.drive))
             if i is None:
-                i = drive_ix[fam.drive.id] = len(self.drives)
-                self.drives.append(fam.drive)
+                i = drive_ix.get(fam.drive.id)
+                if i is None:
+                    i = drive_ix[fam.drive.id] = len(self.drives)
+                    self.drives.append(fam.drive)
+                drive_of[id(fam.drive)] = i
             fd[f] = i
-            k = array_ix.get(fam.array.id)
-            if k is None:
-                k = array_ix[fam.array.id] = len(self.arrays)
-                self.arrays.append(fam.array)
-            fa[f] = k
-            fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
-            j = by_object.get((id(fam.layout), fill))
-            if j is None:
-                lay = written_layout(fam.layout, fam.array.architecture)
-                key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
-                j = layout_ix.get(key)
+            got = pair_of.get((id(fam.array), id(fam.layout)))
+            if got is None:
+                k = array_ix.get(fam.array.id)
+                if k is None:
+                    k = array_ix[fam.array.id] = len(self.arrays)
+                    self.arrays.append(fam.array)
+                fill = self.fill * (1.0 - fam.array.capacity.filesystem_reserve_pct / 100.0)
+                j = by_object.get((id(fam.layout), fill))
                 if j is None:
-                    j = layout_ix[key] = len(self.layouts)
-                    self.layouts.append((lay, fill))
-                by_object[(id(lay), fill)] = j
-            fl[f] = j
+                    lay = written_layout(fam.layout, fam.array.architecture)
+                    key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
+                    j = layout_ix.get(key)
+                    if j is None:
+                        j = layout_ix[key] = len(self.layouts)
+                        self.layouts.append((lay, fill))
+                    by_object[(id(lay), fill)] = j
+                got = pair_of[(id(fam.array), id(fam.layout))] = (k, j)
+            fa[f], fl[f] = got
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
 
         d = self.drives
@@ -766,6 +839,14 @@ class BatchModel:
         self.l_seq_write = _stack([tuple(stream_write_plan(x, self.p.readahead_kib)) for x in lays], width)
         self.l_ra_run = np.asarray([stream_run_kib(x, self.p.readahead_kib) for x in lays], dtype=np.float64)
         self._plan_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
+        # the bill's per-array spare policy and per-drive power and price (None -> nan)
+        self.a_spare_per = np.asarray(
+            [math.nan if a.spares.per_drives is None else a.spares.per_drives for a in self.arrays],
+            dtype=np.float64,
+        )
+        self.a_spare_min = np.asarray([a.spares.min_spares for a in self.arrays], dtype=np.int64)
+        self.d_power_w = np.asarray([x.power_w for x in d], dtype=np.float64)
+        self.d_price_usd = np.asarray([x.price_usd for x in d], dtype=np.float64)
         self.a_keep = np.asarray(
             [
                 (1 - a.capacity.filesystem_reserve_pct / 100.0)
@@ -806,7 +887,8 @@ class BatchModel:
         # Segments: runs of rows sharing a family and a state (one per family unless nodes grow).
         nfam = len(sp.families)
         rows_of = sp.starts[1:] - sp.starts[:-1]
-        so_fam = np.asarray([f.array.scale_out is not None for f in sp.families], dtype=bool) & (rows_of > 0)
+        scale_out = np.asarray([a.scale_out is not None for a in self.arrays], dtype=bool).reshape(-1)
+        so_fam = scale_out[self.fam_array] & (rows_of > 0)
         pieces = np.where(rows_of > 0, 1, 0)
         so_ix = np.flatnonzero(so_fam)
         run_nodes_parts: list[IntArray] = []
@@ -839,7 +921,7 @@ class BatchModel:
         seg_len[on_so] = run_len
         seg_nodes[on_so] = run_nodes
         # number the states in the order segments first meet them
-        flash = np.asarray([f.flash_cache_gb for f in sp.families], dtype=np.float64)
+        flash = self.fam_flash_gb = np.asarray([f.flash_cache_gb for f in sp.families], dtype=np.float64)
         flash_values, flash_ix = np.unique(flash, return_inverse=True)
         seg_array = self.fam_array[seg_family]
         n_layouts = int(self.fam_layout.max(initial=0)) + 2
@@ -904,10 +986,31 @@ class BatchModel:
         for s in range(len(self.state_keys)):
             seg = int(first_seg[s])
             row = int(self.seg_start[seg])
-            family = self.space.families[int(self.seg_family[seg])]
-            configs.append(family_configuration(family, int(self.space.drive_count[row]), self.headroom))
+            f = int(self.seg_family[seg])
+            family = self.space.families[f]
+            count = int(self.space.counts[f][row - int(self.space.starts[f])])
+            configs.append(family_configuration(family, count, self.headroom))
         # cache shares per state and window, then every hit ratio at once
         share_memo: dict[tuple, int] = {}
+        # cache shares depend on the state only through the cache size: once per (window, size)
+        shares_memo: dict[tuple[int, float], Any] = {}
+
+        def shares(wi: int, total_gb: float, ws_list: list[float], rr: list[float]) -> Any:
+            got = shares_memo.get((wi, total_gb))
+            if got is None:
+                got = shares_memo[(wi, total_gb)] = cache_shares_gb(total_gb, ws_list, rr)
+            return got
+
+        window_rates = [  # per window: each phase's working set and random-read rate
+            (
+                [m.ws_gb for m in members],
+                [
+                    m.phase.effective_iops * m.phase.read_pct / 100.0 * m.phase.random_pct / 100.0
+                    for m in members
+                ],
+            )
+            for members in self.members
+        ]
         queries: list[tuple] = []
         slots: list[list[list[int]]] = []  # [state][window][member] -> query index (-1: no working set)
         for cfg in configs:
@@ -915,14 +1018,9 @@ class BatchModel:
             dram_total = ctrl.dram_cache_gb * ctrl.serving
             flash_total = ccfg.flash_cache_gb * (ctrl.serving / ctrl.serving)
             per_window = []
-            for members in self.members:
-                ws_list = [m.ws_gb for m in members]
-                rr = [
-                    m.phase.effective_iops * m.phase.read_pct / 100.0 * m.phase.random_pct / 100.0
-                    for m in members
-                ]
-                dram_share = cache_shares_gb(dram_total, ws_list, rr)
-                both_share = cache_shares_gb(dram_total + flash_total, ws_list, rr)
+            for wi, (members, (ws_list, rr)) in enumerate(zip(self.members, window_rates, strict=True)):
+                dram_share = shares(wi, dram_total, ws_list, rr)
+                both_share = shares(wi, dram_total + flash_total, ws_list, rr)
                 ids = []
                 for m, ws, d_gb, b_gb in zip(members, ws_list, dram_share, both_share, strict=True):
                     if ws <= 0:
@@ -1019,7 +1117,7 @@ class BatchModel:
                     full_stripe_reads=full_stripe_reads(cfg),
                 )
             )
-            mb_s = sum(m.phase.effective_mb_s for m in members)
+            mb_s = self.window_mb_s[wi]
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
             st.ok.append(100 * u_port <= cfg.headroom.port_max_pct + 1e-9)
@@ -1089,7 +1187,22 @@ class BatchModel:
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
-        plans = _SegmentPlans(self, lay, drv, self.fam_array[seg_f])
+        # the reads priced per segment (their misses depend on the state's hit ratios); the
+        # writes, which do not, per (layout, drive, array) and gathered onto the segments
+        seg_arr = self.fam_array[seg_f]
+        na = max(len(self.arrays), 1)
+        nd = max(len(self.drives), 1)
+        triples, triple_of = _distinct((lay * nd + drv) * na + seg_arr, max(len(self.layouts), 1) * nd * na)
+        read_plans = _SegmentPlans(self, lay, drv, seg_arr, writes=False)
+        write_plans = _SegmentPlans(
+            self,
+            triples // (na * nd),
+            triples // na % nd,
+            triples % na,
+            reads=False,
+            any_packs=read_plans.any_packs,
+            any_dedupes=read_plans.any_dedupes,
+        )
         nseg = seg_f.size
         nw = len(self.windows)
         self.win: list[_Window] = []
@@ -1108,7 +1221,9 @@ class BatchModel:
             hd = self.st_hd[wi][self.seg_state]
             hf = self.st_hf[wi][self.seg_state]
             items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
-            pw = pool_work(items, plans)
+            pw = pool_work(items, read_plans)
+            writes = pool_work([(m.workload, m.phase, 0.0, 0.0) for m in members], write_plans).writes
+            pw.writes = _gather_work(writes, triple_of)
             work = pw.work
             self.win.append(
                 _Window(
@@ -1340,12 +1455,102 @@ class BatchModel:
             live = live[lo[live] < hi[live]]
         return lo
 
+    def drive_floors(self) -> tuple[FloatArray, FloatArray]:
+        """Per segment, the data drives and the dedicated parity drives below which a row must
+        exceed the drive-utilization headroom in some window (0 where no bound is known).
+
+        Within a segment (one family, one state) a role's utilization is ``busy / 1000 /
+        drives`` (:func:`models.pool.role_utilization`) with the segment's own work, and the busy
+        time ``fixed + read positionings x P_read + write positionings x P_write`` is at least
+        its value at the least positioning any row can have: the span (:func:`models.pool.planned_span`)
+        lies between its value at the planned fill and 1, whatever the drive count, and the
+        command-queuing factor of the data drives between ``1 / (1 + g)`` and 1
+        (:func:`models.pool.queue_fixed_point`; 1 unless the window states its concurrency). So a
+        row whose data drives are fewer than ``busy_min / (10 x limit)`` fails. The limit is
+        raised by :data:`UTILIZATION_MARGIN` so that rounding cannot turn a skipped row's verdict.
+        Only segments whose work and positioning terms are all non-negative get a bound (no
+        cancellation: each figure is exact to a few ulps).
+        """
+        nseg = self.seg_len.size
+        limit = (self.headroom.drive_max_pct + 1e-9) * (1.0 + UTILIZATION_MARGIN)
+        t = self.seg_times
+        s0 = min(1.0, self.fill)  # planned_span: s0 = min(1, max(footprint / usable, fill)) in [s0, 1]
+        span_fill = s0 + self.seg_scatter * (1.0 - s0)  # and s = s0 + scatter (1 - s0) from it; 1 at s0 = 1
+        with np.errstate(invalid="ignore"):
+            roots = (np.sqrt(np.minimum(span_fill, 1.0)), np.sqrt(np.maximum(span_fill, 1.0)))
+
+        def least(a: FloatArray, b: FloatArray, factors: tuple[Any, ...]) -> FloatArray:
+            """The least positioning ``(a + b sqrt(span)) x factor`` over the corners of the ranges
+            (nan, hence no bound, where a corner is undefined)."""
+            out = np.full(nseg, np.inf)
+            with np.errstate(invalid="ignore"):
+                for root in roots:
+                    for f in factors:
+                        out = np.minimum(out, (a + b * root) * f)
+            return out
+
+        one = (1.0,)
+        pr1, pw1 = least(t.read_pos_a, t.read_pos_b, one), least(t.write_pos_a, t.write_pos_b, one)
+        gain = self.seg_g > 0  # (x + h) / ((1 + g) x + h) >= 1 / (1 + g) needs h >= 0 (else no bound)
+        lowest = np.where(self.seg_h >= 0, 1.0 / (1.0 + np.where(gain, self.seg_g, 1.0)), -np.inf)
+        queued = (np.where(gain, lowest, 1.0), 1.0)
+        prq, pwq = least(t.read_pos_a, t.read_pos_b, queued), least(t.write_pos_a, t.write_pos_b, queued)
+
+        def floor(role: RoleWork, p_read: FloatArray, p_write: FloatArray) -> FloatArray:
+            terms = [np.broadcast_to(np.asarray(x, dtype=np.float64), (nseg,)) for x in role[:4]]
+            read_ms, write_ms, read_pos, write_pos = terms
+            with np.errstate(invalid="ignore"):
+                busy = read_ms + write_ms + read_pos * p_read + write_pos * p_write
+                sound = (read_ms >= 0) & (write_ms >= 0) & (read_pos >= 0) & (write_pos >= 0)
+                sound &= (p_read >= 0) & (p_write >= 0) & ~np.isnan(busy)
+            return np.where(sound, busy / (10.0 * limit), 0.0)
+
+        data = np.zeros(nseg)
+        parity = np.zeros(nseg)
+        for win in self.win:
+            stated = win.pool.concurrency_stated
+            data = np.maximum(data, floor(win.work.data, prq if stated else pr1, pwq if stated else pw1))
+            parity = np.maximum(parity, floor(win.work.parity, pr1, pw1))
+        return data, parity
+
+    def first_drive_rows(self, lo: IntArray) -> IntArray:
+        """Per segment, its first row at or after ``lo`` with at least the drives of
+        :meth:`drive_floors` (the segment's end: none). The rows before it fail the drive model.
+
+        Bisection over every segment at once: a row's data and parity drives grow with its drive
+        count (whole groups of one layout), so once a row has enough, every later row has.
+        """
+        need_data, need_parity = self.drive_floors()
+        hi = self.seg_start + self.seg_len
+        lo = lo.copy()
+
+        def short(rows: IntArray, g: IntArray) -> BoolArray:
+            """Whether ``rows`` (of segments ``g``) have fewer drives of a role than it needs."""
+            n = self.space.count_of(rows, self.seg_family[g]).astype(np.float64)
+            parity = n / self.seg_width[g] * self.seg_parity[g]  # as _pool counts them
+            data = n - parity  # a role without drives has utilization 0 (role_utilization)
+            out = (data > 0) & (np.maximum(data, 1) < need_data[g])
+            return out | ((parity > 0) & (np.maximum(parity, 1) < need_parity[g]))
+
+        live = np.flatnonzero((lo < hi) & ((need_data > 1.0) | (need_parity > 1.0)))
+        live = live[short(lo[live], live)]  # the rest keep their first row
+        lo[live] += 1
+        live = live[lo[live] < hi[live]]
+        while live.size:
+            mid = (lo[live] + hi[live]) // 2
+            few = short(mid, live)
+            hi[live] = np.where(few, hi[live], mid)
+            lo[live] = np.where(few, mid + 1, lo[live])
+            live = live[lo[live] < hi[live]]
+        return lo
+
     def first_passing(self) -> tuple[IntArray, int]:
         """Per family, its first (fewest drives) passing row (-1: none), and the number of rows
         whose drive model ran.
 
         A family's candidates are its rows within the capacity headroom (from
-        :meth:`first_capacity_rows` on) in segments passing the drive-independent checks. They are
+        :meth:`first_capacity_rows` on) in segments passing the drive-independent checks, from
+        each segment's :meth:`first_drive_rows` on (fewer drives must fail drive utilization). They are
         evaluated in ascending drive count, in blocks that grow by half each round
         (``FIRST_BLOCK_ROWS`` first), every family's block together, up to the family's first
         passing row: the rows after it are never evaluated. The same row as the first passing one
@@ -1356,7 +1561,7 @@ class BatchModel:
         first = np.full(nf, -1, dtype=np.int64)
         # candidates as intervals, one per segment: [max(segment start, first row within capacity), end)
         cap = self.first_capacity_rows()
-        seg_lo = np.maximum(self.seg_start, cap[self.seg_family])
+        seg_lo = self.first_drive_rows(np.maximum(self.seg_start, cap[self.seg_family]))
         seg_n = np.where(self.seg_ok, np.maximum(0, self.seg_start + self.seg_len - seg_lo), 0)
         seg_at = np.cumsum(seg_n) - seg_n  # where each segment's candidates begin among all of them
         fam_n = np.bincount(self.seg_family, weights=seg_n, minlength=nf).astype(np.int64)
@@ -1423,24 +1628,19 @@ class BatchModel:
         # the bill: :func:`models.bill.bill_of_materials` for a single pool, over rows
         fam_ix = self.seg_family[seg]
         n = sp.count_of(rows, fam_ix)
-        fams = sp.families
-        per = np.asarray(
-            [
-                math.nan if fams[f].array.spares.per_drives is None else fams[f].array.spares.per_drives
-                for f in fam_ix
-            ],
-            dtype=np.float64,
-        )
-        least = np.asarray([fams[f].array.spares.min_spares for f in fam_ix], dtype=np.int64)
+        arr = self.fam_array[fam_ix]
+        drv = self.fam_drive[fam_ix]
+        per = self.a_spare_per[arr]
+        least = self.a_spare_min[arr]
         with np.errstate(invalid="ignore"):
             spares = np.where(np.isnan(per), least, np.maximum(least, np.ceil(n / per))).astype(np.int64)
         total = n + spares
         pk = self.st_pack[state]
         shelves = np.ceil(np.maximum(0, total - pk[:, 0]) / pk[:, 1])
         ru = pk[:, 2] + shelves * pk[:, 3]
-        drive_w = np.asarray([fams[f].drive.power_w for f in fam_ix], dtype=np.float64)  # None -> nan
-        price = np.asarray([fams[f].drive.price_usd for f in fam_ix], dtype=np.float64)
-        flash_gb = np.asarray([fams[f].flash_cache_gb for f in fam_ix], dtype=np.float64)
+        drive_w = self.d_power_w[drv]
+        price = self.d_price_usd[drv]
+        flash_gb = self.fam_flash_gb[fam_ix]
         power = pk[:, 4] + shelves * pk[:, 5] + total * drive_w
         cost = pk[:, 6] + shelves * pk[:, 7] + flash_gb * pk[:, 8] + total * price
         shelves = shelves.astype(np.int64)

@@ -17,6 +17,7 @@ from models.batch import (
     BatchEvaluation,
     CandidateSpace,
     Family,
+    _SegmentPlans,
     candidate_space,
     evaluate_batch,
     family_configuration,
@@ -29,6 +30,7 @@ from models.catalog import Catalog, load_catalog
 from models.configuration import HeadroomTargets
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
+from models.pool import RoleWork, pool_work
 from models.recommend import RecommendConstraints, catalog_families
 from models.size import size
 from models.workload import IoSize, Phase, Replication, Skew, Workload
@@ -399,6 +401,88 @@ def test_first_only_finds_the_first_passing_row_of_a_full_evaluation(
     assert fast.modelled_rows <= full.modelled_rows == space.rows
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads=workload_sets(), seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1.0, 10.0, 100.0]))
+def test_rows_below_the_drive_floor_fail_drive_utilization(
+    catalog: Catalog, workloads: list[Workload], seed: int, scale: float
+) -> None:
+    """Every row :meth:`BatchModel.first_drive_rows` skips fails the unpruned evaluation, with a
+    window whose data or parity drives are past the headroom (workloads up to 100x as busy, so
+    that the floor skips rows of most families)."""
+    families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
+    generic = catalog_families(catalog, RecommendConstraints(array_ids=["generic"]), **WAFL_MODERATE)
+    space = candidate_space(families + random.Random(seed).sample(generic, 40))
+    busy = [
+        w.model_copy(update={"phases": [ph.model_copy(update={"iops": ph.iops * scale}) for ph in w.phases]})
+        for w in workloads
+    ]
+    ev = evaluate_batch(busy, space, params=CALIBRATED, prune=False)
+    model = ev.model
+    floor = model.first_drive_rows(model.seg_start)
+    below = np.flatnonzero(np.arange(space.rows) < floor[model.seg])
+    assert not ev.passed[below].any()
+    if below.size:
+        det = ev.detail(below)
+        limit = det.drive_limit_pct + 1e-9
+        over = np.any((det.drive_pct > limit) | (det.parity_pct > limit), axis=0)
+        assert over.all()
+
+
+def test_the_drive_floor_skips_rows_of_a_busy_workload(catalog: Catalog) -> None:
+    families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
+    space = candidate_space(families)
+    busy = [
+        w.model_copy(update={"phases": [ph.model_copy(update={"iops": 20 * ph.iops}) for ph in w.phases]})
+        for w in mixed_workloads()
+    ]
+    full = evaluate_batch(busy, space, params=CALIBRATED, prune=False)
+    fast = evaluate_batch(busy, space, params=CALIBRATED, first_only=True)
+    model = fast.model
+    floor = model.first_drive_rows(model.seg_start)
+
+    assert np.any(floor > model.seg_start)
+    assert np.array_equal(fast.first_passing(), full.first_passing())
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_window_work_equals_pricing_every_segment_both_ways(catalog: Catalog, reduced: bool) -> None:
+    """BatchModel._work prices writes per (layout, drive, array) and gathers them, reads per
+    segment: bit for bit the work of one pool_work over every segment with both sides priced."""
+    arrays = [*SEARCH_ARRAYS, "netapp-aff-a400", "sun-7410", "pure-flasharray-x70", "generic"]
+    families = catalog_families(catalog, RecommendConstraints(array_ids=arrays), **WAFL_MODERATE)
+    space = candidate_space(random.Random(5).sample(families, 1500))
+    workloads = mixed_workloads()
+    if reduced:
+        workloads = [w.model_copy(update={"compression_ratio": 1.7, "dedupe_ratio": 1.3}) for w in workloads]
+    model = evaluate_batch(workloads, space, params=CALIBRATED, first_only=True).model
+    seg_f = model.seg_family
+    plans = _SegmentPlans(model, model.fam_layout[seg_f], model.fam_drive[seg_f], model.fam_array[seg_f])
+    assert plans.any_packs and plans.any_dedupes
+    nseg = seg_f.size
+    for wi, members in enumerate(model.members):
+        hd = model.st_hd[wi][model.seg_state]
+        hf = model.st_hf[wi][model.seg_state]
+        items = [(m.workload, m.phase, hd[:, i], hf[:, i]) for i, m in enumerate(members)]
+        expected = pool_work(items, plans)
+        got = model.win[wi]
+        for name, a, b in (
+            ("outstanding", expected.outstanding, got.outstanding),
+            ("read_miss_rate", expected.read_miss_rate, got.read_miss_rate),
+            ("miss_fixed_ms", expected.miss_fixed_ms, got.miss_fixed_ms),
+        ):
+            assert np.array_equal(np.broadcast_to(a, (nseg,)), b, equal_nan=True), name
+        for role in ("data", "parity"):
+            for field in RoleWork._fields:
+                a = getattr(getattr(expected.work, role), field)
+                b = getattr(getattr(got.work, role), field)
+                assert np.array_equal(
+                    np.broadcast_to(a, (nseg,)), np.broadcast_to(b, (nseg,)), equal_nan=True
+                )
+        for field in ("backend_ios", "kib"):
+            a, b = getattr(expected.work, field), getattr(got.work, field)
+            assert np.array_equal(np.broadcast_to(a, (nseg,)), np.broadcast_to(b, (nseg,)), equal_nan=True)
+
+
 def test_first_capacity_rows_are_where_each_family_first_holds_the_workload(catalog: Catalog) -> None:
     families = catalog_families(catalog, RecommendConstraints(array_ids=SEARCH_ARRAYS), **WAFL_MODERATE)
     space = candidate_space(families)
@@ -439,7 +523,9 @@ def test_first_passing_search_over_any_verdicts(catalog: Catalog, seed: int, sha
     model._verdict = fake  # type: ignore[method-assign]
     first, modelled = model.first_passing()
 
+    floor = model.first_drive_rows(model.seg_start)  # rows before it fail the drive model
     base = model._capacity_ok(np.arange(space.rows), space.family) & model.seg_ok[model.seg]
+    base &= np.arange(space.rows) >= floor[model.seg]
     ok = verdict & base
     expected = [
         next((r for r in range(space.starts[f], space.starts[f + 1]) if ok[r]), -1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from pathlib import Path
 from typing import Any
@@ -418,3 +419,19 @@ def test_recommend_is_the_same_as_with_every_row_evaluated(
     assert _without_stats(fast) == _without_stats(reference)
     assert fast.configurations  # something to compare
     assert fast.stats.modelled_candidates < reference.stats.modelled_candidates
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_recommend_leaves_the_garbage_collector_as_it_found_it(catalog: Catalog, enabled: bool) -> None:
+    """recommend() pauses the cyclic collector while it runs (results do not depend on it) and
+    restores its state, also when it raises."""
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        recommend(oltp(), catalog, RecommendConstraints(array_ids=["netapp-fas2620"]), params=CALIBRATED)
+        assert gc.isenabled() is enabled
+        with pytest.raises(InputError):
+            recommend(oltp(), catalog, limit=0)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
