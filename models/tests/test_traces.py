@@ -1151,3 +1151,25 @@ def test_one_interval_totals_and_filled_repeats_match_the_bincounts(
     pairs += [(fast.heat_w, slow.heat_w), (fs.nbytes, ss.nbytes), (fs.counted, ss.counted)]
     for x, y in pairs:
         np.testing.assert_array_equal(x, y, strict=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(length=st.integers(1, 20), data=st.data())
+def test_fields_of_one_length_parse_like_python(length: int, data: st.DataObject) -> None:
+    # fields that all have the same length are shifted by one count for all (timestamps, sizes);
+    # the numbers and the verdicts must be those of int(), digits or not
+    from models.traces.tokenize import parse_uint
+
+    texts = data.draw(
+        st.lists(st.text("0123456789x/ ", min_size=length, max_size=length), min_size=1, max_size=30)
+    )
+    body = ",".join(texts).encode()
+    arr = np.frombuffer(b"\n" * 32 + body + b"\0" * 8, dtype=np.uint8)
+    start = 32 + np.arange(len(texts), dtype=np.int64) * (length + 1)
+    value, ok = parse_uint(arr, start, start + length)
+
+    expected = [t.isdigit() and length <= 18 for t in texts]
+    assert ok.tolist() == expected
+    assert [int(v) for v, good in zip(value.tolist(), expected, strict=True) if good] == [
+        int(t) for t, good in zip(texts, expected, strict=True) if good
+    ]
