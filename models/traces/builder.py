@@ -452,11 +452,14 @@ class ProfileBuilder:
             ivl, ckeys = ivl[keep], ckeys[keep]
         if ckeys.size == 0:
             return
-        if not np.all(ivl[1:] >= ivl[:-1]):
-            order = np.argsort(ivl, kind="stable")
-            ivl, ckeys = ivl[order], ckeys[order]
-        cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
-        starts, ends = np.append(0, cuts).tolist(), np.append(cuts, ivl.size).tolist()
+        if ivl.min() == ivl.max():  # one interval (most batches): one run, nothing to order
+            starts, ends = [0], [ivl.size]
+        else:
+            if not np.all(ivl[1:] >= ivl[:-1]):
+                order = np.argsort(ivl, kind="stable")
+                ivl, ckeys = ivl[order], ckeys[order]
+            cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
+            starts, ends = np.append(0, cuts).tolist(), np.append(cuts, ivl.size).tolist()
         last = int(ivl[-1])
         for a, b in zip(starts, ends, strict=True):
             i, keys = int(ivl[a]), ckeys[a:b]
