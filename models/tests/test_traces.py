@@ -20,7 +20,7 @@ from models.traces import (
     analyze_trace,
 )
 from models.traces import keys as keys_module
-from models.traces.builder import ProfileBuilder
+from models.traces.builder import IntervalCounters, ProfileBuilder
 from models.traces.heat import CHUNK_SIZES_MIB, TierTable, needed_chunks, tier_table
 from models.traces.keys import (
     add_sums,
@@ -1097,3 +1097,79 @@ def test_value_counts_by_sector_or_by_sort_match_numpy_unique(values: list[int],
 
     assert got_values.tolist() == want_values.tolist()
     assert got_counts.tolist() == want_counts.tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    interval_s=st.sampled_from([0.5, 60.0, 1e6]),
+    max_size=st.sampled_from([1 << 12, 1 << 16, 1 << 20]),
+)
+def test_one_interval_totals_and_filled_repeats_match_the_bincounts(
+    seed: int, interval_s: float, max_size: int
+) -> None:
+    # chunks within one interval are counted by totals and their per-request interval numbers
+    # filled, not repeated: the counters, heat, working sets and sample must be those of the
+    # bincounts and repeats (the path of byte sums that could pass 2^53), bit for bit
+    import models.traces.builder as builder_module
+
+    rng = np.random.default_rng(seed)
+    n = 3000
+    latency = rng.exponential(0.01, n)
+    latency[rng.random(n) < 0.1] = np.nan
+    rec = Records(
+        t=np.sort(rng.random(n) * 5.0),
+        read=rng.random(n) < 0.6,
+        offset=rng.integers(0, 1 << 30, n) * 512,
+        size=rng.integers(1, max_size, n),
+        stream=rng.integers(0, 2, n),
+        latency=latency,
+    )
+
+    def run() -> ProfileBuilder:
+        b = ProfileBuilder(interval_s=interval_s)
+        for a in range(0, n, 700):
+            b.add(rec.take(slice(a, a + 700)))
+        b.finish()
+        return b
+
+    fast = run()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(builder_module, "EXACT_INT", -1)
+        mp.setattr(builder_module, "_repeat", lambda values, counts, total: np.repeat(values, counts))
+        slow = run()
+    for name in IntervalCounters.FIELDS:
+        np.testing.assert_array_equal(getattr(fast.iv, name), getattr(slow.iv, name), strict=True)
+    assert (fast.lat_n, fast.lat_over, fast.sizes, fast.records) == (
+        slow.lat_n,
+        slow.lat_over,
+        slow.sizes,
+        slow.records,
+    )
+    fs, ss = fast.sampler.sample(), slow.sampler.sample()
+    pairs: list[tuple[np.ndarray, np.ndarray]] = [(fast.heat_keys, slow.heat_keys), (fs.keys, ss.keys)]
+    pairs += [(fast.heat_w, slow.heat_w), (fs.nbytes, ss.nbytes), (fs.counted, ss.counted)]
+    for x, y in pairs:
+        np.testing.assert_array_equal(x, y, strict=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(length=st.integers(1, 20), data=st.data())
+def test_fields_of_one_length_parse_like_python(length: int, data: st.DataObject) -> None:
+    # fields that all have the same length are shifted by one count for all (timestamps, sizes);
+    # the numbers and the verdicts must be those of int(), digits or not
+    from models.traces.tokenize import parse_uint
+
+    texts = data.draw(
+        st.lists(st.text("0123456789x/ ", min_size=length, max_size=length), min_size=1, max_size=30)
+    )
+    body = ",".join(texts).encode()
+    arr = np.frombuffer(b"\n" * 32 + body + b"\0" * 8, dtype=np.uint8)
+    start = 32 + np.arange(len(texts), dtype=np.int64) * (length + 1)
+    value, ok = parse_uint(arr, start, start + length)
+
+    expected = [t.isdigit() and length <= 18 for t in texts]
+    assert ok.tolist() == expected
+    assert [int(v) for v, good in zip(value.tolist(), expected, strict=True) if good] == [
+        int(t) for t, good in zip(texts, expected, strict=True) if good
+    ]

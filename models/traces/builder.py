@@ -64,6 +64,14 @@ def top_of(highest: IntArray, ids: IntArray, values: IntArray) -> None:
         np.maximum.at(highest, ids, values)
 
 
+def _repeat(values: npt.NDArray[Any], counts: IntArray, total: int) -> npt.NDArray[Any]:
+    """``np.repeat(values, counts)`` (``total`` long): filled with the one value when all are equal
+    (a chunk's records mostly lie in one interval and are all counted), else repeated."""
+    if values.size and values.min() == values.max():
+        return np.full(total, values[0], dtype=values.dtype)
+    return np.repeat(values, counts)
+
+
 def _stable_order(ids: IntArray) -> IntArray:
     """Stable ascending order of small non-negative ids (radix sort below 2^16)."""
     if ids.size and int(ids.max()) < (1 << 16):
@@ -101,6 +109,10 @@ class Partition:
 
 _EMPTY_KEYS = np.zeros(0, np.int64)
 _EMPTY_SUMS = np.zeros(0, np.float64)
+
+EXACT_INT = 1 << 53
+"""Integers up to this are exact in float64: sums of whole byte counts whose every partial sum
+stays below it are the same in any order, and the same as integer sums."""
 
 MAX_INTERVALS = 2_000_000
 """Per-interval counters kept at most (23 days at 1 s): bounds memory against a bogus timestamp."""
@@ -266,10 +278,22 @@ class ProfileBuilder:
         g = self.iv
         sl = slice(lo, hi + 1)
         size_f = rec.size.astype(np.float64)
-        g.count[sl] += np.bincount(local, minlength=span)
-        g.reads[sl] += np.bincount(local[rec.read], minlength=span)
-        g.bytes[sl] += np.bincount(local, weights=size_f, minlength=span)
-        g.read_bytes[sl] += np.bincount(local, weights=np.where(rec.read, size_f, 0.0), minlength=span)
+        seq = self._sequential(rec, ends)
+        if span == 1 and n * int(rec.size.max()) <= EXACT_INT:
+            # one interval (most chunks): totals instead of one-bin bincounts. The byte sums are
+            # made as integers: bincount's float sums (in order, from zero) are the same, for each
+            # of their partial sums is an integer of at most 2^53, which float64 holds exactly.
+            g.count[lo] += n
+            g.reads[lo] += int(np.count_nonzero(rec.read))
+            g.bytes[lo] += float(int(rec.size.sum()))
+            g.read_bytes[lo] += float(int(rec.size.sum(where=rec.read)))
+            g.seq[lo] += int(np.count_nonzero(seq))
+        else:
+            g.count[sl] += np.bincount(local, minlength=span)
+            g.reads[sl] += np.bincount(local[rec.read], minlength=span)
+            g.bytes[sl] += np.bincount(local, weights=size_f, minlength=span)
+            g.read_bytes[sl] += np.bincount(local, weights=np.where(rec.read, size_f, 0.0), minlength=span)
+            g.seq[sl] += np.bincount(local[seq], minlength=span)
         flat = local * N_SIZE_CLASSES + size_class(rec.size)
         g.cls_count[sl] += (
             np.bincount(flat, minlength=span * N_SIZE_CLASSES).reshape(span, -1).astype(np.int32)
@@ -279,16 +303,19 @@ class ProfileBuilder:
             .reshape(span, -1)
             .astype(np.float32)
         )
-        g.seq[sl] += np.bincount(local[self._sequential(rec, ends)], minlength=span)
         if rec.latency is not None:
             lat_ok = ~np.isnan(rec.latency)
-            if lat_ok.any():
+            n_ok = int(np.count_nonzero(lat_ok))
+            if n_ok:
                 self.has_latency = True
-                lat = np.where(lat_ok, rec.latency, 0.0)
+                lat = rec.latency if n_ok == n else np.where(lat_ok, rec.latency, 0.0)
                 g.lat_sum[sl] += np.bincount(local, weights=lat, minlength=span)
-                g.lat_n[sl] += np.bincount(local[lat_ok], minlength=span)
-                self.lat_n += int(lat_ok.sum())
-                self.lat_over += int((lat_ok & (rec.latency > self.latency_target_s)).sum())
+                if span == 1:
+                    g.lat_n[lo] += n_ok
+                else:
+                    g.lat_n[sl] += np.bincount(local[lat_ok], minlength=span)
+                self.lat_n += n_ok
+                self.lat_over += int(np.count_nonzero(rec.latency > self.latency_target_s))  # NaN: False
         sizes, counts = value_counts(rec.size)
         for s, c in zip(sizes.tolist(), counts.tolist(), strict=True):
             self.sizes[s] = self.sizes.get(s, 0) + c
@@ -389,7 +416,7 @@ class ProfileBuilder:
             per_io = np.add.reduceat(new.astype(np.int64), io_start) if n else np.zeros(0, np.int64)
         else:
             ckeys, cbytes, per_io = keys, overlap, nb
-        req_counted, req_ivl = np.repeat(counted, per_io), np.repeat(ivl, per_io)
+        req_counted, req_ivl = _repeat(counted, per_io, ckeys.size), _repeat(ivl, per_io, ckeys.size)
         if self.partition.count > 1:  # this partition's cache blocks only
             mine = self.partition.owns_blocks(keys >> self.block_shift)
             keys, weight = keys[mine], weight[mine]
@@ -425,11 +452,14 @@ class ProfileBuilder:
             ivl, ckeys = ivl[keep], ckeys[keep]
         if ckeys.size == 0:
             return
-        if not np.all(ivl[1:] >= ivl[:-1]):
-            order = np.argsort(ivl, kind="stable")
-            ivl, ckeys = ivl[order], ckeys[order]
-        cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
-        starts, ends = np.append(0, cuts).tolist(), np.append(cuts, ivl.size).tolist()
+        if ivl.min() == ivl.max():  # one interval (most batches): one run, nothing to order
+            starts, ends = [0], [ivl.size]
+        else:
+            if not np.all(ivl[1:] >= ivl[:-1]):
+                order = np.argsort(ivl, kind="stable")
+                ivl, ckeys = ivl[order], ckeys[order]
+            cuts = np.flatnonzero(ivl[1:] != ivl[:-1]) + 1
+            starts, ends = np.append(0, cuts).tolist(), np.append(cuts, ivl.size).tolist()
         last = int(ivl[-1])
         for a, b in zip(starts, ends, strict=True):
             i, keys = int(ivl[a]), ckeys[a:b]

@@ -238,21 +238,24 @@ class ShardsSampler:
             self._shrink()
 
     def _shrink(self) -> None:
-        keys = np.concatenate(self._keys)
-        h = np.concatenate(
-            [shards_hash(k) if x is None else x for k, x in zip(self._keys, self._hashes, strict=True)]
-        )
+        """Halve the threshold until at most ``max_samples`` requests are below it, and keep
+        those: each part filtered by itself, then the kept (about half) joined, so the parts are
+        never copied whole into one array first."""
+        hashes = [shards_hash(k) if x is None else x for k, x in zip(self._keys, self._hashes, strict=True)]
         threshold = self.threshold
-        while threshold > 1 and int(np.count_nonzero(h < threshold)) > self.max_samples:
+        while threshold > 1 and sum(int(np.count_nonzero(h < threshold)) for h in hashes) > self.max_samples:
             threshold //= 2
         if threshold < self.threshold:
             self.threshold = threshold
-            keep = np.flatnonzero(h < threshold)  # indices: faster than a mask keeping about half
-            keys, h = keys.take(keep), h.take(keep)
-            nbytes = np.concatenate(self._nbytes).take(keep)
-            counted = np.concatenate(self._counted).take(keep)
+            kept: list[list[npt.NDArray[Any]]] = [[], [], [], []]
+            for k, b, c, h in zip(self._keys, self._nbytes, self._counted, hashes, strict=True):
+                keep = np.flatnonzero(h < threshold)  # indices: faster than a mask keeping about half
+                for out, x in zip(kept, (k, b, c, h), strict=True):
+                    out.append(x.take(keep))
+            keys, nbytes, counted, h = (np.concatenate(x) for x in kept)
         else:  # pragma: no cover - threshold already 1
-            nbytes, counted = np.concatenate(self._nbytes), np.concatenate(self._counted)
+            keys, nbytes, counted = (np.concatenate(x) for x in (self._keys, self._nbytes, self._counted))
+            h = np.concatenate(hashes)
         self._keys, self._nbytes, self._counted, self._hashes = [keys], [nbytes], [counted], [h]
         self._n = keys.size
 

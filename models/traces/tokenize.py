@@ -153,6 +153,7 @@ def _digits(
     """
     length = end - start
     shortest = int(length.min()) if length.size else 0
+    same_length = length.size == 0 or shortest == int(length.max())
     n_words = (width + 7) // 8
     words = _field_words(arr, end, n_words)
     value = np.zeros(0, dtype=np.uint64)
@@ -162,9 +163,12 @@ def _digits(
         d = words[p]
         d ^= _ZEROS
         if shortest < 8 * (p + 1):  # some fields do not fill this word: shift out the bytes before them
-            before = np.maximum(8 * (p + 1) - length, 0)  # bytes of the word before the field, 0..8+
-            before <<= 3
-            bits = before.view(np.uint64)  # shifts of 64 bits and more give 0
+            if same_length:  # fields of one length (timestamps, sizes): one shift for all
+                bits: np.uint64 | npt.NDArray[np.uint64] = np.uint64(8 * (8 * (p + 1) - shortest))
+            else:
+                before = np.maximum(8 * (p + 1) - length, 0)  # bytes of the word before the field, 0..8+
+                before <<= 3
+                bits = before.view(np.uint64)  # shifts of 64 bits and more give 0
             d >>= bits
             d <<= bits
         np.add(d, _OVER9, out=tmp)

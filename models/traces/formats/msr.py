@@ -93,7 +93,7 @@ class MsrReader(BlockReader):
             size=size[good],
             stream=streams,
             latency=resp[good] / FILETIME_TICKS_PER_S,
-            line=lines.numbers[idx],
+            line=lines.numbers if idx.size == n else lines.numbers[idx],
         )
         fast_ticks = ticks[good]
         done = blank.copy()
@@ -118,4 +118,4 @@ class MsrReader(BlockReader):
             self.state.has_latency = True
         self.state.ignored += int(blank.sum())
         self.reject(lines, bad)
-        return in_line_order(out)
+        return in_line_order(out) if rows else out  # the fast path's lines are in order
