@@ -59,7 +59,7 @@ from models.controller import (
     cpu_response_ms,
     utilization_text,
 )
-from models.explain import Explained, explained, figures_only, fmt
+from models.explain import Explained, clear_formatted, explained, figures_only, fmt
 from models.latency import (
     DrivePath,
     FrontEnd,
@@ -240,10 +240,12 @@ _PARTS_KEPT = 64
 def clear_kept() -> None:
     """Forget what evaluations keep for configurations evaluated again: capacities and bills
     (:func:`_configuration_parts`), priced access plans (:func:`models.pool.clear_plans`) and
-    latency quantiles (:func:`models.tail_latency.clear_quantiles`)."""
+    latency quantiles (:func:`models.tail_latency.clear_quantiles`), and formatted numbers
+    (:func:`models.explain.clear_formatted`)."""
     _PARTS.clear()
     clear_plans()
     clear_quantiles()
+    clear_formatted()
 
 
 _DEFAULT_PARAMETERS = EngineParameters()
