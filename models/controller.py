@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.base import Frozen, InputError, NonNegFloat, PositiveFloat, validator_of
 from models.explain import fmt
 from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
 from models.workload import Phase, Workload
@@ -262,28 +262,30 @@ def controller_load(
             r_ops, r_kib = chunk_read_ops(layout, size, full_stripe=True)
             chunk_reads += miss * (r_ops - 1.0)
             chunk_read_kib += miss * (r_kib - size)
-    return ControllerLoad(
-        read_hits=sum(
-            ph.effective_iops
-            * ph.read_pct
-            / 100
-            * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
-            for (_, ph), (hd, hf) in pairs
-        ),
-        read_misses=sum(misses),
-        writes=writes,
-        kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
-        write_kib_per_s=sum(
-            ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members
-        ),
-        backend_ios=backend_ios,
-        copy_writes=chunk_writes,
-        copy_kib_per_s=chunk_write_kib,
-        chunk_reads=chunk_reads,
-        chunk_read_kib_per_s=chunk_read_kib,
-        dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
-        compression=any(w.compression_ratio > 1 for w, _ in members),
-        replication=any(w.replication.mode.value != "none" for w, _ in members),
+    return _CONTROLLER_LOAD(
+        dict(
+            read_hits=sum(
+                ph.effective_iops
+                * ph.read_pct
+                / 100
+                * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
+                for (_, ph), (hd, hf) in pairs
+            ),
+            read_misses=sum(misses),
+            writes=writes,
+            kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+            write_kib_per_s=sum(
+                ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members
+            ),
+            backend_ios=backend_ios,
+            copy_writes=chunk_writes,
+            copy_kib_per_s=chunk_write_kib,
+            chunk_reads=chunk_reads,
+            chunk_read_kib_per_s=chunk_read_kib,
+            dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
+            compression=any(w.compression_ratio > 1 for w, _ in members),
+            replication=any(w.replication.mode.value != "none" for w, _ in members),
+        )
     )
 
 
@@ -322,3 +324,6 @@ def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float
         f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
     )
+
+
+_CONTROLLER_LOAD = validator_of(ControllerLoad)

@@ -8,7 +8,7 @@ from contextvars import ContextVar
 
 from pydantic import Field
 
-from models.base import Output
+from models.base import Output, validator_of
 
 _FIGURES_ONLY: ContextVar[bool] = ContextVar("figures_only", default=False)
 
@@ -106,5 +106,8 @@ def explained(
     """Build an :class:`Explained`; ``text`` should read like ``"BE = 8,000 x (1 - 0.42) + ..."``."""
     if _FIGURES_ONLY.get():
         # the figure alone (validated as the model would: finite or None, as a float)
-        return Explained(value=value, unit=unit, formula=formula, text="", source=source)
-    return Explained(value=value, unit=unit, formula=formula, text=text, inputs=inputs, source=source)
+        return _EXPLAINED(dict(value=value, unit=unit, formula=formula, text="", source=source))
+    return _EXPLAINED(dict(value=value, unit=unit, formula=formula, text=text, inputs=inputs, source=source))
+
+
+_EXPLAINED = validator_of(Explained)
