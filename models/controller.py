@@ -263,29 +263,29 @@ def controller_load(
             chunk_reads += miss * (r_ops - 1.0)
             chunk_read_kib += miss * (r_kib - size)
     return _CONTROLLER_LOAD(
-        dict(
-            read_hits=sum(
+        {
+            "read_hits": sum(
                 ph.effective_iops
                 * ph.read_pct
                 / 100
                 * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
                 for (_, ph), (hd, hf) in pairs
             ),
-            read_misses=sum(misses),
-            writes=writes,
-            kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
-            write_kib_per_s=sum(
+            "read_misses": sum(misses),
+            "writes": writes,
+            "kib_per_s": sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
+            "write_kib_per_s": sum(
                 ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members
             ),
-            backend_ios=backend_ios,
-            copy_writes=chunk_writes,
-            copy_kib_per_s=chunk_write_kib,
-            chunk_reads=chunk_reads,
-            chunk_read_kib_per_s=chunk_read_kib,
-            dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
-            compression=any(w.compression_ratio > 1 for w, _ in members),
-            replication=any(w.replication.mode.value != "none" for w, _ in members),
-        )
+            "backend_ios": backend_ios,
+            "copy_writes": chunk_writes,
+            "copy_kib_per_s": chunk_write_kib,
+            "chunk_reads": chunk_reads,
+            "chunk_read_kib_per_s": chunk_read_kib,
+            "dedupe": any(w.dedupe_ratio > 1 for w, _ in members),
+            "compression": any(w.compression_ratio > 1 for w, _ in members),
+            "replication": any(w.replication.mode.value != "none" for w, _ in members),
+        }
     )
 
 

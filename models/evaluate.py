@@ -576,34 +576,34 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
     cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
     return _WINDOW_RESULT(
-        dict(
-            window=window,
-            frontend_iops=tot_iops,
-            frontend_mb_s=warm.mb_s,
-            read_pct=100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
+        {
+            "window": window,
+            "frontend_iops": tot_iops,
+            "frontend_mb_s": warm.mb_s,
+            "read_pct": 100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
             if tot_iops
             else 0.0,
-            pools=warm.pool_loads,
-            phases=warm.phases,
-            controller_utilization_pct=warm.ctrl_exp,
-            failover_utilization_pct=warm.fo_exp,
-            port_utilization_pct=warm.port_exp,
-            cluster_network_utilization_pct=warm.net_exp,
-            read_latency_ms=warm.read_lat,
-            read_p95_latency_ms=warm.read_p95,
-            read_p99_latency_ms=warm.read_p99,
-            write_latency_ms=warm.write_lat,
-            avg_latency_ms=warm.avg_lat,
-            checks=warm.checks,
-            bottleneck=bottleneck,
-            passed=verdict_passed,
-            verdict=verdict,
-            tiering=tiering,
-            write_burst_s=burst,
-            backend_bus_utilization_pct=warm.bus,
-            failure_verdict=failure_verdict,
-            cold_cache=cold,
-        )
+            "pools": warm.pool_loads,
+            "phases": warm.phases,
+            "controller_utilization_pct": warm.ctrl_exp,
+            "failover_utilization_pct": warm.fo_exp,
+            "port_utilization_pct": warm.port_exp,
+            "cluster_network_utilization_pct": warm.net_exp,
+            "read_latency_ms": warm.read_lat,
+            "read_p95_latency_ms": warm.read_p95,
+            "read_p99_latency_ms": warm.read_p99,
+            "write_latency_ms": warm.write_lat,
+            "avg_latency_ms": warm.avg_lat,
+            "checks": warm.checks,
+            "bottleneck": bottleneck,
+            "passed": verdict_passed,
+            "verdict": verdict,
+            "tiering": tiering,
+            "write_burst_s": burst,
+            "backend_bus_utilization_pct": warm.bus,
+            "failure_verdict": failure_verdict,
+            "cold_cache": cold,
+        }
     )
 
 
@@ -641,38 +641,38 @@ def _cold_cache(
     bottleneck = sorted(checks, key=lambda c: c.load, reverse=True)[0].name  # as _verdict ranks
     failing = [c.check().text for c in checks if not c.passed][:3]
     return _COLD_CACHE_RESULT(
-        dict(
-            phases=[
+        {
+            "phases": [
                 _COLD_PHASE(
-                    dict(
-                        workload=w.name,
-                        phase=ph.name,
-                        hit_pct=100.0 * (h_d + h_f),
-                        warm_hit_pct=100.0 * (wd + wf),
-                        read_latency_ms=f.read_ms,
-                        read_p99_latency_ms=f.quantiles[-1],
-                    )
+                    {
+                        "workload": w.name,
+                        "phase": ph.name,
+                        "hit_pct": 100.0 * (h_d + h_f),
+                        "warm_hit_pct": 100.0 * (wd + wf),
+                        "read_latency_ms": f.read_ms,
+                        "read_p99_latency_ms": f.quantiles[-1],
+                    }
                 )
                 for (w, ph), (h_d, h_f), (wd, wf), f in zip(
                     members, cold_hits, hits, served.phases, strict=True
                 )
             ],
-            drive_utilization_pct={
+            "drive_utilization_pct": {
                 pool.name: 100.0 * f.utilization for pool, f in zip(setup.pools, served.pools, strict=True)
             },
-            controller_utilization_pct=100 * served.u_ctrl,
-            read_latency_ms=served.read_lat,
-            read_p95_latency_ms=served.read_p95,
-            read_p99_latency_ms=served.read_p99,
-            bottleneck=bottleneck,
-            passed=passed,
-            verdict=(
+            "controller_utilization_pct": 100 * served.u_ctrl,
+            "read_latency_ms": served.read_lat,
+            "read_p95_latency_ms": served.read_p95,
+            "read_p99_latency_ms": served.read_p99,
+            "bottleneck": bottleneck,
+            "passed": passed,
+            "verdict": (
                 f"{window} with cold caches: meets every target; busiest is {bottleneck}."
                 if passed
                 else f"{window} with cold caches (after a restart or failover, until the working set is read "
                 "once): fails: " + "; ".join(failing[:3]) + "."
             ),
-        )
+        }
     )
 
 

@@ -106,8 +106,10 @@ def explained(
     """Build an :class:`Explained`; ``text`` should read like ``"BE = 8,000 x (1 - 0.42) + ..."``."""
     if _FIGURES_ONLY.get():
         # the figure alone (validated as the model would: finite or None, as a float)
-        return _EXPLAINED(dict(value=value, unit=unit, formula=formula, text="", source=source))
-    return _EXPLAINED(dict(value=value, unit=unit, formula=formula, text=text, inputs=inputs, source=source))
+        return _EXPLAINED({"value": value, "unit": unit, "formula": formula, "text": "", "source": source})
+    return _EXPLAINED(
+        {"value": value, "unit": unit, "formula": formula, "text": text, "inputs": inputs, "source": source}
+    )
 
 
 _EXPLAINED = validator_of(Explained)

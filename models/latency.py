@@ -242,16 +242,16 @@ def phase_result_of(
     ws_in = min(100.0, 100.0 * (b_gb if flash_total_gb > 0 else d_gb) / ws) if ws > 0 else 100.0
     r_ctrl = front.r_ctrl_ms
     return _PHASE_RESULT(
-        dict(
-            workload=w.name,
-            phase=ph.name,
-            pool=pool_name,
-            iops=ph.effective_iops,
-            mb_per_s=ph.effective_mb_s,
-            read_pct=ph.read_pct,
-            working_set_gb=ws,
-            cache_gb=d_gb,
-            dram_hit_pct=explained(
+        {
+            "workload": w.name,
+            "phase": ph.name,
+            "pool": pool_name,
+            "iops": ph.effective_iops,
+            "mb_per_s": ph.effective_mb_s,
+            "read_pct": ph.read_pct,
+            "working_set_gb": ws,
+            "cache_gb": d_gb,
+            "dram_hit_pct": explained(
                 100 * h_d,
                 "%",
                 "h_DRAM = LRU hit ratio (Che) of cache share over working set",
@@ -261,7 +261,7 @@ def phase_result_of(
                 cache_gb=d_gb,
                 working_set_gb=ws,
             ),
-            flash_hit_pct=explained(
+            "flash_hit_pct": explained(
                 100 * h_f,
                 "%",
                 "h_flash = H(DRAM + flash) - H(DRAM) (exclusive levels)",
@@ -273,11 +273,11 @@ def phase_result_of(
                 ),
                 flash_cache_gb=flash_total_gb,
             ),
-            working_set_in_cache_pct=ws_in,
-            cold_hit_pct=cold_hit_explained(
+            "working_set_in_cache_pct": ws_in,
+            "cold_hit_pct": cold_hit_explained(
                 d_gb + (max(0.0, b_gb - d_gb) if flash_total_gb > 0 else 0.0), ws, w, h_d + h_f
             ),
-            read_latency_ms=explained(
+            "read_latency_ms": explained(
                 read_ms,
                 "ms",
                 "R_read = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss (t_hit + R_miss))"
@@ -290,9 +290,9 @@ def phase_result_of(
                 R_port_ms=r_port,
                 R_miss_ms=r_miss,
             ),
-            read_p95_latency_ms=_percentile_explained(95, p95, read_ms) if ph.read_pct > 0 else None,
-            read_p99_latency_ms=_percentile_explained(99, p99, read_ms) if ph.read_pct > 0 else None,
-            write_latency_ms=explained(
+            "read_p95_latency_ms": _percentile_explained(95, p95, read_ms) if ph.read_pct > 0 else None,
+            "read_p99_latency_ms": _percentile_explained(99, p99, read_ms) if ph.read_pct > 0 else None,
+            "write_latency_ms": explained(
                 write_ms,
                 "ms",
                 "R_write = R_ctrl + R_port + t_ack (while drives keep up)",
@@ -301,10 +301,10 @@ def phase_result_of(
                 + f" = {fmt(write_ms)} ms"
                 + ("" if drives_ok else " (drives cannot destage: write cache fills)"),
             ),
-            avg_latency_ms=avg,
-            read_latency_target_ms=tgt,
-            passed=passed,
-        )
+            "avg_latency_ms": avg,
+            "read_latency_target_ms": tgt,
+            "passed": passed,
+        }
     )
 
 

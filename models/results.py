@@ -288,29 +288,29 @@ def check(name: str, value: float | None, limit: float, unit: str, what: str) ->
     """``value`` against ``limit`` (``None`` or non-finite: saturated, failed), with the margin."""
     if value is None or not math.isfinite(value):
         return _CHECK(
-            dict(
-                name=name,
-                value=None,
-                limit=limit,
-                unit=unit,
-                margin=None,
-                passed=False,
-                text=f"{what} is saturated (limit {number(limit)} {unit})",
-            )
+            {
+                "name": name,
+                "value": None,
+                "limit": limit,
+                "unit": unit,
+                "margin": None,
+                "passed": False,
+                "text": f"{what} is saturated (limit {number(limit)} {unit})",
+            }
         )
     margin = limit - value
     ok = value <= limit + 1e-9
     verb = "within" if ok else "over"
     return _CHECK(
-        dict(
-            name=name,
-            value=value,
-            limit=limit,
-            unit=unit,
-            margin=margin,
-            passed=ok,
-            text=f"{what} {number(value)} {unit}, {verb} the limit of {number(limit)} {unit}",
-        )
+        {
+            "name": name,
+            "value": value,
+            "limit": limit,
+            "unit": unit,
+            "margin": margin,
+            "passed": ok,
+            "text": f"{what} {number(value)} {unit}, {verb} the limit of {number(limit)} {unit}",
+        }
     )
 
 
