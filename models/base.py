@@ -7,7 +7,8 @@ unknown fields are an error (``extra="forbid"``), so a typo in a request never p
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,3 +38,14 @@ class InputError(ValueError):
         self.field = field
         self.reason = reason
         super().__init__(f"{field}: {reason}")
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def validator_of(cls: type[_M]) -> Callable[[dict[str, Any]], _M]:
+    """``cls(**fields)`` as ``build(fields)``: the model's own validator, called on the dict of
+    field values as ``BaseModel.__init__`` calls it (and as ``cls.model_validate`` does), without
+    ``__init__``'s Python frame (a quarter of building a small result, which an evaluation does a
+    hundred times). The instance, its fields set and any validation error are the same."""
+    return cls.__pydantic_validator__.validate_python  # type: ignore[no-any-return]

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.base import Frozen, InputError, NonNegFloat, PositiveFloat, validator_of
 from models.explain import fmt
 from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
 from models.workload import Phase, Workload
@@ -242,15 +242,29 @@ def controller_load(
     layouts = list(stripes) if stripes is not None else [None] * len(members)
     if len(layouts) != len(members):
         raise InputError("stripes", f"{len(layouts)} stripes for {len(members)} phases")
-    writes = sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph in members)
-    misses = [
-        ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * max(0.0, 1 - hd - hf)
-        for (_, ph), (hd, hf) in pairs
-    ]
+    # One pass over the phases; each total adds the same terms in the same order as sum() would
+    # (from 0), so the figures are bit for bit those of one sum() per total.
+    read_hits: float = 0
+    misses: float = 0
+    writes: float = 0
+    kib_per_s: float = 0
+    write_kib_per_s: float = 0
     chunk_writes = chunk_write_kib = chunk_reads = chunk_read_kib = 0.0
-    for (_, ph), miss, layout in zip(members, misses, layouts, strict=True):
+    dedupe = compression = replication = False
+    for ((wl, ph), (hd, hf)), layout in zip(pairs, layouts, strict=True):
+        iops = ph.effective_iops
         size = ph.mean_size_kib
-        w = ph.effective_iops * (1 - ph.read_pct / 100)
+        read_pct, random_pct = ph.read_pct, ph.random_pct
+        w = iops * (1 - read_pct / 100)
+        miss = iops * read_pct / 100 * random_pct / 100 * max(0.0, 1 - hd - hf)
+        read_hits += iops * read_pct / 100 * (1 - random_pct / 100 + random_pct / 100 * (hd + hf))
+        misses += miss
+        writes += w
+        kib_per_s += iops * size
+        write_kib_per_s += w * size
+        dedupe = dedupe or wl.dedupe_ratio > 1
+        compression = compression or wl.compression_ratio > 1
+        replication = replication or wl.replication.mode.value != "none"
         if layout is None:
             chunk_writes += w * remote_copies
             chunk_write_kib += w * size * remote_copies
@@ -262,28 +276,22 @@ def controller_load(
             r_ops, r_kib = chunk_read_ops(layout, size, full_stripe=True)
             chunk_reads += miss * (r_ops - 1.0)
             chunk_read_kib += miss * (r_kib - size)
-    return ControllerLoad(
-        read_hits=sum(
-            ph.effective_iops
-            * ph.read_pct
-            / 100
-            * (1 - ph.random_pct / 100 + ph.random_pct / 100 * (hd + hf))
-            for (_, ph), (hd, hf) in pairs
-        ),
-        read_misses=sum(misses),
-        writes=writes,
-        kib_per_s=sum(ph.effective_iops * ph.mean_size_kib for _, ph in members),
-        write_kib_per_s=sum(
-            ph.effective_iops * (1 - ph.read_pct / 100) * ph.mean_size_kib for _, ph in members
-        ),
-        backend_ios=backend_ios,
-        copy_writes=chunk_writes,
-        copy_kib_per_s=chunk_write_kib,
-        chunk_reads=chunk_reads,
-        chunk_read_kib_per_s=chunk_read_kib,
-        dedupe=any(w.dedupe_ratio > 1 for w, _ in members),
-        compression=any(w.compression_ratio > 1 for w, _ in members),
-        replication=any(w.replication.mode.value != "none" for w, _ in members),
+    return _CONTROLLER_LOAD(
+        {
+            "read_hits": read_hits,
+            "read_misses": misses,
+            "writes": writes,
+            "kib_per_s": kib_per_s,
+            "write_kib_per_s": write_kib_per_s,
+            "backend_ios": backend_ios,
+            "copy_writes": chunk_writes,
+            "copy_kib_per_s": chunk_write_kib,
+            "chunk_reads": chunk_reads,
+            "chunk_read_kib_per_s": chunk_read_kib,
+            "dedupe": dedupe,
+            "compression": compression,
+            "replication": replication,
+        }
     )
 
 
@@ -322,3 +330,6 @@ def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float
         f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
     )
+
+
+_CONTROLLER_LOAD = validator_of(ControllerLoad)

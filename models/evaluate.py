@@ -45,7 +45,7 @@ from models.architecture import (
     shares_ports,
     written_pool,
 )
-from models.base import InputError
+from models.base import InputError, validator_of
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
@@ -59,7 +59,7 @@ from models.controller import (
     cpu_response_ms,
     utilization_text,
 )
-from models.explain import Explained, explained, figures_only, fmt
+from models.explain import Explained, clear_formatted, explained, figures_only, fmt
 from models.latency import (
     DrivePath,
     FrontEnd,
@@ -240,10 +240,12 @@ _PARTS_KEPT = 64
 def clear_kept() -> None:
     """Forget what evaluations keep for configurations evaluated again: capacities and bills
     (:func:`_configuration_parts`), priced access plans (:func:`models.pool.clear_plans`) and
-    latency quantiles (:func:`models.tail_latency.clear_quantiles`)."""
+    latency quantiles (:func:`models.tail_latency.clear_quantiles`), and formatted numbers
+    (:func:`models.explain.clear_formatted`)."""
     _PARTS.clear()
     clear_plans()
     clear_quantiles()
+    clear_formatted()
 
 
 _DEFAULT_PARAMETERS = EngineParameters()
@@ -573,33 +575,35 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
     cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
-    return WindowResult(
-        window=window,
-        frontend_iops=tot_iops,
-        frontend_mb_s=warm.mb_s,
-        read_pct=100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
-        if tot_iops
-        else 0.0,
-        pools=warm.pool_loads,
-        phases=warm.phases,
-        controller_utilization_pct=warm.ctrl_exp,
-        failover_utilization_pct=warm.fo_exp,
-        port_utilization_pct=warm.port_exp,
-        cluster_network_utilization_pct=warm.net_exp,
-        read_latency_ms=warm.read_lat,
-        read_p95_latency_ms=warm.read_p95,
-        read_p99_latency_ms=warm.read_p99,
-        write_latency_ms=warm.write_lat,
-        avg_latency_ms=warm.avg_lat,
-        checks=warm.checks,
-        bottleneck=bottleneck,
-        passed=verdict_passed,
-        verdict=verdict,
-        tiering=tiering,
-        write_burst_s=burst,
-        backend_bus_utilization_pct=warm.bus,
-        failure_verdict=failure_verdict,
-        cold_cache=cold,
+    return _WINDOW_RESULT(
+        {
+            "window": window,
+            "frontend_iops": tot_iops,
+            "frontend_mb_s": warm.mb_s,
+            "read_pct": 100 * sum(ph.effective_iops * ph.read_pct / 100 for _, ph in members) / tot_iops
+            if tot_iops
+            else 0.0,
+            "pools": warm.pool_loads,
+            "phases": warm.phases,
+            "controller_utilization_pct": warm.ctrl_exp,
+            "failover_utilization_pct": warm.fo_exp,
+            "port_utilization_pct": warm.port_exp,
+            "cluster_network_utilization_pct": warm.net_exp,
+            "read_latency_ms": warm.read_lat,
+            "read_p95_latency_ms": warm.read_p95,
+            "read_p99_latency_ms": warm.read_p99,
+            "write_latency_ms": warm.write_lat,
+            "avg_latency_ms": warm.avg_lat,
+            "checks": warm.checks,
+            "bottleneck": bottleneck,
+            "passed": verdict_passed,
+            "verdict": verdict,
+            "tiering": tiering,
+            "write_burst_s": burst,
+            "backend_bus_utilization_pct": warm.bus,
+            "failure_verdict": failure_verdict,
+            "cold_cache": cold,
+        }
     )
 
 
@@ -636,33 +640,39 @@ def _cold_cache(
     passed = all(c.passed for c in checks)
     bottleneck = sorted(checks, key=lambda c: c.load, reverse=True)[0].name  # as _verdict ranks
     failing = [c.check().text for c in checks if not c.passed][:3]
-    return ColdCacheResult(
-        phases=[
-            ColdPhase(
-                workload=w.name,
-                phase=ph.name,
-                hit_pct=100.0 * (h_d + h_f),
-                warm_hit_pct=100.0 * (wd + wf),
-                read_latency_ms=f.read_ms,
-                read_p99_latency_ms=f.quantiles[-1],
-            )
-            for (w, ph), (h_d, h_f), (wd, wf), f in zip(members, cold_hits, hits, served.phases, strict=True)
-        ],
-        drive_utilization_pct={
-            pool.name: 100.0 * f.utilization for pool, f in zip(setup.pools, served.pools, strict=True)
-        },
-        controller_utilization_pct=100 * served.u_ctrl,
-        read_latency_ms=served.read_lat,
-        read_p95_latency_ms=served.read_p95,
-        read_p99_latency_ms=served.read_p99,
-        bottleneck=bottleneck,
-        passed=passed,
-        verdict=(
-            f"{window} with cold caches: meets every target; busiest is {bottleneck}."
-            if passed
-            else f"{window} with cold caches (after a restart or failover, until the working set is read "
-            "once): fails: " + "; ".join(failing[:3]) + "."
-        ),
+    return _COLD_CACHE_RESULT(
+        {
+            "phases": [
+                _COLD_PHASE(
+                    {
+                        "workload": w.name,
+                        "phase": ph.name,
+                        "hit_pct": 100.0 * (h_d + h_f),
+                        "warm_hit_pct": 100.0 * (wd + wf),
+                        "read_latency_ms": f.read_ms,
+                        "read_p99_latency_ms": f.quantiles[-1],
+                    }
+                )
+                for (w, ph), (h_d, h_f), (wd, wf), f in zip(
+                    members, cold_hits, hits, served.phases, strict=True
+                )
+            ],
+            "drive_utilization_pct": {
+                pool.name: 100.0 * f.utilization for pool, f in zip(setup.pools, served.pools, strict=True)
+            },
+            "controller_utilization_pct": 100 * served.u_ctrl,
+            "read_latency_ms": served.read_lat,
+            "read_p95_latency_ms": served.read_p95,
+            "read_p99_latency_ms": served.read_p99,
+            "bottleneck": bottleneck,
+            "passed": passed,
+            "verdict": (
+                f"{window} with cold caches: meets every target; busiest is {bottleneck}."
+                if passed
+                else f"{window} with cold caches (after a restart or failover, until the working set is read "
+                "once): fails: " + "; ".join(failing[:3]) + "."
+            ),
+        }
     )
 
 
@@ -944,3 +954,8 @@ def _verdict(window: str, checks: list[Check]) -> tuple[bool, str, str]:
         return True, top.name, f"{window}: meets every target; busiest is {top.text}."
     failing = [c for c in ranked if not c.passed]
     return False, top.name, f"{window}: fails: " + "; ".join(c.text for c in failing[:3]) + "."
+
+
+_WINDOW_RESULT = validator_of(WindowResult)
+_COLD_CACHE_RESULT = validator_of(ColdCacheResult)
+_COLD_PHASE = validator_of(ColdPhase)

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from models.base import validator_of
 from models.cache_share import cold_hit_explained, skew_text
 from models.configuration import CacheConfig
 from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
@@ -240,68 +241,70 @@ def phase_result_of(
     tgt = ph.read_latency_target_ms
     ws_in = min(100.0, 100.0 * (b_gb if flash_total_gb > 0 else d_gb) / ws) if ws > 0 else 100.0
     r_ctrl = front.r_ctrl_ms
-    return PhaseResult(
-        workload=w.name,
-        phase=ph.name,
-        pool=pool_name,
-        iops=ph.effective_iops,
-        mb_per_s=ph.effective_mb_s,
-        read_pct=ph.read_pct,
-        working_set_gb=ws,
-        cache_gb=d_gb,
-        dram_hit_pct=explained(
-            100 * h_d,
-            "%",
-            "h_DRAM = LRU hit ratio (Che) of cache share over working set",
-            f"h_DRAM = LRU({fmt(d_gb)} GB cache share over a {fmt(ws)} GB working set, "
-            f"{skew_text(w)}) = {fmt(100 * h_d)}%",
-            source="Che, Tung, Wang, IEEE JSAC 2002 [che-2002]",
-            cache_gb=d_gb,
-            working_set_gb=ws,
-        ),
-        flash_hit_pct=explained(
-            100 * h_f,
-            "%",
-            "h_flash = H(DRAM + flash) - H(DRAM) (exclusive levels)",
-            f"h_flash = {fmt(100 * (h_d + h_f))}% - {fmt(100 * h_d)}% = {fmt(100 * h_f)}%"
-            + (
-                " (dedupe-aware: working set / dedupe ratio)"
-                if cache.dedupe_aware and w.dedupe_ratio > 1
-                else ""
+    return _PHASE_RESULT(
+        {
+            "workload": w.name,
+            "phase": ph.name,
+            "pool": pool_name,
+            "iops": ph.effective_iops,
+            "mb_per_s": ph.effective_mb_s,
+            "read_pct": ph.read_pct,
+            "working_set_gb": ws,
+            "cache_gb": d_gb,
+            "dram_hit_pct": explained(
+                100 * h_d,
+                "%",
+                "h_DRAM = LRU hit ratio (Che) of cache share over working set",
+                f"h_DRAM = LRU({fmt(d_gb)} GB cache share over a {fmt(ws)} GB working set, "
+                f"{skew_text(w)}) = {fmt(100 * h_d)}%",
+                source="Che, Tung, Wang, IEEE JSAC 2002 [che-2002]",
+                cache_gb=d_gb,
+                working_set_gb=ws,
             ),
-            flash_cache_gb=flash_total_gb,
-        ),
-        working_set_in_cache_pct=ws_in,
-        cold_hit_pct=cold_hit_explained(
-            d_gb + (max(0.0, b_gb - d_gb) if flash_total_gb > 0 else 0.0), ws, w, h_d + h_f
-        ),
-        read_latency_ms=explained(
-            read_ms,
-            "ms",
-            "R_read = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss (t_hit + R_miss))"
-            " + seq (t_hit + s / R x R_RA)",
-            f"R_read = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.host_overhead_ms)} + {fmt(rnd)} x ({fmt(h_d)} x "
-            f"{fmt(t_hit)} + {fmt(h_f)} x {fmt(cache.flash_hit_ms)} + {fmt(miss)} x ({fmt(t_hit)} + {fmt(r_miss)}))"
-            f" + {fmt(1 - rnd)} x ({fmt(t_hit)} + {fmt(r_seq)}) = {fmt(read_ms)} ms (host and fabric + controller"
-            " + device)",
-            R_ctrl_ms=r_ctrl,
-            R_port_ms=r_port,
-            R_miss_ms=r_miss,
-        ),
-        read_p95_latency_ms=_percentile_explained(95, p95, read_ms) if ph.read_pct > 0 else None,
-        read_p99_latency_ms=_percentile_explained(99, p99, read_ms) if ph.read_pct > 0 else None,
-        write_latency_ms=explained(
-            write_ms,
-            "ms",
-            "R_write = R_ctrl + R_port + t_ack (while drives keep up)",
-            f"R_write = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.write_ack_ms)}"
-            + (f" + {fmt(sync)} sync replication" if sync else "")
-            + f" = {fmt(write_ms)} ms"
-            + ("" if drives_ok else " (drives cannot destage: write cache fills)"),
-        ),
-        avg_latency_ms=avg,
-        read_latency_target_ms=tgt,
-        passed=passed,
+            "flash_hit_pct": explained(
+                100 * h_f,
+                "%",
+                "h_flash = H(DRAM + flash) - H(DRAM) (exclusive levels)",
+                f"h_flash = {fmt(100 * (h_d + h_f))}% - {fmt(100 * h_d)}% = {fmt(100 * h_f)}%"
+                + (
+                    " (dedupe-aware: working set / dedupe ratio)"
+                    if cache.dedupe_aware and w.dedupe_ratio > 1
+                    else ""
+                ),
+                flash_cache_gb=flash_total_gb,
+            ),
+            "working_set_in_cache_pct": ws_in,
+            "cold_hit_pct": cold_hit_explained(
+                d_gb + (max(0.0, b_gb - d_gb) if flash_total_gb > 0 else 0.0), ws, w, h_d + h_f
+            ),
+            "read_latency_ms": explained(
+                read_ms,
+                "ms",
+                "R_read = R_ctrl + R_port + t_host + rnd (h_d t_hit + h_f t_flash + miss (t_hit + R_miss))"
+                " + seq (t_hit + s / R x R_RA)",
+                f"R_read = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.host_overhead_ms)} + {fmt(rnd)} x ({fmt(h_d)} x "
+                f"{fmt(t_hit)} + {fmt(h_f)} x {fmt(cache.flash_hit_ms)} + {fmt(miss)} x ({fmt(t_hit)} + {fmt(r_miss)}))"
+                f" + {fmt(1 - rnd)} x ({fmt(t_hit)} + {fmt(r_seq)}) = {fmt(read_ms)} ms (host and fabric + controller"
+                " + device)",
+                R_ctrl_ms=r_ctrl,
+                R_port_ms=r_port,
+                R_miss_ms=r_miss,
+            ),
+            "read_p95_latency_ms": _percentile_explained(95, p95, read_ms) if ph.read_pct > 0 else None,
+            "read_p99_latency_ms": _percentile_explained(99, p99, read_ms) if ph.read_pct > 0 else None,
+            "write_latency_ms": explained(
+                write_ms,
+                "ms",
+                "R_write = R_ctrl + R_port + t_ack (while drives keep up)",
+                f"R_write = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.write_ack_ms)}"
+                + (f" + {fmt(sync)} sync replication" if sync else "")
+                + f" = {fmt(write_ms)} ms"
+                + ("" if drives_ok else " (drives cannot destage: write cache fills)"),
+            ),
+            "avg_latency_ms": avg,
+            "read_latency_target_ms": tgt,
+            "passed": passed,
+        }
     )
 
 
@@ -377,3 +380,6 @@ def window_latencies_of(
     elif tot_iops == 0:
         avg_lat = 0.0
     return read_lat, write_lat, avg_lat
+
+
+_PHASE_RESULT = validator_of(PhaseResult)

@@ -39,6 +39,7 @@ from typing import NamedTuple, Protocol, TypeVar
 import numpy as np
 
 from models import key_figures
+from models.base import validator_of
 from models.capacity import raid_groups
 from models.configuration import Architecture, DrivePool
 from models.drives import (
@@ -986,90 +987,94 @@ def pool_load_result(
     destage = destage_capacity(pw, roles, st)
     miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
     d = work.data
-    load = PoolLoad(
-        pool=pool.name,
-        frontend_iops=pw.fe_iops,
-        backend_iops=explained(
-            be_total,
-            "IOPS",
-            "BE = R x (1 - hit) x accesses + W x c_write",
-            "BE = " + (" + ".join(pw.terms) if pw.terms else "0") + f" = {fmt(be_total)}",
-            reads=pw.be_read_iops,
-            writes=pw.be_write_iops,
-            scheme=layout.scheme.value,
-        ),
-        backend_read_iops=pw.be_read_iops,
-        backend_write_iops=pw.be_write_iops,
-        drive_busy_ms_per_s=float(
-            busy_ms(d, st.p_read, st.p_write) + busy_ms(work.parity, st.p_read, st.p_write)
-        ),
-        drive_utilization_pct=explained(
-            100.0 * u,
-            "%",
-            "U = (fixed + reads x P_read + writes x P_write) / 1000 / data drives",
-            f"U = ({fmt(float(d.read_ms + d.write_ms))} + {fmt(float(d.read_pos))} x {fmt(float(st.p_read))} + "
-            f"{fmt(float(d.write_pos))} x {fmt(float(st.p_write))}) ms/s / 1000 / {roles.data} drives = {fmt(100 * u)}% "
-            f"(seek span {fmt(100 * span)}%, {fmt(float(st.queue))} commands queued per drive"
-            + (
-                ", none stated: no command-queuing credit)"
-                if q_cap <= 1
-                else f", up to {fmt(q_cap)} outstanding)"
+    load = _POOL_LOAD(
+        {
+            "pool": pool.name,
+            "frontend_iops": pw.fe_iops,
+            "backend_iops": explained(
+                be_total,
+                "IOPS",
+                "BE = R x (1 - hit) x accesses + W x c_write",
+                "BE = " + (" + ".join(pw.terms) if pw.terms else "0") + f" = {fmt(be_total)}",
+                reads=pw.be_read_iops,
+                writes=pw.be_write_iops,
+                scheme=layout.scheme.value,
             ),
-            fixed_ms=float(d.read_ms + d.write_ms),
-            read_positionings=float(d.read_pos),
-            write_positionings=float(d.write_pos),
-            P_read_ms=float(st.p_read),
-            P_write_ms=float(st.p_write),
-            drives=roles.data,
-            span_pct=100 * span,
-            queue=float(st.queue) if math.isfinite(float(st.queue)) else None,
-        ),
-        parity_utilization_pct=(
-            explained(
-                100.0 * u_par,
+            "backend_read_iops": pw.be_read_iops,
+            "backend_write_iops": pw.be_write_iops,
+            "drive_busy_ms_per_s": float(
+                busy_ms(d, st.p_read, st.p_write) + busy_ms(work.parity, st.p_read, st.p_write)
+            ),
+            "drive_utilization_pct": explained(
+                100.0 * u,
                 "%",
-                "U_parity = (fixed + positionings x P) / 1000 / parity drives",
-                f"U_parity = {fmt(float(busy_ms(work.parity, st.p_read, st.p_write)))} ms/s / 1000 / "
-                f"{roles.parity} parity drives = {fmt(100 * u_par)}% (every partial stripe updates each parity drive)",
-                drives=roles.parity,
-            )
-            if roles.parity
-            else None
-        ),
-        mean_read_service_ms=mean_read,
-        read_miss_latency_ms=explained(
-            miss_lat,
-            "ms",
-            "R_miss = S_read + U S (1 + c²) / (2 (1 - U))  (M/G/1)",
-            f"R_miss = {fmt(mean_read)} + {fmt(u)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
-            f" / (2 x (1 - {fmt(u)})) = {fmt(miss_lat)} ms"
-            + (
-                "" if deg_u is None else f" (1 of {roles.groups} groups degraded at {fmt(100 * deg_u)}% busy)"
+                "U = (fixed + reads x P_read + writes x P_write) / 1000 / data drives",
+                f"U = ({fmt(float(d.read_ms + d.write_ms))} + {fmt(float(d.read_pos))} x {fmt(float(st.p_read))} + "
+                f"{fmt(float(d.write_pos))} x {fmt(float(st.p_write))}) ms/s / 1000 / {roles.data} drives = {fmt(100 * u)}% "
+                f"(seek span {fmt(100 * span)}%, {fmt(float(st.queue))} commands queued per drive"
+                + (
+                    ", none stated: no command-queuing credit)"
+                    if q_cap <= 1
+                    else f", up to {fmt(q_cap)} outstanding)"
+                ),
+                fixed_ms=float(d.read_ms + d.write_ms),
+                read_positionings=float(d.read_pos),
+                write_positionings=float(d.write_pos),
+                P_read_ms=float(st.p_read),
+                P_write_ms=float(st.p_write),
+                drives=roles.data,
+                span_pct=100 * span,
+                queue=float(st.queue) if math.isfinite(float(st.queue)) else None,
             ),
-            source="Pollaczek-Khinchine mean value formula [kleinrock-1975]",
-            S_read_ms=mean_read,
-            S_all_ms=mean_all,
-            U=u,
-            scv=p.drive_service_scv,
-        ),
-        span_pct=100 * span,
-        queue_per_drive=float(st.queue) if math.isfinite(float(st.queue)) else 1e9,
-        backend_mb_per_s=float(work.kib) * 1024.0 / 1e6,
-        destage_capacity_x=destage,
-        degraded_group_utilization_pct=None if deg_u is None else 100 * deg_u,
-        rebuild_hours=failure.rebuild_hours
-        if failure is not None and degraded is DegradedMode.REBUILDING
-        else None,
-        failure=failure,
-        endurance=endurance_result(pool.drive, work, roles, planned_fill),
-        per_drive_iops=key_figures.per_drive_iops(float(be_total), n),
-        write_penalty=key_figures.write_penalty(
-            layout,
-            sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
-            float(pw.be_write_iops),
-            fill=plans.fill,
-            write_costs=plans.write_costs(),
-        ),
+            "parity_utilization_pct": (
+                explained(
+                    100.0 * u_par,
+                    "%",
+                    "U_parity = (fixed + positionings x P) / 1000 / parity drives",
+                    f"U_parity = {fmt(float(busy_ms(work.parity, st.p_read, st.p_write)))} ms/s / 1000 / "
+                    f"{roles.parity} parity drives = {fmt(100 * u_par)}% (every partial stripe updates each parity drive)",
+                    drives=roles.parity,
+                )
+                if roles.parity
+                else None
+            ),
+            "mean_read_service_ms": mean_read,
+            "read_miss_latency_ms": explained(
+                miss_lat,
+                "ms",
+                "R_miss = S_read + U S (1 + c²) / (2 (1 - U))  (M/G/1)",
+                f"R_miss = {fmt(mean_read)} + {fmt(u)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
+                f" / (2 x (1 - {fmt(u)})) = {fmt(miss_lat)} ms"
+                + (
+                    ""
+                    if deg_u is None
+                    else f" (1 of {roles.groups} groups degraded at {fmt(100 * deg_u)}% busy)"
+                ),
+                source="Pollaczek-Khinchine mean value formula [kleinrock-1975]",
+                S_read_ms=mean_read,
+                S_all_ms=mean_all,
+                U=u,
+                scv=p.drive_service_scv,
+            ),
+            "span_pct": 100 * span,
+            "queue_per_drive": float(st.queue) if math.isfinite(float(st.queue)) else 1e9,
+            "backend_mb_per_s": float(work.kib) * 1024.0 / 1e6,
+            "destage_capacity_x": destage,
+            "degraded_group_utilization_pct": None if deg_u is None else 100 * deg_u,
+            "rebuild_hours": failure.rebuild_hours
+            if failure is not None and degraded is DegradedMode.REBUILDING
+            else None,
+            "failure": failure,
+            "endurance": endurance_result(pool.drive, work, roles, planned_fill),
+            "per_drive_iops": key_figures.per_drive_iops(float(be_total), n),
+            "write_penalty": key_figures.write_penalty(
+                layout,
+                sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
+                float(pw.be_write_iops),
+                fill=plans.fill,
+                write_costs=plans.write_costs(),
+            ),
+        }
     )
     return load
 
@@ -1141,3 +1146,6 @@ def endurance_result(
             warranty_years=warranty,
         ),
     )
+
+
+_POOL_LOAD = validator_of(PoolLoad)

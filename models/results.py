@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pydantic import Field
 
-from models.base import Output
+from models.base import Output, validator_of
 from models.capacity import CapacityResult
 from models.explain import Explained, number
 
@@ -287,26 +287,30 @@ class Limit(NamedTuple):
 def check(name: str, value: float | None, limit: float, unit: str, what: str) -> Check:
     """``value`` against ``limit`` (``None`` or non-finite: saturated, failed), with the margin."""
     if value is None or not math.isfinite(value):
-        return Check(
-            name=name,
-            value=None,
-            limit=limit,
-            unit=unit,
-            margin=None,
-            passed=False,
-            text=f"{what} is saturated (limit {number(limit)} {unit})",
+        return _CHECK(
+            {
+                "name": name,
+                "value": None,
+                "limit": limit,
+                "unit": unit,
+                "margin": None,
+                "passed": False,
+                "text": f"{what} is saturated (limit {number(limit)} {unit})",
+            }
         )
     margin = limit - value
     ok = value <= limit + 1e-9
     verb = "within" if ok else "over"
-    return Check(
-        name=name,
-        value=value,
-        limit=limit,
-        unit=unit,
-        margin=margin,
-        passed=ok,
-        text=f"{what} {number(value)} {unit}, {verb} the limit of {number(limit)} {unit}",
+    return _CHECK(
+        {
+            "name": name,
+            "value": value,
+            "limit": limit,
+            "unit": unit,
+            "margin": margin,
+            "passed": ok,
+            "text": f"{what} {number(value)} {unit}, {verb} the limit of {number(limit)} {unit}",
+        }
     )
 
 
@@ -323,3 +327,6 @@ def worst_window(windows: list[WindowResult]) -> WindowResult | None:
         return worst
 
     return max(windows, key=score) if windows else None
+
+
+_CHECK = validator_of(Check)

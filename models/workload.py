@@ -182,6 +182,9 @@ class Phase(Frozen):
     @property
     def mean_size_kib(self) -> float:
         """I/O-weighted mean size [KiB]: ``sum(size_i * frac_i)``."""
+        if not self.io_sizes and self.io_size_kib is not None:
+            # one size: the sum below of the one term size x 1.0, without building the mix
+            return 0.0 + self.io_size_kib * 1.0
         return sum(size * frac for size, frac in self.size_mix)
 
     @property
