@@ -284,13 +284,29 @@ class ShardsSampler:
         self._n = keys.size
 
     def sample(self) -> BlockSample:
-        def cat(parts: list[npt.NDArray[np.generic]], dtype: type) -> npt.NDArray[np.generic]:
+        """The sample so far. Its arrays are shared with the sampler, which keeps them in place of
+        its parts (one part each, as after :meth:`_shrink`; its hashes dropped, to be computed again
+        by a later shrink if any, as ``shards_hash`` of the keys gives them): the sample is then
+        held once, not twice (the parts and their join), while the curves are computed. Neither
+        side changes an array in place."""
+
+        def cat(parts: Sequence[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
+            if len(parts) == 1:
+                return parts[0]
             return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
+        keys, nbytes, counted = (
+            cat(self._keys, np.int64),
+            cat(self._nbytes, np.int64),
+            cat(self._counted, np.bool_),
+        )
+        if len(self._keys) > 1:
+            self._keys, self._nbytes, self._counted = [keys], [nbytes], [counted]
+            self._hashes = [None]
         return BlockSample(
-            keys=cat(self._keys, np.int64),  # type: ignore[arg-type]
-            nbytes=cat(self._nbytes, np.int64),  # type: ignore[arg-type]
-            counted=cat(self._counted, np.bool_),  # type: ignore[arg-type]
+            keys=keys,
+            nbytes=nbytes,
+            counted=counted,
             threshold=self.threshold,
             requests=self.requests,
             bytes=self.bytes,
