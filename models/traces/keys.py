@@ -256,7 +256,6 @@ def add_sums(
     for a in range(0, keys.size, RANK_CHUNK):
         seen[offsets(keys[a : a + RANK_CHUNK])] = True
     words, before = _rank_words(seen)
-    del seen  # the packed words say the same, in 1/8 of the memory
     total = np.zeros(int(before[-1]) + 1 + int(np.bitwise_count(words[-1])), dtype=np.float64)
     parts.reverse()
     while parts:  # sequential in the order given, from zero: as bincount sums
@@ -265,15 +264,10 @@ def add_sums(
         del k, w
     for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, ascending
         total[_rank(words, before, offsets(keys[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
-    del keys, sums, before  # the old table, before the new keys are listed
-    present = np.empty(total.size, dtype=np.int64)  # the set bits' positions, a few words at a time
-    j, step = 0, RANK_CHUNK // 64
-    for a in range(0, words.size, step):
-        found = np.flatnonzero(np.unpackbits(words[a : a + step].view(np.uint8), bitorder="little"))
-        found += a * 64 + lo
-        present[j : j + found.size] = found
-        j += found.size
-    del words
+    del keys, sums, words, before  # the old table, before the new keys are listed
+    present = np.flatnonzero(seen)
+    del seen
+    present += lo
     return _widen(present, hi_shift, lo_bits), total
 
 
