@@ -1173,3 +1173,30 @@ def test_fields_of_one_length_parse_like_python(length: int, data: st.DataObject
     assert [int(v) for v, good in zip(value.tolist(), expected, strict=True) if good] == [
         int(t) for t, good in zip(texts, expected, strict=True) if good
     ]
+
+
+def test_a_sample_taken_midway_changes_nothing_later() -> None:
+    # sample() keeps the joined parts in place of the sampler's (sharing them with the sample)
+    # and drops their hashes, computed again by a later shrink: the samples equal those of a
+    # sampler never asked
+    keys = zipf_block_keys(300_000, 100_000, 1.2, seed=3)
+    asked, not_asked = ShardsSampler(max_samples=20_000), ShardsSampler(max_samples=20_000)
+    midway = []
+    for i, a in enumerate(range(0, keys.size, 10_000)):
+        k = keys[a : a + 10_000]
+        nbytes, counted = np.full(k.size, 4096, np.int64), np.arange(k.size) % 3 > 0
+        asked.add(k, nbytes, counted)
+        not_asked.add(k, nbytes, counted)
+        if i % 4 == 1:
+            s = asked.sample()
+            midway.append((s, s.keys.copy(), s.nbytes.copy(), s.counted.copy()))
+    end, expected = asked.sample(), not_asked.sample()
+
+    assert len(midway) > 3 and end.threshold == expected.threshold < 1 << 24
+    assert (end.requests, end.bytes) == (expected.requests, expected.bytes)
+    for x, y in ((end.keys, expected.keys), (end.nbytes, expected.nbytes), (end.counted, expected.counted)):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    for s, k, b, c in midway:  # the samples given out midway are not changed by later work
+        assert np.array_equal(s.keys, k) and np.array_equal(s.nbytes, b) and np.array_equal(s.counted, c)
+    s = asked.sample()
+    assert s.keys is asked.sample().keys  # one part: shared, not copied again

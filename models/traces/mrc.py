@@ -115,29 +115,49 @@ def earlier_larger_counts(values: npt.NDArray[np.int64]) -> IntArray:
     order = np.arange(n, dtype=np.int64)
     vals = values.astype(np.int64)
     idx = np.arange(n, dtype=np.int64)
-    for b in range(bits - 1, -1, -1):
-        bit = (vals >> b) & 1
+    for b in range(bits - 1, -1, -1):  # temporaries are dropped (or reused) as soon as done with
+        bit = vals >> b
+        bit &= 1
         prefix = vals >> (b + 1)
         is_start = np.empty(n, dtype=bool)
         is_start[0] = True
         np.not_equal(prefix[1:], prefix[:-1], out=is_start[1:])
-        start = np.maximum.accumulate(np.where(is_start, idx, 0))
+        del prefix
+        start = np.where(is_start, idx, 0)
+        np.maximum.accumulate(start, out=start)
         ones_incl = np.cumsum(bit)
-        ones_before_start = ones_incl[start] - bit[start]
-        ones_before = ones_incl - bit - ones_before_start
+        ones_before_start = ones_incl[start]
+        ones_before_start -= bit[start]
+        ones_before = ones_incl - bit
+        ones_before -= ones_before_start
         zero = bit == 0
+        del bit
         counts[order[zero]] += ones_before[zero]
         starts = np.flatnonzero(is_start)
         ends = np.append(starts[1:], n)
-        zeros_in_group = (ends - starts) - (ones_incl[ends - 1] - ones_before_start[starts])
-        group = np.cumsum(is_start) - 1
-        zeros_before = (idx - start) - ones_before
-        new_pos = np.where(zero, start + zeros_before, start + zeros_in_group[group] + ones_before)
+        zeros_in_group = ends - starts
+        zeros_in_group -= ones_incl[ends - 1] - ones_before_start[starts]
+        del starts, ends, ones_incl, ones_before_start
+        group = np.cumsum(is_start)
+        del is_start
+        group -= 1
+        new_pos = zeros_in_group[group]  # start + zeros_in_group[group] + ones_before where bit is 1
+        del group, zeros_in_group
+        new_pos += start
+        new_pos += ones_before
+        zeros_before = idx - start  # start + zeros_before where bit is 0
+        zeros_before -= ones_before
+        zeros_before += start
+        del start, ones_before
+        np.copyto(new_pos, zeros_before, where=zero)
+        del zeros_before, zero
         new_order = np.empty_like(order)
         new_order[new_pos] = order
+        order = new_order
         new_vals = np.empty_like(vals)
         new_vals[new_pos] = vals
-        order, vals = new_order, new_vals
+        vals = new_vals
+        del new_pos, new_order, new_vals
     return counts
 
 
@@ -150,7 +170,11 @@ def stack_distances(keys: npt.NDArray[np.int64]) -> IntArray:
     keys = np.asarray(keys, dtype=np.int64)
     prev = previous_access(keys)
     later = earlier_larger_counts(prev + 1)
-    d = np.arange(keys.size, dtype=np.int64) - prev - 1 - later
+    d = np.arange(keys.size, dtype=np.int64)  # t - p - 1 - later, in place
+    d -= prev
+    d -= 1
+    d -= later
+    del later
     d[prev < 0] = -1
     return d
 
@@ -260,13 +284,29 @@ class ShardsSampler:
         self._n = keys.size
 
     def sample(self) -> BlockSample:
-        def cat(parts: list[npt.NDArray[np.generic]], dtype: type) -> npt.NDArray[np.generic]:
+        """The sample so far. Its arrays are shared with the sampler, which keeps them in place of
+        its parts (one part each, as after :meth:`_shrink`; its hashes dropped, to be computed again
+        by a later shrink if any, as ``shards_hash`` of the keys gives them): the sample is then
+        held once, not twice (the parts and their join), while the curves are computed. Neither
+        side changes an array in place."""
+
+        def cat(parts: Sequence[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
+            if len(parts) == 1:
+                return parts[0]
             return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
+        keys, nbytes, counted = (
+            cat(self._keys, np.int64),
+            cat(self._nbytes, np.int64),
+            cat(self._counted, np.bool_),
+        )
+        if len(self._keys) > 1:
+            self._keys, self._nbytes, self._counted = [keys], [nbytes], [counted]
+            self._hashes = [None]
         return BlockSample(
-            keys=cat(self._keys, np.int64),  # type: ignore[arg-type]
-            nbytes=cat(self._nbytes, np.int64),  # type: ignore[arg-type]
-            counted=cat(self._counted, np.bool_),  # type: ignore[arg-type]
+            keys=keys,
+            nbytes=nbytes,
+            counted=counted,
             threshold=self.threshold,
             requests=self.requests,
             bytes=self.bytes,
