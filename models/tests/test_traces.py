@@ -19,9 +19,10 @@ from models.traces import (
     TraceOptions,
     analyze_trace,
 )
+from models.traces import heat as heat_module
 from models.traces import keys as keys_module
 from models.traces.builder import IntervalCounters, ProfileBuilder
-from models.traces.heat import CHUNK_SIZES_MIB, TierTable, needed_chunks, tier_table
+from models.traces.heat import CHUNK_SIZES_MIB, TierTable, chunk_heat, needed_chunks, tier_table
 from models.traces.keys import (
     add_sums,
     compact_entries,
@@ -1072,6 +1073,35 @@ def test_hottest_chunks_counted_in_place_match_the_descending_sort(heats: list[t
     ]
 
     assert needed_chunks(heat) == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 5000), st.integers(1, 12)), min_size=1, max_size=400
+    ),
+    st.sampled_from([0.0078125, 0.03125, 2.0, 7.5]),
+    st.sampled_from([1, 3, 64, 1 << 18]),
+)
+def test_chunk_heat_marked_a_window_at_a_time_matches_the_whole_chunk_keys(
+    entries: list[tuple[int, int, int]], chunk_mib: float, window: int
+) -> None:
+    # chunk_heat marks the runs of chunk keys a window at a time; the sums equal, bit for bit,
+    # those of sum_runs over the whole array of chunk keys (the earlier way)
+    table = {(stream << 40) | block: 1 / q for stream, block, q in entries}
+    keys = np.asarray(sorted(table), dtype=np.int64)
+    weights = np.asarray([table[k] for k in keys.tolist()])
+    ratio = round(chunk_mib * (1 << 20) / 4096)
+    mask = (1 << 40) - 1
+    want = sum_runs(((keys >> 40) << 40) | ((keys & mask) // ratio), weights)[1]
+    old_window = heat_module.RANK_CHUNK
+    heat_module.RANK_CHUNK = window
+    try:
+        got = chunk_heat(keys, weights, chunk_mib)
+    finally:
+        heat_module.RANK_CHUNK = old_window
+
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
 
 
 def test_compact_entries_keep_every_value() -> None:

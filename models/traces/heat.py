@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import Field
 
 from models.base import Output
-from models.traces.keys import STREAM_SHIFT, sum_by_key, sum_runs
+from models.traces.keys import RANK_CHUNK, STREAM_SHIFT, sum_by_key, sum_marked_runs
 from models.traces.records import FloatArray, IntArray
 from models.units import GB, MIB
 
@@ -100,13 +100,27 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float, unit_shift
         return weights
     shift = STREAM_SHIFT - unit_shift
     mask = (1 << shift) - 1
-    chunk_keys = keys & mask  # ((keys >> shift) << shift) | ((keys & mask) // ratio), in place
-    chunk_keys //= ratio
-    if keys.size and int(keys.max()) >> shift:  # keys on streams other than 0
-        chunk_keys |= keys & ~mask
+    other_streams = bool(keys.size and int(keys.max()) >> shift)
+
+    def chunk_keys_of(k: IntArray) -> IntArray:
+        """``((k >> shift) << shift) | ((k & mask) // ratio)``, built in place."""
+        chunk_keys = k & mask
+        chunk_keys //= ratio
+        if other_streams:
+            chunk_keys |= k & ~mask
+        return chunk_keys
+
     if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
-        return sum_by_key([chunk_keys], [weights], shift)[1]
-    return sum_runs(chunk_keys, weights)[1]  # sorted block keys give sorted chunk keys
+        return sum_by_key([chunk_keys_of(keys)], [weights], shift)[1]
+    # sorted block keys give sorted chunk keys: the runs of equal chunk keys are marked a window at
+    # a time (no chunk key array of the map's length), then summed as sum_runs sums them
+    new = np.empty(keys.size, dtype=bool)
+    if keys.size:
+        new[0] = True
+    for a in range(1, keys.size, RANK_CHUNK):
+        ck = chunk_keys_of(keys[a - 1 : a + RANK_CHUNK])
+        np.not_equal(ck[1:], ck[:-1], out=new[a : a + RANK_CHUNK])
+    return sum_marked_runs(new, np.flatnonzero(new), weights)
 
 
 def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -> list[int]:

@@ -253,8 +253,14 @@ def add_sums(
     seen = np.zeros(-(-(hi - lo + 1) // 64) * 64, dtype=bool)
     for k, _ in parts:
         seen[offsets(k)] = True
+    # the table's keys kept as their offsets (uint32 when the range allows: half the int64 keys),
+    # so the keys are freed before the sums array is made
+    old = np.empty(keys.size, dtype=np.uint32 if hi - lo < 1 << 32 else np.int64)
     for a in range(0, keys.size, RANK_CHUNK):
-        seen[offsets(keys[a : a + RANK_CHUNK])] = True
+        o = offsets(keys[a : a + RANK_CHUNK])
+        seen[o] = True
+        old[a : a + RANK_CHUNK] = o
+    del keys
     words, before = _rank_words(seen)
     total = np.zeros(int(before[-1]) + 1 + int(np.bitwise_count(words[-1])), dtype=np.float64)
     parts.reverse()
@@ -262,9 +268,9 @@ def add_sums(
         k, w = parts.pop()
         np.add.at(total, _rank(words, before, offsets(k)), w.astype(np.float64, copy=False))
         del k, w
-    for a in range(0, keys.size, RANK_CHUNK):  # the table's sums: distinct ranks, ascending
-        total[_rank(words, before, offsets(keys[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
-    del keys, sums, words, before  # the old table, before the new keys are listed
+    for a in range(0, old.size, RANK_CHUNK):  # the table's sums: distinct ranks, ascending
+        total[_rank(words, before, _int64(old[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
+    del old, sums, words, before  # the old table, before the new keys are listed
     present = np.flatnonzero(seen)
     del seen
     present += lo
@@ -279,17 +285,23 @@ def sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]
         return keys, weights
     new = _runs(keys)
     starts = np.flatnonzero(new)
+    return keys[starts], sum_marked_runs(new, starts, weights)
+
+
+def sum_marked_runs(new: BoolArray, starts: IntArray, weights: FloatArray) -> FloatArray:
+    """The sums of :func:`sum_runs` from the runs' marks (``new``: where each run starts) and
+    their positions (``starts``): for callers that mark the runs without the keys themselves."""
     sums = np.empty(starts.size, dtype=np.float64)
     j = 0
     while j < starts.size:
         a = int(starts[j])
         k = int(np.searchsorted(starts, a + RANK_CHUNK))  # the runs starting in this window (>= 1)
-        b = int(starts[k]) if k < starts.size else keys.size
+        b = int(starts[k]) if k < starts.size else new.size
         run = np.cumsum(new[a:b], dtype=np.int64)
         run -= 1
         sums[j:k] = np.bincount(run, weights=weights[a:b], minlength=k - j)
         j = k
-    return keys[starts], sums
+    return sums
 
 
 def distinct(keys: IntArray) -> IntArray:
