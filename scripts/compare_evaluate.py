@@ -30,6 +30,7 @@ from models.ports import PortGroup  # noqa: E402
 from models.raid import RaidLayout  # noqa: E402
 from models.results import DegradedMode  # noqa: E402
 from models.tests.conftest import make_config  # noqa: E402
+from models.tests.test_evaluate import tiered_config  # noqa: E402
 from models.workload import Phase, Replication, Skew, Workload  # noqa: E402
 
 
@@ -101,23 +102,6 @@ def workload(rng, name, pools):
     )
 
 
-def tiered(n_ssd, n_hdd):
-    return Configuration(
-        name="tiered",
-        controller=ControllerSpec(model="t", count=2, cores=8, dram_cache_gb=16),
-        ports=[PortGroup(type="8gfc", count=8)],
-        pools=[
-            DrivePool(
-                name="ssd", drive=ssd, drive_count=n_ssd, raid=RaidLayout(scheme="raid5", group_width=4)
-            ),
-            DrivePool(
-                name="sas", drive=hdd, drive_count=n_hdd, raid=RaidLayout(scheme="raid5", group_width=8)
-            ),
-        ],
-        tiering={"tiers": ["ssd", "sas"], "chunk_mb": 1024},
-    )
-
-
 def two_pools():
     return Configuration(
         name="two",
@@ -137,7 +121,7 @@ configs = [
     (make_config(hdd, "raid5", 8, 24, ctrl={"dram_cache_gb": 0}), [None]),
     (make_config(ssd_e, "raid5", 8, 16), [None]),
     (make_config(ssd, "raid6", 10, 20, ctrl={"dram_cache_gb": 64, "count": 1, "ha_mode": "single"}), [None]),
-    (tiered(8, 48), ["ssd", "sas", None]),
+    (tiered_config(ssd, hdd, 8, 48), ["ssd", "sas", None]),
     (two_pools(), ["a", "b", None]),
 ]
 catalog = load_catalog(Path(sys.argv[1]) / "fixtures")
