@@ -292,8 +292,10 @@ def _che_solve(c_items: float, pop: _Popularity) -> tuple[float, float]:
         y = q * -t
         np.maximum(y, -_MAX_EXPONENT, out=y)
         np.expm1(y, out=y)
-        f = -float(y @ m) - c_items
-        h = -float(y @ mq)
+        # ndarray.dot: the same BLAS dot product as the @ operator, without the matmul dispatch
+        # (half the cost on these 256 floats, twice a step)
+        f = -float(y.dot(m)) - c_items
+        h = -float(y.dot(mq))
         if f == 0.0:
             break
         if f > 0.0:

@@ -847,7 +847,7 @@ class PoolFigures(NamedTuple):
     wait_ms: float  # the wait at the drives with every group whole
     utilization: float  # data drives (0..inf)
     parity_utilization: float  # dedicated parity drives (0 without)
-    failure: tuple[float, float] | None  # :func:`failure_utilizations`
+    failure: tuple[float, float] | None  # :func:`failure_utilizations` (see pool_figures' terms)
     degraded_utilization: float | None  # the degraded group's, in a degraded evaluation
     miss: MissWait
     backend_iops: Num
@@ -873,7 +873,9 @@ def pool_figures(
 ) -> PoolFigures:
     """The numbers behind :func:`pool_load` (same arguments), with no explanation built: work,
     utilizations, the miss path, the degraded group and the drive writes per day. ``terms``: keep
-    each phase's term of the back-end formula (:attr:`PoolWork.terms`, for the text)."""
+    each phase's term of the back-end formula (:attr:`PoolWork.terms`, for the text); without
+    them (a figures-only pass, never explained) ``failure`` is left None unless ``degraded``
+    needs it."""
     layout = pool.raid
     if plans is None:
         plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
@@ -892,11 +894,14 @@ def pool_figures(
     )
     u = float(st.u_data)
     u_par = float(st.u_parity)
-    failure = failure_utilizations(pool, work, roles, st, p)
+    degraded_group_meets = degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING)
+    # the failure figures feed the explained failure result and a degraded group's wait: a
+    # figures-only pass of a healthy pool reads neither
+    failure = failure_utilizations(pool, work, roles, st, p) if terms or degraded_group_meets else None
     deg_u: float | None = None
     wait_ms = wait
     wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
-    if degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING) and failure is not None:
+    if degraded_group_meets and failure is not None:
         # through the percentage the failure result reports, as it always was
         deg_u = (100.0 * (failure[1] if degraded is DegradedMode.REBUILDING else failure[0])) / 100.0
         deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
