@@ -32,7 +32,7 @@ from pydantic import Field
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat, validator_of
 from models.explain import fmt
 from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
-from models.workload import Phase, Workload
+from models.workload import Phase, ReplicationMode, Workload
 
 Num = Any
 """A float, or a numpy array of them (one element per candidate in the batch path)."""
@@ -264,7 +264,7 @@ def controller_load(
         write_kib_per_s += w * size
         dedupe = dedupe or wl.dedupe_ratio > 1
         compression = compression or wl.compression_ratio > 1
-        replication = replication or wl.replication.mode.value != "none"
+        replication = replication or wl.replication.mode is not ReplicationMode.NONE
         if layout is None:
             chunk_writes += w * remote_copies
             chunk_write_kib += w * size * remote_copies

@@ -29,7 +29,7 @@ from models.pool import MissWait
 from models.results import Check, Limit, PhaseResult
 from models.tail_latency import Path, gamma_path, quantiles_or_none, sojourn_moments
 from models.units import transfer_ms
-from models.workload import Phase, Workload
+from models.workload import Phase, ReplicationMode, Workload
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def phase_figures(
         ] + [paths[rp].path(rnd * miss * share, front_ms + t_hit, size) for rp, share in route if share > 0]
         quantiles = quantiles_or_none(read_paths, qs)
     drives_ok = all(paths[rp].keeps_up for rp, _ in route)
-    sync = w.replication.sync_latency_ms if w.replication.mode.value == "sync" else 0.0
+    sync = w.replication.sync_latency_ms if w.replication.mode is ReplicationMode.SYNC else 0.0
     write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
     rf = ph.read_pct / 100
     avg = None

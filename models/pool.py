@@ -63,6 +63,7 @@ from models.queueing import mg1_wait_moments
 from models.raid import (
     AccessPlan,
     RaidLayout,
+    RaidScheme,
     degraded_read_cost,
     in_front_end_units,
     read_plan,
@@ -378,6 +379,7 @@ class PoolPlans:
         self.metadata_memo: dict[float, Work] = {}
         self.roles_memo: dict[int, Roles] = {}
         self._write_costs: tuple[float, float] | None = None
+        self._readahead_run_kib: float | None = None
 
     def roles(self, n: int) -> Roles:
         """:func:`pool_roles` of the layout with ``n`` drives."""
@@ -395,6 +397,13 @@ class PoolPlans:
                 sequential_write_cost(self.layout),
             )
         return self._write_costs
+
+    def readahead_run_kib(self) -> float:
+        """KiB each drive moves per readahead request (:func:`models.raid.stream_run_kib` of the
+        layout at the parameters' ``readahead_kib``), worked out once for every window."""
+        if self._readahead_run_kib is None:
+            self._readahead_run_kib = stream_run_kib(self.layout, self.p.readahead_kib)
+        return self._readahead_run_kib
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
@@ -527,7 +536,14 @@ def pool_work(
     Hit ratios may be arrays (one per candidate, in the batch path); with ``scheme`` the result
     carries each phase's term of the back-end formula.
     """
-    out = PoolWork()
+    # the totals are locals, the PoolWork built at the end: the same sums, without an attribute
+    # store per term
+    fe_iops: float = 0.0
+    read_miss_rate: Num = 0.0
+    miss_fixed_ms: Num = 0.0
+    outstanding: Num = 0.0
+    concurrency_stated = True
+    terms: list[str] = []
     rd, wr = Work(), Work()
     seq_r, seq_w = plans.streams(True)
     xr, xw = extra_stream_kib
@@ -545,13 +561,13 @@ def pool_work(
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
         sr, sw = plans.streams(ph.sequential_streams != 1)
-        out.fe_iops += iops
+        fe_iops += iops
         if ph.concurrency is None:
-            out.concurrency_stated = False
+            concurrency_stated = False
         else:
             # only read misses wait on the drives in the request path (writes are acknowledged
             # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
-            out.outstanding = out.outstanding + ph.concurrency * rf * rnd * miss
+            outstanding = outstanding + ph.concurrency * rf * rnd * miss
         red = plans.reduction(wl)
         start = rd, wr
         plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
@@ -581,12 +597,20 @@ def pool_work(
                 wr = wr.plus(rw, w_rnd * unique).plus(meta, w_rnd * (1.0 - unique)).plus(sw, w_kib)
                 wr = wr.plus(_ONE_IO, w_kib / size * sw.kib)
                 rd = rd.plus(_ONE_IO, seq_reads)
-            out.read_miss_rate = out.read_miss_rate + r_miss
-            out.miss_fixed_ms = out.miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
+            read_miss_rate = read_miss_rate + r_miss
+            miss_fixed_ms = miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
-            out.terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
-    out.reads, out.writes = rd, wr
-    return out
+            terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
+    return PoolWork(
+        reads=rd,
+        writes=wr,
+        fe_iops=fe_iops,
+        read_miss_rate=read_miss_rate,
+        miss_fixed_ms=miss_fixed_ms,
+        outstanding=outstanding,
+        concurrency_stated=concurrency_stated,
+        terms=terms,
+    )
 
 
 def _term(
@@ -778,6 +802,10 @@ def failure_utilizations(
     return u_failed, u_failed + p.rebuild_min_rate_mb_s / pool.drive.media_rate_mb_s
 
 
+_MIRRORED = frozenset({RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR, RaidScheme.REPLICA})
+"""Layouts whose rebuild reads one surviving copy (the others read the group's data drives)."""
+
+
 def failure_result(
     pool: DrivePool,
     work: Work,
@@ -800,9 +828,7 @@ def failure_result(
     rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
     hours = drive.capacity_gb * 1000.0 / rate / 3600.0
     # bits the rebuild must read without an error it cannot correct
-    survivors = (
-        1 if layout.scheme.value in {"raid1", "raid10", "zfs-mirror", "replica"} else layout.data_drives
-    )
+    survivors = 1 if layout.scheme in _MIRRORED else layout.data_drives
     read_gb = survivors * drive.capacity_gb
     p_ure = unrecoverable_read_probability(drive, read_gb) if tolerated_failures(layout) == 1 else 0.0
     return FailureResult(
@@ -907,7 +933,7 @@ def pool_figures(
         deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
         wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
         wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
-    ra_ms = float(readahead_service_ms(t, st.p_read, stream_run_kib(layout, p.readahead_kib))) + wait_ms
+    ra_ms = float(readahead_service_ms(t, st.p_read, plans.readahead_run_kib())) + wait_ms
     dwpd = None
     if pool.drive.endurance_dwpd is not None:
         dwpd = drive_writes_per_day(endurance_kib_per_s(work, roles), pool.drive)
