@@ -57,6 +57,7 @@ from models.controller import (
     controller_load,
     controller_utilization,
     cpu_response_ms,
+    cpu_seconds_per_second,
     utilization_text,
 )
 from models.explain import Explained, clear_formatted, explained, figures_only, fmt
@@ -416,7 +417,8 @@ def _figures(
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
     bus = _backend_bus(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
-    u_ctrl, u_fo = _controllers(cload, setup, checks)
+    cpu_s = cpu_seconds_per_second(cload, ctrl)  # the utilizations and the CPU response share it
+    u_ctrl, u_fo = _controllers(cload, setup, checks, cpu_s)
     cross = cross_node_mb_s(cfg, backend_mb_s) if shares_ports(cfg) else 0.0
     mb_s, u_port = _ports(members, cfg, checks, cross_mb_s=cross)
     net_exp = cluster_network(cfg, backend_mb_s)
@@ -429,7 +431,7 @@ def _figures(
 
     # latency of each phase
     front = FrontEnd(
-        r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl),
+        r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl, cpu_s),
         port_utilization=u_port,
         port_mb_s=max(pg.mb_s_per_port for pg in cfg.ports),
         host_overhead_ms=p.host_overhead_ms,
@@ -744,18 +746,21 @@ def _pools(
     return figures, paths
 
 
-def _controllers(cload: ControllerLoad, setup: _Setup, checks: list[Limit]) -> tuple[float, float | None]:
+def _controllers(
+    cload: ControllerLoad, setup: _Setup, checks: list[Limit], cpu_s: float
+) -> tuple[float, float | None]:
     """Controller utilization (0..1), normal (or with one failed) and after a failover (None when
-    no failover applies); appends their checks."""
+    no failover applies); appends their checks. ``cpu_s``: the load's CPU demand
+    (:func:`models.controller.cpu_seconds_per_second`), which both utilizations divide."""
     cfg, ctrl = setup.cfg, setup.cfg.controller
-    u_ctrl = controller_utilization(cload, ctrl, setup.serving)
+    u_ctrl = controller_utilization(cload, ctrl, setup.serving, cpu_s)
     failed = setup.degraded is DegradedMode.CONTROLLER_FAILED
     ctrl_name = "controllers (one failed)" if failed else "controllers"
     limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
     checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
     if not _fails_over(setup):
         return u_ctrl, None
-    u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover)
+    u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover, cpu_s)
     checks.append(
         Limit(
             "controllers after failover",

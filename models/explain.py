@@ -43,16 +43,7 @@ def fmt(x: float | None, digits: int = 3) -> str:
     (``""`` within :func:`figures_only`)."""
     if _FIGURES_ONLY.get():
         return ""
-    # number()'s body inlined: an evaluation calls this some 300 times, nearly all for a float at
-    # 3 digits, and a nested call costs about as much as the dict lookup it leads to
-    if type(x) is float and digits == 3:
-        text = _FORMATTED.get(x)
-        if text is None:
-            if len(_FORMATTED) >= _FORMATTED_KEPT:
-                _FORMATTED.clear()
-            text = _FORMATTED[x] = _formatted(x, 3)
-        return text
-    return _formatted(x, digits)
+    return number(x, digits)
 
 
 def number(x: float | None, digits: int = 3) -> str:
