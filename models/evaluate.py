@@ -198,6 +198,12 @@ class _Setup:
         self.pools = [written_pool(pl, cfg.architecture) for pl in cfg.pools]
         self.planned_fill = {pl.name: planned_fill(pl, cfg) for pl in cfg.pools}
         self.write_fill = {pl.name: write_fill(pl, cfg) for pl in cfg.pools}
+        # what every pass over a window asks of the configuration alone, worked out once
+        self.remote_copies = remote_copies(cfg.architecture)
+        self.full_stripe_reads = full_stripe_reads(cfg)
+        self.shares_ports = shares_ports(cfg)
+        self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
+        self.fails_over = _fails_over(self)
         # each pool's access plans, priced once for every window (and the cold-cache case)
         self.plans = {
             pl.name: pool_plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
@@ -411,15 +417,15 @@ def _figures(
         members,
         hits,
         backend_ios=sum(f.backend_iops or 0.0 for f in pools),
-        remote_copies=remote_copies(cfg.architecture),
+        remote_copies=setup.remote_copies,
         stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
-        full_stripe_reads=full_stripe_reads(cfg),
+        full_stripe_reads=setup.full_stripe_reads,
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
     bus = _backend_bus(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     cpu_s = cpu_seconds_per_second(cload, ctrl)  # the utilizations and the CPU response share it
     u_ctrl, u_fo = _controllers(cload, setup, checks, cpu_s)
-    cross = cross_node_mb_s(cfg, backend_mb_s) if shares_ports(cfg) else 0.0
+    cross = cross_node_mb_s(cfg, backend_mb_s) if setup.shares_ports else 0.0
     mb_s, u_port = _ports(members, cfg, checks, cross_mb_s=cross)
     net_exp = cluster_network(cfg, backend_mb_s)
     if net_exp is not None:
@@ -433,7 +439,7 @@ def _figures(
     front = FrontEnd(
         r_ctrl_ms=cpu_response_ms(cload, ctrl, u_ctrl, cpu_s),
         port_utilization=u_port,
-        port_mb_s=max(pg.mb_s_per_port for pg in cfg.ports),
+        port_mb_s=setup.port_mb_s,
         host_overhead_ms=p.host_overhead_ms,
         cache_hit_ms=ctrl.cache_hit_ms,
         write_ack_ms=ctrl.write_ack_ms,
@@ -758,7 +764,7 @@ def _controllers(
     ctrl_name = "controllers (one failed)" if failed else "controllers"
     limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
     checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
-    if not _fails_over(setup):
+    if not setup.fails_over:
         return u_ctrl, None
     u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover, cpu_s)
     checks.append(
