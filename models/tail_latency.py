@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import struct
+from itertools import chain
 from typing import NamedTuple
 
 # scipy.special.cython_special.gammaincinv is the ufunc scipy.special.gammaincinv's own scalar
@@ -86,14 +87,15 @@ def mixture_quantiles(paths: list[Path], qs: tuple[float, ...]) -> list[float]:
     ``A + w_g G(t)``, inverted with the regularized incomplete gamma function); several gamma paths
     are first pooled into one of the same mean and variance (:func:`pooled_gamma`).
     """
-    if any(not 0.0 < q < 1.0 for q in qs):
-        raise InputError("q", "a quantile lies strictly between 0 and 1")
+    for q in qs:  # loops and locals, not generators and attributes: a window asks four times
+        if not 0.0 < q < 1.0:
+            raise InputError("q", "a quantile lies strictly between 0 and 1")
     points: list[tuple[float, float]] = []  # (position, weight)
     gammas: list[Path] = []
     total = 0.0
     # weights relative to the largest: a mixture of vanishing weights (denormal shares) keeps its
     # proportions instead of losing them to rounding
-    top = max((p.weight for p in paths), default=0.0)
+    top = max([p[0] for p in paths], default=0.0)
     for weight, const_ms, k, theta_ms in paths:
         if weight <= 0:
             continue
@@ -112,17 +114,19 @@ def mixture_quantiles(paths: list[Path], qs: tuple[float, ...]) -> list[float]:
             points.append((g.const_ms, g.weight))
             g = None
     points.sort()
+    points.append((math.inf, 0.0))
+    g_weight, g_const_ms, g_k, g_theta_ms = g if g is not None else (0.0, 0.0, 0.0, 0.0)
     out = []
     for q in qs:
         need_total = q * total  # work in unnormalized weights
         acc, prev, found = 0.0, -math.inf, None
-        for pos, w in [*points, (math.inf, 0.0)]:
+        for pos, w in points:
             need = need_total - acc
             if need <= 0:
                 found = prev
                 break
-            if g is not None and need < g.weight:
-                t = g.const_ms + g.theta_ms * gammaincinv(g.k, need / g.weight)
+            if g is not None and need < g_weight:
+                t = g_const_ms + g_theta_ms * gammaincinv(g_k, need / g_weight)
                 if t <= prev:
                     found = prev
                     break
@@ -146,8 +150,11 @@ def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | 
 
     Remembered for the very same inputs (their exact bits: a sweep or a page evaluating the same
     workloads again meets them), at most :data:`_KEPT` of them."""
-    flat = [x for p in paths for x in p]
-    key = struct.pack(f"{len(flat) + len(qs)}d", *flat, *qs)
+    n = 4 * len(paths) + len(qs)  # a Path is 4 floats
+    packer = _PACKERS.get(n)
+    if packer is None:
+        packer = _PACKERS[n] = struct.Struct(f"{n}d")
+    key = packer.pack(*chain.from_iterable(paths), *qs)
     got = _QUANTILES.get(key)
     if got is None:
         if len(_QUANTILES) >= _KEPT:
@@ -158,6 +165,9 @@ def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | 
 
 _QUANTILES: dict[bytes, tuple[float | None, ...]] = {}
 _KEPT = 4096
+
+_PACKERS: dict[int, struct.Struct] = {}
+"""The compiled ``struct`` format of each key length (a window's mixtures have a few lengths)."""
 
 
 def clear_quantiles() -> None:
