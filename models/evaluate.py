@@ -646,7 +646,8 @@ def _cold_cache(
         served = _figures(members, cold_hits, routes, tiering, setup, explain=False)
     checks = served.checks
     passed = all(c.passed for c in checks)
-    bottleneck = sorted(checks, key=lambda c: c.load, reverse=True)[0].name  # as _verdict ranks
+    # the first of the highest loads, as _verdict's stable descending sort ranks them (no load is NaN)
+    bottleneck = max(checks, key=lambda c: c.load).name
     failing = [c.check().text for c in checks if not c.passed][:3]
     return _COLD_CACHE_RESULT(
         {

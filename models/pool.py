@@ -915,9 +915,8 @@ def pool_figures(
     g, h, limit = ncq_parameters(pool.drive, p)
     q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
     st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
-    mean_read, mean_all, wait = (
-        float(x) for x in miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
-    )
+    mean_read, mean_all, wait = miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
+    mean_read, mean_all, wait = float(mean_read), float(mean_all), float(wait)
     u = float(st.u_data)
     u_par = float(st.u_parity)
     degraded_group_meets = degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING)
