@@ -153,6 +153,8 @@ def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | 
     n = 4 * len(paths) + len(qs)  # a Path is 4 floats
     packer = _PACKERS.get(n)
     if packer is None:
+        if len(_PACKERS) >= 256:  # bounded, as the answers are, for a server fed any mixtures
+            _PACKERS.clear()
         packer = _PACKERS[n] = struct.Struct(f"{n}d")
     key = packer.pack(*chain.from_iterable(paths), *qs)
     got = _QUANTILES.get(key)
