@@ -479,8 +479,7 @@ class ProfileBuilder:
         """Count the distinct blocks of the open interval."""
         if self.open_interval >= 0 and self._open_keys:
             self.iv.ws[self.open_interval] += (
-                distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
-                / self.heat_rate
+                distinct_count(self._open_keys, STREAM_SHIFT - self.block_shift) / self.heat_rate
             )
         self._open_keys, self._open_n, self._open_distinct = [], 0, 0
         self.open_interval = -1
@@ -561,8 +560,7 @@ class ProfileBuilder:
         ws = self.iv.ws[: max(self.iv.n, 1)].copy()
         if self.open_interval >= 0 and self._open_keys:
             ws[self.open_interval] += (
-                distinct_count(np.concatenate(self._open_keys), STREAM_SHIFT - self.block_shift)
-                / self.heat_rate
+                distinct_count(self._open_keys, STREAM_SHIFT - self.block_shift) / self.heat_rate
             )
         return ws
 

@@ -77,7 +77,8 @@ def chunk_label(mib: float) -> str:
 
 @dataclass
 class HeatMap:
-    """Heat per 4 KiB block (``keys`` ascending, ``stream << 40 | block``), possibly a sample.
+    """Heat per 4 KiB block (``keys`` ascending, ``stream << 40 | block``: int64, or uint32 when
+    all are below 2^32, as :func:`~models.traces.keys.add_sums` leaves them), possibly a sample.
 
     ``rate`` < 1: only the blocks of the cache blocks whose SHARDS hash is below a threshold are
     kept (the profile's bound on memory); counts of blocks are then divided by ``rate``, and
@@ -103,11 +104,13 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float, unit_shift
     other_streams = bool(keys.size and int(keys.max()) >> shift)
 
     def chunk_keys_of(k: IntArray) -> IntArray:
-        """``((k >> shift) << shift) | ((k & mask) // ratio)``, built in place."""
+        """``((k >> shift) << shift) | ((k & mask) // ratio)``, built in place (``k // ratio`` when
+        every key is of stream 0, as the heat map's compact uint32 keys are)."""
+        if not other_streams:
+            return k // ratio
         chunk_keys = k & mask
         chunk_keys //= ratio
-        if other_streams:
-            chunk_keys |= k & ~mask
+        chunk_keys |= k & ~mask
         return chunk_keys
 
     if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
