@@ -21,7 +21,15 @@ import numpy.typing as npt
 
 from models.base import InputError
 from models.traces.heat import COARSE_SHIFT, HEAT_BLOCK_BYTES, STREAM_SHIFT, HeatMap
-from models.traces.keys import add_sums, compact_entries, distinct, distinct_count, sum_runs, value_counts
+from models.traces.keys import (
+    add_sums,
+    compact_entries,
+    distinct,
+    distinct_count,
+    float32_if_exact,
+    sum_runs,
+    value_counts,
+)
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
     HASH_BITS,
@@ -486,17 +494,24 @@ class ProfileBuilder:
 
     def _merge_heat(self) -> None:
         """Fold the buffered (block, weight) entries into the heat map: each block's entries summed
-        in order, then added to its sum in the map (:func:`~models.traces.keys.add_sums`)."""
+        in order, then added to its sum in the map (:func:`~models.traces.keys.add_sums`). The
+        sums are kept as float32 when all are float32 exactly (sums of ``1/2^k`` heats, as from
+        I/Os of whole aligned 4 KiB blocks): the largest array the profile keeps, in half the
+        bytes; whoever computes with them does so in float64 (:class:`~models.traces.heat.HeatMap`)."""
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
             table = [self.coarse_keys, self.coarse_w]
             self.coarse_keys, self.coarse_w = None, None  # given up to add_sums, which frees it early
-            self.coarse_keys, self.coarse_w = add_sums(
+            self.coarse_keys, coarse_w = add_sums(
                 table, self._pending_coarse_keys, self._pending_coarse_w, STREAM_SHIFT - COARSE_SHIFT
             )
+            self.coarse_w = float32_if_exact(coarse_w)
+            del coarse_w
         if self._pending_keys:
             table = [self.heat_keys, self.heat_w]
             self.heat_keys, self.heat_w = _EMPTY_KEYS, _EMPTY_SUMS
-            self.heat_keys, self.heat_w = add_sums(table, self._pending_keys, self._pending_w)
+            self.heat_keys, heat_w = add_sums(table, self._pending_keys, self._pending_w)
+            self.heat_w = float32_if_exact(heat_w)
+            del heat_w
         self._pending_keys, self._pending_w = [], []
         self._pending_coarse_keys, self._pending_coarse_w = [], []
         self._pending_n = 0

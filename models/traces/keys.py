@@ -83,10 +83,15 @@ def compact_entries(keys: IntArray, weights: FloatArray) -> tuple[npt.NDArray[An
     usual ``4096 / size``); float32 to float64 is exact, so the sums do not change."""
     if keys.size and int(keys.min()) >= 0 and int(keys.max()) < (1 << 32):
         keys = keys.astype(np.uint32)
-    narrow_w = weights.astype(np.float32)
-    if np.array_equal(narrow_w, weights):
-        return keys, narrow_w
-    return keys, weights
+    return keys, float32_if_exact(weights)
+
+
+def float32_if_exact(x: FloatArray) -> npt.NDArray[Any]:
+    """``x`` as float32 when every value is a float32 exactly (half the bytes), else ``x``.
+    float32 to float64 is exact: whoever adds, sorts or sums them in float64 gets the same numbers
+    (adding float32 to float32, or summing in float32, would not)."""
+    narrow = x.astype(np.float32)
+    return narrow if np.array_equal(narrow, x) else x
 
 
 def _narrow(keys: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
@@ -216,8 +221,9 @@ def add_sums(
     neither a sort nor a merge of the table. Otherwise the entries are summed by
     :func:`sum_by_key` and the two tables merged (:func:`merge_tables`).
 
-    The entries and the table's keys may be compact (:func:`compact_entries`); over a byte map
-    the new keys come back as uint32 when all are below 2^32 (:func:`_marked_keys`). The three
+    The entries and the table may be compact (:func:`compact_entries`; the table's sums float32
+    when all are float32 exactly: :func:`float32_if_exact`); over a byte map the new keys come back
+    as uint32 when all are below 2^32 (:func:`_marked_keys`). The three
     lists are emptied (the
     function holds the only references), so that the entries
     are freed as they are added and the old table before the new keys are listed: the table and
