@@ -529,8 +529,10 @@ class ProfileBuilder:
         sums are kept as float32 when all are float32 exactly (sums of ``1/2^k`` heats, as from
         I/Os of whole aligned 4 KiB blocks): the largest array the profile keeps, in half the
         bytes; whoever computes with them does so in float64 (:class:`~models.traces.heat.HeatMap`)."""
-        if self._pending_keys or self._pending_coarse_keys:
-            release_free_heap()  # the merge's temporaries come next
+        if (self._pending_keys or self._pending_coarse_keys) and self.heat_keys.size >= MERGE_EVERY:
+            # the merge's temporaries (tens of MB from a map of this size) come next; below it the
+            # pages given back would cost more to fault in again than they save
+            release_free_heap()
         if self._pending_coarse_keys and self.coarse_keys is not None and self.coarse_w is not None:
             table = [self.coarse_keys, self.coarse_w]
             self.coarse_keys, self.coarse_w = None, None  # given up to add_sums, which frees it early
