@@ -28,7 +28,7 @@ from scipy.optimize import minimize_scalar
 
 from models.base import Frozen, Output
 from models.cache import hit_ratio_curve
-from models.traces.builder import Partition, ProfileBuilder
+from models.traces.builder import Partition, ProfileBuilder, release_free_heap
 from models.traces.heat import TierTable, io_share_of_hottest, tier_table
 from models.traces.merge import merge
 from models.traces.mrc import (
@@ -334,6 +334,7 @@ def combine(
     profile, the miss-ratio curves from the partitions' samples, the tier table, the workload."""
     opts = options or TraceOptions()
     started = time.perf_counter()
+    release_free_heap()  # what the reading left free, before the curves' temporaries
     state = parts[0].parse
     builder = merge([p.builder for p in parts])
     merged = time.perf_counter()

@@ -77,7 +77,9 @@ def chunk_label(mib: float) -> str:
 
 @dataclass
 class HeatMap:
-    """Heat per 4 KiB block (``keys`` ascending, ``stream << 40 | block``), possibly a sample.
+    """Heat per 4 KiB block (``keys`` ascending, ``stream << 40 | block``: int64, or uint32 when
+    all are below 2^32, as :func:`~models.traces.keys.add_sums` leaves them), possibly a sample;
+    ``weights`` float64, or float32 when all are float32 exactly (sums of ``1/2^k`` heats).
 
     ``rate`` < 1: only the blocks of the cache blocks whose SHARDS hash is below a threshold are
     kept (the profile's bound on memory); counts of blocks are then divided by ``rate``, and
@@ -103,11 +105,13 @@ def chunk_heat(keys: IntArray, weights: FloatArray, chunk_mib: float, unit_shift
     other_streams = bool(keys.size and int(keys.max()) >> shift)
 
     def chunk_keys_of(k: IntArray) -> IntArray:
-        """``((k >> shift) << shift) | ((k & mask) // ratio)``, built in place."""
+        """``((k >> shift) << shift) | ((k & mask) // ratio)``, built in place (``k // ratio`` when
+        every key is of stream 0, as the heat map's compact uint32 keys are)."""
+        if not other_streams:
+            return k // ratio
         chunk_keys = k & mask
         chunk_keys //= ratio
-        if other_streams:
-            chunk_keys |= k & ~mask
+        chunk_keys |= k & ~mask
         return chunk_keys
 
     if keys.size > 1 and not np.all(keys[1:] >= keys[:-1]):  # the heat map is sorted; other input
@@ -127,7 +131,8 @@ def needed_chunks(heat: FloatArray, captures: tuple[float, ...] = IO_CAPTURES) -
     """Fewest hottest chunks carrying each share of the total heat."""
     if heat.size == 0:
         return [0 for _ in captures]
-    cum = np.negative(heat)  # the heats in descending order, summed: in one array, in place
+    # the heats in descending order, summed: in one float64 array (the map's may be float32), in place
+    cum = np.negative(heat, dtype=np.float64)
     cum.sort()
     np.cumsum(cum, out=cum)  # sums of the negated heats are the negated sums, exactly
     np.negative(cum, out=cum)
@@ -203,6 +208,8 @@ def io_share_of_hottest(weights: FloatArray, data_fraction: float) -> float:
     """Share of the I/O carried by the hottest ``data_fraction`` of the touched 4 KiB blocks."""
     if weights.size == 0:
         return 0.0
-    w = np.sort(weights)[::-1]
+    w = weights.astype(np.float64)  # sorted and summed in float64 (the map's may be float32)
+    w.sort()
+    w = w[::-1]
     k = max(1, int(round(data_fraction * w.size)))
     return float(w[:k].sum() / w.sum())

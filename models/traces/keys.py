@@ -83,17 +83,24 @@ def compact_entries(keys: IntArray, weights: FloatArray) -> tuple[npt.NDArray[An
     usual ``4096 / size``); float32 to float64 is exact, so the sums do not change."""
     if keys.size and int(keys.min()) >= 0 and int(keys.max()) < (1 << 32):
         keys = keys.astype(np.uint32)
-    narrow_w = weights.astype(np.float32)
-    if np.array_equal(narrow_w, weights):
-        return keys, narrow_w
-    return keys, weights
+    return keys, float32_if_exact(weights)
+
+
+def float32_if_exact(x: FloatArray) -> npt.NDArray[Any]:
+    """``x`` as float32 when every value is a float32 exactly (half the bytes), else ``x``.
+    float32 to float64 is exact: whoever adds, sorts or sums them in float64 gets the same numbers
+    (adding float32 to float32, or summing in float32, would not)."""
+    narrow = x.astype(np.float32)
+    return narrow if np.array_equal(narrow, x) else x
 
 
 def _narrow(keys: IntArray, hi_shift: int, lo_bits: int) -> IntArray:
     """Order-preserving narrowing of ``hi << hi_shift | lo`` keys to ``hi << lo_bits | lo``: the
-    blocks of a few streams in few enough bits to pack a position beside them."""
+    blocks of a few streams in few enough bits to pack a position beside them (int64; keys kept
+    compact as uint32 are all of stream 0, returned as they are when nothing narrows)."""
     if lo_bits == hi_shift:
         return keys
+    keys = _int64(keys)
     return ((keys >> hi_shift) << lo_bits) | (keys & ((1 << hi_shift) - 1))
 
 
@@ -214,7 +221,10 @@ def add_sums(
     neither a sort nor a merge of the table. Otherwise the entries are summed by
     :func:`sum_by_key` and the two tables merged (:func:`merge_tables`).
 
-    The entries may be compact (:func:`compact_entries`). The three lists are emptied (the
+    The entries and the table may be compact (:func:`compact_entries`; the table's sums float32
+    when all are float32 exactly: :func:`float32_if_exact`); over a byte map the new keys come back
+    as uint32 when all are below 2^32 (:func:`_marked_keys`). The three
+    lists are emptied (the
     function holds the only references), so that the entries
     are freed as they are added and the old table before the new keys are listed: the table and
     the entries are given up by the caller.
@@ -253,13 +263,18 @@ def add_sums(
     seen = np.zeros(-(-(hi - lo + 1) // 64) * 64, dtype=bool)
     for k, _ in parts:
         seen[offsets(k)] = True
-    # the table's keys kept as their offsets (uint32 when the range allows: half the int64 keys),
-    # so the keys are freed before the sums array is made
-    old = np.empty(keys.size, dtype=np.uint32 if hi - lo < 1 << 32 else np.int64)
-    for a in range(0, keys.size, RANK_CHUNK):
-        o = offsets(keys[a : a + RANK_CHUNK])
-        seen[o] = True
-        old[a : a + RANK_CHUNK] = o
+    # the table's keys in 4 bytes while the sums array is made: as they are when compact (uint32,
+    # offsets ``key - lo``), else as their offsets (uint32 when the range allows), the int64 keys freed
+    if keys.dtype == np.uint32 and lo_bits == hi_shift:
+        old, old_lo = keys, lo
+        for a in range(0, keys.size, RANK_CHUNK):
+            seen[offsets(keys[a : a + RANK_CHUNK])] = True
+    else:
+        old, old_lo = np.empty(keys.size, dtype=np.uint32 if hi - lo < 1 << 32 else np.int64), 0
+        for a in range(0, keys.size, RANK_CHUNK):
+            o = offsets(keys[a : a + RANK_CHUNK])
+            seen[o] = True
+            old[a : a + RANK_CHUNK] = o
     del keys
     words, before = _rank_words(seen)
     total = np.zeros(int(before[-1]) + 1 + int(np.bitwise_count(words[-1])), dtype=np.float64)
@@ -269,12 +284,29 @@ def add_sums(
         np.add.at(total, _rank(words, before, offsets(k)), w.astype(np.float64, copy=False))
         del k, w
     for a in range(0, old.size, RANK_CHUNK):  # the table's sums: distinct ranks, ascending
-        total[_rank(words, before, _int64(old[a : a + RANK_CHUNK]))] += sums[a : a + RANK_CHUNK]
+        o = np.subtract(old[a : a + RANK_CHUNK], old_lo, dtype=np.int64)
+        total[_rank(words, before, o)] += sums[a : a + RANK_CHUNK]
     del old, sums, words, before  # the old table, before the new keys are listed
-    present = np.flatnonzero(seen)
-    del seen
-    present += lo
-    return _widen(present, hi_shift, lo_bits), total
+    return _marked_keys(seen, lo, hi, hi_shift, lo_bits, total.size), total
+
+
+def _marked_keys(seen: BoolArray, lo: int, hi: int, hi_shift: int, lo_bits: int, n: int) -> npt.NDArray[Any]:
+    """The ``n`` keys marked in the byte map of :func:`add_sums` (``lo`` + their offset, none
+    above ``hi``), ascending. Keys below 2^32 (a single stream of up to 16 TiB) are given as uint32,
+    listed a window at a time: the table's keys are the largest array the profile keeps, and half
+    of them is some 27 MB of the peak on a trace touching 7 million blocks."""
+    if lo_bits != hi_shift or hi >= 1 << 32:
+        present = np.flatnonzero(seen)
+        present += lo
+        return _widen(present, hi_shift, lo_bits)
+    keys = np.empty(n, dtype=np.uint32)
+    j = 0
+    for a in range(0, seen.size, RANK_CHUNK):
+        window = np.flatnonzero(seen[a : a + RANK_CHUNK])
+        window += lo + a
+        keys[j : j + window.size] = window
+        j += window.size
+    return keys
 
 
 def sum_runs(keys: IntArray, weights: FloatArray) -> tuple[IntArray, FloatArray]:
@@ -310,18 +342,28 @@ def distinct(keys: IntArray) -> IntArray:
     return ordered[_runs(ordered)]
 
 
-def distinct_count(keys: IntArray, hi_shift: int = STREAM_SHIFT) -> int:
-    """Number of distinct ``stream << hi_shift | block`` keys: a byte map over their (narrowed)
-    range when it is small enough (:func:`bitmap_range`: sparser than :func:`dense_range` allows,
-    as a byte map costs less than sums), else counted by Polars' hash."""
-    if keys.size < 2:
-        return int(keys.size)
-    narrow = _narrow(keys, hi_shift, _low_bits(keys, hi_shift))
-    lo, hi = int(narrow.min()), int(narrow.max())
-    if bitmap_range(lo, hi, keys.size):
+def distinct_count(keys: IntArray | list[IntArray], hi_shift: int = STREAM_SHIFT) -> int:
+    """Number of distinct ``stream << hi_shift | block`` keys (of all the arrays): a byte map over
+    their (narrowed) range when it is small enough (:func:`bitmap_range`: sparser than
+    :func:`dense_range` allows, as a byte map costs less than sums), else counted by Polars' hash.
+
+    A list is counted as its concatenation, which the byte map does without: each array marks the
+    map in turn (an open interval's keys, a dozen MB, are not copied into one array first)."""
+    parts = [k for k in (keys if isinstance(keys, list) else [keys]) if k.size]
+    n = sum(k.size for k in parts)
+    if n < 2:
+        return n
+    lo_bits = _low_bits(parts, hi_shift)
+    lo, hi = np.iinfo(np.int64).max, -1
+    for k in parts:
+        narrow = _narrow(k, hi_shift, lo_bits)
+        lo, hi = min(lo, int(narrow.min())), max(hi, int(narrow.max()))
+    if bitmap_range(lo, hi, n):
         seen = np.zeros(hi - lo + 1, dtype=bool)
-        seen[narrow - lo] = True
+        for k in parts:
+            seen[np.subtract(_narrow(k, hi_shift, lo_bits), lo, dtype=np.int64)] = True
         return int(np.count_nonzero(seen))
+    narrow = np.concatenate([_narrow(k, hi_shift, lo_bits) for k in parts]) if len(parts) > 1 else narrow
     return int(pl.Series(values=narrow, dtype=pl.Int64).n_unique())
 
 
