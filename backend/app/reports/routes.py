@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Depends, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response, status
 
-from backend.app.core.deps import SessionDep, SettingsDep, SizingContextDep
+from backend.app.core.deps import SessionDep, SizingContextDep
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
 from backend.app.core.ratelimit import WriteQuota
+from backend.app.engine.context import SizingContext
+from backend.app.hardware.service import OnDemandHardware
 from backend.app.reports import service
 from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
 from backend.app.schemas import error_responses
@@ -45,15 +47,19 @@ def created_response(created: ReportCreated, replayed: bool = False) -> Response
 )
 def create(
     body: Annotated[ReportCreate, Body()],
-    session: SessionDep,
-    ctx: SizingContextDep,
-    settings: SettingsDep,
+    request: Request,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Recompute the result from ``inputs`` and save it; committed before the 201. With an
     ``Idempotency-Key``, a retry gets the first answer (``Idempotent-Replayed: true``)."""
-    key = Idempotency.of("reports.create", idempotency_key, body, settings.idempotency_ttl_s)
-    return created_response(*service.create(session, ctx, body, key))
+    # Session, settings and engine context from app.state here, not as dependencies: the session
+    # dependency is a generator, the costliest kind for FastAPI to solve, and this route runs in a
+    # thread anyway, where the session is closed when the save is done.
+    state = request.app.state
+    key = Idempotency.of("reports.create", idempotency_key, body, state.settings.idempotency_ttl_s)
+    ctx = SizingContext(state.catalog, state.calibration, OnDemandHardware(state.session_factory))
+    with state.session_factory() as session:
+        return created_response(*service.create(session, ctx, body, key))
 
 
 @router.get("/{report_id}", response_model=ReportSnapshot, responses=error_responses(404))
