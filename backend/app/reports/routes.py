@@ -12,7 +12,7 @@ from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Resp
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.core.config import Settings
-from backend.app.core.deps import SessionDep
+from backend.app.core.deps import open_session
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
 from backend.app.core.lanes import run_saving
 from backend.app.core.ratelimit import WriteQuota
@@ -84,9 +84,10 @@ async def create(
 
 
 @router.get("/{report_id}", response_model=ReportSnapshot, responses=error_responses(404))
-def get(session: SessionDep, report_id: ReportId) -> Response:
+def get(request: Request, report_id: ReportId) -> Response:
     """The snapshot exactly as saved (immutable)."""
-    return Response(service.get_json(session, report_id), media_type="application/json")
+    with open_session(request) as session:
+        return Response(service.get_json(session, report_id), media_type="application/json")
 
 
 @router.post(
@@ -105,13 +106,14 @@ async def recompute(request: Request, report_id: ReportId) -> Response:
 
 @router.delete("/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404))
 def delete(
-    session: SessionDep,
+    request: Request,
     report_id: ReportId,
     x_owner_token: Annotated[
         str | None, Header(max_length=200, description="the owner token from the save")
     ] = None,
 ) -> Response:
-    service.delete(session, report_id, x_owner_token)
+    with open_session(request) as session:
+        service.delete(session, report_id, x_owner_token)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -124,13 +126,14 @@ def delete(
     },
 )
 def export(
-    session: SessionDep,
+    request: Request,
     report_id: ReportId,
     format: Annotated[
         Literal["json", "csv"], Query(description="json: the snapshot; csv: one row per figure")
     ] = "json",
 ) -> Response:
     """Download the report: the JSON snapshot, or CSV with one row per window x component figure."""
-    content, media_type = service.export_report(session, report_id, format)
+    with open_session(request) as session:
+        content, media_type = service.export_report(session, report_id, format)
     disposition = f'attachment; filename="report-{report_id}.{format}"'
     return Response(content, media_type=media_type, headers={"Content-Disposition": disposition})
