@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 
-from backend.app.api.main import api_router
+from backend.app.api.main import API_ROUTERS
 from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core import openapi_document
@@ -176,7 +176,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(ServerErrorMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
 
-    app.include_router(api_router, prefix=API_PREFIX)
+    for router in API_ROUTERS:
+        app.include_router(router, prefix=API_PREFIX)
     mount_docs(app, openapi_url="/openapi.json", health_url=f"{API_PREFIX}/health")
     mount_ui(app, settings.frontend_dist)
     _share_openapi(app, (tuple(sorted(body_limits.items())), settings.max_body_bytes))

@@ -9,7 +9,7 @@ import anyio
 
 from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.lanes import json_bytes, lane_slot, run_in_lane
+from backend.app.core.lanes import SAVE_THREADS, json_bytes, lane_slot, run_in_lane, run_saving
 from backend.app.engine.context import SizingContext
 from backend.app.sizing import service
 from backend.app.sizing.schemas import EvaluateRequest
@@ -44,6 +44,33 @@ def test_a_lane_call_waits_while_a_threadpool_route_computes_in_the_lanes_slot()
 
     # the long lane has a slot of its own; the fast lane's call ran only after the route let go
     assert events == ["long lane call", "released", "route done", "lane call"]
+
+
+def test_report_saves_run_at_most_save_threads_at_once() -> None:
+    running = 0
+    most = 0
+    lock = threading.Lock()
+    release = threading.Event()
+
+    def save() -> None:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        release.wait(5)
+        with lock:
+            running -= 1
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tasks:
+            for _ in range(SAVE_THREADS + 3):
+                tasks.start_soon(run_saving, save)
+            await anyio.sleep(0.2)
+            assert most == SAVE_THREADS  # the others wait for a saving thread
+            release.set()
+
+    anyio.run(main)
+    assert running == 0 and most == SAVE_THREADS
 
 
 class _NoCustomHardware:

@@ -19,7 +19,7 @@ from backend.app.calibration import Calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings
 from backend.app.engine.context import SizingContext
-from backend.app.hardware.service import DatabaseHardware
+from backend.app.hardware.service import OnDemandHardware
 
 
 async def get_db(request: Request) -> AsyncIterator[Session]:
@@ -40,6 +40,15 @@ async def get_db(request: Request) -> AsyncIterator[Session]:
                 await anyio.to_thread.run_sync(session.close, limiter=anyio.CapacityLimiter(1))
         else:
             session.close()
+
+
+def open_session(request: Request) -> Session:
+    """A new session from the app's session factory, for a synchronous route to use and close in
+    its own thread (``with open_session(request) as session:``): no generator dependency for
+    FastAPI to solve, and a session that read something is closed where it was used, not handed to
+    another thread after the answer (a round trip per request for :func:`get_db`)."""
+    session_factory: sessionmaker[Session] = request.app.state.session_factory
+    return session_factory()
 
 
 async def get_catalog(request: Request) -> CatalogStore:
@@ -63,12 +72,13 @@ CalibrationDep = Annotated[Calibration, Depends(get_calibration)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-async def get_sizing_context(request: Request, session: SessionDep) -> SizingContext:
+async def get_sizing_context(request: Request) -> SizingContext:
     """Catalog, calibration and the custom hardware in the database, for one request (catalog and
     calibration read from ``app.state`` here: two dependencies fewer for FastAPI to solve on every
-    engine request)."""
+    engine request). Custom hardware is read in a session per lookup, opened only when a request
+    names a record: no session dependency (a generator, the costliest kind to solve) per request."""
     state = request.app.state
-    return SizingContext(state.catalog, state.calibration, DatabaseHardware(session))
+    return SizingContext(state.catalog, state.calibration, OnDemandHardware(state.session_factory))
 
 
 SizingContextDep = Annotated[SizingContext, Depends(get_sizing_context)]

@@ -53,10 +53,20 @@ ENGINE_LANE: dict[str, Lane] = {
 """The lane each engine call computes in, read by its route (:func:`json_in_lane`) and by the saved
 report of its kind (:func:`lane_slot`), so the two cannot disagree."""
 
+SAVE_THREADS = 2
+"""Report saves (``POST /reports``, recomputations) running at once per worker, each in a thread of
+its own: one computes in its engine lane's slot while the other waits for PostgreSQL. As synchronous
+routes they ran in the shared threadpool, up to 40 at once, every one of them contending for the GIL
+while one computed: at 32 connections on 2 workers (bench/api_load.py, three interleaved runs)
+27-29 context switches and 3.6-4.1 ms server CPU per report; with 2 threads, 13 and 2.8-3.3 ms, at
+a throughput as high or higher (with 4: 16-20 and 3.0-3.5 ms)."""
+
+Pool = Lane | Literal["save"]
+
 # One limiter per lane and event loop: a limiter belongs to the loop it was first used on, and
 # tests run one app under several loops (a server worker has one). Keyed by the loop object; the
 # few loops a test session makes are dropped when there are more than _MAX_LOOPS.
-_LIMITERS: dict[asyncio.AbstractEventLoop, dict[Lane, anyio.CapacityLimiter]] = {}
+_LIMITERS: dict[asyncio.AbstractEventLoop, dict[Pool, anyio.CapacityLimiter]] = {}
 _MAX_LOOPS = 8
 
 # The calls a lane computes at once in this process, whichever thread they run in.
@@ -65,14 +75,14 @@ _SLOTS: dict[Lane, threading.BoundedSemaphore] = {
 }
 
 
-def _limiter(lane: Lane) -> anyio.CapacityLimiter:
+def _limiter(pool: Pool, threads: int) -> anyio.CapacityLimiter:
     loop = asyncio.get_running_loop()
     if loop not in _LIMITERS and len(_LIMITERS) >= _MAX_LOOPS:
         _LIMITERS.clear()
     limiters = _LIMITERS.setdefault(loop, {})
-    if lane not in limiters:
-        limiters[lane] = anyio.CapacityLimiter(LANE_THREADS[lane])
-    return limiters[lane]
+    if pool not in limiters:
+        limiters[pool] = anyio.CapacityLimiter(threads)
+    return limiters[pool]
 
 
 @contextmanager
@@ -91,7 +101,13 @@ def _in_slot(lane: Lane, call: Callable[[], T]) -> T:
 async def run_in_lane(lane: Lane, call: Callable[[], T]) -> T:
     """``call()`` in a worker thread of ``lane`` (waits for the lane's thread if it is busy, then for
     its slot if a threadpool route is computing in it)."""
-    return await anyio.to_thread.run_sync(_in_slot, lane, call, limiter=_limiter(lane))
+    return await anyio.to_thread.run_sync(_in_slot, lane, call, limiter=_limiter(lane, LANE_THREADS[lane]))
+
+
+async def run_saving(call: Callable[[], T]) -> T:
+    """``call()`` (a report save: engine work in its lane's slot, then the database) in one of the
+    :data:`SAVE_THREADS` threads saving in this worker (waits for one to be free)."""
+    return await anyio.to_thread.run_sync(call, limiter=_limiter("save", SAVE_THREADS))
 
 
 def json_bytes(model: BaseModel) -> bytes:

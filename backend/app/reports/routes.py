@@ -5,13 +5,19 @@ There is deliberately no route that lists reports: a report is reachable only by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Depends, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response, status
+from sqlalchemy.orm import Session, sessionmaker
 
-from backend.app.core.deps import SessionDep, SettingsDep, SizingContextDep
+from backend.app.core.config import Settings
+from backend.app.core.deps import open_session
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
+from backend.app.core.lanes import run_saving
 from backend.app.core.ratelimit import WriteQuota
+from backend.app.engine.context import SizingContext
+from backend.app.hardware.service import OnDemandHardware
 from backend.app.reports import service
 from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
 from backend.app.schemas import error_responses
@@ -24,9 +30,27 @@ ReportId = Annotated[str, Path(min_length=1, max_length=service.MAX_ID_LENGTH, d
 QUOTA = [Depends(WriteQuota("reports"))]
 
 
+async def _saved(request: Request, save: Callable[[Session, SizingContext], Response]) -> Response:
+    """``save(session, ctx)``'s answer, run in a report-saving thread (``core.lanes.run_saving``)
+    with a session of its own, closed there when the save is done.
+
+    Session, settings and engine context come from ``app.state``, not from dependencies: the
+    session dependency is a generator, the costliest kind for FastAPI to solve, and its session was
+    closed after the thread had given the answer back."""
+    state = request.app.state
+    session_factory: sessionmaker[Session] = state.session_factory
+    ctx = SizingContext(state.catalog, state.calibration, OnDemandHardware(session_factory))
+
+    def run() -> Response:
+        with session_factory() as session:
+            return save(session, ctx)
+
+    return await run_saving(run)
+
+
 def created_response(created: ReportCreated, replayed: bool = False) -> Response:
     """The 201 answer: the model serialized once by pydantic-core (FastAPI would validate it again
-    first, in a threadpool round trip for these synchronous routes)."""
+    first)."""
     headers = {REPLAYED_HEADER: "true"} if replayed else None
     return Response(
         created.model_dump_json(by_alias=True),
@@ -43,23 +67,27 @@ def created_response(created: ReportCreated, replayed: bool = False) -> Response
     responses=error_responses(400, 409, 429),
     dependencies=QUOTA,
 )
-def create(
+async def create(
     body: Annotated[ReportCreate, Body()],
-    session: SessionDep,
-    ctx: SizingContextDep,
-    settings: SettingsDep,
+    request: Request,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Recompute the result from ``inputs`` and save it; committed before the 201. With an
     ``Idempotency-Key``, a retry gets the first answer (``Idempotent-Replayed: true``)."""
-    key = Idempotency.of("reports.create", idempotency_key, body, settings.idempotency_ttl_s)
-    return created_response(*service.create(session, ctx, body, key))
+    settings: Settings = request.app.state.settings
+
+    def save(session: Session, ctx: SizingContext) -> Response:
+        key = Idempotency.of("reports.create", idempotency_key, body, settings.idempotency_ttl_s)
+        return created_response(*service.create(session, ctx, body, key))
+
+    return await _saved(request, save)
 
 
 @router.get("/{report_id}", response_model=ReportSnapshot, responses=error_responses(404))
-def get(session: SessionDep, report_id: ReportId) -> Response:
+def get(request: Request, report_id: ReportId) -> Response:
     """The snapshot exactly as saved (immutable)."""
-    return Response(service.get_json(session, report_id), media_type="application/json")
+    with open_session(request) as session:
+        return Response(service.get_json(session, report_id), media_type="application/json")
 
 
 @router.post(
@@ -69,20 +97,23 @@ def get(session: SessionDep, report_id: ReportId) -> Response:
     responses=error_responses(404, 429),
     dependencies=QUOTA,
 )
-def recompute(session: SessionDep, ctx: SizingContextDep, report_id: ReportId) -> Response:
+async def recompute(request: Request, report_id: ReportId) -> Response:
     """A new report from the saved inputs on the current engine and catalog, with the headline changes."""
-    return created_response(service.recompute(session, ctx, report_id))
+    return await _saved(
+        request, lambda session, ctx: created_response(service.recompute(session, ctx, report_id))
+    )
 
 
 @router.delete("/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404))
 def delete(
-    session: SessionDep,
+    request: Request,
     report_id: ReportId,
     x_owner_token: Annotated[
         str | None, Header(max_length=200, description="the owner token from the save")
     ] = None,
 ) -> Response:
-    service.delete(session, report_id, x_owner_token)
+    with open_session(request) as session:
+        service.delete(session, report_id, x_owner_token)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -95,13 +126,14 @@ def delete(
     },
 )
 def export(
-    session: SessionDep,
+    request: Request,
     report_id: ReportId,
     format: Annotated[
         Literal["json", "csv"], Query(description="json: the snapshot; csv: one row per figure")
     ] = "json",
 ) -> Response:
     """Download the report: the JSON snapshot, or CSV with one row per window x component figure."""
-    content, media_type = service.export_report(session, report_id, format)
+    with open_session(request) as session:
+        content, media_type = service.export_report(session, report_id, format)
     disposition = f'attachment; filename="report-{report_id}.{format}"'
     return Response(content, media_type=media_type, headers={"Content-Disposition": disposition})
