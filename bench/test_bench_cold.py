@@ -42,6 +42,7 @@ def clear_memos() -> None:
     evaluate_module.clear_kept()
     cache_share.level_hit_ratios.cache_clear()
     cache_share.cold_hit_ratio.cache_clear()
+    cache_share.shared_cache_gb.cache_clear()
     clear = getattr(cache_share.cache_model, "clear_caches", None)
     if clear is not None:
         clear()
