@@ -122,6 +122,12 @@ round: 1, 2, 3, 4, 6, 9, ...; fewer rows past the first passing one than doublin
 rounds). One: with the capacity and drive-utilization floors most families pass at their first
 candidate row (custom builds, bench workloads: 213 k rows evaluated, 362 k with two)."""
 
+PRUNE_SHARE = 0.875
+"""With ``prune``, the rows still passing are split off (:meth:`_Rows.subset`, every figure kept
+so far gathered anew) only when at most this share of the rows evaluated so far is left. A failed
+row evaluated along with the others stays failed (its flag is only ever cleared), and one more
+window of a few such rows costs less CPU than the gathers."""
+
 UTILIZATION_MARGIN = 1e-6
 """Relative margin of the drive-utilization lower bound (:meth:`BatchModel.drive_floors`): a row
 is skipped only when its utilization must exceed the limit by more than this share, far beyond the
@@ -538,8 +544,9 @@ def _columns(table: FloatArray, ix: IntArray, kind: type) -> Any:
 
 def _gather(x: Any, ix: IntArray) -> Any:
     """``x`` (an array over some index) taken at ``ix``; one number (the same for every entry)
-    stays that number."""
-    return x if np.ndim(x) == 0 else np.asarray(x)[ix]
+    stays that number. ``np.take``: the same values as ``x[ix]``, without fancy indexing's
+    overhead (about a third less CPU for a chunk of rows; the batch path gathers dozens per chunk)."""
+    return x if np.ndim(x) == 0 else np.take(x, ix)
 
 
 def _take(work: Work, ix: IntArray, data_ops: bool = True) -> Work:
@@ -579,6 +586,45 @@ def _gather_work(work: Work, ix: IntArray) -> Work:
         return RoleWork(*(_gather(x, ix) for x in r))
 
     return Work(role(work.data), role(work.parity), _gather(work.backend_ios, ix), _gather(work.kib, ix))
+
+
+class _Rows:
+    """A set of rows (and their segments) with their window-independent figures, each worked out
+    on first use and kept: drive counts, data and parity drives, span, and the per-segment drive
+    times and constants gathered onto the rows.
+
+    The verdict runs a chunk's rows through every window; without this memo each window
+    recomputed the same counts and span and re-gathered the same segment figures, a large share
+    of the batch path's CPU time. A figure is elementwise, so the figures of a subset (the rows
+    still passing, :meth:`subset`) are the subset of the figures.
+    """
+
+    __slots__ = ("rows", "seg", "_memo")
+
+    def __init__(self, rows: IntArray, seg: IntArray, memo: dict[str, Any] | None = None) -> None:
+        self.rows = rows
+        self.seg = seg
+        self._memo: dict[str, Any] = {} if memo is None else memo
+
+    def get(self, name: str, make: Callable[[], Any]) -> Any:
+        """The figure ``name``, from ``make()`` the first time it is asked for."""
+        value = self._memo.get(name)
+        if value is None:
+            value = self._memo[name] = make()
+        return value
+
+    def gathered(self, name: str, table: Any) -> Any:
+        """``table`` (an array over segments, or one number) at these rows' segments, kept under ``name``."""
+        return self.get(name, lambda: _gather(table, self.seg))
+
+    def subset(self, ix: IntArray) -> _Rows:
+        """The rows at positions ``ix``, with the figures worked out so far (arrays, numbers or
+        tuples of them) taken at ``ix``."""
+
+        def take(value: Any) -> Any:
+            return tuple(_gather(x, ix) for x in value) if isinstance(value, tuple) else _gather(value, ix)
+
+        return _Rows(self.rows[ix], self.seg[ix], {k: take(v) for k, v in self._memo.items()})
 
 
 def _distinct(keys: IntArray, bound: int) -> tuple[IntArray, IntArray]:
@@ -962,21 +1008,29 @@ class BatchModel:
     def _segments(self, rows: IntArray) -> IntArray:
         """The segment of each of ``rows`` (``seg[rows]``)."""
         if self._row_seg is not None:
-            return self._row_seg[rows]
+            return np.take(self._row_seg, rows)
         return np.searchsorted(self.seg_start, rows, side="right").astype(np.int64) - 1
 
     def _usable_tb(self, rows: IntArray, fam: IntArray) -> FloatArray:
         """Usable capacity of ``rows`` (of families ``fam``) [TB]: n x the family's usable TB per drive."""
         return self.space.count_of(rows, fam) * self.fam_usable_per_drive[fam]
 
-    def _capacity_ok(self, rows: IntArray, fam: IntArray) -> BoolArray:
-        """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom.
-        Within a family it never turns false as drives grow (usable grows with n: fill never rises)."""
-        return self._fill_pct(rows, fam) <= self.headroom.capacity_max_fill_pct + 1e-9
+    def _row_usable_tb(self, at: _Rows) -> tuple[IntArray, FloatArray]:
+        """Drive count and usable capacity [TB] of the rows ``at`` (:meth:`_usable_tb`), kept in
+        ``at``: the capacity check and the drive model both read them."""
+        fam = at.gathered("family", self.seg_family)
+        n_int = at.get("n_int", lambda: self.space.count_of(at.rows, fam))
+        return n_int, at.get("usable_tb", lambda: n_int * np.take(self.fam_usable_per_drive, fam))
 
-    def _fill_pct(self, rows: IntArray, fam: IntArray) -> FloatArray:
+    def _capacity_ok(self, rows: IntArray, fam: IntArray, usable_tb: FloatArray | None = None) -> BoolArray:
+        """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom
+        (``usable_tb`` their usable capacity, if known).
+        Within a family it never turns false as drives grow (usable grows with n: fill never rises)."""
+        return self._fill_pct(rows, fam, usable_tb) <= self.headroom.capacity_max_fill_pct + 1e-9
+
+    def _fill_pct(self, rows: IntArray, fam: IntArray, usable_tb: FloatArray | None = None) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
-        usable = self._usable_tb(rows, fam)
+        usable = self._usable_tb(rows, fam) if usable_tb is None else usable_tb
         return np.divide(100.0 * self.needed_tb, usable, out=np.full_like(usable, np.inf), where=usable > 0)
 
     def _states(self) -> None:
@@ -1291,78 +1345,93 @@ class BatchModel:
     # -- evaluation
 
     def _pool(
-        self, wi: int, rows: IntArray, seg: IntArray, latency: bool = True
+        self, wi: int, at: _Rows, latency: bool = True
     ) -> tuple[PoolState, FloatArray, FloatArray, FloatArray, FloatArray]:
-        """The pool of each row in window ``wi``: its state (:func:`models.pool.pool_state`), mean
-        read-miss service and drive wait (:func:`models.pool.miss_path`), the response of one
+        """The pool of each row of ``at`` in window ``wi``: its state (:func:`models.pool.pool_state`),
+        mean read-miss service and drive wait (:func:`models.pool.miss_path`), the response of one
         readahead request (:func:`models.pool.readahead_service_ms` plus the wait) and the
         wear-weighted KiB/s written on one drive of the busiest role
         (:func:`models.pool.wear_kib_per_drive`). Without ``latency`` the service, wait and
-        readahead figures are not worked out (empty arrays)."""
+        readahead figures are not worked out (empty arrays). What does not depend on the window
+        is kept in ``at`` for the next window."""
         win = self.win[wi]
-        sp = self.space
-        fam = self.seg_family[seg]
-        n_int = sp.count_of(rows, fam)
-        n = n_int.astype(np.float64)
-        parity = n / self.seg_width[seg] * self.seg_parity[seg]
-        n_data = n - parity
-        usable_gb = n_int * self.fam_usable_per_drive[fam] * 1000.0
-        span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, self.seg_scatter[seg])
+        seg = at.seg
+
+        def counts() -> tuple[FloatArray, FloatArray, FloatArray]:
+            """(data drives, parity drives, span) of each row."""
+            n_int, usable_tb = self._row_usable_tb(at)
+            n = n_int.astype(np.float64)
+            parity = n / np.take(self.seg_width, seg) * np.take(self.seg_parity, seg)
+            usable_gb = usable_tb * 1000.0
+            scatter = np.take(self.seg_scatter, seg)
+            span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, scatter)
+            return n - parity, parity, span
+
+        n_data, parity, span = at.get("counts", counts)
         # the role work the state, the wait and the wear read (a parity role's operations never are)
         work = _take(win.work, seg, latency)
         # only positioning enters the state and the wait: the rest of the prices are in the work
         t = self.seg_times
         times: Any = t._replace(
-            overhead_ms=t.overhead_ms[seg] if latency else math.nan,
-            stream_read_ms_per_kib=t.stream_read_ms_per_kib[seg] if latency else math.nan,
-            read_pos_a=t.read_pos_a[seg],
-            read_pos_b=t.read_pos_b[seg],
-            write_pos_a=t.write_pos_a[seg],
-            write_pos_b=t.write_pos_b[seg],
+            overhead_ms=at.gathered("overhead_ms", t.overhead_ms) if latency else math.nan,
+            stream_read_ms_per_kib=(
+                at.gathered("stream_read_ms_per_kib", t.stream_read_ms_per_kib) if latency else math.nan
+            ),
+            read_pos_a=at.gathered("read_pos_a", t.read_pos_a),
+            read_pos_b=at.gathered("read_pos_b", t.read_pos_b),
+            write_pos_a=at.gathered("write_pos_a", t.write_pos_a),
+            write_pos_b=at.gathered("write_pos_b", t.write_pos_b),
         )
         if win.pool.concurrency_stated:
-            q_cap = stated_queue(win.outstanding[seg], True, n_data, self.seg_limit[seg])
+            q_cap = stated_queue(
+                np.take(win.outstanding, seg), True, n_data, at.gathered("limit", self.seg_limit)
+            )
         else:  # one command per drive: nothing to gather
             q_cap = stated_queue(0.0, False, n_data, 0.0)
         # command queuing's gain enters the state only past one command per drive
         one_command = bool(np.all(np.asarray(q_cap) <= 1.0))
-        g, h = (0.0, 1.0) if one_command else (self.seg_g[seg], self.seg_h[seg])
+        g, h = (0.0, 1.0) if one_command else (at.gathered("g", self.seg_g), at.gathered("h", self.seg_h))
         state = pool_state(work, times, n_data, parity, span, q_cap, g, h)
         wear = wear_kib_per_drive(work, n_data, parity)
         if not latency:
             none = np.zeros(0)
             return state, none, none, none, wear
         mean_read, _, wait = miss_path(
-            work, win.read_miss_rate[seg], win.miss_fixed_ms[seg], state, self.p.drive_service_scv
+            work,
+            np.take(win.read_miss_rate, seg),
+            np.take(win.miss_fixed_ms, seg),
+            state,
+            self.p.drive_service_scv,
         )
-        ra_ms = readahead_service_ms(times, state.p_read, self.seg_ra_run[seg]) + wait
+        ra_ms = readahead_service_ms(times, state.p_read, at.gathered("ra_run", self.seg_ra_run)) + wait
         return state, mean_read, wait, ra_ms, wear
 
     def _latencies(
-        self, wi: int, rows: IntArray, seg: IntArray, every: bool
+        self, wi: int, at: _Rows, every: bool
     ) -> tuple[FloatArray, FloatArray, dict[int, FloatArray], FloatArray, FloatArray]:
-        """Data and parity utilization, read latency of each phase (targeted ones, or ``every``
-        reading one), the window's IOPS-weighted read latency (inf when saturated) and the drive
-        writes per day the window needs (:func:`models.pool.endurance_result`)."""
+        """Data and parity utilization of the rows ``at``, read latency of each phase (targeted
+        ones, or ``every`` reading one), the window's IOPS-weighted read latency (inf when
+        saturated) and the drive writes per day the window needs (:func:`models.pool.endurance_result`)."""
+        rows, seg = at.rows, at.seg
         wanted = [
             i
             for i, m in enumerate(self.members[wi])
             if m.target_ms is not None or (every and m.phase.read_pct > 0)
         ]
-        state, mean_read, wait, ra_ms, wear = self._pool(wi, rows, seg, latency=bool(wanted))
-        dwpd = np.asarray(wear * self.seg_dwpd_per_kib[seg], dtype=np.float64)
+        state, mean_read, wait, ra_ms, wear = self._pool(wi, at, latency=bool(wanted))
+        dwpd = np.asarray(wear * at.gathered("dwpd_per_kib", self.seg_dwpd_per_kib), dtype=np.float64)
         phases: dict[int, FloatArray] = {}
         rl_sum = np.zeros(rows.size)
         r_w = 0.0
         saturated = np.zeros(rows.size, dtype=bool)
         if wanted:
-            base = np.where(self.seg_hdd[seg], mean_read, 0.0)
+            base = np.where(at.gathered("hdd", self.seg_hdd), mean_read, 0.0)
         for i in wanted:
             m = self.members[wi][i]
-            r_miss = base + self.seg_ssd_latency[wi][i][seg] + wait  # one of the two is 0
-            k = self.seg_lat_k[wi][i][seg]
+            r_miss = base + np.take(self.seg_ssd_latency[wi][i], seg) + wait  # one of the two is 0
+            k = np.take(self.seg_lat_k[wi][i], seg)
             with np.errstate(invalid="ignore"):
-                read_ms = self.seg_lat_c[wi][i][seg] + np.where(k > 0, k * r_miss, 0.0)
+                read_ms = np.take(self.seg_lat_c[wi][i], seg) + np.where(k > 0, k * r_miss, 0.0)
                 if m.rnd < 1:
                     read_ms = read_ms + (1 - m.rnd) * sequential_extra_ms(
                         m.mean_kib, self.p.readahead_kib, ra_ms
@@ -1380,39 +1449,57 @@ class BatchModel:
 
     def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
         """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
-        return self.seg_net_pct[wi][seg]
+        return np.take(self.seg_net_pct[wi], seg)
 
     def _rated_dwpd(self, seg: IntArray) -> FloatArray:
         """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
         return self.seg_rated_dwpd[seg]
 
     def _verdict(
-        self, rows: IntArray, good: BoolArray, prune: bool = True, segments: IntArray | None = None
+        self,
+        rows: IntArray,
+        good: BoolArray,
+        prune: bool = True,
+        segments: IntArray | None = None,
+        known: _Rows | None = None,
     ) -> None:
         """Clear ``good`` (one flag per row of ``rows``, in ``segments`` if known) for rows failing
-        the drive model in a window.
+        the drive model in a window. ``known``: these rows with figures already worked out
+        (:meth:`passed`'s capacity check).
 
-        Window by window; with ``prune``, only rows still good are evaluated (a row's figures are
-        elementwise: the same whichever rows it is evaluated with)."""
+        Window by window; with ``prune``, the rows still good are evaluated, with the failed ones
+        among them unless they are many (:data:`PRUNE_SHARE`; a row's figures are elementwise:
+        the same whichever rows it is evaluated with). The rows evaluated carry their
+        window-independent figures (:class:`_Rows`) from one window to the next."""
         lim = self.headroom.drive_max_pct + 1e-9
-        all_seg = self._segments(rows) if segments is None else segments
+        if known is None:
+            known = _Rows(rows, self._segments(rows) if segments is None else segments)
+        at = known
+        sub = np.arange(good.size)
         for wi in range(len(self.windows)):
-            if prune and not good.any():
-                break
-            sub = np.flatnonzero(good) if prune else np.arange(rows.size)
-            at = rows[sub]
-            seg = all_seg[sub]
-            u, u_par, phases, _, dwpd = self._latencies(wi, at, seg, every=False)
+            if prune:
+                if not good.any():
+                    break
+                # good only clears: the rows left are a subset of those evaluated so far
+                still = np.flatnonzero(good if sub.size == good.size else good[sub])
+                if still.size <= PRUNE_SHARE * sub.size:
+                    sub = sub[still]
+                    at = at.subset(still)
+            u, u_par, phases, _, dwpd = self._latencies(wi, at, every=False)
+            seg = at.seg
             keep = (100 * u <= lim) & (100 * u_par <= lim)
-            rated = self._rated_dwpd(seg)
+            rated = at.gathered("rated_dwpd", self.seg_rated_dwpd)
             keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
-            net = self._network_pct(wi, at, seg)
+            net = self._network_pct(wi, at.rows, seg)
             keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
             for i, read_ms in phases.items():
                 target = self.members[wi][i].target_ms
                 assert target is not None
                 keep &= read_ms <= target + 1e-9
-            good[sub] &= keep
+            if sub.size == good.size:
+                good &= keep
+            else:
+                good[sub] &= keep
 
     def passed(self, prune: bool = True) -> tuple[BoolArray, int]:
         """Verdict of every row and the number of rows whose drive model ran.
@@ -1427,14 +1514,18 @@ class BatchModel:
         if self._row_seg is None:  # every row is looked up: the segment of each, once
             self._row_seg = np.repeat(np.arange(self.seg_len.size, dtype=np.int64), self.seg_len)
         for lo in range(0, n, CHUNK_ROWS):
-            rows = np.arange(lo, min(n, lo + CHUNK_ROWS), dtype=np.int64)
-            seg = self._segments(rows)
-            good = self._capacity_ok(rows, self.seg_family[seg]) & self.seg_ok[seg]
+            hi = min(n, lo + CHUNK_ROWS)
+            rows = np.arange(lo, hi, dtype=np.int64)
+            seg = self._row_seg[lo:hi]  # contiguous rows: a view, not a gather
+            at = _Rows(rows, seg)
+            _, usable_tb = self._row_usable_tb(at)
+            fam = at.gathered("family", self.seg_family)
+            good = self._capacity_ok(rows, fam, usable_tb) & np.take(self.seg_ok, seg)
             if prune and not good.any():
                 continue
             modelled += int(good.size if not prune else np.count_nonzero(good))
-            self._verdict(rows, good, prune, seg)
-            ok[rows] = good
+            self._verdict(rows, good, prune, seg, known=at)
+            ok[lo:hi] = good
         return ok, modelled
 
     def first_capacity_rows(self) -> IntArray:
@@ -1615,8 +1706,9 @@ class BatchModel:
             if m.target_ms is not None
         ]
         phase_lat = np.zeros((len(targets), k))
+        at = _Rows(rows, seg)
         for wi in range(nw):
-            u, u_par, phases, window, dwpd = self._latencies(wi, rows, seg, every=True)
+            u, u_par, phases, window, dwpd = self._latencies(wi, at, every=True)
             drive[wi] = 100 * u
             parity[wi] = 100 * u_par
             wear[wi] = dwpd
