@@ -515,7 +515,11 @@ def test_first_passing_search_over_any_verdicts(catalog: Catalog, seed: int, sha
     asked: list[np.ndarray] = []
 
     def fake(
-        rows: np.ndarray, good: np.ndarray, prune: bool = True, segments: np.ndarray | None = None
+        rows: np.ndarray,
+        good: np.ndarray,
+        prune: bool = True,
+        segments: np.ndarray | None = None,
+        known: object = None,
     ) -> None:
         asked.append(rows.copy())
         good &= verdict[rows]
