@@ -1011,16 +1011,18 @@ class BatchModel:
             return np.take(self._row_seg, rows)
         return np.searchsorted(self.seg_start, rows, side="right").astype(np.int64) - 1
 
-    def _usable_tb(self, rows: IntArray, fam: IntArray) -> FloatArray:
-        """Usable capacity of ``rows`` (of families ``fam``) [TB]: n x the family's usable TB per drive."""
-        return self.space.count_of(rows, fam) * self.fam_usable_per_drive[fam]
+    def _usable_tb(self, rows: IntArray, fam: IntArray, n_int: IntArray | None = None) -> FloatArray:
+        """Usable capacity of ``rows`` (of families ``fam``; ``n_int`` their drive counts, if
+        known) [TB]: n x the family's usable TB per drive."""
+        n = self.space.count_of(rows, fam) if n_int is None else n_int
+        return n * self.fam_usable_per_drive[fam]
 
     def _row_usable_tb(self, at: _Rows) -> tuple[IntArray, FloatArray]:
         """Drive count and usable capacity [TB] of the rows ``at`` (:meth:`_usable_tb`), kept in
         ``at``: the capacity check and the drive model both read them."""
         fam = at.gathered("family", self.seg_family)
         n_int = at.get("n_int", lambda: self.space.count_of(at.rows, fam))
-        return n_int, at.get("usable_tb", lambda: n_int * np.take(self.fam_usable_per_drive, fam))
+        return n_int, at.get("usable_tb", lambda: self._usable_tb(at.rows, fam, n_int))
 
     def _capacity_ok(self, rows: IntArray, fam: IntArray, usable_tb: FloatArray | None = None) -> BoolArray:
         """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom
@@ -1524,7 +1526,7 @@ class BatchModel:
             if prune and not good.any():
                 continue
             modelled += int(good.size if not prune else np.count_nonzero(good))
-            self._verdict(rows, good, prune, seg, known=at)
+            self._verdict(rows, good, prune, known=at)
             ok[lo:hi] = good
         return ok, modelled
 

@@ -223,11 +223,9 @@ def add_sums(
 
     The entries and the table may be compact (:func:`compact_entries`; the table's sums float32
     when all are float32 exactly: :func:`float32_if_exact`); over a byte map the new keys come back
-    as uint32 when all are below 2^32 (:func:`_marked_keys`). The three
-    lists are emptied (the
-    function holds the only references), so that the entries
-    are freed as they are added and the old table before the new keys are listed: the table and
-    the entries are given up by the caller.
+    as uint32 when all are below 2^32 (:func:`_marked_keys`). The three lists are emptied (the
+    function holds the only references), so that the entries are freed as they are added and the
+    old table before the new keys are listed: the table and the entries are given up by the caller.
     """
     keys, sums = table
     table.clear()

@@ -9,15 +9,14 @@ from collections.abc import Callable
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response, status
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from backend.app.core.config import Settings
-from backend.app.core.deps import open_session
+from backend.app.core.deps import get_sizing_context, open_session
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
 from backend.app.core.lanes import run_saving
 from backend.app.core.ratelimit import WriteQuota
 from backend.app.engine.context import SizingContext
-from backend.app.hardware.service import OnDemandHardware
 from backend.app.reports import service
 from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
 from backend.app.schemas import error_responses
@@ -34,15 +33,13 @@ async def _saved(request: Request, save: Callable[[Session, SizingContext], Resp
     """``save(session, ctx)``'s answer, run in a report-saving thread (``core.lanes.run_saving``)
     with a session of its own, closed there when the save is done.
 
-    Session, settings and engine context come from ``app.state``, not from dependencies: the
-    session dependency is a generator, the costliest kind for FastAPI to solve, and its session was
-    closed after the thread had given the answer back."""
-    state = request.app.state
-    session_factory: sessionmaker[Session] = state.session_factory
-    ctx = SizingContext(state.catalog, state.calibration, OnDemandHardware(session_factory))
+    Session and engine context are made here (``deps.open_session``, ``deps.get_sizing_context``),
+    not solved as dependencies: the session dependency is a generator, the costliest kind for
+    FastAPI to solve, and its session was closed after the thread had given the answer back."""
+    ctx = await get_sizing_context(request)
 
     def run() -> Response:
-        with session_factory() as session:
+        with open_session(request) as session:
             return save(session, ctx)
 
     return await run_saving(run)
