@@ -43,19 +43,26 @@ def fmt(x: float | None, digits: int = 3) -> str:
     (``""`` within :func:`figures_only`)."""
     if _FIGURES_ONLY.get():
         return ""
-    return number(x, digits)
+    if type(x) is float and digits == 3:  # number()'s body, without a second call per figure
+        text = _FORMATTED.get(x)
+        return _remembered(x) if text is None else text
+    return _formatted(x, digits)
 
 
 def number(x: float | None, digits: int = 3) -> str:
     """:func:`fmt` whatever the context: for texts that are kept in a figures-only pass."""
     if type(x) is float and digits == 3:
         text = _FORMATTED.get(x)
-        if text is None:
-            if len(_FORMATTED) >= _FORMATTED_KEPT:
-                _FORMATTED.clear()
-            text = _FORMATTED[x] = _formatted(x, 3)
-        return text
+        return _remembered(x) if text is None else text
     return _formatted(x, digits)
+
+
+def _remembered(x: float) -> str:
+    """``x`` formatted at 3 digits, remembered in :data:`_FORMATTED`."""
+    if len(_FORMATTED) >= _FORMATTED_KEPT:
+        _FORMATTED.clear()
+    text = _FORMATTED[x] = _formatted(x, 3)
+    return text
 
 
 _FORMATTED: dict[float, str] = {}
