@@ -262,6 +262,24 @@ def test_hit_ratio_curve_never_falls_as_cache_grows(skew: Skew, ws: float, fracs
     assert np.all(np.diff(curve) >= 0) and np.all((curve >= 0) & (curve <= 1))
 
 
+def test_hit_ratio_curve_solves_a_vanishing_cache_beside_large_ones() -> None:
+    # a cache of 2.4e-9 of the working set beside caches of 65-110% of it, Zipf alpha 2.57: the
+    # small one starts below the occupancy table (t = C, far off) and needs a dozen Newton steps;
+    # stopped at eight it was 1.4e-5 high. The 1e-139 one converges only linearly, harmlessly.
+    skew, ws = Skew(zipf_alpha=2.5741115374825756), 76524.24032521229
+    sizes = (
+        np.array([1.1146952066569907e-139, 1.095616300581317, 0.6487639789628278, 2.3694458191309722e-09])
+        * ws
+    )
+    curve = hit_ratio_curve(sizes, ws, skew)
+    alone = che_hit_ratio(float(sizes[3]), ws, skew)
+    assert 0.998 < alone < 0.9981
+    assert curve[3] == pytest.approx(alone, abs=1e-10)
+    assert curve[0] == pytest.approx(che_hit_ratio(float(sizes[0]), ws, skew), abs=1e-12)
+    assert curve[1] == 1.0  # a cache larger than the working set holds all of it
+    assert curve[2] == pytest.approx(che_hit_ratio(float(sizes[2]), ws, skew), abs=1e-10)
+
+
 @settings(max_examples=40, deadline=None)
 @given(skew=skews, ws=st.floats(0.01, 1e6), fracs=st.lists(st.floats(0.0, 1.2), min_size=1, max_size=5))
 def test_hit_ratio_curve_agrees_with_the_scalar_solver(skew: Skew, ws: float, fracs: list[float]) -> None:
