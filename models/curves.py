@@ -329,7 +329,9 @@ def saturation_scale(
     def excess(scale: float) -> float:
         if scale not in known:
             known[scale] = over(
-                evaluate(workloads, configuration, params=params, load_scale=scale, cold_cache=False)
+                evaluate(
+                    workloads, configuration, params=params, load_scale=scale, cold_cache=False, explain=False
+                )
             )
         return known[scale]
 
@@ -380,13 +382,13 @@ def latency_vs_load(
         for w in workloads
         if any(ph.window == win for ph in w.phases)
     ]
-    operating = evaluate(only, configuration, params=params)
+    operating = evaluate(only, configuration, params=params, cold_cache=False, explain=False)
     sat = saturation_scale(only, configuration, win, params=params, operating=operating)
     pts: list[LoadPoint] = []
     for i in range(points):
         frac = 0.05 + (1.0 - 0.05) * i / (points - 1)
         scale = sat * frac * (0.999 if i == points - 1 else 1.0)
-        r = evaluate(only, configuration, params=params, load_scale=scale, cold_cache=False)
+        r = evaluate(only, configuration, params=params, load_scale=scale, cold_cache=False, explain=False)
         w = next(x for x in r.windows if x.window == win)
         pts.append(
             LoadPoint(

@@ -60,7 +60,7 @@ from models.controller import (
     cpu_seconds_per_second,
     utilization_text,
 )
-from models.explain import Explained, clear_formatted, explained, figures_only, fmt
+from models.explain import Explained, clear_formatted, explained, figures_only, fmt, number
 from models.latency import (
     DrivePath,
     FrontEnd,
@@ -268,6 +268,7 @@ def evaluate(
     degraded: DegradedMode = DegradedMode.NONE,
     load_scale: float = 1.0,
     cold_cache: bool = True,
+    explain: bool = True,
 ) -> EvaluationResult:
     """Evaluate ``configuration`` against every window of ``workloads``.
 
@@ -275,7 +276,11 @@ def evaluate(
     ``degraded`` evaluates with one drive failed (per pool, in one group), during its rebuild,
     or with one controller / node down. ``cold_cache`` adds each window's cold-cache case (after a
     restart or failover, :class:`ColdCacheResult`) beside the warm steady state; searches that only
-    need the verdict (sizing, saturation) leave it out.
+    need the verdict (sizing, saturation) leave it out. ``explain=False`` leaves the windows'
+    explanations without text or inputs (:class:`models.explain.figures_only`: every figure,
+    check, check text, verdict and bottleneck is the same; capacity, bill and warnings stay whole),
+    for the evaluations a search or a what-if reads and throws away (about 10% of the work);
+    never for a result shown as it is.
     """
     if not workloads:
         raise InputError("workloads", "at least one workload is needed")
@@ -292,14 +297,15 @@ def evaluate(
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
     setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache)
-    windows = [
-        _evaluate_window(
-            window,
-            _scaled([(w, ph) for w in workloads for ph in w.phases if ph.window == window], load_scale),
-            setup,
-        )
+    members = [
+        (window, _scaled([(w, ph) for w in workloads for ph in w.phases if ph.window == window], load_scale))
         for window in windows_of(workloads)
     ]
+    if explain:
+        windows = [_evaluate_window(window, of_window, setup) for window, of_window in members]
+    else:
+        with figures_only():  # the configuration's parts (kept for it) were built whole, above
+            windows = [_evaluate_window(window, of_window, setup) for window, of_window in members]
     cap_check = check(
         "capacity",
         cap.fill_pct,
@@ -923,7 +929,8 @@ def _write_burst(
 
 
 def _failure_verdict(pools: list[PoolLoad]) -> str | None:
-    """Whether each pool keeps up with one drive failed and while it rebuilds, in words."""
+    """Whether each pool keeps up with one drive failed and while it rebuilds, in words (a verdict:
+    whole in an unexplained evaluation too, as check texts are)."""
     parts = []
     for pl in pools:
         f = pl.failure
@@ -932,8 +939,9 @@ def _failure_verdict(pools: list[PoolLoad]) -> str | None:
             continue
         state = "keeps up" if f.survives else "cannot keep up (its reads queue without bound)"
         parts.append(
-            f"with a drive failed, one group of {pl.pool} is {fmt(f.failed_group_utilization_pct)}% busy, "
-            f"{fmt(f.rebuild_group_utilization_pct)}% while rebuilding for {fmt(f.rebuild_hours.value)} h: it {state}"
+            f"with a drive failed, one group of {pl.pool} is {number(f.failed_group_utilization_pct)}% busy, "
+            f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
+            f"it {state}"
         )
     return "; ".join(parts) + "." if parts else None
 

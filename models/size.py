@@ -176,6 +176,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
                 params=params,
                 degraded=degraded,
                 cold_cache=False,
+                explain=False,  # a probe: its pass, checks and drive pressure are read
             )
         return cache[units]
 
@@ -389,6 +390,7 @@ def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
         params=ask.params,
         degraded=ask.degraded,
         cold_cache=False,
+        explain=False,  # its pass and checks are read; size() evaluates the answer again
     )
     binding = "minimum node count" if res.passed else _first_failing_name(res)
     return res.passed, drives, res, binding, 1, [] if res.passed else _failing(res), cfg

@@ -148,7 +148,17 @@ class Run:
     degraded: DegradedMode
 
     def evaluate(self, workloads: list[Workload], cfg: Configuration, scale: float = 1.0) -> EvaluationResult:
-        return evaluate(workloads, cfg, params=self.params, degraded=self.degraded, load_scale=scale)
+        """The evaluation an analysis reduces to figures (:func:`outcome`, checks, hit ratios,
+        capacity): neither the cold-cache case nor explanation texts, which none of them reads."""
+        return evaluate(
+            workloads,
+            cfg,
+            params=self.params,
+            degraded=self.degraded,
+            load_scale=scale,
+            cold_cache=False,
+            explain=False,
+        )
 
 
 # ---- tornado machinery --------------------------------------------------------------------------
