@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path  # noqa: E402
 
-from pydantic import BaseModel  # noqa: E402
+from compare_common import walk  # noqa: E402 (beside this script)
 
 from models.base import InputError  # noqa: E402
 from models.catalog import build_configuration, load_catalog  # noqa: E402
@@ -32,18 +32,6 @@ from models.results import DegradedMode  # noqa: E402
 from models.tests.conftest import make_config  # noqa: E402
 from models.tests.test_evaluate import tiered_config  # noqa: E402
 from models.workload import Phase, Replication, Skew, Workload  # noqa: E402
-
-
-def walk(x):
-    """Every leaf with its type and repr (types and exact values)."""
-    if isinstance(x, BaseModel):
-        return "{" + ",".join(f"{k}={walk(getattr(x, k))}" for k in type(x).model_fields) + "}"
-    if isinstance(x, (list, tuple)):
-        return "[" + ",".join(walk(v) for v in x) + "]"
-    if isinstance(x, dict):
-        return "{" + ",".join(f"{k!r}:{walk(v)}" for k, v in x.items()) + "}"
-    return f"{type(x).__name__}:{x!r}"
-
 
 N = int(sys.argv[3]) if len(sys.argv) > 3 else 300
 from models.tests import conftest as c  # noqa: E402

@@ -18,6 +18,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path  # noqa: E402
 
+from compare_common import walk  # noqa: E402 (beside this script)
 from pydantic import BaseModel  # noqa: E402
 
 from bench.test_bench_cold import WINDOWS, random_workload  # noqa: E402
@@ -28,17 +29,6 @@ from models.size import size  # noqa: E402
 from models.tests.conftest import hdd15k, make_config, ssd  # noqa: E402
 from models.tests.test_evaluate import tiered_config  # noqa: E402
 from models.whatif import BandMethod, growth_projection, max_workload, ranges, sensitivity  # noqa: E402
-
-
-def walk(x):
-    """Every leaf with its type and repr (types and exact values)."""
-    if isinstance(x, BaseModel):
-        return "{" + ",".join(f"{k}={walk(getattr(x, k))}" for k in type(x).model_fields) + "}"
-    if isinstance(x, dict):
-        return "{" + ",".join(f"{k!r}:{walk(v)}" for k, v in x.items()) + "}"
-    if isinstance(x, (list, tuple)):
-        return "[" + ",".join(walk(v) for v in x) + "]"
-    return f"{type(x).__name__}:{x!r}"
 
 
 def dump(out, name, fn):
