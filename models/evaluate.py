@@ -279,7 +279,7 @@ def evaluate(
     need the verdict (sizing, saturation) leave it out. ``explain=False`` leaves the windows'
     explanations without text or inputs (:class:`models.explain.figures_only`: every figure,
     check, check text, verdict and bottleneck is the same; capacity, bill and warnings stay whole),
-    for the evaluations a search or a what-if reads and throws away (about 10% of the work);
+    for the evaluations a search or a what-if reads and throws away (a tenth to a fifth of the work);
     never for a result shown as it is.
     """
     if not workloads:
