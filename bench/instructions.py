@@ -11,7 +11,7 @@ Modes (the same cases as the timed benchmarks):
 The count is the difference between two runs of the same process that differ only by ``--calls``
 more evaluations, divided by ``--calls``: start-up, imports and the first (memo-filling) calls
 cancel out. Instructions are not time (a cache miss costs more than an add), but within one engine
-they track CPU time closely: between deab68b and 5aa773b the warm count fell 12% and the timed
+they track CPU time closely: between deab68b and 5aa773b the warm count fell 13% and the timed
 figure 12-15%. Run (needs valgrind; a run takes 2-3 minutes)::
 
     python -m bench.instructions warm

@@ -1329,7 +1329,7 @@ class BatchModel:
         # once here rather than through the family and state tables for every chunk of rows
         seg_drive = self.fam_drive[seg_f]
         self.seg_dwpd_per_kib = self.d_dwpd_per_kib[seg_drive]
-        self.seg_rated_dwpd = np.asarray(self.d_rated_dwpd[seg_drive], dtype=np.float64)
+        self.seg_rated_dwpd = np.asarray(self.d_rated_dwpd[seg_drive], dtype=np.float64)  # nan: no rating
         nodes, link = self.st_net_nodes[self.seg_state], self.st_net_mb_s[self.seg_state]
         self.seg_net_pct = [
             np.asarray(
@@ -1452,10 +1452,6 @@ class BatchModel:
     def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
         """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""
         return np.take(self.seg_net_pct[wi], seg)
-
-    def _rated_dwpd(self, seg: IntArray) -> FloatArray:
-        """Rated drive writes per day of each row's drive (nan: no rating, no check)."""
-        return self.seg_rated_dwpd[seg]
 
     def _verdict(
         self,
@@ -1689,9 +1685,9 @@ class BatchModel:
 
     def detail(self, rows: IntArray) -> RowDetail:
         """Every figure of ``rows`` (meant for a few thousand rows: the chosen ones)."""
-        sp = self.space
         rows = np.asarray(rows, dtype=np.int64)
         seg = self._segments(rows)
+        at = _Rows(rows, seg)
         state = self.seg_state[seg]
         nw = len(self.windows)
         k = rows.size
@@ -1700,7 +1696,7 @@ class BatchModel:
         lat = np.zeros((nw, k))
         wear = np.zeros((nw, k))
         network = np.zeros((nw, k))
-        rated = self._rated_dwpd(seg)
+        rated = at.gathered("rated_dwpd", self.seg_rated_dwpd)
         targets = [
             (wi, f"{m.workload.name}/{m.phase.name}", float(m.target_ms), i)
             for wi, ms in enumerate(self.members)
@@ -1708,7 +1704,6 @@ class BatchModel:
             if m.target_ms is not None
         ]
         phase_lat = np.zeros((len(targets), k))
-        at = _Rows(rows, seg)
         for wi in range(nw):
             u, u_par, phases, window, dwpd = self._latencies(wi, at, every=True)
             drive[wi] = 100 * u
@@ -1720,8 +1715,9 @@ class BatchModel:
                 if twi == wi:
                     phase_lat[t] = phases[i]
         # the bill: :func:`models.bill.bill_of_materials` for a single pool, over rows
-        fam_ix = self.seg_family[seg]
-        n = sp.count_of(rows, fam_ix)
+        # the drive counts and usable capacity the drive model worked out (kept in ``at``)
+        n, usable_tb = self._row_usable_tb(at)
+        fam_ix = at.gathered("family", self.seg_family)
         arr = self.fam_array[fam_ix]
         drv = self.fam_drive[fam_ix]
         per = self.a_spare_per[arr]
@@ -1743,7 +1739,7 @@ class BatchModel:
         fo = self.seg_fo[:, seg]
         port = self.st_port[state].T
         ctrl_limit = self.st_ctrl_limit[state]
-        passed = self._capacity_ok(rows, fam_ix)
+        passed = self._capacity_ok(rows, fam_ix, usable_tb)
         passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
         passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
@@ -1763,8 +1759,8 @@ class BatchModel:
             rack_units=ru,
             power_w=power,
             cost_usd=cost,
-            usable_tb=self._usable_tb(rows, fam_ix),
-            fill_pct=self._fill_pct(rows, fam_ix),
+            usable_tb=usable_tb,
+            fill_pct=self._fill_pct(rows, fam_ix, usable_tb),
             capacity_limit_pct=hr.capacity_max_fill_pct,
             drive_pct=drive,
             parity_pct=parity,

@@ -42,7 +42,7 @@ from models.drives import DriveSpec
 from models.explain import Explained, explained, fmt
 from models.naming import plural
 from models.ports import PortGroup
-from models.raid import RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
+from models.raid import COPY_SCHEMES, RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
 
 DEFAULT_SCALING_EFFICIENCY = 0.95
 """Share of N x one block that N blocks deliver (assumed; 1.0 for fully independent blocks)."""
@@ -52,8 +52,6 @@ RACK_UNITS = 42
 
 RESERVED_RACK_UNITS = 2
 """Rack units kept for switches and PDUs in every rack (assumed)."""
-
-_MIRRORS = {RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR, RaidScheme.REPLICA}
 
 
 class BlockKind(StrEnum):
@@ -295,7 +293,7 @@ def size_blocks(
 
 def _read_share(layout: RaidLayout) -> float:
     """Share of a drive's streaming rate that is user data on reads: ``d / w``; mirrors read any copy (1)."""
-    if layout.scheme in _MIRRORS:
+    if layout.scheme in COPY_SCHEMES:
         return 1.0
     return capacity_efficiency(layout)
 

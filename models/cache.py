@@ -386,8 +386,9 @@ def hit_ratio_curve(
     Vectorized: ``sum_n (1 - exp(-q(n) t))`` is tabulated on 256 log-spaced t, interpolated
     for each C to start, then Newton steps on ln t until they move less than 1e-6 (usually two;
     agrees with :func:`che_hit_ratio` to ~1e-10, a few 1e-9 for a vanishing cache; up to
-    :data:`_NEWTON_STEPS` for a cache far below the others, which starts from t = C). The result is clipped to [0, 1] and made non-decreasing in
-    C (a running maximum over sorted sizes removes round-off below 1e-9). 200 points take ~2 ms.
+    :data:`_NEWTON_STEPS` for a cache far below the others, which starts from t = C). The result
+    is clipped to [0, 1] and made non-decreasing in C (a running maximum over sorted sizes removes
+    round-off below 1e-9). 200 points take ~2 ms.
     ``cache_sizes_gb`` [GB], 1-D; other arguments as :func:`che_hit_ratio`. Source: as there.
     """
     sizes = np.asarray(cache_sizes_gb, dtype=np.float64)
@@ -415,21 +416,25 @@ def hit_ratio_curve(
     log_c = np.log(c)
     u = np.where(log_c < u_lo, log_c, np.interp(log_c, np.log(occ), u_grid))
     mq = m * q
+    mqq = mq * q  # d H / d ln t = t sum_n m q^2 e(n)
     for step in range(_NEWTON_STEPS):  # Newton on ln t; two steps from the table's guess usually suffice
         t = np.exp(u)
         e = _decay(t, q)
         hit_n = 1.0 - e  # absolute error 1e-16 per item: at most N * 1e-16 items of occupancy
         slope = t * (e @ mq)  # d occupancy / d ln t > 0
         du = np.divide(c - hit_n @ m, slope, out=np.zeros_like(c), where=slope > 0)
-        done = bool(np.all(np.abs(du) < 1e-6))  # then |H error| ~ du^2 < 1e-12
+        settled = np.abs(du) < 1e-6  # then |H error| ~ du^2 < 1e-12
+        done = bool(np.all(settled))
+        dh = None  # H's first-order change over the remaining step
         if not done and step >= 7:
             # past eight steps (a cache far below the table's range starts at t = C, far off
             # under a steep Zipf law): a size whose H would move by less than 1e-13 over its
             # remaining step counts as solved (a vanishing cache converges only linearly)
-            done = bool(np.all((np.abs(du) < 1e-6) | (np.abs(t * (e @ (mq * q)) * du) < 1e-13)))
+            dh = t * (e @ mqq) * du
+            done = bool(np.all(settled | (np.abs(dh) < 1e-13)))
         if done or step == _NEWTON_STEPS - 1:
             # H at this iterate plus its first-order change over the remaining step
-            h = hit_n @ mq + t * (e @ (mq * q)) * du
+            h = hit_n @ mq + (t * (e @ mqq) * du if dh is None else dh)
             break
         u = np.clip(u + du, log_c, u_grid[-1])
     out[inside] = np.clip(h, 0.0, 1.0)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import NamedTuple
 
 from models import ENGINE_VERSION
@@ -301,11 +302,9 @@ def evaluate(
         (window, _scaled([(w, ph) for w in workloads for ph in w.phases if ph.window == window], load_scale))
         for window in windows_of(workloads)
     ]
-    if explain:
+    # unexplained: the windows only (the configuration's parts, kept for it, were built whole above)
+    with nullcontext() if explain else figures_only():
         windows = [_evaluate_window(window, of_window, setup) for window, of_window in members]
-    else:
-        with figures_only():  # the configuration's parts (kept for it) were built whole, above
-            windows = [_evaluate_window(window, of_window, setup) for window, of_window in members]
     cap_check = check(
         "capacity",
         cap.fill_pct,

@@ -61,9 +61,9 @@ from models.numeric import is_scalar, maximum, minimum
 from models.parameters import EngineParameters
 from models.queueing import mg1_wait_moments
 from models.raid import (
+    COPY_SCHEMES,
     AccessPlan,
     RaidLayout,
-    RaidScheme,
     degraded_read_cost,
     in_front_end_units,
     read_plan,
@@ -802,10 +802,6 @@ def failure_utilizations(
     return u_failed, u_failed + p.rebuild_min_rate_mb_s / pool.drive.media_rate_mb_s
 
 
-_MIRRORED = frozenset({RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR, RaidScheme.REPLICA})
-"""Layouts whose rebuild reads one surviving copy (the others read the group's data drives)."""
-
-
 def failure_result(
     pool: DrivePool,
     work: Work,
@@ -828,7 +824,7 @@ def failure_result(
     rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
     hours = drive.capacity_gb * 1000.0 / rate / 3600.0
     # bits the rebuild must read without an error it cannot correct
-    survivors = 1 if layout.scheme in _MIRRORED else layout.data_drives
+    survivors = 1 if layout.scheme in COPY_SCHEMES else layout.data_drives
     read_gb = survivors * drive.capacity_gb
     p_ure = unrecoverable_read_probability(drive, read_gb) if tolerated_failures(layout) == 1 else 0.0
     return FailureResult(

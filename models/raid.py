@@ -87,6 +87,9 @@ def scheme_limits(scheme: RaidScheme) -> tuple[int, int, int, bool]:
 
 
 _MIRRORED = {RaidScheme.RAID1, RaidScheme.RAID10, RaidScheme.ZFS_MIRROR}
+COPY_SCHEMES = frozenset({*_MIRRORED, RaidScheme.REPLICA})
+"""Schemes that keep whole copies (mirrors and n-way replication): a lost drive is read back
+from one surviving copy."""
 _WAFL = {RaidScheme.RAID_DP, RaidScheme.RAID_TEC}
 WAFL_SCHEMES = frozenset(_WAFL)
 """Schemes laid out by WAFL (write-anywhere, full-stripe coalescing): layout ages apply to them."""
@@ -286,7 +289,7 @@ def degraded_read_cost(layout: RaidLayout) -> float:
     s = layout.scheme
     if s is RaidScheme.RAID0:
         raise InputError("scheme", "raid0 has no redundancy: a failed drive loses the group")
-    if s in _MIRRORED or s is RaidScheme.REPLICA:
+    if s in COPY_SCHEMES:
         return 1.0
     w = layout.group_width
     d = layout.data_drives

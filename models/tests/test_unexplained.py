@@ -106,17 +106,7 @@ def test_the_parts_kept_for_a_configuration_stay_explained(hdd15k):
 
 
 _workloads = st.lists(
-    st.builds(
-        lambda iops, read, rnd, size_kib, ws, alpha, target, window: (
-            iops,
-            read,
-            rnd,
-            size_kib,
-            ws,
-            alpha,
-            target,
-            window,
-        ),
+    st.tuples(  # (IOPS, read %, random %, I/O size, working set, Zipf alpha, latency target, window)
         st.floats(100, 30_000),
         st.floats(0, 100),
         st.floats(0, 100),
