@@ -385,6 +385,7 @@ class PoolPlans:
         # (workload, phase) -> their split: by identity, the objects held so no identity is reused
         self.phase_memo: dict[tuple[int, int], tuple[Workload, Phase, PhaseWork | None]] = {}
         self._write_costs: tuple[float, float] | None = None
+        self._ncq: tuple[DriveSpec, tuple[float, float, float]] | None = None
         self._readahead_run_kib: float | None = None
 
     def roles(self, n: int) -> Roles:
@@ -393,6 +394,14 @@ class PoolPlans:
         if got is None:
             got = _remember(self.roles_memo, n, pool_roles(self.layout, n), _PRICES_KEPT)
         return got
+
+    def ncq(self, drive: DriveSpec) -> tuple[float, float, float]:
+        """:func:`ncq_parameters` of ``drive`` (the pool's, whose times these plans price) under
+        the plans' parameters, worked out once for every window."""
+        got = self._ncq
+        if got is None or got[0] is not drive:
+            got = self._ncq = (drive, ncq_parameters(drive, self.p))
+        return got[1]
 
     def write_costs(self) -> tuple[float, float]:
         """(small random write, full-stripe write) back-end I/Os per write at the plans' fill
@@ -974,7 +983,7 @@ def pool_figures(
     )
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
-    g, h, limit = ncq_parameters(pool.drive, p)
+    g, h, limit = plans.ncq(pool.drive)
     q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
     st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
     mean_read, mean_all, wait = miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)

@@ -166,3 +166,14 @@ def test_a_windows_cold_cache_case_reuses_the_split_of_its_warm_pass(monkeypatch
     # evaluated again, the same objects meet their kept splits
     evaluate([wl], cfg)
     assert sorted(calls) == ["day", "night"]
+
+
+def test_the_plans_answer_the_command_queuing_parameters_of_the_drive_asked(hdd15k, ssd):
+    # a 15K SAS/FC drive takes its class's defaults (gain 1, half-gain queue 8, 256 commands);
+    # an SSD has no positioning to reorder: no gain, its class's queue limit
+    plans = plans_of(RAID10)
+    assert plans.ncq(hdd15k) == (1.0, 8.0, 256.0)
+    assert plans.ncq(hdd15k) == (1.0, 8.0, 256.0)
+    gain, half, _ = plans.ncq(ssd)
+    assert (gain, half) == (0.0, 1.0)
+    assert plans.ncq(hdd15k) == (1.0, 8.0, 256.0)  # asked for another drive again: its own answer
