@@ -941,16 +941,21 @@ def _write_burst(
 
 def _failure_verdict(pools: list[PoolLoad]) -> str | None:
     """Whether each pool keeps up with one drive failed and while it rebuilds, in words (a verdict:
-    whole in an unexplained evaluation too, as check texts are)."""
+    whole in an unexplained evaluation too, as check texts are). A lone pool goes unnamed (its name
+    is the configuration's internal one)."""
     parts = []
     for pl in pools:
         f = pl.failure
         if f is None:
-            parts.append(f"{pl.pool} has no redundancy: a failed drive loses data")
+            parts.append(
+                ("the pool" if len(pools) == 1 else f"pool {pl.pool}")
+                + " has no redundancy: a failed drive loses data"
+            )
             continue
+        group = "one RAID group" if len(pools) == 1 else f"one RAID group of pool {pl.pool}"
         state = "keeps up" if f.survives else "cannot keep up (its reads queue without bound)"
         parts.append(
-            f"with a drive failed, one group of {pl.pool} is {number(f.failed_group_utilization_pct)}% busy, "
+            f"with a drive failed, {group} is {number(f.failed_group_utilization_pct)}% busy, "
             f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
             f"it {state}"
         )

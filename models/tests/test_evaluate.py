@@ -10,6 +10,7 @@ from models.configuration import CapacityPolicy, Configuration, DrivePool
 from models.controller import ControllerSpec
 from models.curves import latency_vs_load, queue_depth_sweep
 from models.evaluate import DegradedMode, evaluate
+from models.explain import number
 from models.parameters import EngineParameters
 from models.ports import PortGroup
 from models.raid import RaidLayout
@@ -575,3 +576,26 @@ def test_a_configuration_evaluated_again_gives_what_a_fresh_one_does(hdd15k):
     # an equal configuration that is another object is priced afresh, to the same answer
     twin = cfg.model_copy(deep=True)
     assert evaluate(cases[0], twin) == again[0]
+
+
+def test_the_drive_failure_verdict_names_a_pool_only_where_there_are_several(hdd15k, ssd):
+    # one pool: its name is the configuration's internal one, so the verdict says "one RAID group";
+    # its figures are the pool's failure result, in the same words
+    res = evaluate([oltp(iops=2000)], make_config(hdd15k, "raid-dp", 16, 48))
+    w = res.windows[0]
+    f = w.pools[0].failure
+    assert f is not None and f.survives
+    assert w.failure_verdict == (
+        f"with a drive failed, one RAID group is {number(f.failed_group_utilization_pct)}% busy, "
+        f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
+        "it keeps up."
+    )
+    assert "aggr0" not in w.failure_verdict
+    # RAID 0 keeps no redundancy: the lone pool is "the pool"
+    raid0 = evaluate([oltp()], make_config(hdd15k, "raid0", 8, 48)).windows[0]
+    assert raid0.failure_verdict == "the pool has no redundancy: a failed drive loses data."
+    # two pools (tiers): each named
+    tiered = evaluate([tiered_workload()], tiered_config(ssd, hdd15k)).windows[0]
+    assert tiered.failure_verdict is not None
+    assert tiered.failure_verdict.startswith("with a drive failed, one RAID group of pool ssd is ")
+    assert "; with a drive failed, one RAID group of pool sas is " in tiered.failure_verdict
