@@ -295,7 +295,7 @@ def size(
             expl += (
                 " Stated optimisms: "
                 + "; ".join(
-                    f"{o.effect} saves {o.drives_saved} drive{'s' if o.drives_saved != 1 else ''}"
+                    _optimism_words(o)
                     if o.drives_without is not None
                     else f"{o.effect}: without it no drive count meets every window"
                     for o in optimisms
@@ -415,6 +415,13 @@ def _phase_update(workloads: list[Workload], field: str, value: object) -> list[
         w.model_copy(update={"phases": [ph.model_copy(update={field: value}) for ph in w.phases]})
         for w in workloads
     ]
+
+
+def _optimism_words(o: Optimism) -> str:
+    """What a stated optimism saves, in words: ``"<effect>: saves 4 drives (292 without it)"``."""
+    if not o.drives_saved:
+        return f"{o.effect}: saves no drive"
+    return f"{o.effect}: saves {plural(o.drives_saved, 'drive')} ({o.drives_without} without it)"
 
 
 def _stated_optimisms(

@@ -216,7 +216,9 @@ def test_size_names_each_stated_optimism_and_the_drives_it_saves(hdd15k):
         assert o.drives_without is not None and o.drives_without == out.drive_count + o.drives_saved
         assert o.drives_saved > 0
     assert out.drive_count < plain.drive_count
-    assert "Stated optimisms:" in out.explanation and "saves" in out.explanation
+    assert "Stated optimisms:" in out.explanation
+    for o in out.optimisms:  # each named with what it saves and the count without it
+        assert f"{o.effect}: saves {o.drives_saved} drives ({o.drives_without} without it)" in out.explanation
     assert plain.optimisms == []
 
 
@@ -278,3 +280,17 @@ def test_an_evaluation_is_the_same_with_its_plans_kept_or_priced_afresh(hdd15k, 
         fresh.append(evaluate(w, cfg, degraded=degraded))
     assert kept == fresh
     assert [r.model_dump_json() for r in kept] == [r.model_dump_json() for r in fresh]
+
+
+def test_an_optimism_that_saves_nothing_says_so():
+    from models.size import Optimism, _optimism_words
+
+    none = Optimism(effect="overwrites absorbed in the write cache", drives_saved=0, drives_without=288)
+    assert _optimism_words(none) == "overwrites absorbed in the write cache: saves no drive"
+    one = Optimism(
+        effect="single sequential streams (no seek between readaheads)", drives_saved=1, drives_without=97
+    )
+    assert (
+        _optimism_words(one)
+        == "single sequential streams (no seek between readaheads): saves 1 drive (97 without it)"
+    )
