@@ -122,7 +122,8 @@ def _cold_cache_explained(window, members, hits, warm, routes, parts, tiering, s
         bottleneck=bottleneck,
         passed=passed,
         verdict=(
-            f"{window} with cold caches: meets every target; busiest is {bottleneck}."
+            f"{window} with cold caches: meets every target; busiest is "
+            f"{next(c.text for c in served.checks if c.name == bottleneck)}."
             if passed
             else f"{window} with cold caches (after a restart or failover, until the working set is read "
             "once): fails: " + "; ".join(failing[:3]) + "."

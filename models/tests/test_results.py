@@ -24,3 +24,21 @@ def test_a_limit_passes_and_ranks_as_its_check(value: float | None, limit: float
     # the window verdict's ranking key (evaluate._verdict) on the built check
     key = float("inf") if built.value is None else built.value / built.limit if built.limit else 0.0
     assert lim.load == key
+
+
+def test_a_check_near_its_limit_shows_the_digits_that_tell_them_apart():
+    # at three significant digits 10.003 ms reads "10", as its limit does: more digits say why it fails
+    assert (
+        check("r", 10.003, 10.0, "ms", "read latency").text
+        == "read latency 10.003 ms, over the limit of 10 ms"
+    )
+    assert (
+        check("r", 9.9996, 10.0, "ms", "read latency").text
+        == "read latency 9.9996 ms, within the limit of 10 ms"
+    )
+    assert (
+        check("l", 1000.4, 1000.0, "IOPS", "load").text == "load 1,000.4 IOPS, over the limit of 1,000 IOPS"
+    )
+    # apart at three digits, or equal: as always
+    assert check("d", 69.3, 70.0, "%", "drives busy").text == "drives busy 69.3 %, within the limit of 70 %"
+    assert check("d", 70.0, 70.0, "%", "drives busy").text == "drives busy 70 %, within the limit of 70 %"
