@@ -215,7 +215,8 @@ class WindowResult(Output):
     )
     write_burst_s: Explained | None = Field(
         default=None,
-        description="how long the NVRAM absorbs a burst of twice this window's writes before back-pressure",
+        description="how long the NVRAM absorbs a burst of twice this window's writes before back-pressure "
+        "(value null: for as long as the burst lasts, the drives destage twice the writes)",
     )
     failure_verdict: str | None = Field(
         default=None, description="whether every pool keeps up with a drive failed and while it rebuilds"

@@ -6494,7 +6494,7 @@ export interface components {
             verdict: string;
             /** Window */
             window: string;
-            /** @description how long the NVRAM absorbs a burst of twice this window's writes before back-pressure */
+            /** @description how long the NVRAM absorbs a burst of twice this window's writes before back-pressure (value null: for as long as the burst lasts, the drives destage twice the writes) */
             write_burst_s?: components["schemas"]["Explained"] | null;
             /** Write Latency Ms */
             write_latency_ms: number | null;

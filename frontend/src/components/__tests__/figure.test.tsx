@@ -112,3 +112,22 @@ describe('figureText', () => {
     expect(figureText({ value: 1234.4, unit: 'W' })).toBe('1,234 W');
   });
 });
+
+describe('Figure without a value', () => {
+  const never: FigureExplanation = {
+    value: null,
+    unit: 's',
+    formula: 'T = NVRAM / ((2 - x) W): a burst of twice the writes fills the write cache',
+    text: 'T = 1,024 MiB / ((2 - 3.1) x 12 MiB/s): the drives destage even twice the writes',
+    inputs: { destage_x: 3.1 },
+    source: null,
+  };
+
+  it('reads "unknown" for a unit that does not saturate, or what the caller says a missing value means', () => {
+    const { rerender } = render(<Figure label="Write bursts" figure={never} />);
+    expect(screen.getByRole('button', { name: /^unknown, show how Write bursts is calculated/ })).toBeInTheDocument();
+    rerender(<Figure label="Write bursts" figure={never} unbounded="absorbed for as long as they last" />);
+    const button = screen.getByRole('button', { name: /^absorbed for as long as they last, show how Write bursts/ });
+    expect(button).toHaveTextContent('absorbed for as long as they last');
+  });
+});

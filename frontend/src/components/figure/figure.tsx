@@ -60,13 +60,15 @@ type FigureProps = {
   figure: FigureExplanation;
   /** Significant digits for small values. */
   digits?: number;
+  /** What a missing value means where it is not "saturated" or "unknown", e.g. a limit never reached. */
+  unbounded?: string;
 };
 
 /**
  * A number with its unit that opens its explanation (formula, the formula with numbers, inputs,
  * source) on click, Enter or Space. Escape or a click outside closes it and gives focus back.
  */
-export function Figure({ label, figure, digits = 3 }: FigureProps) {
+export function Figure({ label, figure, digits = 3, unbounded }: FigureProps) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const popoverId = `${id}-explanation`;
@@ -74,8 +76,8 @@ export function Figure({ label, figure, digits = 3 }: FigureProps) {
   const rootRef = useRef<HTMLSpanElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popoverRef = useRef<HTMLDivElement>(null);
-  const withUnit = figureText(figure, digits);
   const known = figure.value !== null && Number.isFinite(figure.value);
+  const withUnit = !known && unbounded ? unbounded : figureText(figure, digits);
   const inputs = Object.entries(figure.inputs ?? {});
 
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);

@@ -47,7 +47,11 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
               ) : null}
               {w.write_burst_s ? (
                 <p className="verdict-figures">
-                  Write bursts: <Figure label={`NVRAM absorbs a burst of twice the writes (${w.window})`} figure={w.write_burst_s} />
+                  Write bursts: <Figure
+                    label={`NVRAM absorbs a burst of twice the writes (${w.window})`}
+                    figure={w.write_burst_s}
+                    unbounded="absorbed for as long as they last (the drives destage twice the writes)"
+                  />
                 </p>
               ) : null}
             </div>
