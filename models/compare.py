@@ -21,6 +21,8 @@ from pydantic import Field
 
 from models.base import InputError, Output
 from models.evaluate import EvaluationResult
+from models.naming import check_words
+from models.results import worst_window
 
 Figure = float | int | str | bool | None
 
@@ -49,6 +51,7 @@ class Headline(Output):
     cost_usd: float | None = Field(description="list cost [USD]; null when the catalog lacks a price")
     passed: bool
     bottleneck: str
+    bottleneck_words: str = Field(description="the bottleneck in words, e.g. 'the drives (month-end batch)'")
     windows: list[WindowFigures]
 
 
@@ -117,8 +120,18 @@ def headline(result: EvaluationResult) -> Headline:
         cost_usd=bill.cost_usd,
         passed=result.passed,
         bottleneck=result.bottleneck,
+        bottleneck_words=bottleneck_words(result),
         windows=windows,
     )
+
+
+def bottleneck_words(result: EvaluationResult) -> str:
+    """:attr:`EvaluationResult.bottleneck` in words (:func:`models.naming.check_words`, with its
+    window): ``drives:pool (month-end batch)`` -> ``the drives (month-end batch)``."""
+    worst = worst_window(result.windows)
+    if result.bottleneck == "capacity" or worst is None:
+        return "the capacity"
+    return f"{check_words(worst.bottleneck, len(result.capacity.pools))} ({worst.window})"
 
 
 def _minus(a: float | None, b: float | None) -> float | None:

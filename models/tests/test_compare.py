@@ -115,3 +115,19 @@ def test_round_off_from_a_recomputation_is_not_a_change():
     changes = figure_changes({"x": 0.1 + 0.2}, {"x": 0.3})
 
     assert not changes[0].changed
+
+
+def test_the_headline_names_its_bottleneck_in_words(hdd15k):
+    # 5,000 IOPS, 30% writes, on 16 drives in RAID-DP: its two dedicated parity drives take every
+    # write's parity updates and are the busiest part; one pool, so it goes unnamed
+    res = evaluate([oltp(iops=5000)], make_config(hdd15k, "raid-dp", 16, 16))
+    assert res.bottleneck == "parity drives:aggr0 (business hours)"
+    assert headline(res).bottleneck_words == "the parity drives (business hours)"
+    # in RAID 10 every drive serves data: the drives
+    mirrored = evaluate([oltp(iops=5000)], make_config(hdd15k, "raid10", 2, 16))
+    assert mirrored.bottleneck == "drives:aggr0 (business hours)"
+    assert headline(mirrored).bottleneck_words == "the drives (business hours)"
+    # a stated read-latency target the drives cannot meet: the phase's latency, in words
+    tight = evaluate([oltp(iops=500, target=1.0)], make_config(hdd15k, "raid-dp", 16, 48))
+    assert tight.bottleneck == "read latency:oltp/day (business hours)"
+    assert headline(tight).bottleneck_words == "the read latency of oltp, day (business hours)"

@@ -3299,6 +3299,11 @@ export interface components {
         Headline: {
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words, e.g. 'the drives (month-end batch)'
+             */
+            bottleneck_words: string;
             /** Configuration */
             configuration: string;
             /**

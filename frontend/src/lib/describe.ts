@@ -35,13 +35,15 @@ export function checkWords(name: string, pools = 1): string {
   const [head, ...rest] = check.split(':');
   const tail = rest.join(':');
   let words: string;
-  if (head === 'drives') {
+  if (head === 'parity drives') words = pools <= 1 ? 'the parity drives' : `the parity drives of ${tail}`;
+  else if (head === 'drives') {
     const [pool, degraded] = tail.split(':');
     words = pools <= 1 ? 'the drives' : `the drives of ${pool}`;
     if (degraded) words += ' (one RAID group degraded)';
   } else if (head === 'read latency') words = `the read latency of ${tail.replace('/', ', ')}`;
   else if (head === 'ports') words = 'the front-end ports';
   else if (head === 'capacity') words = 'the capacity';
+  else if (head === 'none') words = 'nothing';
   else words = `the ${check}`;
   return window ? `${words} (${window})` : words;
 }

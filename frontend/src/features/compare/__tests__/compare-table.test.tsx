@@ -71,6 +71,12 @@ describe('CompareTable', () => {
     // both meet every target: no winner
     const passed = within(table.querySelector('tr[data-row="passed"]') as HTMLElement).getAllByRole('cell');
     expect(passed.filter((c) => c.hasAttribute('data-best'))).toHaveLength(0);
+
+    // the bottleneck in the engine's words, never its internal check name ("drives:pool")
+    const bottleneck = within(table.querySelector('tr[data-row="bottleneck"]') as HTMLElement).getAllByRole('cell');
+    expect(bottleneck[0]).toHaveTextContent('the drives (month-end batch)');
+    expect(bottleneck[1]).toHaveTextContent('the controllers (month-end batch)');
+    expect(table).not.toHaveTextContent('drives:pool');
   });
 
   it('shows the differences against the first configuration', () => {
