@@ -429,7 +429,7 @@ class PoolPlans:
                 self.phase_memo,
                 (id(workload), id(phase)),
                 (workload, phase, phase_work(workload, phase, self)),
-                _PRICES_KEPT,
+                _PHASES_KEPT,
             )
         return got[2]
 
@@ -522,6 +522,11 @@ _PLANS_KEPT = 64
 
 _PRICES_KEPT = 1024
 """Priced sizes (drive counts) one :class:`PoolPlans` keeps; all are dropped when it is full."""
+
+_PHASES_KEPT = 64
+"""Phase splits one :class:`PoolPlans` keeps (about 2 kB each, and the phase objects they hold):
+the phases of the windows a configuration is evaluated on, not every sample of a Monte Carlo run
+(all are dropped when it is full)."""
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

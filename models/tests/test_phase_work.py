@@ -177,3 +177,12 @@ def test_the_plans_answer_the_command_queuing_parameters_of_the_drive_asked(hdd1
     gain, half, _ = plans.ncq(ssd)
     assert (gain, half) == (0.0, 1.0)
     assert plans.ncq(hdd15k) == (1.0, 8.0, 256.0)  # asked for another drive again: its own answer
+
+
+def test_the_plans_keep_a_bounded_number_of_phase_splits():
+    # a Monte Carlo run meets a new phase object per sample: the kept splits stay bounded
+    plans = plans_of(RAID10)
+    for i in range(3 * pool_module._PHASES_KEPT):
+        wl = one_phase(iops=100.0 + i, read_pct=50.0, io_size_kib=8.0)
+        plans.phase(wl, wl.phases[0])
+        assert len(plans.phase_memo) <= pool_module._PHASES_KEPT
