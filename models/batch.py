@@ -68,14 +68,12 @@ from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, drive_w
 from models.latency import FrontEnd, sequential_extra_ms
 from models.parameters import EngineParameters
 from models.pool import (
-    PhaseWork,
     PoolState,
     PoolWork,
     RoleWork,
     Work,
     miss_path,
     ncq_parameters,
-    phase_work,
     plan_work,
     planned_span,
     pool_state,
@@ -732,9 +730,6 @@ class _SegmentPlans:
         return IoReduction(
             np.where(self.packs, c, 1.0) if c_on else 1.0, np.where(self.dedupes, d, 1.0) if d_on else 1.0
         )
-
-    def phase(self, workload: Workload, phase: Phase) -> PhaseWork | None:
-        return phase_work(workload, phase, self)
 
     def _compressed(self, size_kib: float, ratio: float, read: bool) -> Work:
         got = self.compressed_memo.get((size_kib, ratio, read))

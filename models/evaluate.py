@@ -356,14 +356,15 @@ def _routes(
     return routes
 
 
-def _pool_parts(
-    members: list[tuple[Workload, Phase]], routes: list[list[tuple[str, float]]], setup: _Setup
-) -> dict[str, list[tuple[int, Workload, Phase]]]:
-    """Each pool's share of every phase: (member index, workload, the phase or its share of the
-    I/O), made once per window so that its cold-cache case meets the same objects (and their
-    split work, :meth:`models.pool.PoolPlans.phase`)."""
-    per_pool: dict[str, list[tuple[int, Workload, Phase]]] = {pl.name: [] for pl in setup.cfg.pools}
-    for i, ((w, ph), route) in enumerate(zip(members, routes, strict=True)):
+def _pool_items(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    routes: list[list[tuple[str, float]]],
+    setup: _Setup,
+) -> dict[str, list[PoolItem]]:
+    """Each pool's share of every phase, with the phase's hit ratios."""
+    per_pool: dict[str, list[PoolItem]] = {pl.name: [] for pl in setup.cfg.pools}
+    for (w, ph), (h_d, h_f), route in zip(members, hits, routes, strict=True):
         for pool_name, share in route:
             if share > 0:
                 part = (
@@ -371,15 +372,8 @@ def _pool_parts(
                     if share == 1.0
                     else ph.model_copy(update={"iops": ph.effective_iops * share, "mb_per_s": None})
                 )
-                per_pool[pool_name].append((i, w, part))
+                per_pool[pool_name].append((w, part, h_d, h_f))
     return per_pool
-
-
-def _pool_items(
-    parts: dict[str, list[tuple[int, Workload, Phase]]], hits: list[tuple[float, float]]
-) -> dict[str, list[PoolItem]]:
-    """Each pool's share of every phase (:func:`_pool_parts`), with the phase's hit ratios."""
-    return {name: [(w, part, *hits[i]) for i, w, part in got] for name, got in parts.items()}
 
 
 class _Figures(NamedTuple):
@@ -411,7 +405,6 @@ def _figures(
     members: list[tuple[Workload, Phase]],
     hits: list[tuple[float, float]],
     routes: list[list[tuple[str, float]]],
-    parts: dict[str, list[tuple[int, Workload, Phase]]],
     tiering: TieringResult | None,
     setup: _Setup,
     *,
@@ -422,7 +415,7 @@ def _figures(
     the verdict ranks ties). ``explain=False`` (a figures-only pass): no back-end formula terms,
     and only the p99 of each phase."""
     cfg, p, ctrl = setup.cfg, setup.p, setup.cfg.controller
-    per_pool = _pool_items(parts, hits)
+    per_pool = _pool_items(members, hits, routes, setup)
     checks: list[Limit] = []
     pools, paths = _pools(setup, per_pool, tiering, migration_streams(cfg, tiering), checks, explain)
     cload = controller_load(
@@ -519,7 +512,6 @@ def _serve(
     hits: list[tuple[float, float]],
     shares: tuple[list[float], list[float], list[float]],
     routes: list[list[tuple[str, float]]],
-    parts: dict[str, list[tuple[int, Workload, Phase]]],
     tiering: TieringResult | None,
     setup: _Setup,
 ) -> _Served:
@@ -528,7 +520,7 @@ def _serve(
     and their checks."""
     cfg, ctrl = setup.cfg, setup.cfg.controller
     ws_list, dram_share, both_share = shares
-    f = _figures(members, hits, routes, parts, tiering, setup)
+    f = _figures(members, hits, routes, tiering, setup)
     pool_loads = [
         pool_load_result(
             pool,
@@ -590,15 +582,12 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     )
     routes = _routes(members, setup, tiering)
     shares = (ws_list, dram_share, both_share)
-    parts = _pool_parts(members, routes, setup)
-    warm = _serve(members, hits, shares, routes, parts, tiering, setup)
+    warm = _serve(members, hits, shares, routes, tiering, setup)
     burst = _write_burst(members, warm.pool_loads, ctrl, setup.serving)
     failure_verdict = _failure_verdict(warm.pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
-    cold = (
-        _cold_cache(window, members, hits, warm, routes, parts, tiering, setup) if setup.cold_cache else None
-    )
+    cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
     return _WINDOW_RESULT(
         {
             "window": window,
@@ -637,7 +626,6 @@ def _cold_cache(
     hits: list[tuple[float, float]],
     warm: _Served,
     routes: list[list[tuple[str, float]]],
-    parts: dict[str, list[tuple[int, Workload, Phase]]],
     tiering: TieringResult | None,
     setup: _Setup,
 ) -> ColdCacheResult | None:
@@ -660,7 +648,7 @@ def _cold_cache(
     if not differs:
         return None
     with figures_only():  # only figures and check verdicts are kept from this pass
-        served = _figures(members, cold_hits, routes, parts, tiering, setup, explain=False)
+        served = _figures(members, cold_hits, routes, tiering, setup, explain=False)
     checks = served.checks
     passed = all(c.passed for c in checks)
     # the first of the highest loads, as _verdict's stable descending sort ranks them (no load is NaN)

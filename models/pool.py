@@ -122,18 +122,18 @@ class RoleWork(NamedTuple):
             ),
         )
 
-    def plus2(self, b: RoleWork, k: Num, c: RoleWork, m: Num) -> RoleWork:
-        """``self.plus(b, k).plus(c, m)`` in one step: the same sums in the same order."""
+    def plus3(self, b: RoleWork, k: Num, c: RoleWork, m: Num, d: RoleWork, n: Num) -> RoleWork:
+        """``self.plus(b, k).plus(c, m).plus(d, n)`` in one step: the same sums in the same order."""
         a = self
         return _new(
             RoleWork,
             (
-                a[0] + k * b[0] + m * c[0],
-                a[1] + k * b[1] + m * c[1],
-                a[2] + k * b[2] + m * c[2],
-                a[3] + k * b[3] + m * c[3],
-                a[4] + k * b[4] + m * c[4],
-                a[5] + k * b[5] + m * c[5],
+                a[0] + k * b[0] + m * c[0] + n * d[0],
+                a[1] + k * b[1] + m * c[1] + n * d[1],
+                a[2] + k * b[2] + m * c[2] + n * d[2],
+                a[3] + k * b[3] + m * c[3] + n * d[3],
+                a[4] + k * b[4] + m * c[4] + n * d[4],
+                a[5] + k * b[5] + m * c[5] + n * d[5],
             ),
         )
 
@@ -157,15 +157,15 @@ class Work(NamedTuple):
             ),
         )
 
-    def plus2(self, b: Work, k: Num, c: Work, m: Num) -> Work:
-        """``self.plus(b, k).plus(c, m)`` in one step: the same sums in the same order."""
+    def plus3(self, b: Work, k: Num, c: Work, m: Num, d: Work, n: Num) -> Work:
+        """``self.plus(b, k).plus(c, m).plus(d, n)`` in one step: the same sums in the same order."""
         return _new(
             Work,
             (
-                self.data.plus2(b.data, k, c.data, m),
-                self.parity.plus2(b.parity, k, c.parity, m),
-                self.backend_ios + k * b.backend_ios + m * c.backend_ios,
-                self.kib + k * b.kib + m * c.kib,
+                self.data.plus3(b.data, k, c.data, m, d.data, n),
+                self.parity.plus3(b.parity, k, c.parity, m, d.parity, n),
+                self.backend_ios + k * b.backend_ios + m * c.backend_ios + n * d.backend_ios,
+                self.kib + k * b.kib + m * c.kib + n * d.kib,
             ),
         )
 
@@ -358,10 +358,6 @@ class PlanSource(Protocol):
         through the layout's write plan), its I/Os counted in units of the front-end ``size_kib``."""
         ...
 
-    def phase(self, workload: Workload, phase: Phase) -> PhaseWork | None:
-        """:func:`phase_work` of ``phase`` of ``workload`` on these plans (kept, or worked out)."""
-        ...
-
 
 class PoolPlans:
     """:class:`PlanSource` of one pool: its layout's plans (:mod:`models.raid`) priced on its drive,
@@ -382,8 +378,6 @@ class PoolPlans:
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
         self.metadata_memo: dict[float, Work] = {}
         self.roles_memo: dict[int, Roles] = {}
-        # (workload, phase) -> their split: by identity, the objects held so no identity is reused
-        self.phase_memo: dict[tuple[int, int], tuple[Workload, Phase, PhaseWork | None]] = {}
         self._write_costs: tuple[float, float] | None = None
         self._ncq: tuple[DriveSpec, tuple[float, float, float]] | None = None
         self._readahead_run_kib: float | None = None
@@ -419,19 +413,6 @@ class PoolPlans:
         if self._readahead_run_kib is None:
             self._readahead_run_kib = stream_run_kib(self.layout, self.p.readahead_kib)
         return self._readahead_run_kib
-
-    def phase(self, workload: Workload, phase: Phase) -> PhaseWork | None:
-        """:func:`phase_work` of ``phase`` of ``workload``, kept for the very same (frozen) objects:
-        a window's cold-cache case and a configuration evaluated again split each phase once."""
-        got = self.phase_memo.get((id(workload), id(phase)))
-        if got is None:
-            got = _remember(
-                self.phase_memo,
-                (id(workload), id(phase)),
-                (workload, phase, phase_work(workload, phase, self)),
-                _PHASES_KEPT,
-            )
-        return got[2]
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
         got = self.memo.get(size_kib)
@@ -523,11 +504,6 @@ _PLANS_KEPT = 64
 _PRICES_KEPT = 1024
 """Priced sizes (drive counts) one :class:`PoolPlans` keeps; all are dropped when it is full."""
 
-_PHASES_KEPT = 64
-"""Phase splits one :class:`PoolPlans` keeps (about 2 kB each, and the phase objects they hold):
-the phases of the windows a configuration is evaluated on, not every sample of a Monte Carlo run
-(all are dropped when it is full)."""
-
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
@@ -544,84 +520,6 @@ def _remember(memo: dict[_K, _V], key: _K, value: _V, kept: int) -> _V:
 def clear_plans() -> None:
     """Forget the priced plans kept across evaluations (:func:`pool_plans`)."""
     _PLANS.clear()
-
-
-class PhaseWork(NamedTuple):
-    """One phase's back-end work on one pool, split by what its hit ratio moves: the work of its
-    random reads per unit of miss ratio, and what no hit ratio changes (its prefetched sequential
-    reads and its writes). Per second; floats, or arrays over candidates in the batch path.
-
-    A window's work is ``sum over phases of (miss x per_miss + streams, writes)``
-    (:func:`pool_work`), so a window served again at other hit ratios (its cold-cache case) reuses
-    every phase's split, and a phase evaluated again on the same plans reuses it from
-    :meth:`PoolPlans.phase`."""
-
-    iops: float
-    reads: float  # front-end reads per second
-    writes_be: float  # writes reaching the back end per second
-    random_reads: Num  # random reads per second: the read misses at a miss ratio of 1
-    miss_fixed_ms: Num  # their fixed service summed [ms/s] at a miss ratio of 1 (latency path)
-    per_miss: Work  # the random reads' drive work at a miss ratio of 1
-    streams: Work  # prefetched sequential reads
-    writes: Work
-    reduction: IoReduction | None
-    plain: tuple[Work, Work, Work] | None  # (per_miss, streams, writes) without inline reduction
-
-
-def phase_work(wl: Workload, ph: Phase, plans: PlanSource) -> PhaseWork | None:
-    """:class:`PhaseWork` of phase ``ph`` of ``wl`` priced by ``plans`` (None without I/O).
-
-    For each I/O size of the mix (share ``f``) with ``R`` reads, ``W`` back-end writes and random
-    share ``rnd``: ``R rnd f`` random reads, each one random read plan
-    (:func:`models.raid.read_plan`), of which the miss ratio reaches the drives;
-    ``R (1 - rnd) f`` sequential reads prefetched in streams (:func:`models.raid.stream_read_plan`,
-    one back-end I/O each); ``W rnd f`` random writes (:func:`models.raid.write_plan`) and
-    ``W (1 - rnd) f`` sequential ones streamed (:func:`models.raid.stream_write_plan`, counted in
-    units of the write). Inline reduction as :func:`pool_work` describes; ``plain`` keeps the
-    unreduced split for the back-end formula's text."""
-    iops = ph.effective_iops
-    if iops <= 0:
-        return None
-    rf = ph.read_pct / 100.0
-    rnd = ph.random_pct / 100.0
-    reads, writes = iops * rf, iops * (1.0 - rf)
-    writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
-    sr, sw = plans.streams(ph.sequential_streams != 1)
-    red = plans.reduction(wl)
-    per_miss, streams, wr = Work(), Work(), Work()
-    plain = None if red is None else (per_miss, streams, wr)
-    random_reads: Num = 0.0
-    miss_fixed: Num = 0.0
-    for size, frac in ph.size_mix:
-        rr, rw = plans.random(size)
-        r_rnd = reads * rnd * frac
-        seq_reads = reads * (1.0 - rnd) * frac
-        w_rnd = writes_be * rnd * frac
-        w_seq = writes_be * (1.0 - rnd) * frac
-        if red is None:
-            per_miss = per_miss.plus(rr, r_rnd)
-            streams = streams.plus2(sr, seq_reads * size, _ONE_IO, seq_reads)
-            wr = wr.plus2(rw, w_rnd, sw, w_seq * size).plus(_ONE_IO, w_seq * sw.kib)
-        else:
-            assert plain is not None
-            plain = (
-                plain[0].plus(rr, r_rnd),
-                plain[1].plus2(sr, seq_reads * size, _ONE_IO, seq_reads),
-                plain[2].plus2(rw, w_rnd, sw, w_seq * size).plus(_ONE_IO, w_seq * sw.kib),
-            )
-            # inline reduction (models.reduction): data packed compressed moves 1/c of its KiB;
-            # a share 1 - 1/D of the writes are duplicates, each a metadata block instead
-            kf, unique = red.kib_factor, red.unique_share
-            if red.compresses:
-                rr, rw = plans.compressed(size, wl.compression_ratio)
-            w_kib = w_seq * (size * kf * unique + METADATA_KIB * (1.0 - unique))
-            per_miss = per_miss.plus(rr, r_rnd)
-            streams = streams.plus2(sr, seq_reads * size * kf, _ONE_IO, seq_reads)
-            wr = wr.plus2(rw, w_rnd * unique, plans.metadata(size), w_rnd * (1.0 - unique))
-            wr = wr.plus2(sw, w_kib, _ONE_IO, w_kib / size * sw.kib)
-        random_reads = random_reads + r_rnd
-        miss_fixed = miss_fixed + r_rnd * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
-    return PhaseWork(iops, reads, writes_be, random_reads, miss_fixed, per_miss, streams, wr, red, plain)
 
 
 def pool_work(
@@ -644,9 +542,8 @@ def pool_work(
     states a ratio): data packed compressed ``c``:1 is written and read at ``1/c`` of its KiB (the
     reads with the same accesses), and a share ``1 - 1/D`` of the writes are duplicates written
     as one metadata block each instead of their data.
-    Each phase's split (:func:`phase_work`, from :meth:`PlanSource.phase`) is summed at its miss
-    ratio ``max(0, 1 - h_dram - h_flash)``. Hit ratios may be arrays (one per candidate, in the
-    batch path); with ``scheme`` the result carries each phase's term of the back-end formula.
+    Hit ratios may be arrays (one per candidate, in the batch path); with ``scheme`` the result
+    carries each phase's term of the back-end formula.
     """
     # the totals are locals, the PoolWork built at the end: the same sums, without an attribute
     # store per term
@@ -657,33 +554,62 @@ def pool_work(
     concurrency_stated = True
     terms: list[str] = []
     rd, wr = Work(), Work()
+    seq_r, seq_w = plans.streams(True)
     xr, xw = extra_stream_kib
-    if xr > 0 or xw > 0:
-        seq_r, seq_w = plans.streams(True)
-        if xr > 0:
-            wr = wr.plus(seq_r, xr)
-        if xw > 0:
-            wr = wr.plus(seq_w, xw)
+    if xr > 0:
+        wr = wr.plus(seq_r, xr)
+    if xw > 0:
+        wr = wr.plus(seq_w, xw)
     for wl, ph, h_d, h_f in items:
-        pk = plans.phase(wl, ph)
-        if pk is None:
+        iops = ph.effective_iops
+        if iops <= 0:
             continue
+        rf = ph.read_pct / 100.0
+        rnd = ph.random_pct / 100.0
         miss = maximum(0.0, 1.0 - h_d - h_f)
-        fe_iops += pk.iops
+        reads, writes = iops * rf, iops * (1.0 - rf)
+        writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
+        sr, sw = plans.streams(ph.sequential_streams != 1)
+        fe_iops += iops
         if ph.concurrency is None:
             concurrency_stated = False
         else:
             # only read misses wait on the drives in the request path (writes are acknowledged
             # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
-            outstanding = (
-                outstanding + ph.concurrency * (ph.read_pct / 100.0) * (ph.random_pct / 100.0) * miss
-            )
-        rd = rd.plus2(pk.per_miss, miss, pk.streams, 1.0)
-        wr = wr.plus(pk.writes)
-        read_miss_rate = read_miss_rate + pk.random_reads * miss
-        miss_fixed_ms = miss_fixed_ms + pk.miss_fixed_ms * miss
+            outstanding = outstanding + ph.concurrency * rf * rnd * miss
+        red = plans.reduction(wl)
+        start = rd, wr
+        plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
+        for size, frac in ph.size_mix:
+            rr, rw = plans.random(size)
+            r_miss = reads * rnd * frac * miss
+            seq_reads = reads * (1.0 - rnd) * frac
+            w_rnd = writes_be * rnd * frac
+            w_seq = writes_be * (1.0 - rnd) * frac
+            if plain is not None:
+                plain = (
+                    plain[0].plus(rr, r_miss).plus(sr, seq_reads * size).plus(_ONE_IO, seq_reads),
+                    plain[1].plus(rw, w_rnd).plus(sw, w_seq * size).plus(_ONE_IO, w_seq * sw.kib),
+                )
+            if red is None:
+                rd = rd.plus3(rr, r_miss, sr, seq_reads * size, _ONE_IO, seq_reads)
+                wr = wr.plus3(rw, w_rnd, sw, w_seq * size, _ONE_IO, w_seq * sw.kib)
+            else:
+                # inline reduction (models.reduction): data packed compressed moves 1/c of its KiB;
+                # a share 1 - 1/D of the writes are duplicates, each a metadata block instead
+                kf, unique = red.kib_factor, red.unique_share
+                if red.compresses:
+                    rr, rw = plans.compressed(size, wl.compression_ratio)
+                meta = plans.metadata(size)
+                w_kib = w_seq * (size * kf * unique + METADATA_KIB * (1.0 - unique))
+                rd = rd.plus(rr, r_miss).plus(sr, seq_reads * size * kf)
+                wr = wr.plus(rw, w_rnd * unique).plus(meta, w_rnd * (1.0 - unique)).plus(sw, w_kib)
+                wr = wr.plus(_ONE_IO, w_kib / size * sw.kib)
+                rd = rd.plus(_ONE_IO, seq_reads)
+            read_miss_rate = read_miss_rate + r_miss
+            miss_fixed_ms = miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
-            terms.append(_term(wl, ph, pk, miss, scheme))
+            terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
     return PoolWork(
         reads=rd,
         writes=wr,
@@ -696,30 +622,35 @@ def pool_work(
     )
 
 
-def _term(wl: Workload, ph: Phase, pk: PhaseWork, miss: Num, scheme: str) -> str:
+def _term(
+    wl: Workload,
+    ph: Phase,
+    reads: float,
+    writes_be: float,
+    scheme: str,
+    start: tuple[Work, Work],
+    end: tuple[Work, Work],
+    plain: tuple[Work, Work] | None,
+    red: IoReduction | None,
+) -> str:
     """One phase's term of the back-end formula: back-end I/Os per read and per write; with inline
     reduction, what it is and the I/Os per write and back-end MB/s with and without it."""
-    reads, writes_be = pk.reads, pk.writes_be
-    read_ios = miss * pk.per_miss.backend_ios + pk.streams.backend_ios
-    per_read = read_ios / reads if reads else 0.0
-    per_write = pk.writes.backend_ios / writes_be if writes_be else 0.0
+    per_read = (end[0].backend_ios - start[0].backend_ios) / reads if reads else 0.0
+    per_write = (end[1].backend_ios - start[1].backend_ios) / writes_be if writes_be else 0.0
     text = f"{wl.name}/{ph.name}: {fmt(reads)} reads x {fmt(per_read)} to disk + {fmt(writes_be)} writes x {fmt(per_write)} ({scheme}"
-    if pk.plain is None or pk.reduction is None:
+    if plain is None or red is None:
         return text + ")"
 
-    def mb_s(per_miss: Work, streams: Work, writes: Work) -> float:
-        return float(miss * per_miss.kib + streams.kib + writes.kib) * 1024.0 / 1e6
+    def mb_s(pair: tuple[Work, Work]) -> float:
+        return float(pair[0].kib - start[0].kib + pair[1].kib - start[1].kib) * 1024.0 / 1e6
 
-    p_miss, p_streams, p_writes = pk.plain
-    plain_write = p_writes.backend_ios / writes_be if writes_be else 0.0
-    plain_read_ios = miss * p_miss.backend_ios + p_streams.backend_ios
-    saved = float((p_writes.backend_ios - pk.writes.backend_ios) + (plain_read_ios - read_ios))
-    if abs(saved) <= 1e-9 * float(p_writes.backend_ios + plain_read_ios):
+    plain_write = (plain[1].backend_ios - start[1].backend_ios) / writes_be if writes_be else 0.0
+    saved = float((plain[1].backend_ios - end[1].backend_ios) + (plain[0].backend_ios - end[0].backend_ios))
+    if abs(saved) <= 1e-9 * float(plain[0].backend_ios + plain[1].backend_ios):
         saved = 0.0  # the same I/Os either way (a duplicate's metadata block as large as its data)
     return (
-        text + f"; {reduction_words(pk.reduction)}: {fmt(plain_write)} per write without it, "
-        f"{fmt(saved)} back-end I/Os/s fewer, back-end {fmt(mb_s(pk.per_miss, pk.streams, pk.writes))} MB/s "
-        f"instead of {fmt(mb_s(*pk.plain))})"
+        text + f"; {reduction_words(red)}: {fmt(plain_write)} per write without it, "
+        f"{fmt(saved)} back-end I/Os/s fewer, back-end {fmt(mb_s(end))} MB/s instead of {fmt(mb_s(plain))})"
     )
 
 

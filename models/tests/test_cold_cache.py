@@ -78,7 +78,7 @@ def test_figures_only_leaves_text_and_inputs_out_and_restores_them_after():
     assert (loud.text, loud.inputs) == ("U = 1 / 8", {"a": 1.0, "b": 8.0})
 
 
-def _cold_cache_explained(window, members, hits, warm, routes, parts, tiering, setup):
+def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
     """The cold-cache case the slow way, as it was first built: the whole explained window
     (:func:`models.evaluate._serve`) served at the cold hit ratios, its figures read back."""
     from models.results import ColdCacheResult, ColdPhase
@@ -99,7 +99,7 @@ def _cold_cache_explained(window, members, hits, warm, routes, parts, tiering, s
         members, setup.dram_total, setup.flash_total, setup.cfg.cache
     )
     shares = (ws_list, dram_share, both_share)
-    served = evaluate_module._serve(members, cold_hits, shares, routes, parts, tiering, setup)
+    served = evaluate_module._serve(members, cold_hits, shares, routes, tiering, setup)
     passed, bottleneck, _ = evaluate_module._verdict(window, served.checks)
     failing = [c.text for c in served.checks if not c.passed]
     return ColdCacheResult(

@@ -1,5 +1,5 @@
-"""A phase's back-end work split by what its hit ratio moves (models.pool.phase_work) and the
-window sums built from it (models.pool.pool_work)."""
+"""A window's back-end work on one pool (models.pool.pool_work): hand-computed, affine in each
+phase's miss ratio and additive over phases; the plans' command-queuing parameters."""
 
 from __future__ import annotations
 
@@ -7,14 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import models.evaluate as evaluate_module
-import models.pool as pool_module
 from models.architecture import written_layout
 from models.configuration import Architecture
-from models.evaluate import evaluate
-from models.pool import PoolPlans, PoolWork, phase_work, pool_work
+from models.pool import PoolPlans, PoolWork, pool_work
 from models.raid import RaidLayout, RaidScheme
-from models.tests.conftest import make_config
 from models.tests.test_reduction import LAYOUTS, LOG_INLINE, P, T, flat
 from models.workload import IoSize, Phase, Replication, ReplicationMode, Workload
 
@@ -29,23 +25,15 @@ def plans_of(layout: RaidLayout, architecture: Architecture | None = None) -> Po
     return PoolPlans(written_layout(layout, architecture), T, P, 0.5, architecture)
 
 
-def test_hand_computed_split_and_sum_on_raid10():
+def test_hand_computed_window_work_on_raid10():
     # 1,000 IOPS, 60% reads, all random, 8 KiB, on RAID10 (a read is one access, a write two):
-    #   600 random reads/s, each one back-end I/O at a miss ratio of 1 -> per_miss 600 I/Os/s;
-    #   400 writes/s x 2 = 800 back-end I/Os/s whatever the hit ratio; no sequential reads.
-    # At a DRAM hit of 0.2 and a flash hit of 0.05 (miss 0.75): 450 read misses/s, 1,250 I/Os/s.
+    #   600 random reads/s, each one back-end I/O when it misses; 400 writes/s x 2 = 800 back-end
+    #   I/Os/s whatever the hit ratio; no sequential reads. At a DRAM hit of 0.2 and a flash hit of
+    #   0.05 (miss 0.75): 450 read misses/s, 1,250 I/Os/s; a miss's fixed service is the overhead
+    #   0.5 ms + 8 KiB x 0.01 ms = 0.58 ms.
     wl = one_phase(iops=1000.0, read_pct=60.0, random_pct=100.0, io_size_kib=8.0)
     ph = wl.phases[0]
     plans = plans_of(RAID10)
-    pk = phase_work(wl, ph, plans)
-    assert pk is not None
-    assert (pk.iops, pk.reads, pk.writes_be) == (1000.0, 600.0, 400.0)
-    assert pk.random_reads == pytest.approx(600.0, rel=1e-15)
-    assert pk.per_miss.backend_ios == pytest.approx(600.0, rel=1e-15)
-    assert pk.streams.backend_ios == 0.0
-    assert pk.writes.backend_ios == pytest.approx(800.0, rel=1e-15)
-    # a random read's fixed service: overhead 0.5 ms + 8 KiB x 0.01 ms = 0.58 ms
-    assert pk.miss_fixed_ms == pytest.approx(600.0 * 0.58, rel=1e-12)
     pw = pool_work([(wl, ph, 0.2, 0.05)], plans)
     assert pw.read_miss_rate == pytest.approx(450.0, rel=1e-12)
     assert pw.miss_fixed_ms == pytest.approx(450.0 * 0.58, rel=1e-12)
@@ -55,23 +43,10 @@ def test_hand_computed_split_and_sum_on_raid10():
     assert pw.fe_iops == 1000.0
 
 
-def test_a_phase_without_io_has_no_split_and_adds_nothing():
+def test_a_phase_without_io_adds_nothing():
     wl = one_phase(iops=0.0, read_pct=50.0, io_size_kib=8.0)
     plans = plans_of(RAID10)
-    assert phase_work(wl, wl.phases[0], plans) is None
     assert flat(pool_work([(wl, wl.phases[0], 0.0, 0.0)], plans)) == flat(PoolWork())
-
-
-def test_the_plans_keep_each_phases_split_for_the_very_same_objects():
-    wl = one_phase(iops=500.0, read_pct=70.0, random_pct=80.0, io_size_kib=16.0)
-    ph = wl.phases[0]
-    plans = plans_of(RAID10)
-    first = plans.phase(wl, ph)
-    assert plans.phase(wl, ph) is first
-    # an equal copy is another object: worked out again, to the same split
-    twin = ph.model_copy()
-    again = plans.phase(wl, twin)
-    assert again is not first and again == first
 
 
 phases = st.builds(
@@ -135,39 +110,6 @@ def test_window_work_is_affine_in_each_miss_ratio_and_additive_over_phases(
     assert all(abs(x - y) <= 1e-9 * scale for x, y in zip(whole, expected, strict=True))
 
 
-def test_a_windows_cold_cache_case_reuses_the_split_of_its_warm_pass(monkeypatch):
-    # the cold-cache case serves the same phase objects at other hit ratios: each phase is split
-    # once per evaluation of a window, not once per pass
-    calls: list[str] = []
-    real = pool_module.phase_work
-
-    def counted(wl, ph, plans):
-        calls.append(ph.name)
-        return real(wl, ph, plans)
-
-    monkeypatch.setattr(pool_module, "phase_work", counted)
-    from models.tests.conftest import hdd15k
-
-    cfg = make_config(hdd15k.__wrapped__(), "raid-dp", 16, 48)  # type: ignore[attr-defined]
-    wl = Workload(
-        name="db",
-        capacity_tb=2.0,
-        working_set_pct=30.0,
-        phases=[
-            Phase(name="day", window="day", iops=3000.0, read_pct=70.0, io_size_kib=8.0),
-            Phase(name="night", window="night", iops=1500.0, read_pct=20.0, io_size_kib=64.0),
-        ],
-    )
-    evaluate_module.clear_kept()
-    pool_module.clear_plans()
-    result = evaluate([wl], cfg)
-    assert all(w.cold_cache is not None for w in result.windows)
-    assert sorted(calls) == ["day", "night"]
-    # evaluated again, the same objects meet their kept splits
-    evaluate([wl], cfg)
-    assert sorted(calls) == ["day", "night"]
-
-
 def test_the_plans_answer_the_command_queuing_parameters_of_the_drive_asked(hdd15k, ssd):
     # a 15K SAS/FC drive takes its class's defaults (gain 1, half-gain queue 8, 256 commands);
     # an SSD has no positioning to reorder: no gain, its class's queue limit
@@ -177,12 +119,3 @@ def test_the_plans_answer_the_command_queuing_parameters_of_the_drive_asked(hdd1
     gain, half, _ = plans.ncq(ssd)
     assert (gain, half) == (0.0, 1.0)
     assert plans.ncq(hdd15k) == (1.0, 8.0, 256.0)  # asked for another drive again: its own answer
-
-
-def test_the_plans_keep_a_bounded_number_of_phase_splits():
-    # a Monte Carlo run meets a new phase object per sample: the kept splits stay bounded
-    plans = plans_of(RAID10)
-    for i in range(3 * pool_module._PHASES_KEPT):
-        wl = one_phase(iops=100.0 + i, read_pct=50.0, io_size_kib=8.0)
-        plans.phase(wl, wl.phases[0])
-        assert len(plans.phase_memo) <= pool_module._PHASES_KEPT
