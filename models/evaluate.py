@@ -731,7 +731,7 @@ def _pools(
         keeps_up = u_pct < 100 and (par or 0) < 100
         miss = f.miss
         paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
-        of = "" if len(cfg.pools) == 1 else f" of pool {pool.name}"  # no internal pool name in prose
+        of = _of_pool(pool.name, len(cfg.pools))
         checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
         if par is not None:
             checks.append(Limit(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
@@ -928,6 +928,12 @@ def _write_burst(
     )
 
 
+def _of_pool(name: str, pools: int) -> str:
+    """``" of pool <name>"`` where a configuration has several pools, else nothing: a lone pool's
+    name is the configuration's internal one, kept out of prose."""
+    return "" if pools == 1 else f" of pool {name}"
+
+
 def _failure_verdict(pools: list[PoolLoad]) -> str | None:
     """Whether each pool keeps up with one drive failed and while it rebuilds, in words (a verdict:
     whole in an unexplained evaluation too, as check texts are). A lone pool goes unnamed (its name
@@ -935,16 +941,15 @@ def _failure_verdict(pools: list[PoolLoad]) -> str | None:
     parts = []
     for pl in pools:
         f = pl.failure
+        of = _of_pool(pl.pool, len(pools))
         if f is None:
             parts.append(
-                ("the pool" if len(pools) == 1 else f"pool {pl.pool}")
-                + " has no redundancy: a failed drive loses data"
+                f"{f'pool {pl.pool}' if of else 'the pool'} has no redundancy: a failed drive loses data"
             )
             continue
-        group = "one RAID group" if len(pools) == 1 else f"one RAID group of pool {pl.pool}"
         state = "keeps up" if f.survives else "cannot keep up (its reads queue without bound)"
         parts.append(
-            f"with a drive failed, {group} is {number(f.failed_group_utilization_pct)}% busy, "
+            f"with a drive failed, one RAID group{of} is {number(f.failed_group_utilization_pct)}% busy, "
             f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
             f"it {state}"
         )

@@ -7,22 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.architecture import written_layout
-from models.configuration import Architecture
-from models.pool import PoolPlans, PoolWork, pool_work
+from models.pool import PoolWork, pool_work
 from models.raid import RaidLayout, RaidScheme
-from models.tests.test_reduction import LAYOUTS, LOG_INLINE, P, T, flat
+from models.tests.test_reduction import LAYOUTS, LOG_INLINE, flat, plans_of, workload
 from models.workload import IoSize, Phase, Replication, ReplicationMode, Workload
 
 RAID10 = RaidLayout(scheme=RaidScheme.RAID10, group_width=2)
-
-
-def one_phase(**fields: object) -> Workload:
-    return Workload(name="w", capacity_tb=1.0, phases=[Phase(name="p", window="w", **fields)])
-
-
-def plans_of(layout: RaidLayout, architecture: Architecture | None = None) -> PoolPlans:
-    return PoolPlans(written_layout(layout, architecture), T, P, 0.5, architecture)
 
 
 def test_hand_computed_window_work_on_raid10():
@@ -31,7 +21,7 @@ def test_hand_computed_window_work_on_raid10():
     #   I/Os/s whatever the hit ratio; no sequential reads. At a DRAM hit of 0.2 and a flash hit of
     #   0.05 (miss 0.75): 450 read misses/s, 1,250 I/Os/s; a miss's fixed service is the overhead
     #   0.5 ms + 8 KiB x 0.01 ms = 0.58 ms.
-    wl = one_phase(iops=1000.0, read_pct=60.0, random_pct=100.0, io_size_kib=8.0)
+    wl = workload(iops=1000.0, read_pct=60.0, random_pct=100.0, sizes=(8.0,))
     ph = wl.phases[0]
     plans = plans_of(RAID10)
     pw = pool_work([(wl, ph, 0.2, 0.05)], plans)
@@ -44,7 +34,7 @@ def test_hand_computed_window_work_on_raid10():
 
 
 def test_a_phase_without_io_adds_nothing():
-    wl = one_phase(iops=0.0, read_pct=50.0, io_size_kib=8.0)
+    wl = workload(iops=0.0, read_pct=50.0)
     plans = plans_of(RAID10)
     assert flat(pool_work([(wl, wl.phases[0], 0.0, 0.0)], plans)) == flat(PoolWork())
 

@@ -60,10 +60,15 @@ def arch(write: WriteArchitecture, dedupe: ReductionMode, compression: Reduction
     return Architecture(write_architecture=write, dedupe=dedupe, compression=compression)
 
 
+def plans_of(layout: RaidLayout, architecture: Architecture | None = None) -> PoolPlans:
+    """The plans of ``layout`` (as written under ``architecture``) priced on drive :data:`T` at fill 0.5."""
+    return PoolPlans(written_layout(layout, architecture), T, P, 0.5, architecture)
+
+
 def work(
     wl: Workload, layout: RaidLayout, architecture: Architecture | None, *, hit: float = 0.0
 ) -> PoolWork:
-    plans = PoolPlans(written_layout(layout, architecture), T, P, 0.5, architecture)
+    plans = plans_of(layout, architecture)
     return pool_work([(wl, ph, hit, 0.0) for ph in wl.phases], plans, scheme=layout.scheme.value)
 
 
