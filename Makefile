@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api bench-count reliability lock openapi clean
+        test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-api bench-count reliability lock openapi clean
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
@@ -62,6 +62,10 @@ dev: install frontend-install migrate
 chromium:
 	@command -v chromium >/dev/null 2>&1 || ( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null )
 
+# pdftoppm/pdftotext: the report tests read the proposal PDF back
+poppler:
+	@command -v pdftoppm >/dev/null 2>&1 || ( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null )
+
 lint: install frontend-install
 	$(BIN)/ruff check models backend bench scripts migrations
 	$(BIN)/ruff format --check models backend bench scripts migrations
@@ -73,17 +77,17 @@ typecheck: install frontend-install
 test-models: install
 	$(BIN)/pytest -q models/tests
 
-test-backend: install
+test-backend: install chromium poppler
 	$(BIN)/pytest -q backend/tests
 
 test-frontend: frontend-install
 	cd frontend && npm run -s test
 
-test-e2e: install frontend-build chromium
+test-e2e: install frontend-build chromium poppler
 	cd frontend && npm run -s e2e
 
 # Runs every suite (none stops the others), then prints one closing summary line.
-test: install frontend-install chromium
+test: install frontend-install chromium poppler
 	$(BIN)/python scripts/run_tests.py
 
 validate: install

@@ -52,7 +52,7 @@ currency without a rate is a validation error at ``currency``.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal, Self
+from typing import TYPE_CHECKING, Literal, Self
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -64,6 +64,11 @@ from models.explain import Explained, explained, fmt
 from models.raid import RaidScheme
 from models.results import BillOfMaterials
 from models.workload import Workload
+
+if TYPE_CHECKING:
+    from models.catalog import Catalog
+    from models.recommend import Recommendation
+    from models.recommend import RecommendedConfiguration as RecommendedItem
 
 HOURS_PER_YEAR = 8760.0
 MAX_YEARS = 10
@@ -999,6 +1004,32 @@ def ratio_flip(items: list[Tco]) -> RatioFlip | None:
     )
 
 
+def price_recommendation(
+    rec: Recommendation, workloads: list[Workload], catalog: Catalog, money: MoneyInputs | None = None
+) -> Recommendation:
+    """``rec`` with the money of each recommended configuration (its array's commercial terms) and
+    the choice that flips as the reduction ratio drops, among the configurations returned.
+
+    A configuration on the Pareto front that is also among ``configurations`` gets the same figures;
+    the others are priced too. Raises :class:`InputError` at ``support_years`` (see :func:`tco`)."""
+    m = money or MoneyInputs()
+    priced: dict[int, Tco] = {}
+
+    def price(item: RecommendedItem) -> RecommendedItem:
+        key = id(item.configuration)
+        if key not in priced:
+            array = catalog.arrays.get(item.array_id)
+            priced[key] = tco(workloads, item.configuration, m, array.commercial if array else None)
+        return item.model_copy(update={"tco": priced[key]})
+
+    configurations = [price(item) for item in rec.configurations]
+    front = [price(item) for item in rec.pareto_front]
+    flip = ratio_flip([item.tco for item in configurations if item.tco is not None])
+    return rec.model_copy(
+        update={"configurations": configurations, "pareto_front": front, "ratio_flip": flip}
+    )
+
+
 __all__ = [
     "ECB_RATES",
     "EXPECTED_RATIOS",
@@ -1014,6 +1045,7 @@ __all__ = [
     "Tco",
     "YearCost",
     "bill_lines",
+    "price_recommendation",
     "ratio_cases",
     "ratio_flip",
     "tco",

@@ -147,3 +147,21 @@ def to_csv(snapshot: dict[str, Any]) -> str:
     for row in rows(snapshot):
         writer.writerow([_cell(x) for x in row])
     return out.getvalue()
+
+
+def priced(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    """The money (``Tco``) of each configuration a report priced, in the order the report shows them:
+    a sizing's, each compared or recommended configuration's, or the report's own list for kinds
+    whose result carries none. Empty for reports saved before money existed."""
+    kind = snapshot.get("kind")
+    result = snapshot.get("result") or {}
+    found: list[Any]
+    if kind == "size":
+        found = [result.get("tco")]
+    elif kind == "compare":
+        found = [item.get("tco") for item in result.get("items", [])]
+    elif kind == "recommend":
+        found = [item.get("tco") for item in result.get("configurations", [])]
+    else:
+        found = list(snapshot.get("tco") or [])
+    return [t for t in found if isinstance(t, dict)]
