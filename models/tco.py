@@ -251,8 +251,10 @@ class MoneyInputs(Frozen):
     and the data type (for the expected reduction ratio). Prices of energy and rack space are in
     ``currency``."""
 
-    exchange_rates: ExchangeRates = Field(
-        default=ECB_RATES, description="units of each currency per unit of base (default: the ECB's, dated)"
+    exchange_rates: ExchangeRates | None = Field(
+        default=None,
+        description="units of each currency per unit of base; null: the ECB's reference rates of 2025-02-28 "
+        "(ECB_RATES, dated: state your own for a quote)",
     )
     currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 code")
     discount_pct: float = Field(default=0.0, ge=0.0, lt=100.0, description="off list, every line [%]")
@@ -291,7 +293,7 @@ class MoneyInputs(Frozen):
     @field_validator("currency")
     @classmethod
     def _has_rate(cls, value: str, info: ValidationInfo) -> str:
-        rates = info.data.get("exchange_rates")
+        rates = info.data.get("exchange_rates") or ECB_RATES
         if isinstance(rates, ExchangeRates) and value not in rates.currencies:
             have = ", ".join(sorted(rates.currencies))
             raise ValueError(f"no exchange rate for {value} in the table of {rates.date} (rates for: {have})")
@@ -304,6 +306,11 @@ class MoneyInputs(Frozen):
             if not 0.0 <= pct < 100.0:
                 raise ValueError(f"the discount on {kind} must be at least 0 and below 100 %, got {pct}")
         return value
+
+    @property
+    def rates(self) -> ExchangeRates:
+        """The rate table in force: the given one, else :data:`ECB_RATES`."""
+        return self.exchange_rates or ECB_RATES
 
     def discount_for(self, kind: str) -> float:
         return self.line_discount_pct.get(kind, self.discount_pct)  # type: ignore[call-overload]
@@ -846,8 +853,8 @@ def tco(
         )
     support_pct = m.support_pct_per_year if m.support_pct_per_year is not None else terms.support_pct_per_year
     cur = m.currency
-    rate = m.exchange_rates.per_usd(cur)
-    rates = m.exchange_rates
+    rates = m.rates
+    rate = rates.per_usd(cur)
     rate_text = (
         "x = 1 (USD)"
         if cur == "USD"

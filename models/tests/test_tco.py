@@ -202,7 +202,7 @@ def test_a_currency_without_a_rate_is_refused_at_currency():
     assert [e["loc"] for e in err.value.errors()] == [("currency",)]
     assert "no exchange rate for XAU" in err.value.errors()[0]["msg"]
     # the default table converts: 0.82608 GBP / 1.0411 USD per EUR
-    assert MoneyInputs(currency="GBP").exchange_rates.per_usd("GBP") == pytest.approx(0.82608 / 1.0411)
+    assert MoneyInputs(currency="GBP").rates.per_usd("GBP") == pytest.approx(0.82608 / 1.0411)
 
 
 def test_negative_discounts_are_refused_with_the_field_named():

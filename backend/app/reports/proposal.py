@@ -19,6 +19,7 @@ from html import escape
 from typing import Any
 
 from backend.app.reports.charts import Bar, Mark, Series, bar_chart, line_chart
+from backend.app.reports.export import priced
 from models.explain import number
 
 KIND_TITLES = {
@@ -939,8 +940,9 @@ def _inputs(s: dict[str, Any]) -> str:
             for k, v in money.items()
             if k != "exchange_rates"
         ]
-        rates = money.get("exchange_rates") or {}
-        m.append(["exchange rates", f"{rates.get('source', '')} ({rates.get('date', '')})"])
+        used = next(iter(priced(s)), {}).get("exchange_rate") or {}
+        if used:
+            m.append(["exchange rate", f"{used.get('text', '')}; {used.get('source') or ''}".strip("; ")])
         rest += _sub("Money assumptions", _table(["Assumption", "Value"], m))
     return _section("Inputs", first, rest)
 

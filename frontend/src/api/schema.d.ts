@@ -4354,38 +4354,8 @@ export interface components {
              * @default 0.15
              */
             energy_price_per_kwh: number;
-            /**
-             * @description units of each currency per unit of base (default: the ECB's, dated)
-             * @default {
-             *       "base": "EUR",
-             *       "date": "2025-02-28",
-             *       "per_base": {
-             *         "AUD": 1.6741,
-             *         "BRL": 6.0712,
-             *         "CAD": 1.5019,
-             *         "CHF": 0.9394,
-             *         "CNY": 7.5782,
-             *         "CZK": 25.029,
-             *         "DKK": 7.4583,
-             *         "GBP": 0.82608,
-             *         "HKD": 8.098,
-             *         "HUF": 399.5,
-             *         "INR": 90.971,
-             *         "JPY": 156.96,
-             *         "KRW": 1519.92,
-             *         "MXN": 21.2191,
-             *         "NOK": 11.7245,
-             *         "NZD": 1.8579,
-             *         "PLN": 4.1503,
-             *         "SEK": 11.188,
-             *         "SGD": 1.4037,
-             *         "USD": 1.0411,
-             *         "ZAR": 19.1917
-             *       },
-             *       "source": "[ecb-reference-rates] euro foreign exchange reference rates of 28 February 2025"
-             *     }
-             */
-            exchange_rates: components["schemas"]["ExchangeRates"];
+            /** @description units of each currency per unit of base; null: the ECB's reference rates of 2025-02-28 (ECB_RATES, dated: state your own for a quote) */
+            exchange_rates?: components["schemas"]["ExchangeRates"] | null;
             /**
              * Line Discount Pct
              * @description off list for one kind of line, instead of discount_pct [%]

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import type { ConfigurationInput, EvaluateRequest, EvaluationResult, SizeRequest, SizingResult, Workload } from '@/lib/api-types';
+import type { ConfigurationInput, EvaluateRequest, EvaluationResult, MoneyInputs, SizeRequest, SizingResult, Workload } from '@/lib/api-types';
 
 import { evaluateConfiguration } from '../api/evaluate-configuration';
 import { sizeConfiguration } from '../api/size-configuration';
@@ -12,6 +12,8 @@ export type RunInput = {
   /** The configuration, headroom targets included (a catalog reference carries them too). */
   configuration: ConfigurationInput;
   flashCacheOptionsGb: number[] | null;
+  /** Sizing: what the TCO assumes; absent = the API's defaults. */
+  money?: MoneyInputs;
 };
 
 export type RunOutcome =
@@ -42,7 +44,14 @@ export function runRequest(
     return {
       kind: 'size',
       schema: 'SizeRequest',
-      body: { workloads, configuration, flash_cache_options_gb: options && options.length ? options : null, degraded: 'none', max_drives: null },
+      body: {
+        workloads,
+        configuration,
+        flash_cache_options_gb: options && options.length ? options : null,
+        degraded: 'none',
+        max_drives: null,
+        ...(input.money ? { money: input.money } : {}),
+      },
     };
   }
   return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null } };
