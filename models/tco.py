@@ -2,43 +2,44 @@
 the total cost of ownership year by year, and the cost per effective TB and per 1,000 IOPS at three
 data-reduction ratios side by side.
 
-Nomenclature (every money figure is in the report's currency unless it says USD)::
+Nomenclature (every money figure is in the report's currency unless it says USD; the symbols are
+the ones in ``docs/nomenclature.md``)::
 
-    L_i   list price of bill line i [USD] = quantity x unit list price (the catalog's prices)
-    d_i   discount of line i [%]: its kind's own (line_discount_pct), else the overall discount_pct
-    x     exchange rate [currency per USD] = per_base(currency) / per_base(USD) (a reference table:
-          the ECB's, base EUR, unless the request gives its own)
-    N_i   net price of line i = L_i x (1 - d_i / 100) x x
-    C     capital cost = sum N_i (hardware and licences; lines without a price make C unknown)
-    s     support rate [% of the net price C per year]: the request's, else the catalog array's
-    Y_s   support years bought (at most the catalog's longest term)
-    S_k   support in year k = C x s / 100 for k <= Y_s, else 0 (years without support are named)
-    P     power [W] of the bill; PUE the site's power usage effectiveness (cooling factor);
-          e price of energy [currency/kWh]
-    E     energy per year = P / 1,000 x 8,760 h x PUE x e
-    U     rack units; r price of rack space [currency per U per month]
-    R     rack space per year = U x 12 x r
-    TCO(y) = C + sum_{k=1..y} (S_k + E + R)
+    L_i    list price of bill line i [USD] = quantity x unit list price (the catalog's prices)
+    d_i    discount of line i [%]: its kind's own (line_discount_pct), else the overall discount_pct
+    x_fx   exchange rate [currency per USD] = per_base(currency) / per_base(USD) (a reference table:
+           the ECB's, base EUR, unless the request gives its own)
+    N_i    net price of line i = L_i x (1 - d_i / 100) x x_fx
+    K      capital cost = sum N_i (hardware and licences; a line without a price makes K unknown)
+    s      support rate [% of the net price K per year]: the request's, else the catalog array's
+    Y_s    support years bought (at most the catalog's longest term)
+    Sup_k  support in year k = K x s / 100 for k <= Y_s, else 0 (years without support are named)
+    P      power [W] of the bill; PUE the site's power usage effectiveness (cooling factor);
+           e price of energy [currency/kWh]
+    E_yr   energy per year = P / 1,000 x 8,760 h x PUE x e
+    U      rack units; p_U price of rack space [currency per U per month]
+    U_yr   rack space per year = U x 12 x p_U
+    TCO(y) = K + sum_{k=1..y} (Sup_k + E_yr + U_yr)
 
 The bill's quantities, power and rack units are :func:`models.bill.bill_of_materials`'s (its list
 cost is the sum of the priced lines here: one statement of the bill, priced).
 
 **Three reduction ratios.** A vendor sizer states the ratio it expects the array to achieve and
 sizes the capacity to it; the customer's data may not reduce as claimed. Each case replaces the
-ratio every workload states (``dedupe x compression``) by one ratio ``rho`` and asks the engine's
+ratio every workload states (``dedupe x compression``) by one ratio ``DRR`` and asks the engine's
 capacity model (:func:`models.capacity.capacity_result`) whether the configuration still holds the
 data at the fill target; when it does not, the pool grows by whole RAID groups (spares, shelves,
 power and price follow from :func:`~models.bill.bill_of_materials`) until it does::
 
-    pessimistic  rho = 1 (no reduction)
-    expected     rho = the typical ratio published for the data type (:data:`EXPECTED_RATIOS`,
+    pessimistic  DRR = 1 (no reduction)
+    expected     DRR = the typical ratio published for the data type (:data:`EXPECTED_RATIOS`,
                  the low end of the published range: conservative)
-    claimed      rho = the ratio the vendor claims (``claimed_ratio``), else the ratio the
+    claimed      DRR = the ratio the vendor claims (``claimed_ratio``), else the ratio the
                  workloads state (what the sizing used)
 
     effective TB           = usable x (logical / physical needed)   (capacity_result)
-    cost per effective TB  = TCO_rho(years) / effective TB
-    cost per 1,000 IOPS    = TCO_rho(years) / (busiest window's front-end IOPS / 1,000)
+    cost per effective TB  = TCO_DRR(years) / effective TB
+    cost per 1,000 IOPS    = TCO_DRR(years) / (busiest window's front-end IOPS / 1,000)
 
 Only capacity follows the ratio here: the I/O inline reduction saves is priced by the sizing's
 stated optimisms (:class:`models.size.Optimism`). Among several configurations (a comparison, a
@@ -620,7 +621,7 @@ def _tco_text(p: _Priced, money: MoneyInputs) -> str:
     )
 
 
-TCO_FORMULA = "TCO = C + sum over years (S_k + E + R)"
+TCO_FORMULA = "TCO = K + sum over years (Sup_k + E_yr + U_yr)"
 
 
 # ---- the three ratios ------------------------------------------------------------------------------
@@ -856,9 +857,9 @@ def tco(
     rates = m.rates
     rate = rates.per_usd(cur)
     rate_text = (
-        "x = 1 (USD)"
+        "x_fx = 1 (USD)"
         if cur == "USD"
-        else f"x = {fmt(rates.per(cur), 6)} {cur} / {fmt(rates.per('USD'), 6)} USD per {rates.base} "
+        else f"x_fx = {fmt(rates.per(cur), 6)} {cur} / {fmt(rates.per('USD'), 6)} USD per {rates.base} "
         f"({rates.date}) = {fmt(rate, 6)} {cur}/USD"
     )
     pcaps, bill = _parts(cfg)
@@ -904,7 +905,7 @@ def tco(
         configuration=cfg.name,
         currency=cur,
         exchange_rate=explained(
-            rate, f"{cur}/USD", "x = per base (currency) / per base (USD)", rate_text, source=rates.source
+            rate, f"{cur}/USD", "x_fx = per base (currency) / per base (USD)", rate_text, source=rates.source
         ),
         years=m.years,
         support_years=m.support_years,
@@ -915,10 +916,10 @@ def tco(
         capital=explained(
             p.capital,
             cur,
-            "C = sum over lines of list x (1 - discount) x x",
+            "K = sum over lines of list x (1 - discount) x x_fx",
             "unknown: a part has no list price"
             if p.capital is None
-            else "C = ("
+            else "K = ("
             + " + ".join(
                 f"{fmt(line.list_usd)} USD x (1 - {fmt(line.discount_pct)}%)"
                 for line in p.lines
@@ -931,18 +932,18 @@ def tco(
         support_per_year=explained(
             p.support,
             f"{cur}/year",
-            "S = C x s",
-            f"S = {_money(p.capital, cur)} x {fmt(support_pct)}% = {_money(p.support, cur)} a year, "
+            "Sup = K x s",
+            f"Sup = {_money(p.capital, cur)} x {fmt(support_pct)}% = {_money(p.support, cur)} a year, "
             f"years 1-{m.support_years}",
             support_pct=support_pct,
         ),
         energy_per_year=explained(
             p.energy,
             f"{cur}/year",
-            "E = P / 1,000 x 8,760 h x PUE x e",
+            "E_yr = P / 1,000 x 8,760 h x PUE x e",
             "unknown: a part has no power figure"
             if kwh is None
-            else f"E = {fmt(p.power_w)} W / 1,000 x 8,760 h x {fmt(m.pue)} x {fmt(m.energy_price_per_kwh)} "
+            else f"E_yr = {fmt(p.power_w)} W / 1,000 x 8,760 h x {fmt(m.pue)} x {fmt(m.energy_price_per_kwh)} "
             f"{cur}/kWh = {fmt(kwh)} kWh x {fmt(m.energy_price_per_kwh)} = {_money(p.energy, cur)} a year",
             power_w=p.power_w,
             pue=m.pue,
@@ -951,8 +952,8 @@ def tco(
         rack_space_per_year=explained(
             p.rack,
             f"{cur}/year",
-            "R = U x 12 x r",
-            f"R = {fmt(p.rack_units)} U x 12 months x {fmt(m.rack_price_per_u_month)} {cur} = "
+            "U_yr = U x 12 x p_U",
+            f"U_yr = {fmt(p.rack_units)} U x 12 months x {fmt(m.rack_price_per_u_month)} {cur} = "
             f"{_money(p.rack, cur)} a year",
             rack_units=p.rack_units,
         ),
