@@ -645,9 +645,15 @@ def _parts(cfg: Configuration) -> tuple[list[PoolCapacity], BillOfMaterials]:
     return pcaps, bill_of_materials(cfg, counts, pcaps)
 
 
-def _drive_limit(cfg: Configuration) -> int | None:
+MAX_POOL_DRIVES = 100_000
+"""Most drives a pool may have (``DrivePool.drive_count``): the growth stops there without an array limit."""
+
+
+def _drive_limit(cfg: Configuration) -> int:
+    """Drives (spares included) the configuration may have: the array's or cluster's limit, else
+    :data:`MAX_POOL_DRIVES`."""
     limits = [x for x in (cfg.packaging.max_drives, cfg.cluster.drive_limit if cfg.cluster else None) if x]
-    return min(limits) if limits else None
+    return min([*limits, MAX_POOL_DRIVES])
 
 
 def _at_ratio(workloads: list[Workload], ratio: float | None) -> list[Workload]:
@@ -681,7 +687,7 @@ def _holding(
         pcaps_g, bill_g, cap_g = fits(grown)
         if cap_g.passed:
             break
-        if limit is not None and bill_g.drives + bill_g.spares > limit:
+        if bill_g.drives + bill_g.spares > limit:
             return grown, pcaps_g, bill_g, cap_g, False
         lo, add = add, add * 2
     hi = add
@@ -693,7 +699,7 @@ def _holding(
             lo = mid
     grown = _with_drives(cfg, index, base + hi * step)
     pcaps_g, bill_g, cap_g = fits(grown)
-    within = limit is None or bill_g.drives + bill_g.spares <= limit
+    within = bill_g.drives + bill_g.spares <= limit
     return grown, pcaps_g, bill_g, cap_g, within
 
 

@@ -230,3 +230,19 @@ def test_unknown_power_leaves_energy_and_tco_unknown():
     assert t.energy_per_year.value is None and t.total.value is None
     assert t.capital.value == pytest.approx(13440.0)
     assert all(c.tco.value is None for c in t.ratios)
+
+
+def test_growth_stops_at_the_arrays_drive_limit_and_says_so():
+    cfg = make_config(
+        drive(300, 500), "raid-dp", 10, 20, packaging=PACKAGING.model_copy(update={"max_drives": 25})
+    )
+    t = tco(workloads(), cfg, MONEY, TERMS)
+    p = next(c for c in t.ratios if c.case == "pessimistic")
+    # 6 TB needs 30 drives + 1 spare at 1:1; the array takes 25
+    assert not p.holds and p.tco.value is None and p.cost_per_effective_tb.value is None
+    assert "drive limit (25 drives" in (p.note or "")
+
+
+def test_an_enormous_need_stops_at_the_largest_pool():
+    t = tco([oltp(capacity_tb=1e9)], config(), MONEY, TERMS)
+    assert [c.holds for c in t.ratios] == [False, False, False]
