@@ -20,6 +20,7 @@ from typing import Any
 
 from backend.app.reports.charts import Bar, Mark, Series, bar_chart, line_chart
 from backend.app.reports.export import priced
+from backend.app.reports.export import value_of as _v
 from models.explain import number
 
 KIND_TITLES = {
@@ -83,11 +84,6 @@ def _n(x: Any, digits: int = 3) -> str:
     if isinstance(x, int | float):
         return number(float(x), digits) if not isinstance(x, int) else f"{x:,}"
     return escape(str(x))
-
-
-def _v(x: Any) -> Any:
-    """An ``Explained`` figure's value, or the value itself."""
-    return x.get("value") if isinstance(x, dict) else x
 
 
 def _money(x: Any, currency: str) -> str:

@@ -56,7 +56,6 @@ ReportKind = Literal[
     "degraded",
     "building-blocks",
 ]
-REPORT_KINDS: tuple[ReportKind, ...] = ReportKind.__args__  # type: ignore[attr-defined]
 
 _RESULT_IGNORED = (
     "ignored: the server recomputes the result from inputs and never stores a result sent by the client"

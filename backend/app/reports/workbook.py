@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from backend.app.reports.export import priced
+from backend.app.reports.export import value_of as _v
 
 MONEY_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0.##"
@@ -44,10 +45,6 @@ def _text(x: Any) -> Any:
     if isinstance(x, str) and x[:1] in ("=", "+", "-", "@"):
         return "'" + x
     return x
-
-
-def _v(x: Any) -> Any:
-    return x.get("value") if isinstance(x, dict) else x
 
 
 def _sheet_name(index: int, name: str, taken: set[str]) -> str:
