@@ -40,7 +40,7 @@ test('a cleared field is an error at the field: no request, focus on it, and a r
   const page = await pageAt(browser, WIDE);
   const sizes: string[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/api/v1/size')) sizes.push(r.postData() ?? '');
+    if (r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/api/v1/size')) sizes.push(r.postData() ?? '');
   });
   await oltpOnFas3170(page);
   const capacity = page.getByRole('spinbutton', { name: 'Capacity today [TB]' });
@@ -135,7 +135,7 @@ test('a printed report keeps its charts inside the A4 page box; its inputs are a
   const page = await pageAt(browser, WIDE);
   await oltpOnFas3170(page);
   await sizeIt(page);
-  await page.getByRole('button', { name: 'Save & share' }).click();
+  await page.locator('.results-step > .save-share').getByRole('button', { name: 'Save & share' }).click();
   const href = await page.getByTestId('share-link').getAttribute('href');
 
   await page.goto(href!);
