@@ -41,6 +41,8 @@ RUN set -eux; \
     fi
 
 # ---- Runtime base: the application, no Python packages yet ------------------------------------
+# The targets below install the wheels, then this package editable, as `make install` does:
+# settings find fixtures/ and frontend/dist/ beside the code in /app.
 FROM ${PYTHON_IMAGE} AS base
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -65,13 +67,12 @@ CMD ["scripts/prestart"]
 FROM base AS lean
 RUN --mount=type=bind,from=wheels,source=/wheels/lean,target=/wheels \
     pip install --no-deps --no-index /wheels/*.whl \
-    && pip install --no-deps --no-build-isolation -e .
+    && pip install --no-deps -e .
 USER sizer
 
 # ---- full (default): with the [policies], [distributed] and [s3] extras -----------------------
 FROM base AS full
-# Editable, as in `make install`: settings find fixtures/ and frontend/dist/ beside the code in /app.
 RUN --mount=type=bind,from=wheels,source=/wheels/full,target=/wheels \
     pip install --no-deps --no-index /wheels/*.whl \
-    && pip install --no-deps --no-build-isolation -e .
+    && pip install --no-deps -e .
 USER sizer
