@@ -39,7 +39,7 @@ test('a cleared field is an error at the field: no request, focus on it, and a r
   const page = await pageAt(browser, WIDE);
   const sizes: string[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/api/v1/size')) sizes.push(r.postData() ?? '');
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/size') sizes.push(r.postData() ?? '');
   });
   await oltpOnFas3170(page);
   const capacity = page.getByRole('spinbutton', { name: 'Capacity today [TB]' });
