@@ -2929,7 +2929,7 @@ export interface components {
             checks: components["schemas"]["Check"][];
             /** Configuration */
             configuration: string;
-            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration; otherwise null */
+            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
@@ -5466,7 +5466,7 @@ export interface components {
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
             configuration: components["schemas"]["Configuration"];
-            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration; otherwise null */
+            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
             /** Drive Count */
             drive_count: number;
