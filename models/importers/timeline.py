@@ -328,7 +328,7 @@ class WindowShare(Output):
     total_iops: float = Field(description="the sum's rate in the window (its statistic)")
     layers: dict[str, float] = Field(description="each import's own rate in the window (same statistic)")
     together: list[str] = Field(
-        description="the imports busy in this window (a fifth of their own peak or more)"
+        description="the imports busy in this window (at half of their own peak or more)"
     )
 
 
@@ -675,7 +675,7 @@ def _shares(
         together = [
             name
             for name, peak in zip(names, peaks, strict=True)
-            if peak > 0 and layers.get(name, 0.0) >= 0.2 * peak
+            if peak > 0 and layers.get(name, 0.0) >= 0.5 * peak
         ]
         out.append(
             WindowShare(

@@ -171,6 +171,7 @@ class Workbook:
             raise WorkbookError("not an xlsx workbook: a zip archive without xl/workbook.xml")
         self._infos = infos
         self._budget = max_unpacked_bytes
+        self._limit = max_unpacked_bytes
         self._checked: set[str] = set()
         self._parts = self._sheet_parts()
         for part in ("xl/workbook.xml", "xl/styles.xml", "xl/sharedStrings.xml"):
@@ -215,9 +216,10 @@ class Workbook:
         if info is None:
             raise KeyError(part)
         if info.file_size > self._budget:
+            used = self._limit - self._budget
             raise WorkbookError(
-                f"{part} unpacks to {info.file_size:,} bytes, more than the {self._budget:,} allowed "
-                "(a zip bomb, or a workbook too large to import)"
+                f"the workbook unpacks to {used + info.file_size:,} bytes or more ({part}), more than "
+                f"the {self._limit:,} allowed (a zip bomb, or a workbook too large to import)"
             )
         limit = min(self._budget, max(1024**2, int(info.compress_size * MAX_RATIO)))
         if info.file_size > limit:
