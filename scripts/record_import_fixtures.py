@@ -35,7 +35,9 @@ def main() -> None:
         Base.metadata.create_all(create_db_engine(settings.database_url, None))
         with TestClient(create_app(settings)) as client:
             headers = {"x-filename": "project.xlsx"}
-            lo_answer = client.post("/api/v1/import/live-optics", content=lo.getvalue(), headers=headers).json()
+            lo_answer = client.post(
+                "/api/v1/import/live-optics", content=lo.getvalue(), headers=headers
+            ).json()
             headers = {"x-filename": "RVTools_export_all.xlsx"}
             rv_answer = client.post("/api/v1/import/rvtools", content=rv.getvalue(), headers=headers).json()
             body = {

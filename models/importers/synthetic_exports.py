@@ -18,6 +18,14 @@ from models.importers.xlsx_writer import Cell, write_xlsx
 MIB = 1024.0**2
 
 
+def afternoon_load(t: datetime, device: int) -> Load:
+    """1,000 reads per s of 8 KiB 14:00-15:00, 100 otherwise (2 ms), scaled by ``1 + device / 10``:
+    a load that peaks when :func:`~models.importers.synthetic.office_load` does not."""
+    hour = (t - timedelta(seconds=1)).hour
+    k = 1.0 + device / 10.0
+    return Load((1000.0 if hour == 14 else 100.0) * k, 0.0, 8.0, 8.0, 2.0, 2.0)
+
+
 def _times(start: datetime, interval_s: float, count: int) -> Iterator[datetime]:
     for i in range(count):
         yield start + timedelta(seconds=interval_s * (i + 1))
@@ -387,6 +395,7 @@ def _datastore(cluster: str, vms: list[tuple[str, str, float, float]]) -> list[C
 
 
 __all__ = [
+    "afternoon_load",
     "live_optics_workbook",
     "rvtools_workbook",
     "write_generic_csv",

@@ -19,7 +19,9 @@ engagement the imports are lined up (:func:`line_up`):
 3. **The sum.** Rates add per interval (``IOPS_sum(t) = sum_i IOPS_i(t)``); latencies combine
    weighted by I/Os, queues add (as for the devices of one host, :mod:`~models.importers.series`).
    The busy windows are found on the sum (:func:`~models.importers.windows.detect_windows`), so
-   each window is a time when the engagement as a whole is busy; every import becomes a workload
+   each window is a time when the engagement as a whole is busy; each import's own busiest span is
+   added when it falls at another time (``import-peak``), so no import's peak goes unsized; every
+   import becomes a workload
    whose phases are its own load in those same windows, so the engine sizes them together at
    their coincident load.
 4. **Coincident peak vs sum of peaks.** ``P_coincident = max_t IOPS_sum(t)`` is what the system
@@ -61,6 +63,8 @@ from models.importers.series import (
     WRITES,
     FloatArray,
     HostSeries,
+    Totals,
+    busiest_span,
     totals,
 )
 from models.importers.windows import (
@@ -70,6 +74,7 @@ from models.importers.windows import (
     WindowKind,
     build_workloads,
     detect_windows,
+    span_load,
 )
 from models.workload import Workload
 
@@ -555,7 +560,7 @@ def line_up(
         windows=opts.windows,
         resolution_s=min(3600.0, b),
     )
-    windows = detect_windows(series, tot, hs_opts)
+    windows = _with_import_peaks(series, tot, detect_windows(series, tot, hs_opts), opts)
     capacity_of, capacity_figure = _capacity([p[0] for p in placed], sources, notes)
     workloads = build_workloads(
         series, everyone, windows, hs_opts, source="timeline", name="timeline", capacity_tb=capacity_of
@@ -647,6 +652,43 @@ def line_up(
         capacity_tb=capacity_figure,
         notes=notes,
     )
+
+
+def _with_import_peaks(
+    series: HostSeries, tot: Totals, windows: list[DetectedWindow], opts: TimelineOptions
+) -> list[DetectedWindow]:
+    """``windows`` (found on the sum) and, offered after them, each import's own busiest span
+    when it is another time: what every import carries then is sized too, so a load that peaks
+    apart from the sum's peak (a reporting host in the afternoon) is never left out."""
+    b = series.bucket_s
+    k = min(series.buckets, max(1, int(round(opts.window_minutes * 60.0 / b))))
+    offered = [w for w in windows if w.offered]
+    spans = [(round(w.start_offset_s / b), round((w.start_offset_s + w.duration_s) / b)) for w in offered]
+    added = []
+    for i, name in enumerate(series.names):
+        own = totals(series, [i])
+        lo = busiest_span(own.iops, own.valid, k)
+        if lo is None or not own.valid.any() or float(own.iops[own.valid].max()) <= 0:
+            continue
+        hi = lo + k
+        if any(min(hi, b2) - max(lo, a2) >= k / 2 for a2, b2 in spans):
+            continue
+        spans.append((lo, hi))
+        added.append(
+            DetectedWindow(
+                kind=WindowKind.IMPORT_PEAK,
+                name=f"{name} peak"[:80],
+                offered=True,
+                reason=f"busiest {opts.window_minutes} min of {name} by IOPS, another time than the windows "
+                "found on the sum: every import's load then",
+                start=series.label(lo * b),
+                end=series.label(hi * b),
+                start_offset_s=lo * b,
+                duration_s=(hi - lo) * b,
+                load=span_load(tot, lo, hi, opts.rate, b),
+            )
+        )
+    return offered + added + [w for w in windows if not w.offered]
 
 
 def _unique(names: list[str]) -> list[str]:

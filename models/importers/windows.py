@@ -68,6 +68,8 @@ class WindowKind(StrEnum):
     NIGHTLY = "nightly"
     MONTH_END = "month-end"
     DAILY_PEAK = "daily-peak"
+    IMPORT_PEAK = "import-peak"
+    """on a timeline of several imports: one import's own busiest span, with every import's load then"""
     WHOLE = "whole"
 
 

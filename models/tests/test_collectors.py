@@ -28,8 +28,9 @@ from models.importers.arraystats import (
 from models.importers.common import ParseError
 from models.importers.liveoptics import import_live_optics
 from models.importers.rvtools import GroupBy, import_rvtools
-from models.importers.synthetic import Load, office_load
+from models.importers.synthetic import office_load
 from models.importers.synthetic_exports import (
+    afternoon_load,
     live_optics_workbook,
     rvtools_workbook,
     write_generic_csv,
@@ -306,12 +307,6 @@ def test_detect_array_format_and_its_refusal() -> None:
 # ---- one timeline ----------------------------------------------------------------------------------
 
 
-def afternoon_load(t: datetime, device: int) -> Load:
-    """1,000 reads per s 14:00-15:00, 100 otherwise: it peaks when the office load does not."""
-    hour = (t - timedelta(seconds=1)).hour
-    return Load(1000.0 if hour == 14 else 100.0, 0.0, 8.0, 8.0, 2.0, 2.0)
-
-
 def series_of(lines: Iterator[str], name: str) -> LoadSeries:
     result = import_array_stats(lines, None, ArrayStatsOptions(workload_name=name))
     assert result.series is not None
@@ -343,6 +338,12 @@ def test_the_coincident_peak_is_less_than_the_sum_of_peaks() -> None:
     assert share.together == ["afternoon"]
     assert [w.name for w in tl.workloads] == ["office", "afternoon"]
     assert [p.iops for p in tl.workloads[0].phases][0] == pytest.approx(150.0)
+    # the office's own peak hour is another time: sized too, with the afternoon load at its base
+    own = next(w for w in tl.windows if w.kind == WindowKind.IMPORT_PEAK)
+    assert (own.name, own.start, own.offered) == ("office peak", "2024-01-15 10:00", True)
+    assert own.load.iops.value == pytest.approx(700.0)  # 600 + 100
+    office_phases = {p.window: p.iops for p in tl.workloads[0].phases}
+    assert office_phases["office peak"] == pytest.approx(600.0)
 
 
 def test_zones_shift_series_onto_one_clock() -> None:

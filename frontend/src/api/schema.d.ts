@@ -6936,7 +6936,7 @@ export interface components {
          * WindowKind
          * @enum {string}
          */
-        WindowKind: "peak-hour" | "peak-mb-s" | "nightly" | "month-end" | "daily-peak" | "whole";
+        WindowKind: "peak-hour" | "peak-mb-s" | "nightly" | "month-end" | "daily-peak" | "import-peak" | "whole";
         /**
          * WindowLoad
          * @description What the chosen devices did in one window.

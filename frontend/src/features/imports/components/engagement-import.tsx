@@ -194,9 +194,7 @@ export function EngagementImport({ onUse, hasWorkloads }: EngagementImportProps)
                 <th scope="col">Status</th>
                 <th scope="col">What it says</th>
                 <th scope="col">Time zone of its clock</th>
-                <th scope="col">
-                  <span className="sr-only">Remove</span>
-                </th>
+                <th scope="col">Remove</th>
               </tr>
             </thead>
             <tbody>
@@ -288,7 +286,7 @@ export function EngagementImport({ onUse, hasWorkloads }: EngagementImportProps)
       ) : null}
 
       {items.some((i) => i.kind === 'rvtools') ? (
-        <label className="field inline">
+        <label className="field engagement-group-by">
           <span className="field-label">RVTools capacity by</span>
           <select
             value={groupBy}
@@ -327,7 +325,6 @@ export function EngagementImport({ onUse, hasWorkloads }: EngagementImportProps)
           <dl className="stat-grid">
             <Stat label="Coincident peak" testId="coincident-peak">
               <Figure label="Coincident peak" figure={timeline.coincident_peak} />
-              <span className="muted small"> at {timeline.coincident_peak_at}</span>
             </Stat>
             <Stat label="Sum of peaks" testId="sum-of-peaks">
               <Figure label="Sum of peaks" figure={timeline.sum_of_peaks} />
