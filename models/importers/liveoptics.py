@@ -135,44 +135,76 @@ def _read_series(table: Table, builder: SeriesBuilder, report: ReadReport) -> No
     report.source = (
         f"sheet {table.sheet!r}, columns " + ", ".join(repr(table.name_of(i)) for i, _ in roles.values())
     )[:300]
-    times: list[float] = []
-    devices: list[int] = []
-    values: list[list[float]] = []
-    zone: set[bool] = set()
-
-    def flush() -> None:
-        if not times:
-            return
-        m = np.asarray(values, dtype=np.float64)
-        arrays = {role: m[:, k] * scale for k, (role, (_, scale)) in enumerate(roles.items())}
+    columns = [i for i, _ in roles.values()]
+    rows = 0
+    for first, chunk in table.chunks(CHUNK_ROWS):
+        kept = [(first + k, r) for k, r in enumerate(chunk) if r[t_col] is not None and r[t_col] != ""]
+        if not kept:
+            continue
+        numbers = [n for n, _ in kept]
+        cells = [r for _, r in kept]
+        times = _seconds(table, t_col, numbers, cells)
+        values = _numbers(table, columns, numbers, cells)
+        if s_col is None:
+            devices = np.full(len(cells), builder.device("all servers", "server"), dtype=np.int64)
+        else:
+            keys = [r[s_col] for r in cells]
+            ids = {c: builder.device(_name(c), "server") for c in dict.fromkeys(keys)}
+            devices = np.fromiter(map(ids.__getitem__, keys), dtype=np.int64, count=len(keys))
+        arrays = {role: values[:, k] * scale for k, (role, (_, scale)) in enumerate(roles.items())}
         rates = rates_from_roles(arrays, report.notes, "the servers")
         if rates is not None:
-            builder.add(np.asarray(times), np.asarray(devices, dtype=np.int64), *rates)
-        times.clear()
-        devices.clear()
-        values.clear()
-
-    rows = 0
-    for number, row in table.rows():
-        t = table.moment(row, t_col, number)
-        zone.add(t.tzinfo is not None)
-        if len(zone) > 1:
-            raise WorkbookError(
-                "some times have a UTC offset and others not", table.sheet, number, table.name_of(t_col)
-            )
-        stamp = t.timestamp() if t.tzinfo is not None else t.replace(tzinfo=UTC).timestamp()
-        name = table.text(row, s_col) if s_col is not None else "all servers"
-        times.append(stamp)
-        devices.append(builder.device(name or "(unnamed)", "server"))
-        values.append([table.number(row, i, number, blank=float("nan")) or 0.0 for i, _ in roles.values()])
-        rows += 1
-        if len(times) >= CHUNK_ROWS:
-            flush()
-    flush()
+            builder.add(times, devices, *rates)
+        rows += len(cells)
     report.lines = rows
-    report.zone = "UTC" if True in zone else None
+    report.zone = None
     if not rows:
         raise WorkbookError("the time series has no rows", table.sheet)
+
+
+def _name(cell: Any) -> str:
+    if cell is None or cell == "":
+        return "(unnamed)"
+    if isinstance(cell, float) and cell.is_integer():
+        return str(int(cell))
+    return str(cell).strip() or "(unnamed)"
+
+
+def _seconds(table: Table, col: int, numbers: list[int], rows: list[list[Any]]) -> np.ndarray:
+    """Column ``col`` of ``rows`` as seconds since the epoch (the file's clock): date cells at
+    once, anything else (text, serial days) cell by cell, naming a cell that is no time."""
+    try:
+        stamps = np.asarray([r[col] for r in rows], dtype="datetime64[s]")
+        return stamps.astype(np.int64).astype(np.float64)
+    except (TypeError, ValueError):
+        pass
+    out = np.empty(len(rows))
+    for k, (n, r) in enumerate(zip(numbers, rows, strict=True)):
+        t = table.moment(r, col, n)
+        if t.tzinfo is not None:
+            raise WorkbookError(
+                "a time with a UTC offset: give the sheet's times in one clock, without offsets",
+                table.sheet,
+                n,
+                table.name_of(col),
+            )
+        out[k] = t.replace(tzinfo=UTC).timestamp()
+    return out
+
+
+def _numbers(table: Table, columns: list[int], numbers: list[int], rows: list[list[Any]]) -> np.ndarray:
+    """Columns ``columns`` of ``rows`` as floats (blank: NaN), the cell at fault named."""
+    try:
+        return np.asarray([[r[i] for i in columns] for r in rows], dtype=np.float64)
+    except (TypeError, ValueError):
+        pass
+    return np.asarray(
+        [
+            [table.number(r, i, n, blank=float("nan")) for i in columns]
+            for n, r in zip(numbers, rows, strict=True)
+        ],
+        dtype=np.float64,
+    )
 
 
 def _vm_capacity(book: Workbook, report: ReadReport, figures: list[Explained]) -> tuple[float | None, int]:

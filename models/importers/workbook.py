@@ -22,6 +22,7 @@ by name (case and spacing ignored, several accepted spellings per column), and t
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import zipfile
 from collections.abc import Iterator
@@ -110,6 +111,14 @@ class Table:
             if any(c is not None and c != "" for c in row):
                 yield number, row
 
+    def chunks(self, size: int) -> Iterator[tuple[int, list[list[Any]]]]:
+        """The data rows in lists of ``size`` (blank rows included), each with the row number of
+        its first: for readers that convert whole columns at once."""
+        number = self.header_row + 1
+        while chunk := list(itertools.islice(self._rows, size)):
+            yield number, chunk
+            number += len(chunk)
+
     def number(self, row: list[Any], i: int, number: int, *, blank: float | None = None) -> float | None:
         """Cell ``i`` of ``row`` as a float (``blank`` when empty); text that is no number is a
         :class:`WorkbookError` naming the cell."""
@@ -185,6 +194,7 @@ class Workbook:
         except CalamineError as exc:
             raise WorkbookError(f"the workbook cannot be read: {exc}") from None
         self.sheet_names: list[str] = list(self._book.sheet_names)
+        self._sheets: dict[str, Any] = {}  # parsed sheets: calamine parses a whole sheet per call
 
     def _sheet_parts(self) -> dict[str, str]:
         """Sheet name -> zip part, from the workbook and its relationships."""
@@ -263,7 +273,9 @@ class Workbook:
         from python_calamine import CalamineError
 
         try:
-            rows = self._book.get_sheet_by_name(sheet).iter_rows()
+            if sheet not in self._sheets:
+                self._sheets[sheet] = self._book.get_sheet_by_name(sheet)
+            rows = self._sheets[sheet].iter_rows()
         except CalamineError as exc:
             raise WorkbookError(f"the sheet cannot be read: {exc}", sheet) from None
         for number, row in enumerate(rows, start=1):
