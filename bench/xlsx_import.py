@@ -36,20 +36,11 @@ ROW_BYTES = 54.0
 
 def _series(rows: int, seed: int = 1) -> Iterator[list[object]]:
     from models.importers.synthetic import office_load
+    from models.importers.synthetic_exports import LIVE_OPTICS_SERIES_COLUMNS
 
     rnd = random.Random(seed)
     start = datetime(2024, 1, 1)
-    yield [
-        "Timestamp",
-        "Server",
-        "Read IOPS",
-        "Write IOPS",
-        "Read MB/s",
-        "Write MB/s",
-        "Read Latency (ms)",
-        "Write Latency (ms)",
-        "Queue Depth",
-    ]
+    yield list(LIVE_OPTICS_SERIES_COLUMNS)
     for i in range(rows):
         t = start + timedelta(minutes=10 * (i // SERVERS + 1))
         device = i % SERVERS

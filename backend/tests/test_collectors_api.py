@@ -11,7 +11,6 @@ from __future__ import annotations
 import gzip
 import io
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 import pytest
@@ -30,20 +29,8 @@ from models.importers.synthetic_exports import (
     write_ontap_statistics,
     write_powerstore_csv,
 )
-
-DAY = datetime(2024, 1, 15)
-VMS = [
-    ("app1", "Prod", 204800.0, 102400.0),
-    ("app2", "Prod", 102400.0, 51200.0),
-    ("test1", "Test", 51200.0, 10240.0),
-]
-
-
-def workbook(write: Callable[..., None], *args: Any, **kwargs: Any) -> bytes:
-    out = io.BytesIO()
-    write(out, *args, **kwargs)
-    return out.getvalue()
-
+from models.tests.test_collectors import DAY, VMS
+from models.tests.test_collectors import xlsx as workbook
 
 LIVE_OPTICS = workbook(live_optics_workbook, ["vm1", "vm2"], DAY, 600, 144)
 RVTOOLS = workbook(rvtools_workbook, VMS)

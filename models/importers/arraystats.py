@@ -21,7 +21,6 @@ statistics (:func:`~models.importers.hoststats.analyse`):
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable
 from enum import StrEnum
@@ -30,8 +29,7 @@ from pydantic import Field
 
 from models.base import Pct
 from models.importers.common import ParseError
-from models.importers.hoststats import Reader, SeriesImport, analyse
-from models.importers.series import SeriesBuilder
+from models.importers.hoststats import Reader, SeriesImport, read_series
 from models.importers.windows import HostStatsOptions
 
 
@@ -105,17 +103,8 @@ def import_array_stats(
 ) -> ArrayStatsResult:
     """Read an array export (``fmt`` None: detect it) into workloads; errors as
     :func:`~models.importers.hoststats.import_host_stats` raises them."""
-    opts = options or ArrayStatsOptions()
-    it = iter(lines)
-    if fmt is None:
-        head = list(itertools.islice(it, 64))
-        fmt = detect_array_format(head)
-        it = itertools.chain(head, it)
-    builder = SeriesBuilder(
-        interval_s=opts.interval_s, resolution_s=opts.resolution_s, max_cells=opts.max_cells
-    )
-    report = _readers()[fmt](it, builder, opts)
-    return ArrayStatsResult(format=fmt, **analyse(builder.finish(), report, opts))
+    found, fields = read_series(lines, fmt, options or ArrayStatsOptions(), _readers(), detect_array_format)
+    return ArrayStatsResult(format=found, **fields)
 
 
 __all__ = [

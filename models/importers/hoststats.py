@@ -10,10 +10,10 @@ not use, and notes on every assumption made.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field
 
@@ -158,17 +158,32 @@ def import_host_stats(
     """
     from models.importers.detect import detect_format
 
-    opts = options or HostStatsOptions()
+    found, fields = read_series(lines, fmt, options or HostStatsOptions(), _readers(), detect_format)
+    return HostStatsResult(format=found, **fields)
+
+
+F = TypeVar("F", bound=StrEnum)
+
+
+def read_series(
+    lines: Iterable[str],
+    fmt: F | None,
+    opts: HostStatsOptions,
+    readers: Mapping[F, Reader],
+    detect: Callable[[list[str]], F],
+) -> tuple[F, dict[str, Any]]:
+    """The format (``fmt``, else ``detect`` of the first 64 lines) and the :func:`analyse`
+    fields of a text series read by that format's reader: what host and array imports share."""
     it = iter(lines)
     if fmt is None:
         head = list(itertools.islice(it, 64))
-        fmt = detect_format(head)
+        fmt = detect(head)
         it = itertools.chain(head, it)
     builder = SeriesBuilder(
         interval_s=opts.interval_s, resolution_s=opts.resolution_s, max_cells=opts.max_cells
     )
-    report = _readers()[fmt](it, builder, opts)
-    return HostStatsResult(format=fmt, **analyse(builder.finish(), report, opts))
+    report = readers[fmt](it, builder, opts)
+    return fmt, analyse(builder.finish(), report, opts)
 
 
 def analyse(series: HostSeries, report: ReadReport, opts: HostStatsOptions) -> dict[str, Any]:
@@ -293,4 +308,5 @@ __all__ = [
     "SeriesImport",
     "analyse",
     "import_host_stats",
+    "read_series",
 ]

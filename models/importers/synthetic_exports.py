@@ -16,6 +16,18 @@ from models.importers.synthetic import Load, LoadFn, office_load
 from models.importers.xlsx_writer import Cell, write_xlsx
 
 MIB = 1024.0**2
+LIVE_OPTICS_SERIES_COLUMNS = [
+    "Timestamp",
+    "Server",
+    "Read IOPS",
+    "Write IOPS",
+    "Read MB/s",
+    "Write MB/s",
+    "Read Latency (ms)",
+    "Write Latency (ms)",
+    "Queue Depth",
+]
+"""The columns of the example workbooks' time series (see :mod:`models.importers.liveoptics`)."""
 
 
 def afternoon_load(t: datetime, device: int) -> Load:
@@ -234,19 +246,7 @@ def live_optics_workbook(
         ],
     }
     if series:
-        rows: list[list[Cell]] = [
-            [
-                "Timestamp",
-                "Server",
-                "Read IOPS",
-                "Write IOPS",
-                "Read MB/s",
-                "Write MB/s",
-                "Read Latency (ms)",
-                "Write Latency (ms)",
-                "Queue Depth",
-            ]
-        ]
+        rows: list[list[Cell]] = [list(LIVE_OPTICS_SERIES_COLUMNS)]
         for k, t in enumerate(_times(start, interval_s, count)):
             for s in servers:
                 x = loads[s][k]
@@ -264,14 +264,21 @@ def live_optics_workbook(
                     ]
                 )
         sheets[series_sheet] = rows
-    if drop is not None:
-        sheet, column = drop
-        if not column:
-            sheets.pop(sheet)
-        else:
-            i = sheets[sheet][0].index(column)
-            sheets[sheet] = [r[:i] + r[i + 1 :] for r in sheets[sheet]]
-    write_xlsx(out, sheets)
+    write_xlsx(out, _dropped(sheets, drop))
+
+
+def _dropped(sheets: dict[str, list[Any]], drop: tuple[str, str] | None) -> dict[str, list[Any]]:
+    """``sheets`` without the column ``drop = (sheet, column)`` (``column`` empty: the sheet)."""
+    if drop is None:
+        return sheets
+    sheet, column = drop
+    out = dict(sheets)
+    if not column:
+        out.pop(sheet)
+    else:
+        i = out[sheet][0].index(column)
+        out[sheet] = [r[:i] + r[i + 1 :] for r in out[sheet]]
+    return out
 
 
 def _esx_performance(host: str, vms: list[list[Load]]) -> list[Cell]:
@@ -368,14 +375,7 @@ def rvtools_workbook(
         ]
         + [_datastore(c, [v for v in vms if v[1] == c]) for c in clusters],
     }
-    if drop is not None:
-        sheet, column = drop
-        if not column:
-            sheets.pop(sheet)
-        else:
-            i = sheets[sheet][0].index(column)
-            sheets[sheet] = [r[:i] + r[i + 1 :] for r in sheets[sheet]]
-    write_xlsx(out, sheets)
+    write_xlsx(out, _dropped(sheets, drop))
 
 
 def _datastore(cluster: str, vms: list[tuple[str, str, float, float]]) -> list[Cell]:

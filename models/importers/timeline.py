@@ -74,6 +74,7 @@ from models.importers.windows import (
     WindowKind,
     build_workloads,
     detect_windows,
+    detected_window,
     span_load,
 )
 from models.workload import Workload
@@ -240,6 +241,16 @@ def parse_zone(text: str) -> tzinfo:
         raise ValueError(
             f"not a time zone: {text!r} (give an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00)"
         ) from None
+
+
+def _zone(text: str | None, field: str) -> tzinfo | None:
+    """:func:`parse_zone` of ``text`` (None stays None); an unknown zone an error at ``field``."""
+    if text is None:
+        return None
+    try:
+        return parse_zone(text)
+    except ValueError as exc:
+        raise InputError(field, str(exc)) from None
 
 
 def _offset_text(offset: timedelta) -> str:
@@ -465,18 +476,8 @@ def line_up(
             raise InputError(f"layers.{i}.series.start", f"not an ISO date and time: {s.start!r}") from None
         if start.tzinfo is not None:
             raise InputError(f"layers.{i}.series.start", "the start is local time, without an offset")
-        stated = None
-        if s.zone is not None:
-            try:
-                stated = parse_zone(s.zone)
-            except ValueError as exc:
-                raise InputError(f"layers.{i}.series.zone", str(exc)) from None
-        given = None
-        if layer.time_zone is not None:
-            try:
-                given = parse_zone(layer.time_zone)
-            except ValueError as exc:
-                raise InputError(f"layers.{i}.time_zone", str(exc)) from None
+        stated = _zone(s.zone, f"layers.{i}.series.zone")
+        given = _zone(layer.time_zone, f"layers.{i}.time_zone")
         if stated is not None and given is not None and not _same_zone(stated, given, start):
             raise InputError(
                 f"layers.{i}.time_zone",
@@ -674,19 +675,13 @@ def _with_import_peaks(
         if any(min(hi, b2) - max(lo, a2) >= k / 2 for a2, b2 in spans):
             continue
         spans.append((lo, hi))
+        reason = (
+            f"busiest {opts.window_minutes} min of {name} by IOPS, another time than the windows "
+            "found on the sum: every import's load then"
+        )
+        load = span_load(tot, lo, hi, opts.rate, b)
         added.append(
-            DetectedWindow(
-                kind=WindowKind.IMPORT_PEAK,
-                name=f"{name} peak"[:80],
-                offered=True,
-                reason=f"busiest {opts.window_minutes} min of {name} by IOPS, another time than the windows "
-                "found on the sum: every import's load then",
-                start=series.label(lo * b),
-                end=series.label(hi * b),
-                start_offset_s=lo * b,
-                duration_s=(hi - lo) * b,
-                load=span_load(tot, lo, hi, opts.rate, b),
-            )
+            detected_window(series, WindowKind.IMPORT_PEAK, f"{name} peak"[:80], True, reason, lo, hi, load)
         )
     return offered + added + [w for w in windows if not w.offered]
 

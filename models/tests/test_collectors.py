@@ -39,7 +39,7 @@ from models.importers.synthetic_exports import (
     write_powerstore_csv,
 )
 from models.importers.timeline import CapacitySource, LoadSeries, TimelineLayer, line_up, parse_zone
-from models.importers.windows import WindowKind
+from models.importers.windows import DetectedWindow, WindowKind
 from models.importers.workbook import WorkbookError, open_workbook
 from models.importers.xlsx_writer import write_xlsx
 
@@ -53,7 +53,7 @@ def xlsx(write, *args, **kwargs) -> bytes:  # noqa: ANN001
     return out.getvalue()
 
 
-def peak(windows) -> object:  # noqa: ANN001
+def peak(windows: list[DetectedWindow]) -> DetectedWindow:
     return next(w for w in windows if w.kind == WindowKind.PEAK_HOUR)
 
 
@@ -136,6 +136,7 @@ def test_live_optics_time_series_becomes_windows_with_the_peak_hour() -> None:
     result = import_live_optics(wb)
 
     assert result.performance == "time series" and result.stats_sheet == "Performance"
+    assert result.stats is not None
     w = peak(result.stats.windows)
     assert (w.start, w.end) == ("2024-01-15 10:00", "2024-01-15 11:00")
     # 600 x (1.0 + 1.1) = 1,260 I/O per s in every 10-minute interval of the hour
@@ -151,6 +152,7 @@ def test_live_optics_time_series_becomes_windows_with_the_peak_hour() -> None:
     assert [p.name for p in workload.phases] == ["peak hour", "nightly batch"]
     # the VMs sheet: 2 x 500 GiB in use = 1,024,000 MiB = 1.073741824 TB (servers are the VMs)
     assert workload.capacity_tb == pytest.approx(1_024_000 * TB_PER_MIB)
+    assert result.capacity_tb is not None
     assert result.capacity_tb.source == "sheet 'VMs', column 'Virtual Disk Used (MiB)'"
     assert result.series is not None and result.series.interval_s == 600.0
 
