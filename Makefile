@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api bench-count reliability lock openapi clean
+        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api bench-count bench-ui reliability lock openapi clean
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
@@ -104,6 +104,11 @@ bench-count: install
 	@command -v valgrind >/dev/null 2>&1 || ( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null )
 	$(BIN)/python -m bench.instructions warm
 	$(BIN)/python -m bench.instructions cold --calls 100
+
+# UI timings in Chromium against a server on PORT (make run): first load on the wire, size click ->
+# charts drawn, recommend click -> table and chart (wall clock, medians; say the load beside them)
+bench-ui: install frontend-build chromium
+	node bench/ui/size_timing.mjs --base http://$(HOST):$(PORT) --runs 20
 
 # the API against a database that goes silent, refuses, or a server killed mid-write: prints figures
 reliability: install

@@ -3,16 +3,38 @@
 With a build: ``/assets/*`` are static files, files at the top of ``dist`` (favicon, robots.txt) are
 served as they are, and every other GET path outside ``/api`` gets ``index.html`` so the client-side
 router can handle it (``/``, ``/r/{id}``, ...). Without a build, ``/`` explains how to build the UI.
+
+Caching and compression: ``/assets/*`` names carry a content hash (Vite), so they are sent with
+``Cache-Control: public, max-age=31536000, immutable``; ``index.html`` and the top-level files with
+``no-cache`` (revalidated on every load, so a new build is seen at once). The build writes ``.br``
+and ``.gz`` beside each text asset (``frontend/scripts/compress.mjs``); a request that accepts one
+gets it (brotli first) with ``Content-Encoding`` and ``Vary: Accept-Encoding``, and nothing is
+compressed per request.
 """
 
 from __future__ import annotations
 
+import mimetypes
+import os
 from pathlib import Path, PurePosixPath
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import PathConvertor, register_url_convertor
+from starlette.datastructures import Headers
+from starlette.types import Scope
+
+from backend.app.core.encoding import accepted_encodings
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+"""Cache-Control of content-hashed assets: never revalidated."""
+
+REVALIDATE = "no-cache"
+"""Cache-Control of ``index.html`` and unhashed files: stored, revalidated on every use."""
+
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+"""Precompressed variants the build writes beside a file, in order of preference."""
 
 UI_NOT_BUILT_HTML = """<!doctype html>
 <html lang="en">
@@ -35,6 +57,59 @@ class UIPathConvertor(PathConvertor):
 register_url_convertor("ui_path", UIPathConvertor())
 
 
+def encoded_variant(path: str, headers: Headers) -> tuple[str, str | None]:
+    """The file to send for ``path``: its precompressed variant the client accepts (and the coding),
+    else ``path`` itself (coding None)."""
+    accepted = accepted_encodings(headers.get("accept-encoding", ""))
+    for coding, suffix in ENCODINGS:
+        if coding in accepted and os.path.isfile(path + suffix):
+            return path + suffix, coding
+    return path, None
+
+
+def _has_variants(path: str) -> bool:
+    return any(os.path.isfile(path + suffix) for _, suffix in ENCODINGS)
+
+
+def _media_type(path: str) -> str:
+    return mimetypes.guess_type(path)[0] or "application/octet-stream"
+
+
+def send_file(path: str, headers: Headers, cache_control: str, status_code: int = 200) -> FileResponse:
+    """``path`` (or its precompressed variant) with its media type, caching and encoding headers."""
+    sent, coding = encoded_variant(path, headers)
+    extra = {"Cache-Control": cache_control}
+    if coding is not None:
+        extra["Content-Encoding"] = coding
+    if coding is not None or _has_variants(path):
+        extra["Vary"] = "Accept-Encoding"
+    return FileResponse(
+        sent, status_code=status_code, media_type=_media_type(path), headers=extra, stat_result=os.stat(sent)
+    )
+
+
+class HashedAssets(StaticFiles):
+    """``dist/assets``: immutable, and precompressed where the build wrote variants."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        headers = Headers(scope=scope)
+        response = send_file(os.fspath(full_path), headers, IMMUTABLE, status_code)
+        if self.is_not_modified(response.headers, headers):
+            return Response(status_code=304, headers=_not_modified_headers(response))
+        return response
+
+
+def _not_modified_headers(response: Response) -> dict[str, str]:
+    keep = ("cache-control", "content-encoding", "etag", "last-modified", "vary")
+    return {k: v for k, v in response.headers.items() if k in keep}
+
+
 def mount_ui(app: FastAPI, dist: Path) -> None:
     """Add the UI routes. They never match ``/api/...``, so API routes added later are not shadowed."""
     index = dist / "index.html"
@@ -44,7 +119,7 @@ def mount_ui(app: FastAPI, dist: Path) -> None:
 
     root = dist.resolve()
     if (root / "assets").is_dir():
-        app.mount("/assets", StaticFiles(directory=root / "assets"), name="assets")
+        app.mount("/assets", HashedAssets(directory=root / "assets"), name="assets")
 
     async def spa(request: Request) -> Response:
         path = request.path_params["path"]
@@ -54,10 +129,10 @@ def mount_ui(app: FastAPI, dist: Path) -> None:
             except (OSError, ValueError):  # e.g. an encoded NUL byte: no such file, no such route
                 raise HTTPException(status_code=404) from None
             if candidate.is_relative_to(root) and candidate.is_file():
-                return FileResponse(candidate)
+                return send_file(str(candidate), request.headers, REVALIDATE)
             if "." in PurePosixPath(path).name:
                 raise HTTPException(status_code=404)  # a missing file, not a client-side route
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return send_file(str(index), request.headers, REVALIDATE)
 
     app.add_route("/{path:ui_path}", spa, methods=["GET", "HEAD"], include_in_schema=False)
 

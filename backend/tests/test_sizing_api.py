@@ -614,3 +614,65 @@ def test_the_raid_grid_states_failures_tolerated_and_rebuild_time(client: TestCl
     assert rows["raid6"]["rebuild_hours"]["value"] > 0
     # 30% of the I/O are random 4 KiB writes, each written to both mirror halves
     assert rows["raid10"]["write_penalty"]["value"] == pytest.approx(2.0)
+
+
+# ---- one request for a results page: the answer and its first window's curves
+
+
+def test_size_with_curves_brings_the_curves_post_curves_gives_for_the_sized_configuration(
+    client: TestClient,
+) -> None:
+    two_windows = workload(phases=[phase(), phase(name="night", window="backup", iops=500, read_pct=10)])
+    body = {"workloads": [two_windows], "configuration": FAS3270}
+
+    answer = client.post("/api/v1/size?with_curves=true", json=body)
+
+    assert answer.status_code == 200, answer.text
+    sized = answer.json()
+    alone = client.post(
+        "/api/v1/curves", json={"workloads": [two_windows], "configuration": sized["configuration"]}
+    )
+    assert sized["curves"] == alone.json()
+    assert sized["curves"]["window"] == "business hours"  # the first window
+    plain = client.post("/api/v1/size", json=body).json()
+    assert plain["curves"] is None
+    assert {k: v for k, v in sized.items() if k != "curves"} == {
+        k: v for k, v in plain.items() if k != "curves"
+    }
+
+
+def test_evaluate_with_curves_brings_the_first_windows_curves(client: TestClient) -> None:
+    configuration = {**FAS3270, "drive_count": 48}
+
+    answer = evaluate(client, configuration, degraded="none").json()
+    with_curves = client.post(
+        "/api/v1/evaluate?with_curves=true", json={"workloads": [workload()], "configuration": configuration}
+    ).json()
+    alone = client.post("/api/v1/curves", json={"workloads": [workload()], "configuration": configuration})
+
+    assert answer["curves"] is None
+    assert with_curves["curves"] == alone.json()
+    assert {k: v for k, v in with_curves.items() if k != "curves"} == {
+        k: v for k, v in answer.items() if k != "curves"
+    }
+
+
+def test_a_family_that_cannot_be_sized_has_no_curves_to_draw(client: TestClient) -> None:
+    huge = workload(phases=[phase(iops=5_000_000)])
+
+    response = client.post(
+        "/api/v1/size?with_curves=true",
+        json={"workloads": [huge], "configuration": FAS3270, "max_drives": 14},
+    )
+
+    assert response.status_code == 200, response.text
+    assert response.json()["feasible"] is False
+    assert response.json()["curves"] is None
+
+
+def test_with_curves_must_be_a_boolean(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/size?with_curves=maybe", json={"workloads": [workload()], "configuration": FAS3270}
+    )
+
+    assert error_locs(response) == [["query", "with_curves"]]

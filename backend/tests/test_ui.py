@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,8 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.app.core.config import Settings
+from backend.app.core.encoding import accepted_encodings
 from backend.app.core.middleware import CONTENT_SECURITY_POLICY
-from backend.app.main import create_app
+from backend.app.main import GZIP_MINIMUM_BYTES, create_app
 
 INDEX_HTML = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-1a2b.js"></script></body></html>'
 
@@ -161,3 +164,105 @@ def test_health_at_the_root_points_at_the_api_health_not_the_ui(ui_client: TestC
     assert response.status_code == 200
     assert response.json()["status"] in ("ok", "degraded")
     assert response.history[0].status_code == 307
+
+
+# ---- caching and compression ----------------------------------------------------------------------
+
+ASSET_JS = "console.log('sizer');\n" * 200  # 4.4 kB of script, as the build leaves it
+
+
+@pytest.fixture
+def compressed_dist(dist: Path) -> Path:
+    """The build with the variants frontend/scripts/compress.mjs writes: .br and .gz beside the asset."""
+    asset = dist / "assets" / "app-1a2b.js"
+    asset.write_text(ASSET_JS)
+    (dist / "assets" / "app-1a2b.js.gz").write_bytes(gzip.compress(ASSET_JS.encode()))
+    (dist / "assets" / "app-1a2b.js.br").write_bytes(b"BROTLI-BYTES")  # served as stored, never decoded
+    return dist
+
+
+@pytest.fixture
+def compressed_client(compressed_dist: Path, make_settings: Callable[..., Settings]) -> TestClient:
+    return TestClient(create_app(make_settings(frontend_dist=compressed_dist)))
+
+
+def test_hashed_assets_are_cached_for_a_year_as_immutable(ui_client: TestClient) -> None:
+    response = ui_client.get("/assets/app-1a2b.js")
+
+    assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.parametrize("path", ["/", "/r/abc", "/favicon.svg"])
+def test_index_and_unhashed_files_are_revalidated_on_every_use(ui_client: TestClient, path: str) -> None:
+    assert ui_client.get(path).headers["cache-control"] == "no-cache"
+
+
+def test_a_browser_accepting_brotli_gets_the_brotli_variant_as_stored(compressed_client: TestClient) -> None:
+    response = compressed_client.get("/assets/app-1a2b.js", headers={"Accept-Encoding": "gzip, deflate, br"})
+
+    assert response.headers["content-encoding"] == "br"
+    assert response.headers["vary"] == "Accept-Encoding"
+    assert "javascript" in response.headers["content-type"]
+    assert response.headers["content-length"] == str(len(b"BROTLI-BYTES"))
+
+
+def test_a_client_accepting_only_gzip_gets_the_gzip_variant(compressed_client: TestClient) -> None:
+    response = compressed_client.get("/assets/app-1a2b.js", headers={"Accept-Encoding": "gzip"})
+
+    assert response.headers["content-encoding"] == "gzip"
+    assert response.text == ASSET_JS  # httpx decodes it: the variant holds the same bytes
+    assert int(response.headers["content-length"]) < len(ASSET_JS) / 10
+
+
+def test_a_client_refusing_compression_gets_the_plain_file_with_vary(compressed_client: TestClient) -> None:
+    response = compressed_client.get("/assets/app-1a2b.js", headers={"Accept-Encoding": "identity, br;q=0"})
+
+    assert "content-encoding" not in response.headers
+    assert response.text == ASSET_JS
+    assert response.headers["vary"] == "Accept-Encoding"
+    assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+def test_a_revalidated_asset_is_304_with_its_caching_headers(compressed_client: TestClient) -> None:
+    first = compressed_client.get("/assets/app-1a2b.js", headers={"Accept-Encoding": "gzip"})
+
+    again = compressed_client.get(
+        "/assets/app-1a2b.js", headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["etag"]}
+    )
+
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == first.headers["etag"]
+    assert again.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("gzip, deflate, br, zstd", {"gzip", "deflate", "br", "zstd"}),
+        ("br;q=0, gzip;q=0.5", {"gzip"}),
+        ("*", {"*", "br", "gzip"}),
+        ("GZIP ; q=1.0", {"gzip"}),
+        ("gzip;q=nonsense", set()),
+        ("", set()),
+    ],
+)
+def test_accept_encoding_is_read_with_its_quality_values(header: str, expected: set[str]) -> None:
+    assert accepted_encodings(header) == expected
+
+
+def test_large_api_answers_are_gzipped_for_clients_that_accept_it(ui_client: TestClient) -> None:
+    compressed = ui_client.get("/api/v1/catalog/drives", headers={"Accept-Encoding": "gzip"})
+    plain = ui_client.get("/api/v1/catalog/drives", headers={"Accept-Encoding": "identity"})
+
+    assert len(plain.content) > GZIP_MINIMUM_BYTES
+    assert compressed.headers["content-encoding"] == "gzip"
+    assert int(compressed.headers["content-length"]) < len(plain.content) / 3
+    assert "content-encoding" not in plain.headers
+    assert json.loads(compressed.content) == plain.json()
+
+
+def test_small_api_answers_are_sent_as_they_are(ui_client: TestClient) -> None:
+    response = ui_client.get("/api/v1/health", headers={"Accept-Encoding": "gzip"})
+
+    assert len(response.content) < GZIP_MINIMUM_BYTES
+    assert "content-encoding" not in response.headers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import Response
 
 from backend.app.core.deps import SizingContextDep
@@ -16,27 +16,33 @@ from backend.app.sizing.schemas import (
     CompareResult,
     CurvesRequest,
     CurvesResult,
+    EvaluateAnswer,
     EvaluateRequest,
     RaidGridRequest,
+    SizeAnswer,
     SizeRequest,
 )
-from models.evaluate import EvaluationResult
 from models.raid_grid import RaidGrid
-from models.size import SizingResult
 
 router = APIRouter(tags=["sizing"], responses=error_responses(400, 503))
 
+WithCurves = Annotated[
+    bool, Query(description="also compute every curve of the first window (the answer's `curves`)")
+]
 
-@router.post("/evaluate", response_model=EvaluationResult)
-async def evaluate(body: EvaluateRequest, ctx: SizingContextDep) -> Response:
+
+@router.post("/evaluate", response_model=EvaluateAnswer)
+async def evaluate(body: EvaluateRequest, ctx: SizingContextDep, with_curves: WithCurves = False) -> Response:
     """Evaluate a configuration against every window of the workloads."""
-    return await json_in_lane(ENGINE_LANE["evaluate"], lambda: service.evaluate(body, ctx))
+    return await json_in_lane(
+        ENGINE_LANE["evaluate"], lambda: service.evaluate_answer(body, ctx, with_curves)
+    )
 
 
-@router.post("/size", response_model=SizingResult)
-async def size(body: SizeRequest, ctx: SizingContextDep) -> Response:
+@router.post("/size", response_model=SizeAnswer)
+async def size(body: SizeRequest, ctx: SizingContextDep, with_curves: WithCurves = False) -> Response:
     """The fewest drives (whole RAID groups) of a configuration family that meet every window."""
-    return await json_in_lane(ENGINE_LANE["size"], lambda: service.size(body, ctx))
+    return await json_in_lane(ENGINE_LANE["size"], lambda: service.size_answer(body, ctx, with_curves))
 
 
 @router.post("/compare", response_model=CompareResult)

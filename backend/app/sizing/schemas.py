@@ -196,3 +196,22 @@ class CurvesResult(BaseModel):
         default=None, description="headroom load against saturation load on the latency curve"
     )
     notes: list[str] = Field(description="why a curve is missing (e.g. an idle window)")
+
+
+_FIRST_CURVES = (
+    "with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this "
+    "configuration; otherwise null"
+)
+
+
+class EvaluateAnswer(EvaluationResult):
+    """``/evaluate``'s answer: the evaluation, and the first window's curves when asked for."""
+
+    curves: CurvesResult | None = Field(default=None, description=_FIRST_CURVES)
+
+
+class SizeAnswer(SizingResult):
+    """``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
+    asked for (null also when the family could not be sized)."""
+
+    curves: CurvesResult | None = Field(default=None, description=_FIRST_CURVES)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 from typing import TypeVar
 
@@ -17,10 +17,13 @@ from backend.app.sizing.schemas import (
     CompareRequest,
     CompareResult,
     CompareSchemes,
+    CurveName,
     CurvesRequest,
     CurvesResult,
+    EvaluateAnswer,
     EvaluateRequest,
     RaidGridRequest,
+    SizeAnswer,
     SizeRequest,
     SizingSummary,
 )
@@ -302,8 +305,17 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
             ("body", "window"), f"no phase runs in window {window!r} (windows: {', '.join(windows)})"
         )
     ctx.run(lambda: engine_evaluate(workloads, config, params=ctx.params), CONFIGURATION, reference=reference)
+    return curves_of(workloads, config, window, body.curves or CURVE_NAMES, ctx)
 
-    wanted = set(body.curves or CURVE_NAMES)
+
+def curves_of(
+    workloads: list[Workload],
+    config: Configuration,
+    window: str,
+    wanted: Collection[CurveName],
+    ctx: SizingContext,
+) -> CurvesResult:
+    """The curves ``wanted`` of ``window`` for a configuration already evaluated without error."""
     notes: list[str] = []
     lvl: LatencyCurve | None = None
     qd: QueueDepthCurve | None = None
@@ -335,4 +347,39 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
     )
 
 
-__all__ = ["compare", "curves", "evaluate", "hit_ratio_curve", "raid_grid", "size"]
+def evaluate_answer(body: EvaluateRequest, ctx: SizingContext, with_curves: bool) -> EvaluateAnswer:
+    """:func:`evaluate`, and with ``with_curves`` every curve of the first window (one request for a
+    results page instead of an evaluation and then its curves)."""
+    workloads, config = _adjusted(body, ctx)
+    reference = isinstance(body.configuration, CatalogReference)
+    result = ctx.run(
+        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
+        CONFIGURATION,
+        reference=reference,
+    )
+    first = curves_of(workloads, config, result.windows[0].window, CURVE_NAMES, ctx) if with_curves else None
+    return EvaluateAnswer.model_construct(**dict(result), curves=first)
+
+
+def size_answer(body: SizeRequest, ctx: SizingContext, with_curves: bool) -> SizeAnswer:
+    """:func:`size`, and with ``with_curves`` every curve of the first window for the sized
+    configuration (computed only when it is feasible: an infeasible family has none to draw)."""
+    sized = size(body, ctx)
+    first = None
+    if with_curves and sized.feasible:
+        window = sized.result.windows[0].window
+        first = curves_of(body.workloads, sized.configuration, window, CURVE_NAMES, ctx)
+    return SizeAnswer.model_construct(**dict(sized), curves=first)
+
+
+__all__ = [
+    "compare",
+    "curves",
+    "curves_of",
+    "evaluate",
+    "evaluate_answer",
+    "hit_ratio_curve",
+    "raid_grid",
+    "size",
+    "size_answer",
+]

@@ -3128,6 +3128,31 @@ export interface components {
             /** Detail */
             detail: string;
         };
+        /**
+         * EvaluateAnswer
+         * @description ``/evaluate``'s answer: the evaluation, and the first window's curves when asked for.
+         */
+        EvaluateAnswer: {
+            bill: components["schemas"]["BillOfMaterials"];
+            /** Bottleneck */
+            bottleneck: string;
+            capacity: components["schemas"]["CapacityResult"];
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            /** Configuration */
+            configuration: string;
+            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration; otherwise null */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            degraded: components["schemas"]["DegradedMode"];
+            /** Engine Version */
+            engine_version: string;
+            /** Passed */
+            passed: boolean;
+            /** Warnings */
+            warnings: string[];
+            /** Windows */
+            windows: components["schemas"]["WindowResult"][];
+        };
         /** EvaluateReportInput */
         EvaluateReportInput: {
             inputs: components["schemas"]["EvaluateRequest"];
@@ -5855,6 +5880,59 @@ export interface components {
             /** Workloads */
             workloads: components["schemas"]["Workload"][];
         };
+        /**
+         * SizeAnswer
+         * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
+         *     asked for (null also when the family could not be sized).
+         */
+        SizeAnswer: {
+            /**
+             * Binding Constraint
+             * @description the check that fails with one group fewer (or at the maximum)
+             */
+            binding_constraint: string;
+            /** Cache Options */
+            cache_options: components["schemas"]["CacheOption"][];
+            /** Chosen Flash Cache Gb */
+            chosen_flash_cache_gb: number;
+            configuration: components["schemas"]["Configuration"];
+            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration; otherwise null */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /** Drive Count */
+            drive_count: number;
+            /** Evaluations */
+            evaluations: number;
+            /** Explanation */
+            explanation: string;
+            /** Feasible */
+            feasible: boolean;
+            /** Groups */
+            groups: number;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) of a clustered configuration
+             */
+            nodes?: number | null;
+            /**
+             * Nodes Added
+             * @description nodes (HA pairs) sizing added to the given ones
+             * @default 0
+             */
+            nodes_added: number;
+            /**
+             * Optimisms
+             * @description every optimism the inputs state (a queue depth, short-stroking, a planned fill below the target, write absorption, a single stream, a measured layout) and the drives it saves
+             */
+            optimisms?: components["schemas"]["Optimism"][];
+            /** Pool */
+            pool: string;
+            /**
+             * Reasons
+             * @description why an infeasible family cannot meet the load
+             */
+            reasons?: string[];
+            result: components["schemas"]["EvaluationResult"];
+        };
         /** SizeBin */
         SizeBin: {
             /** Count */
@@ -7549,7 +7627,10 @@ export interface operations {
     };
     "sizing-evaluate": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also compute every curve of the first window (the answer's `curves`) */
+                with_curves?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7566,7 +7647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluationResult"];
+                    "application/json": components["schemas"]["EvaluateAnswer"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
@@ -9289,7 +9370,10 @@ export interface operations {
     };
     "sizing-size": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also compute every curve of the first window (the answer's `curves`) */
+                with_curves?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9306,7 +9390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SizingResult"];
+                    "application/json": components["schemas"]["SizeAnswer"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */

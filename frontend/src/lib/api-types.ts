@@ -43,6 +43,10 @@ export type PhaseResult = Schemas['PhaseResult'];
 export type BillOfMaterials = Schemas['BillOfMaterials'];
 export type CapacityResult = Schemas['CapacityResult'];
 export type SizingResult = Schemas['SizingResult'];
+/** `/size`'s answer: the sizing, with the first window's curves when asked for (`with_curves`). */
+export type SizeAnswer = Schemas['SizeAnswer'];
+/** `/evaluate`'s answer: the evaluation, with the first window's curves when asked for. */
+export type EvaluateAnswer = Schemas['EvaluateAnswer'];
 export type CacheOption = Schemas['CacheOption'];
 export type QueueDepthCurve = Schemas['QueueDepthCurve'];
 export type LatencyCurve = Schemas['LatencyCurve'];

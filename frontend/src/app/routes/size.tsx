@@ -4,7 +4,17 @@ import { Link } from 'react-router';
 import { ErrorState, FormErrors, Loading, SelectField } from '@/components';
 import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
-import { hasObserved, ObservedPanel, RaidGrid, ResultsView, runRequest, useRun, WhatIfPanel } from '@/features/results';
+import {
+  hasObserved,
+  ObservedPanel,
+  preloadResultCharts,
+  preloadWhatIfPanel,
+  RaidGrid,
+  ResultsView,
+  runRequest,
+  useRun,
+  WhatIfPanel,
+} from '@/features/results';
 import { WorkloadsEditor } from '@/features/workloads';
 import { ApiError, fieldPath, issuesByField } from '@/lib/api-error';
 import { isFullConfiguration } from '@/lib/api-types';
@@ -30,6 +40,7 @@ export default function SizePage() {
   const [currentDraft, setCurrentDraft] = useState<ConfigDraft | null>(null);
   const focusResults = useRef(false);
 
+
   const data = outcome.data;
   useEffect(() => {
     if (!data || !run) return;
@@ -47,6 +58,13 @@ export default function SizePage() {
 
   const sizing = draft.driveCount === null;
   const canRun = workloads.length > 0 && draft.arrayId !== '';
+  // once a run is possible, the results' charts and what-if code are fetched (outside the first load),
+  // so they draw with the answer instead of after a second download
+  useEffect(() => {
+    if (!canRun) return;
+    void preloadResultCharts();
+    void preloadWhatIfPanel();
+  }, [canRun]);
   const next: Run = useMemo(
     () => ({
       kind: sizing ? 'size' : 'evaluate',

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 
-export { ResultsView } from './components/results-view';
+export { preloadResultCharts, ResultsView } from './components/results-view';
 export { Verdicts } from './components/verdicts';
 export { BillSummary } from './components/bill-summary';
 export { BackendLoad } from './components/backend-load';
@@ -12,8 +12,11 @@ export { useCurves } from './api/get-curves';
 export { ObservedPanel } from './components/observed-panel';
 export { hasObserved } from './lib/observed';
 
+/** The what-if panel's code, fetched ahead by a page that will show it (see {@link preloadResultCharts}). */
+export const preloadWhatIfPanel = () => import('./components/what-if-panel');
+
 /** The what-if panel (with its chart), loaded on demand. */
-export const WhatIfPanel = lazy(() => import('./components/what-if-panel'));
+export const WhatIfPanel = lazy(preloadWhatIfPanel);
 
 /** Stored curves of a saved report, loaded on demand. */
 export const CurvesView = lazy(() => import('./components/curves-view'));

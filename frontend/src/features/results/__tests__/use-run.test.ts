@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
@@ -5,6 +6,7 @@ import type { CatalogReference, EvaluateRequest, SizeRequest } from '@/lib/api-t
 import { fixtures } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 
+import { getCurvesQueryOptions } from '../api/get-curves';
 import { run } from '../hooks/use-run';
 
 const workloads = [fixtures.templates.templates[0]!.workload];
@@ -21,17 +23,26 @@ const reference: CatalogReference = {
 function record() {
   const sized: SizeRequest[] = [];
   const evaluated: EvaluateRequest[] = [];
+  const urls: string[] = [];
   server.use(
     http.post('*/api/v1/size', async ({ request }) => {
+      urls.push(request.url);
       sized.push((await request.json()) as SizeRequest);
-      return HttpResponse.json(fixtures.sizeOltp);
+      const withCurves = new URL(request.url).searchParams.get('with_curves') === 'true';
+      return HttpResponse.json({ ...fixtures.sizeOltp, curves: withCurves ? fixtures.curvesOltp : null });
     }),
     http.post('*/api/v1/evaluate', async ({ request }) => {
+      urls.push(request.url);
       evaluated.push((await request.json()) as EvaluateRequest);
-      return HttpResponse.json(fixtures.evaluate48);
+      const withCurves = new URL(request.url).searchParams.get('with_curves') === 'true';
+      return HttpResponse.json({ ...fixtures.evaluate48, curves: withCurves ? fixtures.curvesOltp : null });
+    }),
+    http.post('*/api/v1/curves', ({ request }) => {
+      urls.push(request.url);
+      return HttpResponse.json(fixtures.curvesOltp);
     }),
   );
-  return { sized, evaluated };
+  return { sized, evaluated, urls };
 }
 
 describe('run', () => {
@@ -62,5 +73,37 @@ describe('run', () => {
     expect(evaluated[0]!.configuration).toMatchObject({ array_id: 'netapp-fas3170', drive_count: 48, headroom });
     expect(outcome.sizing).toBeNull();
     expect(outcome.result.configuration).toBe(fixtures.evaluate48.configuration);
+  });
+
+  it('brings the first window\'s curves with a sizing and keeps them where the charts look for them', async () => {
+    const { urls } = record();
+    const client = new QueryClient();
+    const outcome = await run({ kind: 'size', workloads, configuration: reference, flashCacheOptionsGb: null }, undefined, client);
+
+    expect(urls).toHaveLength(1);
+    expect(new URL(urls[0]!).searchParams.get('with_curves')).toBe('true');
+    // the charts' own query: the workloads run, the configuration as sized, the curves' window
+    const key = getCurvesQueryOptions({ workloads, configuration: outcome.configuration, window: fixtures.curvesOltp.window }).queryKey;
+    expect(client.getQueryData(key)).toEqual(fixtures.curvesOltp);
+    expect(outcome.sizing).not.toHaveProperty('curves');
+  });
+
+  it('brings the first window\'s curves with an evaluation, for the configuration as given', async () => {
+    const { urls } = record();
+    const client = new QueryClient();
+    const configuration = { ...reference, drive_count: 48 };
+    const outcome = await run({ kind: 'evaluate', workloads, configuration, flashCacheOptionsGb: null }, undefined, client);
+
+    expect(urls.map((u) => new URL(u).pathname)).toEqual(['/api/v1/evaluate']);
+    const key = getCurvesQueryOptions({ workloads, configuration, window: fixtures.curvesOltp.window }).queryKey;
+    expect(client.getQueryData(key)).toEqual(fixtures.curvesOltp);
+    expect(outcome.result).not.toHaveProperty('curves');
+  });
+
+  it('asks for no curves when there is no cache to keep them in', async () => {
+    const { urls } = record();
+    await run({ kind: 'size', workloads, configuration: reference, flashCacheOptionsGb: null });
+
+    expect(new URL(urls[0]!).searchParams.has('with_curves')).toBe(false);
   });
 });

@@ -1,14 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { EvaluateRequest, EvaluationResult } from '@/lib/api-types';
+import type { EvaluateAnswer, EvaluateRequest } from '@/lib/api-types';
 
-/** `POST /api/v1/evaluate`: a configuration against every window of the workloads. */
+/**
+ * `POST /api/v1/evaluate`: a configuration against every window of the workloads; with `withCurves`,
+ * the first window's curves in the same answer.
+ */
 export function evaluateConfiguration(
   body: EvaluateRequest,
-  { signal }: { signal?: AbortSignal } = {},
-): Promise<EvaluationResult> {
-  return api.post('/api/v1/evaluate', { body, signal });
+  { signal, withCurves = false }: { signal?: AbortSignal; withCurves?: boolean } = {},
+): Promise<EvaluateAnswer> {
+  return api.post('/api/v1/evaluate', { body, signal, query: withCurves ? { with_curves: true } : undefined });
 }
 
 export const evaluateConfigurationQueryOptions = (body: EvaluateRequest) =>

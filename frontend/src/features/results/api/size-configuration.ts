@@ -1,11 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { SizeRequest, SizingResult } from '@/lib/api-types';
+import type { SizeAnswer, SizeRequest } from '@/lib/api-types';
 
-/** `POST /api/v1/size`: the fewest drives (whole RAID groups) of a configuration family meeting every window. */
-export function sizeConfiguration(body: SizeRequest, { signal }: { signal?: AbortSignal } = {}): Promise<SizingResult> {
-  return api.post('/api/v1/size', { body, signal });
+/**
+ * `POST /api/v1/size`: the fewest drives (whole RAID groups) of a configuration family meeting every
+ * window; with `withCurves`, the first window's curves in the same answer (a results page draws its
+ * charts without a second request).
+ */
+export function sizeConfiguration(
+  body: SizeRequest,
+  { signal, withCurves = false }: { signal?: AbortSignal; withCurves?: boolean } = {},
+): Promise<SizeAnswer> {
+  return api.post('/api/v1/size', { body, signal, query: withCurves ? { with_curves: true } : undefined });
 }
 
 export const sizeConfigurationQueryOptions = (body: SizeRequest) =>

@@ -10,7 +10,14 @@ import { PhaseTable } from './phase-table';
 import { UtilizationPanel } from './utilization-panel';
 import { Verdicts } from './verdicts';
 
-const ResultCharts = lazy(() => import('./result-charts'));
+/**
+ * The curves' code (Recharts): loaded on its own, so it stays out of the first load. A page that
+ * will show results calls this once it is up, so the charts draw with the answer instead of after a
+ * second download.
+ */
+export const preloadResultCharts = () => import('./result-charts');
+
+const ResultCharts = lazy(preloadResultCharts);
 
 type ResultsViewProps = {
   result: EvaluationResult;

@@ -1,8 +1,17 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 
-import type { ConfigurationInput, EvaluateRequest, EvaluationResult, SizeRequest, SizingResult, Workload } from '@/lib/api-types';
+import type {
+  ConfigurationInput,
+  CurvesResult,
+  EvaluateRequest,
+  EvaluationResult,
+  SizeRequest,
+  SizingResult,
+  Workload,
+} from '@/lib/api-types';
 
 import { evaluateConfiguration } from '../api/evaluate-configuration';
+import { getCurvesQueryOptions } from '../api/get-curves';
 import { sizeConfiguration } from '../api/size-configuration';
 
 /** What to run: size a family (drive count open) or evaluate a given drive count. */
@@ -19,16 +28,28 @@ export type RunOutcome =
   | { kind: 'evaluate'; request: EvaluateRequest; result: EvaluationResult; sizing: null; configuration: ConfigurationInput };
 
 /**
- * Size or evaluate, in one request: the server resolves a catalog reference (headroom targets,
- * name and all), and a sizing answer carries the configuration in full.
+ * The first window's curves, which came with the answer, kept as the curves query of the results
+ * page would fetch them (`useCurves({ workloads, configuration, window })`): its charts draw at once.
  */
-export async function run(input: RunInput, signal?: AbortSignal): Promise<RunOutcome> {
+function keepCurves(client: QueryClient | undefined, workloads: Workload[], configuration: ConfigurationInput, curves: CurvesResult | null | undefined) {
+  if (!client || !curves) return;
+  client.setQueryData(getCurvesQueryOptions({ workloads, configuration, window: curves.window }).queryKey, curves);
+}
+
+/**
+ * Size or evaluate, in one request: the server resolves a catalog reference (headroom targets,
+ * name and all), and a sizing answer carries the configuration in full. The answer also brings the
+ * first window's curves, kept in `client`'s cache for the charts (no second request after it).
+ */
+export async function run(input: RunInput, signal?: AbortSignal, client?: QueryClient): Promise<RunOutcome> {
   const request = runRequest(input);
   if (request.kind === 'size') {
-    const sizing = await sizeConfiguration(request.body, { signal });
+    const { curves, ...sizing } = await sizeConfiguration(request.body, { signal, withCurves: client !== undefined });
+    keepCurves(client, input.workloads, sizing.configuration, curves);
     return { kind: 'size', request: request.body, result: sizing.result, sizing, configuration: sizing.configuration };
   }
-  const result = await evaluateConfiguration(request.body, { signal });
+  const { curves, ...result } = await evaluateConfiguration(request.body, { signal, withCurves: client !== undefined });
+  keepCurves(client, input.workloads, input.configuration, curves);
   return { kind: 'evaluate', request: request.body, result, sizing: null, configuration: input.configuration };
 }
 
@@ -51,7 +72,7 @@ export function runRequest(
 export const runQueryOptions = (input: RunInput) =>
   queryOptions({
     queryKey: ['sizing', 'run', input] as const,
-    queryFn: ({ signal }) => run(input, signal),
+    queryFn: ({ signal, client }) => run(input, signal, client),
     staleTime: Infinity,
   });
 
