@@ -26,7 +26,7 @@ engagement the imports are lined up (:func:`line_up`):
    their coincident load.
 4. **Coincident peak vs sum of peaks.** ``P_coincident = max_t IOPS_sum(t)`` is what the system
    must carry at once; ``P_sum = sum_i max_t IOPS_i(t)`` is what adding each import's own peak
-   would claim. Their ratio ``D = P_sum / P_coincident >= 1`` (the diversity factor of electrical
+   would claim. Their ratio ``D_div = P_sum / P_coincident >= 1`` (the diversity factor of electrical
    load planning [ieee-141]) says how much sizing on the sum of peaks would overstate.
 
 Both peaks are per-interval rates at the grid's interval ``B``: a coarser grid averages peaks
@@ -623,8 +623,8 @@ def line_up(
     diversity_figure = explained(
         diversity,
         "",
-        "D = P_sum / P_coincident",
-        f"D = {fmt(sum_peaks)} / {fmt(coincident)} = {fmt(diversity)}",
+        "D_div = P_sum / P_coincident",
+        f"D_div = {fmt(sum_peaks)} / {fmt(coincident)} = {fmt(diversity)}",
         source="[ieee-141]",
     )
     if diversity is not None and diversity > 1.05:
