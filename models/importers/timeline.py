@@ -100,7 +100,10 @@ class LoadSeries(Frozen):
 
     name: str = Field(min_length=1, max_length=80, description="the workload this import becomes")
     source: str = Field(min_length=1, max_length=300, description="the file and objects it sums")
-    start: str = Field(description="start of the first interval, ISO date and time on the file's clock")
+    start: str = Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$",
+        description="start of the first interval, ISO date and time on the file's clock (no offset)",
+    )
     zone: str | None = Field(
         default=None,
         max_length=64,

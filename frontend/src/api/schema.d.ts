@@ -4193,7 +4193,7 @@ export interface components {
             source: string;
             /**
              * Start
-             * @description start of the first interval, ISO date and time on the file's clock
+             * @description start of the first interval, ISO date and time on the file's clock (no offset)
              */
             start: string;
             /** Write Iops */
