@@ -10,7 +10,8 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-api bench-count bench-ui reliability lock openapi clean
+        test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-api bench-count bench-ui reliability lock openapi clean \
+        check-python check-node check-postgres screenshots readme-figures
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
@@ -18,22 +19,47 @@ help:
 	@echo "make validate  predicted vs published measurements, non-zero exit if a gate fails"
 	@echo "make bench     engine and API benchmarks"
 	@echo "make dev       API with reload + Vite dev server"
+	@echo "make screenshots  remake the README's screenshots in docs/screenshots (make test writes under test-results/)"
+	@echo "make readme-figures  rewrite the README's validation table from what make validate prints"
+	@echo "make lock      regenerate requirements*.lock with uv"
+
+# ---- Prerequisites: each stops make at once with one line naming what is missing ---------------
+# The interpreter that builds the venv (or the venv's own, once built) must be Python 3.11-3.13.
+check-python:
+	@py=$(PY); test -x $(BIN)/python && py=$(BIN)/python; \
+	command -v $$py >/dev/null 2>&1 || { echo "make: Python 3.11-3.13 is required and '$$py' was not found (set PY=python3.11)" >&2; exit 1; }; \
+	$$py scripts/prereqs.py python
+
+check-node:
+	@$(PY) scripts/prereqs.py node
+
+check-postgres:
+	@$(PY) scripts/prereqs.py postgres
 
 # ---- Python -----------------------------------------------------------------------------------
-$(VENV)/.installed: requirements-dev.lock pyproject.toml
+# requirements-dev.lock: the runtime, every extra ([policies], [distributed], [s3]) and the dev tools.
+# Locks are complete, so they install with --no-deps (a package's stray requirements stay out).
+$(VENV)/.installed: requirements-dev.lock pyproject.toml | check-python
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q -r requirements-dev.lock
+	$(BIN)/pip install -q --no-deps -r requirements-dev.lock
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
 venv install: $(VENV)/.installed
 
-lock:
-	uv pip compile -q pyproject.toml -o requirements.lock --python-version 3.11
-	uv pip compile -q pyproject.toml --extra dev -o requirements-dev.lock --python-version 3.11
+# requirements.lock: the engine and the API only; requirements-full.lock: with the three extras (the
+# container's default image); requirements-dev.lock: with the dev tools too. The runtime locks hold
+# no test package (libcachesim's stray pytest requirement is overridden away; see pyproject's
+# [tool.uv] for boto3 and pybind11). Same versions in all three (the dev lock constrains the others).
+UV_COMPILE := UV_PYTHON_DOWNLOADS=never $(BIN)/uv pip compile -q pyproject.toml --python-version 3.11 --custom-compile-command "make lock"
+NO_PYTEST := <(echo "pytest; sys_platform == 'never'")
+lock: install
+	$(UV_COMPILE) --extra policies --extra distributed --extra s3 --extra dev -o requirements-dev.lock
+	$(UV_COMPILE) --extra policies --extra distributed --extra s3 -c requirements-dev.lock --override $(NO_PYTEST) -o requirements-full.lock
+	$(UV_COMPILE) -c requirements-dev.lock --override $(NO_PYTEST) -o requirements.lock
 
 # ---- Frontend ---------------------------------------------------------------------------------
-frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json | check-node
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -75,10 +101,10 @@ typecheck: install frontend-install
 	cd frontend && npm run -s typecheck
 
 test-models: install
-	$(BIN)/pytest -q models/tests
+	$(BIN)/pytest -q -n auto models/tests
 
-test-backend: install chromium poppler
-	$(BIN)/pytest -q backend/tests
+test-backend: check-postgres install chromium poppler
+	$(BIN)/pytest -q -n auto backend/tests
 
 test-frontend: frontend-install
 	cd frontend && npm run -s test
@@ -86,12 +112,21 @@ test-frontend: frontend-install
 test-e2e: install frontend-build chromium poppler
 	cd frontend && npm run -s e2e
 
+# The README's screenshots (docs/screenshots/), remade on request only: make test writes its own under
+# test-results/ and leaves the tree as it was.
+screenshots: install frontend-build chromium
+	cd frontend && SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots npx playwright test e2e/ui-correctness.spec.ts
+
 # Runs every suite (none stops the others), then prints one closing summary line.
-test: install frontend-install chromium poppler
+test: check-python check-node check-postgres install frontend-install chromium poppler
 	$(BIN)/python scripts/run_tests.py
 
 validate: install
 	$(BIN)/python -m models.validation fixtures/validation
+
+# The README's validation summary table, rewritten from what `make validate` prints now
+readme-figures: install
+	$(BIN)/python scripts/readme_figures.py
 
 bench: install
 	$(BIN)/pytest -q bench --benchmark-only --benchmark-columns=min,median,max,ops

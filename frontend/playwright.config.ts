@@ -7,16 +7,19 @@ import { defineConfig, devices } from '@playwright/test';
  */
 const port = Number(process.env.E2E_PORT ?? 8765);
 const baseURL = `http://127.0.0.1:${port}`;
-const db = 'sqlite:///var/e2e.db';
 /** E2E_DASK=1: trace jobs run on a 2-worker Dask LocalCluster started with the server (scripts/e2e_server.py). */
 const dask = !!process.env.E2E_DASK;
+/** Each mode keeps its own database, uploads and failure artifacts (screenshots, traces), so the
+ * Dask run never wipes what the first run left. The server writes no access log. */
+const run = dask ? 'e2e-dask' : 'e2e';
+const db = `sqlite:///var/${run}.db`;
 const serve = dask
   ? `.venv/bin/python scripts/e2e_server.py --port ${port}`
-  : `.venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header`;
+  : `.venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header --no-access-log`;
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: '../test-results/e2e-artifacts',
+  outputDir: `../test-results/${run}-artifacts`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,
@@ -25,7 +28,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [
     ['list'],
-    ['junit', { outputFile: process.env.PLAYWRIGHT_JUNIT_OUTPUT_NAME ?? '../test-results/e2e.xml' }],
+    ['junit', { outputFile: process.env.PLAYWRIGHT_JUNIT_OUTPUT_NAME ?? `../test-results/${run}.xml` }],
   ],
   use: {
     baseURL,
@@ -56,8 +59,8 @@ export default defineConfig({
   ],
   webServer: {
     command:
-      `cd .. && rm -rf var/e2e.db var/e2e-traces && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
-      `DATABASE_URL=${db} TRACES_DIR=var/e2e-traces ${serve}`,
+      `cd .. && rm -rf var/${run}.db var/${run}-traces && DATABASE_URL=${db} .venv/bin/alembic upgrade head && ` +
+      `DATABASE_URL=${db} TRACES_DIR=var/${run}-traces ${serve}`,
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -53,7 +53,7 @@ import numpy as np
 from pydantic import ConfigDict, Field, model_validator
 from scipy.special import lambertw
 
-from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.base import ABSENT, GIVEN, Frozen, InputError, NonNegFloat, PositiveFloat
 from models.numeric import maximum
 from models.units import GB, GIB, transfer_ms
 
@@ -88,15 +88,15 @@ class DriveSpec(Frozen):
             "then": {
                 "required": ["rpm", "avg_read_seek_ms", "avg_write_seek_ms"],
                 "properties": {
-                    "rpm": {"type": "integer"},
-                    "avg_read_seek_ms": {"type": "number"},
-                    "avg_write_seek_ms": {"type": "number"},
-                    **{name: {"type": "null"} for name in _FLASH_ONLY},
+                    "rpm": GIVEN,
+                    "avg_read_seek_ms": GIVEN,
+                    "avg_write_seek_ms": GIVEN,
+                    **{name: ABSENT for name in _FLASH_ONLY},
                 },
             },
             "else": {
                 "required": list(_FLASH_REQUIRED),
-                "properties": {name: {"type": "number"} for name in _FLASH_REQUIRED},
+                "properties": {name: GIVEN for name in _FLASH_REQUIRED},
             },
         }
     )

@@ -14,9 +14,9 @@ the ones in ``docs/nomenclature.md``)::
     s      support rate [% of the net price K per year]: the request's, else the catalog array's
     Y_s    support years bought (at most the catalog's longest term)
     Sup_k  support in year k = K x s / 100 for k <= Y_s, else 0 (years without support are named)
-    P      power [W] of the bill; PUE the site's power usage effectiveness (cooling factor);
+    P_el   power [W] of the bill; PUE the site's power usage effectiveness (cooling factor);
            e price of energy [currency/kWh]
-    E_yr   energy per year = P / 1,000 x 8,760 h x PUE x e
+    E_yr   energy per year = P_el / 1,000 x 8,760 h x PUE x e
     U      rack units; p_U price of rack space [currency per U per month]
     U_yr   rack space per year = U x 12 x p_U
     TCO(y) = K + sum_{k=1..y} (Sup_k + E_yr + U_yr)
@@ -946,7 +946,7 @@ def tco(
         energy_per_year=explained(
             p.energy,
             f"{cur}/year",
-            "E_yr = P / 1,000 x 8,760 h x PUE x e",
+            "E_yr = P_el / 1,000 x 8,760 h x PUE x e",
             "unknown: a part has no power figure"
             if kwh is None
             else f"E_yr = {fmt(p.power_w)} W / 1,000 x 8,760 h x {fmt(m.pue)} x {fmt(m.energy_price_per_kwh)} "

@@ -14,7 +14,7 @@ from typing import Self
 
 from pydantic import ConfigDict, Field, model_validator
 
-from models.base import Frozen, NonNegFloat, Pct, PositiveFloat, Ratio
+from models.base import ABSENT, GIVEN, Frozen, NonNegFloat, Pct, PositiveFloat, Ratio
 
 
 class IoSize(Frozen):
@@ -55,12 +55,9 @@ class Skew(Frozen):
 
     model_config = ConfigDict(
         json_schema_extra={  # io_pct given: data_pct too and no zipf_alpha; else no data_pct
-            "if": {"required": ["io_pct"], "properties": {"io_pct": {"type": "number"}}},
-            "then": {
-                "required": ["data_pct"],
-                "properties": {"data_pct": {"type": "number"}, "zipf_alpha": {"type": "null"}},
-            },
-            "else": {"properties": {"data_pct": {"type": "null"}}},
+            "if": {"required": ["io_pct"], "properties": {"io_pct": GIVEN}},
+            "then": {"required": ["data_pct"], "properties": {"data_pct": GIVEN, "zipf_alpha": ABSENT}},
+            "else": {"properties": {"data_pct": ABSENT}},
         }
     )
 
@@ -116,7 +113,7 @@ class Phase(Frozen):
 
     model_config = ConfigDict(
         json_schema_extra={  # io_size_kib given: no mix; else a mix of at least one size
-            "if": {"required": ["io_size_kib"], "properties": {"io_size_kib": {"type": "number"}}},
+            "if": {"required": ["io_size_kib"], "properties": {"io_size_kib": GIVEN}},
             "then": {"properties": {"io_sizes": {"maxItems": 0}}},
             "else": {"required": ["io_sizes"], "properties": {"io_sizes": {"minItems": 1}}},
         }

@@ -28,7 +28,9 @@ def main() -> None:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
     ) as cluster:
         os.environ["DASK_SCHEDULER_ADDRESS"] = cluster.scheduler_address
-        uvicorn.run("backend.app.main:app", host="127.0.0.1", port=args.port, server_header=False)
+        uvicorn.run(
+            "backend.app.main:app", host="127.0.0.1", port=args.port, server_header=False, access_log=False
+        )
 
 
 if __name__ == "__main__":

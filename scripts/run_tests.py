@@ -3,6 +3,11 @@
 Each step runs even when an earlier one failed, so one run shows every failure. Test counts come
 from the JUnit XML files the runners write under ``test-results/``; lint and type-check steps
 count as one check each. Exit status is non-zero when any step failed.
+
+Everything the steps write goes under ``test-results/`` (JUnit files, screenshots, Playwright
+artifacts per end-to-end run) or ``var/`` (the end-to-end databases), both ignored by git: a run
+leaves ``git status`` as it found it. ``E2E_PORT`` (default 8765) is the end-to-end server's port,
+and the next one the Dask run's; ``PYTEST_WORKERS`` (default ``auto``: one per core) the pytest workers.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ def junit_counts(path: Path) -> tuple[int, int, int]:
 def main() -> int:
     RESULTS.mkdir(exist_ok=True)
     fe = ROOT / "frontend"
+    e2e_port = int(os.environ.get("E2E_PORT", "8765"))
     steps = [
         Step("ruff", [str(BIN / "ruff"), "check", "models", "backend", "bench", "scripts", "migrations"]),
         Step(
@@ -54,6 +60,8 @@ def main() -> int:
         ),
         Step("mypy", [str(BIN / "mypy"), "models", "backend"]),
         Step("tsc", ["npm", "run", "-s", "typecheck"], cwd=fe),
+        # one worker per core (pytest-xdist); the tests of one Dask cluster share a worker
+        # (xdist_group), every database test has its own SQLite file or PostgreSQL schema
         Step(
             "pytest",
             [
@@ -61,6 +69,11 @@ def main() -> int:
                 "-q",
                 "-p",
                 "no:cacheprovider",
+                "-n",
+                os.environ.get("PYTEST_WORKERS", "auto"),
+                "--dist",
+                "loadgroup",
+                "--durations=15",
                 "models/tests",
                 "backend/tests",
                 f"--junitxml={RESULTS / 'pytest.xml'}",
@@ -85,16 +98,22 @@ def main() -> int:
         ),
         Step("build-ui", ["npm", "run", "-s", "build"], cwd=fe),
         Step("e2e", ["npm", "run", "-s", "e2e"], cwd=fe, junit=RESULTS / "e2e.xml"),
-        # the trace tests again, with the trace jobs on a Dask cluster (scripts/e2e_server.py)
+        # the trace tests again, with the trace jobs on a Dask cluster (scripts/e2e_server.py), on
+        # the next port (the first run's server may still be letting go of its own) and with its
+        # own artifacts (test-results/e2e-dask*), so the first run's are kept
         Step(
             "e2e-dask",
             ["npm", "run", "-s", "e2e", "--", "-g", "traces"],
             cwd=fe,
             junit=RESULTS / "e2e-dask.xml",
-            env={"E2E_DASK": "1", "PLAYWRIGHT_JUNIT_OUTPUT_NAME": str(RESULTS / "e2e-dask.xml")},
+            env={
+                "E2E_DASK": "1",
+                "E2E_PORT": str(e2e_port + 1),
+                "PLAYWRIGHT_JUNIT_OUTPUT_NAME": str(RESULTS / "e2e-dask.xml"),
+            },
         ),
     ]
-    env = dict(os.environ, PLAYWRIGHT_JUNIT_OUTPUT_NAME=str(RESULTS / "e2e.xml"))
+    env = dict(os.environ, E2E_PORT=str(e2e_port), PLAYWRIGHT_JUNIT_OUTPUT_NAME=str(RESULTS / "e2e.xml"))
     passed = failed = skipped = 0
     failed_steps: list[str] = []
     for step in steps:

@@ -31,7 +31,7 @@ from backend.app.core.strict_json import StrictJSONMiddleware
 from backend.app.db import create_db_engine, create_session_factory
 from backend.app.docs import mount_docs
 from backend.app.health_service import DatabaseProbe
-from backend.app.imports.routes import HOST_STATS_PATHS
+from backend.app.imports.routes import TIMELINE_BODY_BYTES, UPLOAD_PATHS
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
 
@@ -164,7 +164,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     body_limits = {
         f"{API_PREFIX}/traces": settings.max_trace_bytes,
-        **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in HOST_STATS_PATHS},
+        **{f"{API_PREFIX}{path}": settings.max_trace_bytes for path in UPLOAD_PATHS},
+        f"{API_PREFIX}/import/timeline": max(settings.max_body_bytes, TIMELINE_BODY_BYTES),
     }
     generate = app.openapi
 

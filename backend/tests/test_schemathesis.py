@@ -98,6 +98,17 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
         for fmt in ("iostat", "sar", "perfmon", "esxtop")
     },
     ("POST", "/api/v1/import/host-stats"): {_ACCEPTS: _HOST_FILE},
+    ("POST", "/api/v1/import/array-stats"): {
+        _ACCEPTS: "the uploaded file must be an array export of a known format (its first lines say which)"
+    },
+    ("POST", "/api/v1/import/live-optics"): {
+        _ACCEPTS: "the uploaded file must be a Live Optics xlsx workbook"
+    },
+    ("POST", "/api/v1/import/rvtools"): {_ACCEPTS: "the uploaded file must be an RVTools xlsx workbook"},
+    ("POST", "/api/v1/import/timeline"): {
+        _ACCEPTS: "each series has a time zone (its file's or the one given, agreeing), every list one "
+        "value per interval, and the series overlap in time"
+    },
     ("POST", "/api/v1/traces"): {_ACCEPTS: "the body must be a block I/O trace in a known format (else 400)"},
     **{("POST", f"/api/v1/{path}"): {_ACCEPTS: _ENGINE_RULES} for path in (*ENGINE_PATHS, "reports")},
     ("POST", "/api/v1/whatif/building-blocks"): {

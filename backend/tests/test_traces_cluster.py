@@ -29,6 +29,10 @@ from backend.tests.test_traces_api import trace_bytes, wait_for
 from models.traces import TraceFormat, TraceOptions, analyze_trace
 from models.traces.mrc import mean_absolute_error
 
+# one LocalCluster (module-scoped fixture) serves every test here: under pytest-xdist they run on
+# one worker (`--dist loadgroup`), not one cluster of two processes per worker
+pytestmark = pytest.mark.xdist_group("dask-cluster")
+
 VOLUMES_MSR = b"""128166372000000000,usr,0,Read,0,4096,100
 128166372010000000,usr,1,Write,8192,8192,100
 128166372020000000,web,0,Read,4096,4096,100

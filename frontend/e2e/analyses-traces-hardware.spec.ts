@@ -2,15 +2,12 @@
  * The screens around Size, against the real backend: a synthetic block trace uploaded, analysed and
  * used as the workload; the analyses of a sized configuration (growth, tornado, maximum workload,
  * ranges, degraded modes, the two calculators); custom hardware created (with the API's 422 at a
- * field), edited, used in the builder and deleted. Screenshots go to ../test-results/screenshots/.
+ * field), edited, used in the builder and deleted. Screenshots go to ../test-results/screenshots/ (./output.ts).
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
 import { expect, test, type Browser, type Page } from '@playwright/test';
 
-const screenshots = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-mkdirSync(screenshots, { recursive: true });
+import { screenshots } from './output';
+
 
 /** Console errors and page errors, except the browser's own line for an expected HTTP status. */
 function watch(page: Page, problems: string[], expectedStatus: RegExp | null = null) {

@@ -5,15 +5,12 @@
  * that system. A second pass picks one disk and separate workloads, and a file the importer cannot
  * read shows the line it stopped at.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
 import { expect, test, type Page } from '@playwright/test';
+
+import { screenshots } from './output';
 
 import { syntheticIostat } from './host-stats-sample.mjs';
 
-const screenshots = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-mkdirSync(screenshots, { recursive: true });
 
 /** Drops a text file on the host-statistics drop zone, as a user dragging it from the desktop would. */
 async function dropFile(page: Page, name: string, text: string) {

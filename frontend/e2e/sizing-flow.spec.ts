@@ -4,17 +4,14 @@
  * showing the same numbers. Screenshots go to ../test-results/screenshots/; the what-if redraw
  * times (slider input -> charts drawn with the new answer) to ../test-results/ui-timings.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 
 import { expect, test, type Browser, type CDPSession, type ConsoleMessage, type Page, type Request } from '@playwright/test';
 
 import type { CurvesResult, EvaluationResult } from '../src/lib/api-types';
 
-const results = fileURLToPath(new URL('../../test-results/', import.meta.url));
-const screenshots = `${results}screenshots/`;
-mkdirSync(screenshots, { recursive: true });
+import { results, screenshots } from './output';
 
 function watch(page: Page, problems: string[]) {
   page.on('console', (msg: ConsoleMessage) => {

@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
-
 import { expect, test, type ConsoleMessage } from '@playwright/test';
 
-const screenshots = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+import { screenshots } from './output';
 
 test('home shows the app and a healthy API, and the nav leads to Size', async ({ page }) => {
   const problems: string[] = [];

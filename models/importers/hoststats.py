@@ -10,15 +10,17 @@ not use, and notes on every assumption made.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from pydantic import Field
 
 from models.base import InputError, Output
 from models.importers.common import ParseError
 from models.importers.series import HostSeries, SeriesBuilder, totals
+from models.importers.timeline import LoadSeries, load_series
 from models.importers.windows import (
     DetectedWindow,
     DeviceSummary,
@@ -50,7 +52,7 @@ PLACEHOLDER_CAPACITY_TB = 1.0
 class ReadReport:
     """What a reader learned besides the samples it handed the builder."""
 
-    format: HostFormat
+    format: StrEnum
     variant: str = ""
     host: str | None = None
     lines: int = 0
@@ -60,6 +62,10 @@ class ReadReport:
     default_kinds: list[tuple[str, ...]] = field(default_factory=lambda: [("disk",)])
     """device kinds chosen when no devices are named: the first group that has I/O"""
     capacities_gb: dict[str, float] = field(default_factory=dict)
+    zone: str | None = None
+    """the time zone the file states its times in (None: the host's local time, not stated)"""
+    source: str = ""
+    """what the rates were read from (sheet and columns, counters), for the figures' explanations"""
 
     def unknown_counter(self, name: str) -> None:
         self.unknown[name] = self.unknown.get(name, 0) + 1
@@ -72,10 +78,9 @@ class ReadReport:
 Reader = Callable[[Iterator[str], SeriesBuilder, HostStatsOptions], ReadReport]
 
 
-class HostStatsResult(Output):
-    """Host statistics read into workloads."""
+class SeriesImport(Output):
+    """A time series read into workloads: what host and array statistics answer alike."""
 
-    format: HostFormat
     variant: str = Field(description="what the reader recognised: tool version, layout, locale")
     host: str | None
     clock: bool = Field(description="the file has clock times (else only the sampling order)")
@@ -92,6 +97,16 @@ class HostStatsResult(Output):
     unknown_counter_count: int
     notes: list[str]
     options: HostStatsOptions
+    series: LoadSeries | None = Field(
+        description="the chosen devices' load per interval, to line imports up on one timeline "
+        "(null for a file without clock times)"
+    )
+
+
+class HostStatsResult(SeriesImport):
+    """Host statistics read into workloads."""
+
+    format: HostFormat
 
 
 def _readers() -> dict[HostFormat, Reader]:
@@ -143,17 +158,37 @@ def import_host_stats(
     """
     from models.importers.detect import detect_format
 
-    opts = options or HostStatsOptions()
+    found, fields = read_series(lines, fmt, options or HostStatsOptions(), _readers(), detect_format)
+    return HostStatsResult(format=found, **fields)
+
+
+F = TypeVar("F", bound=StrEnum)
+
+
+def read_series(
+    lines: Iterable[str],
+    fmt: F | None,
+    opts: HostStatsOptions,
+    readers: Mapping[F, Reader],
+    detect: Callable[[list[str]], F],
+) -> tuple[F, dict[str, Any]]:
+    """The format (``fmt``, else ``detect`` of the first 64 lines) and the :func:`analyse`
+    fields of a text series read by that format's reader: what host and array imports share."""
     it = iter(lines)
     if fmt is None:
         head = list(itertools.islice(it, 64))
-        fmt = detect_format(head)
+        fmt = detect(head)
         it = itertools.chain(head, it)
     builder = SeriesBuilder(
         interval_s=opts.interval_s, resolution_s=opts.resolution_s, max_cells=opts.max_cells
     )
-    report = _readers()[fmt](it, builder, opts)
-    series = builder.finish()
+    report = readers[fmt](it, builder, opts)
+    return fmt, analyse(builder.finish(), report, opts)
+
+
+def analyse(series: HostSeries, report: ReadReport, opts: HostStatsOptions) -> dict[str, Any]:
+    """The fields of a :class:`SeriesImport` for a finished ``series``: the devices chosen, the
+    windows found, the workloads, the per-device summaries and the timeline series."""
     if series.coarsened:
         report.note(
             f"the series is long: it is kept at {series.bucket_s:g} s intervals "
@@ -164,11 +199,22 @@ def import_host_stats(
     chosen, defaults = _chosen(series, report, opts)
     tot = totals(series, chosen)
     windows = detect_windows(series, tot, opts)
+    if report.source:
+        windows = [
+            w.model_copy(
+                update={
+                    "load": w.load.model_copy(
+                        update={"iops": w.load.iops.model_copy(update={"source": report.source[:300]})}
+                    )
+                }
+            )
+            for w in windows
+        ]
     capacity, capacity_note = _capacity(series, report, opts, len(chosen))
     if capacity_note:
         report.note(capacity_note)
     report.note(
-        "host counters do not say how random the I/O is: phases are 100 % random (conservative); "
+        "the statistics do not say how random the I/O is: phases are 100 % random (conservative); "
         "lower random_pct if you know the workload streams"
     )
     report.note(
@@ -176,9 +222,10 @@ def import_host_stats(
         "command-queuing credit at the drives); set concurrency if the hosts will keep that many I/Os outstanding"
     )
     names = [series.names[i] for i in chosen]
+    label = report.format.value
     where = f" on {report.host}" if report.host else ""
-    source = f"{fmt.value}{where}: " + (", ".join(names) if len(names) <= 4 else f"{len(names)} devices")
-    name = opts.workload_name or (f"{report.host}" if report.host else f"{fmt.value} import")[:80]
+    source = f"{label}{where}: " + (", ".join(names) if len(names) <= 4 else f"{len(names)} devices")
+    name = opts.workload_name or (f"{report.host}" if report.host else f"{label} import")[:80]
     workloads = build_workloads(series, chosen, windows, opts, source=source, name=name, capacity_tb=capacity)
     chosen_set = set(chosen)
     default_set = set(defaults)
@@ -189,25 +236,37 @@ def import_host_stats(
         for i in range(len(series.names))
     ]
     unknown = sorted(report.unknown)
-    return HostStatsResult(
-        format=fmt,
-        variant=report.variant,
-        host=report.host,
-        clock=series.clock,
-        start=series.label(0.0),
-        end=series.label(series.buckets * series.bucket_s),
-        interval_s=series.interval_s,
-        resolution_s=series.bucket_s,
-        lines=report.lines,
-        samples=series.samples,
-        devices=devices,
-        windows=windows,
-        workloads=workloads,
-        unknown_counters=unknown[:MAX_UNKNOWN_LISTED],
-        unknown_counter_count=len(unknown),
-        notes=report.notes,
-        options=opts,
+    stated_capacity = (
+        opts.capacity_tb
+        if opts.capacity_tb is not None
+        else (capacity(chosen) if report.capacities_gb else None)
     )
+    return {
+        "variant": report.variant,
+        "host": report.host,
+        "clock": series.clock,
+        "start": series.label(0.0),
+        "end": series.label(series.buckets * series.bucket_s),
+        "interval_s": series.interval_s,
+        "resolution_s": series.bucket_s,
+        "lines": report.lines,
+        "samples": series.samples,
+        "devices": devices,
+        "windows": windows,
+        "workloads": workloads,
+        "unknown_counters": unknown[:MAX_UNKNOWN_LISTED],
+        "unknown_counter_count": len(unknown),
+        "notes": report.notes,
+        "options": opts,
+        "series": load_series(
+            series,
+            chosen,
+            name=name,
+            source=source,
+            zone=report.zone,
+            capacity_tb=stated_capacity if stated_capacity and stated_capacity > 0 else None,
+        ),
+    }
 
 
 def _capacity(
@@ -246,5 +305,8 @@ __all__ = [
     "HostStatsResult",
     "ParseError",
     "ReadReport",
+    "SeriesImport",
+    "analyse",
     "import_host_stats",
+    "read_series",
 ]

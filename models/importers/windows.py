@@ -68,6 +68,8 @@ class WindowKind(StrEnum):
     NIGHTLY = "nightly"
     MONTH_END = "month-end"
     DAILY_PEAK = "daily-peak"
+    IMPORT_PEAK = "import-peak"
+    """on a timeline of several imports: one import's own busiest span, with every import's load then"""
     WHOLE = "whole"
 
 
@@ -360,9 +362,9 @@ def detect_windows(series: HostSeries, tot: Totals, options: HostStatsOptions) -
             reason += "; no I/O"
         if offered:
             offered_spans.append((lo, hi, name))
-        windows.append(_window(series, kind, name, offered, reason, lo, hi, load))
+        windows.append(detected_window(series, kind, name, offered, reason, lo, hi, load))
     windows.append(
-        _window(
+        detected_window(
             series,
             WindowKind.WHOLE,
             "whole series",
@@ -375,7 +377,7 @@ def detect_windows(series: HostSeries, tot: Totals, options: HostStatsOptions) -
     )
     for kind, name, lo, hi, reason in daily:
         windows.append(
-            _window(
+            detected_window(
                 series,
                 kind,
                 name,
@@ -389,7 +391,7 @@ def detect_windows(series: HostSeries, tot: Totals, options: HostStatsOptions) -
     return windows
 
 
-def _window(
+def detected_window(
     series: HostSeries,
     kind: WindowKind,
     name: str,
@@ -543,6 +545,7 @@ __all__ = [
     "WindowLoad",
     "build_workloads",
     "detect_windows",
+    "detected_window",
     "device_summary",
     "has_io",
     "span_load",

@@ -33,6 +33,7 @@ from models.traces.heat import TierTable, io_share_of_hottest, tier_table
 from models.traces.merge import merge
 from models.traces.mrc import (
     DEFAULT_MAX_SAMPLES,
+    LIBCACHESIM_MISSING,
     MissRatioCurve,
     cache_sizes,
     libcachesim_available,
@@ -346,7 +347,7 @@ def combine(
     curves = [lru_curve(samples, sizes, block_bytes)]
     have_lcs = libcachesim_available()
     wanted = [p for p in dict.fromkeys(opts.policies) if p != "lru"]
-    skipped = {} if have_lcs else {p: "libCacheSim is not installed" for p in wanted}
+    skipped = {} if have_lcs else {p: LIBCACHESIM_MISSING for p in wanted}
     if have_lcs and wanted:
         if should_stop is not None and should_stop():
             raise TraceCancelled()
@@ -357,7 +358,7 @@ def combine(
     tiers = tier_table(heat, capacity_gb=opts.capacity_gb)
     derived = derive_workload(prof, curves[0], tiers, heat.weights, opts)
     if skipped:
-        derived.notes.append("libCacheSim is not installed: only the LRU curve was computed")
+        derived.notes.append(f"{LIBCACHESIM_MISSING}: only the LRU curve was computed")
     done = time.perf_counter()
     read_s = max(p.seconds for p in parts)
     return TraceAnalysis(

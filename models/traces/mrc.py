@@ -400,6 +400,10 @@ def _monotone(values: list[float]) -> list[float]:
     return np.minimum.accumulate(np.asarray(values, dtype=np.float64)).tolist() if values else values
 
 
+LIBCACHESIM_MISSING = "libCacheSim is not installed (the [policies] extra: pip install 'sizer[policies]')"
+"""Why a policy curve other than LRU was not computed, naming the optional extra that installs it."""
+
+
 def libcachesim_available() -> bool:
     try:
         import libcachesim  # noqa: F401
@@ -429,7 +433,7 @@ def policy_curve(
     the sample is written there once as a libCacheSim ``oracleGeneral`` binary trace (24 bytes a
     request) and replayed in C (~10 million requests/s); without it each request goes through
     the Python binding (~0.4 million/s). Raises InputError for an unknown policy and
-    RuntimeError when libCacheSim is not installed.
+    RuntimeError (:data:`LIBCACHESIM_MISSING`) when libCacheSim is not installed.
     """
     name = _LIBCACHESIM_CLASS.get(policy)
     if name is None:
@@ -438,8 +442,8 @@ def policy_curve(
         )
     try:
         import libcachesim as lcs
-    except ImportError as exc:  # pragma: no cover - installed with the project
-        raise RuntimeError("libCacheSim (PyPI 'libcachesim') is not installed") from exc
+    except ImportError as exc:
+        raise RuntimeError(LIBCACHESIM_MISSING) from exc
     parts = _parts(samples)
     if scratch_dir is None:
         parts = [

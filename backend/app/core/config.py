@@ -53,6 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
+import fsspec
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from sqlalchemy.engine import make_url
@@ -120,6 +121,34 @@ class Settings(BaseSettings):
         parse_limits(value)
         return value
 
+    @field_validator("dask_scheduler_address")
+    @classmethod
+    def _check_dask(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        try:
+            import distributed  # noqa: F401 - imported by the trace jobs anyway
+        except ImportError as exc:
+            raise ValueError(f"DASK_SCHEDULER_ADDRESS needs Dask, {extra_missing('distributed')}") from exc
+        return value
+
+    @field_validator("traces_url")
+    @classmethod
+    def _check_traces_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        protocol = value.split("://", 1)[0] if "://" in value else "file"
+        try:
+            fsspec.get_filesystem_class(protocol)
+        except ImportError as exc:
+            extra = f", {extra_missing('s3')}" if protocol in {"s3", "s3a"} else ""
+            raise ValueError(
+                f"TRACES_URL {protocol}:// needs a package that is not installed ({exc}){extra}"
+            ) from exc
+        except ValueError:
+            pass  # a protocol fsspec does not know: TraceStore says so where the URL is used
+        return value
+
     @field_validator("redis_url")
     @classmethod
     def _check_redis_url(cls, value: str | None) -> str | None:
@@ -162,6 +191,11 @@ class Settings(BaseSettings):
             connect_timeout_s=self.db_connect_timeout_s,
             tcp_user_timeout_ms=self.db_tcp_user_timeout_ms,
         )
+
+
+def extra_missing(extra: str) -> str:
+    """How to install an optional extra of this package, for a setting that needs it."""
+    return f"the [{extra}] extra, which is not installed: pip install 'sizer[{extra}]' (make install has it)"
 
 
 @lru_cache(maxsize=1)

@@ -37,6 +37,7 @@ ENGINE_LANE: dict[str, Lane] = {
     "evaluate": "fast",
     "curves": "fast",
     "observed": "fast",
+    "timeline": "fast",
     # searches and sweeps
     "size": "long",
     "compare": "long",

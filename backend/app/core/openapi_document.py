@@ -116,6 +116,33 @@ RULES_OPENAPI_CANNOT_STATE: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
         ("post", f"/api/v1/import/{path}"): {"host-file": _HOST_FILE}
         for path in ("host-stats", "iostat", "sar", "perfmon", "esxtop")
     },
+    ("post", "/api/v1/import/array-stats"): {
+        "array-file": _refusal(
+            "the file must be an array export of a known format (its first lines say which)",
+            ["file"],
+            "line 1: not an array export this importer reads: ...",
+            "parse_error",
+        )
+    },
+    **{
+        ("post", f"/api/v1/import/{path}"): {
+            "workbook": _refusal(
+                "the file must be that collector's xlsx workbook, with the sheets and columns it reads",
+                ["file"],
+                "sheet 'vInfo', row 1: no column 'In Use MiB' or 'In Use MB'; the sheet has 'VM', ...",
+                "parse_error",
+            )
+        }
+        for path in ("live-optics", "rvtools")
+    },
+    ("post", "/api/v1/import/timeline"): {
+        "zone": _refusal(
+            "each series needs a time zone (stated by its file or given), agreeing with the file; "
+            "the series must overlap in time and have one value per interval in every list",
+            ["layers", 0, "time_zone"],
+            "host: the file does not say which time zone its clock is in: give it (e.g. Europe/Berlin, UTC, +01:00)",
+        )
+    },
     ("post", "/api/v1/whatif/raid-conversion"): {
         "group-width": _refusal(
             "a RAID group's width must lie in its scheme's range",

@@ -1,5 +1,7 @@
-"""Host statistics uploads (iostat, sar, perfmon, esxtop) read with :mod:`models.importers`, and the
-"what you have now" check of observed against predicted latency (:mod:`models.evidence`).
+"""Host statistics uploads (iostat, sar, perfmon, esxtop), array exports (ONTAP, PowerStore, the
+generic CSV) and collector workbooks (Live Optics, RVTools) read with :mod:`models.importers`;
+imports lined up on one timeline; and the "what you have now" check of observed against
+predicted latency (:mod:`models.evidence`).
 
 An upload is spooled to a temporary file (in memory up to 1 MiB, on disk beyond), then read as
 text in a worker thread: gzip is recognised by its magic bytes, the encoding by its byte-order
@@ -7,7 +9,9 @@ mark, else UTF-8 when the head decodes as UTF-8, else Windows-1252 (what perfmon
 Western European systems). Lines are read with a length limit, so a file without line breaks
 cannot fill the memory; a decompressed gzip stream stops at the upload limit. Parse errors are a
 422 at ``body.file`` naming the line and column; options that do not fit the file (a device it
-does not have) a 422 at ``query.<option>``.
+does not have) a 422 at ``query.<option>``. Workbooks (gzip or not) are read from the spooled
+file as they are: the engine refuses encrypted, legacy or broken ones and zip bombs, naming the
+sheet, row and column of any cell it cannot read; their unpacked size is held to the same limit.
 """
 
 from __future__ import annotations
@@ -15,20 +19,37 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator
-from typing import IO, Any
+from collections.abc import Callable, Iterator
+from typing import IO, Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from backend.app.core.errors import InvalidInput
+from backend.app.core.uploads import SPOOL_MEMORY_BYTES
 from backend.app.engine.context import SizingContext
-from backend.app.imports.schemas import HostStatsImport, ObservedRequest
+from backend.app.imports.schemas import (
+    ArrayStatsImport,
+    HostStatsImport,
+    LiveOpticsImport,
+    ObservedRequest,
+    RVToolsImport,
+    TimelineRequest,
+)
 from backend.app.sizing import service as sizing
 from backend.app.sizing.schemas import EvaluateRequest
 from models import evidence
 from models.base import InputError
 from models.importers import HostFormat, HostStatsOptions, ParseError, import_host_stats
+from models.importers.arraystats import ArrayFormat, ArrayStatsOptions, import_array_stats
+from models.importers.liveoptics import LiveOpticsResult, import_live_optics
+from models.importers.rvtools import GroupBy, RVToolsResult, import_rvtools
+from models.importers.timeline import Timeline, line_up
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 FILE = ("body", "file")
 MAX_LINE_CHARS = 16 * 1024 * 1024
@@ -101,15 +122,20 @@ def text_lines(raw: IO[bytes], limit_bytes: int) -> Iterator[str]:
         yield line
 
 
-def read_upload(
-    raw: IO[bytes], size: int, filename: str, fmt: HostFormat | None, options: HostStatsOptions, limit: int
-) -> HostStatsImport:
-    """Read an uploaded file into workloads (runs in a worker thread)."""
+def _read(
+    raw: IO[bytes],
+    size: int,
+    filename: str,
+    read: Callable[[IO[bytes]], BaseModel],
+    wrap: Callable[..., U],
+) -> U:
+    """``read(raw)`` timed and answered with the upload's name and size; an error a 422 naming
+    the file's line/sheet (``body.file``) or the option (``query.<name>``)."""
     started = time.perf_counter()
     if size == 0:
         raise InvalidInput.at(FILE, "the file is empty", "missing")
     try:
-        result = import_host_stats(text_lines(raw, limit), fmt, options)
+        result = read(raw)
     except ParseError as exc:
         raise InvalidInput.at(FILE, str(exc), "parse_error") from exc
     except InputError as exc:
@@ -118,12 +144,96 @@ def read_upload(
         raise InvalidInput.at(FILE, f"the file cannot be read: {exc}", "parse_error") from exc
     except ValueError as exc:  # a figure the engine's Workload refuses
         raise InvalidInput.at(FILE, f"the imported workload is not valid: {exc}", "parse_error") from exc
-    return HostStatsImport(
+    return wrap(
         **result.model_dump(),
         filename=filename[:255],
         size_bytes=size,
         seconds=round(time.perf_counter() - started, 4),
     )
+
+
+def read_upload(
+    raw: IO[bytes], size: int, filename: str, fmt: HostFormat | None, options: HostStatsOptions, limit: int
+) -> HostStatsImport:
+    """Read an uploaded file into workloads (runs in a worker thread)."""
+    return _read(
+        raw,
+        size,
+        filename,
+        lambda f: import_host_stats(text_lines(f, limit), fmt, options),
+        HostStatsImport,
+    )
+
+
+def read_array_upload(
+    raw: IO[bytes], size: int, filename: str, fmt: ArrayFormat | None, options: ArrayStatsOptions, limit: int
+) -> ArrayStatsImport:
+    """Read an uploaded array export into workloads (runs in a worker thread)."""
+    return _read(
+        raw,
+        size,
+        filename,
+        lambda f: import_array_stats(text_lines(f, limit), fmt, options),
+        ArrayStatsImport,
+    )
+
+
+def unpacked(raw: IO[bytes], limit: int) -> IO[bytes]:
+    """The upload itself, or, gzip-compressed, its content in a temporary file (at most ``limit``
+    bytes: a gzip bomb stops there). The caller closes what it gets."""
+    magic = raw.read(2)
+    raw.seek(0)
+    if magic != b"\x1f\x8b":
+        return raw
+    out = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES)  # noqa: SIM115 - handed to the caller
+    source = _Capped(gzip.GzipFile(fileobj=raw, mode="rb"), limit)
+    try:
+        shutil.copyfileobj(source, out, 1024**2)  # type: ignore[misc]
+    except BaseException:
+        out.close()
+        raise
+    out.seek(0)
+    return out
+
+
+def read_live_optics(
+    raw: IO[bytes], size: int, filename: str, options: HostStatsOptions, limit: int
+) -> LiveOpticsImport:
+    """Read an uploaded Live Optics workbook (gzip or not) into workloads (a worker thread)."""
+
+    def read(f: IO[bytes]) -> LiveOpticsResult:
+        book = unpacked(f, limit)
+        try:
+            return import_live_optics(book, options, max_unpacked_bytes=limit)
+        finally:
+            if book is not f:
+                book.close()
+
+    return _read(raw, size, filename, read, LiveOpticsImport)
+
+
+def read_rvtools(raw: IO[bytes], size: int, filename: str, group_by: GroupBy, limit: int) -> RVToolsImport:
+    """Read an uploaded RVTools workbook (gzip or not) into capacities (a worker thread)."""
+
+    def read(f: IO[bytes]) -> RVToolsResult:
+        book = unpacked(f, limit)
+        try:
+            return import_rvtools(book, group_by, max_unpacked_bytes=limit)
+        finally:
+            if book is not f:
+                book.close()
+
+    return _read(raw, size, filename, read, RVToolsImport)
+
+
+def timeline(body: TimelineRequest) -> Timeline:
+    """Imports lined up on one clock; an option or zone that does not fit is a 422 at its path."""
+    try:
+        return line_up(body.layers, body.capacity, body.options)
+    except InputError as exc:
+        raise InvalidInput.at(("body", *exc.field.split(".")), exc.reason) from exc
+    except ParseError as exc:
+        raise InvalidInput.at(("body", "layers"), str(exc)) from exc
 
 
 def observed(body: ObservedRequest, ctx: SizingContext) -> evidence.ObservedComparison:

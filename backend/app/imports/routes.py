@@ -1,9 +1,12 @@
 """``/import``: Iometer and fio files into a workload phase; host statistics (iostat, sar, perfmon,
-esxtop) into workloads with a phase per busy window; observed vs predicted latency."""
+esxtop), array exports (ONTAP, PowerStore, generic CSV) and Live Optics workbooks into workloads
+with a phase per busy window; RVTools workbooks into capacities; several imports lined up on one
+timeline; observed vs predicted latency."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import IO, Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
@@ -14,20 +17,32 @@ from backend.app.core.lanes import ENGINE_LANE, json_in_lane
 from backend.app.core.uploads import UPLOAD_BODY, body_chunks, spool
 from backend.app.imports import host_stats, service
 from backend.app.imports.schemas import (
+    ArrayStatsImport,
     FioImport,
     HostStatsImport,
     ImportResult,
     IometerImport,
+    LiveOpticsImport,
     ObservedRequest,
+    RVToolsImport,
+    TimelineRequest,
 )
 from backend.app.schemas import error_responses
 from models.evidence import ObservedComparison
 from models.importers import HostFormat, HostStatsOptions, RateStatistic, WindowKind
+from models.importers.arraystats import ArrayFormat, ArrayStatsOptions
+from models.importers.rvtools import GroupBy
+from models.importers.timeline import Timeline
+
+T = TypeVar("T")
 
 router = APIRouter(prefix="/import", tags=["import"], responses=error_responses(400))
 
 HOST_STATS_PATHS = ("/import/host-stats", *(f"/import/{f.value}" for f in HostFormat))
+UPLOAD_PATHS = (*HOST_STATS_PATHS, "/import/array-stats", "/import/live-optics", "/import/rvtools")
 """Upload routes (under the API prefix), whose bodies may be as large as a trace upload."""
+TIMELINE_BODY_BYTES = 32 * 1024**2
+"""Largest ``/import/timeline`` body: 32 imports of 2,048 intervals (about 160 kB of JSON each)."""
 
 
 @router.post("/iometer")
@@ -106,14 +121,24 @@ def host_stats_options(
 OptionsDep = Annotated[HostStatsOptions, Depends(host_stats_options)]
 
 
-async def _import(request: Request, fmt: HostFormat | None, options: HostStatsOptions) -> HostStatsImport:
-    chunks, filename = await body_chunks(request, "host-stats")
+async def _upload(request: Request, default_name: str, read: Callable[[IO[bytes], int, str, int], T]) -> T:
+    """The upload spooled, then ``read(raw, size, filename, limit)`` in a worker thread; every
+    upload route goes through here, with the trace upload limit."""
+    chunks, filename = await body_chunks(request, default_name)
     raw, size = await spool(chunks)
     try:
         limit = request.app.state.settings.max_trace_bytes
-        return await run_in_threadpool(host_stats.read_upload, raw, size, filename, fmt, options, limit)
+        return await run_in_threadpool(read, raw, size, filename, limit)
     finally:
         raw.close()
+
+
+async def _import(request: Request, fmt: HostFormat | None, options: HostStatsOptions) -> HostStatsImport:
+    return await _upload(
+        request,
+        "host-stats",
+        lambda raw, size, name, limit: host_stats.read_upload(raw, size, name, fmt, options, limit),
+    )
 
 
 @router.post("/host-stats", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
@@ -152,6 +177,76 @@ async def perfmon(request: Request, options: OptionsDep) -> HostStatsImport:
 async def esxtop(request: Request, options: OptionsDep) -> HostStatsImport:
     """VMware ``esxtop -b`` batch CSV into workloads."""
     return await _import(request, HostFormat.ESXTOP, options)
+
+
+def array_stats_options(
+    options: OptionsDep,
+    read_pct: Annotated[
+        float | None,
+        Query(
+            ge=0.0,
+            le=100.0,
+            description="share of reads [%] for exports that give total IOPS only (ONTAP qos)",
+        ),
+    ] = None,
+) -> ArrayStatsOptions:
+    return ArrayStatsOptions(**options.model_dump(), read_pct=read_pct)
+
+
+@router.post("/array-stats", openapi_extra=UPLOAD_BODY, response_model=ArrayStatsImport)
+async def array_stats(
+    request: Request,
+    options: Annotated[ArrayStatsOptions, Depends(array_stats_options)],
+    format: Annotated[ArrayFormat | None, Query(description="default: detected from the first lines")] = None,
+) -> ArrayStatsImport:
+    """An array's performance export into workloads: ONTAP ``statistics show`` or ``qos statistics
+    volume performance show`` text, a PowerStore metrics CSV or the generic CSV (``timestamp,
+    object, read_iops, write_iops, read_mb_s, write_mb_s, read_latency_ms, write_latency_ms``),
+    detected unless ``format`` names it; gzip or not. Answers what host statistics answer: a phase
+    per detected window with the array-observed latency, the windows, the objects, the series."""
+    return await _upload(
+        request,
+        "array-stats",
+        lambda raw, size, name, limit: host_stats.read_array_upload(raw, size, name, format, options, limit),
+    )
+
+
+@router.post("/live-optics", openapi_extra=UPLOAD_BODY, response_model=LiveOpticsImport)
+async def live_optics(request: Request, options: OptionsDep) -> LiveOpticsImport:
+    """A Live Optics project workbook (``.xlsx``, gzip or not) into workloads: with a time series,
+    a phase per detected window (the options' statistic, observed latency as evidence); without,
+    the peak and 95th percentile of the summary sheets. Every figure names its sheet, columns and
+    statistic; capacity from the VMs or Host Devices sheet."""
+    return await _upload(
+        request,
+        "live-optics.xlsx",
+        lambda raw, size, name, limit: host_stats.read_live_optics(raw, size, name, options, limit),
+    )
+
+
+@router.post("/rvtools", openapi_extra=UPLOAD_BODY, response_model=RVToolsImport)
+async def rvtools(
+    request: Request,
+    group_by: Annotated[
+        GroupBy, Query(description="capacity groups: datastore, cluster (default), folder or host")
+    ] = GroupBy.CLUSTER,
+) -> RVToolsImport:
+    """An RVTools workbook (``.xlsx``, gzip or not) into capacities per group: in use, provisioned,
+    free, the growth thin disks may still take; RVTools has no performance data, so no IOPS are
+    made up: every VM is listed as without performance."""
+    return await _upload(
+        request,
+        "rvtools.xlsx",
+        lambda raw, size, name, limit: host_stats.read_rvtools(raw, size, name, group_by, limit),
+    )
+
+
+@router.post("/timeline", response_model=Timeline, responses=error_responses(503))
+async def timeline(body: TimelineRequest) -> Response:
+    """Several imports of one engagement on one clock (each with its time zone): summed per
+    interval, the busy windows found on the sum, a workload per import with its load in those
+    windows, and the coincident peak beside the sum of each import's peak."""
+    return await json_in_lane(ENGINE_LANE["timeline"], lambda: host_stats.timeline(body))
 
 
 @router.post("/observed", response_model=ObservedComparison, responses=error_responses(503))

@@ -213,7 +213,7 @@ class CurvesResult(BaseModel):
 
 _FIRST_CURVES = (
     "with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this "
-    "configuration; otherwise null"
+    "configuration (null when there is nothing to draw); absent otherwise"
 )
 
 

@@ -361,9 +361,12 @@ def curves_of(
     )
 
 
-def evaluate_answer(body: EvaluateRequest, ctx: SizingContext, with_curves: bool) -> EvaluateAnswer:
+def evaluate_answer(
+    body: EvaluateRequest, ctx: SizingContext, with_curves: bool
+) -> EvaluationResult | EvaluateAnswer:
     """:func:`evaluate`, and with ``with_curves`` every curve of the first window (one request for a
-    results page instead of an evaluation and then its curves)."""
+    results page instead of an evaluation and then its curves). Without it the answer is the
+    evaluation alone, byte for byte what it was before ``curves`` existed (``curves`` is optional)."""
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     result = ctx.run(
@@ -371,16 +374,20 @@ def evaluate_answer(body: EvaluateRequest, ctx: SizingContext, with_curves: bool
         CONFIGURATION,
         reference=reference,
     )
-    first = curves_of(workloads, config, result.windows[0].window, CURVE_NAMES, ctx) if with_curves else None
+    if not with_curves:
+        return result
+    first = curves_of(workloads, config, result.windows[0].window, CURVE_NAMES, ctx)
     return EvaluateAnswer.model_construct(**dict(result), curves=first)
 
 
-def size_answer(body: SizeRequest, ctx: SizingContext, with_curves: bool) -> SizeAnswer:
+def size_answer(body: SizeRequest, ctx: SizingContext, with_curves: bool) -> SizingResult | SizeAnswer:
     """:func:`size`, and with ``with_curves`` every curve of the first window for the sized
-    configuration (computed only when it is feasible: an infeasible family has none to draw)."""
+    configuration (null when the family could not be sized: there is nothing to draw)."""
     sized = size(body, ctx)
+    if not with_curves:
+        return sized
     first = None
-    if with_curves and sized.feasible:
+    if sized.feasible:
         window = sized.result.windows[0].window
         first = curves_of(body.workloads, sized.configuration, window, CURVE_NAMES, ctx)
     return SizeAnswer.model_construct(**dict(sized), curves=first)

@@ -9,6 +9,7 @@ follows them through Dask ``Variable`` s (progress up, a stop flag down), writes
 the job's row, reads ``cancel_requested`` back, and merges the partitions
 (:func:`models.traces.analyze.combine`) into the result it stores. Workers need this package and
 the database URL (passed with the task) and must reach the trace storage (``TRACES_URL``).
+Dask is the optional ``[distributed]`` extra: imported here only when a cluster is used.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ import contextlib
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
-
-from distributed import Client, Variable, fire_and_forget, get_client, worker_client
+from typing import TYPE_CHECKING, Any
 
 from backend.app.db import create_db_engine, create_session_factory
 from backend.app.traces.jobs import JobSpec, ProgressFn, StopFn, TraceLimits, execute
@@ -27,6 +26,9 @@ from backend.app.traces.storage import TraceStore, open_url
 from models.traces import TraceAnalysis, TraceOptions
 from models.traces.analyze import PartitionResult, combine, profile_partitions
 from models.traces.builder import Partition
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 CONNECT_TIMEOUT_S = 5.0
 """Longest wait for the scheduler (and for a worker) when a job is submitted [s]
@@ -71,6 +73,8 @@ class DaskRunner:
     def client(self) -> Client:
         if self._client is not None and self._client.status == "running":
             return self._client
+        from distributed import Client
+
         if self._client is not None:
             with contextlib.suppress(Exception):
                 self._client.close()
@@ -99,6 +103,8 @@ class DaskRunner:
     def submit(self, spec: JobSpec) -> None:
         """Hand the job to the cluster, and return once the scheduler holds it (so that this
         process may die the next moment); SchedulerUnavailable if it does not within the timeout."""
+        from distributed import fire_and_forget
+
         client = self.client()
         key = f"trace-job-{spec.job_id}"
         future = client.submit(run_on_cluster, self.database_url, spec, key=key, pure=False)
@@ -136,6 +142,8 @@ def _names(job_id: str, partitions: int) -> tuple[str, list[str]]:
 
 def analyze_on_cluster(spec: JobSpec, progress: ProgressFn, should_stop: StopFn) -> TraceAnalysis:
     """Fan the partitions out over the cluster, follow them, merge them."""
+    from distributed import Variable, worker_client
+
     n = spec.partitions
     stop_name, part_names = _names(spec.job_id, n)
     started = time.monotonic()
@@ -169,6 +177,8 @@ def analyze_on_cluster(spec: JobSpec, progress: ProgressFn, should_stop: StopFn)
 
 def profile_part(spec: JobSpec, index: int) -> PartitionResult:
     """Partition ``index`` of the job's trace, read from the storage by URL (a Dask task)."""
+    from distributed import Variable, get_client
+
     client = get_client()
     stop_name, part_names = _names(spec.job_id, spec.partitions)
     stop, mine = Variable(stop_name, client=client), Variable(part_names[index], client=client)

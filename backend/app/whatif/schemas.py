@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
-from models.base import Pct
+from models.base import ABSENT, GIVEN, Pct
 from models.blocks import (
     DEFAULT_SCALING_EFFICIENCY,
     RACK_UNITS,
@@ -112,9 +112,9 @@ class BuildingBlocksRequest(Request):
 
     model_config = ConfigDict(
         json_schema_extra={  # block given: no catalog; else a catalog block
-            "if": {"required": ["block"], "properties": {"block": {"type": "object"}}},
-            "then": {"properties": {"catalog": {"type": "null"}}},
-            "else": {"required": ["catalog"], "properties": {"catalog": {"type": "object"}}},
+            "if": {"required": ["block"], "properties": {"block": GIVEN}},
+            "then": {"properties": {"catalog": ABSENT}},
+            "else": {"required": ["catalog"], "properties": {"catalog": GIVEN}},
         }
     )
 

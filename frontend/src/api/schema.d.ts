@@ -231,6 +231,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/array-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Array Stats
+         * @description An array's performance export into workloads: ONTAP ``statistics show`` or ``qos statistics
+         *     volume performance show`` text, a PowerStore metrics CSV or the generic CSV (``timestamp,
+         *     object, read_iops, write_iops, read_mb_s, write_mb_s, read_latency_ms, write_latency_ms``),
+         *     detected unless ``format`` names it; gzip or not. Answers what host statistics answer: a phase
+         *     per detected window with the array-observed latency, the windows, the objects, the series.
+         */
+        post: operations["import-array_stats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/import/esxtop": {
         parameters: {
             query?: never;
@@ -335,6 +359,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/live-optics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Live Optics
+         * @description A Live Optics project workbook (``.xlsx``, gzip or not) into workloads: with a time series,
+         *     a phase per detected window (the options' statistic, observed latency as evidence); without,
+         *     the peak and 95th percentile of the summary sheets. Every figure names its sheet, columns and
+         *     statistic; capacity from the VMs or Host Devices sheet.
+         */
+        post: operations["import-live_optics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/import/observed": {
         parameters: {
             query?: never;
@@ -376,6 +423,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/rvtools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rvtools
+         * @description An RVTools workbook (``.xlsx``, gzip or not) into capacities per group: in use, provisioned,
+         *     free, the growth thin disks may still take; RVTools has no performance data, so no IOPS are
+         *     made up: every VM is listed as without performance.
+         */
+        post: operations["import-rvtools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/import/sar": {
         parameters: {
             query?: never;
@@ -390,6 +459,28 @@ export interface paths {
          * @description ``sar -d`` text or ``sadf -d`` output into workloads.
          */
         post: operations["import-sar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Timeline
+         * @description Several imports of one engagement on one clock (each with its time zone): summed per
+         *     interval, the busy windows found on the sum, a workload per import with its load in those
+         *     windows, and the coincident peak beside the sum of each import's peak.
+         */
+        post: operations["import-timeline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -876,6 +967,11 @@ export interface components {
                 [key: string]: number[];
             };
         };
+        /**
+         * ArrayFormat
+         * @enum {string}
+         */
+        ArrayFormat: "ontap-statistics" | "ontap-qos" | "powerstore" | "generic-csv";
         /** ArrayInput */
         ArrayInput: {
             /**
@@ -1010,6 +1106,73 @@ export interface components {
             /** Name */
             name: string;
             spec: components["schemas"]["ArrayModel"];
+        };
+        /**
+         * ArrayStatsImport
+         * @description An array's performance export read into workloads, with what was uploaded.
+         */
+        ArrayStatsImport: {
+            /**
+             * Clock
+             * @description the file has clock times (else only the sampling order)
+             */
+            clock: boolean;
+            /** Devices */
+            devices: components["schemas"]["DeviceSummary"][];
+            /** End */
+            end: string;
+            /** Filename */
+            filename: string;
+            format: components["schemas"]["ArrayFormat"];
+            /** Host */
+            host: string | null;
+            /**
+             * Interval S
+             * @description sampling interval of the file [s]
+             */
+            interval_s: number;
+            /** Lines */
+            lines: number;
+            /** Notes */
+            notes: string[];
+            options: components["schemas"]["HostStatsOptions"];
+            /**
+             * Resolution S
+             * @description interval the series was kept at [s]
+             */
+            resolution_s: number;
+            /**
+             * Samples
+             * @description device samples read
+             */
+            samples: number;
+            /**
+             * Seconds
+             * @description time taken to read and analyse the file [s]
+             */
+            seconds: number;
+            /** @description the chosen devices' load per interval, to line imports up on one timeline (null for a file without clock times) */
+            series: components["schemas"]["LoadSeries"] | null;
+            /** Size Bytes */
+            size_bytes: number;
+            /** Start */
+            start: string;
+            /** Unknown Counter Count */
+            unknown_counter_count: number;
+            /**
+             * Unknown Counters
+             * @description counters or columns not used (the first 200)
+             */
+            unknown_counters: string[];
+            /**
+             * Variant
+             * @description what the reader recognised: tool version, layout, locale
+             */
+            variant: string;
+            /** Windows */
+            windows: components["schemas"]["DetectedWindow"][];
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
         };
         /**
          * BadLine
@@ -1430,6 +1593,40 @@ export interface components {
              */
             version?: string | null;
         };
+        /** CapacityGroup */
+        CapacityGroup: {
+            /**
+             * Capacity Gb
+             * @description datastore capacity [GB] (datastores only)
+             */
+            capacity_gb: number | null;
+            /** @description the workload capacity: in use [TB] */
+            capacity_tb: components["schemas"]["Explained"];
+            /**
+             * Free Gb
+             * @description datastore free space [GB] (datastores only)
+             */
+            free_gb: number | null;
+            /**
+             * Growth To Provisioned Pct
+             * @description provisioned / in use - 1 [%]: the growth thin disks may still take
+             */
+            growth_to_provisioned_pct: number | null;
+            /**
+             * In Use Gb
+             * @description capacity in use [GB, decimal]
+             */
+            in_use_gb: number;
+            /** Name */
+            name: string;
+            /**
+             * Provisioned Gb
+             * @description capacity provisioned to the VMs [GB]
+             */
+            provisioned_gb: number;
+            /** Vms */
+            vms: number;
+        };
         /**
          * CapacityPolicy
          * @description Reserves taken from usable space.
@@ -1479,6 +1676,21 @@ export interface components {
             usable_raw_pct: number;
             /** Usable Tb */
             usable_tb: number;
+        };
+        /**
+         * CapacitySource
+         * @description Capacity without performance data (an RVTools group): it sets the engagement's capacity.
+         */
+        CapacitySource: {
+            /**
+             * Capacity Tb
+             * @description capacity in use [TB]
+             */
+            capacity_tb: number;
+            /** Name */
+            name: string;
+            /** Source */
+            source: string;
         };
         /**
          * CatalogBlock
@@ -3180,7 +3392,7 @@ export interface components {
             checks: components["schemas"]["Check"][];
             /** Configuration */
             configuration: string;
-            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration; otherwise null */
+            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
@@ -3476,6 +3688,11 @@ export interface components {
             /** Source */
             source: string;
         };
+        /**
+         * GroupBy
+         * @enum {string}
+         */
+        GroupBy: "datastore" | "cluster" | "folder" | "host";
         /**
          * GrowthPoint
          * @description One month of a growth projection (chart-ready).
@@ -3894,6 +4111,8 @@ export interface components {
              * @description time taken to read and analyse the file [s]
              */
             seconds: number;
+            /** @description the chosen devices' load per interval, to line imports up on one timeline (null for a file without clock times) */
+            series: components["schemas"]["LoadSeries"] | null;
             /** Size Bytes */
             size_bytes: number;
             /** Start */
@@ -4253,6 +4472,62 @@ export interface components {
             /** Source */
             source: string;
         };
+        /**
+         * LiveOpticsImport
+         * @description A Live Optics workbook read into workloads, with what was uploaded.
+         */
+        LiveOpticsImport: {
+            capacity_tb: components["schemas"]["Explained"] | null;
+            /**
+             * Figures
+             * @description each figure, with the sheet, columns and statistic behind it
+             */
+            figures: components["schemas"]["Explained"][];
+            /** Filename */
+            filename: string;
+            /** @default live-optics */
+            format: components["schemas"]["WorkbookKind"];
+            /** Notes */
+            notes: string[];
+            /**
+             * Performance
+             * @description 'time series' (sheet named in stats_sheet) or 'summary'
+             */
+            performance: string;
+            /**
+             * Project
+             * @description the Details sheet's key/values (the first 40)
+             */
+            project: {
+                [key: string]: string;
+            };
+            /**
+             * Seconds
+             * @description time taken to read and analyse the file [s]
+             */
+            seconds: number;
+            series: components["schemas"]["LoadSeries"] | null;
+            /**
+             * Sheets
+             * @description the workbook's sheets
+             */
+            sheets: string[];
+            /** Size Bytes */
+            size_bytes: number;
+            /**
+             * Statistic
+             * @description the statistic the phases' IOPS are
+             */
+            statistic: string;
+            /** @description the time series read like host statistics */
+            stats: components["schemas"]["SeriesImport"] | null;
+            /** Stats Sheet */
+            stats_sheet: string | null;
+            /** Vms */
+            vms: number;
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
         /** LoadPoint */
         LoadPoint: {
             /** Avg Latency Ms */
@@ -4268,6 +4543,56 @@ export interface components {
             load_pct: number;
             /** Read Latency Ms */
             read_latency_ms: number | null;
+        };
+        /**
+         * LoadSeries
+         * @description One import's load per interval, on its file's clock: what :func:`line_up` sums.
+         *
+         *     Interval ``i`` starts ``i x interval_s`` after ``start`` and observed ``seconds[i]`` seconds
+         *     (0: no data). Rates are per second over the seconds observed; latencies are I/O-weighted
+         *     means (null where the source gave none), ``queue`` the mean outstanding I/Os.
+         */
+        LoadSeries: {
+            /** Capacity Tb */
+            capacity_tb?: number | null;
+            /** Interval S */
+            interval_s: number;
+            /**
+             * Name
+             * @description the workload this import becomes
+             */
+            name: string;
+            /** Queue */
+            queue: (number | null)[];
+            /** Read Iops */
+            read_iops: number[];
+            /** Read Latency Ms */
+            read_latency_ms: (number | null)[];
+            /** Read Mb S */
+            read_mb_s: number[];
+            /** Seconds */
+            seconds: number[];
+            /**
+             * Source
+             * @description the file and objects it sums
+             */
+            source: string;
+            /**
+             * Start
+             * @description start of the first interval, ISO date and time on the file's clock (no offset)
+             */
+            start: string;
+            /** Write Iops */
+            write_iops: number[];
+            /** Write Latency Ms */
+            write_latency_ms: (number | null)[];
+            /** Write Mb S */
+            write_mb_s: number[];
+            /**
+             * Zone
+             * @description the time zone the file states (null: local time, not stated)
+             */
+            zone?: string | null;
         };
         /** MaxWorkloadRequest */
         MaxWorkloadRequest: {
@@ -5135,6 +5460,54 @@ export interface components {
             utilization_pct: {
                 [key: string]: number;
             };
+        };
+        /**
+         * RVToolsImport
+         * @description An RVTools workbook read into capacities, with what was uploaded.
+         */
+        RVToolsImport: {
+            /**
+             * Capacity Sources
+             * @description the groups, to set a timeline's capacity
+             */
+            capacity_sources: components["schemas"]["CapacitySource"][];
+            /** @description vDisk: provisioned capacity of the virtual disks */
+            disks: components["schemas"]["Explained"] | null;
+            /** Filename */
+            filename: string;
+            /** @default rvtools */
+            format: components["schemas"]["WorkbookKind"];
+            group_by: components["schemas"]["GroupBy"];
+            /** Groups */
+            groups: components["schemas"]["CapacityGroup"][];
+            /** @description vPartition: capacity the guests see in use */
+            guest_used_tb: components["schemas"]["Explained"] | null;
+            /** Hosts */
+            hosts: number | null;
+            in_use_tb: components["schemas"]["Explained"];
+            /** Notes */
+            notes: string[];
+            /** Powered On */
+            powered_on: number;
+            provisioned_tb: components["schemas"]["Explained"];
+            /**
+             * Seconds
+             * @description time taken to read and analyse the file [s]
+             */
+            seconds: number;
+            /** Sheets */
+            sheets: string[];
+            /** Size Bytes */
+            size_bytes: number;
+            /** Templates */
+            templates: number;
+            /** Vms */
+            vms: number;
+            /**
+             * Vms Without Performance
+             * @description every VM (the first 500): RVTools has no performance
+             */
+            vms_without_performance: string[];
         };
         /** RaidConversion */
         RaidConversion: {
@@ -6433,6 +6806,63 @@ export interface components {
             write_pct_points: number;
         };
         /**
+         * SeriesImport
+         * @description A time series read into workloads: what host and array statistics answer alike.
+         */
+        SeriesImport: {
+            /**
+             * Clock
+             * @description the file has clock times (else only the sampling order)
+             */
+            clock: boolean;
+            /** Devices */
+            devices: components["schemas"]["DeviceSummary"][];
+            /** End */
+            end: string;
+            /** Host */
+            host: string | null;
+            /**
+             * Interval S
+             * @description sampling interval of the file [s]
+             */
+            interval_s: number;
+            /** Lines */
+            lines: number;
+            /** Notes */
+            notes: string[];
+            options: components["schemas"]["HostStatsOptions"];
+            /**
+             * Resolution S
+             * @description interval the series was kept at [s]
+             */
+            resolution_s: number;
+            /**
+             * Samples
+             * @description device samples read
+             */
+            samples: number;
+            /** @description the chosen devices' load per interval, to line imports up on one timeline (null for a file without clock times) */
+            series: components["schemas"]["LoadSeries"] | null;
+            /** Start */
+            start: string;
+            /** Unknown Counter Count */
+            unknown_counter_count: number;
+            /**
+             * Unknown Counters
+             * @description counters or columns not used (the first 200)
+             */
+            unknown_counters: string[];
+            /**
+             * Variant
+             * @description what the reader recognised: tool version, layout, locale
+             */
+            variant: string;
+            /** Windows */
+            windows: components["schemas"]["DetectedWindow"][];
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
          * SizeAnswer
          * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
          *     asked for (null also when the family could not be sized).
@@ -6448,7 +6878,7 @@ export interface components {
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
             configuration: components["schemas"]["Configuration"];
-            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration; otherwise null */
+            /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
             /** Drive Count */
             drive_count: number;
@@ -6924,6 +7354,140 @@ export interface components {
             spill: string[];
             /** Tiers */
             tiers: components["schemas"]["TierLoad"][];
+        };
+        /**
+         * Timeline
+         * @description Imports lined up on one clock (see the module docstring).
+         */
+        Timeline: {
+            capacity_tb: components["schemas"]["Explained"];
+            /**
+             * Clock
+             * @description the clock times are shown on: a UTC offset
+             */
+            clock: string;
+            coincident_peak: components["schemas"]["Explained"];
+            /** Coincident Peak At */
+            coincident_peak_at: string;
+            diversity: components["schemas"]["Explained"];
+            /** End */
+            end: string;
+            /**
+             * Interval S
+             * @description the grid's interval B [s]
+             */
+            interval_s: number;
+            /**
+             * Layer Iops
+             * @description per import, its IOPS per interval (null: no data)
+             */
+            layer_iops: (number | null)[][];
+            /** Layers */
+            layers: components["schemas"]["TimelineLayerSummary"][];
+            /** Notes */
+            notes: string[];
+            /** Shares */
+            shares: components["schemas"]["WindowShare"][];
+            /** Start */
+            start: string;
+            sum_of_peaks: components["schemas"]["Explained"];
+            /**
+             * Times
+             * @description start of each grid interval, on the timeline's clock
+             */
+            times: string[];
+            /** Total Iops */
+            total_iops: (number | null)[];
+            /** Windows */
+            windows: components["schemas"]["DetectedWindow"][];
+            /** Workloads */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
+         * TimelineLayer
+         * @description One import placed on the engagement's clock.
+         */
+        TimelineLayer: {
+            series: components["schemas"]["LoadSeries"];
+            /**
+             * Time Zone
+             * @description the file's time zone (IANA name, UTC or an offset); required unless the file states it
+             */
+            time_zone?: string | null;
+        };
+        /** TimelineLayerSummary */
+        TimelineLayerSummary: {
+            /** Capacity Tb */
+            capacity_tb: number | null;
+            /** End */
+            end: string;
+            /** Mean Iops */
+            mean_iops: number;
+            /** Name */
+            name: string;
+            /** Peak At */
+            peak_at: string;
+            peak_iops: components["schemas"]["Explained"];
+            /** Source */
+            source: string;
+            /**
+             * Start
+             * @description first interval with data, on the timeline's clock
+             */
+            start: string;
+            /**
+             * Time Zone
+             * @description the zone used and its UTC offset at the start
+             */
+            time_zone: string;
+        };
+        /**
+         * TimelineOptions
+         * @description How to resample and search the summed series.
+         */
+        TimelineOptions: {
+            /**
+             * Month End Days
+             * @default 3
+             */
+            month_end_days: number;
+            /**
+             * Night End Hour
+             * @default 6
+             */
+            night_end_hour: number;
+            /**
+             * Night Start Hour
+             * @default 22
+             */
+            night_start_hour: number;
+            /** @default p95 */
+            rate: components["schemas"]["RateStatistic"];
+            /**
+             * Resolution S
+             * @description shortest grid interval [s]
+             * @default 300
+             */
+            resolution_s: number;
+            /**
+             * Window Minutes
+             * @default 60
+             */
+            window_minutes: number;
+            /** Windows */
+            windows?: components["schemas"]["WindowKind"][] | null;
+        };
+        /**
+         * TimelineRequest
+         * @description Imports of one engagement to line up: their series (as the imports answered them, with
+         *     each one's time zone) and capacities without performance data (RVTools groups).
+         */
+        TimelineRequest: {
+            /** Capacity */
+            capacity?: components["schemas"]["CapacitySource"][];
+            /** Layers */
+            layers: components["schemas"]["TimelineLayer"][];
+            options?: components["schemas"]["TimelineOptions"];
         };
         /**
          * TornadoBar
@@ -7490,7 +8054,7 @@ export interface components {
          * WindowKind
          * @enum {string}
          */
-        WindowKind: "peak-hour" | "peak-mb-s" | "nightly" | "month-end" | "daily-peak" | "whole";
+        WindowKind: "peak-hour" | "peak-mb-s" | "nightly" | "month-end" | "daily-peak" | "import-peak" | "whole";
         /**
          * WindowLoad
          * @description What the chosen devices did in one window.
@@ -7622,6 +8186,40 @@ export interface components {
             /** Write Latency Ms */
             write_latency_ms: number | null;
         };
+        /**
+         * WindowShare
+         * @description What each import carries in one window found on the sum.
+         */
+        WindowShare: {
+            /** End */
+            end: string;
+            /**
+             * Layers
+             * @description each import's own rate in the window (same statistic)
+             */
+            layers: {
+                [key: string]: number;
+            };
+            /** Start */
+            start: string;
+            /**
+             * Together
+             * @description the imports busy in this window (at half of their own peak or more)
+             */
+            together: string[];
+            /**
+             * Total Iops
+             * @description the sum's rate in the window (its statistic)
+             */
+            total_iops: number;
+            /** Window */
+            window: string;
+        };
+        /**
+         * WorkbookKind
+         * @enum {string}
+         */
+        WorkbookKind: "live-optics" | "rvtools";
         /**
          * Workload
          * @description One application's demand across its windows.
@@ -8532,6 +9130,94 @@ export interface operations {
             };
         };
     };
+    "import-array_stats": {
+        parameters: {
+            query?: {
+                /** @description default: detected from the first lines */
+                format?: components["schemas"]["ArrayFormat"];
+                /** @description share of reads [%] for exports that give total IOPS only (ONTAP qos) */
+                read_pct?: number;
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[];
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"];
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][];
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number;
+                /** @description workload name */
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArrayStatsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "import-esxtop": {
         parameters: {
             query?: {
@@ -8888,6 +9574,90 @@ export interface operations {
             };
         };
     };
+    "import-live_optics": {
+        parameters: {
+            query?: {
+                /** @description devices to use (repeat the parameter); default: whole disks */
+                devices?: string[];
+                /** @description one workload for all devices (default) or one each */
+                merge?: boolean;
+                /** @description a window's rate: mean, p95 (default), peak */
+                rate?: components["schemas"]["RateStatistic"];
+                /** @description length of a window [min], default 60 */
+                window_minutes?: number;
+                /** @description night begins [h], default 22 */
+                night_start_hour?: number;
+                /** @description night ends [h], default 6 */
+                night_end_hour?: number;
+                /** @description last days of a month, default 3 */
+                month_end_days?: number;
+                /** @description window kinds to make phases of */
+                windows?: components["schemas"]["WindowKind"][];
+                /** @description interval the series is kept at [s], default 60 */
+                resolution_s?: number;
+                /** @description sampling interval of files without timestamps [s] */
+                interval_s?: number;
+                /** @description iostat: leave out the since-boot report */
+                skip_first?: boolean;
+                /** @description capacity of the data [TB] */
+                capacity_tb?: number;
+                /** @description workload name */
+                name?: string;
+                /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
+                date_order?: "auto" | "mdy" | "dmy" | "ymd";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveOpticsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "import-observed": {
         parameters: {
             query?: never;
@@ -9032,6 +9802,64 @@ export interface operations {
             };
         };
     };
+    "import-rvtools": {
+        parameters: {
+            query?: {
+                /** @description capacity groups: datastore, cluster (default), folder or host */
+                group_by?: components["schemas"]["GroupBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RVToolsImport"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "import-sar": {
         parameters: {
             query?: {
@@ -9112,6 +9940,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "import-timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimelineRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 33,554,432 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

@@ -20,12 +20,13 @@ function renderApp(path: string) {
 }
 
 describe('app routes', () => {
-  it('puts Size, Analyses, Compare, Recommend, Traces and Hardware in the main navigation', () => {
+  it('puts Size, Analyses, Compare, Recommend, Import, Traces and Hardware in the main navigation', () => {
     expect(navItems).toEqual([
       { to: '/size', label: 'Size' },
       { to: '/analyses', label: 'Analyses' },
       { to: '/compare', label: 'Compare' },
       { to: '/recommend', label: 'Recommend' },
+      { to: '/import', label: 'Import' },
       { to: '/traces', label: 'Traces' },
       { to: '/hardware', label: 'Hardware' },
     ]);
@@ -36,7 +37,7 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Storage Sizer' })).toBeInTheDocument();
     expect(await screen.findByText(/API ok · engine 0\.1\.0/)).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Size', 'Analyses', 'Compare', 'Recommend', 'Traces', 'Hardware']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Size', 'Analyses', 'Compare', 'Recommend', 'Import', 'Traces', 'Hardware']);
   });
 
   it('navigates to Size from the nav and marks it current', async () => {
@@ -54,6 +55,7 @@ describe('app routes', () => {
     ['/recommend', 'Recommend'],
     ['/analyses', 'Analyses'],
     ['/traces', 'Traces'],
+    ['/import', 'Import an engagement'],
     ['/hardware', 'Custom hardware'],
   ])('has a page at %s', async (path, heading) => {
     renderApp(path);

@@ -1,0 +1,1 @@
+export { EngagementImport } from './components/engagement-import';
