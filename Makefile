@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium wrk validate bench bench-api bench-count bench-ui reliability lock openapi clean \
+        test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-api bench-count bench-ui reliability lock openapi clean \
         check-python check-node check-postgres screenshots readme-figures
 
 help:
@@ -88,6 +88,10 @@ dev: install frontend-install migrate
 chromium:
 	@command -v chromium >/dev/null 2>&1 || ( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null )
 
+# pdftoppm/pdftotext: the report tests read the proposal PDF back
+poppler:
+	@command -v pdftoppm >/dev/null 2>&1 || ( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null )
+
 lint: install frontend-install
 	$(BIN)/ruff check models backend bench scripts migrations
 	$(BIN)/ruff format --check models backend bench scripts migrations
@@ -99,13 +103,13 @@ typecheck: install frontend-install
 test-models: install
 	$(BIN)/pytest -q -n auto models/tests
 
-test-backend: check-postgres install
+test-backend: check-postgres install chromium poppler
 	$(BIN)/pytest -q -n auto backend/tests
 
 test-frontend: frontend-install
 	cd frontend && npm run -s test
 
-test-e2e: install frontend-build chromium
+test-e2e: install frontend-build chromium poppler
 	cd frontend && npm run -s e2e
 
 # The README's screenshots (docs/screenshots/), remade on request only: make test writes its own under
@@ -114,7 +118,7 @@ screenshots: install frontend-build chromium
 	cd frontend && SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots npx playwright test e2e/ui-correctness.spec.ts
 
 # Runs every suite (none stops the others), then prints one closing summary line.
-test: check-python check-node check-postgres install frontend-install chromium
+test: check-python check-node check-postgres install frontend-install chromium poppler
 	$(BIN)/python scripts/run_tests.py
 
 validate: install

@@ -73,6 +73,7 @@ from models.explain import fmt
 from models.parameters import EngineParameters
 from models.raid import RaidScheme
 from models.size import size
+from models.tco import RatioFlip, Tco
 from models.workload import Workload
 
 FloatArray = npt.NDArray[np.float64]
@@ -175,6 +176,9 @@ class RecommendedConfiguration(Output):
     )
     configuration: Configuration
     headline: Headline
+    tco: Tco | None = Field(
+        default=None, description="money over time and the three-ratio table, when priced"
+    )
 
 
 class InfeasibleArray(Output):
@@ -214,6 +218,9 @@ class Recommendation(Output):
     reasons: list[str] = Field(description="why nothing (or less than asked) meets the windows")
     notes: list[str]
     stats: RecommendStats
+    ratio_flip: RatioFlip | None = Field(
+        default=None, description="the cheapest configuration at each reduction ratio, and whether it flips"
+    )
 
 
 # ---- families ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from models.naming import check_words, plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
 from models.reduction import dedupes_inline, packs_compressed
+from models.tco import Tco
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -75,6 +76,9 @@ class SizingResult(Output):
         default_factory=list,
         description="every optimism the inputs state (a queue depth, short-stroking, a planned fill below the "
         "target, write absorption, a single stream, a measured layout) and the drives it saves",
+    )
+    tco: Tco | None = Field(
+        default=None, description="money over time and the three-ratio table (models.tco), when priced"
     )
 
 

@@ -114,4 +114,11 @@ def test_every_report_kind_and_engine_route_has_one_lane() -> None:
         "curves": "fast",
         "size": "long",
         "compare": "long",
+        "recommend": "long",
+        "raid-grid": "long",
+        "growth": "long",
+        "sensitivity": "long",
+        "ranges": "long",
+        "degraded": "long",
+        "building-blocks": "long",
     }

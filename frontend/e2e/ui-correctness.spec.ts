@@ -134,7 +134,7 @@ test('a printed report keeps its charts inside the A4 page box; its inputs are a
   const page = await pageAt(browser, WIDE);
   await oltpOnFas3170(page);
   await sizeIt(page);
-  await page.getByRole('button', { name: 'Save & share' }).click();
+  await page.locator('.results-step > .save-share').getByRole('button', { name: 'Save & share' }).click();
   const href = await page.getByTestId('share-link').getAttribute('href');
 
   await page.goto(href!);

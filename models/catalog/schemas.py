@@ -25,6 +25,7 @@ from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.ports import PortGroup, PortType
 from models.raid import RaidLayout, RaidScheme
+from models.tco import Commercial
 from models.workload import Workload
 
 _ID = r"^[a-z0-9][a-z0-9._-]*$"
@@ -209,6 +210,9 @@ class ArrayModel(Frozen):
     )
     capacity: CapacityPolicy = Field(default_factory=CapacityPolicy)
     packaging: Packaging
+    commercial: Commercial = Field(
+        default_factory=Commercial, description="support terms and licences (default: an estimate)"
+    )
     notes: str | None = None
     source: str = Field(min_length=1)
 

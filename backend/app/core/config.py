@@ -28,6 +28,8 @@
 | RATE_LIMIT_TRACES | 10/minute;200/day              | trace uploads                                      |
 | REDIS_URL        | empty (counts in memory)        | ``redis://HOST:PORT/DB``: one count for every worker and server |
 | IDEMPOTENCY_TTL_S | 86400                          | how long the answer to a write with an ``Idempotency-Key`` is kept |
+| CHROMIUM_PATH    | ``chromium`` (on the PATH)      | the browser that prints a report's PDF proposal (optional: 503 without it) |
+| PDF_TIMEOUT_S    | 60                              | a PDF print taking longer is stopped (503)         |
 
 Each uvicorn worker keeps up to DB_POOL_SIZE connections: sized for the requests a worker serves at
 once, so a steady load reuses them instead of opening and closing overflow connections (a new
@@ -110,6 +112,8 @@ class Settings(BaseSettings):
     rate_limit_traces: str = "10/minute;200/day"
     redis_url: str | None = None
     idempotency_ttl_s: float = Field(default=86400.0, gt=0, le=365 * 86400)
+    chromium_path: str = Field(default="chromium", min_length=1)
+    pdf_timeout_s: float = Field(default=60.0, gt=0, le=600)
 
     @field_validator("rate_limit_reports", "rate_limit_hardware", "rate_limit_traces")
     @classmethod

@@ -131,6 +131,11 @@ class CatalogUnavailable(Exception):
     """The hardware catalog under ``settings.fixtures_dir`` does not load."""
 
 
+class Unavailable(Exception):
+    """An optional part the request needs is missing or failed (Chromium for a PDF): 503 with the
+    message, which says what to install or set."""
+
+
 _MAX_TAGS = 4
 
 
@@ -318,6 +323,11 @@ async def catalog_unavailable(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": "hardware catalog unavailable"}, status_code=503)
 
 
+async def unavailable(request: Request, exc: Exception) -> JSONResponse:
+    logger.warning("%s %s: %s", request.method, request.url.path, exc)
+    return JSONResponse({"detail": str(exc)}, status_code=503)
+
+
 async def data_not_storable(request: Request, exc: Exception) -> JSONResponse:
     """Input the database refuses to store (a value out of its range): 422, never a 500."""
     logger.warning("database refused data during %s %s: %s", request.method, request.url.path, exc)
@@ -380,6 +390,7 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Conflict, conflict)
     app.add_exception_handler(RateLimited, rate_limited)
     app.add_exception_handler(CatalogUnavailable, catalog_unavailable)
+    app.add_exception_handler(Unavailable, unavailable)
     app.add_exception_handler(DataError, data_not_storable)
     app.add_exception_handler(OperationalError, database_unavailable)
     app.add_exception_handler(InterfaceError, database_unavailable)

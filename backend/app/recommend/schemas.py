@@ -8,6 +8,7 @@ from backend.app.calibration import Layout
 from backend.app.engine.inputs import Workloads
 from backend.app.schemas import Request
 from models.recommend import DEFAULT_PARETO, OnePer, ParetoObjective, RecommendConstraints
+from models.tco import MoneyInputs
 
 MAX_LIMIT = 50
 
@@ -33,6 +34,11 @@ class RecommendRequest(Request):
     layout: Layout | None = Field(
         default=None,
         description="WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default",
+    )
+    money: MoneyInputs = Field(
+        default_factory=MoneyInputs,
+        description="currency, discounts, support, energy, rack space, horizon and data type behind each "
+        "configuration's TCO (default: list prices in USD over 5 years)",
     )
 
     @field_validator("pareto")

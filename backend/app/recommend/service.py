@@ -5,9 +5,12 @@ from __future__ import annotations
 from backend.app.calibration import Calibration, Layout
 from backend.app.core.errors import InvalidInput
 from backend.app.engine.context import SizingContext
+from backend.app.engine.money import MONEY
 from backend.app.recommend.schemas import RecommendRequest
+from models.base import InputError
 from models.recommend import Recommendation
 from models.recommend import recommend as engine_recommend
+from models.tco import price_recommendation
 
 
 def wafl_layout(calibration: Calibration, layout: Layout | None) -> tuple[float | None, float]:
@@ -29,7 +32,7 @@ def wafl_layout(calibration: Calibration, layout: Layout | None) -> tuple[float 
 def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
     catalog = ctx.catalog.get()
     share, scatter = wafl_layout(ctx.calibration, body.layout)
-    return ctx.run(
+    found = ctx.run(
         lambda: engine_recommend(
             body.workloads,
             catalog,
@@ -43,3 +46,7 @@ def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
             wafl_scatter=scatter,
         )
     )
+    try:
+        return price_recommendation(found, body.workloads, catalog, body.money)
+    except InputError as exc:
+        raise InvalidInput.at(MONEY + (exc.field,), exc.reason) from exc

@@ -19,7 +19,7 @@ ALL = "(all)"
 Row = tuple[str, str, str, str, Any, str]
 
 
-def _value(x: Any) -> Any:
+def value_of(x: Any) -> Any:
     """An ``Explained`` figure's value, or the value itself."""
     return x.get("value") if isinstance(x, dict) else x
 
@@ -50,35 +50,35 @@ def evaluation_rows(result: dict[str, Any]) -> Iterator[Row]:
             ("bottleneck", ""),
         ):
             yield cfg, win, "window", figure, w.get(figure), unit
-        yield cfg, win, "controllers", "utilization_pct", _value(w.get("controller_utilization_pct")), "%"
+        yield cfg, win, "controllers", "utilization_pct", value_of(w.get("controller_utilization_pct")), "%"
         if w.get("failover_utilization_pct") is not None:
             yield (
                 cfg,
                 win,
                 "controllers",
                 "failover_utilization_pct",
-                _value(w["failover_utilization_pct"]),
+                value_of(w["failover_utilization_pct"]),
                 "%",
             )
-        yield cfg, win, "ports", "utilization_pct", _value(w.get("port_utilization_pct")), "%"
+        yield cfg, win, "ports", "utilization_pct", value_of(w.get("port_utilization_pct")), "%"
         for p in w.get("pools", []):
             component = f"pool {p.get('pool', '')}"
-            yield cfg, win, component, "backend_iops", _value(p.get("backend_iops")), "IOPS"
-            yield cfg, win, component, "drive_utilization_pct", _value(p.get("drive_utilization_pct")), "%"
-            yield cfg, win, component, "read_miss_latency_ms", _value(p.get("read_miss_latency_ms")), "ms"
+            yield cfg, win, component, "backend_iops", value_of(p.get("backend_iops")), "IOPS"
+            yield cfg, win, component, "drive_utilization_pct", value_of(p.get("drive_utilization_pct")), "%"
+            yield cfg, win, component, "read_miss_latency_ms", value_of(p.get("read_miss_latency_ms")), "ms"
             yield cfg, win, component, "queue_per_drive", p.get("queue_per_drive"), ""
         for ph in w.get("phases", []):
             component = f"phase {ph.get('workload', '')}/{ph.get('phase', '')}"
             yield cfg, win, component, "iops", ph.get("iops"), "IOPS"
-            yield cfg, win, component, "dram_hit_pct", _value(ph.get("dram_hit_pct")), "%"
-            yield cfg, win, component, "flash_hit_pct", _value(ph.get("flash_hit_pct")), "%"
-            yield cfg, win, component, "read_latency_ms", _value(ph.get("read_latency_ms")), "ms"
-            yield cfg, win, component, "write_latency_ms", _value(ph.get("write_latency_ms")), "ms"
+            yield cfg, win, component, "dram_hit_pct", value_of(ph.get("dram_hit_pct")), "%"
+            yield cfg, win, component, "flash_hit_pct", value_of(ph.get("flash_hit_pct")), "%"
+            yield cfg, win, component, "read_latency_ms", value_of(ph.get("read_latency_ms")), "ms"
+            yield cfg, win, component, "write_latency_ms", value_of(ph.get("write_latency_ms")), "ms"
             yield cfg, win, component, "passed", ph.get("passed"), ""
     cap = result.get("capacity", {})
     for figure in ("raw_tb", "usable_tb"):
         yield cfg, ALL, "capacity", figure, cap.get(figure), "TB"
-    yield cfg, ALL, "capacity", "needed_tb", _value(cap.get("needed_tb")), "TB"
+    yield cfg, ALL, "capacity", "needed_tb", value_of(cap.get("needed_tb")), "TB"
     yield cfg, ALL, "capacity", "fill_pct", cap.get("fill_pct"), "%"
     bill = result.get("bill", {})
     for figure, unit in (
@@ -147,3 +147,21 @@ def to_csv(snapshot: dict[str, Any]) -> str:
     for row in rows(snapshot):
         writer.writerow([_cell(x) for x in row])
     return out.getvalue()
+
+
+def priced(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    """The money (``Tco``) of each configuration a report priced, in the order the report shows them:
+    a sizing's, each compared or recommended configuration's, or the report's own list for kinds
+    whose result carries none. Empty for reports saved before money existed."""
+    kind = snapshot.get("kind")
+    result = snapshot.get("result") or {}
+    found: list[Any]
+    if kind == "size":
+        found = [result.get("tco")]
+    elif kind == "compare":
+        found = [item.get("tco") for item in result.get("items", [])]
+    elif kind == "recommend":
+        found = [item.get("tco") for item in result.get("configurations", [])]
+    else:
+        found = list(snapshot.get("tco") or [])
+    return [t for t in found if isinstance(t, dict)]

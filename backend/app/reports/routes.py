@@ -6,7 +6,7 @@ There is deliberately no route that lists reports: a report is reachable only by
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response, status
 from sqlalchemy.orm import Session
@@ -18,7 +18,7 @@ from backend.app.core.lanes import run_saving
 from backend.app.core.ratelimit import WriteQuota
 from backend.app.engine.context import SizingContext
 from backend.app.reports import service
-from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportSnapshot
+from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportDiff, ReportSnapshot
 from backend.app.schemas import error_responses
 
 router = APIRouter(prefix="/reports", tags=["reports"], responses=error_responses(503))
@@ -118,19 +118,47 @@ def delete(
     "/{report_id}/export",
     response_model=ReportSnapshot,
     responses={
-        200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "JSON snapshot or CSV"},
-        **error_responses(404),
+        200: {
+            "content": {
+                "text/csv": {"schema": {"type": "string"}},
+                "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+                service.EXPORT_MEDIA_TYPES["xlsx"]: {"schema": {"type": "string", "format": "binary"}},
+            },
+            "description": "JSON snapshot, CSV, the PDF proposal or the XLSX BOM workbook",
+        },
+        **error_responses(404, 503),
     },
 )
 def export(
     request: Request,
     report_id: ReportId,
     format: Annotated[
-        Literal["json", "csv"], Query(description="json: the snapshot; csv: one row per figure")
+        service.ExportFormat,
+        Query(
+            description="json: the snapshot; csv: one row per figure; pdf: the proposal (needs Chromium on the "
+            "server); xlsx: the bill of materials and its money, one sheet per configuration"
+        ),
     ] = "json",
 ) -> Response:
-    """Download the report: the JSON snapshot, or CSV with one row per window x component figure."""
+    """Download the report: the JSON snapshot, CSV with one row per window x component figure, the PDF
+    proposal or the XLSX BOM workbook (both with the report's link)."""
+    settings: Settings = request.app.state.settings
     with open_session(request) as session:
-        content, media_type = service.export_report(session, report_id, format)
+        content, media_type = service.export_report(
+            session,
+            report_id,
+            format,
+            base_url=str(request.base_url),
+            chromium=settings.chromium_path,
+            pdf_timeout_s=settings.pdf_timeout_s,
+        )
     disposition = f'attachment; filename="report-{report_id}.{format}"'
     return Response(content, media_type=media_type, headers={"Content-Disposition": disposition})
+
+
+@router.get("/{report_id}/diff/{other_id}", response_model=ReportDiff, responses=error_responses(404))
+def diff(request: Request, report_id: ReportId, other_id: ReportId) -> ReportDiff:
+    """Two saved reports side by side: every headline figure of either, before (this report) and
+    after (the other), and which changed."""
+    with open_session(request) as session:
+        return service.diff(session, report_id, other_id)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from backend.app.calibration import Calibration
 from backend.app.hardware.schemas import HardwareRecord
+from backend.app.recommend.schemas import RecommendRequest
 from backend.app.schemas import Request
 from backend.app.sizing.schemas import (
     CompareRequest,
@@ -22,14 +23,39 @@ from backend.app.sizing.schemas import (
     CurvesRequest,
     CurvesResult,
     EvaluateRequest,
+    RaidGridRequest,
     SizeRequest,
+)
+from backend.app.whatif.schemas import (
+    BuildingBlocksRequest,
+    BuildingBlocksResult,
+    DegradedRequest,
+    GrowthRequest,
+    RangesRequest,
+    SensitivityRequest,
 )
 from models.compare import Figure, FigureChange
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult
+from models.raid_grid import RaidGrid
+from models.recommend import Recommendation
 from models.size import SizingResult
+from models.tco import MoneyInputs, Tco
+from models.whatif import DegradedComparison, GrowthProjection, RangesResult, SensitivityResult
 
-ReportKind = Literal["evaluate", "size", "compare", "curves"]
+ReportKind = Literal[
+    "evaluate",
+    "size",
+    "compare",
+    "curves",
+    "recommend",
+    "raid-grid",
+    "growth",
+    "sensitivity",
+    "ranges",
+    "degraded",
+    "building-blocks",
+]
 
 _RESULT_IGNORED = (
     "ignored: the server recomputes the result from inputs and never stores a result sent by the client"
@@ -41,7 +67,20 @@ class _ReportInput(Request):
     result: Any = Field(default=None, description=_RESULT_IGNORED)
 
 
-class EvaluateReportInput(_ReportInput):
+_MONEY = (
+    "currency, discounts, support, energy and rack space behind the money of the configurations the "
+    "analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take "
+    "theirs in inputs.money"
+)
+
+
+class _PricedReportInput(_ReportInput):
+    """A kind whose analysis takes no money inputs: the report prices its configurations itself."""
+
+    money: MoneyInputs = Field(default_factory=MoneyInputs, description=_MONEY)
+
+
+class EvaluateReportInput(_PricedReportInput):
     kind: Literal["evaluate"]
     inputs: EvaluateRequest
 
@@ -56,13 +95,58 @@ class CompareReportInput(_ReportInput):
     inputs: CompareRequest
 
 
-class CurvesReportInput(_ReportInput):
+class CurvesReportInput(_PricedReportInput):
     kind: Literal["curves"]
     inputs: CurvesRequest
 
 
+class RecommendReportInput(_ReportInput):
+    kind: Literal["recommend"]
+    inputs: RecommendRequest
+
+
+class RaidGridReportInput(_PricedReportInput):
+    kind: Literal["raid-grid"]
+    inputs: RaidGridRequest
+
+
+class GrowthReportInput(_PricedReportInput):
+    kind: Literal["growth"]
+    inputs: GrowthRequest
+
+
+class SensitivityReportInput(_PricedReportInput):
+    kind: Literal["sensitivity"]
+    inputs: SensitivityRequest
+
+
+class RangesReportInput(_PricedReportInput):
+    kind: Literal["ranges"]
+    inputs: RangesRequest
+
+
+class DegradedReportInput(_PricedReportInput):
+    kind: Literal["degraded"]
+    inputs: DegradedRequest
+
+
+class BuildingBlocksReportInput(_ReportInput):
+    kind: Literal["building-blocks"]
+    inputs: BuildingBlocksRequest
+
+
 ReportCreate = Annotated[
-    EvaluateReportInput | SizeReportInput | CompareReportInput | CurvesReportInput,
+    EvaluateReportInput
+    | SizeReportInput
+    | CompareReportInput
+    | CurvesReportInput
+    | RecommendReportInput
+    | RaidGridReportInput
+    | GrowthReportInput
+    | SensitivityReportInput
+    | RangesReportInput
+    | DegradedReportInput
+    | BuildingBlocksReportInput,
     Field(discriminator="kind"),
 ]
 
@@ -101,6 +185,17 @@ class _Snapshot(BaseModel):
         default_factory=list, description="headline changes against recomputed_from"
     )
     hardware_drift: list[HardwareDrift] = Field(default_factory=list, description=_DRIFT)
+    money: MoneyInputs | None = Field(
+        default=None, description="the money assumptions of a kind whose inputs carry none (see tco)"
+    )
+    tco: list[Tco] = Field(
+        default_factory=list,
+        description="money of the configurations the analysis evaluated, for kinds whose result carries none",
+    )
+    curves: CurvesResult | None = Field(
+        default=None,
+        description="the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal",
+    )
 
 
 class EvaluateSnapshot(_Snapshot):
@@ -127,9 +222,83 @@ class CurvesSnapshot(_Snapshot):
     result: CurvesResult
 
 
+class RecommendSnapshot(_Snapshot):
+    kind: Literal["recommend"]
+    inputs: RecommendRequest
+    result: Recommendation
+
+
+class RaidGridSnapshot(_Snapshot):
+    kind: Literal["raid-grid"]
+    inputs: RaidGridRequest
+    result: RaidGrid
+
+
+class GrowthSnapshot(_Snapshot):
+    kind: Literal["growth"]
+    inputs: GrowthRequest
+    result: GrowthProjection
+
+
+class SensitivitySnapshot(_Snapshot):
+    kind: Literal["sensitivity"]
+    inputs: SensitivityRequest
+    result: SensitivityResult
+
+
+class RangesSnapshot(_Snapshot):
+    kind: Literal["ranges"]
+    inputs: RangesRequest
+    result: RangesResult
+
+
+class DegradedSnapshot(_Snapshot):
+    kind: Literal["degraded"]
+    inputs: DegradedRequest
+    result: DegradedComparison
+
+
+class BuildingBlocksSnapshot(_Snapshot):
+    kind: Literal["building-blocks"]
+    inputs: BuildingBlocksRequest
+    result: BuildingBlocksResult
+
+
 ReportSnapshot = Annotated[
-    EvaluateSnapshot | SizeSnapshot | CompareSnapshot | CurvesSnapshot, Field(discriminator="kind")
+    EvaluateSnapshot
+    | SizeSnapshot
+    | CompareSnapshot
+    | CurvesSnapshot
+    | RecommendSnapshot
+    | RaidGridSnapshot
+    | GrowthSnapshot
+    | SensitivitySnapshot
+    | RangesSnapshot
+    | DegradedSnapshot
+    | BuildingBlocksSnapshot,
+    Field(discriminator="kind"),
 ]
+
+
+class ReportDiff(BaseModel):
+    """Two saved reports side by side: every headline figure of each, and how it changed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    before: str = Field(description="id of the first report")
+    after: str = Field(description="id of the second report")
+    before_name: str
+    after_name: str
+    before_kind: ReportKind
+    after_kind: ReportKind
+    before_created_at: datetime
+    after_created_at: datetime
+    before_engine_version: str
+    after_engine_version: str
+    changes: list[FigureChange] = Field(
+        description="every headline figure of either report, before and after"
+    )
+    changed: int = Field(description="figures that differ")
 
 
 class ReportCreated(BaseModel):

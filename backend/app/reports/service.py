@@ -30,32 +30,58 @@ from backend.app.core import idempotency as idem
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
 from backend.app.core.lanes import ENGINE_LANE, lane_slot
 from backend.app.engine.context import HardwareSource, SizingContext
+from backend.app.engine.money import tco_for
 from backend.app.hardware.schemas import HardwareRecord
-from backend.app.reports import export
+from backend.app.recommend import service as recommending
+from backend.app.recommend.schemas import RecommendRequest
+from backend.app.reports import export, pdf, proposal, workbook
 from backend.app.reports.schemas import (
+    BuildingBlocksSnapshot,
     CompareSnapshot,
     CurvesSnapshot,
+    DegradedSnapshot,
     EvaluateSnapshot,
+    GrowthSnapshot,
     HardwareDrift,
+    RaidGridSnapshot,
+    RangesSnapshot,
+    RecommendSnapshot,
     ReportCreate,
     ReportCreated,
+    ReportDiff,
     ReportKind,
+    SensitivitySnapshot,
     SizeSnapshot,
 )
 from backend.app.sizing import service as sizing
 from backend.app.sizing.schemas import (
     CompareRequest,
     CompareResult,
+    CurveName,
     CurvesRequest,
     CurvesResult,
     EvaluateRequest,
+    RaidGridRequest,
     SizeRequest,
 )
 from backend.app.tables import Report, json_document_param, new_id_and_token, utcnow
+from backend.app.whatif import service as whatif
+from backend.app.whatif.schemas import (
+    BuildingBlocksRequest,
+    BuildingBlocksResult,
+    DegradedRequest,
+    GrowthRequest,
+    RangesRequest,
+    SensitivityRequest,
+)
 from models import ENGINE_VERSION
 from models.compare import Figure, figure_changes, figures, headline
 from models.evaluate import EvaluationResult
+from models.raid_grid import RaidGrid, busiest_window
+from models.recommend import Recommendation
 from models.size import SizingResult
+from models.tco import MoneyInputs, Tco
+from models.whatif import DegradedComparison, GrowthProjection, Outcome, RangesResult, SensitivityResult
 
 logger = logging.getLogger(__name__)
 
@@ -67,9 +93,21 @@ _INPUTS: dict[str, TypeAdapter[Any]] = {
     "size": TypeAdapter(SizeRequest),
     "compare": TypeAdapter(CompareRequest),
     "curves": TypeAdapter(CurvesRequest),
+    "recommend": TypeAdapter(RecommendRequest),
+    "raid-grid": TypeAdapter(RaidGridRequest),
+    "growth": TypeAdapter(GrowthRequest),
+    "sensitivity": TypeAdapter(SensitivityRequest),
+    "ranges": TypeAdapter(RangesRequest),
+    "degraded": TypeAdapter(DegradedRequest),
+    "building-blocks": TypeAdapter(BuildingBlocksRequest),
 }
+PRICED_BY_REPORT: frozenset[str] = frozenset(
+    {"evaluate", "curves", "raid-grid", "growth", "sensitivity", "ranges", "degraded"}
+)
+"""Kinds whose analysis takes no money: the report prices the configurations they evaluate."""
 _RECORDS: TypeAdapter[list[HardwareRecord]] = TypeAdapter(list[HardwareRecord])
 _CREATED: TypeAdapter[ReportCreated] = TypeAdapter(ReportCreated)
+_MONEY: TypeAdapter[MoneyInputs] = TypeAdapter(MoneyInputs)
 
 
 def token_digest(token: str) -> str:
@@ -87,12 +125,24 @@ def _evaluate_headline(result: EvaluationResult, prefix: str = "") -> dict[str, 
     return figures(headline(result), prefix)
 
 
+def _tco_headline(money: Tco | None, prefix: str = "") -> dict[str, Figure]:
+    """The TCO at the horizon and at no reduction, named with the currency and years."""
+    if money is None:
+        return {}
+    out: dict[str, Figure] = {f"{prefix}tco_{money.years}y_{money.currency}": money.total.value}
+    for case in money.ratios:
+        if case.case == "pessimistic":
+            out[f"{prefix}tco_{money.years}y_{money.currency} (no reduction)"] = case.tco.value
+    return out
+
+
 def _size_headline(result: SizingResult) -> dict[str, Figure]:
     return {
         "feasible": result.feasible,
         "drive_count": result.drive_count,
         "binding_constraint": result.binding_constraint,
         **_evaluate_headline(result.result),
+        **_tco_headline(result.tco),
     }
 
 
@@ -100,7 +150,89 @@ def _compare_headline(result: CompareResult) -> dict[str, Figure]:
     out: dict[str, Figure] = {}
     for i, item in enumerate(result.items, start=1):
         out.update(_evaluate_headline(item.result, prefix=f"[{i}] "))
+        out.update(_tco_headline(item.tco, prefix=f"[{i}] "))
     return out
+
+
+def _recommend_headline(result: Recommendation) -> dict[str, Figure]:
+    out: dict[str, Figure] = {"configurations": len(result.configurations)}
+    for item in result.configurations[:3]:
+        p = f"[{item.rank}] "
+        out[f"{p}configuration"] = item.configuration.name
+        out[f"{p}drive_count"] = item.drive_count
+        out[f"{p}cost_usd"] = item.cost_usd
+        out[f"{p}rack_units"] = item.rack_units
+        out[f"{p}read_latency_ms"] = item.read_latency_ms
+        out.update(_tco_headline(item.tco, prefix=p))
+    if result.ratio_flip is not None:
+        out["ratio flips"] = result.ratio_flip.flips
+    return out
+
+
+def _raid_grid_headline(result: RaidGrid) -> dict[str, Figure]:
+    out: dict[str, Figure] = {"window": result.window}
+    for row in result.rows:
+        p = f"{row.scheme_name}: "
+        out[f"{p}drives"] = row.drives
+        out[f"{p}cost_per_usable_tb"] = row.cost_per_usable_tb.value
+        out[f"{p}read_latency_ms"] = row.read_latency_ms
+        out[f"{p}passed"] = row.passed
+    return out
+
+
+def _outcome_headline(outcome: Outcome, prefix: str = "") -> dict[str, Figure]:
+    return {
+        f"{prefix}passed": outcome.passed,
+        f"{prefix}binding": outcome.binding,
+        f"{prefix}headroom_used_pct": outcome.headroom_used_pct,
+        f"{prefix}read_latency_ms": outcome.read_latency_ms,
+    }
+
+
+def _growth_headline(result: GrowthProjection) -> dict[str, Figure]:
+    out: dict[str, Figure] = {
+        "first_break_month": result.first_break_month,
+        "first_break": result.first_break,
+        "capacity_break_month": result.capacity_break_month,
+    }
+    for w in result.windows:
+        out[f"{w.window}: break_month"] = w.break_month
+    return out
+
+
+def _sensitivity_headline(result: SensitivityResult) -> dict[str, Figure]:
+    out: dict[str, Figure] = {"most_influential": result.most_influential, **_outcome_headline(result.base)}
+    for bar in result.bars[:3]:
+        out[f"{bar.label}: swing_pts"] = bar.swing_pts
+    return out
+
+
+def _ranges_headline(result: RangesResult) -> dict[str, Figure]:
+    band = result.headroom_used_pct
+    return {
+        "most_influential": result.most_influential,
+        "headroom_used_pct (low)": band.low,
+        "headroom_used_pct (expected)": band.expected,
+        "headroom_used_pct (high)": band.high,
+        "pass_probability": result.pass_probability,
+    }
+
+
+def _degraded_headline(result: DegradedComparison) -> dict[str, Figure]:
+    out: dict[str, Figure] = {"worst_mode": result.worst_mode.value}
+    for mode in result.modes:
+        if mode.outcome is not None:
+            out.update(_outcome_headline(mode.outcome, prefix=f"{mode.mode.value}: "))
+    return out
+
+
+def _blocks_headline(result: BuildingBlocksResult) -> dict[str, Figure]:
+    sizing_ = result.sizing
+    return {
+        key: value
+        for key, value in sizing_.model_dump().items()
+        if isinstance(value, int | float | str | bool) or value is None
+    }
 
 
 def _curves_headline(result: CurvesResult) -> dict[str, Figure]:
@@ -115,19 +247,85 @@ def _curves_headline(result: CurvesResult) -> dict[str, Figure]:
     return out
 
 
+_ANALYSES: dict[str, tuple[Callable[[Any, SizingContext], Any], Callable[[Any], dict[str, Figure]]]] = {
+    "evaluate": (sizing.evaluate, _evaluate_headline),
+    "size": (sizing.size, _size_headline),
+    "compare": (sizing.compare, _compare_headline),
+    "curves": (sizing.curves, _curves_headline),
+    "recommend": (recommending.recommend, _recommend_headline),
+    "raid-grid": (sizing.raid_grid, _raid_grid_headline),
+    "growth": (whatif.growth, _growth_headline),
+    "sensitivity": (whatif.sensitivity, _sensitivity_headline),
+    "ranges": (whatif.ranges, _ranges_headline),
+    "degraded": (whatif.degraded, _degraded_headline),
+    "building-blocks": (whatif.building_blocks, _blocks_headline),
+}
+"""Each kind's analysis (the service its route calls) and the headline figures a recomputation diffs."""
+
+
 def _compute(kind: ReportKind, inputs: Any, ctx: SizingContext) -> tuple[BaseModel, dict[str, Figure]]:
     """The result of ``inputs`` and its headline figures."""
-    if kind == "evaluate":
-        evaluation = sizing.evaluate(inputs, ctx)
-        return evaluation, _evaluate_headline(evaluation)
+    analysis, head = _ANALYSES[kind]
+    result = analysis(inputs, ctx)
+    return result, head(result)
+
+
+def _priced(kind: ReportKind, inputs: Any, result: Any, ctx: SizingContext, money: MoneyInputs) -> list[Tco]:
+    """The money of the configurations an analysis of a kind without money inputs evaluated: the
+    configuration it resolved (drive counts set), or each scheme of a RAID grid at its sized count."""
+    loc = ("body", "money")
+    if kind == "raid-grid":
+        families = ctx.configurations[-len(result.rows) :] if result.rows else []
+        out = []
+        for family, row in zip(families, result.rows, strict=True):
+            pool = family.pools[0].model_copy(update={"drive_count": row.drives})
+            sized = family.model_copy(update={"pools": [pool], "name": row.configuration})
+            out.append(tco_for(ctx, inputs.workloads, sized, money, loc=loc))
+        return out
+    configured = [c for c in ctx.configurations if all(p.drive_count is not None for p in c.pools)]
+    return [tco_for(ctx, inputs.workloads, c, money, loc=loc) for c in configured[:1]]
+
+
+SNAPSHOT_CURVES: list[CurveName] = ["latency_vs_load", "hit_ratio", "headroom"]
+
+
+def _snapshot_curves(kind: ReportKind, inputs: Any, result: Any, ctx: SizingContext) -> CurvesResult | None:
+    """The busiest window's curves of a size or evaluate report (for its proposal), or None.
+
+    Computed in a context of their own, so the report's configurations stay the analysis's; a
+    curve the inputs cannot have is left out with a note (``sizing.curves``)."""
     if kind == "size":
-        sized = sizing.size(inputs, ctx)
-        return sized, _size_headline(sized)
-    if kind == "compare":
-        compared = sizing.compare(inputs, ctx)
-        return compared, _compare_headline(compared)
-    curves = sizing.curves(inputs, ctx)
-    return curves, _curves_headline(curves)
+        configuration: Any = result.configuration
+        adjust = None
+    elif kind == "evaluate":
+        configuration, adjust = inputs.configuration, inputs.adjust
+    else:
+        return None
+    window, _ = busiest_window(inputs.workloads)
+    request = CurvesRequest(
+        workloads=inputs.workloads,
+        configuration=configuration,
+        window=window,
+        curves=SNAPSHOT_CURVES,
+        adjust=adjust,
+    )
+    try:
+        return sizing.curves(request, SizingContext(ctx.catalog, ctx.calibration, ctx.hardware))
+    except InvalidInput:
+        logger.warning(
+            "report curves: the engine refused the busiest window %r; saved without curves", window
+        )
+        return None
+
+
+def _saved_inputs_error(exc: InvalidInput) -> InvalidInput:
+    """An error in a report's saved inputs found by a recomputation: at the report id, naming the path."""
+    return InvalidInput(
+        [
+            (REPORT_ID, f"the saved inputs at {'.'.join(map(str, e['loc'][1:]))}: {e['msg']}", e["type"])
+            for e in exc.errors
+        ]
+    )
 
 
 @functools.cache
@@ -150,6 +348,13 @@ _SNAPSHOT: dict[str, Callable[..., BaseModel]] = {
     "size": SizeSnapshot,
     "compare": CompareSnapshot,
     "curves": CurvesSnapshot,
+    "recommend": RecommendSnapshot,
+    "raid-grid": RaidGridSnapshot,
+    "growth": GrowthSnapshot,
+    "sensitivity": SensitivitySnapshot,
+    "ranges": RangesSnapshot,
+    "degraded": DegradedSnapshot,
+    "building-blocks": BuildingBlocksSnapshot,
 }
 
 
@@ -163,6 +368,7 @@ def _save(
     before: dict[str, Figure] | None = None,
     idempotency: idem.Idempotency | None = None,
     drift: list[HardwareDrift] | None = None,
+    money: MoneyInputs | None = None,
 ) -> tuple[ReportCreated, bool]:
     """(the saved report, False), or (the first answer, True) when this is a retry of a write
     already stored under the same idempotency key."""
@@ -181,16 +387,20 @@ def _save(
         except InvalidInput as exc:
             if recomputed_from is None:
                 raise exc.moved(("body",), ("body", "inputs")) from exc
-            raise InvalidInput(
-                [
-                    (
-                        REPORT_ID,
-                        f"the saved inputs at {'.'.join(map(str, e['loc'][1:]))}: {e['msg']}",
-                        e["type"],
-                    )
-                    for e in exc.errors
-                ]
-            ) from exc
+            raise _saved_inputs_error(exc) from exc
+        priced: list[Tco] = []
+        if kind in PRICED_BY_REPORT:
+            money = money or MoneyInputs()
+            try:
+                priced = _priced(kind, inputs, result, ctx, money)
+            except InvalidInput as exc:
+                if recomputed_from is None:
+                    raise
+                raise _saved_inputs_error(exc) from exc
+            head = {**head, **_tco_headline(priced[0] if priced else None)}
+        else:
+            money = None
+        curves = _snapshot_curves(kind, inputs, result, ctx)
         changes = figure_changes(before, head) if before is not None else []
         snapshot = _SNAPSHOT[kind](
             id=report_id,
@@ -206,6 +416,9 @@ def _save(
             recomputed_from=recomputed_from,
             changes=changes,
             hardware_drift=drift,
+            money=money,
+            tco=priced,
+            curves=curves,
             inputs=inputs,
             result=result,
         )
@@ -248,7 +461,15 @@ def create(
 ) -> tuple[ReportCreated, bool]:
     """Compute the result of ``body.inputs`` and save the snapshot (``body.result`` is ignored);
     True with the first answer when the write is a retry under the same idempotency key."""
-    return _save(session, ctx, body.name, body.kind, body.inputs, idempotency=idempotency)
+    return _save(
+        session,
+        ctx,
+        body.name,
+        body.kind,
+        body.inputs,
+        idempotency=idempotency,
+        money=getattr(body, "money", None),
+    )
 
 
 # ---- reading, recomputing, deleting
@@ -306,6 +527,7 @@ def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCre
         raise InvalidInput.at(REPORT_ID, f"report kind {kind!r} cannot be recomputed")
     try:
         inputs = _INPUTS[kind].validate_python(saved.get("inputs"))
+        money = _MONEY.validate_python(saved["money"]) if saved.get("money") is not None else None
     except ValidationError as exc:
         raise InvalidInput.at(
             REPORT_ID,
@@ -329,6 +551,7 @@ def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCre
         recomputed_from=report_id,
         before=saved.get("headline") or {},
         drift=hardware.drift(),
+        money=money,
     )
     return created
 
@@ -341,9 +564,56 @@ def delete(session: Session, report_id: str, owner_token: str | None) -> None:
     session.commit()
 
 
-def export_report(session: Session, report_id: str, format: Literal["json", "csv"]) -> tuple[str, str]:
-    """(content, media type) of the report as JSON (the snapshot) or CSV (one row per figure)."""
+ExportFormat = Literal["json", "csv", "pdf", "xlsx"]
+EXPORT_MEDIA_TYPES: dict[str, str] = {
+    "json": "application/json",
+    "csv": "text/csv; charset=utf-8",
+    "pdf": "application/pdf",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def export_report(
+    session: Session,
+    report_id: str,
+    format: ExportFormat,
+    *,
+    base_url: str = "",
+    chromium: str = "chromium",
+    pdf_timeout_s: float = 60.0,
+) -> tuple[str | bytes, str]:
+    """(content, media type) of the report: JSON (the snapshot as saved), CSV (one row per figure),
+    PDF (the proposal, printed by Chromium) or XLSX (the BOM workbook). ``base_url`` makes the
+    report's link absolute in the proposal and the workbook."""
     text = get_json(session, report_id)
     if format == "json":
-        return text, "application/json"
-    return export.to_csv(json.loads(text)), "text/csv; charset=utf-8"
+        return text, EXPORT_MEDIA_TYPES["json"]
+    snapshot = json.loads(text)
+    if format == "csv":
+        return export.to_csv(snapshot), EXPORT_MEDIA_TYPES["csv"]
+    link = base_url.rstrip("/") + share_url(report_id)
+    if format == "xlsx":
+        return workbook.to_xlsx(snapshot, link), EXPORT_MEDIA_TYPES["xlsx"]
+    html = proposal.render(snapshot, link)
+    return pdf.html_to_pdf(html, chromium, pdf_timeout_s), EXPORT_MEDIA_TYPES["pdf"]
+
+
+def diff(session: Session, before_id: str, after_id: str) -> ReportDiff:
+    """Two reports side by side: every headline figure of either, before and after (any two
+    reports, of any kinds: figures one of them lacks read null on that side)."""
+    a, b = (json.loads(get_json(session, report_id)) for report_id in (before_id, after_id))
+    changes = figure_changes(a.get("headline") or {}, b.get("headline") or {})
+    return ReportDiff(
+        before=a["id"],
+        after=b["id"],
+        before_name=a.get("name", ""),
+        after_name=b.get("name", ""),
+        before_kind=a["kind"],
+        after_kind=b["kind"],
+        before_created_at=a["created_at"],
+        after_created_at=b["created_at"],
+        before_engine_version=a.get("engine_version", ""),
+        after_engine_version=b.get("engine_version", ""),
+        changes=changes,
+        changed=sum(1 for c in changes if c.changed),
+    )

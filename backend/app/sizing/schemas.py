@@ -21,6 +21,12 @@ from models.evaluate import DegradedMode, EvaluationResult
 from models.headroom import HeadroomMark
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
+from models.tco import MoneyInputs, RatioFlip, Tco
+
+MONEY_DESCRIPTION = (
+    "currency, discounts, support, energy, rack space, horizon and data type behind the TCO "
+    "(default: list prices in USD over 5 years)"
+)
 
 
 class EvaluateRequest(Request):
@@ -45,6 +51,7 @@ class SizeRequest(Request):
     )
     degraded: DegradedMode = DegradedMode.NONE
     max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to try")
+    money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
 class CompareConfigurations(Request):
@@ -53,6 +60,7 @@ class CompareConfigurations(Request):
     workloads: Workloads
     configurations: list[ConfigurationInput] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
+    money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
 Unsupported = Literal["reject", "hypothetical", "peer"]
@@ -86,6 +94,7 @@ class CompareSchemes(Request):
         max_length=80,
         description="with unsupported = peer: the array that computes such a scheme with the same drives",
     )
+    money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
     @model_validator(mode="after")
     def _distinct(self) -> CompareSchemes:
@@ -176,6 +185,7 @@ class CompareItem(BaseModel):
     note: str | None = Field(
         default=None, description="how this column differs from what was asked (e.g. a peer array)"
     )
+    tco: Tco | None = Field(default=None, description="money over time and the three-ratio table")
 
 
 class CompareResult(BaseModel):
@@ -183,6 +193,9 @@ class CompareResult(BaseModel):
 
     comparison: Comparison
     items: list[CompareItem]
+    ratio_flip: RatioFlip | None = Field(
+        default=None, description="the cheapest configuration at each reduction ratio, and whether it flips"
+    )
 
 
 class CurvesResult(BaseModel):

@@ -10,6 +10,7 @@ from typing import TypeVar
 from backend.app.core.errors import InvalidInput, Loc
 from backend.app.engine.context import SizingContext, layout_for_scheme
 from backend.app.engine.inputs import CatalogReference
+from backend.app.engine.money import tco_for
 from backend.app.sizing.schemas import (
     CURVE_NAMES,
     CompareConfigurations,
@@ -50,6 +51,7 @@ from models.raid_grid import raid_grid as engine_raid_grid
 from models.size import SizingResult
 from models.size import size as engine_size
 from models.support import scheme_name, unsupported_scheme
+from models.tco import MoneyInputs, ratio_flip
 from models.workload import Workload, windows_of
 
 logger = logging.getLogger(__name__)
@@ -88,9 +90,10 @@ def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
 
 
 def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
+    """The sized family, with the money of the configuration it found (``tco``)."""
     config = ctx.configuration(body.configuration, CONFIGURATION, count="family")
     reference = isinstance(body.configuration, CatalogReference)
-    return ctx.run(
+    sized = ctx.run(
         lambda: engine_size(
             body.workloads,
             config,
@@ -102,6 +105,9 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
         CONFIGURATION,
         reference=reference,
     )
+    index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
+    money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
+    return sized.model_copy(update={"tco": money})
 
 
 def _evaluate_or_size(
@@ -111,6 +117,7 @@ def _evaluate_or_size(
     ctx: SizingContext,
     loc: Loc,
     reference: bool,
+    money: MoneyInputs,
 ) -> CompareItem:
     if any(pool.drive_count is None for pool in config.pools):
         sized = ctx.run(
@@ -118,15 +125,21 @@ def _evaluate_or_size(
             loc,
             reference=reference,
         )
+        index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
         return CompareItem(
-            configuration=sized.configuration, result=sized.result, sizing=SizingSummary.of(sized)
+            configuration=sized.configuration,
+            result=sized.result,
+            sizing=SizingSummary.of(sized),
+            tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
     result = ctx.run(
         lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=degraded),
         loc,
         reference=reference,
     )
-    return CompareItem(configuration=config, result=result, sizing=None)
+    return CompareItem(
+        configuration=config, result=result, sizing=None, tco=tco_for(ctx, workloads, config, money)
+    )
 
 
 Entry = tuple[Configuration, Loc, bool, str | None]
@@ -238,13 +251,14 @@ def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
     else:
         entries = _scheme_configurations(body, ctx)
     items = [
-        _evaluate_or_size(body.workloads, config, body.degraded, ctx, loc, reference).model_copy(
+        _evaluate_or_size(body.workloads, config, body.degraded, ctx, loc, reference, body.money).model_copy(
             update={"note": note}
         )
         for config, loc, reference, note in entries
     ]
     comparison = ctx.run(lambda: compare_model.compare([item.result for item in items]))
-    return CompareResult(comparison=comparison, items=items)
+    flip = ratio_flip([item.tco for item in items if item.tco is not None])
+    return CompareResult(comparison=comparison, items=items, ratio_flip=flip)
 
 
 def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:

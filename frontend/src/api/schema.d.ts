@@ -574,6 +574,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/{report_id}/diff/{other_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diff
+         * @description Two saved reports side by side: every headline figure of either, before (this report) and
+         *     after (the other), and which changed.
+         */
+        get: operations["reports-diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/{report_id}/export": {
         parameters: {
             query?: never;
@@ -583,7 +604,8 @@ export interface paths {
         };
         /**
          * Export
-         * @description Download the report: the JSON snapshot, or CSV with one row per window x component figure.
+         * @description Download the report: the JSON snapshot, CSV with one row per window x component figure, the PDF
+         *     proposal or the XLSX BOM workbook (both with the report's link).
          */
         get: operations["reports-export"];
         put?: never;
@@ -988,6 +1010,8 @@ export interface components {
             /** @description write architecture, copies, inline/post-process data reduction */
             architecture?: components["schemas"]["Architecture"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
+            /** @description support terms and licences (default: an estimate) */
+            commercial?: components["schemas"]["Commercial"];
             controller: components["schemas"]["ControllerSpec"];
             /** Default Drive */
             default_drive?: string | null;
@@ -1368,6 +1392,22 @@ export interface components {
              */
             write_gb_s: number;
         };
+        /** BuildingBlocksReportInput */
+        BuildingBlocksReportInput: {
+            inputs: components["schemas"]["BuildingBlocksRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "building-blocks";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * BuildingBlocksRequest
          * @description Give ``block`` (figures of your own) or ``catalog`` (derived from catalog records), not both
@@ -1398,6 +1438,72 @@ export interface components {
             /** @description the block and its arithmetic, when derived from the catalog */
             derived: components["schemas"]["DerivedBlock"] | null;
             sizing: components["schemas"]["BlockSizing"];
+        };
+        /** BuildingBlocksSnapshot */
+        BuildingBlocksSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["BuildingBlocksRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "building-blocks";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["BuildingBlocksResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * CacheConfig
@@ -1927,6 +2033,31 @@ export interface components {
             ssd: components["schemas"]["CommandQueuing"];
         };
         /**
+         * Commercial
+         * @description An array's commercial terms: how long support is sold for, its yearly rate, licences.
+         */
+        Commercial: {
+            /** Licences */
+            licences?: components["schemas"]["Licence"][];
+            /**
+             * Source
+             * @default estimate: support sold for up to 5 years with a new system at 15% of the net price a year (no published figure for this array)
+             */
+            source: string;
+            /**
+             * Support Max Years
+             * @description longest support term sold [years]
+             * @default 5
+             */
+            support_max_years: number;
+            /**
+             * Support Pct Per Year
+             * @description support per year [% of net price]
+             * @default 15
+             */
+            support_pct_per_year: number;
+        };
+        /**
          * CompareConfigurations
          * @description Compare 2-8 configurations; those with drive_count null are sized first.
          */
@@ -1935,6 +2066,8 @@ export interface components {
             configurations: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
+            money?: components["schemas"]["MoneyInputs"];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -1953,6 +2086,8 @@ export interface components {
             result: components["schemas"]["EvaluationResult"];
             /** @description null when the drive count was given */
             sizing: components["schemas"]["SizingSummary"] | null;
+            /** @description money over time and the three-ratio table */
+            tco?: components["schemas"]["Tco"] | null;
         };
         /** CompareReportInput */
         CompareReportInput: {
@@ -1976,6 +2111,8 @@ export interface components {
             comparison: components["schemas"]["Comparison"];
             /** Items */
             items: components["schemas"]["CompareItem"][];
+            /** @description the cheapest configuration at each reduction ratio, and whether it flips */
+            ratio_flip?: components["schemas"]["RatioFlip"] | null;
         };
         /**
          * CompareSchemes
@@ -1991,6 +2128,8 @@ export interface components {
             base: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
+            money?: components["schemas"]["MoneyInputs"];
             /**
              * Peer Array Id
              * @description with unsupported = peer: the array that computes such a scheme with the same drives
@@ -2036,6 +2175,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
             /**
              * Custom Hardware
              * @description copies of the custom hardware records used
@@ -2064,6 +2205,8 @@ export interface components {
              * @enum {string}
              */
             kind: "compare";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
             /** Name */
             name: string;
             /**
@@ -2072,6 +2215,11 @@ export interface components {
              */
             recomputed_from?: string | null;
             result: components["schemas"]["CompareResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** Comparison */
         Comparison: {
@@ -2339,6 +2487,8 @@ export interface components {
              * @enum {string}
              */
             kind: "curves";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
             /** Name */
             name: string;
             /**
@@ -2405,6 +2555,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
             /**
              * Custom Hardware
              * @description copies of the custom hardware records used
@@ -2432,6 +2584,8 @@ export interface components {
              * @enum {string}
              */
             kind: "curves";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
             /** Name */
             name: string;
             /**
@@ -2440,6 +2594,11 @@ export interface components {
              */
             recomputed_from?: string | null;
             result: components["schemas"]["CurvesResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * CustomArraySpec
@@ -2455,6 +2614,8 @@ export interface components {
             /** @description write architecture, copies, inline/post-process data reduction */
             architecture?: components["schemas"]["Architecture"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
+            /** @description support terms and licences (default: an estimate) */
+            commercial?: components["schemas"]["Commercial"];
             controller: components["schemas"]["ControllerSpec"];
             /** Default Drive */
             default_drive?: string | null;
@@ -2644,6 +2805,12 @@ export interface components {
              */
             write_latency_us?: number | null;
         };
+        /**
+         * DataType
+         * @description What the data is, for the reduction ratio to expect.
+         * @enum {string}
+         */
+        DataType: "mixed" | "file-shares" | "user-documents" | "software-deployment" | "virtual-desktops" | "database" | "media-or-encrypted";
         /** DegradedComparison */
         DegradedComparison: {
             /**
@@ -2660,6 +2827,24 @@ export interface components {
          * @enum {string}
          */
         DegradedMode: "none" | "drive-failed" | "rebuilding" | "controller-failed";
+        /** DegradedReportInput */
+        DegradedReportInput: {
+            inputs: components["schemas"]["DegradedRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "degraded";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** DegradedRequest */
         DegradedRequest: {
             /**
@@ -2681,6 +2866,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** DegradedSnapshot */
+        DegradedSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["DegradedRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "degraded";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["DegradedComparison"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * Delta
@@ -3161,6 +3412,8 @@ export interface components {
              * @enum {string}
              */
             kind: "evaluate";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
             /** Name */
             name: string;
             /**
@@ -3204,6 +3457,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
             /**
              * Custom Hardware
              * @description copies of the custom hardware records used
@@ -3231,6 +3486,8 @@ export interface components {
              * @enum {string}
              */
             kind: "evaluate";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
             /** Name */
             name: string;
             /**
@@ -3239,6 +3496,11 @@ export interface components {
              */
             recomputed_from?: string | null;
             result: components["schemas"]["EvaluationResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** EvaluationResult */
         EvaluationResult: {
@@ -3259,6 +3521,25 @@ export interface components {
             warnings: string[];
             /** Windows */
             windows: components["schemas"]["WindowResult"][];
+        };
+        /**
+         * ExchangeRates
+         * @description Units of each currency per unit of ``base`` on ``date`` (a reference table).
+         */
+        ExchangeRates: {
+            /**
+             * Base
+             * @default EUR
+             */
+            base: string;
+            /** Date */
+            date: string;
+            /** Per Base */
+            per_base: {
+                [key: string]: number;
+            };
+            /** Source */
+            source: string;
         };
         /**
          * Explained
@@ -3469,6 +3750,24 @@ export interface components {
             /** Windows */
             windows: components["schemas"]["WindowBreak"][];
         };
+        /** GrowthReportInput */
+        GrowthReportInput: {
+            inputs: components["schemas"]["GrowthRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "growth";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** GrowthRequest */
         GrowthRequest: {
             /** Configuration */
@@ -3499,6 +3798,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** GrowthSnapshot */
+        GrowthSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["GrowthRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "growth";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["GrowthProjection"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -4087,6 +4452,27 @@ export interface components {
             scatter: number;
         };
         /**
+         * Licence
+         * @description A software licence sold with an array, priced per system, controller, drive or raw TB.
+         */
+        Licence: {
+            /** Name */
+            name: string;
+            /**
+             * Per
+             * @default system
+             * @enum {string}
+             */
+            per: "system" | "controller" | "drive" | "raw_tb";
+            /**
+             * Price Usd
+             * @description list price per unit [USD]
+             */
+            price_usd: number;
+            /** Source */
+            source: string;
+        };
+        /**
          * LiveOpticsImport
          * @description A Live Optics workbook read into workloads, with what was uploaded.
          */
@@ -4282,6 +4668,140 @@ export interface components {
             /** Rebuild */
             rebuild: components["schemas"]["RebuildExposure"][];
             result: components["schemas"]["EvaluationResult"] | null;
+        };
+        /**
+         * MoneyInputs
+         * @description What the money figures assume: currency, discounts, support, energy, rack space, the horizon
+         *     and the data type (for the expected reduction ratio). Prices of energy and rack space are in
+         *     ``currency``.
+         */
+        MoneyInputs: {
+            /**
+             * Claimed Ratio
+             * @description the reduction the vendor claims; null: the workloads' own
+             */
+            claimed_ratio?: number | null;
+            /**
+             * Currency
+             * @description ISO 4217 code
+             * @default USD
+             */
+            currency: string;
+            /**
+             * @description for the expected reduction ratio
+             * @default mixed
+             */
+            data_type: components["schemas"]["DataType"];
+            /**
+             * Discount Pct
+             * @description off list, every line [%]
+             * @default 0
+             */
+            discount_pct: number;
+            /**
+             * Energy Price Per Kwh
+             * @description price of energy [currency/kWh] (estimate)
+             * @default 0.15
+             */
+            energy_price_per_kwh: number;
+            /** @description units of each currency per unit of base; null: the ECB's reference rates of 2025-02-28 (ECB_RATES, dated: state your own for a quote) */
+            exchange_rates?: components["schemas"]["ExchangeRates"] | null;
+            /**
+             * Line Discount Pct
+             * @description off list for one kind of line, instead of discount_pct [%]
+             */
+            line_discount_pct?: {
+                [key: string]: number;
+            };
+            /**
+             * Pue
+             * @description power usage effectiveness: site power / IT power (cooling factor); default the 2023 survey average [uptime-survey-2023]
+             * @default 1.58
+             */
+            pue: number;
+            /**
+             * Rack Price Per U Month
+             * @description rack space [currency per U per month]; 0: not charged
+             * @default 0
+             */
+            rack_price_per_u_month: number;
+            /**
+             * Support Pct Per Year
+             * @description support per year [% of net price]; null: the catalog's
+             */
+            support_pct_per_year?: number | null;
+            /**
+             * Support Years
+             * @description support bought [years]
+             * @default 3
+             */
+            support_years: number;
+            /**
+             * Years
+             * @description TCO horizon [years]
+             * @default 5
+             */
+            years: number;
+        };
+        /**
+         * MoneyLine
+         * @description One line of the priced bill of materials.
+         */
+        MoneyLine: {
+            /** Description */
+            description: string;
+            /** Discount Pct */
+            discount_pct: number;
+            /**
+             * Included
+             * @description part of another line's price (no price of its own)
+             * @default false
+             */
+            included: boolean;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "controllers" | "shelves" | "drives" | "flash_cache" | "dram_cache" | "ports" | "licences";
+            /**
+             * List Usd
+             * @description quantity x unit list price [USD]
+             */
+            list_usd: number | null;
+            /**
+             * Net
+             * @description list x (1 - discount) x exchange rate [currency]
+             */
+            net: number | null;
+            /**
+             * Power W
+             * @description power of the line [W]; null: unknown
+             */
+            power_w: number | null;
+            /** Quantity */
+            quantity: number;
+            /**
+             * Rack Units
+             * @description rack units of the line [U]
+             */
+            rack_units: number;
+            /** Source */
+            source?: string | null;
+            /**
+             * Support Per Year
+             * @description net x support rate [currency per year]
+             */
+            support_per_year: number | null;
+            /**
+             * Unit
+             * @description what the quantity counts: each, GB, ports
+             */
+            unit: string;
+            /**
+             * Unit List Usd
+             * @description list price per unit [USD]; null: the catalog has none
+             */
+            unit_list_usd: number | null;
         };
         /**
          * ObservedComparison
@@ -5062,6 +5582,24 @@ export interface components {
              */
             window: string;
         };
+        /** RaidGridReportInput */
+        RaidGridReportInput: {
+            inputs: components["schemas"]["RaidGridRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "raid-grid";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * RaidGridRequest
          * @description Every RAID scheme the configuration's array offers, for its drive, each sized for the workloads.
@@ -5124,6 +5662,72 @@ export interface components {
             write_latency_ms: number | null;
             /** @description back-end writes per front-end write, busiest window */
             write_penalty: components["schemas"]["Explained"] | null;
+        };
+        /** RaidGridSnapshot */
+        RaidGridSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["RaidGridRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "raid-grid";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["RaidGrid"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * RaidLayout
@@ -5284,6 +5888,24 @@ export interface components {
             /** Low */
             low: number;
         };
+        /** RangesReportInput */
+        RangesReportInput: {
+            inputs: components["schemas"]["RangesRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ranges";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** RangesRequest */
         RangesRequest: {
             /**
@@ -5369,12 +5991,146 @@ export interface components {
             /** Windows */
             windows: components["schemas"]["WindowBand"][];
         };
+        /** RangesSnapshot */
+        RangesSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["RangesRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ranges";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["RangesResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
         /**
          * RateStatistic
          * @description Which per-interval total inside a window becomes the phase's IOPS.
          * @enum {string}
          */
         RateStatistic: "mean" | "p95" | "peak";
+        /**
+         * RatioCase
+         * @description The configuration's cost at one data-reduction ratio (grown to hold the data if it must).
+         */
+        RatioCase: {
+            /**
+             * Case
+             * @enum {string}
+             */
+            case: "pessimistic" | "expected" | "claimed";
+            cost_per_1000_iops: components["schemas"]["Explained"];
+            cost_per_effective_tb: components["schemas"]["Explained"];
+            /**
+             * Drives
+             * @description drives in RAID groups (excl. spares) of the grown configuration
+             */
+            drives: number;
+            /**
+             * Drives Added
+             * @description drives added to hold the data at this ratio
+             */
+            drives_added: number;
+            effective_tb: components["schemas"]["Explained"];
+            /**
+             * Holds
+             * @description the configuration (grown if needed, within the array's limits) holds the data
+             */
+            holds: boolean;
+            /**
+             * Label
+             * @description e.g. 'pessimistic (no reduction, 1:1)'
+             */
+            label: string;
+            /**
+             * Needed Tb
+             * @description physical capacity the data needs at this ratio, fill target included
+             */
+            needed_tb: number;
+            /** Note */
+            note?: string | null;
+            /**
+             * Ratio
+             * @description logical / physical of the data [x:1]
+             */
+            ratio: number;
+            /** Ratio Source */
+            ratio_source: string;
+            tco: components["schemas"]["Explained"];
+            /** Usable Tb */
+            usable_tb: number;
+        };
+        /**
+         * RatioFlip
+         * @description Which configuration costs least at each ratio, and whether the choice flips as the ratio drops.
+         */
+        RatioFlip: {
+            /**
+             * Cheapest
+             * @description the configuration with the lowest TCO at each ratio (null: none priced)
+             */
+            cheapest: {
+                [key: string]: string | null;
+            };
+            /** Flips */
+            flips: boolean;
+            /** Words */
+            words: string;
+        };
         /**
          * RebuildExposure
          * @description One pool during a rebuild: how long, and the risk of losing data meanwhile.
@@ -5439,6 +6195,22 @@ export interface components {
              */
             vendors?: string[] | null;
         };
+        /** RecommendReportInput */
+        RecommendReportInput: {
+            inputs: components["schemas"]["RecommendRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "recommend";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * RecommendRequest
          * @description Workloads, filters and windows; every field but ``workloads`` is optional.
@@ -5453,6 +6225,8 @@ export interface components {
              * @default 10
              */
             limit: number;
+            /** @description currency, discounts, support, energy, rack space, horizon and data type behind each configuration's TCO (default: list prices in USD over 5 years) */
+            money?: components["schemas"]["MoneyInputs"];
             /**
              * @description keep the best configuration per family, per array + drive + RAID scheme, or per array
              * @default scheme
@@ -5474,6 +6248,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** RecommendSnapshot */
+        RecommendSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["RecommendRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "recommend";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["Recommendation"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** RecommendStats */
         RecommendStats: {
@@ -5530,6 +6370,8 @@ export interface components {
             pareto_front: components["schemas"]["RecommendedConfiguration"][];
             /** Pareto Objectives */
             pareto_objectives: components["schemas"]["ParetoObjective"][];
+            /** @description the cheapest configuration at each reduction ratio, and whether it flips */
+            ratio_flip?: components["schemas"]["RatioFlip"] | null;
             /**
              * Reasons
              * @description why nothing (or less than asked) meets the windows
@@ -5609,6 +6451,8 @@ export interface components {
             shelves: number;
             /** Spares */
             spares: number;
+            /** @description money over time and the three-ratio table, when priced */
+            tco?: components["schemas"]["Tco"] | null;
             /** Usable Tb */
             usable_tb: number;
             /** Vendor */
@@ -5677,7 +6521,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "evaluate" | "size" | "compare" | "curves";
+            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
             /**
              * Owner Token
              * @description send as X-Owner-Token to delete the report; not stored, not shown again
@@ -5690,6 +6534,60 @@ export interface components {
              * @description the UI page of the report, /r/{id}
              */
             share_url: string;
+        };
+        /**
+         * ReportDiff
+         * @description Two saved reports side by side: every headline figure of each, and how it changed.
+         */
+        ReportDiff: {
+            /**
+             * After
+             * @description id of the second report
+             */
+            after: string;
+            /**
+             * After Created At
+             * Format: date-time
+             */
+            after_created_at: string;
+            /** After Engine Version */
+            after_engine_version: string;
+            /**
+             * After Kind
+             * @enum {string}
+             */
+            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            /** After Name */
+            after_name: string;
+            /**
+             * Before
+             * @description id of the first report
+             */
+            before: string;
+            /**
+             * Before Created At
+             * Format: date-time
+             */
+            before_created_at: string;
+            /** Before Engine Version */
+            before_engine_version: string;
+            /**
+             * Before Kind
+             * @enum {string}
+             */
+            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            /** Before Name */
+            before_name: string;
+            /**
+             * Changed
+             * @description figures that differ
+             */
+            changed: number;
+            /**
+             * Changes
+             * @description every headline figure of either report, before and after
+             */
+            changes: components["schemas"]["FigureChange"][];
         };
         /**
          * ScaleOut
@@ -5733,6 +6631,24 @@ export interface components {
              */
             unit: "node" | "HA pair";
         };
+        /** SensitivityReportInput */
+        SensitivityReportInput: {
+            inputs: components["schemas"]["SensitivityRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "sensitivity";
+            /** @description currency, discounts, support, energy and rack space behind the money of the configurations the analysis evaluates (default: list prices in USD over 5 years); size, compare and recommend take theirs in inputs.money */
+            money?: components["schemas"]["MoneyInputs"];
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /** SensitivityRequest */
         SensitivityRequest: {
             /** Configuration */
@@ -5762,6 +6678,72 @@ export interface components {
             steps: components["schemas"]["SensitivitySteps"];
             /** Text */
             text: string;
+        };
+        /** SensitivitySnapshot */
+        SensitivitySnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["SensitivityRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "sensitivity";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["SensitivityResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * SensitivitySteps
@@ -5932,6 +6914,8 @@ export interface components {
              */
             reasons?: string[];
             result: components["schemas"]["EvaluationResult"];
+            /** @description money over time and the three-ratio table (models.tco), when priced */
+            tco?: components["schemas"]["Tco"] | null;
         };
         /** SizeBin */
         SizeBin: {
@@ -5977,6 +6961,8 @@ export interface components {
              * @description largest drive count to try
              */
             max_drives?: number | null;
+            /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
+            money?: components["schemas"]["MoneyInputs"];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -6004,6 +6990,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
             /**
              * Custom Hardware
              * @description copies of the custom hardware records used
@@ -6031,6 +7019,8 @@ export interface components {
              * @enum {string}
              */
             kind: "size";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
             /** Name */
             name: string;
             /**
@@ -6039,6 +7029,11 @@ export interface components {
              */
             recomputed_from?: string | null;
             result: components["schemas"]["SizingResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** SizingResult */
         SizingResult: {
@@ -6086,6 +7081,8 @@ export interface components {
              */
             reasons?: string[];
             result: components["schemas"]["EvaluationResult"];
+            /** @description money over time and the three-ratio table (models.tco), when priced */
+            tco?: components["schemas"]["Tco"] | null;
         };
         /**
          * SizingSummary
@@ -6176,6 +7173,49 @@ export interface components {
              * @default 30
              */
             per_drives: number | null;
+        };
+        /**
+         * Tco
+         * @description Money over ``years``: the priced bill, the yearly costs, the TCO and the three-ratio table.
+         */
+        Tco: {
+            assumptions: components["schemas"]["MoneyInputs"];
+            /** Busiest Iops */
+            busiest_iops: number;
+            /** Busiest Window */
+            busiest_window: string;
+            /** By Year */
+            by_year: components["schemas"]["YearCost"][];
+            capital: components["schemas"]["Explained"];
+            /** Configuration */
+            configuration: string;
+            /** Currency */
+            currency: string;
+            energy_per_year: components["schemas"]["Explained"];
+            exchange_rate: components["schemas"]["Explained"];
+            /** Lines */
+            lines: components["schemas"]["MoneyLine"][];
+            /**
+             * List Usd
+             * @description sum of the lines' list prices [USD]
+             */
+            list_usd: number | null;
+            /** Notes */
+            notes: string[];
+            rack_space_per_year: components["schemas"]["Explained"];
+            /** Ratios */
+            ratios: components["schemas"]["RatioCase"][];
+            /** Support Max Years */
+            support_max_years: number;
+            /** Support Pct Per Year */
+            support_pct_per_year: number;
+            support_per_year: components["schemas"]["Explained"];
+            /** Support Years */
+            support_years: number;
+            /** @description TCO at the horizon [currency] */
+            total: components["schemas"]["Explained"];
+            /** Years */
+            years: number;
         };
         /**
          * TierCapture
@@ -7301,6 +8341,30 @@ export interface components {
             source: string;
             /** Write Ack Ms */
             write_ack_ms: number;
+        };
+        /**
+         * YearCost
+         * @description Cost in one year and the cumulative total to its end [currency].
+         */
+        YearCost: {
+            /**
+             * Capital
+             * @description paid in year 1 only
+             */
+            capital: number | null;
+            /** Energy */
+            energy: number | null;
+            /** Rack Space */
+            rack_space: number;
+            /** Support */
+            support: number | null;
+            /**
+             * Total
+             * @description cumulative TCO at the end of this year
+             */
+            total: number | null;
+            /** Year */
+            year: number;
         };
     };
     responses: never;
@@ -9072,7 +10136,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"];
+                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"];
             };
         };
         responses: {
@@ -9161,7 +10225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
                 };
             };
             /** @description No such resource */
@@ -9253,11 +10317,63 @@ export interface operations {
             };
         };
     };
+    "reports-diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description report id */
+                report_id: string;
+                /** @description report id */
+                other_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportDiff"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     "reports-export": {
         parameters: {
             query?: {
-                /** @description json: the snapshot; csv: one row per figure */
-                format?: "json" | "csv";
+                /** @description json: the snapshot; csv: one row per figure; pdf: the proposal (needs Chromium on the server); xlsx: the bill of materials and its money, one sheet per configuration */
+                format?: "json" | "csv" | "pdf" | "xlsx";
             };
             header?: never;
             path: {
@@ -9268,13 +10384,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON snapshot or CSV */
+            /** @description JSON snapshot, CSV, the PDF proposal or the XLSX BOM workbook */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "text/csv": string;
                 };
             };

@@ -34,6 +34,7 @@ export const routes = {
   trace: { path: '/traces/:jobId', title: 'Trace analysis', Page: TracesPage },
   hardware: { path: '/hardware', title: 'Custom hardware', nav: 'Hardware', Page: lazy(() => import('./routes/hardware')) },
   report: { path: '/r/:reportId', title: 'Report', Page: lazy(() => import('./routes/report')) },
+  diff: { path: '/diff', title: 'Two reports side by side', Page: lazy(() => import('./routes/diff')) },
 } as const satisfies Record<string, AppRoute>;
 
 export const href = {
@@ -47,6 +48,14 @@ export const href = {
   trace: (jobId: string) => `/traces/${encodeURIComponent(jobId)}`,
   hardware: () => '/hardware',
   report: (reportId: string) => `/r/${encodeURIComponent(reportId)}`,
+  /** Two saved reports side by side (either may be left to choose on the page). */
+  diff: (before = '', after = '') => {
+    const q = new URLSearchParams();
+    if (before) q.set('a', before);
+    if (after) q.set('b', after);
+    const query = q.toString();
+    return query ? `/diff?${query}` : '/diff';
+  },
 } as const;
 
 /** The main navigation, in table order. */

@@ -16,3 +16,6 @@ export {
 } from './form';
 export { Stat } from './stat/stat';
 export { UtilizationBar } from './meter/utilization-bar';
+export { MoneyFields } from './money/money-fields';
+export { TcoCompare } from './money/tco-compare';
+export { TcoPanel } from './money/tco-panel';

@@ -99,8 +99,37 @@ export type EvaluateSnapshot = Schemas['EvaluateSnapshot'];
 export type SizeSnapshot = Schemas['SizeSnapshot'];
 export type CompareSnapshot = Schemas['CompareSnapshot'];
 export type CurvesSnapshot = Schemas['CurvesSnapshot'];
-export type ReportSnapshot = EvaluateSnapshot | SizeSnapshot | CompareSnapshot | CurvesSnapshot;
+export type RecommendSnapshot = Schemas['RecommendSnapshot'];
+export type RaidGridSnapshot = Schemas['RaidGridSnapshot'];
+export type GrowthSnapshot = Schemas['GrowthSnapshot'];
+export type SensitivitySnapshot = Schemas['SensitivitySnapshot'];
+export type RangesSnapshot = Schemas['RangesSnapshot'];
+export type DegradedSnapshot = Schemas['DegradedSnapshot'];
+export type BuildingBlocksSnapshot = Schemas['BuildingBlocksSnapshot'];
+export type ReportSnapshot =
+  | EvaluateSnapshot
+  | SizeSnapshot
+  | CompareSnapshot
+  | CurvesSnapshot
+  | RecommendSnapshot
+  | RaidGridSnapshot
+  | GrowthSnapshot
+  | SensitivitySnapshot
+  | RangesSnapshot
+  | DegradedSnapshot
+  | BuildingBlocksSnapshot;
+export type ReportKind = ReportSnapshot['kind'];
 export type FigureChange = Schemas['FigureChange'];
+export type ReportDiff = Schemas['ReportDiff'];
+
+// Money over time (models/tco.py)
+export type MoneyInputs = Schemas['MoneyInputs'];
+export type DataType = Schemas['DataType'];
+export type Tco = Schemas['Tco'];
+export type MoneyLine = Schemas['MoneyLine'];
+export type YearCost = Schemas['YearCost'];
+export type RatioCase = Schemas['RatioCase'];
+export type RatioFlip = Schemas['RatioFlip'];
 
 /** Whether a configuration input is a full configuration (only those have a controller). */
 export function isFullConfiguration(c: ConfigurationInput): c is Configuration {

@@ -11,10 +11,13 @@ import type {
   ConfigurationInput,
   EvaluateRequest,
   HeadroomTargets,
+  MoneyInputs,
   RecommendRequest,
   SizeRequest,
   Workload,
 } from '@/lib/api-types';
+
+import { DEFAULT_MONEY } from '@/lib/money';
 
 import { createStore, useStore } from './create-store';
 
@@ -52,6 +55,8 @@ export type Run = {
   configuration: ConfigurationInput;
   /** Sizing only: flash-cache sizes to try; null = the configuration's own. */
   flashCacheOptionsGb: number[] | null;
+  /** Sizing only: what the TCO assumes (currency, discounts, support, energy); absent = the API's defaults. */
+  money?: MoneyInputs;
 };
 
 /**
@@ -75,6 +80,8 @@ export type WorkflowState = {
   compareDrafts: ConfigDraft[];
   /** The last recommendation asked for (its results come back when the page is opened again). */
   recommend: RecommendRequest | null;
+  /** What money figures assume (currency, discounts, support, energy, rack space), on Size, Compare and Recommend. */
+  money: MoneyInputs;
 };
 
 export const defaultHeadroom: HeadroomTargets = {
@@ -108,6 +115,7 @@ export const initialWorkflow: WorkflowState = {
   compare: null,
   compareDrafts: [],
   recommend: null,
+  money: DEFAULT_MONEY,
 };
 
 const STORAGE_KEY = 'sizer.workflow.v1';
@@ -124,6 +132,7 @@ function revive(raw: unknown): WorkflowState | null {
     compare: r.compare ?? null,
     compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts.map((d) => ({ ...emptyDraft, ...d })) : [],
     recommend: r.recommend ?? null,
+    money: { ...DEFAULT_MONEY, ...(r.money ?? {}) },
   };
 }
 
@@ -151,6 +160,9 @@ export const workflow = {
   },
   setRecommend(recommend: RecommendRequest | null) {
     workflowStore.set((s) => ({ ...s, recommend }));
+  },
+  setMoney(money: MoneyInputs) {
+    workflowStore.set((s) => ({ ...s, money }));
   },
   setCompareDrafts(compareDrafts: ConfigDraft[]) {
     workflowStore.set((s) => ({ ...s, compareDrafts }));

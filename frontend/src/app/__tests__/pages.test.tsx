@@ -63,7 +63,9 @@ describe('Size page', () => {
     expect(screen.getByTestId('bill-drives')).toHaveTextContent('144 drives');
     expect(await screen.findByText('Latency vs IOPS (business hours)', {}, SLOW)).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'What if…' }, SLOW)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Save & share' })).toBeEnabled();
+    const saves = screen.getAllByRole('button', { name: 'Save & share' });
+    expect(saves).toHaveLength(2); // the sizing, and its RAID grid
+    expect(saves[0]).toBeEnabled();
   });
 
   it("puts the API's 422 messages at the fields and lists them", async () => {
@@ -191,6 +193,36 @@ describe('Report page', () => {
     expect(screen.getByText(/Sizing report/)).toBeInTheDocument();
     expect(screen.getByTestId('bill-drives')).toHaveTextContent('144 drives');
     expect(screen.getAllByTestId('window-verdict')).toHaveLength(3);
+  });
+
+  it('renders a saved growth analysis with its money, downloads and a way to diff it', async () => {
+    const report = fixtures.reportGrowth;
+    renderApp(href.report(report.id));
+    expect(await screen.findByRole('heading', { level: 1, name: report.name })).toBeInTheDocument();
+    expect(screen.getByText(/Growth report/)).toBeInTheDocument();
+    expect(await screen.findByTestId('growth-summary', {}, SLOW)).toHaveTextContent(report.result.text);
+    expect(screen.getByTestId('tco-panel')).toHaveTextContent(report.tco![0]!.configuration);
+    expect(screen.getByTestId('download-pdf').getAttribute('href')).toContain(`/api/v1/reports/${report.id}/export?format=pdf`);
+    expect(screen.getByTestId('download-xlsx').getAttribute('href')).toContain('format=xlsx');
+    expect(screen.getByRole('link', { name: 'Compare with another report' })).toHaveAttribute('href', href.diff(report.id));
+  });
+});
+
+describe('Two reports side by side', () => {
+  it('diffs the two reports the link names', async () => {
+    const d = fixtures.reportDiff;
+    renderApp(href.diff(d.before, d.after));
+    expect(await screen.findByTestId('report-diff')).toHaveTextContent(`${d.changed} of ${d.changes.length} headline figures differ`);
+    expect(screen.getByRole('link', { name: d.after_name })).toHaveAttribute('href', href.report(d.after));
+  });
+
+  it('takes two share links and diffs them', async () => {
+    const d = fixtures.reportDiff;
+    const { user } = renderApp(href.diff());
+    await user.type(await screen.findByLabelText('First report (id or link)'), `http://localhost/r/${d.before}`);
+    await user.type(screen.getByLabelText('Second report (id or link)'), d.after);
+    await user.click(screen.getByRole('button', { name: 'Compare the two reports' }));
+    expect(await screen.findByTestId('report-diff')).toBeInTheDocument();
   });
 });
 

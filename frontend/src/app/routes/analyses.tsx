@@ -14,7 +14,9 @@ import {
   type SchemeChoice,
 } from '@/features/analyses';
 import { useDrives, useHardwareChoices, useRaidSchemes } from '@/features/configurations';
+import { SaveShare, type ReportInput } from '@/features/reports';
 import { isFullConfiguration, type ConfigurationInput, type DegradedMode, type RaidScheme } from '@/lib/api-types';
+import { recentReports } from '@/stores/recent-reports';
 import { useWorkflow } from '@/stores/workflow';
 
 import { href } from '../routes';
@@ -46,6 +48,13 @@ function otherScheme(from: SchemeChoice | undefined): SchemeChoice {
   return from && ['raid10', 'raid1', 'zfs-mirror'].includes(from.scheme) ? { scheme: 'raid6', groupWidth: 8 } : { scheme: 'raid10', groupWidth: 8 };
 }
 
+/** Save & share under an analysis's results: the request it ran, as a report of its kind. */
+function saver(name: string) {
+  return function Save(input: Omit<ReportInput, 'name'>) {
+    return <SaveShare key={JSON.stringify(input)} input={input} defaultName={name.slice(0, 200)} reportHref={href.report} onSaved={recentReports.remember} />;
+  };
+}
+
 export default function AnalysesPage() {
   const resolved = useWorkflow((s) => s.resolved);
   const [mode, setMode] = useState<DegradedMode>('none');
@@ -53,6 +62,7 @@ export default function AnalysesPage() {
   const choices = useHardwareChoices();
   const drives = useDrives();
   const from = resolved ? schemeOf(resolved.configuration) : undefined;
+  const subject = resolved ? `${resolved.workloads.map((w) => w.name).join(' + ')} on ${nameOf(resolved.configuration)}` : '';
 
   return (
     <article className="page analyses-page">
@@ -94,16 +104,36 @@ export default function AnalysesPage() {
             />
           </div>
           <Suspense fallback={<Loading label="Loading the growth chart…" />}>
-            <GrowthAnalysis workloads={resolved.workloads} configuration={resolved.configuration} degraded={mode} />
+            <GrowthAnalysis
+              workloads={resolved.workloads}
+              configuration={resolved.configuration}
+              degraded={mode}
+              renderSave={(inputs) => saver(`Growth: ${subject}`)({ kind: 'growth', inputs })}
+            />
           </Suspense>
           <Suspense fallback={<Loading label="Loading the tornado chart…" />}>
-            <SensitivityAnalysis workloads={resolved.workloads} configuration={resolved.configuration} degraded={mode} />
+            <SensitivityAnalysis
+              workloads={resolved.workloads}
+              configuration={resolved.configuration}
+              degraded={mode}
+              renderSave={(inputs) => saver(`Sensitivity: ${subject}`)({ kind: 'sensitivity', inputs })}
+            />
           </Suspense>
           <MaxWorkloadAnalysis workloads={resolved.workloads} configuration={resolved.configuration} degraded={mode} />
           <Suspense fallback={<Loading label="Loading the ranges…" />}>
-            <RangesAnalysis workloads={resolved.workloads} configuration={resolved.configuration} degraded={mode} tracesHref={href.traces()} />
+            <RangesAnalysis
+              workloads={resolved.workloads}
+              configuration={resolved.configuration}
+              degraded={mode}
+              tracesHref={href.traces()}
+              renderSave={(inputs) => saver(`Ranges: ${subject}`)({ kind: 'ranges', inputs })}
+            />
           </Suspense>
-          <DegradedAnalysis workloads={resolved.workloads} configuration={resolved.configuration} />
+          <DegradedAnalysis
+            workloads={resolved.workloads}
+            configuration={resolved.configuration}
+            renderSave={(inputs) => saver(`Degraded modes: ${subject}`)({ kind: 'degraded', inputs })}
+          />
         </>
       ) : null}
 
@@ -122,6 +152,7 @@ export default function AnalysesPage() {
           arrays={choices.arrays}
           drives={[...(drives.data?.drives ?? []), ...choices.custom.drives]}
           initialArrayId={resolved && isFullConfiguration(resolved.configuration) ? resolved.configuration.array_id : (resolved?.configuration as { array_id?: string } | undefined)?.array_id}
+          renderSave={(inputs) => saver('Building blocks')({ kind: 'building-blocks', inputs })}
         />
       ) : choices.catalog.isPending ? (
         <Loading label="Loading the arrays…" />

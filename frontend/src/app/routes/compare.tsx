@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorState, FormErrors, Loading } from '@/components';
+import { ErrorState, FormErrors, Loading, MoneyFields, TcoCompare } from '@/components';
 import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare, type SchemeChoice } from '@/features/compare';
 import { ConfigurationBuilder, draftToReference, useArrayDetail, useRaidSchemes } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
@@ -29,6 +29,7 @@ export default function ComparePage() {
   const request = useWorkflow((s) => s.compare);
   const drafts = useWorkflow((s) => s.compareDrafts);
   const draft = useWorkflow((s) => s.draft);
+  const money = useWorkflow((s) => s.money);
   const schemes = useRaidSchemes();
   const baseArrayId = resolved ? (isFullConfiguration(resolved.configuration) ? (resolved.configuration.array_id ?? '') : resolved.configuration.array_id) : '';
   const baseArray = useArrayDetail(baseArrayId);
@@ -60,6 +61,7 @@ export default function ComparePage() {
       degraded: 'none',
       unsupported,
       peer_array_id: 'generic',
+      money,
     });
   }
 
@@ -68,6 +70,7 @@ export default function ComparePage() {
       workloads,
       configurations: [configuration, ...drafts.map(draftToReference)],
       degraded: 'none',
+      money,
     });
   }
 
@@ -79,6 +82,8 @@ export default function ComparePage() {
         <strong>{isFullConfiguration(configuration) ? configuration.name : (configuration.name ?? configuration.array_id)}</strong>, against
         other RAID schemes or other configurations.
       </p>
+
+      <MoneyFields value={money} onChange={workflow.setMoney} errors={errors.scope('money')} />
 
       <section className="card" aria-labelledby="schemes-title">
         <h2 id="schemes-title">RAID schemes</h2>
@@ -142,6 +147,12 @@ export default function ComparePage() {
           <h2 id="comparison-title">Side by side</h2>
           {!sameWorkloads ? <p className="notice">This comparison was made for earlier workloads; compare again to update it.</p> : null}
           <CompareTable result={compare.data} />
+          <TcoCompare
+            items={compare.data.items.flatMap((item, i) =>
+              item.tco ? [{ label: columnLabels(compare.data!.items.map((x) => x.configuration))[i] ?? item.tco.configuration, tco: item.tco }] : [],
+            )}
+            flip={compare.data.ratio_flip}
+          />
           <Suspense fallback={<Loading label="Loading charts…" />}>
             <CompareCurves result={compare.data} workloads={request.workloads} />
           </Suspense>

@@ -1,12 +1,14 @@
 import { Suspense } from 'react';
 import { Link, useNavigate } from 'react-router';
 
-import { ErrorState, FormErrors, Loading } from '@/components';
+import { ErrorState, FormErrors, Loading, MoneyFields } from '@/components';
 import { useArrays } from '@/features/configurations';
 import { ParetoChart, RecommendForm, RecommendResults, useRecommendation } from '@/features/recommend';
+import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
 import type { RecommendedConfiguration } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
+import { recentReports } from '@/stores/recent-reports';
 import { workflow, useWorkflow } from '@/stores/workflow';
 
 import { href } from '../routes';
@@ -16,6 +18,7 @@ export default function RecommendPage() {
   const draft = useWorkflow((s) => s.draft);
   const arrays = useArrays();
   const request = useWorkflow((s) => s.recommend);
+  const money = useWorkflow((s) => s.money);
   const recommendation = useRecommendation(request);
   const navigate = useNavigate();
   const error = recommendation.error instanceof ApiError ? recommendation.error : null;
@@ -58,10 +61,11 @@ export default function RecommendPage() {
           <p>
             For: <strong>{workloads.map((w) => w.name).join(', ')}</strong> (edit them on <Link to={href.size()}>Size</Link>).
           </p>
+          <MoneyFields value={money} onChange={workflow.setMoney} errors={fieldErrors(error?.isValidation ? error.fieldErrors : null).scope('money')} />
           <RecommendForm
             workloads={workloads}
             vendors={vendors}
-            onSubmit={workflow.setRecommend}
+            onSubmit={(r) => workflow.setRecommend({ ...r, money })}
             pending={recommendation.isFetching}
             errors={fieldErrors(error?.isValidation ? error.fieldErrors : null)}
           />
@@ -93,6 +97,15 @@ export default function RecommendPage() {
               <ParetoChart recommendation={recommendation.data} onUse={use} />
             </Suspense>
           }
+        />
+      ) : null}
+      {recommendation.data && request ? (
+        <SaveShare
+          key={recommendation.dataUpdatedAt}
+          input={{ kind: 'recommend', inputs: request }}
+          defaultName={`Recommendation for ${request.workloads.map((w) => w.name).join(' + ')}`.slice(0, 200)}
+          reportHref={href.report}
+          onSaved={recentReports.remember}
         />
       ) : null}
     </article>

@@ -1,11 +1,13 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
-import { ErrorState, Loading } from '@/components';
-import { CompareCurves, CompareTable } from '@/features/compare';
+import { ErrorState, Loading, TcoCompare, TcoPanel } from '@/components';
+import { BuildingBlocksView, DegradedView, GrowthView, RangesView, SensitivityView } from '@/features/analyses';
+import { columnLabels, CompareCurves, CompareTable } from '@/features/compare';
 import { draftFromConfiguration } from '@/features/configurations';
+import { RecommendResults } from '@/features/recommend';
 import { InputsSummary, ReportHeader, useReport } from '@/features/reports';
-import { CurvesView, ResultsView } from '@/features/results';
+import { CurvesView, RaidGridTable, ResultsView } from '@/features/results';
 import { ApiError } from '@/lib/api-error';
 import { isFullConfiguration, type ConfigurationInput, type ReportSnapshot } from '@/lib/api-types';
 import { recentReports } from '@/stores/recent-reports';
@@ -14,6 +16,21 @@ import { workflow } from '@/stores/workflow';
 import { documentTitle, href } from '../routes';
 
 const LIVE_NOTE = 'Curves are computed now from the saved inputs; every other figure is as saved.';
+
+/** The money a report priced for the configurations its analysis evaluated (kinds without money inputs). */
+function Priced({ report }: { report: ReportSnapshot }) {
+  return (
+    <>
+      {(report.tco ?? []).map((t, i) => (
+        <TcoPanel key={i} tco={t} title={`Money over ${t.years} years (${t.currency}): ${t.configuration}`} />
+      ))}
+    </>
+  );
+}
+
+function Charts({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading label="Loading charts…" />}>{children}</Suspense>;
+}
 
 function Body({ report }: { report: ReportSnapshot }) {
   switch (report.kind) {
@@ -26,20 +43,74 @@ function Body({ report }: { report: ReportSnapshot }) {
           curvesNote={LIVE_NOTE}
         />
       );
+    case 'recommend':
+      return <RecommendResults recommendation={report.result} />;
+    case 'raid-grid':
+      return (
+        <>
+          <RaidGridTable grid={report.result} />
+          <Priced report={report} />
+        </>
+      );
+    case 'growth':
+      return (
+        <>
+          <Charts>
+            <GrowthView projection={report.result} />
+          </Charts>
+          <Priced report={report} />
+        </>
+      );
+    case 'sensitivity':
+      return (
+        <>
+          <Charts>
+            <SensitivityView result={report.result} metric="headroom" />
+          </Charts>
+          <Priced report={report} />
+        </>
+      );
+    case 'ranges':
+      return (
+        <>
+          <Charts>
+            <RangesView result={report.result} />
+          </Charts>
+          <Priced report={report} />
+        </>
+      );
+    case 'degraded':
+      return (
+        <>
+          <DegradedView result={report.result} />
+          <Priced report={report} />
+        </>
+      );
+    case 'building-blocks':
+      return <BuildingBlocksView result={report.result} />;
     case 'size':
       return (
-        <ResultsView
+        <>
+          <ResultsView
           result={report.result.result}
           sizing={report.result}
           workloads={report.inputs.workloads}
           configuration={report.result.configuration}
           curvesNote={LIVE_NOTE}
         />
+          {report.result.tco ? <TcoPanel tco={report.result.tco} /> : null}
+        </>
       );
     case 'compare':
       return (
         <>
           <CompareTable result={report.result} />
+          <TcoCompare
+            items={report.result.items.flatMap((item, i) =>
+              item.tco ? [{ label: columnLabels(report.result.items.map((x) => x.configuration))[i] ?? item.tco.configuration, tco: item.tco }] : [],
+            )}
+            flip={report.result.ratio_flip}
+          />
           <p className="muted">{LIVE_NOTE}</p>
           <Suspense fallback={<Loading label="Loading charts…" />}>
             <CompareCurves result={report.result} workloads={report.inputs.workloads} />
@@ -48,11 +119,19 @@ function Body({ report }: { report: ReportSnapshot }) {
       );
     case 'curves':
       return (
-        <Suspense fallback={<Loading label="Loading charts…" />}>
-          <CurvesView curves={report.result} />
-        </Suspense>
+        <>
+          <Charts>
+            <CurvesView curves={report.result} />
+          </Charts>
+          <Priced report={report} />
+        </>
       );
   }
+}
+
+/** The workloads a report's analysis took (a building-block sizing takes none). */
+function workloadsOf(report: ReportSnapshot) {
+  return 'workloads' in report.inputs ? report.inputs.workloads : [];
 }
 
 function configurationsOf(report: ReportSnapshot): ConfigurationInput[] {
@@ -62,7 +141,7 @@ function configurationsOf(report: ReportSnapshot): ConfigurationInput[] {
 /** Put the report's workloads and (first) configuration into Size, as a copy to edit. */
 function editCopy(report: ReportSnapshot) {
   const first = report.kind === 'size' ? report.result.configuration : report.configurations.find(isFullConfiguration);
-  workflow.setWorkloads(report.inputs.workloads);
+  workflow.setWorkloads(workloadsOf(report));
   if (first) workflow.setDraft(draftFromConfiguration(first, report.kind === 'size'));
   workflow.startRun(null);
 }
@@ -98,7 +177,8 @@ export default function ReportPage() {
   const data = report.data;
   return (
     <article className="page report-page">
-      <ReportHeader report={data} reportHref={href.report}>
+      <ReportHeader report={data} reportHref={href.report} diffHref={href.diff}>
+        {workloadsOf(data).length ? (
         <p className="no-print">
           <button
             type="button"
@@ -111,9 +191,10 @@ export default function ReportPage() {
           </button>{' '}
           <span className="muted">(this report stays as it is)</span>
         </p>
+        ) : null}
       </ReportHeader>
       <Body report={data} />
-      <InputsSummary workloads={data.inputs.workloads} configurations={configurationsOf(data)} />
+      {workloadsOf(data).length ? <InputsSummary workloads={workloadsOf(data)} configurations={configurationsOf(data)} /> : null}
     </article>
   );
 }

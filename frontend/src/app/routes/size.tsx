@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorState, FormErrors, Loading, SelectField } from '@/components';
+import { ErrorState, FormErrors, Loading, MoneyFields, SelectField, TcoPanel } from '@/components';
 import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import {
@@ -32,6 +32,7 @@ export default function SizePage() {
   const workloads = useWorkflow((s) => s.workloads);
   const draft = useWorkflow((s) => s.draft);
   const run = useWorkflow((s) => s.run);
+  const money = useWorkflow((s) => s.money);
   const outcome = useRun(run);
   const array = useArrayDetail(draft.arrayId);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
@@ -71,8 +72,9 @@ export default function SizePage() {
       workloads,
       configuration: draftToReference(draft),
       flashCacheOptionsGb: sizing && draft.cacheOptionsGb.length ? draft.cacheOptionsGb : null,
+      ...(sizing ? { money } : {}),
     }),
-    [sizing, workloads, draft],
+    [sizing, workloads, draft, money],
   );
   // the API's own field constraints, checked here before any request
   const request = useMemo(() => runRequest(next), [next]);
@@ -80,7 +82,9 @@ export default function SizePage() {
   const [attempted, setAttempted] = useState(false);
   const pageRef = useRef<HTMLElement>(null);
 
-  const stale = run !== null && (!same(run.workloads, workloads) || !same(run.configuration, next.configuration) || run.kind !== next.kind);
+  const stale =
+    run !== null &&
+    (!same(run.workloads, workloads) || !same(run.configuration, next.configuration) || run.kind !== next.kind || !same(run.money, next.money));
   const apiError = outcome.error instanceof ApiError ? outcome.error : null;
   // the server's field messages are about the inputs it was sent: gone once those inputs change
   const validation = apiError?.isValidation && !stale ? apiError : null;
@@ -130,6 +134,8 @@ export default function SizePage() {
         cacheOptionErrors={errors.entries().filter(([k]) => k.startsWith('flash_cache_options_gb')).flatMap(([, m]) => m)}
       />
 
+      {sizing ? <MoneyFields value={money} onChange={workflow.setMoney} errors={errors.scope('money')} /> : null}
+
       <div className="action-bar" role="region" aria-label="Run">
         <button type="button" className="primary big" disabled={!canRun || outcome.isFetching} onClick={start}>
           {outcome.isFetching ? (sizing ? 'Sizing…' : 'Evaluating…') : sizing ? 'Size it' : 'Evaluate'}
@@ -175,6 +181,7 @@ export default function SizePage() {
             configuration={data.configuration}
             packaging={a?.packaging ?? null}
           />
+          {data.sizing?.tco ? <TcoPanel tco={data.sizing.tco} /> : null}
           {hasObserved(run.workloads) ? (
             <section className="card observed-step" aria-labelledby="observed-title">
               <h3 id="observed-title">What you have now: host-observed vs predicted latency</h3>
@@ -214,6 +221,14 @@ export default function SizePage() {
             workloads={run.workloads}
             configuration={data.configuration}
             currentScheme={isFullConfiguration(data.configuration) ? data.configuration.pools[0]?.raid.scheme : data.configuration.raid_scheme}
+            renderSave={(inputs) => (
+              <SaveShare
+                input={{ kind: 'raid-grid', inputs }}
+                defaultName={`RAID grid: ${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
+                reportHref={href.report}
+                onSaved={recentReports.remember}
+              />
+            )}
           />
           <Suspense fallback={<Loading label="Loading what-if…" />}>
             <WhatIfPanel

@@ -4,7 +4,7 @@ export { preloadResultCharts, ResultsView } from './components/results-view';
 export { Verdicts } from './components/verdicts';
 export { BillSummary } from './components/bill-summary';
 export { BackendLoad } from './components/backend-load';
-export { RaidGrid } from './components/raid-grid';
+export { RaidGrid, RaidGridTable } from './components/raid-grid';
 export { UtilizationPanel } from './components/utilization-panel';
 export { CapacityWaterfall } from './components/capacity-waterfall';
 export { useRun, run, runRequest, type RunInput, type RunOutcome } from './hooks/use-run';

@@ -6,6 +6,11 @@
 import type {
   BuildingBlocksResult,
   CompareResult,
+  CompareSnapshot,
+  GrowthSnapshot,
+  ReportDiff,
+  SizeSnapshot,
+  Tco,
   CurvesResult,
   DegradedComparison,
   EvaluationResult,
@@ -18,7 +23,6 @@ import type {
   RaidGrid,
   RangesResult,
   Recommendation,
-  ReportSnapshot,
   SensitivityResult,
   SizingResult,
   TraceJob,
@@ -49,6 +53,9 @@ import rangesOltp from '../fixtures/ranges-oltp.json';
 import recommendOltp from '../fixtures/recommend-oltp.json';
 import reportCompare from '../fixtures/report-compare.json';
 import reportSize from '../fixtures/report-size.json';
+import reportGrowth from '../fixtures/report-growth.json';
+import reportDiff from '../fixtures/report-diff.json';
+import tcoOltp from '../fixtures/tco-oltp-fas3170.json';
 import sensitivityOltp from '../fixtures/sensitivity-oltp.json';
 import sizeOltp from '../fixtures/size-oltp-fas3170.json';
 import traceJobDone from '../fixtures/trace-job-done.json';
@@ -66,8 +73,14 @@ export const fixtures = {
   curvesOltp: curvesOltp as unknown as CurvesResult,
   raidGridOltp: raidGridOltp as unknown as RaidGrid,
   compareOltp: compareOltp as unknown as CompareResult,
-  reportCompare: reportCompare as unknown as ReportSnapshot,
-  reportSize: reportSize as unknown as ReportSnapshot,
+  reportCompare: reportCompare as unknown as CompareSnapshot,
+  reportSize: reportSize as unknown as SizeSnapshot,
+  /** A growth report (24 months) of the OLTP template on 144 drives, with the money the report priced. */
+  reportGrowth: reportGrowth as unknown as GrowthSnapshot,
+  /** Two sizings of the OLTP template on a FAS3170 (the second with 20% more IOPS), side by side. */
+  reportDiff: reportDiff as unknown as ReportDiff,
+  /** The money of the OLTP template sized on a FAS3170 (list prices in USD, 5 years). */
+  tcoOltp: tcoOltp as unknown as Tco,
   // analyses of the OLTP template on the sized FAS3170 (POST /whatif/*)
   growthOltp: growthOltp as unknown as GrowthProjection,
   sensitivityOltp: sensitivityOltp as unknown as SensitivityResult,

@@ -49,6 +49,13 @@ export const handlers = [
       ? HttpResponse.json(fixtures.reportCompare)
       : params.id === fixtures.reportSize.id
         ? HttpResponse.json(fixtures.reportSize)
-        : HttpResponse.json({ detail: `report '${String(params.id)}' not found` }, { status: 404 }),
+        : params.id === fixtures.reportGrowth.id
+          ? HttpResponse.json(fixtures.reportGrowth)
+          : HttpResponse.json({ detail: `report '${String(params.id)}' not found` }, { status: 404 }),
+  ),
+  http.get('*/api/v1/reports/:id/diff/:other', ({ params }) =>
+    params.id === fixtures.reportDiff.before && params.other === fixtures.reportDiff.after
+      ? HttpResponse.json(fixtures.reportDiff)
+      : HttpResponse.json({ detail: `report '${String(params.other)}' not found` }, { status: 404 }),
   ),
 ];

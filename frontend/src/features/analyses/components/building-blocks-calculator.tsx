@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 
 import { Figure, formatNumber, NumberField, SelectField, Stat, TextField, type SelectGroup } from '@/components';
 import { ApiError } from '@/lib/api-error';
-import type { ArrayModel, BlockKind, BuildingBlock, BuildingBlocksRequest, BlockTarget, DriveSpec, RaidScheme } from '@/lib/api-types';
+import type { ArrayModel, BlockKind, BuildingBlock, BuildingBlocksRequest, BuildingBlocksResult, BlockTarget, DriveSpec, RaidScheme } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
 
 import { useBuildingBlocks } from '../api/size-building-blocks';
@@ -16,6 +16,8 @@ type BuildingBlocksCalculatorProps = {
   drives?: DriveSpec[];
   /** Preselected array (e.g. the configuration's). */
   initialArrayId?: string | null;
+  /** Save & share for the request behind the results shown (the page supplies it). */
+  renderSave?: (inputs: BuildingBlocksRequest) => ReactNode;
 };
 
 type Source = 'catalog' | 'own';
@@ -54,7 +56,92 @@ function arrayGroups(arrays: ArrayModel[]): SelectGroup[] {
 }
 
 /** How many blocks (controller + shelves, or nodes) a throughput or capacity target needs, and the racks, power and density. */
-export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId }: BuildingBlocksCalculatorProps) {
+/** Blocks, racks, power and density of a building-block sizing (as computed or as a report saved it). */
+export function BuildingBlocksView({ result: r }: { result: BuildingBlocksResult }) {
+  return (
+    <>
+      <p className="verdict-overall ok">
+        {r.sizing.blocks} block{r.sizing.blocks === 1 ? '' : 's'} in {r.sizing.racks} rack{r.sizing.racks === 1 ? '' : 's'} ({r.sizing.binding} binds)
+      </p>
+      <dl className="stat-grid blocks-stats">
+        <Stat label="Blocks">{r.sizing.blocks}</Stat>
+        <Stat label="Racks">
+          {r.sizing.racks} <span className="muted">({r.sizing.blocks_per_rack} blocks each)</span>
+        </Stat>
+        <Stat label="Rack units">{formatNumber(r.sizing.rack_units)} U</Stat>
+        <Stat label="Power">{r.sizing.power_w === null ? 'unknown' : `${formatNumber(r.sizing.power_w / 1000)} kW`}</Stat>
+        <Stat label="Reads">
+          <Figure label="Read throughput of all blocks" figure={r.sizing.read_gb_s} />
+        </Stat>
+        <Stat label="Writes">
+          <Figure label="Write throughput of all blocks" figure={r.sizing.write_gb_s} />
+        </Stat>
+        <Stat label="Per rack unit">
+          <Figure label="Performance density" figure={r.sizing.gb_s_per_rack_unit} />
+        </Stat>
+        <Stat label="Per full rack">
+          <Figure label="Reads of a full rack" figure={r.sizing.gb_s_per_rack} />
+        </Stat>
+        <Stat label="Power per rack">{show(r.sizing.power_kw_per_rack, 'kW', 'unknown')}</Stat>
+        <Stat label="Capacity">
+          {formatNumber(r.sizing.usable_pb)} PB <span className="muted">usable of {formatNumber(r.sizing.raw_pb)} raw</span>
+        </Stat>
+        <Stat label="Drives">{formatNumber(r.sizing.drives)}</Stat>
+        {r.sizing.iops !== null ? (
+          <Stat label="Random IOPS">{formatNumber(r.sizing.iops)}</Stat>
+        ) : null}
+      </dl>
+      <div className="table-scroll">
+        <table className="data-table">
+          <caption>Blocks each requirement needs alone</caption>
+          <thead>
+            <tr>
+              <th scope="col">Requirement</th>
+              <th scope="col">Target</th>
+              <th scope="col">Blocks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.sizing.needs.map((n) => (
+              <tr key={n.need} className={n.need === r.sizing.binding ? 'row-binding' : undefined}>
+                <th scope="row">
+                  {n.need}
+                  {n.need === r.sizing.binding ? <span className="col-note">binds</span> : null}
+                </th>
+                <td>
+                  {formatNumber(n.target)} {n.unit}
+                </td>
+                <td>
+                  <Figure label={`Blocks for ${n.need}`} figure={n.blocks_formula} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted">
+        One block: {r.sizing.block.name}, {formatNumber(r.sizing.block.rack_units)} U, {r.sizing.block.drives} drives
+        {r.derived ? (
+          <>
+            {' '}
+            · reads <Figure label="Reads of one block" figure={r.derived.read_gb_s} /> · writes{' '}
+            <Figure label="Writes of one block" figure={r.derived.write_gb_s} />
+            {r.derived.iops ? (
+              <>
+                {' '}
+                · <Figure label="IOPS of one block" figure={r.derived.iops} />
+              </>
+            ) : null}
+          </>
+        ) : null}
+        . {r.sizing.block.source}
+      </p>
+      <p className="muted">{r.sizing.text}</p>
+    </>
+  );
+}
+
+export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId, renderSave }: BuildingBlocksCalculatorProps) {
   const [target, setTarget] = useState<BlockTarget>({ ...EMPTY_TARGET, read_gb_s: 50 });
   const [source, setSource] = useState<Source>('catalog');
   const [arrayId, setArrayId] = useState(initialArrayId && arrays.some((a) => a.id === initialArrayId) ? initialArrayId : '');
@@ -215,85 +302,10 @@ export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId }
       <QueryState loading="Sizing the blocks…" failed="The building blocks could not be sized" query={blocks} />
       {r ? (
         <div className={blocks.isFetching ? 'is-updating' : undefined} data-testid="building-blocks-result">
-          <p className="verdict-overall ok">
-            {r.sizing.blocks} block{r.sizing.blocks === 1 ? '' : 's'} in {r.sizing.racks} rack{r.sizing.racks === 1 ? '' : 's'} ({r.sizing.binding} binds)
-          </p>
-          <dl className="stat-grid blocks-stats">
-            <Stat label="Blocks">{r.sizing.blocks}</Stat>
-            <Stat label="Racks">
-              {r.sizing.racks} <span className="muted">({r.sizing.blocks_per_rack} blocks each)</span>
-            </Stat>
-            <Stat label="Rack units">{formatNumber(r.sizing.rack_units)} U</Stat>
-            <Stat label="Power">{r.sizing.power_w === null ? 'unknown' : `${formatNumber(r.sizing.power_w / 1000)} kW`}</Stat>
-            <Stat label="Reads">
-              <Figure label="Read throughput of all blocks" figure={r.sizing.read_gb_s} />
-            </Stat>
-            <Stat label="Writes">
-              <Figure label="Write throughput of all blocks" figure={r.sizing.write_gb_s} />
-            </Stat>
-            <Stat label="Per rack unit">
-              <Figure label="Performance density" figure={r.sizing.gb_s_per_rack_unit} />
-            </Stat>
-            <Stat label="Per full rack">
-              <Figure label="Reads of a full rack" figure={r.sizing.gb_s_per_rack} />
-            </Stat>
-            <Stat label="Power per rack">{show(r.sizing.power_kw_per_rack, 'kW', 'unknown')}</Stat>
-            <Stat label="Capacity">
-              {formatNumber(r.sizing.usable_pb)} PB <span className="muted">usable of {formatNumber(r.sizing.raw_pb)} raw</span>
-            </Stat>
-            <Stat label="Drives">{formatNumber(r.sizing.drives)}</Stat>
-            {r.sizing.iops !== null ? (
-              <Stat label="Random IOPS">{formatNumber(r.sizing.iops)}</Stat>
-            ) : null}
-          </dl>
-          <div className="table-scroll">
-            <table className="data-table">
-              <caption>Blocks each requirement needs alone</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Requirement</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Blocks</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.sizing.needs.map((n) => (
-                  <tr key={n.need} className={n.need === r.sizing.binding ? 'row-binding' : undefined}>
-                    <th scope="row">
-                      {n.need}
-                      {n.need === r.sizing.binding ? <span className="col-note">binds</span> : null}
-                    </th>
-                    <td>
-                      {formatNumber(n.target)} {n.unit}
-                    </td>
-                    <td>
-                      <Figure label={`Blocks for ${n.need}`} figure={n.blocks_formula} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p className="muted">
-            One block: {r.sizing.block.name}, {formatNumber(r.sizing.block.rack_units)} U, {r.sizing.block.drives} drives
-            {r.derived ? (
-              <>
-                {' '}
-                · reads <Figure label="Reads of one block" figure={r.derived.read_gb_s} /> · writes{' '}
-                <Figure label="Writes of one block" figure={r.derived.write_gb_s} />
-                {r.derived.iops ? (
-                  <>
-                    {' '}
-                    · <Figure label="IOPS of one block" figure={r.derived.iops} />
-                  </>
-                ) : null}
-              </>
-            ) : null}
-            . {r.sizing.block.source}
-          </p>
-          <p className="muted">{r.sizing.text}</p>
+          <BuildingBlocksView result={r} />
         </div>
       ) : null}
+      {r && request && renderSave ? renderSave(request) : null}
     </section>
   );
 }

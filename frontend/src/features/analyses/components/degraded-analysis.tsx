@@ -2,7 +2,7 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 
 import { Figure, NumberField, SelectField } from '@/components';
 import { ApiError } from '@/lib/api-error';
-import type { ConfigurationInput, DegradedRequest, ModeResult, Outcome, Workload } from '@/lib/api-types';
+import type { ConfigurationInput, DegradedComparison, DegradedRequest, ModeResult, Outcome, Workload } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
@@ -13,6 +13,8 @@ import { QueryState } from './query-state';
 type DegradedAnalysisProps = {
   workloads: Workload[];
   configuration: ConfigurationInput;
+  /** Save & share for the request behind the results shown (the page supplies it). */
+  renderSave?: (inputs: DegradedRequest) => ReactNode;
 };
 
 const URE_OPTIONS = [
@@ -35,8 +37,103 @@ function Row({ label, modes, cell, className }: { label: ReactNode; modes: ModeR
   );
 }
 
+/** The degraded modes side by side (a result as computed or as a report saved it). */
+export function DegradedView({ result: r }: { result: DegradedComparison }) {
+  const windows = r.modes.find((m) => m.outcome)?.outcome?.windows.map((w) => w.window) ?? [];
+  const pools = [...new Set(r.modes.flatMap((m) => m.rebuild.map((x) => x.pool)))];
+  return (
+    <>
+      <p data-testid="degraded-summary">{r.text}</p>
+      <div className="table-scroll">
+        <table className="data-table degraded-table">
+          <caption className="visually-hidden">Degraded modes side by side</caption>
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              {r.modes.map((m) => (
+                <th scope="col" key={m.mode} className={m.mode === r.worst_mode ? 'worst' : undefined}>
+                  {MODE_LABELS[m.mode]}
+                  {m.mode === r.worst_mode ? <span className="col-note">worst</span> : null}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            <Row
+              label="Verdict"
+              modes={r.modes}
+              cell={(m, o) => (
+                <>
+                  <span className={o.passed ? 'badge badge-ok' : 'badge badge-fail'}>{o.passed ? 'Meets' : 'Fails'}</span>
+                  {m.note ? <span className="col-note">{m.note}</span> : null}
+                </>
+              )}
+            />
+            <Row label="Nearest limit" modes={r.modes} cell={(_, o) => <span className="small">{binding(o.binding)}</span>} />
+            <Row label="Headroom used" modes={r.modes} cell={(_, o) => show(o.headroom_used_pct, '%')} />
+            <Row label="Busiest component" modes={r.modes} cell={(_, o) => show(o.max_utilization_pct, '%')} />
+            <Row label="Worst read latency" modes={r.modes} cell={(_, o) => show(o.read_latency_ms, 'ms')} />
+            <Row label="Capacity fill" modes={r.modes} cell={(_, o) => show(o.fill_pct, '%', '—')} />
+            {windows.map((w) => (
+              <Row
+                key={w}
+                label={`${w}: read latency`}
+                modes={r.modes}
+                cell={(_, o) => {
+                  const x = o.windows.find((y) => y.window === w);
+                  return x ? (
+                    <>
+                      {show(x.read_latency_ms, 'ms')} <span className={x.passed ? 'delta-better' : 'delta-worse'}>{x.passed ? '✓' : '✗'}</span>
+                    </>
+                  ) : (
+                    '—'
+                  );
+                }}
+              />
+            ))}
+            {pools.map((pool) => (
+              <tr key={pool} className="group-row">
+                <th scope="row">Rebuild{pools.length > 1 || pool !== 'pool' ? ` of ${pool}` : ''}</th>
+                {r.modes.map((m) => {
+                  const x = m.rebuild.find((y) => y.pool === pool);
+                  return (
+                    <td key={m.mode} data-testid={x ? 'rebuild-exposure' : undefined}>
+                      {x ? (
+                        <>
+                          <Figure label={`Rebuild time (${pool})`} figure={x.rebuild_hours} />
+                          <span className="col-note">
+                            further failure <Figure label={`Further failure during the rebuild (${pool})`} figure={x.further_failure_pct} />
+                            {x.unreadable_sector_pct ? (
+                              <>
+                                {' '}
+                                · unreadable sector <Figure label={`Unreadable sector during the rebuild (${pool})`} figure={x.unreadable_sector_pct} />
+                              </>
+                            ) : null}{' '}
+                            · {x.failures_tolerated_during_rebuild} more failure{x.failures_tolerated_during_rebuild === 1 ? '' : 's'} tolerated
+                          </span>
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {r.modes.flatMap((m) => m.rebuild).length ? (
+        <ul className="notes">
+          {r.modes.flatMap((m) => m.rebuild.map((x) => <li key={`${m.mode}-${x.pool}`}>{x.text}</li>))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 /** Normal, a drive failed, rebuilding and a controller down, side by side, with rebuild hours and exposure. */
-export function DegradedAnalysis({ workloads, configuration }: DegradedAnalysisProps) {
+export function DegradedAnalysis({ workloads, configuration, renderSave }: DegradedAnalysisProps) {
   const [afr, setAfr] = useState(2);
   const [ure, setUre] = useState('1e-15');
   const settled = useDebouncedValue({ afr, ure }, 400);
@@ -48,8 +145,6 @@ export function DegradedAnalysis({ workloads, configuration }: DegradedAnalysisP
   const r = degraded.data;
   const headingId = useId();
   const errors = fieldErrors(degraded.error instanceof ApiError && degraded.error.isValidation ? degraded.error.fieldErrors : null);
-  const windows = r?.modes.find((m) => m.outcome)?.outcome?.windows.map((w) => w.window) ?? [];
-  const pools = [...new Set(r?.modes.flatMap((m) => m.rebuild.map((x) => x.pool)) ?? [])];
 
   return (
     <section className="card analysis" aria-labelledby={headingId} id="degraded" data-testid="degraded-analysis">
@@ -64,93 +159,10 @@ export function DegradedAnalysis({ workloads, configuration }: DegradedAnalysisP
       <QueryState loading="Evaluating each degraded mode…" failed="The degraded modes could not be evaluated" query={degraded} workloads={workloads} />
       {r ? (
         <div className={degraded.isFetching ? 'is-updating' : undefined}>
-          <p data-testid="degraded-summary">{r.text}</p>
-          <div className="table-scroll">
-            <table className="data-table degraded-table">
-              <caption className="visually-hidden">Degraded modes side by side</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Figure</th>
-                  {r.modes.map((m) => (
-                    <th scope="col" key={m.mode} className={m.mode === r.worst_mode ? 'worst' : undefined}>
-                      {MODE_LABELS[m.mode]}
-                      {m.mode === r.worst_mode ? <span className="col-note">worst</span> : null}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                <Row
-                  label="Verdict"
-                  modes={r.modes}
-                  cell={(m, o) => (
-                    <>
-                      <span className={o.passed ? 'badge badge-ok' : 'badge badge-fail'}>{o.passed ? 'Meets' : 'Fails'}</span>
-                      {m.note ? <span className="col-note">{m.note}</span> : null}
-                    </>
-                  )}
-                />
-                <Row label="Nearest limit" modes={r.modes} cell={(_, o) => <span className="small">{binding(o.binding)}</span>} />
-                <Row label="Headroom used" modes={r.modes} cell={(_, o) => show(o.headroom_used_pct, '%')} />
-                <Row label="Busiest component" modes={r.modes} cell={(_, o) => show(o.max_utilization_pct, '%')} />
-                <Row label="Worst read latency" modes={r.modes} cell={(_, o) => show(o.read_latency_ms, 'ms')} />
-                <Row label="Capacity fill" modes={r.modes} cell={(_, o) => show(o.fill_pct, '%', '—')} />
-                {windows.map((w) => (
-                  <Row
-                    key={w}
-                    label={`${w}: read latency`}
-                    modes={r.modes}
-                    cell={(_, o) => {
-                      const x = o.windows.find((y) => y.window === w);
-                      return x ? (
-                        <>
-                          {show(x.read_latency_ms, 'ms')} <span className={x.passed ? 'delta-better' : 'delta-worse'}>{x.passed ? '✓' : '✗'}</span>
-                        </>
-                      ) : (
-                        '—'
-                      );
-                    }}
-                  />
-                ))}
-                {pools.map((pool) => (
-                  <tr key={pool} className="group-row">
-                    <th scope="row">Rebuild{pools.length > 1 || pool !== 'pool' ? ` of ${pool}` : ''}</th>
-                    {r.modes.map((m) => {
-                      const x = m.rebuild.find((y) => y.pool === pool);
-                      return (
-                        <td key={m.mode} data-testid={x ? 'rebuild-exposure' : undefined}>
-                          {x ? (
-                            <>
-                              <Figure label={`Rebuild time (${pool})`} figure={x.rebuild_hours} />
-                              <span className="col-note">
-                                further failure <Figure label={`Further failure during the rebuild (${pool})`} figure={x.further_failure_pct} />
-                                {x.unreadable_sector_pct ? (
-                                  <>
-                                    {' '}
-                                    · unreadable sector <Figure label={`Unreadable sector during the rebuild (${pool})`} figure={x.unreadable_sector_pct} />
-                                  </>
-                                ) : null}{' '}
-                                · {x.failures_tolerated_during_rebuild} more failure{x.failures_tolerated_during_rebuild === 1 ? '' : 's'} tolerated
-                              </span>
-                            </>
-                          ) : (
-                            '—'
-                          )}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {r.modes.flatMap((m) => m.rebuild).length ? (
-            <ul className="notes">
-              {r.modes.flatMap((m) => m.rebuild.map((x) => <li key={`${m.mode}-${x.pool}`}>{x.text}</li>))}
-            </ul>
-          ) : null}
+          <DegradedView result={r} />
         </div>
       ) : null}
+      {r && renderSave ? renderSave(body) : null}
     </section>
   );
 }

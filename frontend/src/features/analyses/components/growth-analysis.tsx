@@ -56,8 +56,75 @@ function latencyChart(p: GrowthProjection) {
   return { series, markers, yMax };
 }
 
+/** The growth projection: verdicts, break months and the charts (as computed or as a report saved it). */
+export function GrowthView({ projection: p }: { projection: GrowthProjection }) {
+  const util = p.points.length > 1 ? utilizationChart(p) : null;
+  const latency = p.points.length > 1 ? latencyChart(p) : null;
+  return (
+    <>
+      <p className={p.first_break_month === null ? 'verdict-overall ok' : 'verdict-overall fail'} data-testid="growth-summary">
+        {p.text}
+      </p>
+      <p className="muted">{p.formula}</p>
+      <ul className="break-list">
+        {p.windows.map((w) => (
+          <li key={w.window}>
+            <span className={w.break_month === null ? 'badge badge-ok' : 'badge badge-fail'}>
+              {w.break_month === null ? 'holds' : `month ${w.break_month}`}
+            </span>{' '}
+            {w.text}
+            {w.binding ? <span className="muted"> ({binding(w.binding)})</span> : null}
+          </li>
+        ))}
+        <li>
+          <span className={p.capacity_break_month === null ? 'badge badge-ok' : 'badge badge-fail'}>
+            {p.capacity_break_month === null ? 'holds' : `month ${p.capacity_break_month}`}
+          </span>{' '}
+          Capacity:{' '}
+          {p.capacity_break_month === null
+            ? `fits through month ${p.months} (${show(p.points.at(-1)?.fill_pct, '%')} full at the end).`
+            : `the capacity needed exceeds the allowed fill in month ${p.capacity_break_month}.`}
+        </li>
+      </ul>
+      {util && latency ? (
+        <div className="chart-grid">
+          <CurveChart
+            title="Busiest component per window, and capacity fill, by month"
+            summary={`Busiest component per window and capacity fill over ${p.months} months. ${p.text}`}
+            series={util.series}
+            xLabel="Month"
+            yLabel="Busy, full [%]"
+            markers={util.markers}
+            lines={util.lines}
+            height={300}
+          />
+          <CurveChart
+            title="Read latency by month"
+            summary={`Read latency per window over ${p.months} months. ${p.windows.map((w) => w.text).join(' ')}`}
+            series={latency.series}
+            xLabel="Month"
+            yLabel="Read latency [ms]"
+            yMax={latency.yMax}
+            markers={latency.markers}
+            height={300}
+          />
+        </div>
+      ) : (
+        <p className="empty">Nothing grows: the workloads have no growth rate or no horizon, so there is a single month to show.</p>
+      )}
+      {p.notes.length ? (
+        <ul className="notes">
+          {p.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 /** Month by month as the workloads grow: when each window and the capacity first break. */
-export default function GrowthAnalysis({ workloads, configuration, degraded }: AnalysisProps) {
+export default function GrowthAnalysis({ workloads, configuration, degraded, renderSave }: AnalysisProps<GrowthRequest>) {
   const [months, setMonths] = useState<number | null>(null);
   const [step, setStep] = useState(1);
   const options = useDebouncedValue({ months, step }, 400);
@@ -69,8 +136,6 @@ export default function GrowthAnalysis({ workloads, configuration, degraded }: A
   const p = growth.data;
   const headingId = useId();
   const errors = fieldErrors(growth.error instanceof ApiError && growth.error.isValidation ? growth.error.fieldErrors : null);
-  const util = p && p.points.length > 1 ? utilizationChart(p) : null;
-  const latency = p && p.points.length > 1 ? latencyChart(p) : null;
 
   return (
     <section className="card analysis" aria-labelledby={headingId} id="growth" data-testid="growth-analysis">
@@ -98,65 +163,10 @@ export default function GrowthAnalysis({ workloads, configuration, degraded }: A
       <QueryState loading="Projecting growth…" failed="The growth projection failed" query={growth} workloads={workloads} />
       {p ? (
         <div className={growth.isFetching ? 'is-updating' : undefined}>
-          <p className={p.first_break_month === null ? 'verdict-overall ok' : 'verdict-overall fail'} data-testid="growth-summary">
-            {p.text}
-          </p>
-          <p className="muted">{p.formula}</p>
-          <ul className="break-list">
-            {p.windows.map((w) => (
-              <li key={w.window}>
-                <span className={w.break_month === null ? 'badge badge-ok' : 'badge badge-fail'}>
-                  {w.break_month === null ? 'holds' : `month ${w.break_month}`}
-                </span>{' '}
-                {w.text}
-                {w.binding ? <span className="muted"> ({binding(w.binding)})</span> : null}
-              </li>
-            ))}
-            <li>
-              <span className={p.capacity_break_month === null ? 'badge badge-ok' : 'badge badge-fail'}>
-                {p.capacity_break_month === null ? 'holds' : `month ${p.capacity_break_month}`}
-              </span>{' '}
-              Capacity:{' '}
-              {p.capacity_break_month === null
-                ? `fits through month ${p.months} (${show(p.points.at(-1)?.fill_pct, '%')} full at the end).`
-                : `the capacity needed exceeds the allowed fill in month ${p.capacity_break_month}.`}
-            </li>
-          </ul>
-          {util && latency ? (
-            <div className="chart-grid">
-              <CurveChart
-                title="Busiest component per window, and capacity fill, by month"
-                summary={`Busiest component per window and capacity fill over ${p.months} months. ${p.text}`}
-                series={util.series}
-                xLabel="Month"
-                yLabel="Busy, full [%]"
-                markers={util.markers}
-                lines={util.lines}
-                height={300}
-              />
-              <CurveChart
-                title="Read latency by month"
-                summary={`Read latency per window over ${p.months} months. ${p.windows.map((w) => w.text).join(' ')}`}
-                series={latency.series}
-                xLabel="Month"
-                yLabel="Read latency [ms]"
-                yMax={latency.yMax}
-                markers={latency.markers}
-                height={300}
-              />
-            </div>
-          ) : (
-            <p className="empty">Nothing grows: the workloads have no growth rate or no horizon, so there is a single month to show.</p>
-          )}
-          {p.notes.length ? (
-            <ul className="notes">
-              {p.notes.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          ) : null}
+          <GrowthView projection={p} />
         </div>
       ) : null}
+      {p && renderSave ? renderSave(body) : null}
     </section>
   );
 }

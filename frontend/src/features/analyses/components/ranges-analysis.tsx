@@ -93,17 +93,103 @@ function SkewNote({ r, tracesHref }: { r: RangesResult; tracesHref?: string }) {
   );
 }
 
-type RangesAnalysisProps = AnalysisProps & {
+type RangesAnalysisProps = AnalysisProps<RangesRequest> & {
   /** Where traces are analysed (the skew note links there). */
   tracesHref?: string;
 };
 
+/** The bands and the ranking of the uncertainties (as computed or as a report saved it). */
+export function RangesView({ result: r, tracesHref }: { result: RangesResult; tracesHref?: string }) {
+  const [metric, setMetric] = useState<Metric>('headroom');
+  const rows = tornadoRows(r.ranking, metric);
+  const unit = metric === 'headroom' ? 'points' : 'ms';
+  const pctMax = scaleOf(r.headroom_used_pct, r.max_utilization_pct, ...r.windows.flatMap((w) => [w.headroom_used_pct, w.max_utilization_pct]));
+  const msMax = scaleOf(r.read_latency_ms, ...r.windows.map((w) => w.read_latency_ms));
+  return (
+    <>
+      <p data-testid="ranges-summary">{r.text}</p>
+      {r.pass_probability !== null ? (
+        <p>
+          Meets every target in <strong>{show(r.pass_probability * 100, '%')}</strong> of {r.samples} samples.
+        </p>
+      ) : null}
+      <div className="table-scroll">
+        <table className="data-table band-table">
+          <caption>Bands: low – high (expected)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              <th scope="col">Band</th>
+              <th scope="col" className="band-col">
+                <span className="visually-hidden">Band drawn, expected value marked</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            <BandRow label="Headroom used" band={r.headroom_used_pct} max={pctMax} note={binding(r.expected.binding)} />
+            <BandRow label="Busiest component" band={r.max_utilization_pct} max={pctMax} />
+            <BandRow label="Worst read latency" band={r.read_latency_ms} max={msMax} />
+            {r.capability_scale ? <BandRow label="Sustainable load" band={r.capability_scale} note="x today's load" /> : null}
+            {r.windows.map((w) => (
+              <BandRow key={w.window} label={`${w.window}: read latency`} band={w.read_latency_ms} max={msMax} />
+            ))}
+            {r.windows.map((w) => (
+              <BandRow key={`${w.window}-h`} label={`${w.window}: headroom used`} band={w.headroom_used_pct} max={pctMax} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <SkewNote r={r} tracesHref={tracesHref} />
+      <div className="section-head">
+        <h3>Which uncertainty matters</h3>
+        <MetricToggle metric={metric} onChange={setMetric} name="ranges-metric" />
+      </div>
+      <TornadoChart
+        title="Uncertainties ranked by their swing"
+        summary={`Most influential: ${r.most_influential}. ${rows.map((x) => `${x.label} ${signed(x.low)} / ${signed(x.high)} ${unit}`).join('; ')}.`}
+        rows={rows}
+        xLabel={metric === 'headroom' ? 'Change in headroom used [points]' : 'Change in worst read latency [ms]'}
+        unit={unit}
+        lowName="Low end"
+        highName="High end"
+      />
+      <details className="options">
+        <summary>The ranges assumed</summary>
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Input</th>
+                <th scope="col">Low</th>
+                <th scope="col">Expected</th>
+                <th scope="col">High</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(Object.keys(UNCERTAINTY_LABELS) as (keyof Uncertainty)[]).map((k) => {
+                const range = r.uncertainty[k];
+                return range ? (
+                  <tr key={k}>
+                    <th scope="row">{UNCERTAINTY_LABELS[k]}</th>
+                    <td>{show(range.low)}</td>
+                    <td>{show(range.expected)}</td>
+                    <td>{show(range.high)}</td>
+                  </tr>
+                ) : null;
+              })}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </>
+  );
+}
+
 /** Low / expected / high bands over the plausible ranges of the inputs nobody measures well, and which matters most. */
-export default function RangesAnalysis({ workloads, configuration, degraded, tracesHref }: RangesAnalysisProps) {
+export default function RangesAnalysis({ workloads, configuration, degraded, tracesHref, renderSave }: RangesAnalysisProps) {
   const [method, setMethod] = useState<BandMethod>('ends');
   const [samples, setSamples] = useState(64);
   const [coverage, setCoverage] = useState(90);
-  const [metric, setMetric] = useState<Metric>('headroom');
   const settled = useDebouncedValue({ method, samples, coverage }, 400);
   const body: RangesRequest = useMemo(
     () => ({
@@ -123,10 +209,6 @@ export default function RangesAnalysis({ workloads, configuration, degraded, tra
   const r = ranges.data;
   const headingId = useId();
   const errors = fieldErrors(ranges.error instanceof ApiError && ranges.error.isValidation ? ranges.error.fieldErrors : null);
-  const rows = r ? tornadoRows(r.ranking, metric) : [];
-  const unit = metric === 'headroom' ? 'points' : 'ms';
-  const pctMax = r ? scaleOf(r.headroom_used_pct, r.max_utilization_pct, ...r.windows.flatMap((w) => [w.headroom_used_pct, w.max_utilization_pct])) : 1;
-  const msMax = r ? scaleOf(r.read_latency_ms, ...r.windows.map((w) => w.read_latency_ms)) : 1;
 
   return (
     <section className="card analysis" aria-labelledby={headingId} id="ranges" data-testid="ranges-analysis">
@@ -159,82 +241,10 @@ export default function RangesAnalysis({ workloads, configuration, degraded, tra
       <QueryState loading="Evaluating the ends of the ranges…" failed="The ranges could not be computed" query={ranges} workloads={workloads} />
       {r ? (
         <div className={ranges.isFetching ? 'is-updating' : undefined}>
-          <p data-testid="ranges-summary">{r.text}</p>
-          {r.pass_probability !== null ? (
-            <p>
-              Meets every target in <strong>{show(r.pass_probability * 100, '%')}</strong> of {r.samples} samples.
-            </p>
-          ) : null}
-          <div className="table-scroll">
-            <table className="data-table band-table">
-              <caption>Bands: low – high (expected)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Figure</th>
-                  <th scope="col">Band</th>
-                  <th scope="col" className="band-col">
-                    <span className="visually-hidden">Band drawn, expected value marked</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                <BandRow label="Headroom used" band={r.headroom_used_pct} max={pctMax} note={binding(r.expected.binding)} />
-                <BandRow label="Busiest component" band={r.max_utilization_pct} max={pctMax} />
-                <BandRow label="Worst read latency" band={r.read_latency_ms} max={msMax} />
-                {r.capability_scale ? <BandRow label="Sustainable load" band={r.capability_scale} note="x today's load" /> : null}
-                {r.windows.map((w) => (
-                  <BandRow key={w.window} label={`${w.window}: read latency`} band={w.read_latency_ms} max={msMax} />
-                ))}
-                {r.windows.map((w) => (
-                  <BandRow key={`${w.window}-h`} label={`${w.window}: headroom used`} band={w.headroom_used_pct} max={pctMax} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <SkewNote r={r} tracesHref={tracesHref} />
-          <div className="section-head">
-            <h3>Which uncertainty matters</h3>
-            <MetricToggle metric={metric} onChange={setMetric} name="ranges-metric" />
-          </div>
-          <TornadoChart
-            title="Uncertainties ranked by their swing"
-            summary={`Most influential: ${r.most_influential}. ${rows.map((x) => `${x.label} ${signed(x.low)} / ${signed(x.high)} ${unit}`).join('; ')}.`}
-            rows={rows}
-            xLabel={metric === 'headroom' ? 'Change in headroom used [points]' : 'Change in worst read latency [ms]'}
-            unit={unit}
-            lowName="Low end"
-            highName="High end"
-          />
-          <details className="options">
-            <summary>The ranges assumed</summary>
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Input</th>
-                    <th scope="col">Low</th>
-                    <th scope="col">Expected</th>
-                    <th scope="col">High</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {(Object.keys(UNCERTAINTY_LABELS) as (keyof Uncertainty)[]).map((k) => {
-                    const range = r.uncertainty[k];
-                    return range ? (
-                      <tr key={k}>
-                        <th scope="row">{UNCERTAINTY_LABELS[k]}</th>
-                        <td>{show(range.low)}</td>
-                        <td>{show(range.expected)}</td>
-                        <td>{show(range.high)}</td>
-                      </tr>
-                    ) : null;
-                  })}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <RangesView result={r} tracesHref={tracesHref} />
         </div>
       ) : null}
+      {r && renderSave ? renderSave(body) : null}
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { useId, useMemo, useState } from 'react';
 import { TornadoChart, type TornadoRow } from '@/charts/tornado-chart';
 import { NumberField } from '@/components';
 import { ApiError } from '@/lib/api-error';
-import type { SensitivityRequest, SensitivitySteps, TornadoBar } from '@/lib/api-types';
+import type { SensitivityRequest, SensitivityResult, SensitivitySteps, TornadoBar } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
@@ -69,7 +69,35 @@ export function MetricToggle({ metric, onChange, name }: { metric: Metric; onCha
 }
 
 /** Each input moved down and up by a step (one at a time), ranked by how far it moves the result. */
-export default function SensitivityAnalysis({ workloads, configuration, degraded }: AnalysisProps) {
+/** The tornado of a sensitivity result (as computed or as a report saved it). */
+export function SensitivityView({ result: r, metric }: { result: SensitivityResult; metric: Metric }) {
+  const rows = tornadoRows(r.bars, metric);
+  const notApplicable = r.bars.filter((b) => !b.applicable);
+  const unit = metric === 'headroom' ? 'points' : 'ms';
+  return (
+    <>
+      <p data-testid="sensitivity-summary">{r.text}</p>
+      <p className="muted">
+        At the base: headroom used {show(r.base.headroom_used_pct, '%')} ({binding(r.base.binding)}), worst read latency{' '}
+        {show(r.base.read_latency_ms, 'ms')}.
+      </p>
+      <TornadoChart
+        title={metric === 'headroom' ? 'Change in headroom used, ranked' : 'Change in read latency, ranked'}
+        summary={`Ranked: ${rows.map((x) => `${x.label} ${signed(x.low)} / ${signed(x.high)} ${unit}`).join('; ')}.`}
+        rows={rows}
+        xLabel={metric === 'headroom' ? 'Change in headroom used [points]' : 'Change in worst read latency [ms]'}
+        unit={unit}
+        lowName="Input down"
+        highName="Input up"
+      />
+      {notApplicable.length ? (
+        <p className="muted">Not applicable to this configuration: {notApplicable.map((b) => b.label).join('; ')}.</p>
+      ) : null}
+    </>
+  );
+}
+
+export default function SensitivityAnalysis({ workloads, configuration, degraded, renderSave }: AnalysisProps<SensitivityRequest>) {
   const [steps, setSteps] = useState<SensitivitySteps>(DEFAULT_STEPS);
   const [metric, setMetric] = useState<Metric>('headroom');
   const settled = useDebouncedValue(steps, 400);
@@ -78,9 +106,6 @@ export default function SensitivityAnalysis({ workloads, configuration, degraded
   const r = sensitivity.data;
   const headingId = useId();
   const errors = fieldErrors(sensitivity.error instanceof ApiError && sensitivity.error.isValidation ? sensitivity.error.fieldErrors : null).scope('steps');
-  const rows = r ? tornadoRows(r.bars, metric) : [];
-  const notApplicable = r ? r.bars.filter((b) => !b.applicable) : [];
-  const unit = metric === 'headroom' ? 'points' : 'ms';
 
   return (
     <section className="card analysis" aria-labelledby={headingId} id="sensitivity" data-testid="sensitivity-analysis">
@@ -95,25 +120,10 @@ export default function SensitivityAnalysis({ workloads, configuration, degraded
       <QueryState loading="Moving each input…" failed="The sensitivity analysis failed" query={sensitivity} workloads={workloads} />
       {r ? (
         <div className={sensitivity.isFetching ? 'is-updating' : undefined}>
-          <p data-testid="sensitivity-summary">{r.text}</p>
-          <p className="muted">
-            At the base: headroom used {show(r.base.headroom_used_pct, '%')} ({binding(r.base.binding)}), worst read latency{' '}
-            {show(r.base.read_latency_ms, 'ms')}.
-          </p>
-          <TornadoChart
-            title={metric === 'headroom' ? 'Change in headroom used, ranked' : 'Change in read latency, ranked'}
-            summary={`Ranked: ${rows.map((x) => `${x.label} ${signed(x.low)} / ${signed(x.high)} ${unit}`).join('; ')}.`}
-            rows={rows}
-            xLabel={metric === 'headroom' ? 'Change in headroom used [points]' : 'Change in worst read latency [ms]'}
-            unit={unit}
-            lowName="Input down"
-            highName="Input up"
-          />
-          {notApplicable.length ? (
-            <p className="muted">Not applicable to this configuration: {notApplicable.map((b) => b.label).join('; ')}.</p>
-          ) : null}
+          <SensitivityView result={r} metric={metric} />
         </div>
       ) : null}
+      {r && renderSave ? renderSave(body) : null}
       <details className="options">
         <summary>Step sizes</summary>
         <div className="grid grid-3">

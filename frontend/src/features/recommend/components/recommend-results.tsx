@@ -1,18 +1,64 @@
 import type { ReactNode } from 'react';
 
-import { formatNumber } from '@/components';
+import { Figure, formatNumber } from '@/components';
 import type { Recommendation, RecommendedConfiguration } from '@/lib/api-types';
 
 type RecommendResultsProps = {
   recommendation: Recommendation;
-  /** Open a recommended configuration in Size. */
-  onUse: (configuration: RecommendedConfiguration) => void;
+  /** Open a recommended configuration in Size (none on a saved report). */
+  onUse?: (configuration: RecommendedConfiguration) => void;
   /** Shown between the summary and the table (the cost vs latency chart). */
   chart?: ReactNode;
 };
 
 function money(v: number | null | undefined): string {
   return v == null ? 'unknown' : `${formatNumber(v)} USD`;
+}
+
+/** Each recommended configuration's TCO at the three reduction ratios, and the choice that flips as the ratio drops. */
+function RatioTable({ recommendation: r }: { recommendation: Recommendation }) {
+  const priced = r.configurations.filter((c) => c.tco);
+  if (!priced.length) return null;
+  const first = priced[0]!.tco!;
+  return (
+    <div className="table-scroll" data-testid="recommend-ratios">
+      <table className="data-table">
+        <caption>
+          TCO over {first.years} years ({first.currency}) at three data-reduction ratios: each configuration grown to hold the data
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Configuration</th>
+            {first.ratios.map((c) => (
+              <th scope="col" key={c.case}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {priced.map((c) => (
+            <tr key={`${c.rank}-${c.array_id}-${c.drive_id}`}>
+              <th scope="row">
+                {c.rank}. {c.model}, {c.drive_name}
+              </th>
+              {c.tco!.ratios.map((x) => (
+                <td key={x.case}>
+                  <Figure label={`TCO, ${x.label}, ${c.model}`} figure={x.tco} />
+                  {x.drives_added ? <span className="col-note">+{formatNumber(x.drives_added)} drives</span> : null}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {r.ratio_flip ? (
+        <p className={r.ratio_flip.flips ? 'notice' : 'muted'} data-testid="ratio-flip">
+          {r.ratio_flip.words}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 /** The ranked configurations (Pareto-optimal ones marked), the arrays that cannot meet the load, and why. */
@@ -52,10 +98,13 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                 <th scope="col">List cost</th>
                 <th scope="col">Usable</th>
                 <th scope="col">Read latency</th>
+                <th scope="col">TCO</th>
                 <th scope="col">Binding</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
+                {onUse ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Action</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -81,18 +130,22 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                   <td>{money(c.cost_usd)}</td>
                   <td>{formatNumber(c.usable_tb)} TB</td>
                   <td>{c.read_latency_ms == null ? 'saturated' : `${formatNumber(c.read_latency_ms)} ms`}</td>
+                  <td>{c.tco ? <Figure label={`TCO over ${c.tco.years} years, ${c.model}`} figure={c.tco.total} /> : '—'}</td>
                   <td className="small">{c.binding_constraint}</td>
-                  <td>
-                    <button type="button" onClick={() => onUse(c)} aria-label={`Open ${c.model} with ${c.drive_name} in Size`} title="Open in Size">
-                      Open
-                    </button>
-                  </td>
+                  {onUse ? (
+                    <td>
+                      <button type="button" onClick={() => onUse(c)} aria-label={`Open ${c.model} with ${c.drive_name} in Size`} title="Open in Size">
+                        Open
+                      </button>
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ) : null}
+      <RatioTable recommendation={r} />
       {r.infeasible.length ? (
         <details className="infeasible">
           <summary>{r.infeasible.length} arrays cannot meet the workloads</summary>

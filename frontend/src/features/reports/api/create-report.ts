@@ -4,12 +4,21 @@ import { api } from '@/lib/api-client';
 import type { ReportCreated } from '@/lib/api-types';
 import type { components } from '@/api/schema';
 
-/** What a report stores: the request behind a result (the server recomputes the result). */
+type Schemas = components['schemas'];
+
+/** What a report stores: the request behind a result, as the analysis takes it (the server recomputes the result). */
 export type ReportInput =
-  | components['schemas']['EvaluateReportInput']
-  | components['schemas']['SizeReportInput']
-  | components['schemas']['CompareReportInput']
-  | components['schemas']['CurvesReportInput'];
+  | Schemas['EvaluateReportInput']
+  | Schemas['SizeReportInput']
+  | Schemas['CompareReportInput']
+  | Schemas['CurvesReportInput']
+  | Schemas['RecommendReportInput']
+  | Schemas['RaidGridReportInput']
+  | Schemas['GrowthReportInput']
+  | Schemas['SensitivityReportInput']
+  | Schemas['RangesReportInput']
+  | Schemas['DegradedReportInput']
+  | Schemas['BuildingBlocksReportInput'];
 
 /** `POST /api/v1/reports`: save a snapshot; 201 with its id, share URL and owner token. */
 export function createReport(body: ReportInput): Promise<ReportCreated> {

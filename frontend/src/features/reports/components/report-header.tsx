@@ -8,6 +8,8 @@ import { useRecomputeReport } from '../api/recompute-report';
 type ReportHeaderProps = {
   report: ReportSnapshot;
   reportHref: (id: string) => string;
+  /** The page that diffs this report against another (the app's route table). */
+  diffHref?: (before: string, after?: string) => string;
   children?: ReactNode;
 };
 
@@ -16,10 +18,17 @@ const KIND: Record<ReportSnapshot['kind'], string> = {
   size: 'Sizing',
   compare: 'Comparison',
   curves: 'Curves',
+  recommend: 'Recommendation',
+  'raid-grid': 'RAID grid',
+  growth: 'Growth',
+  sensitivity: 'Sensitivity',
+  ranges: 'Ranges',
+  degraded: 'Degraded modes',
+  'building-blocks': 'Building blocks',
 };
 
 /** The report's name, provenance (versions, when), export links and recomputation. */
-export function ReportHeader({ report, reportHref, children }: ReportHeaderProps) {
+export function ReportHeader({ report, reportHref, diffHref, children }: ReportHeaderProps) {
   const recompute = useRecomputeReport();
   const created = new Date(report.created_at);
   return (
@@ -39,6 +48,12 @@ export function ReportHeader({ report, reportHref, children }: ReportHeaderProps
         ) : null}
       </p>
       <nav className="report-actions no-print" aria-label="Report actions">
+        <a className="button primary" href={reportExportUrl(report.id, 'pdf')} download data-testid="download-pdf">
+          Proposal (PDF)
+        </a>
+        <a className="button" href={reportExportUrl(report.id, 'xlsx')} download data-testid="download-xlsx">
+          BOM workbook (XLSX)
+        </a>
         <a href={reportExportUrl(report.id, 'json')} download>
           Export JSON
         </a>
@@ -51,10 +66,17 @@ export function ReportHeader({ report, reportHref, children }: ReportHeaderProps
         <button type="button" disabled={recompute.isPending} onClick={() => recompute.mutate(report.id)}>
           {recompute.isPending ? 'Recomputing…' : 'Recompute on the current engine'}
         </button>
+        {diffHref ? <a href={diffHref(report.id)}>Compare with another report</a> : null}
       </nav>
       {recompute.data ? (
         <p role="status">
           Recomputed as a new report: <a href={reportHref(recompute.data.id)}>{recompute.data.id}</a>
+          {diffHref ? (
+            <>
+              {' '}
+              (<a href={diffHref(report.id, recompute.data.id)}>side by side</a>)
+            </>
+          ) : null}
           {recompute.data.changes?.filter((c) => c.changed).length
             ? ` (${recompute.data.changes.filter((c) => c.changed).length} headline figures changed)`
             : ' (no headline figure changed)'}

@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/api-error';
 
 import { useCreateReport, type ReportInput } from '../api/create-report';
 import { useDeleteReport } from '../api/delete-report';
+import { ExportLinks } from './export-links';
 
 type SaveShareProps = {
   /** The report to save, without its name; null while there is nothing to save. */
@@ -16,7 +17,8 @@ type SaveShareProps = {
   onSaved?: (report: { id: string; name: string; kind: string }) => void;
 };
 
-/** "Save & share": stores the snapshot and shows the link to the read-only report page. */
+/** "Save & share": stores the snapshot and shows the link to the read-only report page and its downloads
+ * (the proposal as PDF, the BOM workbook, CSV, JSON). */
 export function SaveShare({ input, defaultName, reportHref, onSaved }: SaveShareProps) {
   const [name, setName] = useState(defaultName);
   const [copied, setCopied] = useState(false);
@@ -37,7 +39,7 @@ export function SaveShare({ input, defaultName, reportHref, onSaved }: SaveShare
   }
 
   return (
-    <section className="card save-share" aria-labelledby={headingId}>
+    <section className="card save-share no-print" aria-labelledby={headingId}>
       <h2 id={headingId}>Save &amp; share</h2>
       {!created ? (
         <form
@@ -76,6 +78,7 @@ export function SaveShare({ input, defaultName, reportHref, onSaved }: SaveShare
               {copied ? 'Copied' : 'Copy link'}
             </button>
           </p>
+          <ExportLinks reportId={created.id} />
           <details>
             <summary>Owner token (to delete the report; shown only now)</summary>
             <p>

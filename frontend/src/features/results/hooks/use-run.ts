@@ -5,6 +5,7 @@ import type {
   CurvesResult,
   EvaluateRequest,
   EvaluationResult,
+  MoneyInputs,
   SizeRequest,
   SizingResult,
   Workload,
@@ -21,6 +22,8 @@ export type RunInput = {
   /** The configuration, headroom targets included (a catalog reference carries them too). */
   configuration: ConfigurationInput;
   flashCacheOptionsGb: number[] | null;
+  /** Sizing: what the TCO assumes; absent = the API's defaults. */
+  money?: MoneyInputs;
 };
 
 export type RunOutcome =
@@ -63,7 +66,14 @@ export function runRequest(
     return {
       kind: 'size',
       schema: 'SizeRequest',
-      body: { workloads, configuration, flash_cache_options_gb: options && options.length ? options : null, degraded: 'none', max_drives: null },
+      body: {
+        workloads,
+        configuration,
+        flash_cache_options_gb: options && options.length ? options : null,
+        degraded: 'none',
+        max_drives: null,
+        ...(input.money ? { money: input.money } : {}),
+      },
     };
   }
   return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null } };
