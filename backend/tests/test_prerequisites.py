@@ -4,6 +4,7 @@ no Node.js (or one older than 20.19), no PostgreSQL for the tests."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,8 @@ MAKE = "/usr/bin/make"
 
 
 def make(*args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MAKEFLAGS": ""}
+    # A make of its own, as a user types it: not a sub-make of the `make test` that runs this file.
+    env = {key: value for key, value in os.environ.items() if key not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     if path is not None:
         env["PATH"] = path
     return subprocess.run(
@@ -33,8 +35,8 @@ def executable(path: Path, text: str) -> Path:
 
 
 def one_line(stderr: str) -> str:
-    """make's message without make's own closing ``make: *** [...] Error 1`` line."""
-    lines = [line for line in stderr.splitlines() if not line.startswith("make: ***")]
+    """make's message without make's own closing ``make: *** [...] Error 1`` line (``make[N]: ***`` in a sub-make)."""
+    lines = [line for line in stderr.splitlines() if not re.match(r"make(\[\d+\])?: \*\*\*", line)]
     assert len(lines) == 1, stderr
     return lines[0]
 
