@@ -55,6 +55,7 @@ from models.base import InputError
 from models.cache_share import cache_shares_gb
 from models.capacity import physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
+from models.checks import TOLERANCE, describe, within, within_array
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
 from models.controller import (
     ControllerLoad,
@@ -332,11 +333,16 @@ class RowCheck:
 
     @property
     def passed(self) -> bool:
-        return math.isfinite(self.value) and self.value <= self.limit + 1e-9
+        return within(self.value, self.limit)
 
     @property
     def ratio(self) -> float:
         return self.value / self.limit if self.limit > 0 else (0.0 if self.value <= 0 else math.inf)
+
+    @property
+    def words(self) -> str:
+        """The check in one line, in its own unit (:func:`models.checks.describe`)."""
+        return describe(self.name, self.value, self.limit, self.window)
 
 
 @dataclass(frozen=True)
@@ -1028,7 +1034,7 @@ class BatchModel:
         """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom
         (``usable_tb`` their usable capacity, if known).
         Within a family it never turns false as drives grow (usable grows with n: fill never rises)."""
-        return self._fill_pct(rows, fam, usable_tb) <= self.headroom.capacity_max_fill_pct + 1e-9
+        return within_array(self._fill_pct(rows, fam, usable_tb), self.headroom.capacity_max_fill_pct)
 
     def _fill_pct(self, rows: IntArray, fam: IntArray, usable_tb: FloatArray | None = None) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
@@ -1176,7 +1182,7 @@ class BatchModel:
             mb_s = self.window_mb_s[wi]
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
-            st.ok.append(100 * u_port <= cfg.headroom.port_max_pct + 1e-9)
+            st.ok.append(within(100 * u_port, cfg.headroom.port_max_pct))
             front = FrontEnd(
                 r_ctrl_ms=0.0,
                 port_utilization=u_port,
@@ -1200,7 +1206,7 @@ class BatchModel:
             if ctrl.backend_mb_s is not None:
                 at = self.state_segments[s]
                 u = 100.0 * mb_s[at] / (ctrl.backend_mb_s * ctrl.serving)
-                ok[at] = u <= self.headroom.port_max_pct + 1e-9
+                ok[at] = within_array(u, self.headroom.port_max_pct)
         return ok
 
     def _controllers(self, wi: int, backend_ios: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -1295,9 +1301,9 @@ class BatchModel:
                 wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
             )
             self.seg_ctrl[wi], self.seg_fo[wi] = 100 * u, 100 * fo
-            seg_ok &= 100 * u <= ctrl_limit + 1e-9
+            seg_ok &= within_array(100 * u, ctrl_limit)
             bus_ok &= self._bus_ok(work)
-            seg_ok &= np.isnan(fo) | (100 * fo <= self.headroom.failover_max_pct + 1e-9)
+            seg_ok &= np.isnan(fo) | within_array(100 * fo, self.headroom.failover_max_pct)
             port_ms = np.asarray([st.port_ms[wi] for st in self.states], dtype=np.float64).reshape(
                 len(self.states), len(members)
             )[self.seg_state]
@@ -1469,7 +1475,7 @@ class BatchModel:
         among them unless they are many (:data:`PRUNE_SHARE`; a row's figures are elementwise:
         the same whichever rows it is evaluated with). The rows evaluated carry their
         window-independent figures (:class:`_Rows`) from one window to the next."""
-        lim = self.headroom.drive_max_pct + 1e-9
+        lim = self.headroom.drive_max_pct
         if known is None:
             known = _Rows(rows, self._segments(rows) if segments is None else segments)
         at = known
@@ -1485,15 +1491,15 @@ class BatchModel:
                     at = at.subset(still)
             u, u_par, phases, _, dwpd = self._latencies(wi, at, every=False)
             seg = at.seg
-            keep = (100 * u <= lim) & (100 * u_par <= lim)
+            keep = within_array(100 * u, lim) & within_array(100 * u_par, lim)
             rated = at.gathered("rated_dwpd", self.seg_rated_dwpd)
-            keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
+            keep &= np.isnan(rated) | within_array(dwpd, rated)
             net = self._network_pct(wi, at.rows, seg)
-            keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
+            keep &= np.isnan(net) | within_array(net, self.headroom.port_max_pct)
             for i, read_ms in phases.items():
                 target = self.members[wi][i].target_ms
                 assert target is not None
-                keep &= read_ms <= target + 1e-9
+                keep &= within_array(read_ms, target)
             if sub.size == good.size:
                 good &= keep
             else:
@@ -1561,7 +1567,7 @@ class BatchModel:
         cancellation: each figure is exact to a few ulps).
         """
         nseg = self.seg_len.size
-        limit = (self.headroom.drive_max_pct + 1e-9) * (1.0 + UTILIZATION_MARGIN)
+        limit = (self.headroom.drive_max_pct + TOLERANCE) * (1.0 + UTILIZATION_MARGIN)
         t = self.seg_times
         s0 = min(1.0, self.fill)  # planned_span: s0 = min(1, max(footprint / usable, fill)) in [s0, 1]
         span_fill = s0 + self.seg_scatter * (1.0 - s0)  # and s = s0 + scatter (1 - s0) from it; 1 at s0 = 1
@@ -1740,16 +1746,16 @@ class BatchModel:
         port = self.st_port[state].T
         ctrl_limit = self.st_ctrl_limit[state]
         passed = self._capacity_ok(rows, fam_ix, usable_tb)
-        passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
-        passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
-        passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
-        passed &= np.all(ctrl <= ctrl_limit + 1e-9, axis=0)
-        passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
-        passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
+        passed &= np.all(within_array(drive, hr.drive_max_pct), axis=0)
+        passed &= np.all(within_array(parity, hr.drive_max_pct), axis=0)
+        passed &= np.isnan(rated) | np.all(within_array(wear, rated), axis=0)
+        passed &= np.all(within_array(ctrl, ctrl_limit), axis=0)
+        passed &= np.all(np.isnan(fo) | within_array(fo, hr.failover_max_pct), axis=0)
+        passed &= np.all(within_array(port, hr.port_max_pct), axis=0)
         passed &= self.seg_bus_ok[seg]
-        passed &= np.all(np.isnan(network) | (network <= hr.port_max_pct + 1e-9), axis=0)
+        passed &= np.all(np.isnan(network) | within_array(network, hr.port_max_pct), axis=0)
         for t, (_, _, target, _) in enumerate(targets):
-            passed &= phase_lat[t] <= target + 1e-9
+            passed &= within_array(phase_lat[t], target)
         return RowDetail(
             rows=rows,
             windows=self.windows,
