@@ -17,10 +17,13 @@ measurements. Published sources are cited by their key in ``docs/sources.md``
 Modules: :mod:`~models.catalog.schemas` (record and file types), :mod:`~models.catalog.loader`
 (reading and cross-checking), :mod:`~models.catalog.build` (:func:`build_configuration` turns
 records into a ready :class:`~models.configuration.Configuration`),
-:mod:`~models.catalog.raid_schemes` (engine-derived RAID scheme records).
+:mod:`~models.catalog.raid_schemes` (engine-derived RAID scheme records),
+:mod:`~models.catalog.coverage` (:func:`calibration_gaps`: every record states per part how
+calibrated it is, :mod:`models.provenance`).
 """
 
 from models.catalog.build import build_configuration
+from models.catalog.coverage import calibration_gaps
 from models.catalog.loader import CATALOG_INDEX, catalog_json_schema, load_catalog
 from models.catalog.raid_schemes import raid_scheme_records
 from models.catalog.schemas import (
@@ -61,6 +64,7 @@ __all__ = [
     "WorkloadTemplate",
     "WriteLogOption",
     "build_configuration",
+    "calibration_gaps",
     "catalog_json_schema",
     "load_catalog",
     "raid_scheme_records",
