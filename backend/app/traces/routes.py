@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import StringConstraints
+from starlette.concurrency import run_in_threadpool
 
 from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
@@ -145,7 +146,10 @@ async def create(
         Query(
             min_length=1,
             max_length=2000,
-            description="a trace already in the trace storage, instead of a body",
+            description=(
+                "a trace already in the trace storage, instead of a body: a URL of the storage's own "
+                "scheme under its root (no other protocol, no chained '::' URL; 422 otherwise)"
+            ),
         ),
     ] = None,
     idempotency_key: IdempotencyKeyHeader = None,
@@ -169,12 +173,21 @@ async def create(
     )
     settings: Settings = request.app.state.settings
     write = service.IdempotentWrite(idempotency_key, settings.idempotency_ttl_s) if idempotency_key else None
+    if source_url is not None:
+        service.check_source_url(runner.store, source_url)  # as text, before anything opens it
     try:
-        service.check_queue(session, runner.limits)  # before reading the body
-        service.check_reachable(runner)
+        await run_in_threadpool(service.check_queue, session, runner.limits)  # before reading the body
+        await run_in_threadpool(service.check_reachable, runner)
         if source_url is not None:
-            created, replayed = service.submit_url(
-                session, runner, source_url, options, settings.max_trace_bytes, partitions, write
+            created, replayed = await run_in_threadpool(
+                service.submit_url,
+                session,
+                runner,
+                source_url,
+                options,
+                settings.max_trace_bytes,
+                partitions,
+                write,
             )
         else:
             chunks, filename = await body_chunks(request, "trace")

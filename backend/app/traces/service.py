@@ -45,7 +45,7 @@ from backend.app.traces.cluster import WORKER_PREFIX, SchedulerUnavailable
 from backend.app.traces.jobs import JobSpec, TraceLimits, spec_of
 from backend.app.traces.schemas import TraceJob as TraceJobOut
 from backend.app.traces.schemas import TraceJobCreated
-from backend.app.traces.storage import StorageUnavailable, TraceStore, open_url
+from backend.app.traces.storage import StorageUnavailable, TraceStore
 from models.traces import MalformedTraceError, TraceAnalysis, TraceError, TraceOptions
 from models.traces.parse import sniff
 from models.traces.records import BadLine
@@ -292,9 +292,11 @@ def submit_url(
     partitions: int | None = None,
     write: IdempotentWrite | None = None,
 ) -> tuple[TraceJobCreated, bool]:
-    """Queue the analysis of a trace already in the storage, named by URL, with the checks of an
-    upload (size, head); InvalidInput at ``source_url`` for a URL outside the storage or missing.
-    With an ``Idempotency-Key``, the request is the options and the URL."""
+    """Queue the analysis of a trace already in the storage, named by URL; InvalidInput at
+    ``source_url`` for a URL the store refuses (another protocol, a chained URL, outside the
+    root: checked as text before anything opens it), a missing object or one too large. The
+    trace is read in the job only (a file that is not a trace fails the job). With an
+    ``Idempotency-Key``, the request is the options and the URL. Blocking: call it in a thread."""
     idempotency = None
     if write is not None:
         h = write.digest(options, partitions)
@@ -315,12 +317,19 @@ def submit_url(
             f"the trace is {size:,} bytes, more than the limit of {max_bytes:,}",
             "too_large",
         )
-    with open_url(full_url) as stream:
-        _check_head(stream.read(SNIFF_BYTES), options)
     job = _new_job(session, runner, posixpath.basename(full_url), options, partitions)
     job.source_url = full_url
     job.size_bytes = size
     return _accept(session, runner, job, idempotency)
+
+
+def check_source_url(store: TraceStore, url: str) -> None:
+    """InvalidInput at ``source_url`` when the store refuses the URL as text (no I/O: see
+    :meth:`TraceStore.path_of`)."""
+    try:
+        store.path_of(url)
+    except ValueError as exc:
+        raise InvalidInput.at(("query", "source_url"), str(exc), "url_not_allowed") from exc
 
 
 def _discard(session: Session, store: TraceStore, job_id: str) -> None:

@@ -10572,7 +10572,7 @@ export interface operations {
                 volumes?: string[];
                 /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
                 partitions?: number;
-                /** @description a trace already in the trace storage, instead of a body */
+                /** @description a trace already in the trace storage, instead of a body: a URL of the storage's own scheme under its root (no other protocol, no chained '::' URL; 422 otherwise) */
                 source_url?: string;
             };
             header?: {
