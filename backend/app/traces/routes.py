@@ -63,6 +63,7 @@ def get_runner(request: Request) -> service.Runner:
             max_text_bytes=settings.max_trace_text_bytes,
             max_records=settings.max_trace_records,
             queue_max=settings.trace_queue_max,
+            stall_s=settings.trace_job_stall_s,
         )
         store = trace_store(settings)
         if settings.dask_scheduler_address:
@@ -209,9 +210,10 @@ async def create(
 
 
 @router.get("/{job_id}", responses=error_responses(404))
-def get(session: SessionDep, job_id: JobId) -> TraceJob:
-    """Status and progress (% and records/s); with the analysis once done."""
-    return service.get(session, job_id)
+def get(request: Request, session: SessionDep, job_id: JobId) -> TraceJob:
+    """Status and progress (% and records/s); with the analysis once done. A job with no
+    progress for ``TRACE_JOB_STALL_S`` is failed by the watchdog."""
+    return service.get(session, job_id, request.app.state.settings.trace_job_stall_s)
 
 
 @router.delete(
@@ -221,7 +223,8 @@ def get(session: SessionDep, job_id: JobId) -> TraceJob:
     responses={204: {"description": "A finished job and its upload were deleted"}, **error_responses(404)},
 )
 def delete(session: SessionDep, runner: RunnerDep, job_id: JobId) -> Response:
-    """Cancel a queued or running job (202, the job); delete a finished one (204)."""
+    """Cancel a queued job (202, the job, cancelled); ask a running one to stop (202, the job,
+    ``cancel_requested``), and cancel it at once when asked again; delete a finished one (204)."""
     job = service.cancel(session, runner.store, job_id)
     if job is None:
         return Response(status_code=status.HTTP_204_NO_CONTENT)

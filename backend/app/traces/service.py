@@ -42,7 +42,7 @@ from backend.app.core import idempotency as idem
 from backend.app.core.errors import InvalidInput, NotFound
 from backend.app.tables import TRACE_JOB_ACTIVE, IdempotencyKey, TraceJob, new_uuid, utcnow
 from backend.app.traces.cluster import WORKER_PREFIX, SchedulerUnavailable
-from backend.app.traces.jobs import JobSpec, TraceLimits, spec_of
+from backend.app.traces.jobs import JobSpec, TraceLimits, fail_stalled, spec_of
 from backend.app.traces.schemas import TraceJob as TraceJobOut
 from backend.app.traces.schemas import TraceJobCreated
 from backend.app.traces.storage import StorageUnavailable, TraceStore
@@ -128,7 +128,10 @@ def parse_options(values: dict[str, Any]) -> TraceOptions:
 
 
 def check_queue(session: Session, limits: TraceLimits) -> None:
-    """QueueFull when ``limits.queue_max`` jobs are queued or running already (in any process)."""
+    """QueueFull when ``limits.queue_max`` live jobs are queued or running already (in any
+    process); stalled jobs are failed first (:func:`~backend.app.traces.jobs.fail_stalled`), so
+    they never hold a slot."""
+    fail_stalled(session, limits.stall_s)
     active = session.scalar(
         select(func.count()).select_from(TraceJob).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
     )
@@ -362,10 +365,13 @@ def sweep_orphans(session_factory: sessionmaker[Session], store: TraceStore) -> 
     return len(orphans)
 
 
-def get(session: Session, job_id: str) -> TraceJobOut:
+def get(session: Session, job_id: str, stall_s: float | None = None) -> TraceJobOut:
+    """The job; with ``stall_s``, a live job with no progress for that long is failed first."""
     job = session.get(TraceJob, job_id)
     if job is None:
         raise NotFound("trace job", job_id)
+    if stall_s is not None and job.status in TRACE_JOB_ACTIVE and fail_stalled(session, stall_s):
+        session.refresh(job)
     detail = job.error_detail or {}
     return TraceJobOut(
         id=job.id,
@@ -387,14 +393,20 @@ def get(session: Session, job_id: str) -> TraceJobOut:
 
 
 def cancel(session: Session, store: TraceStore, job_id: str) -> TraceJobOut | None:
-    """Ask a queued or running job to stop (its status follows); delete a finished job and its files.
+    """``DELETE``: end a job whatever its state. A queued job is cancelled at once; a running
+    one is asked to stop (``cancel_requested``: it stops at its next progress check), and
+    cancelled at once when asked again (a job that does not stop never holds its slot); a
+    finished job is deleted with its files.
 
-    Returns the job for an active one, None when it was deleted.
+    Returns the job for one that was queued or running, None when it was deleted.
     """
     job = session.get(TraceJob, job_id)
     if job is None:
         raise NotFound("trace job", job_id)
     if job.status in TRACE_JOB_ACTIVE:
+        if job.status == "queued" or job.cancel_requested:
+            job.error = "cancelled" if job.status == "queued" else "cancelled (the analysis had not stopped)"
+            job.status = "cancelled"
         job.cancel_requested = True
         job.updated_at = utcnow()
         session.commit()
