@@ -688,14 +688,16 @@ export interface paths {
         };
         /**
          * Get
-         * @description Status and progress (% and records/s); with the analysis once done.
+         * @description Status and progress (% and records/s); with the analysis once done. A job with no
+         *     progress for ``TRACE_JOB_STALL_S`` is failed by the watchdog.
          */
         get: operations["traces-get"];
         put?: never;
         post?: never;
         /**
          * Delete
-         * @description Cancel a queued or running job (202, the job); delete a finished one (204).
+         * @description Cancel a queued job (202, the job, cancelled); ask a running one to stop (202, the job,
+         *     ``cancel_requested``), and cancel it at once when asked again; delete a finished one (204).
          */
         delete: operations["traces-delete"];
         options?: never;
@@ -10630,7 +10632,7 @@ export interface operations {
                 volumes?: string[];
                 /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
                 partitions?: number;
-                /** @description a trace already in the trace storage, instead of a body */
+                /** @description a trace already in the trace storage, instead of a body: a URL of the storage's own scheme under its root (no other protocol, no chained '::' URL; 422 otherwise) */
                 source_url?: string;
             };
             header?: {
