@@ -85,6 +85,7 @@ ENGINE_PATHS = (
     "whatif/max-workload",
     "whatif/ranges",
     "whatif/degraded",
+    "plan/replication",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

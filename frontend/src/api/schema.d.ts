@@ -487,6 +487,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/replication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replication
+         * @description Asynchronous or synchronous replication: WAN bandwidth per window, lag, the write latency a
+         *     distance adds, and the DR array sized for a failover.
+         */
+        post: operations["plan-replication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/raid-grid": {
         parameters: {
             query?: never;
@@ -3059,6 +3080,16 @@ export interface components {
             write_latency_ms: number | null;
             /** Write Size Kib */
             write_size_kib: number | null;
+        };
+        /**
+         * DrSide
+         * @description The DR array: sized for a failover, evaluated at the replicated writes.
+         */
+        DrSide: {
+            failover: components["schemas"]["SizingResult"];
+            replicated_writes: components["schemas"]["EvaluationResult"];
+            /** Text */
+            text: string;
         };
         /** DriveCreated */
         DriveCreated: {
@@ -6497,6 +6528,151 @@ export interface components {
          */
         ReplicationMode: "none" | "async" | "sync" | "cdp";
         /**
+         * ReplicationPlan
+         * @description How the data is replicated; the windows' change rates come from the workloads' phases.
+         */
+        ReplicationPlan: {
+            /**
+             * Distance Km
+             * @description fibre route length between sites
+             * @default 0
+             */
+            distance_km: number;
+            /**
+             * Equipment Ms
+             * @description switches, routers, DWDM on the path, both ways [ms]
+             * @default 0
+             */
+            equipment_ms: number;
+            /**
+             * Failover Load Pct
+             * @description load the DR array carries after a failover [%]
+             * @default 100
+             */
+            failover_load_pct: number;
+            /**
+             * Fibre Us Per Km
+             * @default 5
+             */
+            fibre_us_per_km: number;
+            /**
+             * Interval Minutes
+             * @description snapshot (update) interval [min] (async: required)
+             */
+            interval_minutes?: number | null;
+            /**
+             * Link Efficiency Pct
+             * @description share of the line rate replication gets (TCP/IP framing, other traffic) [%]; an estimate
+             * @default 80
+             */
+            link_efficiency_pct: number;
+            /**
+             * Link Mbit S
+             * @description the WAN link's line rate [Mbit/s]; null = the rate sized here
+             */
+            link_mbit_s?: number | null;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "async" | "sync";
+            /**
+             * Protocol Round Trips
+             * @default 2
+             */
+            protocol_round_trips: number;
+            /**
+             * Remote Ack Ms
+             * @default 0.1
+             */
+            remote_ack_ms: number;
+            /**
+             * Rpo Minutes
+             * @description recovery point objective [min] (async: required)
+             */
+            rpo_minutes?: number | null;
+            /**
+             * Unique Change Pct
+             * @description share of written bytes that are distinct blocks within one interval [%] (100: conservative)
+             * @default 100
+             */
+            unique_change_pct: number;
+            /**
+             * Wan Compression Ratio
+             * @description compression on the link (1: none)
+             * @default 1
+             */
+            wan_compression_ratio: number;
+            /**
+             * Window Hours
+             * @description how long each window lasts [h] (async: every window; the lag with a given link)
+             */
+            window_hours?: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * ReplicationRequest
+         * @description Replication of the workloads' writes; optionally the primary array and the DR array's family.
+         */
+        ReplicationRequest: {
+            /**
+             * Dr
+             * @description the DR array's family (drive_count null): sized for a failover, evaluated at the replicated writes
+             */
+            dr?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"]) | null;
+            plan: components["schemas"]["ReplicationPlan"];
+            /**
+             * Primary
+             * @description the primary array: its write latency with the synchronous link's added
+             */
+            primary?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"]) | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** ReplicationResult */
+        ReplicationResult: {
+            /** @description the busiest window's line rate: the link to buy */
+            bandwidth_mbit_s: components["schemas"]["Explained"];
+            /** Busiest Window */
+            busiest_window: string;
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            dr?: components["schemas"]["DrSide"] | null;
+            /** @description async: the lag at the busiest window */
+            lag_minutes: components["schemas"]["Explained"] | null;
+            /**
+             * Link Mbit S
+             * @description the link the lags are computed with [Mbit/s]
+             */
+            link_mbit_s: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "async" | "sync";
+            /** Notes */
+            notes: string[];
+            /** @description the primary array evaluated (its write latency before replication) */
+            primary?: components["schemas"]["EvaluationResult"] | null;
+            /** @description sync: latency added to every write [ms] */
+            sync_write_ms: components["schemas"]["Explained"] | null;
+            /** Text */
+            text: string;
+            /** Windows */
+            windows: components["schemas"]["WindowReplication"][];
+            /**
+             * Write Latency Ms
+             * @description sync with a primary: each window's write latency with the link's
+             */
+            write_latency_ms?: {
+                [key: string]: number | null;
+            };
+        };
+        /**
          * ReportCreated
          * @description A saved report: where to share it, and the token that alone can delete it (shown once).
          */
@@ -8126,6 +8302,24 @@ export interface components {
             read_latency_ms: number | null;
             /** Window */
             window: string;
+        };
+        /** WindowReplication */
+        WindowReplication: {
+            /** @description line rate this window needs [Mbit/s] */
+            bandwidth_mbit_s: components["schemas"]["Explained"];
+            /** @description what the link carries [MB/s] */
+            change_mb_s: components["schemas"]["Explained"];
+            /** @description async: the replica's lag at the window's end [min] */
+            lag_minutes: components["schemas"]["Explained"] | null;
+            /**
+             * Meets Rpo
+             * @description async: lag within the RPO with the link used
+             */
+            meets_rpo: boolean | null;
+            /** Window */
+            window: string;
+            /** @description front-end write rate of the window [MB/s] */
+            write_mb_s: components["schemas"]["Explained"];
         };
         /**
          * WindowResult
@@ -9976,6 +10170,66 @@ export interface operations {
                 };
             };
             /** @description The request body is larger than 33,554,432 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-replication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplicationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicationResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
                     [name: string]: unknown;

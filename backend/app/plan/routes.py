@@ -1,0 +1,22 @@
+"""``/plan/...``: the installed base; each route one line of work."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from backend.app.core.deps import SizingContextDep
+from backend.app.core.lanes import ENGINE_LANE, json_in_lane
+from backend.app.plan import service
+from backend.app.plan.schemas import ReplicationRequest
+from backend.app.schemas import error_responses
+from models.plan.replication import ReplicationResult
+
+router = APIRouter(prefix="/plan", tags=["plan"], responses=error_responses(400, 503))
+
+
+@router.post("/replication", response_model=ReplicationResult)
+async def replication(body: ReplicationRequest, ctx: SizingContextDep) -> Response:
+    """Asynchronous or synchronous replication: WAN bandwidth per window, lag, the write latency a
+    distance adds, and the DR array sized for a failover."""
+    return await json_in_lane(ENGINE_LANE["replication"], lambda: service.replication(body, ctx))
