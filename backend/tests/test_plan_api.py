@@ -84,3 +84,41 @@ def test_a_dr_family_with_a_drive_count_is_422_at_the_count(client: TestClient) 
     )
 
     assert error_locs(response) == [["body", "dr", "drive_count"]]
+
+
+# ---- expand
+
+INSTALLED = {**FAS3270, "drive_id": "hdd-10k-sas-600", "drive_count": 46}
+
+
+def test_one_shelf_more_adds_24_drives_and_a_shelf(client: TestClient) -> None:
+    result = ok(
+        post(client, "expand", workloads=[workload()], configuration=INSTALLED, expansion={"shelves": 1})
+    )
+
+    assert result["drives_added"]["value"] == 24
+    assert result["shelves_added"]["value"] == 1
+    assert len(result["windows"]) == 1 and result["windows"][0]["window"] == "business hours"
+
+
+def test_shelves_beyond_the_arrays_maximum_are_422_at_shelves(client: TestClient) -> None:
+    response = post(
+        client, "expand", workloads=[workload()], configuration=INSTALLED, expansion={"shelves": 60}
+    )
+
+    assert error_locs(response) == [["body", "expansion", "shelves"]]
+
+
+def test_a_drive_the_array_cannot_mix_is_422_at_its_drive_id(client: TestClient) -> None:
+    expansion = {"groups": [{"drive_id": "hdd-7k2-nlsas-22000", "count": 16}]}
+
+    response = post(client, "expand", workloads=[workload()], configuration=INSTALLED, expansion=expansion)
+
+    assert error_locs(response) == [["body", "expansion", "groups", 0, "drive_id"]]
+    assert "cannot take" in response.json()["detail"][0]["msg"]
+
+
+def test_an_empty_expansion_is_422_at_the_expansion(client: TestClient) -> None:
+    response = post(client, "expand", workloads=[workload()], configuration=INSTALLED, expansion={})
+
+    assert error_locs(response) == [["body", "expansion"]]

@@ -86,6 +86,7 @@ ENGINE_PATHS = (
     "whatif/ranges",
     "whatif/degraded",
     "plan/replication",
+    "plan/expand",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

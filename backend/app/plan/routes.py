@@ -8,8 +8,9 @@ from fastapi.responses import Response
 from backend.app.core.deps import SizingContextDep
 from backend.app.core.lanes import ENGINE_LANE, json_in_lane
 from backend.app.plan import service
-from backend.app.plan.schemas import ReplicationRequest
+from backend.app.plan.schemas import ExpandRequest, ReplicationRequest
 from backend.app.schemas import error_responses
+from models.plan.expand import ExpansionResult
 from models.plan.replication import ReplicationResult
 
 router = APIRouter(prefix="/plan", tags=["plan"], responses=error_responses(400, 503))
@@ -20,3 +21,10 @@ async def replication(body: ReplicationRequest, ctx: SizingContextDep) -> Respon
     """Asynchronous or synchronous replication: WAN bandwidth per window, lag, the write latency a
     distance adds, and the DR array sized for a failover."""
     return await json_in_lane(ENGINE_LANE["replication"], lambda: service.replication(body, ctx))
+
+
+@router.post("/expand", response_model=ExpansionResult)
+async def expand(body: ExpandRequest, ctx: SizingContextDep) -> Response:
+    """The installed system plus shelves, drives of another model, flash cache or nodes: what the
+    expansion buys per window and when growth breaks it again."""
+    return await json_in_lane(ENGINE_LANE["expand"], lambda: service.expand(body, ctx))

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
+from models.plan.expand import Expansion
 from models.plan.replication import ReplicationPlan
 
 
@@ -21,3 +22,14 @@ class ReplicationRequest(Request):
         default=None,
         description="the DR array's family (drive_count null): sized for a failover, evaluated at the replicated writes",
     )
+
+
+class ExpandRequest(Request):
+    """The installed configuration (with its drive count) and what is added to it."""
+
+    workloads: Workloads
+    configuration: ConfigurationInput = Field(
+        description="the installed system: a catalog reference with drive_count (null: the entry configuration) "
+        "or a full configuration"
+    )
+    expansion: Expansion

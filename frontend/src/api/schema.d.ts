@@ -487,6 +487,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expand
+         * @description The installed system plus shelves, drives of another model, flash cache or nodes: what the
+         *     expansion buys per window and when growth breaks it again.
+         */
+        post: operations["plan-expand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plan/replication": {
         parameters: {
             query?: never;
@@ -868,6 +889,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AddedGroup
+         * @description Drives of one model added: a pool of their own, or joining the pool ``pool`` names.
+         */
+        AddedGroup: {
+            /**
+             * Count
+             * @description drives in RAID groups (spares excluded)
+             */
+            count: number;
+            /**
+             * Drive Id
+             * @description catalog or custom drive id
+             */
+            drive_id: string;
+            /**
+             * Pool
+             * @description an existing pool to join; null = a new pool
+             */
+            pool?: string | null;
+            /** @description null = the first pool's layout */
+            raid?: components["schemas"]["RaidLayout"] | null;
+            /**
+             * Workloads
+             * @description workloads moved onto the new pool
+             */
+            workloads?: string[];
+        };
         /**
          * Adjustments
          * @description The what-if dials; each at its neutral value (None, 0 or 1) leaves its input as it is.
@@ -3571,6 +3620,86 @@ export interface components {
             };
             /** Source */
             source: string;
+        };
+        /**
+         * ExpandRequest
+         * @description The installed configuration (with its drive count) and what is added to it.
+         */
+        ExpandRequest: {
+            /**
+             * Configuration
+             * @description the installed system: a catalog reference with drive_count (null: the entry configuration) or a full configuration
+             */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            expansion: components["schemas"]["Expansion"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
+         * Expansion
+         * @description What is added to an installed configuration.
+         */
+        Expansion: {
+            /**
+             * Flash Cache Gb
+             * @description flash read cache added [GB]
+             * @default 0
+             */
+            flash_cache_gb: number;
+            /** Groups */
+            groups?: components["schemas"]["AddedGroup"][];
+            /**
+             * Months
+             * @description growth horizon [months]; null = the workloads' longest
+             */
+            months?: number | null;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) added to a clustered system
+             * @default 0
+             */
+            nodes: number;
+            /**
+             * Shelves
+             * @description full shelves of the first pool's drive
+             * @default 0
+             */
+            shelves: number;
+        };
+        /** ExpansionResult */
+        ExpansionResult: {
+            /**
+             * Added
+             * @description what was added, in words
+             */
+            added: string[];
+            after: components["schemas"]["EvaluationResult"];
+            before: components["schemas"]["EvaluationResult"];
+            /**
+             * Breaks After Month
+             * @description first month the expanded system breaks
+             */
+            breaks_after_month?: number | null;
+            /**
+             * Breaks Before Month
+             * @description first month the installed system breaks
+             */
+            breaks_before_month?: number | null;
+            /** @description the expanded configuration */
+            configuration: components["schemas"]["Configuration"];
+            cost_added_usd: components["schemas"]["Explained"];
+            drives_added: components["schemas"]["Explained"];
+            growth_after?: components["schemas"]["GrowthProjection"] | null;
+            growth_before?: components["schemas"]["GrowthProjection"] | null;
+            shelves_added: components["schemas"]["Explained"];
+            /** Text */
+            text: string;
+            usable_tb_added: components["schemas"]["Explained"];
+            /** Windows */
+            windows: components["schemas"]["WindowGain"][];
         };
         /**
          * Explained
@@ -8227,6 +8356,40 @@ export interface components {
             write_latency_ms: number | null;
         };
         /**
+         * WindowGain
+         * @description One window before and after the expansion.
+         */
+        WindowGain: {
+            /** Binding After */
+            binding_after: string;
+            /** Binding Before */
+            binding_before: string;
+            /** Drive Busy After Pct */
+            drive_busy_after_pct: number | null;
+            /**
+             * Drive Busy Before Pct
+             * @description busiest pool's drives [%]
+             */
+            drive_busy_before_pct: number | null;
+            /** Headroom Used After Pct */
+            headroom_used_after_pct: number | null;
+            /**
+             * Headroom Used Before Pct
+             * @description binding check, 100 x value / limit [%]
+             */
+            headroom_used_before_pct: number | null;
+            /** Passed After */
+            passed_after: boolean;
+            /** Passed Before */
+            passed_before: boolean;
+            /** Read Latency After Ms */
+            read_latency_after_ms: number | null;
+            /** Read Latency Before Ms */
+            read_latency_before_ms: number | null;
+            /** Window */
+            window: string;
+        };
+        /**
          * WindowKind
          * @enum {string}
          */
@@ -10170,6 +10333,66 @@ export interface operations {
                 };
             };
             /** @description The request body is larger than 33,554,432 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpandRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpansionResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
                     [name: string]: unknown;
