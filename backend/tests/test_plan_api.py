@@ -122,3 +122,44 @@ def test_an_empty_expansion_is_422_at_the_expansion(client: TestClient) -> None:
     response = post(client, "expand", workloads=[workload()], configuration=INSTALLED, expansion={})
 
     assert error_locs(response) == [["body", "expansion"]]
+
+
+# ---- quote check
+
+QUOTE = {"model": "FAS3270", "array_id": "netapp-fas3270", "drive_id": "hdd-10k-sas-600", "drive_count": 96}
+
+
+def test_a_quote_is_checked_with_its_findings(client: TestClient) -> None:
+    result = ok(post(client, "quote-check", workloads=[workload(phases=[phase(iops=1500)])], quote=QUOTE))
+
+    # 96 quoted: 92 in groups + ceil(92 / 28) = 4 spares
+    assert result["configuration"]["pools"][0]["drive_count"] == 92
+    assert result["findings"][0]["area"] == "drives"
+    assert result["verdict"] in {"over", "right", "under"}
+    assert result["labels"] == []
+
+
+def test_a_model_the_catalog_lacks_is_estimated_and_labelled(client: TestClient) -> None:
+    quote = {**QUOTE, "model": "Acme 9000", "array_id": None}
+
+    result = ok(post(client, "quote-check", workloads=[workload()], quote=quote))
+
+    assert result["labels"][0].startswith("estimate: Acme 9000")
+
+
+def test_an_unknown_array_id_is_422_at_the_quotes_array_id(client: TestClient) -> None:
+    response = post(client, "quote-check", workloads=[workload()], quote={**QUOTE, "array_id": "nope"})
+
+    assert error_locs(response) == [["body", "quote", "array_id"]]
+
+
+def test_an_unknown_drive_is_422_at_the_quotes_drive_id(client: TestClient) -> None:
+    response = post(client, "quote-check", workloads=[workload()], quote={**QUOTE, "drive_id": "nope"})
+
+    assert error_locs(response) == [["body", "quote", "drive_id"]]
+
+
+def test_a_cache_size_the_array_does_not_sell_is_422_at_the_quotes_flash_cache(client: TestClient) -> None:
+    response = post(client, "quote-check", workloads=[workload()], quote={**QUOTE, "flash_cache_gb": 333})
+
+    assert error_locs(response) == [["body", "quote", "flash_cache_gb"]]

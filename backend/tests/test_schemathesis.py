@@ -119,6 +119,10 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
         _ACCEPTS: _ENGINE_RULES + "; an expansion adds something, drives the array takes, within its maximum "
         "drives and shelves, in whole RAID groups"
     },
+    ("POST", "/api/v1/plan/quote-check"): {
+        _ACCEPTS: _ENGINE_RULES + "; a quote names a known drive and array, whose drives after spares form "
+        "whole RAID groups"
+    },
     ("POST", "/api/v1/whatif/building-blocks"): {
         _ACCEPTS: "at least one target above zero (stating it, anyOf, leaves schemathesis' coverage "
         "phase without a single case for the operation); a block's figures fill at least one rack"

@@ -53,6 +53,7 @@ ENGINE_LANE: dict[str, Lane] = {
     # the installed base (models.plan)
     "replication": "long",
     "expand": "long",
+    "quote-check": "long",
 }
 """The lane each engine call computes in, read by its route (:func:`json_in_lane`) and by the saved
 report of its kind (:func:`lane_slot`), so the two cannot disagree."""

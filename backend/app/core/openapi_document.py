@@ -87,6 +87,7 @@ ENGINE_PATHS = (
     "whatif/degraded",
     "plan/replication",
     "plan/expand",
+    "plan/quote-check",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

@@ -8,9 +8,10 @@ from fastapi.responses import Response
 from backend.app.core.deps import SizingContextDep
 from backend.app.core.lanes import ENGINE_LANE, json_in_lane
 from backend.app.plan import service
-from backend.app.plan.schemas import ExpandRequest, ReplicationRequest
+from backend.app.plan.schemas import ExpandRequest, QuoteCheckRequest, ReplicationRequest
 from backend.app.schemas import error_responses
 from models.plan.expand import ExpansionResult
+from models.plan.quote import QuoteCheck
 from models.plan.replication import ReplicationResult
 
 router = APIRouter(prefix="/plan", tags=["plan"], responses=error_responses(400, 503))
@@ -28,3 +29,10 @@ async def expand(body: ExpandRequest, ctx: SizingContextDep) -> Response:
     """The installed system plus shelves, drives of another model, flash cache or nodes: what the
     expansion buys per window and when growth breaks it again."""
     return await json_in_lane(ENGINE_LANE["expand"], lambda: service.expand(body, ctx))
+
+
+@router.post("/quote-check", response_model=QuoteCheck)
+async def quote_check(body: QuoteCheckRequest, ctx: SizingContextDep) -> Response:
+    """A vendor's bill of materials against the windows, failure cases and growth: where it is
+    under- or over-provisioned and by how much; parts the catalog lacks labelled."""
+    return await json_in_lane(ENGINE_LANE["quote-check"], lambda: service.quote_check(body, ctx))

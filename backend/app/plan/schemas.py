@@ -7,6 +7,7 @@ from pydantic import Field
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
 from models.plan.expand import Expansion
+from models.plan.quote import Quote
 from models.plan.replication import ReplicationPlan
 
 
@@ -33,3 +34,10 @@ class ExpandRequest(Request):
         "or a full configuration"
     )
     expansion: Expansion
+
+
+class QuoteCheckRequest(Request):
+    """A vendor's bill of materials and the customer's workloads (windows, growth)."""
+
+    workloads: Workloads
+    quote: Quote

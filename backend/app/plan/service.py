@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from backend.app.core.errors import InvalidInput
 from backend.app.engine.context import SizingContext
+from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import DriveRecord
-from backend.app.plan.schemas import ExpandRequest, ReplicationRequest
+from backend.app.plan.schemas import ExpandRequest, QuoteCheckRequest, ReplicationRequest
 from models.drives import DriveSpec
 from models.plan import expand as expanding
+from models.plan import quote as quoting
 from models.plan import replication as replicating
 
 
@@ -41,3 +44,28 @@ def expand(body: ExpandRequest, ctx: SizingContext) -> expanding.ExpansionResult
             body.workloads, config, body.expansion, drives=drives, array=array, params=ctx.params
         )
     )
+
+
+def quote_check(body: QuoteCheckRequest, ctx: SizingContext) -> quoting.QuoteCheck:
+    quote = body.quote
+    loc = ("body", "quote")
+    array = ctx.known_array(quote.array_id)
+    if quote.array_id is not None and array is None:
+        raise InvalidInput.at(
+            loc + ("array_id",), f"unknown array {quote.array_id!r}: leave it null to estimate the model"
+        )
+    drive = _drives(ctx, [quote.drive_id]).get(quote.drive_id)
+    generic = ctx.known_array(quoting.GENERIC_ARRAY)
+    parts = ctx.run(lambda: quoting.quote_parts(quote, array, drive, generic))
+    reference = CatalogReference(
+        array_id=parts.array_id,
+        drive_id=quote.drive_id,
+        raid_scheme=quote.raid_scheme,
+        group_width=quote.group_width,
+        drive_count=parts.drive_count,
+        flash_cache_gb=quote.flash_cache_gb,
+        hypothetical=parts.hypothetical,
+        name=f"{quote.model} as quoted",
+    )
+    config = ctx.configuration(reference, loc)
+    return ctx.run(lambda: quoting.quote_check(body.workloads, config, quote, parts, params=ctx.params))

@@ -508,6 +508,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/quote-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote Check
+         * @description A vendor's bill of materials against the windows, failure cases and growth: where it is
+         *     under- or over-provisioned and by how much; parts the catalog lacks labelled.
+         */
+        post: operations["plan-quote_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plan/replication": {
         parameters: {
             query?: never;
@@ -5622,6 +5643,113 @@ export interface components {
             };
         };
         /**
+         * Quote
+         * @description A vendor's bill of materials as quoted.
+         */
+        Quote: {
+            /**
+             * Array Id
+             * @description catalog array id; null = not in the catalog
+             */
+            array_id?: string | null;
+            /**
+             * Controllers
+             * @description controllers quoted
+             */
+            controllers?: number | null;
+            /**
+             * Drive Count
+             * @description drives quoted, spares included
+             */
+            drive_count: number;
+            /**
+             * Drive Id
+             * @description catalog or custom drive id
+             */
+            drive_id: string;
+            /**
+             * Flash Cache Gb
+             * @default 0
+             */
+            flash_cache_gb: number;
+            /** Group Width */
+            group_width?: number | null;
+            /**
+             * Model
+             * @description the model as the quote names it
+             */
+            model: string;
+            /**
+             * Price Usd
+             * @description the quote's price
+             */
+            price_usd?: number | null;
+            /** @description null = the array's default */
+            raid_scheme?: components["schemas"]["RaidScheme"] | null;
+            /**
+             * Shelves
+             * @description drive shelves quoted
+             */
+            shelves?: number | null;
+            /** Software Release */
+            software_release?: string | null;
+        };
+        /** QuoteCheck */
+        QuoteCheck: {
+            configuration: components["schemas"]["Configuration"];
+            evaluation: components["schemas"]["EvaluationResult"];
+            failure_cases: components["schemas"]["DegradedComparison"];
+            /** Findings */
+            findings: components["schemas"]["QuoteFinding"][];
+            growth: components["schemas"]["GrowthProjection"] | null;
+            /**
+             * Labels
+             * @description parts the catalog lacks: hypothetical or estimate
+             */
+            labels: string[];
+            quote: components["schemas"]["Quote"];
+            /** @description the same parts sized: the fewest drives that meet every window */
+            sizing: components["schemas"]["SizingResult"];
+            /** Text */
+            text: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "under" | "over" | "right" | "unknown";
+        };
+        /**
+         * QuoteCheckRequest
+         * @description A vendor's bill of materials and the customer's workloads (windows, growth).
+         */
+        QuoteCheckRequest: {
+            quote: components["schemas"]["Quote"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** QuoteFinding */
+        QuoteFinding: {
+            /**
+             * Amount
+             * @description by how much (in unit); null = not a number
+             */
+            amount: number | null;
+            /** Area */
+            area: string;
+            /** Text */
+            text: string;
+            /** Unit */
+            unit: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "under" | "over" | "right" | "unknown";
+        };
+        /**
          * RVToolsImport
          * @description An RVTools workbook read into capacities, with what was uploaded.
          */
@@ -10381,6 +10509,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExpansionResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-quote_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteCheck"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
