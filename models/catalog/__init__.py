@@ -20,7 +20,9 @@ records into a ready :class:`~models.configuration.Configuration`),
 :mod:`~models.catalog.raid_schemes` (engine-derived RAID scheme records),
 :mod:`~models.catalog.calibration` (:func:`load_calibration`: the fitted engine parameters and
 WAFL layout ages of ``calibration/engine.yaml``), :mod:`~models.catalog.reference`
-(:func:`resolve_reference` turns a :class:`CatalogReference` into a configuration).
+(:func:`resolve_reference` turns a :class:`CatalogReference` into a configuration),
+:mod:`~models.catalog.coverage` (:func:`calibration_gaps`: every record states per part how
+calibrated it is, :mod:`models.provenance`).
 """
 
 from models.catalog.build import build_configuration
@@ -32,6 +34,7 @@ from models.catalog.calibration import (
     LayoutCalibration,
     load_calibration,
 )
+from models.catalog.coverage import calibration_gaps
 from models.catalog.loader import CATALOG_INDEX, catalog_json_schema, load_catalog
 from models.catalog.raid_schemes import raid_scheme_records
 from models.catalog.schemas import (
@@ -91,6 +94,7 @@ __all__ = [
     "WorkloadTemplate",
     "WriteLogOption",
     "build_configuration",
+    "calibration_gaps",
     "catalog_json_schema",
     "layout_for_scheme",
     "load_calibration",
