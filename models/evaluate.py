@@ -24,7 +24,7 @@ and :func:`models.latency.phase_figures`); only the warm pass explains them in r
 What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
 same configuration object evaluated again (:func:`clear_kept` forgets it).
 
-Kept as one module (about 940 lines): the window loop, its setup (pools, fills, plans) and the
+Kept as one module (about 1,000 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above, and each function here is short.
 """
@@ -56,6 +56,7 @@ from models.controller import (
     ControllerLoad,
     ControllerSpec,
     HaMode,
+    backend_bus_pct,
     controller_load,
     controller_utilization,
     cpu_response_ms,
@@ -881,7 +882,7 @@ def _backend_bus(
     if ctrl.backend_mb_s is None:
         return None
     cap = ctrl.backend_mb_s * serving
-    u = 100.0 * mb_s / cap
+    u = backend_bus_pct(mb_s, ctrl.backend_mb_s, serving)
     checks.append(Limit("back-end bus", u, limit_pct, "%", busy_words("back-end bus")))
     return mb_s, cap, u
 
