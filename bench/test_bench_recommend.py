@@ -13,12 +13,14 @@ to its first passing drive count, so the two differ there. Run::
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from backend.app.core.collector import collector_paused
 from models.batch import candidate_space, evaluate_batch
 from models.catalog import Catalog, load_calibration, load_catalog
-from models.recommend import RecommendConstraints, catalog_families, recommend
+from models.recommend import Recommendation, RecommendConstraints, catalog_families, recommend
 from models.workload import IoSize, Phase, Skew, Workload
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -28,6 +30,12 @@ CALIBRATED = _CALIBRATION.parameters
 # as the API does: a named default layout age when the calibration has one, else the fill model
 _AGE, _SHARE, _SCATTER = _CALIBRATION.wafl_layout(None)
 WAFL = {"wafl_full_stripe_share": _SHARE, "wafl_scatter": _SCATTER}
+
+
+def paused_recommend(*args: Any, **kwargs: Any) -> Recommendation:
+    """recommend() as the API runs it: with the cyclic collector paused by the caller
+    (:func:`backend.app.core.collector.collector_paused`)."""
+    return collector_paused(lambda: recommend(*args, **kwargs))
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +124,7 @@ def test_batch_evaluation_without_pruning(benchmark, catalog):
 
 def test_recommend_full_catalog(benchmark, catalog):
     result = benchmark.pedantic(
-        recommend,
+        paused_recommend,
         args=(workloads(), catalog),
         kwargs={"params": CALIBRATED, **WAFL},
         rounds=5,
@@ -130,7 +138,7 @@ def test_recommend_full_catalog_with_custom_builds(benchmark, catalog):
     """The generic custom-build array adds every drive x 13 schemes x every width: ~11 million candidates."""
     constraints = RecommendConstraints(include_custom_builds=True)
     result = benchmark.pedantic(
-        recommend,
+        paused_recommend,
         args=(workloads(), catalog, constraints),
         kwargs={"params": CALIBRATED, **WAFL},
         rounds=2,

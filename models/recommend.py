@@ -38,13 +38,10 @@ Kept as one module (about 800 lines): the steps above share the family and ranki
 
 from __future__ import annotations
 
-import gc
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
-from functools import wraps
-from typing import ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -466,31 +463,6 @@ def _binding(det: RowDetail, j: int) -> str:
     return "none" if first is None else first.words
 
 
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def _collection_paused(func: Callable[_P, _R]) -> Callable[_P, _R]:
-    """``func`` with Python's cyclic garbage collector paused while it runs (resumed after, if it
-    was on). A recommendation with custom builds makes ~180 k long-lived family objects, which
-    set off full collections of every object in the process (three per call, ~70 ms each, ~11%
-    of the call's CPU); what it allocates holds no reference cycles that need collecting within
-    the call. Results do not depend on it."""
-
-    @wraps(func)
-    def paused(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        was_on = gc.isenabled()
-        gc.disable()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            if was_on:
-                gc.enable()
-
-    return paused
-
-
-@_collection_paused
 def recommend(
     workloads: list[Workload],
     catalog: Catalog,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from backend.app.core.collector import collector_paused
 from backend.app.core.errors import InvalidInput
 from backend.app.engine.context import SizingContext
 from backend.app.engine.money import MONEY
@@ -18,18 +19,20 @@ def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
         _age, share, scatter = ctx.calibration.wafl_layout(body.layout)
     except InputError as exc:
         raise InvalidInput.at(("body", exc.field), exc.reason) from exc
-    found = ctx.run(
-        lambda: engine_recommend(
-            body.workloads,
-            catalog,
-            body.constraints,
-            limit=body.limit,
-            one_per=body.one_per,
-            pareto=body.pareto,
-            pareto_limit=body.pareto_limit,
-            params=ctx.params,
-            wafl_full_stripe_share=share,
-            wafl_scatter=scatter,
+    found = collector_paused(
+        lambda: ctx.run(
+            lambda: engine_recommend(
+                body.workloads,
+                catalog,
+                body.constraints,
+                limit=body.limit,
+                one_per=body.one_per,
+                pareto=body.pareto,
+                pareto_limit=body.pareto_limit,
+                params=ctx.params,
+                wafl_full_stripe_share=share,
+                wafl_scatter=scatter,
+            )
         )
     )
     try:
