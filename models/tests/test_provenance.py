@@ -54,6 +54,34 @@ def test_an_unknown_source_key_is_named_with_record_and_field(catalog: Catalog) 
     ]
 
 
+def test_a_ceiling_without_its_own_status_and_sources_is_named_with_record_and_field(
+    catalog: Catalog,
+) -> None:
+    # the //C60 states its 84,000 IOPS / 2,752.5 MB/s ceilings as datasheet figures; strip them
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    unstated = c60.calibration.controller.model_copy(update={"figures": {}})
+    cal = c60.calibration.model_copy(update={"controller": unstated})
+    broken = catalog.model_copy(
+        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
+    )
+    assert calibration_gaps(broken, SOURCES) == [
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_iops: missing "
+        "(the ceiling controller.max_iops states no status and source keys of its own)",
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_mb_s: missing "
+        "(the ceiling controller.max_mb_s states no status and source keys of its own)",
+    ]
+
+
+def test_a_datasheet_ceiling_cites_the_vendor_figure(catalog: Catalog) -> None:
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    figs = c60.calibration.controller.figures
+    assert (c60.controller.max_iops, c60.controller.max_mb_s) == (84000, 2752.5)  # 84,000 x 32 KiB
+    assert figs["max_iops"].status is CalibrationStatus.DATASHEET
+    assert figs["max_iops"].sources == ["pure-kb-c60-vs-x50r3"]
+
+
 @pytest.mark.parametrize("status", ["measured", "fitted", "datasheet"])
 def test_a_founded_status_without_a_source_key_is_refused(status: str) -> None:
     with pytest.raises(ValidationError, match="needs at least one source key"):
