@@ -3515,6 +3515,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3635,6 +3640,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -5691,6 +5701,11 @@ export interface components {
             avg_response_ms: number;
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck station in words (models.checks.check_words), e.g. 'the drives'
+             */
+            readonly bottleneck_words: string;
             /** Iops */
             iops: number;
             /** Mb Per S */

@@ -1,6 +1,5 @@
 import { Figure } from '@/components';
 import type { EvaluationResult, SizingResult } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 
 import { explainWindowIops, explainWindowLatency } from '../lib/explain';
 
@@ -19,7 +18,7 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
   return (
     <section className="verdicts" aria-labelledby="verdicts-title">
       <h3 id="verdicts-title" className={result.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-        {result.passed ? 'Meets every target' : `Does not meet every target: ${checkWords(result.bottleneck, result.capacity.pools.length)}`}
+        {result.passed ? 'Meets every target' : `Does not meet every target: ${result.bottleneck_words}`}
       </h3>
       {sizing ? <p className="sizing-explanation">{sizing.explanation}</p> : null}
       {sizing && !sizing.feasible && sizing.reasons?.length ? (
