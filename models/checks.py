@@ -227,9 +227,19 @@ def check_words(name: str, pools: int = 1) -> str:
     return kind.noun
 
 
+_BUSY_ALONE = {
+    head: kind.busy.format(of="") for head, kind in CHECKS.items() if "{" not in kind.busy.replace("{of}", "")
+}
+"""The subjects with nothing to fill in a configuration of one pool (most checks): said as is."""
+
+
 def busy_words(head: str, of: str = "", **figures: str) -> str:
     """The subject of a check's text in an evaluation: ``drives of pool fast busy`` (``figures``
     fill the rest of its template: ``detail`` of a read latency, the capacity's TB)."""
+    if not of and not figures:
+        alone = _BUSY_ALONE.get(head)
+        if alone is not None:
+            return alone
     return CHECKS[head].busy.format(of=of, **figures)
 
 
