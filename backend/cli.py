@@ -31,6 +31,7 @@ from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.sizing import service
 from backend.app.sizing.schemas import EvaluateRequest, SizeRequest
+from models.cases import Relaxation
 from models.evaluate import DegradedMode, EvaluationResult
 from models.explain import fmt
 from models.raid import RaidScheme
@@ -136,6 +137,9 @@ def render_evaluation(result: EvaluationResult) -> str:
         )
     lines.append(table(rows))
     lines += ["", f"meets every target: {_yes(result.passed)} (bottleneck: {result.bottleneck})"]
+    if result.verdict is not None:
+        lines += [result.verdict.headline]
+        lines += [f"  {c.case} fails: {c.text}" for c in result.verdict.cases if c.status == "fails"][:5]
     lines += [f"warning: {w}" for w in result.warnings]
     return "\n".join(lines)
 
@@ -167,6 +171,14 @@ def parser() -> argparse.ArgumentParser:
         c.add_argument(
             "--degraded", type=DegradedMode, default=DegradedMode.NONE, help="failure to evaluate in"
         )
+        c.add_argument(
+            "--relax",
+            action="append",
+            default=[],
+            metavar="CASE[:WINDOW]",
+            help="a case the design need not meet (drive-failed, rebuilding, failover, cold-cache, "
+            "horizon), in every window or the one named; repeatable (default: none, every case decides)",
+        )
         c.add_argument("--fixtures", type=Path, help="fixtures folder (default: FIXTURES_DIR or ./fixtures)")
         c.add_argument("--json", action="store_true", help="print the engine result as JSON")
         if name == "evaluate":
@@ -176,6 +188,15 @@ def parser() -> argparse.ArgumentParser:
         else:
             c.add_argument("--max-drives", type=int, help="largest drive count to try")
     return p
+
+
+def _relaxations(given: list[str]) -> list[Relaxation]:
+    """``--relax CASE[:WINDOW]`` arguments as the request's relaxations."""
+    out = []
+    for text in given:
+        case, _, window = text.partition(":")
+        out.append(Relaxation.model_validate({"case": case, "window": window or None}))
+    return out
 
 
 def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool]:
@@ -205,12 +226,19 @@ def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool
                     configuration=reference,
                     degraded=args.degraded,
                     max_drives=args.max_drives,
+                    relax=_relaxations(args.relax),
                 ),
                 ctx,
             )
             return sized, sized.feasible and sized.result.passed
         evaluated = service.evaluate(
-            EvaluateRequest(workloads=workloads, configuration=reference, degraded=args.degraded), ctx
+            EvaluateRequest(
+                workloads=workloads,
+                configuration=reference,
+                degraded=args.degraded,
+                relax=_relaxations(args.relax),
+            ),
+            ctx,
         )
         return evaluated, evaluated.passed
     except InvalidInput as exc:

@@ -49,7 +49,7 @@ CountMode = Literal["entry", "family", "either"]
 (evaluate, curves), the count to find (size; a given count is an error), or either (compare)."""
 
 _CONFIGURATION_FIELDS = frozenset(Configuration.model_fields)
-_BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives"})
+_BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives", "relax"})
 _WORKLOAD_FIELDS = frozenset(Workload.model_fields) | frozenset(Phase.model_fields)
 _REFERENCE_FIELD = {"drive": "drive_id", "ports": "port_option", "raid_scheme": "raid_scheme"}
 

@@ -31,6 +31,7 @@ from backend.app.sizing.schemas import (
 from models import compare as compare_model
 from models.adjust import adjust_configuration, adjust_workloads
 from models.base import InputError
+from models.cases import Relaxation
 from models.catalog import ArrayModel
 from models.configuration import Configuration
 from models.curves import (
@@ -52,6 +53,7 @@ from models.size import SizingResult
 from models.size import size as engine_size
 from models.support import scheme_name, unsupported_scheme
 from models.tco import MoneyInputs, ratio_flip
+from models.verdict import judge, with_verdict
 from models.workload import Workload, windows_of
 
 logger = logging.getLogger(__name__)
@@ -83,10 +85,25 @@ def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     return ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
+        lambda: judged(workloads, config, ctx, body.degraded, body.relax),
         CONFIGURATION,
         reference=reference,
     )
+
+
+def judged(
+    workloads: list[Workload],
+    config: Configuration,
+    ctx: SizingContext,
+    degraded: DegradedMode = DegradedMode.NONE,
+    relax: list[Relaxation] | None = None,
+) -> EvaluationResult:
+    """The evaluation of ``config``; in normal operation with its verdict over every case
+    (:func:`models.verdict.judge`, ``relax`` left out), whose ``passed`` it carries."""
+    result = engine_evaluate(workloads, config, params=ctx.params, degraded=degraded)
+    if degraded is not DegradedMode.NONE:
+        return result
+    return with_verdict(result, judge(workloads, config, relax, params=ctx.params))
 
 
 def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
@@ -101,6 +118,7 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
             params=ctx.params,
             degraded=body.degraded,
             max_drives=body.max_drives,
+            relax=body.relax,
         ),
         CONFIGURATION,
         reference=reference,
@@ -132,11 +150,7 @@ def _evaluate_or_size(
             sizing=SizingSummary.of(sized),
             tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
-    result = ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=degraded),
-        loc,
-        reference=reference,
-    )
+    result = ctx.run(lambda: judged(workloads, config, ctx, degraded), loc, reference=reference)
     return CompareItem(
         configuration=config, result=result, sizing=None, tco=tco_for(ctx, workloads, config, money)
     )
@@ -370,7 +384,7 @@ def evaluate_answer(
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     result = ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
+        lambda: judged(workloads, config, ctx, body.degraded, body.relax),
         CONFIGURATION,
         reference=reference,
     )

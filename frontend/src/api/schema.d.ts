@@ -1693,6 +1693,35 @@ export interface components {
             source: string;
         };
         /**
+         * Case
+         * @enum {string}
+         */
+        Case: "healthy" | "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+        /**
+         * CaseOutcome
+         * @description One case in one window (``window`` null: the whole design, e.g. capacity at the horizon).
+         */
+        CaseOutcome: {
+            case: components["schemas"]["Case"];
+            /**
+             * Load
+             * @description the load judged: today, or at month M of growth
+             */
+            load: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "meets" | "fails" | "relaxed" | "not applicable";
+            /**
+             * Text
+             * @description the verdict in words: the busiest check, or what fails and by how much
+             */
+            text: string;
+            /** Window */
+            window: string | null;
+        };
+        /**
          * CatalogBlock
          * @description A building block from catalog records (or custom hardware record ids).
          */
@@ -3397,8 +3426,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -3430,6 +3464,11 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -3515,8 +3554,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -6465,6 +6509,23 @@ export interface components {
          */
         ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
         /**
+         * Relaxation
+         * @description A case the design need not meet, in every window (``window`` null) or in one.
+         */
+        Relaxation: {
+            /**
+             * Case
+             * @description the case relaxed (healthy operation cannot be relaxed)
+             * @enum {string}
+             */
+            case: "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+            /**
+             * Window
+             * @description the window it is relaxed in; null = every window (horizon: always every window)
+             */
+            window?: string | null;
+        };
+        /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
          *
@@ -6963,6 +7024,11 @@ export interface components {
             max_drives?: number | null;
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
             money?: components["schemas"]["MoneyInputs"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -7900,6 +7966,36 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * Verdict
+         * @description The headline: the design meets only if every case that is not relaxed meets in every window.
+         */
+        Verdict: {
+            /** Cases */
+            cases: components["schemas"]["CaseOutcome"][];
+            /**
+             * Headline
+             * @description the verdict in one sentence, naming every case relaxed
+             */
+            headline: string;
+            /**
+             * Horizon Months
+             * @description the month every case is judged at (the growth horizon); null: today's load (no horizon stated, or relaxed)
+             */
+            horizon_months: number | null;
+            /**
+             * Notes
+             * @description cases that do not apply, and why
+             */
+            notes?: string[];
+            /** Passed */
+            passed: boolean;
+            /**
+             * Relaxed
+             * @description what the request relaxed
+             */
+            relaxed: components["schemas"]["Relaxation"][];
         };
         /**
          * VolumeSummary

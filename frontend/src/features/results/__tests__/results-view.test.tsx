@@ -37,6 +37,31 @@ describe('Verdicts', () => {
     expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('over the limit of 100 %');
   });
 
+  it("leads with the engine's verdict over every case, failing cases first, relaxed ones named", () => {
+    // the engine's verdict (models.verdict) as the API sends it: the headline names what was relaxed
+    const verdict = {
+      passed: false,
+      headline:
+        'Does not meet every target: nightly export fails while a drive rebuilds at month 36; not sized for cold caches after a restart in month-end batch.',
+      horizon_months: 36,
+      relaxed: [{ case: 'cold-cache' as const, window: 'month-end batch' }],
+      notes: [],
+      cases: [
+        { case: 'healthy' as const, window: 'nightly export', load: 'at month 36', status: 'meets' as const, text: 'nightly export (at month 36): meets every target.' },
+        { case: 'cold-cache' as const, window: 'month-end batch', load: 'at month 36', status: 'relaxed' as const, text: 'month-end batch: relaxed by the request.' },
+        { case: 'rebuilding' as const, window: 'nightly export', load: 'at month 36', status: 'fails' as const, text: 'nightly export (at month 36): fails: degraded RAID group busy 114.6 %, over the limit of 100 %.' },
+      ],
+    };
+    render(<Verdicts result={{ ...sized.result, passed: false, verdict }} sizing={sized} />);
+    expect(screen.getByRole('heading', { name: verdict.headline })).toBeInTheDocument();
+    const cases = within(screen.getByTestId('verdict-cases')).getAllByRole('listitem');
+    expect(cases.map((c) => c.textContent)).toEqual([
+      'fails nightly export (at month 36): fails: degraded RAID group busy 114.6 %, over the limit of 100 %.',
+      'meets nightly export (at month 36): meets every target.',
+      'relaxed month-end batch: relaxed by the request.',
+    ]);
+  });
+
   it('shows a saturated latency as unbounded', () => {
     render(<Verdicts result={failing} />);
     const business = screen.getAllByTestId('window-verdict')[0]!;
