@@ -344,3 +344,20 @@ def with_verdict(result: EvaluationResult, verdict: Verdict) -> EvaluationResult
     """``result`` carrying ``verdict``: its ``passed`` is the verdict's (every case), so no result
     reads passed while a case it did not relax fails."""
     return result.model_copy(update={"verdict": verdict, "passed": verdict.passed and result.passed})
+
+
+def evaluate_judged(
+    workloads: list[Workload],
+    configuration: Configuration,
+    *,
+    params: EngineParameters | None = None,
+    degraded: DegradedMode = DegradedMode.NONE,
+    relax: list[Relaxation] | None = None,
+) -> EvaluationResult:
+    """:func:`models.evaluate.evaluate`, and in normal operation (``degraded`` none) with its
+    verdict over every case but those ``relax`` names (:func:`judge`), whose ``passed`` it
+    carries. One evaluation in one degraded mode is that mode alone (no verdict)."""
+    result = evaluate(workloads, configuration, params=params, degraded=degraded)
+    if degraded is not DegradedMode.NONE:
+        return result
+    return with_verdict(result, judge(workloads, configuration, relax, params=params))

@@ -53,7 +53,7 @@ from models.size import SizingResult
 from models.size import size as engine_size
 from models.support import scheme_name, unsupported_scheme
 from models.tco import MoneyInputs, ratio_flip
-from models.verdict import judge, with_verdict
+from models.verdict import evaluate_judged
 from models.workload import Workload, windows_of
 
 logger = logging.getLogger(__name__)
@@ -99,11 +99,8 @@ def judged(
     relax: list[Relaxation] | None = None,
 ) -> EvaluationResult:
     """The evaluation of ``config``; in normal operation with its verdict over every case
-    (:func:`models.verdict.judge`, ``relax`` left out), whose ``passed`` it carries."""
-    result = engine_evaluate(workloads, config, params=ctx.params, degraded=degraded)
-    if degraded is not DegradedMode.NONE:
-        return result
-    return with_verdict(result, judge(workloads, config, relax, params=ctx.params))
+    (:func:`models.verdict.evaluate_judged`), whose ``passed`` it carries."""
+    return evaluate_judged(workloads, config, params=ctx.params, degraded=degraded, relax=relax)
 
 
 def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
