@@ -3,11 +3,15 @@ failure verdict read 'one RAID group is 108.4% busy ... it cannot keep up')."""
 
 from __future__ import annotations
 
+import csv
+import io
+from html import escape
 from typing import Any
 
 import yaml
 from fastapi.testclient import TestClient
 
+from backend.app.reports.proposal import render
 from backend.tests.conftest import REPO_ROOT, error_locs
 
 FAS8040_OLTP: dict[str, Any] = {
@@ -95,3 +99,38 @@ def test_a_relaxation_naming_an_unknown_window_is_a_422_at_that_field(client: Te
 def test_an_unknown_case_is_a_422_at_that_field(client: TestClient) -> None:
     body = {"workloads": [oltp_template()], "configuration": FAS8040_OLTP, "relax": [{"case": "healthy"}]}
     assert ["body", "relax", 0, "case"] in error_locs(client.post("/api/v1/size", json=body))
+
+
+def test_the_csv_export_has_the_parity_drives_beside_the_data_drives(client: TestClient) -> None:
+    inputs = {
+        "workloads": [oltp_template()],
+        "configuration": {**FAS8040_OLTP, "drive_count": 128},
+    }
+    created = client.post("/api/v1/reports", json={"name": "FAS8040", "kind": "evaluate", "inputs": inputs})
+    assert created.status_code == 201, created.text
+    report = created.json()
+    rows = list(
+        csv.DictReader(
+            io.StringIO(client.get(f"/api/v1/reports/{report['id']}/export", params={"format": "csv"}).text)
+        )
+    )
+    parity = [r for r in rows if r["figure"] == "parity_utilization_pct"]
+    result = client.get(f"/api/v1/reports/{report['id']}").json()["result"]
+    windows = result["windows"]
+    assert [r["window"] for r in parity] == [w["window"] for w in windows]
+    assert float(parity[0]["value"]) == windows[0]["pools"][0]["parity_utilization_pct"]["value"]
+    # the saved evaluation carries the verdict over every case: 128 drives do not meet them all
+    assert result["passed"] is False and result["verdict"]["passed"] is False
+
+
+def test_the_proposal_leads_with_the_verdict_and_lists_every_case(client: TestClient) -> None:
+    inputs = {"workloads": [oltp_template()], "configuration": {**FAS8040_OLTP, "drive_count": 128}}
+    created = client.post("/api/v1/reports", json={"name": "FAS8040", "kind": "evaluate", "inputs": inputs})
+    snapshot = client.get(f"/api/v1/reports/{created.json()['id']}").json()
+    html = render(snapshot, "http://example.invalid/r/1")
+    headline = snapshot["result"]["verdict"]["headline"]
+    assert headline.startswith("Does not meet every target: ")
+    assert escape(headline) in html
+    assert "Every case judged" in html
+    failing = [c for c in snapshot["result"]["verdict"]["cases"] if c["status"] == "fails"]
+    assert failing and all(escape(c["text"]) in html for c in failing)

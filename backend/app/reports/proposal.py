@@ -233,6 +233,16 @@ def _evaluation(result: dict[str, Any], title_prefix: str = "") -> str:
         charts.append(_sub(f"{w.get('window')}: every check", _table(["Check", ""], rows)))
     if charts:
         out.append(_section(f"{title_prefix}Busy figures against headroom", charts[0], "".join(charts[1:])))
+    wear = [
+        [w.get("window"), p.get("pool"), _v((p.get("endurance") or {}).get("years_to_wear_out"))]
+        for w in windows
+        for p in w.get("pools", [])
+        if p.get("endurance")
+    ]
+    if wear:  # flash wear in years at each window's write rate, where a drive states its endurance
+        out.append(
+            _section(f"{title_prefix}Flash wear", _table(["Window", "Pool", "Years to wear out"], wear))
+        )
     out.append(_failure(result, title_prefix))
     out.append(_capacity(result, title_prefix))
     return "".join(out)

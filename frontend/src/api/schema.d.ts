@@ -2367,8 +2367,19 @@ export interface components {
              * @description name of the first configuration, the base of every delta
              */
             base: string;
+            /**
+             * Best Rule
+             * @description when a value is marked best, in words
+             * @default A value is marked best only where it beats another by at least the difference that matters in its unit: max(absolute, relative x the larger value): 0.1 ms and 5% for latency, 1 percentage point for busy time, 1 for counts, 1% for capacity and money, 2% for IOPS, 0.05 for a write penalty, half a year for wear; values within that of the best share it, and a row where every value does marks none.
+             */
+            best_rule: string;
             /** Columns */
             columns: components["schemas"]["ComparisonColumn"][];
+            /**
+             * Significance
+             * @description the difference that matters in each unit
+             */
+            significance?: components["schemas"]["Significance"][];
         };
         /** ComparisonColumn */
         ComparisonColumn: {
@@ -7417,6 +7428,19 @@ export interface components {
             workloads: components["schemas"]["Workload"][];
         };
         /**
+         * Significance
+         * @description The smallest difference in one unit that matters to a person choosing between designs:
+         *     ``max(absolute, relative x |larger value|)``.
+         */
+        Significance: {
+            /** Absolute */
+            absolute: number;
+            /** Relative */
+            relative: number;
+            /** Unit */
+            unit: string;
+        };
+        /**
          * SizeAnswer
          * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
          *     asked for (null also when the family could not be sized).
@@ -8602,6 +8626,11 @@ export interface components {
              * @description percentage points
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description percentage points
+             */
+            parity_busy_pct?: number | null;
             /** Read Latency Ms */
             read_latency_ms: number | null;
             /** Window */
@@ -8615,6 +8644,16 @@ export interface components {
          */
         WindowFigures: {
             /**
+             * Backend Bus Busy Pct
+             * @description controllers' back-end buses [%]; null: the controller states none
+             */
+            backend_bus_busy_pct?: number | null;
+            /**
+             * Cluster Network Busy Pct
+             * @description each scale-out node's cluster-network link [%]; null: not scale-out
+             */
+            cluster_network_busy_pct?: number | null;
+            /**
              * Controller Busy Pct
              * @description controller utilization [%]
              */
@@ -8624,6 +8663,11 @@ export interface components {
              * @description utilization of the busiest drive pool [%]
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description dedicated parity drives of the busiest pool that has them [%]; null: none (parity rotates, or copies) or saturated
+             */
+            parity_busy_pct?: number | null;
             /** Passed */
             passed: boolean;
             /**
@@ -8638,6 +8682,11 @@ export interface components {
              * @description IOPS-weighted write latency [ms]; null when saturated
              */
             write_latency_ms: number | null;
+            /**
+             * Years To Wear Out
+             * @description flash wear at this window's write rate: years until the first pool's rated writes are used up; null: no drive with an endurance rating
+             */
+            years_to_wear_out?: number | null;
         };
         /**
          * WindowGain

@@ -119,6 +119,32 @@ describe('UtilizationPanel', () => {
     ]);
   });
 
+  it('draws the parity drives, back-end bus and cluster network beside the data drives', () => {
+    const w = sized.result.windows[0]!;
+    const pool = w.pools[0]!;
+    const pct = (value: number) => ({ ...pool.drive_utilization_pct, value });
+    const window = {
+      ...w,
+      pools: [{ ...pool, parity_utilization_pct: pct(66.9) }],
+      backend_bus_utilization_pct: pct(12.5),
+      cluster_network_utilization_pct: pct(31),
+      checks: [
+        ...w.checks,
+        { name: `parity drives:${pool.pool}`, value: 66.9, limit: 70, unit: '%', margin: 3.1, passed: true, text: 'parity drives busy 66.9 %' },
+        { name: 'back-end bus', value: 12.5, limit: 60, unit: '%', margin: 47.5, passed: true, text: 'back-end bus busy 12.5 %' },
+      ],
+    };
+    expect(windowRows(window).map((r) => [r.key, r.figure.value, r.limit])).toEqual([
+      ['controllers', w.controller_utilization_pct.value, 50],
+      ['failover', w.failover_utilization_pct!.value, 100],
+      ['ports', w.port_utilization_pct.value, 70],
+      ['bus', 12.5, 60],
+      ['network', 31, 70],
+      [`drives:${pool.pool}`, pool.drive_utilization_pct.value, 70],
+      [`parity drives:${pool.pool}`, 66.9, 70],
+    ]);
+  });
+
   it('marks components past their target and saturated ones', () => {
     render(<UtilizationPanel result={failing} />);
     const business = screen.getByRole('group', { name: 'Utilization in business hours' });
