@@ -1803,6 +1803,35 @@ export interface components {
             source: string;
         };
         /**
+         * Case
+         * @enum {string}
+         */
+        Case: "healthy" | "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+        /**
+         * CaseOutcome
+         * @description One case in one window (``window`` null: the whole design, e.g. capacity at the horizon).
+         */
+        CaseOutcome: {
+            case: components["schemas"]["Case"];
+            /**
+             * Load
+             * @description the load judged: today, or at month M of growth
+             */
+            load: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "meets" | "fails" | "relaxed" | "not applicable";
+            /**
+             * Text
+             * @description the verdict in words: the busiest check, or what fails and by how much
+             */
+            text: string;
+            /** Window */
+            window: string | null;
+        };
+        /**
          * CatalogBlock
          * @description A building block from catalog records (or custom hardware record ids).
          */
@@ -2338,8 +2367,19 @@ export interface components {
              * @description name of the first configuration, the base of every delta
              */
             base: string;
+            /**
+             * Best Rule
+             * @description when a value is marked best, in words
+             * @default A value is marked best only where it beats another by at least the difference that matters in its unit: max(absolute, relative x the larger value): 0.1 ms and 5% for latency, 1 percentage point for busy time, 1 for counts, 1% for capacity and money, 2% for IOPS, 0.05 for a write penalty, half a year for wear; values within that of the best share it, and a row where every value does marks none.
+             */
+            best_rule: string;
             /** Columns */
             columns: components["schemas"]["ComparisonColumn"][];
+            /**
+             * Significance
+             * @description the difference that matters in each unit
+             */
+            significance?: components["schemas"]["Significance"][];
         };
         /** ComparisonColumn */
         ComparisonColumn: {
@@ -3530,8 +3570,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -3563,6 +3608,11 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -3653,8 +3703,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -6828,6 +6883,23 @@ export interface components {
          */
         ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
         /**
+         * Relaxation
+         * @description A case the design need not meet, in every window (``window`` null) or in one.
+         */
+        Relaxation: {
+            /**
+             * Case
+             * @description the case relaxed (healthy operation cannot be relaxed)
+             * @enum {string}
+             */
+            case: "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+            /**
+             * Window
+             * @description the window it is relaxed in; null = every window (horizon: always every window)
+             */
+            window?: string | null;
+        };
+        /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
          *
@@ -7371,6 +7443,19 @@ export interface components {
             workloads: components["schemas"]["Workload"][];
         };
         /**
+         * Significance
+         * @description The smallest difference in one unit that matters to a person choosing between designs:
+         *     ``max(absolute, relative x |larger value|)``.
+         */
+        Significance: {
+            /** Absolute */
+            absolute: number;
+            /** Relative */
+            relative: number;
+            /** Unit */
+            unit: string;
+        };
+        /**
          * SizeAnswer
          * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
          *     asked for (null also when the family could not be sized).
@@ -7471,6 +7556,11 @@ export interface components {
             max_drives?: number | null;
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
             money?: components["schemas"]["MoneyInputs"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -8410,6 +8500,36 @@ export interface components {
             type: string;
         };
         /**
+         * Verdict
+         * @description The headline: the design meets only if every case that is not relaxed meets in every window.
+         */
+        Verdict: {
+            /** Cases */
+            cases: components["schemas"]["CaseOutcome"][];
+            /**
+             * Headline
+             * @description the verdict in one sentence, naming every case relaxed
+             */
+            headline: string;
+            /**
+             * Horizon Months
+             * @description the month every case is judged at (the growth horizon); null: today's load (no horizon stated, or relaxed)
+             */
+            horizon_months: number | null;
+            /**
+             * Notes
+             * @description cases that do not apply, and why
+             */
+            notes?: string[];
+            /** Passed */
+            passed: boolean;
+            /**
+             * Relaxed
+             * @description what the request relaxed
+             */
+            relaxed: components["schemas"]["Relaxation"][];
+        };
+        /**
          * VolumeSummary
          * @description One volume (stream) of the trace.
          */
@@ -8521,6 +8641,11 @@ export interface components {
              * @description percentage points
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description percentage points
+             */
+            parity_busy_pct?: number | null;
             /** Read Latency Ms */
             read_latency_ms: number | null;
             /** Window */
@@ -8534,6 +8659,16 @@ export interface components {
          */
         WindowFigures: {
             /**
+             * Backend Bus Busy Pct
+             * @description controllers' back-end buses [%]; null: the controller states none
+             */
+            backend_bus_busy_pct?: number | null;
+            /**
+             * Cluster Network Busy Pct
+             * @description each scale-out node's cluster-network link [%]; null: not scale-out
+             */
+            cluster_network_busy_pct?: number | null;
+            /**
              * Controller Busy Pct
              * @description controller utilization [%]
              */
@@ -8543,6 +8678,11 @@ export interface components {
              * @description utilization of the busiest drive pool [%]
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description dedicated parity drives of the busiest pool that has them [%]; null: none (parity rotates, or copies) or saturated
+             */
+            parity_busy_pct?: number | null;
             /** Passed */
             passed: boolean;
             /**
@@ -8557,6 +8697,11 @@ export interface components {
              * @description IOPS-weighted write latency [ms]; null when saturated
              */
             write_latency_ms: number | null;
+            /**
+             * Years To Wear Out
+             * @description flash wear at this window's write rate: years until the first pool's rated writes are used up; null: no drive with an endurance rating
+             */
+            years_to_wear_out?: number | null;
         };
         /**
          * WindowGain
