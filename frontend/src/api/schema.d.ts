@@ -751,14 +751,16 @@ export interface paths {
         };
         /**
          * Get
-         * @description Status and progress (% and records/s); with the analysis once done.
+         * @description Status and progress (% and records/s); with the analysis once done. A job with no
+         *     progress for ``TRACE_JOB_STALL_S`` is failed by the watchdog.
          */
         get: operations["traces-get"];
         put?: never;
         post?: never;
         /**
          * Delete
-         * @description Cancel a queued or running job (202, the job); delete a finished one (204).
+         * @description Cancel a queued job (202, the job, cancelled); ask a running one to stop (202, the job,
+         *     ``cancel_requested``), and cancel it at once when asked again; delete a finished one (204).
          */
         delete: operations["traces-delete"];
         options?: never;
@@ -1004,6 +1006,15 @@ export interface components {
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
         };
+        /**
+         * ArrayCalibration
+         * @description An array record's parts other than its drives (each drive record states its own).
+         */
+        ArrayCalibration: {
+            cache: components["schemas"]["PartCalibration"];
+            controller: components["schemas"]["PartCalibration"];
+            ports: components["schemas"]["PartCalibration"];
+        };
         /** ArrayCreated */
         ArrayCreated: {
             /**
@@ -1100,6 +1111,8 @@ export interface components {
             any_drive: boolean;
             /** @description write architecture, copies, inline/post-process data reduction */
             architecture?: components["schemas"]["Architecture"] | null;
+            /** @description per part (controller, cache, ports) its status and source keys; every catalog record states it, a custom record without it is estimate (user) (models/provenance.py) */
+            calibration?: components["schemas"]["ArrayCalibration"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             /** @description support terms and licences (default: an estimate) */
             commercial?: components["schemas"]["Commercial"];
@@ -1684,6 +1697,12 @@ export interface components {
              */
             version?: string | null;
         };
+        /**
+         * CalibrationStatus
+         * @description How a figure was obtained (best first; see the module docstring).
+         * @enum {string}
+         */
+        CalibrationStatus: "measured" | "fitted (site)" | "fitted" | "datasheet" | "estimate" | "estimate (user)";
         /** CapacityGroup */
         CapacityGroup: {
             /**
@@ -2443,6 +2462,8 @@ export interface components {
              * @default 0.2
              */
             cache_hit_ms: number;
+            /** @description a custom controller record's calibration (None: estimate (user)); catalog arrays state theirs in the array's calibration.controller */
+            calibration?: components["schemas"]["PartCalibration"] | null;
             /**
              * Cluster Network Mb S
              * @description cluster interconnect per controller (node), one direction [MB/s]: carries copy traffic between nodes (replicas, synchronous mirroring, indirect I/O)
@@ -2704,6 +2725,8 @@ export interface components {
             any_drive: boolean;
             /** @description write architecture, copies, inline/post-process data reduction */
             architecture?: components["schemas"]["Architecture"] | null;
+            /** @description per part (controller, cache, ports) its status and source keys; every catalog record states it, a custom record without it is estimate (user) (models/provenance.py) */
+            calibration?: components["schemas"]["ArrayCalibration"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             /** @description support terms and licences (default: an estimate) */
             commercial?: components["schemas"]["Commercial"];
@@ -2786,6 +2809,8 @@ export interface components {
             avg_read_seek_ms?: number | null;
             /** Avg Write Seek Ms */
             avg_write_seek_ms?: number | null;
+            /** @description how calibrated the drive's service-time figures are (None: estimate (user)); models/provenance.py */
+            calibration?: components["schemas"]["PartCalibration"] | null;
             /**
              * Capacity Gb
              * @description marketed capacity [GB, decimal]
@@ -3294,6 +3319,8 @@ export interface components {
             avg_read_seek_ms?: number | null;
             /** Avg Write Seek Ms */
             avg_write_seek_ms?: number | null;
+            /** @description how calibrated the drive's service-time figures are (None: estimate (user)); models/provenance.py */
+            calibration?: components["schemas"]["PartCalibration"] | null;
             /**
              * Capacity Gb
              * @description marketed capacity [GB, decimal]
@@ -3772,6 +3799,15 @@ export interface components {
             rebuild_hours: components["schemas"]["Explained"];
             /** @description chance the rebuild meets an unrecoverable read error with no redundancy left [%] */
             unrecoverable_read_pct: components["schemas"]["Explained"];
+        };
+        /**
+         * FigureCalibration
+         * @description One figure's status and sources, where it differs from its part's.
+         */
+        FigureCalibration: {
+            /** Sources */
+            sources?: string[];
+            status: components["schemas"]["CalibrationStatus"];
         };
         /**
          * FigureChange
@@ -5293,6 +5329,30 @@ export interface components {
              * @default []
              */
             streams: string[];
+        };
+        /**
+         * PartCalibration
+         * @description One part's status (its least calibrated figure), the source keys behind it and a short note.
+         */
+        PartCalibration: {
+            /**
+             * Figures
+             * @description single figures stated more precisely than the part
+             */
+            figures?: {
+                [key: string]: components["schemas"]["FigureCalibration"];
+            };
+            /**
+             * Note
+             * @description what is estimated, what fitted to what
+             */
+            note?: string | null;
+            /**
+             * Sources
+             * @description keys of docs/sources.md, e.g. netapp-tr3838
+             */
+            sources?: string[];
+            status: components["schemas"]["CalibrationStatus"];
         };
         /**
          * PassChange
@@ -11237,7 +11297,7 @@ export interface operations {
                 volumes?: string[];
                 /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
                 partitions?: number;
-                /** @description a trace already in the trace storage, instead of a body */
+                /** @description a trace already in the trace storage, instead of a body: a URL of the storage's own scheme under its root (no other protocol, no chained '::' URL; 422 otherwise) */
                 source_url?: string;
             };
             header?: {
