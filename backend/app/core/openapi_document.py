@@ -88,6 +88,7 @@ ENGINE_PATHS = (
     "plan/replication",
     "plan/expand",
     "plan/quote-check",
+    "plan/consolidate",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

@@ -487,6 +487,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consolidate
+         * @description N workloads onto fixed arrays and new arrays of candidate families at the least cost (or
+         *     arrays, or rack units), every window and the capacity fitting; each array's busiest window.
+         */
+        post: operations["plan-consolidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plan/expand": {
         parameters: {
             query?: never;
@@ -1182,6 +1203,41 @@ export interface components {
             vendor: string;
             /** Write Log */
             write_log?: components["schemas"]["WriteLogOption"][];
+        };
+        /** ArrayPlacement */
+        ArrayPlacement: {
+            /** Busiest Window */
+            busiest_window: string;
+            /**
+             * Candidate
+             * @description index into the candidates (or the fixed arrays when fixed)
+             */
+            candidate: number;
+            configuration: components["schemas"]["Configuration"];
+            /**
+             * Cost Usd
+             * @description list cost of the sized bill (0 counted for a fixed array)
+             */
+            cost_usd: number | null;
+            /** Drives */
+            drives: number;
+            /**
+             * Fixed
+             * @description one of the arrays already owned
+             */
+            fixed: boolean;
+            /**
+             * Headroom Used Pct
+             * @description binding check of the busiest window [% of limit]
+             */
+            headroom_used_pct: number | null;
+            /** Name */
+            name: string;
+            /** Rack Units */
+            rack_units: number;
+            result: components["schemas"]["EvaluationResult"];
+            /** Workloads */
+            workloads: string[];
         };
         /** ArrayRecord */
         ArrayRecord: {
@@ -2384,6 +2440,85 @@ export interface components {
             tiering?: components["schemas"]["TieringConfig"] | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /** ConsolidateOptions */
+        ConsolidateOptions: {
+            /**
+             * Fixed Only
+             * @description place onto the fixed arrays only (buy nothing)
+             * @default false
+             */
+            fixed_only: boolean;
+            /**
+             * Max Drives
+             * @description largest drive count to size
+             */
+            max_drives?: number | null;
+            /**
+             * Objective
+             * @description what to minimise (fixed arrays count 0)
+             * @default cost
+             * @enum {string}
+             */
+            objective: "cost" | "arrays" | "rack_units";
+            /**
+             * Passes
+             * @description improvement rounds after the greedy placement
+             * @default 3
+             */
+            passes: number;
+        };
+        /**
+         * ConsolidateRequest
+         * @description N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates.
+         */
+        ConsolidateRequest: {
+            /**
+             * Candidates
+             * @description families to buy new arrays of (one pool's drive_count null, or a catalog reference without it)
+             */
+            candidates?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            /**
+             * Fixed
+             * @description arrays already owned, with their drive counts: placements on them cost nothing
+             */
+            fixed?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            options?: components["schemas"]["ConsolidateOptions"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** Consolidation */
+        Consolidation: {
+            /** Arrays */
+            arrays: components["schemas"]["ArrayPlacement"][];
+            /** Method */
+            method: string;
+            /**
+             * Objective
+             * @enum {string}
+             */
+            objective: "cost" | "arrays" | "rack_units";
+            /** Objective Value */
+            objective_value: number;
+            /**
+             * Sizings
+             * @description distinct (family, workload set) sizings and fixed-array evaluations
+             */
+            sizings: number;
+            /** Text */
+            text: string;
+            /**
+             * Total Cost Usd
+             * @description list cost of the new arrays
+             */
+            total_cost_usd: number | null;
+            /** Total Rack Units */
+            total_rack_units: number;
+            /** Unplaced */
+            unplaced: components["schemas"]["Unplaced"][];
         };
         /** ControllerCreated */
         ControllerCreated: {
@@ -8381,6 +8516,13 @@ export interface components {
              */
             working_set_factor: components["schemas"]["Range"];
         };
+        /** Unplaced */
+        Unplaced: {
+            /** Reason */
+            reason: string;
+            /** Workload */
+            workload: string;
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -10521,6 +10663,66 @@ export interface operations {
                 };
             };
             /** @description The request body is larger than 33,554,432 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsolidateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Consolidation"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
                     [name: string]: unknown;
