@@ -204,3 +204,27 @@ def test_fixed_only_without_fixed_arrays_is_422_at_the_option(client: TestClient
     )
 
     assert error_locs(response) == [["body", "options", "fixed_only"]]
+
+
+# ---- refresh
+
+
+def test_a_refresh_sizes_the_successor_beside_today(client: TestClient) -> None:
+    seen = {"source": "iostat", "iops": 4000, "read_pct": 70, "read_latency_ms": 6.0}
+    imported = workload(phases=[phase(observed=seen)])
+    successor = {"array_id": "netapp-fas8040", "raid_scheme": "raid-dp"}
+
+    result = ok(post(client, "refresh", workloads=[imported], current=INSTALLED, successor=successor))
+
+    (window,) = result["windows"]
+    assert window["observed_iops"] == 4000 and window["observed_read_latency_ms"] == 6.0
+    assert result["observed"]["rows"][0]["observed_read_latency_ms"] == 6.0
+    assert {c["figure"] for c in result["side_by_side"]} >= {"drives", "rack_units", "cost_usd"}
+
+
+def test_a_successor_with_a_drive_count_is_422_at_its_drive_count(client: TestClient) -> None:
+    response = post(
+        client, "refresh", workloads=[workload()], current=INSTALLED, successor={**FAS3270, "drive_count": 48}
+    )
+
+    assert error_locs(response) == [["body", "successor", "drive_count"]]

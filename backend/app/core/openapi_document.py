@@ -89,6 +89,7 @@ ENGINE_PATHS = (
     "plan/expand",
     "plan/quote-check",
     "plan/consolidate",
+    "plan/refresh",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

@@ -59,3 +59,11 @@ class ConsolidateRequest(Request):
         description="arrays already owned, with their drive counts: placements on them cost nothing",
     )
     options: ConsolidateOptions = Field(default_factory=ConsolidateOptions)
+
+
+class RefreshRequest(Request):
+    """The current system (with its drive count) and its successor's family, for the same workloads."""
+
+    workloads: Workloads = Field(description="typically imported, the phases carrying what the host observed")
+    current: ConfigurationInput = Field(description="the system installed today, with its drive count")
+    successor: ConfigurationInput = Field(description="the successor family: one pool's drive_count null")

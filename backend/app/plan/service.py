@@ -6,11 +6,18 @@ from backend.app.core.errors import InvalidInput
 from backend.app.engine.context import SizingContext
 from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import DriveRecord
-from backend.app.plan.schemas import ConsolidateRequest, ExpandRequest, QuoteCheckRequest, ReplicationRequest
+from backend.app.plan.schemas import (
+    ConsolidateRequest,
+    ExpandRequest,
+    QuoteCheckRequest,
+    RefreshRequest,
+    ReplicationRequest,
+)
 from models.drives import DriveSpec
 from models.plan import consolidate as consolidating
 from models.plan import expand as expanding
 from models.plan import quote as quoting
+from models.plan import refresh as refreshing
 from models.plan import replication as replicating
 
 
@@ -82,3 +89,9 @@ def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.C
             body.workloads, candidates, fixed=fixed, options=body.options, params=ctx.params
         )
     )
+
+
+def refresh(body: RefreshRequest, ctx: SizingContext) -> refreshing.RefreshResult:
+    current = ctx.configuration(body.current, ("body", "current"))
+    successor = ctx.configuration(body.successor, ("body", "successor"), count="family")
+    return ctx.run(lambda: refreshing.refresh(body.workloads, current, successor, params=ctx.params))

@@ -550,6 +550,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh
+         * @description The current system's (observed) workloads sized onto a successor, side by side with the
+         *     current system's measured and modelled figures.
+         */
+        post: operations["plan-refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plan/replication": {
         parameters: {
             query?: never;
@@ -6948,6 +6969,74 @@ export interface components {
          */
         ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
         /**
+         * RefreshRequest
+         * @description The current system (with its drive count) and its successor's family, for the same workloads.
+         */
+        RefreshRequest: {
+            /**
+             * Current
+             * @description the system installed today, with its drive count
+             */
+            current: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Successor
+             * @description the successor family: one pool's drive_count null
+             */
+            successor: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Workloads
+             * @description typically imported, the phases carrying what the host observed
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RefreshResult */
+        RefreshResult: {
+            /** @description the current system at the workloads' sizing rates */
+            current: components["schemas"]["EvaluationResult"];
+            /** @description the current system at the observed loads beside the host's latency (null: nothing observed) */
+            observed: components["schemas"]["ObservedComparison"] | null;
+            /**
+             * Side By Side
+             * @description current (before) and successor (after) bills
+             */
+            side_by_side: components["schemas"]["FigureChange"][];
+            successor: components["schemas"]["SizingResult"];
+            /** Text */
+            text: string;
+            /** Windows */
+            windows: components["schemas"]["RefreshWindow"][];
+        };
+        /** RefreshWindow */
+        RefreshWindow: {
+            /** Current Headroom Used Pct */
+            current_headroom_used_pct: number | null;
+            /** Current Passed */
+            current_passed: boolean;
+            /**
+             * Current Read Latency Ms
+             * @description the current system modelled, at the sizing rates
+             */
+            current_read_latency_ms: number | null;
+            /**
+             * Observed Iops
+             * @description sum of the host's mean IOPS over the window's phases
+             */
+            observed_iops: number | null;
+            /**
+             * Observed Read Latency Ms
+             * @description host read latency, weighted by observed IOPS
+             */
+            observed_read_latency_ms: number | null;
+            /** Successor Headroom Used Pct */
+            successor_headroom_used_pct: number | null;
+            /** Successor Passed */
+            successor_passed: boolean;
+            /** Successor Read Latency Ms */
+            successor_read_latency_ms: number | null;
+            /** Window */
+            window: string;
+        };
+        /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
          *
@@ -10831,6 +10920,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuoteCheck"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshResult"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
