@@ -44,7 +44,7 @@ def test_the_fixtures_calibration_reads_its_fitted_queuing_and_three_layout_ages
     calibration = load_calibration(FIXTURES)
 
     assert calibration.file == "calibration/engine.yaml"
-    assert calibration.version == "2026-11-21"  # YAML reads it as a date; kept as text
+    assert calibration.version == "2026-11-28"  # YAML reads it as a date; kept as text
     assert calibration.parameters.command_queuing.sas_fc.q_half == 3.61
     assert calibration.layouts[Layout.MODERATE] == LayoutCalibration(full_stripe_share=0.133, scatter=0.642)
     assert calibration.default_layout is None
