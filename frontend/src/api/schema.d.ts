@@ -2489,6 +2489,22 @@ export interface components {
              */
             passes: number;
         };
+        /** ConsolidateReportInput */
+        ConsolidateReportInput: {
+            inputs: components["schemas"]["ConsolidateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "consolidate";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ConsolidateRequest
          * @description N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates.
@@ -2510,6 +2526,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** ConsolidateSnapshot */
+        ConsolidateSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ConsolidateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "consolidate";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["Consolidation"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** Consolidation */
         Consolidation: {
@@ -3825,6 +3907,22 @@ export interface components {
             /** Source */
             source: string;
         };
+        /** ExpandReportInput */
+        ExpandReportInput: {
+            inputs: components["schemas"]["ExpandRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "expand";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ExpandRequest
          * @description The installed configuration (with its drive count) and what is added to it.
@@ -3841,6 +3939,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** ExpandSnapshot */
+        ExpandSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ExpandRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "expand";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["ExpansionResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * Expansion
@@ -5934,6 +6098,22 @@ export interface components {
              */
             verdict: "under" | "over" | "right" | "unknown";
         };
+        /** QuoteCheckReportInput */
+        QuoteCheckReportInput: {
+            inputs: components["schemas"]["QuoteCheckRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "quote-check";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * QuoteCheckRequest
          * @description A vendor's bill of materials and the customer's workloads (windows, growth).
@@ -5945,6 +6125,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** QuoteCheckSnapshot */
+        QuoteCheckSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["QuoteCheckRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "quote-check";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["QuoteCheck"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** QuoteFinding */
         QuoteFinding: {
@@ -6968,6 +7214,22 @@ export interface components {
          * @enum {string}
          */
         ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
+        /** RefreshReportInput */
+        RefreshReportInput: {
+            inputs: components["schemas"]["RefreshRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "refresh";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * RefreshRequest
          * @description The current system (with its drive count) and its successor's family, for the same workloads.
@@ -7005,6 +7267,72 @@ export interface components {
             text: string;
             /** Windows */
             windows: components["schemas"]["RefreshWindow"][];
+        };
+        /** RefreshSnapshot */
+        RefreshSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["RefreshRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "refresh";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["RefreshResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** RefreshWindow */
         RefreshWindow: {
@@ -7152,6 +7480,22 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** ReplicationReportInput */
+        ReplicationReportInput: {
+            inputs: components["schemas"]["ReplicationRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "replication";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ReplicationRequest
          * @description Replication of the workloads' writes; optionally the primary array and the DR array's family.
@@ -7213,6 +7557,72 @@ export interface components {
                 [key: string]: number | null;
             };
         };
+        /** ReplicationSnapshot */
+        ReplicationSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ReplicationRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "replication";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["ReplicationResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
         /**
          * ReportCreated
          * @description A saved report: where to share it, and the token that alone can delete it (shown once).
@@ -7238,7 +7648,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /**
              * Owner Token
              * @description send as X-Owner-Token to delete the report; not stored, not shown again
@@ -7273,7 +7683,7 @@ export interface components {
              * After Kind
              * @enum {string}
              */
-            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /** After Name */
             after_name: string;
             /**
@@ -7292,7 +7702,7 @@ export interface components {
              * Before Kind
              * @enum {string}
              */
-            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /** Before Name */
             before_name: string;
             /**
@@ -11212,7 +11622,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"];
+                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"] | components["schemas"]["ReplicationReportInput"] | components["schemas"]["ExpandReportInput"] | components["schemas"]["QuoteCheckReportInput"] | components["schemas"]["ConsolidateReportInput"] | components["schemas"]["RefreshReportInput"];
             };
         };
         responses: {
@@ -11301,7 +11711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"] | components["schemas"]["ReplicationSnapshot"] | components["schemas"]["ExpandSnapshot"] | components["schemas"]["QuoteCheckSnapshot"] | components["schemas"]["ConsolidateSnapshot"] | components["schemas"]["RefreshSnapshot"];
                 };
             };
             /** @description No such resource */
@@ -11466,7 +11876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"] | components["schemas"]["ReplicationSnapshot"] | components["schemas"]["ExpandSnapshot"] | components["schemas"]["QuoteCheckSnapshot"] | components["schemas"]["ConsolidateSnapshot"] | components["schemas"]["RefreshSnapshot"];
                     "application/pdf": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "text/csv": string;
