@@ -7,7 +7,9 @@ as they are, at no cost) or a new array of a *candidate* family (a configuration
 drive count open), sized for exactly the workloads placed on it (:func:`models.size.size`): its
 cost is the sized bill. A placement *fits* when the sized (or fixed) array passes every check of
 every window (utilization limits including the controllers after a failover, latency targets)
-and the capacity check: the engine's own verdict.
+and the capacity check: the engine's own verdict; with ``failure_cases`` also in each failure
+case named (a drive failed, rebuilding, a controller down: the family sized for each, the most
+drives kept).
 
 Objective ``f(array)``: ``cost`` the list cost [USD], ``arrays`` one per array (ties broken by
 cost), ``rack_units`` the bill's rack units; fixed arrays count 0. Minimised over placements by:
@@ -35,7 +37,7 @@ from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
 from models.parameters import EngineParameters
-from models.results import EvaluationResult, worst_window
+from models.results import DegradedMode, EvaluationResult, worst_window
 from models.size import size
 from models.whatif import outcome
 from models.workload import Workload
@@ -48,6 +50,11 @@ class ConsolidateOptions(Frozen):
     fixed_only: bool = Field(default=False, description="place onto the fixed arrays only (buy nothing)")
     passes: int = Field(default=3, ge=0, le=20, description="improvement rounds after the greedy placement")
     max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to size")
+    failure_cases: list[DegradedMode] = Field(
+        default_factory=list,
+        max_length=3,
+        description="each placement also passes every window with a drive failed, rebuilding, or a controller down",
+    )
 
 
 class ArrayPlacement(Output):
@@ -110,15 +117,32 @@ class _Solver:
             if fixed:
                 cfg = self.fixed[index]
                 res = evaluate(wl, cfg, params=self.params, cold_cache=False)
-                self.kept[key] = res if res.passed else None
+                fits = res.passed and all(
+                    evaluate(wl, cfg, params=self.params, degraded=m, cold_cache=False).passed
+                    for m in self.options.failure_cases
+                )
+                self.kept[key] = res if fits else None
                 self.configs[key] = cfg
             else:
-                sized = size(
-                    wl, self.candidates[index], params=self.params, max_drives=self.options.max_drives
-                )
-                self.kept[key] = sized.result if sized.feasible else None
-                self.configs[key] = sized.configuration
+                self.kept[key], self.configs[key] = self._sized(wl, self.candidates[index])
         return self.kept[key]
+
+    def _sized(
+        self, wl: list[Workload], family: Configuration
+    ) -> tuple[EvaluationResult | None, Configuration]:
+        """The family sized for the set in normal operation and in each failure case asked for: the
+        most drives any of them needs (every check is monotone in the drive count), evaluated normally."""
+        runs = [
+            size(wl, family, params=self.params, max_drives=self.options.max_drives, degraded=m)
+            for m in (DegradedMode.NONE, *self.options.failure_cases)
+        ]
+        if not all(r.feasible for r in runs):
+            return None, family
+        most = max(runs, key=lambda r: r.drive_count)
+        if most is runs[0]:
+            return most.result, most.configuration
+        res = evaluate(wl, most.configuration, params=self.params, cold_cache=False)
+        return (res if res.passed else None), most.configuration
 
     def value(self, key: _Key) -> float:
         """``f`` of a set on an array; infinity when it cannot fit; 0 for an empty set or a fixed array."""

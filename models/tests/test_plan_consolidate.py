@@ -94,3 +94,24 @@ def test_every_placement_fits_every_window_and_the_capacity(hdd15k, loads):
         again = evaluate([w for w in workloads if w.name in p.workloads], p.configuration)
         assert again.passed and again.capacity.passed
         assert all(w.passed for w in again.windows)
+
+
+def test_failure_cases_asked_for_hold_on_every_placement(hdd15k):
+    from models.results import DegradedMode
+
+    busy = [_quiet("A", 1.0, iops=1500), _quiet("B", 1.0, iops=1200)]
+    cases = [DegradedMode.REBUILDING, DegradedMode.CONTROLLER_FAILED]
+    res = consolidate(
+        busy,
+        [make_config(hdd15k, scheme="raid6", width=8, count=None)],
+        options=ConsolidateOptions(failure_cases=cases),
+    )
+    plain = consolidate(busy, [make_config(hdd15k, scheme="raid6", width=8, count=None)])
+
+    assert res.unplaced == []
+    for p in res.arrays:
+        placed = [w for w in busy if w.name in p.workloads]
+        for mode in cases:
+            assert evaluate(placed, p.configuration, degraded=mode).passed
+    # here the rebuild needs more drives than normal operation: 58 against 50
+    assert sum(p.drives for p in res.arrays) > sum(p.drives for p in plain.arrays)

@@ -2465,6 +2465,11 @@ export interface components {
         /** ConsolidateOptions */
         ConsolidateOptions: {
             /**
+             * Failure Cases
+             * @description each placement also passes every window with a drive failed, rebuilding, or a controller down
+             */
+            failure_cases?: components["schemas"]["DegradedMode"][];
+            /**
              * Fixed Only
              * @description place onto the fixed arrays only (buy nothing)
              * @default false
