@@ -670,7 +670,8 @@ export interface paths {
          * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
          *     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
          *     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
-         *     and the key with another request is a 409.
+         *     and the key with another request is a 409; a retry after the job was deleted is a 410. The
+         *     answer's ``owner_token`` is needed to cancel or delete the job.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -7637,6 +7638,11 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Owner Token
+             * @description needed (as X-Owner-Token) to cancel or delete the job; shown once, keep it
+             */
+            owner_token: string;
+            /**
              * Status
              * @enum {string}
              */
@@ -8831,6 +8837,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10169,6 +10184,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
@@ -10619,6 +10643,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
             413: {
                 headers: {
@@ -10706,7 +10739,10 @@ export interface operations {
     "traces-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the owner token from the upload */
+                "x-owner-token"?: string;
+            };
             path: {
                 /** @description trace job id */
                 job_id: string;
@@ -10730,6 +10766,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
             };
             /** @description No such resource */
             404: {
