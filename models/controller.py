@@ -31,6 +31,7 @@ from pydantic import Field
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat, validator_of
 from models.explain import fmt
+from models.provenance import PartCalibration
 from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
 from models.workload import Phase, ReplicationMode, Workload
 
@@ -98,6 +99,13 @@ class ControllerSpec(Frozen):
     write_ack_ms: NonNegFloat = Field(default=0.3, description="write acknowledgement from NVRAM [ms]")
     cache_hit_ms: NonNegFloat = Field(default=0.2, description="read served from DRAM [ms]")
     source: str = Field(default="user-defined")
+    calibration: PartCalibration | None = Field(
+        default=None,
+        description=(
+            "a custom controller record's calibration (None: estimate (user)); catalog arrays state "
+            "theirs in the array's calibration.controller"
+        ),
+    )
 
     @property
     def kib_written_us(self) -> float:

@@ -55,6 +55,7 @@ from scipy.special import lambertw
 
 from models.base import ABSENT, GIVEN, Frozen, InputError, NonNegFloat, PositiveFloat
 from models.numeric import maximum
+from models.provenance import PartCalibration
 from models.units import GB, GIB, transfer_ms
 
 Num = Any
@@ -156,6 +157,10 @@ class DriveSpec(Frozen):
     power_w: NonNegFloat | None = None
     price_usd: NonNegFloat | None = Field(default=None, description="list-price estimate [USD]")
     source: str = Field(default="user-defined", min_length=1)
+    calibration: PartCalibration | None = Field(
+        default=None,
+        description="how calibrated the drive's service-time figures are (None: estimate (user)); models/provenance.py",
+    )
 
     @model_validator(mode="after")
     def _check_kind_fields(self) -> Self:

@@ -24,6 +24,7 @@ from models.configuration import (
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.ports import PortGroup, PortType
+from models.provenance import ArrayCalibration
 from models.raid import RaidLayout, RaidScheme
 from models.tco import Commercial
 from models.workload import Workload
@@ -215,6 +216,13 @@ class ArrayModel(Frozen):
     )
     notes: str | None = None
     source: str = Field(min_length=1)
+    calibration: ArrayCalibration | None = Field(
+        default=None,
+        description=(
+            "per part (controller, cache, ports) its status and source keys; every catalog record "
+            "states it, a custom record without it is estimate (user) (models/provenance.py)"
+        ),
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
