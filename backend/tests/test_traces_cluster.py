@@ -112,6 +112,7 @@ def test_unreachable_storage_is_a_503_with_nothing_created(
 
     assert response.status_code == 503
     assert "trace storage" in response.json()["detail"]
+    assert "/proc" not in response.json()["detail"]  # no server path in an answer
     assert _job_rows(settings) == []
 
 

@@ -103,7 +103,12 @@ async def recompute(request: Request, report_id: ReportId) -> Response:
     )
 
 
-@router.delete("/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404))
+@router.delete(
+    "/{report_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=error_responses(403, 404, 429),
+    dependencies=QUOTA,
+)
 def delete(
     request: Request,
     report_id: ReportId,

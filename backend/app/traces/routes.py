@@ -227,8 +227,9 @@ def get(request: Request, session: SessionDep, job_id: JobId) -> TraceJob:
     response_model=TraceJob,
     responses={
         204: {"description": "A finished job and its upload were deleted"},
-        **error_responses(403, 404),
+        **error_responses(403, 404, 429),
     },
+    dependencies=[Depends(WriteQuota("traces"))],
 )
 def delete(
     session: SessionDep,

@@ -9776,6 +9776,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-esxtop": {
@@ -9860,6 +9871,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-fio": {
@@ -9909,6 +9931,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -9997,6 +10030,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-iometer": {
@@ -10046,6 +10090,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10132,6 +10187,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-live_optics": {
@@ -10214,6 +10280,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10360,6 +10437,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-rvtools": {
@@ -10416,6 +10504,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10500,6 +10599,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -11055,6 +11165,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Database or hardware catalog unavailable */
             503: {
                 headers: {
@@ -11515,6 +11636,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
