@@ -775,7 +775,8 @@ export interface paths {
          * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
          *     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
          *     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
-         *     and the key with another request is a 409.
+         *     and the key with another request is a 409; a retry after the job was deleted is a 410. The
+         *     answer's ``owner_token`` is needed to cancel or delete the job.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -8872,6 +8873,11 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Owner Token
+             * @description needed (as X-Owner-Token) to cancel or delete the job; shown once, keep it
+             */
+            owner_token: string;
+            /**
              * Status
              * @enum {string}
              */
@@ -10187,6 +10193,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
@@ -10567,6 +10582,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-esxtop": {
@@ -10651,6 +10677,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-fio": {
@@ -10700,6 +10737,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10788,6 +10836,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-iometer": {
@@ -10837,6 +10896,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10923,6 +10993,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-live_optics": {
@@ -11005,6 +11086,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -11151,6 +11243,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-rvtools": {
@@ -11207,6 +11310,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -11291,6 +11405,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -11818,6 +11943,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
@@ -11955,6 +12089,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -12268,6 +12413,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
             413: {
                 headers: {
@@ -12355,7 +12509,10 @@ export interface operations {
     "traces-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the owner token from the upload */
+                "x-owner-token"?: string;
+            };
             path: {
                 /** @description trace job id */
                 job_id: string;
@@ -12380,6 +12537,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description No such resource */
             404: {
                 headers: {
@@ -12396,6 +12562,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
