@@ -306,7 +306,9 @@ def evaluate(
     ]
     # unexplained: the windows only (the configuration's parts, kept for it, were built whole above)
     with nullcontext() if explain else figures_only():
-        windows = [_evaluate_window(window, of_window, setup) for window, of_window in members]
+        windows = _with_failure_verdicts(
+            [_evaluate_window(window, of_window, setup) for window, of_window in members]
+        )
     cap_check = check(
         "capacity",
         cap.fill_pct,
@@ -590,7 +592,6 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     shares = (ws_list, dram_share, both_share)
     warm = _serve(members, hits, shares, routes, tiering, setup)
     burst = _write_burst(members, warm.pool_loads, ctrl, setup.serving)
-    failure_verdict = _failure_verdict(warm.pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
     cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
@@ -620,7 +621,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             "tiering": tiering,
             "write_burst_s": burst,
             "backend_bus_utilization_pct": warm.bus,
-            "failure_verdict": failure_verdict,
+            "failure_verdict": None,  # with every window's rebuild known (_with_failure_verdicts)
             "cold_cache": cold,
         }
     )
@@ -942,10 +943,36 @@ def _of_pool(name: str, pools: int) -> str:
     return "" if pools == 1 else f" of pool {name}"
 
 
-def _failure_verdict(pools: list[PoolLoad]) -> str | None:
+def slowest_rebuilds(windows: list[WindowResult]) -> dict[str, tuple[float, str]]:
+    """Each pool's rebuild at its slowest window: (hours, window). The one rebuild time of a design
+    that its failure verdicts, Degraded modes and the report all state (a rebuild may start in any
+    window, so the slowest is the one to plan for), from :func:`models.pool.failure_result`."""
+    out: dict[str, tuple[float, str]] = {}
+    for w in windows:
+        for pl in w.pools:
+            hours = pl.failure.rebuild_hours.value if pl.failure is not None else None
+            if hours is not None and (pl.pool not in out or hours > out[pl.pool][0]):
+                out[pl.pool] = (hours, w.window)
+    return out
+
+
+def _with_failure_verdicts(windows: list[WindowResult]) -> list[WindowResult]:
+    """The windows with their failure verdicts (:func:`_failure_verdict`), each stating the
+    pool's rebuild at its slowest window."""
+    slowest = slowest_rebuilds(windows)
+    return [
+        w.model_copy(update={"failure_verdict": _failure_verdict(w.pools, slowest, len(windows))})
+        for w in windows
+    ]
+
+
+def _failure_verdict(
+    pools: list[PoolLoad], slowest: dict[str, tuple[float, str]], windows: int = 1
+) -> str | None:
     """Whether each pool keeps up with one drive failed and while it rebuilds, in words (a verdict:
-    whole in an unexplained evaluation too, as check texts are). A lone pool goes unnamed (its name
-    is the configuration's internal one)."""
+    whole in an unexplained evaluation too, as check texts are), with the pool's rebuild time at its
+    slowest window (:func:`slowest_rebuilds`). A lone pool goes unnamed (its name is the
+    configuration's internal one)."""
     parts = []
     for pl in pools:
         f = pl.failure
@@ -956,10 +983,12 @@ def _failure_verdict(pools: list[PoolLoad]) -> str | None:
             )
             continue
         state = "keeps up" if f.survives else "cannot keep up (its reads queue without bound)"
+        hours, at = slowest.get(pl.pool, (f.rebuild_hours.value, ""))
+        where = f" (at {at}'s load, the slowest)" if windows > 1 and at else ""
         parts.append(
             f"with a drive failed, one RAID group{of} is {number(f.failed_group_utilization_pct)}% busy, "
-            f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
-            f"it {state}"
+            f"{number(f.rebuild_group_utilization_pct)}% while rebuilding; the rebuild takes {number(hours)} h"
+            f"{where}: it {state}"
         )
     return "; ".join(parts) + "." if parts else None
 

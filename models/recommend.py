@@ -61,6 +61,7 @@ from models.batch import (
     family_configuration,
     family_counts,
 )
+from models.cases import HEALTHY_ONLY
 from models.catalog import ArrayModel, Catalog
 from models.checks import within_array
 from models.compare import Headline, headline
@@ -432,6 +433,7 @@ def _scalar_minimum(
             base.model_copy(update={"pools": [pool]}),
             params=params,
             max_drives=family.array.max_drives,
+            relax=HEALTHY_ONLY,  # as the batch judges the families (healthy operation today)
         )
         if not sized.feasible or sized.drive_count not in counts:
             return None

@@ -16,6 +16,7 @@ from pydantic import Field, computed_field
 
 from models.base import Output, validator_of
 from models.capacity import CapacityResult
+from models.cases import Verdict
 from models.checks import TOLERANCE, check_words, within
 from models.explain import Explained, number
 
@@ -252,9 +253,16 @@ class EvaluationResult(Output):
     capacity: CapacityResult
     bill: BillOfMaterials
     checks: list[Check]
-    passed: bool
+    passed: bool = Field(
+        description="every check met; with a verdict, also every case it judges that was not relaxed"
+    )
     bottleneck: str
     warnings: list[str]
+    verdict: Verdict | None = Field(
+        default=None,
+        description="the design judged in every case (healthy, a drive failed, rebuilding, failover, cold "
+        "caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only",
+    )
 
     @computed_field(  # type: ignore[prop-decorator]
         description="the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'"
