@@ -10,6 +10,9 @@ failing checks at that count say why (e.g. the controllers, which no drive count
 Cache sizing: for each flash-cache option the fewest drives are found the same way; the
 drives-vs-cache curve is returned and the cheapest option that meets every window is chosen
 (fewest drives when prices are unknown).
+
+Kept as one module (about 610 lines): the bisection over groups, the search over nodes of a
+scale-out family and the flash-cache options build one sizing result and its explanation.
 """
 
 from __future__ import annotations
