@@ -61,10 +61,41 @@ def evaluation_rows(result: dict[str, Any]) -> Iterator[Row]:
                 "%",
             )
         yield cfg, win, "ports", "utilization_pct", value_of(w.get("port_utilization_pct")), "%"
+        # every other resource that binds, where the configuration has it
+        if w.get("backend_bus_utilization_pct") is not None:
+            yield cfg, win, "back-end bus", "utilization_pct", value_of(w["backend_bus_utilization_pct"]), "%"
+        if w.get("cluster_network_utilization_pct") is not None:
+            yield (
+                cfg,
+                win,
+                "cluster network",
+                "utilization_pct",
+                value_of(w["cluster_network_utilization_pct"]),
+                "%",
+            )
         for p in w.get("pools", []):
             component = f"pool {p.get('pool', '')}"
             yield cfg, win, component, "backend_iops", value_of(p.get("backend_iops")), "IOPS"
             yield cfg, win, component, "drive_utilization_pct", value_of(p.get("drive_utilization_pct")), "%"
+            if p.get("parity_utilization_pct") is not None:
+                yield (
+                    cfg,
+                    win,
+                    component,
+                    "parity_utilization_pct",
+                    value_of(p["parity_utilization_pct"]),
+                    "%",
+                )
+            wear = p.get("endurance")
+            if wear:
+                yield (
+                    cfg,
+                    win,
+                    component,
+                    "years_to_wear_out",
+                    value_of(wear.get("years_to_wear_out")),
+                    "years",
+                )
             yield cfg, win, component, "read_miss_latency_ms", value_of(p.get("read_miss_latency_ms")), "ms"
             yield cfg, win, component, "queue_per_drive", p.get("queue_per_drive"), ""
         for ph in w.get("phases", []):

@@ -145,11 +145,31 @@ def _verdict(result: dict[str, Any], words: str | None = None) -> str:
         if passed
         else f"Does not meet every window: {result.get('bottleneck', '')}."
     )
+    judged = result.get("verdict")
+    if judged:  # the headline over every case decides, and names what was relaxed
+        text = judged.get("headline") or text
     out = f'<div class="{cls}">{_pass(passed)} {escape(text)}</div>'
+    if judged:
+        if words and words != text:
+            out += _p(words)
+        out += _cases(judged)
     confidence = result.get("confidence")
     if confidence is not None:
         out += _p(f"Confidence: {_plain(confidence)}")
     return out
+
+
+def _cases(judged: dict[str, Any]) -> str:
+    """Every case the verdict judged, window by window (failing ones first), and its notes."""
+    cases = judged.get("cases", [])
+    order = {"fails": 0, "meets": 1, "relaxed": 2, "not applicable": 3}
+    rows = [
+        [c.get("case"), c.get("window") or "capacity", c.get("load"), c.get("status"), c.get("text")]
+        for c in sorted(cases, key=lambda c: order.get(str(c.get("status")), 4))
+    ]
+    table = _table(["Case", "Window", "Load", "Verdict", "In words"], rows) if rows else ""
+    notes = "".join(_p(n, "muted") for n in judged.get("notes", []))
+    return _sub("Every case judged", table + notes)
 
 
 def _plain(x: Any) -> str:
@@ -218,6 +238,16 @@ def _evaluation(result: dict[str, Any], title_prefix: str = "") -> str:
         charts.append(_sub(f"{w.get('window')}: every check", _table(["Check", ""], rows)))
     if charts:
         out.append(_section(f"{title_prefix}Busy figures against headroom", charts[0], "".join(charts[1:])))
+    wear = [
+        [w.get("window"), p.get("pool"), _v((p.get("endurance") or {}).get("years_to_wear_out"))]
+        for w in windows
+        for p in w.get("pools", [])
+        if p.get("endurance")
+    ]
+    if wear:  # flash wear in years at each window's write rate, where a drive states its endurance
+        out.append(
+            _section(f"{title_prefix}Flash wear", _table(["Window", "Pool", "Years to wear out"], wear))
+        )
     out.append(_failure(result, title_prefix))
     out.append(_capacity(result, title_prefix))
     return "".join(out)

@@ -15,7 +15,6 @@ digest) deletes a report; there is no way to list reports.
 from __future__ import annotations
 
 import functools
-import hashlib
 import hmac
 import json
 import logging
@@ -29,6 +28,7 @@ from sqlalchemy.orm import Session
 from backend.app.core import idempotency as idem
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
 from backend.app.core.lanes import ENGINE_LANE, lane_slot
+from backend.app.core.owners import token_digest
 from backend.app.engine.context import HardwareSource, SizingContext
 from backend.app.engine.money import tco_for
 from backend.app.hardware.schemas import HardwareRecord
@@ -131,10 +131,6 @@ PRICED_BY_REPORT: frozenset[str] = frozenset(
 _RECORDS: TypeAdapter[list[HardwareRecord]] = TypeAdapter(list[HardwareRecord])
 _CREATED: TypeAdapter[ReportCreated] = TypeAdapter(ReportCreated)
 _MONEY: TypeAdapter[MoneyInputs] = TypeAdapter(MoneyInputs)
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def share_url(report_id: str) -> str:
@@ -458,7 +454,7 @@ def _save(
 ) -> tuple[ReportCreated, bool]:
     """(the saved report, False), or (the first answer, True) when this is a retry of a write
     already stored under the same idempotency key."""
-    first = idem.replay(session, idempotency, _CREATED)
+    first = idem.replay(session, idempotency, _CREATED, lambda i: session.get(Report, i) is not None)
     if first is not None:
         return first, True
     report_id, owner_token = new_id_and_token()

@@ -775,7 +775,8 @@ export interface paths {
          * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
          *     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
          *     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
-         *     and the key with another request is a 409.
+         *     and the key with another request is a 409; a retry after the job was deleted is a 410. The
+         *     answer's ``owner_token`` is needed to cancel or delete the job.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -1880,6 +1881,35 @@ export interface components {
             source: string;
         };
         /**
+         * Case
+         * @enum {string}
+         */
+        Case: "healthy" | "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+        /**
+         * CaseOutcome
+         * @description One case in one window (``window`` null: the whole design, e.g. capacity at the horizon).
+         */
+        CaseOutcome: {
+            case: components["schemas"]["Case"];
+            /**
+             * Load
+             * @description the load judged: today, or at month M of growth
+             */
+            load: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "meets" | "fails" | "relaxed" | "not applicable";
+            /**
+             * Text
+             * @description the verdict in words: the busiest check, or what fails and by how much
+             */
+            text: string;
+            /** Window */
+            window: string | null;
+        };
+        /**
          * CatalogBlock
          * @description A building block from catalog records (or custom hardware record ids).
          */
@@ -2415,8 +2445,19 @@ export interface components {
              * @description name of the first configuration, the base of every delta
              */
             base: string;
+            /**
+             * Best Rule
+             * @description when a value is marked best, in words
+             * @default A value is marked best only where it beats another by at least the difference that matters in its unit: max(absolute, relative x the larger value): 0.1 ms and 5% for latency, 1 percentage point for busy time, 1 for counts, 1% for capacity and money, 2% for IOPS, 0.05 for a write penalty, half a year for wear; values within that of the best share it, and a row where every value does marks none.
+             */
+            best_rule: string;
             /** Columns */
             columns: components["schemas"]["ComparisonColumn"][];
+            /**
+             * Significance
+             * @description the difference that matters in each unit
+             */
+            significance?: components["schemas"]["Significance"][];
         };
         /** ComparisonColumn */
         ComparisonColumn: {
@@ -3758,6 +3799,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3768,8 +3814,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -3801,6 +3852,11 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -3878,6 +3934,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3886,8 +3947,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -6016,6 +6082,11 @@ export interface components {
             avg_response_ms: number;
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck station in words (models.checks.check_words), e.g. 'the drives'
+             */
+            readonly bottleneck_words: string;
             /** Iops */
             iops: number;
             /** Mb Per S */
@@ -7377,6 +7448,23 @@ export interface components {
             window: string;
         };
         /**
+         * Relaxation
+         * @description A case the design need not meet, in every window (``window`` null) or in one.
+         */
+        Relaxation: {
+            /**
+             * Case
+             * @description the case relaxed (healthy operation cannot be relaxed)
+             * @enum {string}
+             */
+            case: "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+            /**
+             * Window
+             * @description the window it is relaxed in; null = every window (horizon: always every window)
+             */
+            window?: string | null;
+        };
+        /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
          *
@@ -8002,6 +8090,19 @@ export interface components {
             workloads: components["schemas"]["Workload"][];
         };
         /**
+         * Significance
+         * @description The smallest difference in one unit that matters to a person choosing between designs:
+         *     ``max(absolute, relative x |larger value|)``.
+         */
+        Significance: {
+            /** Absolute */
+            absolute: number;
+            /** Relative */
+            relative: number;
+            /** Unit */
+            unit: string;
+        };
+        /**
          * SizeAnswer
          * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
          *     asked for (null also when the family could not be sized).
@@ -8102,6 +8203,11 @@ export interface components {
             max_drives?: number | null;
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
             money?: components["schemas"]["MoneyInputs"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -8774,6 +8880,11 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Owner Token
+             * @description needed (as X-Owner-Token) to cancel or delete the job; shown once, keep it
+             */
+            owner_token: string;
+            /**
              * Status
              * @enum {string}
              */
@@ -9048,6 +9159,36 @@ export interface components {
             type: string;
         };
         /**
+         * Verdict
+         * @description The headline: the design meets only if every case that is not relaxed meets in every window.
+         */
+        Verdict: {
+            /** Cases */
+            cases: components["schemas"]["CaseOutcome"][];
+            /**
+             * Headline
+             * @description the verdict in one sentence, naming every case relaxed
+             */
+            headline: string;
+            /**
+             * Horizon Months
+             * @description the month every case is judged at (the growth horizon); null: today's load (no horizon stated, or relaxed)
+             */
+            horizon_months: number | null;
+            /**
+             * Notes
+             * @description cases that do not apply, and why
+             */
+            notes?: string[];
+            /** Passed */
+            passed: boolean;
+            /**
+             * Relaxed
+             * @description what the request relaxed
+             */
+            relaxed: components["schemas"]["Relaxation"][];
+        };
+        /**
          * VolumeSummary
          * @description One volume (stream) of the trace.
          */
@@ -9159,6 +9300,11 @@ export interface components {
              * @description percentage points
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description percentage points
+             */
+            parity_busy_pct?: number | null;
             /** Read Latency Ms */
             read_latency_ms: number | null;
             /** Window */
@@ -9172,6 +9318,16 @@ export interface components {
          */
         WindowFigures: {
             /**
+             * Backend Bus Busy Pct
+             * @description controllers' back-end buses [%]; null: the controller states none
+             */
+            backend_bus_busy_pct?: number | null;
+            /**
+             * Cluster Network Busy Pct
+             * @description each scale-out node's cluster-network link [%]; null: not scale-out
+             */
+            cluster_network_busy_pct?: number | null;
+            /**
              * Controller Busy Pct
              * @description controller utilization [%]
              */
@@ -9181,6 +9337,11 @@ export interface components {
              * @description utilization of the busiest drive pool [%]
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description dedicated parity drives of the busiest pool that has them [%]; null: none (parity rotates, or copies) or saturated
+             */
+            parity_busy_pct?: number | null;
             /** Passed */
             passed: boolean;
             /**
@@ -9195,6 +9356,11 @@ export interface components {
              * @description IOPS-weighted write latency [ms]; null when saturated
              */
             write_latency_ms: number | null;
+            /**
+             * Years To Wear Out
+             * @description flash wear at this window's write rate: years until the first pool's rated writes are used up; null: no drive with an endurance rating
+             */
+            years_to_wear_out?: number | null;
         };
         /**
          * WindowGain
@@ -10034,6 +10200,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
@@ -10414,6 +10589,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-esxtop": {
@@ -10498,6 +10684,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-fio": {
@@ -10547,6 +10744,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10635,6 +10843,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-iometer": {
@@ -10684,6 +10903,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10770,6 +11000,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-live_optics": {
@@ -10852,6 +11093,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10998,6 +11250,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-rvtools": {
@@ -11054,6 +11317,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -11138,6 +11412,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -11665,6 +11950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
@@ -11802,6 +12096,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -12115,6 +12420,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
             413: {
                 headers: {
@@ -12202,7 +12516,10 @@ export interface operations {
     "traces-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the owner token from the upload */
+                "x-owner-token"?: string;
+            };
             path: {
                 /** @description trace job id */
                 job_id: string;
@@ -12227,6 +12544,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description No such resource */
             404: {
                 headers: {
@@ -12243,6 +12569,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
