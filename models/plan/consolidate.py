@@ -105,6 +105,8 @@ class _Solver:
         self.candidates, self.fixed, self.options, self.params = candidates, fixed, options, params
         self.kept: dict[_Key, EvaluationResult | None] = {}
         self.configs: dict[_Key, Configuration] = {}
+        self.why: dict[_Key, str] = {}
+        """What keeps a set off an array (the first failing check), for the sets that cannot fit."""
 
     def _workloads(self, names: frozenset[str]) -> list[Workload]:
         return [self.by_name[n] for n in self.order if n in names]
@@ -123,12 +125,14 @@ class _Solver:
                 )
                 self.kept[key] = res if fits else None
                 self.configs[key] = cfg
+                if not fits:
+                    self.why[key] = f"{cfg.name}: {res.bottleneck}"
             else:
-                self.kept[key], self.configs[key] = self._sized(wl, self.candidates[index])
+                self.kept[key], self.configs[key] = self._sized(wl, self.candidates[index], key)
         return self.kept[key]
 
     def _sized(
-        self, wl: list[Workload], family: Configuration
+        self, wl: list[Workload], family: Configuration, key: _Key
     ) -> tuple[EvaluationResult | None, Configuration]:
         """The family sized for the set in normal operation and in each failure case asked for: the
         most drives any of them needs (every check is monotone in the drive count), evaluated normally."""
@@ -136,7 +140,11 @@ class _Solver:
             size(wl, family, params=self.params, max_drives=self.options.max_drives, degraded=m)
             for m in (DegradedMode.NONE, *self.options.failure_cases)
         ]
-        if not all(r.feasible for r in runs):
+        failing = next((r for r in runs if not r.feasible), None)
+        if failing is not None:
+            self.why[key] = (
+                f"{family.name}: {failing.binding_constraint} even at {failing.drive_count} drives"
+            )
             return None, family
         most = max(runs, key=lambda r: r.drive_count)
         if most is runs[0]:
@@ -220,11 +228,18 @@ def consolidate(
         if value < math.inf and (best is None or value < best[0]):
             best = (value, -1 - k)
         if best is None:
+            alone = frozenset({w.name})
+            why = [
+                solver.why[(False, k, alone)]
+                for k in range(len(solver.candidates))
+                if (False, k, alone) in solver.why
+            ]
             unplaced.append(
                 Unplaced(
                     workload=w.name,
                     reason="fits on no fixed array beside the workloads already there"
-                    + ("" if opts.fixed_only else ", nor on any candidate family by itself"),
+                    + ("" if opts.fixed_only else ", nor on any candidate family by itself")
+                    + (f" ({'; '.join(why)})" if why else ""),
                 )
             )
             continue
