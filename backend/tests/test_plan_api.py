@@ -228,3 +228,28 @@ def test_a_successor_with_a_drive_count_is_422_at_its_drive_count(client: TestCl
     )
 
     assert error_locs(response) == [["body", "successor", "drive_count"]]
+
+
+def test_a_quote_pasted_as_text_is_read_and_checked(client: TestClient) -> None:
+    text = "NetApp FAS3270, 2 controllers\n4 x DS4243 shelves\n96 x 600GB 10K SAS\nRAID-DP\nData ONTAP 8.1"
+
+    result = ok(post(client, "quote-check", workloads=[workload()], text=text))
+
+    assert (
+        result["quote"]["array_id"] == "netapp-fas3270" and result["quote"]["drive_id"] == "hdd-10k-sas-600"
+    )
+    assert result["quote"]["drive_count"] == 96 and result["quote"]["shelves"] == 4
+    assert result["labels"] == ["estimate: software release 8.1 is not modelled (the catalog's figures)"]
+
+
+def test_a_pasted_quote_without_a_drive_line_is_422_at_text(client: TestClient) -> None:
+    response = post(client, "quote-check", workloads=[workload()], text="FAS3270 with many disks")
+
+    assert error_locs(response) == [["body", "text"]]
+    assert "drive line" in response.json()["detail"][0]["msg"]
+
+
+def test_a_quote_given_twice_is_422_at_the_body(client: TestClient) -> None:
+    response = post(client, "quote-check", workloads=[workload()], quote=QUOTE, text="96 x 600GB 10K")
+
+    assert error_locs(response) == [["body"]]

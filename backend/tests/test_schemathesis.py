@@ -121,7 +121,7 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
     },
     ("POST", "/api/v1/plan/quote-check"): {
         _ACCEPTS: _ENGINE_RULES + "; a quote names a known drive and array, whose drives after spares form "
-        "whole RAID groups"
+        "whole RAID groups; the quote comes as fields or as text (one of them) with a drive line"
     },
     ("POST", "/api/v1/plan/consolidate"): {
         _ACCEPTS: _ENGINE_RULES + "; candidates are families (drive count null), fixed arrays have drive "

@@ -69,8 +69,8 @@ test('consolidation: candidate families beside an owned array, placed, saved and
 
   await page.getByRole('tab', { name: 'Consolidate' }).click();
   const form = page.getByRole('form', { name: 'Arrays to consolidate onto' });
-  await form.getByRole('checkbox', { name: 'NetApp FAS3270' }).check();
-  await form.getByRole('checkbox', { name: 'EMC VNX5300' }).check();
+  await form.getByRole('checkbox', { name: 'NetApp FAS8040' }).check();
+  await form.getByRole('checkbox', { name: 'Pure Storage FlashArray//X70 R4' }).check();
   await form.getByRole('button', { name: 'Add an owned array' }).click();
   await form.getByRole('combobox', { name: 'Owned array 1' }).selectOption('netapp-fas2050');
   await form.getByRole('spinbutton', { name: 'Drives in owned array 1' }).fill('12');
@@ -85,7 +85,7 @@ test('consolidation: candidate families beside an owned array, placed, saved and
   await expect(page.getByTestId('consolidation-summary')).toContainText(/workloads? on \d+ arrays?/, { timeout: 90_000 });
   const rows = result.getByRole('table', { name: 'Arrays and what each carries' }).locator('tbody tr');
   expect(await rows.count()).toBeGreaterThan(0);
-  await expect(rows.first()).toContainText(/FAS|VNX|owned/);
+  await expect(rows.first()).toContainText(/FAS|FlashArray|owned/);
 
   await saveAndOpen(page, 'Consolidation');
   await expect(page.getByTestId('consolidation-summary')).toBeVisible();

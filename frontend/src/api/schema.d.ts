@@ -6192,10 +6192,17 @@ export interface components {
         };
         /**
          * QuoteCheckRequest
-         * @description A vendor's bill of materials and the customer's workloads (windows, growth).
+         * @description A vendor's bill of materials (a small form, ``quote``, or pasted, ``text``) and the customer's
+         *     workloads (windows, growth).
          */
         QuoteCheckRequest: {
-            quote: components["schemas"]["Quote"];
+            /** @description the bill of materials as fields */
+            quote?: components["schemas"]["Quote"] | null;
+            /**
+             * Text
+             * @description the bill of materials pasted as text, one item a line (models.plan.quote_text)
+             */
+            text?: string | null;
             /**
              * Workloads
              * @description at most 128 phases in all

@@ -127,7 +127,7 @@ export default function PlanPage() {
             {flow === 'quote-check' ? (
               <>
                 <QuoteForm {...common} onSubmit={setQuote} pending={quoteQ.isFetching} errors={errorsOf(quoteQ.error)} />
-                <Outcome query={quoteQ} input={quote && { kind: 'quote-check', inputs: quote }} workloads={workloads} name={`Quote check: ${quote?.quote.model ?? ''} for ${names}`}>
+                <Outcome query={quoteQ} input={quote && { kind: 'quote-check', inputs: quote }} workloads={workloads} name={`Quote check: ${quote?.quote?.model ?? 'pasted quote'} for ${names}`}>
                   {(r) => <QuoteCheckView result={r} />}
                 </Outcome>
               </>

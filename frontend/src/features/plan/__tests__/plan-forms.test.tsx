@@ -34,6 +34,14 @@ describe('QuoteForm', () => {
     expect(body.quote).toMatchObject({ model: 'FAS3270 HA', array_id: 'netapp-fas3270', drive_id: 'hdd-10k-sas-600', drive_count: 96, shelves: 4 });
   });
 
+  it('sends a quote pasted as text instead of the fields', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderWithProviders(<QuoteForm workloads={workloads} arrays={arrays} drives={drives} errors={noFieldErrors} onSubmit={onSubmit} />);
+    await user.type(screen.getByRole('textbox', { name: /Or paste the quote as text/ }), 'FAS3270, 96 x 600GB 10K');
+    await user.click(screen.getByRole('button', { name: 'Check the quote' }));
+    expect(onSubmit.mock.calls[0]![0]).toEqual({ workloads, text: 'FAS3270, 96 x 600GB 10K' });
+  });
+
   it("shows the API's message at the field it names", () => {
     const errors = fieldErrors({ 'quote.drive_count': ['96 drives leave none for data'] });
     renderWithProviders(<QuoteForm workloads={workloads} arrays={arrays} drives={drives} errors={errors} onSubmit={vi.fn()} />);

@@ -63,30 +63,37 @@ export function QuoteForm({ workloads, arrays, drives, pending, errors, onSubmit
   const [flash, setFlash] = useState<number | null>(0);
   const [controllers, setControllers] = useState<number | null>(null);
   const [release, setRelease] = useState('');
+  const [text, setText] = useState('');
   const q = errors.scope('quote');
   const array = arrays.find((a) => a.id === arrayId);
+  const fields = (): NonNullable<QuoteCheckRequest['quote']> => ({
+    model,
+    array_id: arrayId || null,
+    drive_id: driveId,
+    drive_count: count as number,
+    raid_scheme: (raid || null) as NonNullable<QuoteCheckRequest['quote']>['raid_scheme'],
+    shelves,
+    flash_cache_gb: flash as number,
+    controllers,
+    software_release: release || null,
+  });
   return (
     <Form
       title="The vendor's quote"
       submit="Check the quote"
       pending={pending}
-      onSubmit={() =>
-        onSubmit({
-          workloads,
-          quote: {
-            model,
-            array_id: arrayId || null,
-            drive_id: driveId,
-            drive_count: count as number,
-            raid_scheme: (raid || null) as QuoteCheckRequest['quote']['raid_scheme'],
-            shelves,
-            flash_cache_gb: flash as number,
-            controllers,
-            software_release: release || null,
-          },
-        })
-      }
+      onSubmit={() => onSubmit(text.trim() ? { workloads, text } : { workloads, quote: fields() })}
     >
+      <TextField
+        label="Or paste the quote as text"
+        value={text}
+        onChange={setText}
+        rows={4}
+        maxLength={4000}
+        placeholder={'NetApp FAS8040, 2 controllers\n6 x DS2246 shelves\n144 x 900GB 10K SAS\nRAID-DP, 1 TB Flash Cache'}
+        hint="One item a line; when given, the fields below are not used"
+        errors={errors.at('text')}
+      />
       <div className="grid grid-3">
         <TextField label="Model as quoted" value={model} onChange={setModel} errors={q.at('model')} maxLength={120} />
         <SelectField
