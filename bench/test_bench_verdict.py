@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.engine.context import SizingContext
 from backend.app.engine.inputs import CatalogReference
 from models.cases import HEALTHY_ONLY
+from models.catalog import load_calibration
 from models.configuration import Configuration
 from models.parameters import EngineParameters
 from models.size import size

@@ -23,8 +23,6 @@ from models.base import InputError, Output
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult
 from models.explain import Explained
-from models.naming import check_words
-from models.results import worst_window
 
 Figure = float | int | str | bool | None
 
@@ -197,18 +195,9 @@ def headline(result: EvaluationResult) -> Headline:
         cost_usd=bill.cost_usd,
         passed=result.passed,
         bottleneck=result.bottleneck,
-        bottleneck_words=bottleneck_words(result),
+        bottleneck_words=result.bottleneck_words,
         windows=windows,
     )
-
-
-def bottleneck_words(result: EvaluationResult) -> str:
-    """:attr:`EvaluationResult.bottleneck` in words (:func:`models.naming.check_words`, with its
-    window): ``drives:pool (month-end batch)`` -> ``the drives (month-end batch)``."""
-    worst = worst_window(result.windows)
-    if result.bottleneck == "capacity" or worst is None:
-        return "the capacity"
-    return f"{check_words(worst.bottleneck, len(result.capacity.pools))} ({worst.window})"
 
 
 def _minus(a: float | None, b: float | None) -> float | None:

@@ -24,7 +24,7 @@ and :func:`models.latency.phase_figures`); only the warm pass explains them in r
 What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
 same configuration object evaluated again (:func:`clear_kept` forgets it).
 
-Kept as one module (about 940 lines): the window loop, its setup (pools, fills, plans) and the
+Kept as one module (about 1,000 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above, and each function here is short.
 """
@@ -50,11 +50,13 @@ from models.base import InputError, validator_of
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
+from models.checks import busy_words
 from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
     ControllerSpec,
     HaMode,
+    backend_bus_pct,
     controller_load,
     controller_utilization,
     cpu_response_ms,
@@ -312,7 +314,7 @@ def evaluate(
         cap.fill_pct,
         cap.max_fill_pct,
         "%",
-        f"capacity needed is {fmt(cap.needed_tb.value)} TB of {fmt(cap.usable_tb)} TB usable: fill",
+        busy_words("capacity", needed_tb=fmt(cap.needed_tb.value), usable_tb=fmt(cap.usable_tb)),
     )
     passed = cap_check.passed and all(w.passed for w in windows)
     worst = worst_window(windows)
@@ -438,7 +440,11 @@ def _figures(
     if net_exp is not None:
         checks.append(
             Limit(
-                "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
+                "cluster network",
+                net_exp.value,
+                cfg.headroom.port_max_pct,
+                "%",
+                busy_words("cluster network"),
             )
         )
 
@@ -733,9 +739,11 @@ def _pools(
         miss = f.miss
         paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
         of = _of_pool(pool.name, len(cfg.pools))
-        checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
+        checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", busy_words("drives", of)))
         if par is not None:
-            checks.append(Limit(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
+            checks.append(
+                Limit(f"parity drives:{pool.name}", par, limit, "%", busy_words("parity drives", of))
+            )
         rated = pool.drive.endurance_dwpd
         if rated is not None:
             checks.append(
@@ -744,7 +752,7 @@ def _pools(
                     f.drive_writes_per_day,
                     rated,
                     "DWPD",
-                    f"flash wear{of} (drive writes per day)",
+                    busy_words("endurance", of),
                 )
             )
         if f.degraded_utilization is not None:
@@ -754,7 +762,7 @@ def _pools(
                     100 * f.degraded_utilization,
                     100.0,
                     "%",
-                    f"degraded RAID group{of} busy",
+                    busy_words("degraded group", of),
                 )
             )
     return figures, paths
@@ -771,7 +779,7 @@ def _controllers(
     failed = setup.degraded is DegradedMode.CONTROLLER_FAILED
     ctrl_name = "controllers (one failed)" if failed else "controllers"
     limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
-    checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
+    checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", busy_words(ctrl_name)))
     if not setup.fails_over:
         return u_ctrl, None
     u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover, cpu_s)
@@ -781,7 +789,7 @@ def _controllers(
             100 * u_fo,
             cfg.headroom.failover_max_pct,
             "%",
-            "surviving controllers after a failover busy",
+            busy_words("controllers after failover"),
         )
     )
     return u_ctrl, u_fo
@@ -844,7 +852,7 @@ def _ports(
     """
     mb_s = sum(ph.effective_mb_s for _, ph in members)
     u_port = port_utilization(mb_s + cross_mb_s, cfg.ports)
-    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
+    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", busy_words("ports")))
     return mb_s, u_port
 
 
@@ -875,8 +883,8 @@ def _backend_bus(
     if ctrl.backend_mb_s is None:
         return None
     cap = ctrl.backend_mb_s * serving
-    u = 100.0 * mb_s / cap
-    checks.append(Limit("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
+    u = backend_bus_pct(mb_s, ctrl.backend_mb_s, serving)
+    checks.append(Limit("back-end bus", u, limit_pct, "%", busy_words("back-end bus")))
     return mb_s, cap, u
 
 

@@ -23,11 +23,12 @@ from pydantic import Field
 from models.base import InputError, Output
 from models.capacity import min_group_width
 from models.cases import Relaxation
+from models.checks import check_words
 from models.cluster import node_label, with_nodes
 from models.configuration import Configuration, ReductionMode
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
-from models.naming import check_words, plural
+from models.naming import plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
 from models.reduction import dedupes_inline, packs_compressed

@@ -169,6 +169,56 @@ def rows(snapshot: dict[str, Any]) -> Iterator[Row]:
             yield from evaluation_rows(inner)
     elif kind == "curves":
         yield from curves_rows(result)
+    else:
+        yield from plan_rows(kind, result)
+
+
+def plan_rows(kind: Any, result: dict[str, Any]) -> Iterator[Row]:
+    """The installed-base plans (``models.plan``): their own figures, then the evaluations they hold."""
+    if kind == "replication":
+        for w in result.get("windows", []):
+            win = str(w.get("window", ""))
+            yield "", win, "replication", "write_mb_s", value_of(w.get("write_mb_s")), "MB/s"
+            yield "", win, "replication", "bandwidth_mbit_s", value_of(w.get("bandwidth_mbit_s")), "Mbit/s"
+            yield "", win, "replication", "lag_minutes", value_of(w.get("lag_minutes")), "min"
+        yield "", ALL, "replication", "sync_write_ms", value_of(result.get("sync_write_ms")), "ms"
+    elif kind == "expand":
+        for figure, unit in (
+            ("drives_added", ""),
+            ("shelves_added", ""),
+            ("usable_tb_added", "TB"),
+            ("cost_added_usd", "USD"),
+        ):
+            yield "", ALL, "expansion", figure, value_of(result.get(figure)), unit
+        yield from evaluation_rows(result.get("after") or {})
+    elif kind == "quote-check":
+        for f in result.get("findings", []):
+            yield (
+                "",
+                ALL,
+                f"finding {f.get('area', '')}",
+                str(f.get("verdict", "")),
+                f.get("amount"),
+                str(f.get("unit", "")),
+            )
+        yield from evaluation_rows(result.get("evaluation") or {})
+    elif kind == "consolidate":
+        for a in result.get("arrays", []):
+            name = str(a.get("name", ""))
+            yield name, ALL, "placement", "workloads", " ".join(a.get("workloads", [])), ""
+            yield name, ALL, "placement", "cost_usd", a.get("cost_usd"), "USD"
+            yield (
+                name,
+                str(a.get("busiest_window", "")),
+                "placement",
+                "headroom_used_pct",
+                a.get("headroom_used_pct"),
+                "%",
+            )
+    elif kind == "refresh":
+        for c in result.get("side_by_side", []):
+            yield "current", ALL, "bill", str(c.get("figure", "")), c.get("before"), ""
+            yield "successor", ALL, "bill", str(c.get("figure", "")), c.get("after"), ""
 
 
 def to_csv(snapshot: dict[str, Any]) -> str:

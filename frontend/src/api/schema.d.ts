@@ -487,6 +487,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consolidate
+         * @description N workloads onto fixed arrays and new arrays of candidate families at the least cost (or
+         *     arrays, or rack units), every window and the capacity fitting; each array's busiest window.
+         */
+        post: operations["plan-consolidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plan/expand": {
         parameters: {
             query?: never;
@@ -523,6 +544,27 @@ export interface paths {
          *     under- or over-provisioned and by how much; parts the catalog lacks labelled.
          */
         post: operations["plan-quote_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plan/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh
+         * @description The current system's (observed) workloads sized onto a successor, side by side with the
+         *     current system's measured and modelled figures.
+         */
+        post: operations["plan-refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -733,7 +775,8 @@ export interface paths {
          * @description Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
          *     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
          *     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
-         *     and the key with another request is a 409.
+         *     and the key with another request is a 409; a retry after the job was deleted is a 410. The
+         *     answer's ``owner_token`` is needed to cancel or delete the job.
          */
         post: operations["traces-create"];
         delete?: never;
@@ -1182,6 +1225,41 @@ export interface components {
             vendor: string;
             /** Write Log */
             write_log?: components["schemas"]["WriteLogOption"][];
+        };
+        /** ArrayPlacement */
+        ArrayPlacement: {
+            /** Busiest Window */
+            busiest_window: string;
+            /**
+             * Candidate
+             * @description index into the candidates (or the fixed arrays when fixed)
+             */
+            candidate: number;
+            configuration: components["schemas"]["Configuration"];
+            /**
+             * Cost Usd
+             * @description list cost of the sized bill (0 counted for a fixed array)
+             */
+            cost_usd: number | null;
+            /** Drives */
+            drives: number;
+            /**
+             * Fixed
+             * @description one of the arrays already owned
+             */
+            fixed: boolean;
+            /**
+             * Headroom Used Pct
+             * @description binding check of the busiest window [% of limit]
+             */
+            headroom_used_pct: number | null;
+            /** Name */
+            name: string;
+            /** Rack Units */
+            rack_units: number;
+            result: components["schemas"]["EvaluationResult"];
+            /** Workloads */
+            workloads: string[];
         };
         /** ArrayRecord */
         ArrayRecord: {
@@ -2435,6 +2513,172 @@ export interface components {
             /** Vendor */
             vendor?: string | null;
         };
+        /** ConsolidateOptions */
+        ConsolidateOptions: {
+            /**
+             * Failure Cases
+             * @description each placement also passes every window with a drive failed, rebuilding, or a controller down
+             */
+            failure_cases?: components["schemas"]["DegradedMode"][];
+            /**
+             * Fixed Only
+             * @description place onto the fixed arrays only (buy nothing)
+             * @default false
+             */
+            fixed_only: boolean;
+            /**
+             * Max Drives
+             * @description largest drive count to size
+             */
+            max_drives?: number | null;
+            /**
+             * Objective
+             * @description what to minimise (fixed arrays count 0)
+             * @default cost
+             * @enum {string}
+             */
+            objective: "cost" | "arrays" | "rack_units";
+            /**
+             * Passes
+             * @description improvement rounds after the greedy placement
+             * @default 3
+             */
+            passes: number;
+        };
+        /** ConsolidateReportInput */
+        ConsolidateReportInput: {
+            inputs: components["schemas"]["ConsolidateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "consolidate";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
+        /**
+         * ConsolidateRequest
+         * @description N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates.
+         */
+        ConsolidateRequest: {
+            /**
+             * Candidates
+             * @description families to buy new arrays of (one pool's drive_count null, or a catalog reference without it)
+             */
+            candidates?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            /**
+             * Fixed
+             * @description arrays already owned, with their drive counts: placements on them cost nothing
+             */
+            fixed?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            options?: components["schemas"]["ConsolidateOptions"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** ConsolidateSnapshot */
+        ConsolidateSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ConsolidateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "consolidate";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["Consolidation"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
+        /** Consolidation */
+        Consolidation: {
+            /** Arrays */
+            arrays: components["schemas"]["ArrayPlacement"][];
+            /** Method */
+            method: string;
+            /**
+             * Objective
+             * @enum {string}
+             */
+            objective: "cost" | "arrays" | "rack_units";
+            /** Objective Value */
+            objective_value: number;
+            /**
+             * Sizings
+             * @description distinct (family, workload set) sizings and fixed-array evaluations
+             */
+            sizings: number;
+            /** Text */
+            text: string;
+            /**
+             * Total Cost Usd
+             * @description list cost of the new arrays
+             */
+            total_cost_usd: number | null;
+            /** Total Rack Units */
+            total_rack_units: number;
+            /** Unplaced */
+            unplaced: components["schemas"]["Unplaced"][];
+        };
         /** ControllerCreated */
         ControllerCreated: {
             /**
@@ -3565,6 +3809,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3695,6 +3944,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3734,6 +3988,22 @@ export interface components {
             /** Source */
             source: string;
         };
+        /** ExpandReportInput */
+        ExpandReportInput: {
+            inputs: components["schemas"]["ExpandRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "expand";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ExpandRequest
          * @description The installed configuration (with its drive count) and what is added to it.
@@ -3750,6 +4020,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** ExpandSnapshot */
+        ExpandSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ExpandRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "expand";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["ExpansionResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * Expansion
@@ -5756,6 +6092,11 @@ export interface components {
             avg_response_ms: number;
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck station in words (models.checks.check_words), e.g. 'the drives'
+             */
+            readonly bottleneck_words: string;
             /** Iops */
             iops: number;
             /** Mb Per S */
@@ -5843,6 +6184,22 @@ export interface components {
              */
             verdict: "under" | "over" | "right" | "unknown";
         };
+        /** QuoteCheckReportInput */
+        QuoteCheckReportInput: {
+            inputs: components["schemas"]["QuoteCheckRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "quote-check";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * QuoteCheckRequest
          * @description A vendor's bill of materials and the customer's workloads (windows, growth).
@@ -5854,6 +6211,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** QuoteCheckSnapshot */
+        QuoteCheckSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["QuoteCheckRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "quote-check";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["QuoteCheck"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** QuoteFinding */
         QuoteFinding: {
@@ -6877,6 +7300,156 @@ export interface components {
          * @enum {string}
          */
         ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
+        /** RefreshReportInput */
+        RefreshReportInput: {
+            inputs: components["schemas"]["RefreshRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "refresh";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
+        /**
+         * RefreshRequest
+         * @description The current system (with its drive count) and its successor's family, for the same workloads.
+         */
+        RefreshRequest: {
+            /**
+             * Current
+             * @description the system installed today, with its drive count
+             */
+            current: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Successor
+             * @description the successor family: one pool's drive_count null
+             */
+            successor: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Workloads
+             * @description typically imported, the phases carrying what the host observed
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RefreshResult */
+        RefreshResult: {
+            /** @description the current system at the workloads' sizing rates */
+            current: components["schemas"]["EvaluationResult"];
+            /** @description the current system at the observed loads beside the host's latency (null: nothing observed) */
+            observed: components["schemas"]["ObservedComparison"] | null;
+            /**
+             * Side By Side
+             * @description current (before) and successor (after) bills
+             */
+            side_by_side: components["schemas"]["FigureChange"][];
+            successor: components["schemas"]["SizingResult"];
+            /** Text */
+            text: string;
+            /** Windows */
+            windows: components["schemas"]["RefreshWindow"][];
+        };
+        /** RefreshSnapshot */
+        RefreshSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["RefreshRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "refresh";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["RefreshResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
+        /** RefreshWindow */
+        RefreshWindow: {
+            /** Current Headroom Used Pct */
+            current_headroom_used_pct: number | null;
+            /** Current Passed */
+            current_passed: boolean;
+            /**
+             * Current Read Latency Ms
+             * @description the current system modelled, at the sizing rates
+             */
+            current_read_latency_ms: number | null;
+            /**
+             * Observed Iops
+             * @description sum of the host's mean IOPS over the window's phases
+             */
+            observed_iops: number | null;
+            /**
+             * Observed Read Latency Ms
+             * @description host read latency, weighted by observed IOPS
+             */
+            observed_read_latency_ms: number | null;
+            /** Successor Headroom Used Pct */
+            successor_headroom_used_pct: number | null;
+            /** Successor Passed */
+            successor_passed: boolean;
+            /** Successor Read Latency Ms */
+            successor_read_latency_ms: number | null;
+            /** Window */
+            window: string;
+        };
         /**
          * Relaxation
          * @description A case the design need not meet, in every window (``window`` null) or in one.
@@ -7010,6 +7583,22 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** ReplicationReportInput */
+        ReplicationReportInput: {
+            inputs: components["schemas"]["ReplicationRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "replication";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ReplicationRequest
          * @description Replication of the workloads' writes; optionally the primary array and the DR array's family.
@@ -7071,6 +7660,72 @@ export interface components {
                 [key: string]: number | null;
             };
         };
+        /** ReplicationSnapshot */
+        ReplicationSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ReplicationRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "replication";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["ReplicationResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
         /**
          * ReportCreated
          * @description A saved report: where to share it, and the token that alone can delete it (shown once).
@@ -7096,7 +7751,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /**
              * Owner Token
              * @description send as X-Owner-Token to delete the report; not stored, not shown again
@@ -7131,7 +7786,7 @@ export interface components {
              * After Kind
              * @enum {string}
              */
-            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /** After Name */
             after_name: string;
             /**
@@ -7150,7 +7805,7 @@ export interface components {
              * Before Kind
              * @enum {string}
              */
-            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /** Before Name */
             before_name: string;
             /**
@@ -8228,6 +8883,11 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Owner Token
+             * @description needed (as X-Owner-Token) to cancel or delete the job; shown once, keep it
+             */
+            owner_token: string;
+            /**
              * Status
              * @enum {string}
              */
@@ -8480,6 +9140,13 @@ export interface components {
              *     }
              */
             working_set_factor: components["schemas"]["Range"];
+        };
+        /** Unplaced */
+        Unplaced: {
+            /** Reason */
+            reason: string;
+            /** Workload */
+            workload: string;
         };
         /** ValidationError */
         ValidationError: {
@@ -9536,6 +10203,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
@@ -9916,6 +10592,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-esxtop": {
@@ -10000,6 +10687,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-fio": {
@@ -10049,6 +10747,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10137,6 +10846,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-iometer": {
@@ -10186,6 +10906,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10272,6 +11003,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-live_optics": {
@@ -10354,6 +11096,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10500,6 +11253,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-rvtools": {
@@ -10556,6 +11320,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -10642,6 +11417,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "import-timeline": {
@@ -10676,6 +11462,66 @@ export interface operations {
                 };
             };
             /** @description The request body is larger than 33,554,432 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsolidateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Consolidation"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10784,6 +11630,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuoteCheck"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshResult"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
@@ -11016,7 +11922,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"];
+                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"] | components["schemas"]["ReplicationReportInput"] | components["schemas"]["ExpandReportInput"] | components["schemas"]["QuoteCheckReportInput"] | components["schemas"]["ConsolidateReportInput"] | components["schemas"]["RefreshReportInput"];
             };
         };
         responses: {
@@ -11040,6 +11946,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11105,7 +12020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"] | components["schemas"]["ReplicationSnapshot"] | components["schemas"]["ExpandSnapshot"] | components["schemas"]["QuoteCheckSnapshot"] | components["schemas"]["ConsolidateSnapshot"] | components["schemas"]["RefreshSnapshot"];
                 };
             };
             /** @description No such resource */
@@ -11184,6 +12099,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */
@@ -11270,7 +12196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"] | components["schemas"]["ReplicationSnapshot"] | components["schemas"]["ExpandSnapshot"] | components["schemas"]["QuoteCheckSnapshot"] | components["schemas"]["ConsolidateSnapshot"] | components["schemas"]["RefreshSnapshot"];
                     "application/pdf": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "text/csv": string;
@@ -11497,6 +12423,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The record this Idempotency-Key created has been deleted; a new key creates another */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is larger than 2,147,483,648 bytes (as sent) */
             413: {
                 headers: {
@@ -11584,7 +12519,10 @@ export interface operations {
     "traces-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the owner token from the upload */
+                "x-owner-token"?: string;
+            };
             path: {
                 /** @description trace job id */
                 job_id: string;
@@ -11609,6 +12547,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not allowed (e.g. a wrong or missing owner token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description No such resource */
             404: {
                 headers: {
@@ -11625,6 +12572,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a rate limit or quota; retry after the Retry-After header's seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the limit admits the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Database or hardware catalog unavailable */

@@ -3,7 +3,6 @@
  * best configuration(s) of the row (ties share it; unknown values never win).
  */
 import type { CompareResult, Explained } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 
 export type Better = 'lower' | 'higher' | 'pass' | null;
 
@@ -98,7 +97,7 @@ export function comparisonRows(result: CompareResult): Row[] {
       cells: cols.map((c, i) => ({ value: c.headline.cost_usd, delta: i ? signed(c.delta.cost_usd, ' USD', (x) => Math.round(x).toLocaleString('en-US')) : null })),
     },
     // reports saved before the engine named the bottleneck in words carry its name only
-    { key: 'bottleneck', label: 'Bottleneck', unit: '', better: null, cells: cols.map((c) => ({ value: c.headline.bottleneck_words ?? checkWords(c.headline.bottleneck) })) },
+    { key: 'bottleneck', label: 'Bottleneck', unit: '', better: null, cells: cols.map((c) => ({ value: c.headline.bottleneck_words })) },
   ];
   const windows = cols[0]?.headline.windows.map((w) => w.window) ?? [];
   for (const name of windows) {

@@ -1,6 +1,5 @@
 import { Figure } from '@/components';
 import type { CaseOutcome, EvaluationResult, SizingResult, Verdict } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 
 import { explainWindowIops, explainWindowLatency } from '../lib/explain';
 
@@ -53,7 +52,7 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
     ? verdict.headline
     : result.passed
       ? 'Meets every target'
-      : `Does not meet every target: ${checkWords(result.bottleneck, result.capacity.pools.length)}`;
+      : `Does not meet every target: ${result.bottleneck_words}`;
   return (
     <section className="verdicts" aria-labelledby="verdicts-title">
       <h3 id="verdicts-title" className={result.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>

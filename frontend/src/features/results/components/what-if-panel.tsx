@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 
 import { ErrorState, formatNumber, SliderField } from '@/components';
 import type { ConfigurationInput, CurveName, EvaluationResult, Workload } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 import { useLeadingDebounce } from '@/lib/use-debounced-value';
 
 import { useEvaluateConfiguration } from '../api/evaluate-configuration';
@@ -215,7 +214,7 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
           {shown ? (
             <>
               <p className={shown.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-                {shown.passed ? 'Still meets every target' : `Fails: ${checkWords(shown.bottleneck, shown.capacity.pools.length)}`}
+                {shown.passed ? 'Still meets every target' : `Fails: ${shown.bottleneck_words}`}
                 {shown.passed !== baseline.passed ? <strong> (changed)</strong> : null}
               </p>
               <div className="table-scroll">
