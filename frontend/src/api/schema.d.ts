@@ -1540,6 +1540,12 @@ export interface components {
             iops?: number | null;
             /** @default controller-shelf */
             kind: components["schemas"]["BlockKind"];
+            /**
+             * Min Blocks
+             * @description blocks the layout needs as failure domains (a scale-out node is a host: erasure k+m needs k+m, n copies need n; models.buildable)
+             * @default 1
+             */
+            min_blocks: number;
             /** Name */
             name: string;
             /**
