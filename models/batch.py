@@ -56,6 +56,7 @@ from models.architecture import (
 )
 from models.base import InputError
 from models.bill import enclosure_cost_usd, enclosure_power_w, enclosure_rack_units, shelves_needed
+from models.buildable import hosts_needed
 from models.cache_share import cache_shares_gb
 from models.capacity import hot_spares, physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
@@ -205,6 +206,11 @@ def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
     if so is not None:  # a cluster's node enclosures and shelf limit are per node (models.cluster)
         nodes = _nodes(array, counts)
         ok &= nodes <= so.max_nodes
+        need = hosts_needed(layout)
+        if need is not None:
+            ok &= (
+                nodes >= need[0]
+            )  # one piece per host: fewer nodes cannot hold the layout (models.buildable)
         in_nodes = nodes * (pk.drives_in_controller_enclosure // base)
         max_shelves = None if pk.max_shelves is None else nodes * (pk.max_shelves // base)
     else:

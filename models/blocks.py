@@ -35,6 +35,7 @@ from typing import Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, Output
+from models.buildable import hosts_needed
 from models.capacity import pool_capacity, raid_groups, spare_count
 from models.catalog import ArrayModel
 from models.configuration import DrivePool
@@ -77,6 +78,13 @@ class BuildingBlock(Frozen):
     write_gb_s: NonNegFloat = Field(description="sustained write to the drives [GB/s]")
     iops: NonNegFloat | None = Field(default=None, description="random IOPS one block sustains")
     power_w: NonNegFloat | None = Field(default=None, description="power of one block with its drives [W]")
+    min_blocks: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="blocks the layout needs as failure domains (a scale-out node is a host: erasure k+m "
+        "needs k+m, n copies need n; models.buildable)",
+    )
     source: str = Field(default="user-defined", min_length=1)
 
     @property
@@ -221,6 +229,24 @@ def size_blocks(
                 ),
             )
         )
+    if block.min_blocks > 1 and needs:
+        # the layout places one piece per block (host): fewer blocks cannot hold it (models.buildable)
+        k = block.min_blocks
+        needs.append(
+            BlockNeed(
+                need="failure domains",
+                target=float(k),
+                unit="hosts",
+                blocks=k,
+                blocks_formula=explained(
+                    float(k),
+                    "blocks",
+                    "N >= hosts the layout places its pieces on",
+                    f"N >= {k} hosts",
+                    hosts=k,
+                ),
+            )
+        )
     top = max(needs, key=lambda x: x.blocks)
     n = top.blocks
     racks = math.ceil(n / per_rack)
@@ -312,12 +338,20 @@ def block_usable_fraction(array: ArrayModel, drive: DriveSpec, layout: RaidLayou
     fixed_nodes = so is not None and so.fixed_drives_per_node  # no hot spares, as build_configuration
     spares = 0 if fixed_nodes else spare_count(drives, array.spares)
     n = max(1, drives - spares)
-    try:
-        raid_groups(n, layout)
-    except InputError:
-        n = max(layout.group_width, (n // layout.group_width) * layout.group_width)
-    pool = DrivePool(drive=drive, drive_count=n, raid=layout, spares=array.spares)
-    usable = pool_capacity(pool, n, array.capacity).usable_tb.value or 0.0
+    across = so is not None and hosts_needed(layout) is not None
+    if across:
+        # stripes and copies span the nodes (models.buildable), not one node's drives: every drive
+        # holds pieces, so the fraction is that of whole stripes over as many drives
+        whole = math.ceil(n / layout.group_width) * layout.group_width
+        pool = DrivePool(drive=drive, drive_count=whole, raid=layout, spares=array.spares)
+        usable = (pool_capacity(pool, whole, array.capacity).usable_tb.value or 0.0) * n / whole
+    else:
+        try:
+            raid_groups(n, layout)
+        except InputError:
+            n = max(layout.group_width, (n // layout.group_width) * layout.group_width)
+        pool = DrivePool(drive=drive, drive_count=n, raid=layout, spares=array.spares)
+        usable = pool_capacity(pool, n, array.capacity).usable_tb.value or 0.0
     raw = drives * drive.capacity_gb / 1000.0
     return min(1.0, usable / raw) if raw > 0 else 0.0
 
@@ -440,6 +474,7 @@ def block_from_array(
         drives=n,
         drive_capacity_gb=drive.capacity_gb,
         usable_fraction=block_usable_fraction(array, drive, layout, n),
+        min_blocks=max((hosts_needed(layout) or (1, 1))[0], so.min_nodes) if so is not None else 1,
         read_gb_s=read / 1000.0,
         write_gb_s=write / 1000.0,
         iops=iops,

@@ -48,6 +48,7 @@ from models.architecture import (
 )
 from models.base import InputError, validator_of
 from models.bill import bill_of_materials
+from models.buildable import check_buildable
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
 from models.checks import busy_words
@@ -294,9 +295,10 @@ def evaluate(
         raise InputError("workloads", "workload names must be unique")
     p = params or _DEFAULT_PARAMETERS
     cfg = configuration
+    buildable = check_buildable(cfg)  # a layout wider than the hosts is an InputError
     counts = pool_drive_counts(cfg)
     pcaps, bill = _configuration_parts(cfg, counts)
-    warnings = [w for pc in pcaps for w in pc.warnings]
+    warnings = [*buildable, *(w for pc in pcaps for w in pc.warnings)]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
     setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache)

@@ -17,6 +17,16 @@ HYPOTHETICAL_LABEL = "hypothetical: not offered by this array"
 _HYPOTHETICAL_SUFFIX = f" ({HYPOTHETICAL_LABEL})"
 
 
+def layout_label(layout: RaidLayout) -> str:
+    """A layout as a person names it: ``raid-dp 16``, ``erasure 4+2`` (k data + m parity pieces),
+    ``3 copies`` (never "replica 1", its group width)."""
+    if layout.scheme.value == "erasure":
+        return f"erasure {layout.data_drives}+{layout.group_width - layout.data_drives}"
+    if layout.scheme.value == "replica":
+        return f"{layout.copies} copies"
+    return f"{layout.scheme.value} {layout.group_width}"
+
+
 def configuration_name(
     array_model: str,
     drive_name: str,
@@ -36,7 +46,7 @@ def configuration_name(
     name = ""
     for drive in (drive_name, drive_name.split(" (")[0]):
         drives = drive if drive_count is None else f"{drive_count} x {drive}"
-        name = f"{array_model}, {drives}, {layout.scheme.value} {layout.group_width}{age}"
+        name = f"{array_model}, {drives}, {layout_label(layout)}{age}"
         if len(name) <= room:
             return name
     return name[:NAME_LENGTH]

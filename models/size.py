@@ -24,6 +24,7 @@ from typing import NamedTuple
 from pydantic import Field
 
 from models.base import InputError, Output
+from models.buildable import hosts_needed, layout_words, spans_hosts
 from models.capacity import min_group_width
 from models.cases import Relaxation
 from models.checks import check_words
@@ -414,6 +415,19 @@ def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
     found by bisection (controllers, ports and drive slots only grow with the nodes). The binding
     constraint then names the node count and what failed with one node fewer."""
     cluster = cfg.cluster
+    if cluster is not None and spans_hosts(cfg):
+        # a layout placed one piece per host starts at the hosts it needs (models.buildable)
+        need = hosts_needed(cfg.pools[ask.index].raid)
+        if need is not None and cluster.nodes < need[0]:
+            if need[0] > cluster.max_nodes:
+                raise InputError(
+                    f"pools.{ask.index}.raid",
+                    f"{layout_words(cfg.pools[ask.index].raid)} needs at least {need[0]} hosts; the family "
+                    f"grows to {cluster.max_nodes}",
+                )
+            cfg = with_nodes(cfg, need[0])
+            cluster = cfg.cluster
+            assert cluster is not None
     evaluations = 0
     memo: dict[int, _Sized] = {}
 

@@ -7,6 +7,7 @@ import math
 from pydantic import ValidationError
 
 from models.base import InputError
+from models.buildable import hosts_needed
 from models.capacity import spare_count
 from models.catalog.schemas import ArrayModel
 from models.cluster import node_label, nodes_needed, with_nodes
@@ -78,7 +79,10 @@ def build_configuration(
     if cluster is not None:
         needed = nodes_needed(cluster, drive_count + spares)
         if nodes is None:
-            nodes = max(cluster.nodes, needed)
+            # at least the hosts a layout placed one piece per host needs (models.buildable)
+            hosts = hosts_needed(layout)
+            place = hosts[0] if hosts is not None and not cluster.fixed_drives_per_node else 0
+            nodes = max(cluster.nodes, needed, min(place, cluster.max_nodes))
         elif nodes < needed or (cluster.fixed_drives_per_node and nodes != needed):
             raise InputError(
                 "drive_count",

@@ -70,6 +70,7 @@ class CompareConfigurations(Request):
     workloads: Workloads
     configurations: list[ConfigurationInput] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
+    relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
@@ -95,6 +96,7 @@ class CompareSchemes(Request):
         min_length=2, max_length=8, json_schema_extra={"uniqueItems": True}, description="each scheme once"
     )
     degraded: DegradedMode = DegradedMode.NONE
+    relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
     unsupported: Unsupported = Field(
         default="reject", description="a scheme the array does not offer: reject, hypothetical or peer"
     )

@@ -134,10 +134,11 @@ def _evaluate_or_size(
     loc: Loc,
     reference: bool,
     money: MoneyInputs,
+    relax: list[Relaxation] | None = None,
 ) -> CompareItem:
     if any(pool.drive_count is None for pool in config.pools):
         sized = ctx.run(
-            lambda: engine_size(workloads, config, params=ctx.params, degraded=degraded),
+            lambda: engine_size(workloads, config, params=ctx.params, degraded=degraded, relax=relax),
             loc,
             reference=reference,
         )
@@ -148,7 +149,7 @@ def _evaluate_or_size(
             sizing=SizingSummary.of(sized),
             tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
-    result = ctx.run(lambda: judged(workloads, config, ctx, degraded), loc, reference=reference)
+    result = ctx.run(lambda: judged(workloads, config, ctx, degraded, relax), loc, reference=reference)
     return CompareItem(
         configuration=config, result=result, sizing=None, tco=tco_for(ctx, workloads, config, money)
     )
@@ -285,9 +286,9 @@ def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
     else:
         entries = _scheme_configurations(body, ctx)
     items = [
-        _evaluate_or_size(body.workloads, config, body.degraded, ctx, loc, reference, body.money).model_copy(
-            update={"note": note}
-        )
+        _evaluate_or_size(
+            body.workloads, config, body.degraded, ctx, loc, reference, body.money, body.relax
+        ).model_copy(update={"note": note})
         for config, loc, reference, note in entries
     ]
     comparison = ctx.run(lambda: compare_model.compare([item.result for item in items]))

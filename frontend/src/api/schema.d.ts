@@ -1540,6 +1540,12 @@ export interface components {
             iops?: number | null;
             /** @default controller-shelf */
             kind: components["schemas"]["BlockKind"];
+            /**
+             * Min Blocks
+             * @description blocks the layout needs as failure domains (a scale-out node is a host: erasure k+m needs k+m, n copies need n; models.buildable)
+             * @default 1
+             */
+            min_blocks: number;
             /** Name */
             name: string;
             /**
@@ -2286,6 +2292,11 @@ export interface components {
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
             money?: components["schemas"]["MoneyInputs"];
             /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
+            /**
              * Workloads
              * @description at most 128 phases in all
              */
@@ -2353,6 +2364,11 @@ export interface components {
              * @default generic
              */
             peer_array_id: string;
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Schemes
              * @description each scheme once

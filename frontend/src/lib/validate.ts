@@ -63,7 +63,10 @@ function check(schema: Schema, value: unknown, loc: Loc, out: ValidationIssue[])
   if (union) {
     const branches = union.map(resolve);
     if (isMissing(value)) {
-      if (!branches.some((b) => b.type === 'null')) out.push({ loc, msg: missingMessage(branches), type: 'client' });
+      // NaN is a field the form requires, emptied: an error even where the API would take null
+      // (a nullable field whose mode asks for a number), never a silent "none"
+      const emptied = typeof value === 'number' && Number.isNaN(value);
+      if (emptied || !branches.some((b) => b.type === 'null')) out.push({ loc, msg: missingMessage(branches), type: 'client' });
       return;
     }
     // the branch the value fits best (a full configuration or a catalog reference, a number or null)

@@ -12,6 +12,7 @@ import type {
   EvaluateRequest,
   HeadroomTargets,
   MoneyInputs,
+  Relaxation,
   RecommendRequest,
   SizeRequest,
   Workload,
@@ -57,6 +58,8 @@ export type Run = {
   flashCacheOptionsGb: number[] | null;
   /** Sizing only: what the TCO assumes (currency, discounts, support, energy); absent = the API's defaults. */
   money?: MoneyInputs;
+  /** Cases the design need not meet (absent or empty: every case decides, the API's default). */
+  relax?: Relaxation[];
 };
 
 /**
@@ -82,6 +85,8 @@ export type WorkflowState = {
   recommend: RecommendRequest | null;
   /** What money figures assume (currency, discounts, support, energy, rack space), on Size, Compare and Recommend. */
   money: MoneyInputs;
+  /** Cases Size is told to let go (none by default: every case decides the verdict). */
+  relax: Relaxation[];
 };
 
 export const defaultHeadroom: HeadroomTargets = {
@@ -116,6 +121,7 @@ export const initialWorkflow: WorkflowState = {
   compareDrafts: [],
   recommend: null,
   money: DEFAULT_MONEY,
+  relax: [],
 };
 
 const STORAGE_KEY = 'sizer.workflow.v1';
@@ -133,6 +139,7 @@ function revive(raw: unknown): WorkflowState | null {
     compareDrafts: Array.isArray(r.compareDrafts) ? r.compareDrafts.map((d) => ({ ...emptyDraft, ...d })) : [],
     recommend: r.recommend ?? null,
     money: { ...DEFAULT_MONEY, ...(r.money ?? {}) },
+    relax: Array.isArray(r.relax) ? r.relax : [],
   };
 }
 
@@ -163,6 +170,9 @@ export const workflow = {
   },
   setMoney(money: MoneyInputs) {
     workflowStore.set((s) => ({ ...s, money }));
+  },
+  setRelax(relax: Relaxation[]) {
+    workflowStore.set((s) => ({ ...s, relax }));
   },
   setCompareDrafts(compareDrafts: ConfigDraft[]) {
     workflowStore.set((s) => ({ ...s, compareDrafts }));

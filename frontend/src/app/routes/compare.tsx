@@ -6,7 +6,7 @@ import { columnLabels, CompareCurves, CompareTable, SchemeCompare, useCompare, t
 import { ConfigurationBuilder, draftToReference, useArrayDetail, useRaidSchemes } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import { ApiError, fieldPath } from '@/lib/api-error';
-import { isFullConfiguration, type ConfigurationInput } from '@/lib/api-types';
+import { isFullConfiguration, type ConfigurationInput, type Relaxation } from '@/lib/api-types';
 import { describePath, fieldErrors } from '@/lib/field-errors';
 import { recentReports } from '@/stores/recent-reports';
 import { workflow, useWorkflow } from '@/stores/workflow';
@@ -14,6 +14,7 @@ import { workflow, useWorkflow } from '@/stores/workflow';
 import { href } from '../routes';
 
 const MAX_CONFIGURATIONS = 8;
+const NO_RELAX: Relaxation[] = [];
 
 /** The configuration with its drive count open, so the comparison sizes it. */
 function asFamily(c: ConfigurationInput): ConfigurationInput {
@@ -30,6 +31,8 @@ export default function ComparePage() {
   const drafts = useWorkflow((s) => s.compareDrafts);
   const draft = useWorkflow((s) => s.draft);
   const money = useWorkflow((s) => s.money);
+  // the cases the result was told to let go: a comparison judges every column the same way
+  const relax = useWorkflow((s) => s.resolved?.request.relax ?? NO_RELAX);
   const schemes = useRaidSchemes();
   const baseArrayId = resolved ? (isFullConfiguration(resolved.configuration) ? (resolved.configuration.array_id ?? '') : resolved.configuration.array_id) : '';
   const baseArray = useArrayDetail(baseArrayId);
@@ -62,6 +65,7 @@ export default function ComparePage() {
       unsupported,
       peer_array_id: 'generic',
       money,
+      relax,
     });
   }
 
@@ -71,6 +75,7 @@ export default function ComparePage() {
       configurations: [configuration, ...drafts.map(draftToReference)],
       degraded: 'none',
       money,
+      relax,
     });
   }
 

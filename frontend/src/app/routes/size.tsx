@@ -5,6 +5,7 @@ import { ErrorState, FormErrors, Loading, MoneyFields, SelectField, TcoPanel } f
 import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
 import { SaveShare } from '@/features/reports';
 import {
+  CasesFields,
   hasObserved,
   ObservedPanel,
   preloadResultCharts,
@@ -33,6 +34,7 @@ export default function SizePage() {
   const draft = useWorkflow((s) => s.draft);
   const run = useWorkflow((s) => s.run);
   const money = useWorkflow((s) => s.money);
+  const relax = useWorkflow((s) => s.relax);
   const outcome = useRun(run);
   const array = useArrayDetail(draft.arrayId);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
@@ -73,8 +75,9 @@ export default function SizePage() {
       configuration: draftToReference(draft),
       flashCacheOptionsGb: sizing && draft.cacheOptionsGb.length ? draft.cacheOptionsGb : null,
       ...(sizing ? { money } : {}),
+      ...(relax.length ? { relax } : {}),
     }),
-    [sizing, workloads, draft, money],
+    [sizing, workloads, draft, money, relax],
   );
   // the API's own field constraints, checked here before any request
   const request = useMemo(() => runRequest(next), [next]);
@@ -84,7 +87,11 @@ export default function SizePage() {
 
   const stale =
     run !== null &&
-    (!same(run.workloads, workloads) || !same(run.configuration, next.configuration) || run.kind !== next.kind || !same(run.money, next.money));
+    (!same(run.workloads, workloads) ||
+      !same(run.configuration, next.configuration) ||
+      run.kind !== next.kind ||
+      !same(run.money, next.money) ||
+      !same(run.relax ?? [], next.relax ?? []));
   const apiError = outcome.error instanceof ApiError ? outcome.error : null;
   // the server's field messages are about the inputs it was sent: gone once those inputs change
   const validation = apiError?.isValidation && !stale ? apiError : null;
@@ -134,6 +141,8 @@ export default function SizePage() {
         cacheOptionErrors={errors.entries().filter(([k]) => k.startsWith('flash_cache_options_gb')).flatMap(([, m]) => m)}
       />
 
+      <CasesFields value={relax} onChange={workflow.setRelax} />
+
       {sizing ? <MoneyFields value={money} onChange={workflow.setMoney} errors={errors.scope('money')} /> : null}
 
       <div className="action-bar" role="region" aria-label="Run">
@@ -156,8 +165,9 @@ export default function SizePage() {
           messages={problems.map((i) => `${describePath(fieldPath(i.loc), { workloads })}: ${i.msg}`)}
         />
       ) : null}
-      {apiError && !validation ? <ErrorState title="The engine could not run this" error={apiError} onRetry={() => void outcome.refetch()} /> : null}
-      {outcome.error && !apiError ? <ErrorState title="The engine could not run this" error={outcome.error} onRetry={() => void outcome.refetch()} /> : null}
+      {/* an engine error is about the inputs it was sent: gone once they change */}
+      {apiError && !validation && !stale ? <ErrorState title="The engine could not run this" error={apiError} onRetry={() => void outcome.refetch()} /> : null}
+      {outcome.error && !apiError && !stale ? <ErrorState title="The engine could not run this" error={outcome.error} onRetry={() => void outcome.refetch()} /> : null}
 
       {outcome.isPending && outcome.fetchStatus === 'fetching' ? <Loading label="Sizing…" /> : null}
 

@@ -20,3 +20,4 @@ export const WhatIfPanel = lazy(preloadWhatIfPanel);
 
 /** Stored curves of a saved report, loaded on demand. */
 export const CurvesView = lazy(() => import('./components/curves-view'));
+export { CasesFields } from './components/cases-fields';

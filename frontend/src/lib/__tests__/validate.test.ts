@@ -25,6 +25,18 @@ describe('validateRequest (the OpenAPI constraints, checked in the browser)', ()
     expect(validateRequest('SizeRequest', body({ ...workload, capacity_tb: null }))[0]!.msg).toBe('Enter a number');
   });
 
+  it('flags an emptied field the API would take as null (working set %, throughput, an I/O size): never a silent none', () => {
+    const phase = workload.phases[0]!;
+    const ws = validateRequest('SizeRequest', body({ ...workload, working_set_gb: null, working_set_pct: Number.NaN }));
+    expect(ws).toEqual([{ loc: ['body', 'workloads', 0, 'working_set_pct'], msg: 'Enter a number', type: 'client' }]);
+    const mbs = validateRequest('SizeRequest', body({ ...workload, phases: [{ ...phase, iops: 0, mb_per_s: Number.NaN }] }));
+    expect(mbs).toEqual([{ loc: ['body', 'workloads', 0, 'phases', 0, 'mb_per_s'], msg: 'Enter a number', type: 'client' }]);
+    const size = validateRequest('SizeRequest', body({ ...workload, phases: [{ ...phase, io_sizes: [], io_size_kib: Number.NaN }] }));
+    expect(size).toEqual([{ loc: ['body', 'workloads', 0, 'phases', 0, 'io_size_kib'], msg: 'Enter a number', type: 'client' }]);
+    // null, the API's "not stated", stays allowed where it is allowed
+    expect(validateRequest('SizeRequest', body({ ...workload, working_set_gb: null, working_set_pct: null }))).toEqual([]);
+  });
+
   it('says each bound in words: at least, at most, more than, whole numbers', () => {
     const phase = workload.phases[0]!;
     const at = (p: object) => validateRequest('SizeRequest', body({ ...workload, phases: [{ ...phase, ...p }] })).map((i) => i.msg);

@@ -35,6 +35,7 @@ const OWN_BLOCK: BuildingBlock = {
   write_gb_s: 5,
   iops: null,
   power_w: null,
+  min_blocks: 1,
   source: 'user-defined',
 };
 

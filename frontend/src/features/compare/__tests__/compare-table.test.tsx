@@ -159,6 +159,8 @@ describe('comparisonRows: every resource that binds', () => {
     const rows = comparisonRows({ ...base, comparison: { ...base.comparison, columns } });
     const parity = rows.find((r) => r.key === `${window}:parity`);
     expect(parity?.cells.map((c) => c.value)).toEqual([66.9, null]);
+    // a column without parity drives says so, never "saturated"
+    expect(parity?.cells[1]?.missing).toBe('none (no parity drives)');
     expect(parity?.label).toBe('Parity drives busy (busiest pool)');
     expect(rows.find((r) => r.key === `${window}:wear`)?.cells.map((c) => c.value)).toEqual([null, 7.5]);
     // no column has a back-end bus or a cluster network: no empty row

@@ -11,7 +11,7 @@ function CellValue({ cell, row, column }: { cell: Cell; row: Row; column: string
     return <span className={cell.value ? 'badge badge-ok' : 'badge badge-fail'}>{cell.value ? 'Meets' : 'Fails'}</span>;
   }
   if (typeof cell.value === 'string') return <>{cell.value}</>;
-  if (cell.value === null) return <>{row.unit === 'ms' || row.unit === '%' ? 'saturated' : 'unknown'}</>;
+  if (cell.value === null) return <>{cell.missing ?? (row.unit === 'ms' || row.unit === '%' ? 'saturated' : 'unknown')}</>;
   if (cell.figure) return <Figure label={`${row.label}${row.group ? ` (${row.group})` : ''}, ${column}`} figure={cell.figure} />;
   return (
     <>

@@ -12,6 +12,8 @@ export type Cell = {
   figure?: Explained;
   /** Difference from the first configuration, pre-formatted (null for the first). */
   delta?: string | null;
+  /** What a null value means when it is not "saturated" (the configuration has no such part). */
+  missing?: string;
 };
 
 export type Row = { key: string; label: string; unit: string; better: Better; cells: Cell[]; group?: string };
@@ -179,7 +181,12 @@ export function comparisonRows(result: CompareResult): Row[] {
           cell: (i) => {
             const pools = (res(i)?.pools ?? []).filter((p) => p.parity_utilization_pct);
             const busiest = [...pools].sort((a, b) => (b.parity_utilization_pct!.value ?? Infinity) - (a.parity_utilization_pct!.value ?? Infinity))[0];
-            return { value: win(i)?.parity_busy_pct ?? null, figure: busiest?.parity_utilization_pct ?? undefined, delta: i ? signed(dwin(i)?.parity_busy_pct, ' pp') : null };
+            return {
+              value: win(i)?.parity_busy_pct ?? null,
+              figure: busiest?.parity_utilization_pct ?? undefined,
+              delta: i ? signed(dwin(i)?.parity_busy_pct, ' pp') : null,
+              missing: pools.length ? undefined : 'none (no parity drives)',
+            };
           },
         },
         {
@@ -187,21 +194,29 @@ export function comparisonRows(result: CompareResult): Row[] {
           label: 'Back-end bus busy',
           unit: '%',
           better: 'lower',
-          cell: (i) => ({ value: win(i)?.backend_bus_busy_pct ?? null, figure: res(i)?.backend_bus_utilization_pct ?? undefined }),
+          cell: (i) => ({
+            value: win(i)?.backend_bus_busy_pct ?? null,
+            figure: res(i)?.backend_bus_utilization_pct ?? undefined,
+            missing: res(i)?.backend_bus_utilization_pct ? undefined : 'not stated',
+          }),
         },
         {
           key: 'network',
           label: 'Cluster network busy',
           unit: '%',
           better: 'lower',
-          cell: (i) => ({ value: win(i)?.cluster_network_busy_pct ?? null, figure: res(i)?.cluster_network_utilization_pct ?? undefined }),
+          cell: (i) => ({
+            value: win(i)?.cluster_network_busy_pct ?? null,
+            figure: res(i)?.cluster_network_utilization_pct ?? undefined,
+            missing: res(i)?.cluster_network_utilization_pct ? undefined : 'none (not scale-out)',
+          }),
         },
         {
           key: 'wear',
           label: 'Flash wear (years to wear out)',
           unit: 'years',
           better: 'higher',
-          cell: (i) => ({ value: win(i)?.years_to_wear_out ?? null }),
+          cell: (i) => ({ value: win(i)?.years_to_wear_out ?? null, missing: 'no endurance rating' }),
         },
       ]),
       {

@@ -1,15 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 
-import type {
-  ConfigurationInput,
-  CurvesResult,
-  EvaluateRequest,
-  EvaluationResult,
-  MoneyInputs,
-  SizeRequest,
-  SizingResult,
-  Workload,
-} from '@/lib/api-types';
+import type { ConfigurationInput, CurvesResult, EvaluateRequest, EvaluationResult, MoneyInputs, Relaxation, SizeRequest, SizingResult, Workload } from '@/lib/api-types';
 
 import { evaluateConfiguration } from '../api/evaluate-configuration';
 import { getCurvesQueryOptions } from '../api/get-curves';
@@ -24,6 +15,8 @@ export type RunInput = {
   flashCacheOptionsGb: number[] | null;
   /** Sizing: what the TCO assumes; absent = the API's defaults. */
   money?: MoneyInputs;
+  /** Cases the design need not meet (absent or empty: every case decides). */
+  relax?: Relaxation[];
 };
 
 export type RunOutcome =
@@ -73,10 +66,15 @@ export function runRequest(
         degraded: 'none',
         max_drives: null,
         ...(input.money ? { money: input.money } : {}),
+        ...(input.relax?.length ? { relax: input.relax } : {}),
       },
     };
   }
-  return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null } };
+  return {
+    kind: 'evaluate',
+    schema: 'EvaluateRequest',
+    body: { workloads, configuration, degraded: 'none', adjust: null, ...(input.relax?.length ? { relax: input.relax } : {}) },
+  };
 }
 
 export const runQueryOptions = (input: RunInput) =>

@@ -45,6 +45,44 @@ describe('WorkloadsEditor', () => {
     expect(within(night).getAllByRole('group', { name: /^Phase / })).toHaveLength(3);
   });
 
+  it('keeps an emptied working set % as an empty field in its mode, never switching to the whole capacity', async () => {
+    const pct = { ...oltp, working_set_gb: null, working_set_pct: 5 };
+    const { user } = renderWithProviders(<Harness initial={[pct]} />);
+    const field = screen.getByRole('spinbutton', { name: 'Working set [% of capacity]' });
+    await user.clear(field);
+    expect(screen.getByRole('spinbutton', { name: 'Working set [% of capacity]' })).toHaveValue(null);
+    expect(screen.getByRole('combobox', { name: 'Working set' })).toHaveValue('pct');
+  });
+
+  it('keeps an emptied zipf exponent in its mode (a field never changes another field\'s mode)', async () => {
+    const zipf = { ...oltp, skew: { zipf_alpha: 0.9, io_pct: null, data_pct: null } };
+    const { user } = renderWithProviders(<Harness initial={[zipf]} />);
+    await user.clear(screen.getByRole('spinbutton', { name: 'Zipf alpha' }));
+    expect(screen.getByRole('combobox', { name: 'Access skew' })).toHaveValue('zipf');
+    expect(screen.getByRole('spinbutton', { name: 'Zipf alpha' })).toHaveValue(null);
+  });
+
+  it('keeps the focus in a phase whose window is renamed (the phase is not remounted)', async () => {
+    const { user } = renderWithProviders(<Harness initial={[oltp]} />);
+    const business = screen.getByRole('region', { name: 'Window business hours' });
+    const window = within(business).getByRole('combobox', { name: 'Window' });
+    await user.clear(window);
+    await user.type(window, 'daytime');
+    await user.tab(); // commits the window name, focus moves to the next field of the same phase
+    const renamed = screen.getByRole('region', { name: 'Window daytime' });
+    expect(within(renamed).getByRole('combobox', { name: 'Rate given as' })).toHaveFocus();
+  });
+
+  it('keeps an I/O-size row whose size is selected and deleted', async () => {
+    const { user } = renderWithProviders(<Harness initial={[oltp]} />);
+    const business = screen.getByRole('region', { name: 'Window business hours' });
+    const size = within(business).getByRole('spinbutton', { name: 'Size of row 1 [KiB]' });
+    await user.tripleClick(size);
+    await user.keyboard('{Backspace}');
+    expect(within(business).getByRole('spinbutton', { name: 'Size of row 1 [KiB]' })).toHaveValue(null);
+    expect(within(business).getByRole('spinbutton', { name: 'Share of row 1 [%]' })).toHaveValue(100);
+  });
+
   it('adds a blank workload and a phase in a new window', async () => {
     const { user } = renderWithProviders(<Harness />);
     await user.click(screen.getByRole('button', { name: 'Add a blank workload' }));

@@ -128,10 +128,10 @@ export function WorkloadForm({ workload, onChange, onRemove, errors, windows, wi
             ]}
           />
           {wsMode === 'gb' ? (
-            <NumberField label="Working set" unit="GB" value={workload.working_set_gb} min={0} onChange={(v) => set({ working_set_gb: v })} optional errors={errors.at('working_set_gb')} />
+            <NumberField label="Working set" unit="GB" value={workload.working_set_gb} min={0} onChange={(v) => set({ working_set_gb: v })} errors={errors.at('working_set_gb')} />
           ) : null}
           {wsMode === 'pct' ? (
-            <NumberField label="Working set" unit="% of capacity" value={workload.working_set_pct} min={0} max={100} onChange={(v) => set({ working_set_pct: v })} optional errors={errors.at('working_set_pct')} />
+            <NumberField label="Working set" unit="% of capacity" value={workload.working_set_pct} min={0} max={100} onChange={(v) => set({ working_set_pct: v })} errors={errors.at('working_set_pct')} />
           ) : null}
           <SelectField
             label="Access skew"
@@ -154,12 +154,12 @@ export function WorkloadForm({ workload, onChange, onRemove, errors, windows, wi
             errors={errors.at('skew')}
           />
           {sMode === 'zipf' ? (
-            <NumberField label="Zipf alpha" value={skew.zipf_alpha} min={0} max={3} onChange={(v) => set({ skew: { ...skew, zipf_alpha: v } })} optional errors={errors.at('skew.zipf_alpha')} />
+            <NumberField label="Zipf alpha" value={skew.zipf_alpha} min={0} max={3} onChange={(v) => set({ skew: { ...skew, zipf_alpha: v } })} errors={errors.at('skew.zipf_alpha')} />
           ) : null}
           {sMode === 'rule' ? (
             <>
-              <NumberField label="Hot I/O" unit="%" value={skew.io_pct} min={0} max={100} onChange={(v) => set({ skew: { ...skew, io_pct: v } })} optional errors={errors.at('skew.io_pct')} />
-              <NumberField label="Goes to data" unit="%" value={skew.data_pct} min={0} max={100} onChange={(v) => set({ skew: { ...skew, data_pct: v } })} optional errors={errors.at('skew.data_pct')} />
+              <NumberField label="Hot I/O" unit="%" value={skew.io_pct} min={0} max={100} onChange={(v) => set({ skew: { ...skew, io_pct: v } })} errors={errors.at('skew.io_pct')} />
+              <NumberField label="Goes to data" unit="%" value={skew.data_pct} min={0} max={100} onChange={(v) => set({ skew: { ...skew, data_pct: v } })} errors={errors.at('skew.data_pct')} />
             </>
           ) : null}
         </div>
@@ -199,7 +199,8 @@ export function WorkloadForm({ workload, onChange, onRemove, errors, windows, wi
         </p>
         {errors.at('phases').length ? <p className="field-error">{errors.at('phases').join(' ')}</p> : null}
         {[...groups.entries()].map(([window, phases]) => (
-          <section key={window} className="window-group" aria-label={`Window ${window}`}>
+          // keyed by its first phase, not its name: renaming a window keeps its phases mounted (focus stays)
+          <section key={phases[0]!.index} className="window-group" aria-label={`Window ${window}`}>
             <h5>
               Window <q>{window}</q>
             </h5>

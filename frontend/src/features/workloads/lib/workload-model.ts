@@ -7,7 +7,10 @@ const NO_REPLICATION: Replication = { mode: 'none', io_amplification: 1, capacit
 /** The I/O-size mix as table rows: the mix, or the single-size shorthand as one 100% row. */
 export function ioRows(phase: Phase): IoSize[] {
   if (phase.io_sizes && phase.io_sizes.length) return phase.io_sizes;
-  if (phase.io_size_kib) return [{ size_kib: phase.io_size_kib, pct: 100 }];
+  // an emptied size (NaN) keeps its row: the cell shows empty and the checks flag it
+  if (phase.io_size_kib !== null && phase.io_size_kib !== undefined && phase.io_size_kib !== 0) {
+    return [{ size_kib: phase.io_size_kib, pct: 100 }];
+  }
   return [];
 }
 
