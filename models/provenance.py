@@ -32,12 +32,15 @@ none is ``estimate (user)`` throughout (:func:`user_estimate`).
 from __future__ import annotations
 
 import re
+import statistics
 from enum import StrEnum
-from typing import Self
+from pathlib import Path
+from typing import Any, Self
 
+import yaml
 from pydantic import Field, model_validator
 
-from models.base import Frozen
+from models.base import Frozen, Output
 
 PARTS = ("drives", "controller", "cache", "ports")
 """The parts a result's calibration reports, in order."""
@@ -136,3 +139,253 @@ def user_estimate(note: str = "custom record without a stated source") -> PartCa
 def weakest(parts: list[PartCalibration]) -> CalibrationStatus:
     """The least calibrated status among ``parts``."""
     return max((p.status for p in parts), key=lambda s: s.rank)
+
+
+class ConfigurationCalibration(Frozen):
+    """Every part of one configuration: its status and sources (``build_configuration`` fills it
+    from the catalog or custom records; a configuration given whole states it or is
+    ``estimate (user)`` throughout). ``drives`` is the least calibrated of the pools' drives."""
+
+    drives: PartCalibration
+    controller: PartCalibration
+    cache: PartCalibration
+    ports: PartCalibration
+
+    def part(self, name: str) -> PartCalibration:
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+
+def configuration_calibration(
+    array: ArrayCalibration | None,
+    drives: list[PartCalibration | None],
+    controller: PartCalibration | None = None,
+) -> ConfigurationCalibration:
+    """The parts of a configuration built from an array record, its drives and (when a custom
+    controller record replaces the array's) that controller's own calibration. A record that states
+    none is ``estimate (user)``."""
+    drive_parts = [d if d is not None else user_estimate() for d in drives] or [user_estimate()]
+    worst = max(drive_parts, key=lambda p: p.status.rank)
+    sources = list(dict.fromkeys(k for p in drive_parts for k in p.sources))
+    return ConfigurationCalibration(
+        drives=worst.model_copy(update={"sources": sources}),
+        controller=controller if controller is not None else (array.controller if array else user_estimate()),
+        cache=array.cache if array else user_estimate(),
+        ports=array.ports if array else user_estimate(),
+    )
+
+
+# ---- how far off a class of system has been: make validate's tables, shipped as a fixture ---------
+
+
+class SystemClass(StrEnum):
+    """Classes of system the validation tables summarize (:func:`classify`)."""
+
+    HDD = "hdd"
+    HYBRID = "hybrid"
+    ALL_FLASH = "all_flash"
+    SCALE_OUT = "scale_out"
+    STREAMING = "streaming"
+
+    @property
+    def label(self) -> str:
+        return _CLASS_LABELS[self]
+
+
+_CLASS_LABELS = {
+    SystemClass.HDD: "HDD arrays",
+    SystemClass.HYBRID: "hybrid (flash cache or tiering)",
+    SystemClass.ALL_FLASH: "dual-controller all-flash",
+    SystemClass.SCALE_OUT: "scale-out and software-defined",
+    SystemClass.STREAMING: "streaming",
+}
+
+STREAMING_MIN_KIB = 64.0
+"""A phase streams when its I/Os are mostly sequential (random share <= 20%) and at least this
+large on average [KiB]."""
+
+
+def classify(configuration: Any, workloads: list[Any]) -> SystemClass:
+    """The class of system whose validation errors apply to this configuration and load.
+
+    ``streaming`` when streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry
+    at least half the front-end bytes; else ``scale_out`` for a cluster that grows in single nodes
+    or keeps copies on other nodes; else by the drives: every pool flash and no flash cache is
+    ``all_flash``, any flash (a pool, a flash cache, tiering) beside disks ``hybrid``, else ``hdd``.
+    """
+    cluster, arch = configuration.cluster, configuration.architecture
+    return classify_parts(
+        streaming=is_streaming(workloads),
+        scale_out=(cluster is not None and cluster.unit == "node") or (arch is not None and arch.copies > 1),
+        flash_pools=[p.drive.kind != "hdd" for p in configuration.pools],
+        flash_cached=configuration.cache.flash_cache_gb > 0 or configuration.tiering is not None,
+    )
+
+
+def is_streaming(workloads: list[Any]) -> bool:
+    """Streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry half the bytes or more."""
+    total = streamed = 0.0
+    for w in workloads:
+        for p in w.phases:
+            mb = p.effective_mb_s
+            total += mb
+            if p.random_pct <= 20.0 and p.mean_size_kib >= STREAMING_MIN_KIB:
+                streamed += mb
+    return total > 0 and streamed >= 0.5 * total
+
+
+def classify_parts(
+    *, streaming: bool, scale_out: bool, flash_pools: list[bool], flash_cached: bool
+) -> SystemClass:
+    """:func:`classify` from its facts (streaming load, single-node cluster or copies on other
+    nodes, which pools are flash, a flash cache or tiering)."""
+    if streaming:
+        return SystemClass.STREAMING
+    if scale_out:
+        return SystemClass.SCALE_OUT
+    if flash_pools and all(flash_pools):
+        return SystemClass.ALL_FLASH
+    if any(flash_pools) or flash_cached:
+        return SystemClass.HYBRID
+    return SystemClass.HDD
+
+
+class ErrorSummary(Frozen):
+    """|predicted - measured| / measured of a set of validation rows [%]."""
+
+    rows: int = Field(ge=0)
+    median_pct: float | None = None
+    p90_pct: float | None = None
+    max_pct: float | None = None
+
+
+class ClassErrors(Frozen):
+    """One class of system in the validation tables: each basis, and the expected error (the
+    cross-validated and out-of-sample rows pooled; none when the class has no such rows)."""
+
+    in_sample: ErrorSummary
+    cross_validated: ErrorSummary
+    out_of_sample: ErrorSummary
+    expected: ErrorSummary
+    records: list[str] = Field(default_factory=list, description="validation records behind the rows")
+
+
+class ModelErrorTable(Frozen):
+    """``fixtures/calibration/model_error.yaml``: written by ``make validate``, read by the API."""
+
+    generated_by: str
+    catalog_version: str | None = None
+    inputs_sha256: str = Field(description="digest of the validation, calibration and catalog files used")
+    classes: dict[SystemClass, ClassErrors]
+
+
+class ModelError(Output):
+    """How far off this class of system has been in the validation tables (``make validate``)."""
+
+    system_class: SystemClass
+    label: str
+    median_pct: float | None = Field(
+        description="median |error| of cross-validated and out-of-sample rows [%]"
+    )
+    p90_pct: float | None = Field(description="90th percentile |error| of those rows [%]")
+    rows: int
+    basis: str
+    text: str
+
+
+class ResultCalibration(Output):
+    """What a result rests on: every part's status and sources, and which parts are estimates."""
+
+    parts: ConfigurationCalibration
+    estimated: list[str] = Field(description="parts whose status is an estimate")
+    text: str
+
+
+def summarize_errors(errors: list[float]) -> ErrorSummary:
+    """Median, 90th percentile (linear interpolation) and maximum of absolute errors [%]."""
+    if not errors:
+        return ErrorSummary(rows=0)
+    a = sorted(abs(e) for e in errors)
+    pos = 0.9 * (len(a) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(a) - 1)
+    p90 = a[lo] + (a[hi] - a[lo]) * (pos - lo)
+    return ErrorSummary(
+        rows=len(a), median_pct=round(statistics.median(a), 1), p90_pct=round(p90, 1), max_pct=round(a[-1], 1)
+    )
+
+
+def model_error(system_class: SystemClass, table: ModelErrorTable | None) -> ModelError:
+    """The expected error of ``system_class`` from the shipped table (none: stated as unknown)."""
+    entry = None if table is None else table.classes.get(system_class)
+    label = system_class.label
+    if entry is None or entry.expected.rows == 0:
+        return ModelError(
+            system_class=system_class,
+            label=label,
+            median_pct=None,
+            p90_pct=None,
+            rows=0,
+            basis="no cross-validated or out-of-sample validation row of this class",
+            text=f"{label}: no published measurement of this class has been predicted out of sample; "
+            "how far off the model is here is unknown",
+        )
+    e = entry.expected
+    basis = (
+        f"make validate: {e.rows} cross-validated and out-of-sample rows "
+        f"({entry.cross_validated.rows} + {entry.out_of_sample.rows}) from {', '.join(entry.records)}"
+    )
+    return ModelError(
+        system_class=system_class,
+        label=label,
+        median_pct=e.median_pct,
+        p90_pct=e.p90_pct,
+        rows=e.rows,
+        basis=basis,
+        text=f"{label}: predictions of published measurements were off by {e.median_pct:g}% (median) and "
+        f"{e.p90_pct:g}% (90th percentile) over {e.rows} rows not fitted to",
+    )
+
+
+def result_calibration(configuration: Any) -> ResultCalibration:
+    """The configuration's parts (``estimate (user)`` throughout when it states none) and a line."""
+    parts: ConfigurationCalibration | None = configuration.calibration
+    if parts is None:
+        u = user_estimate("configuration given whole, without a calibration")
+        parts = ConfigurationCalibration(drives=u, controller=u, cache=u, ports=u)
+    estimated = [n for n in PARTS if parts.part(n).status.is_estimate]
+    words = []
+    for n in PARTS:
+        p = parts.part(n)
+        keys = "".join(f" [{k}]" for k in p.sources)
+        words.append(f"{n}: {p.status.value}{keys}")
+    return ResultCalibration(parts=parts, estimated=estimated, text="; ".join(words))
+
+
+class Assessment(Output):
+    """What a result rests on and how far off it may be."""
+
+    calibration: ResultCalibration
+    model_error: ModelError
+
+
+def assess(configuration: Any, workloads: list[Any], table: ModelErrorTable | None) -> Assessment:
+    """The calibration of ``configuration``'s parts and the expected error of its class of system."""
+    return Assessment(
+        calibration=result_calibration(configuration),
+        model_error=model_error(classify(configuration, workloads), table),
+    )
+
+
+MODEL_ERROR_FILE = Path("calibration") / "model_error.yaml"
+"""Where the model-error table ships, relative to the fixtures folder (written by ``make model-error``)."""
+
+
+def load_model_error_table(path: Path) -> ModelErrorTable | None:
+    """The shipped table at ``path`` (``fixtures/calibration/model_error.yaml``); None when absent.
+    A malformed file raises ``ValueError`` naming it (the API fails at start)."""
+    if not path.is_file():
+        return None
+    try:
+        return ModelErrorTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (ValueError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc

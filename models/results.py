@@ -17,6 +17,7 @@ from pydantic import Field
 from models.base import Output, validator_of
 from models.capacity import CapacityResult
 from models.explain import Explained, number
+from models.provenance import ModelError, ResultCalibration
 
 
 class DegradedMode(StrEnum):
@@ -254,6 +255,12 @@ class EvaluationResult(Output):
     passed: bool
     bottleneck: str
     warnings: list[str]
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
 
 
 class Limit(NamedTuple):

@@ -34,6 +34,7 @@ from models.curves import saturation_scale
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
 from models.ports import PortGroup, PortType
+from models.provenance import classify
 from models.raid import RaidLayout, RaidScheme
 from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext, handler
 from models.workload import Phase, Workload
@@ -129,6 +130,12 @@ def predict(
     return _BASE_IOPS * scale, binding_resource(at.windows[0].checks)
 
 
+def system_class(record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext) -> str:
+    """The class of system measurement ``m`` belongs to (:func:`models.provenance.classify` of the
+    configuration and load it is predicted on: the 4 MiB streams are ``streaming``)."""
+    return classify(_config(record, m, ctx, {}), _workload(m, record["model"]["capacity_tb"])).value
+
+
 def binding_resource(checks: list[Any]) -> str:
     """The resource that reaches 100% at saturation: the busiest utilization check (percent), as
     :func:`models.curves.saturation_scale` counts them (a failover's what-if and the DWPD wear
@@ -205,6 +212,7 @@ def scale_out_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
         unit, predicted, measured = _as_published(m, iops)
         why_not = m.get("not_gated")
         gated = basis == OUT_OF_SAMPLE and why_not is None
+        cls = system_class(record, m, ctx)
         rows.append(
             Row(
                 record["id"],
@@ -215,6 +223,7 @@ def scale_out_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
                 tolerance_pct=tol if basis == IN_SAMPLE or gated else None,
                 note=note if why_not is None else f"{note}; not gated: {why_not}",
                 basis=basis,
+                system_class=cls,
             )
         )
         expected = m.get("binding")
@@ -229,6 +238,7 @@ def scale_out_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
                     expect=True,
                     note=f"model: {binding}",
                     basis=basis,
+                    system_class=cls,
                 )
             )
     return rows

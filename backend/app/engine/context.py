@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Literal, Protocol, TypeVar
 
+from pydantic import BaseModel
+
 from backend.app.calibration import Calibration, Layout
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.errors import ENGINE_ERROR, CatalogUnavailable, InvalidInput, Loc
@@ -31,6 +33,7 @@ from models.configuration import Configuration
 from models.drives import DriveSpec
 from models.naming import configuration_name
 from models.parameters import EngineParameters
+from models.provenance import ModelErrorTable, assess, user_estimate
 from models.raid import WAFL_SCHEMES, RaidLayout, RaidScheme
 from models.support import as_hypothetical, check_offered, offering_array
 from models.workload import Phase, Workload
@@ -38,6 +41,7 @@ from models.workload import Phase, Workload
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
 
 BODY: Loc = ("body",)
 
@@ -115,10 +119,17 @@ _DERIVED_MAX = 1024  # configurations remembered per loaded catalog
 class SizingContext:
     """Catalog + calibration + custom hardware for one request (or one CLI run)."""
 
-    def __init__(self, catalog: CatalogStore, calibration: Calibration, hardware: HardwareSource) -> None:
+    def __init__(
+        self,
+        catalog: CatalogStore,
+        calibration: Calibration,
+        hardware: HardwareSource,
+        model_errors: ModelErrorTable | None = None,
+    ) -> None:
         self.catalog = catalog
         self.calibration = calibration
         self.hardware = hardware
+        self.model_errors = model_errors
         self.used_hardware: dict[str, HardwareRecord] = {}
         self.configurations: list[Configuration] = []
         self._record_lookups = 0
@@ -126,6 +137,11 @@ class SizingContext:
     @property
     def params(self) -> EngineParameters:
         return self.calibration.parameters
+
+    def assessed(self, result: R, configuration: Configuration, workloads: list[Workload]) -> R:
+        """``result`` with what it rests on and how far off it may be (:func:`models.provenance.assess`)."""
+        found = assess(configuration, workloads, self.model_errors)
+        return result.model_copy(update={"calibration": found.calibration, "model_error": found.model_error})
 
     # ---- running the engine
 
@@ -300,7 +316,11 @@ class SizingContext:
                 raise InvalidInput.at(
                     loc + ("controller_id",), f"unknown custom controller {ref.controller_id!r}"
                 )
-            array = array.model_copy(update={"controller": record.spec})
+            # a custom controller states its own calibration, or is estimate (user)
+            spec = record.spec
+            if spec.calibration is None:
+                spec = spec.model_copy(update={"calibration": user_estimate()})
+            array = array.model_copy(update={"controller": spec})
         scheme = ref.raid_scheme or array.default_raid
         if ref.hypothetical:
             array = offering_array(array, scheme, drive)

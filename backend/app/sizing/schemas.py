@@ -19,6 +19,7 @@ from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
 from models.headroom import HeadroomMark
+from models.provenance import ModelError, ResultCalibration
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
 from models.tco import MoneyInputs, RatioFlip, Tco
@@ -209,6 +210,12 @@ class CurvesResult(BaseModel):
         default=None, description="headroom load against saturation load on the latency curve"
     )
     notes: list[str] = Field(description="why a curve is missing (e.g. an idle window)")
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
 
 
 _FIRST_CURVES = (

@@ -45,6 +45,7 @@ from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.headroom import HeadroomMark, headroom_mark
 from models.naming import configuration_name
+from models.provenance import assess
 from models.raid import RaidScheme
 from models.raid_grid import RaidGrid
 from models.raid_grid import raid_grid as engine_raid_grid
@@ -82,11 +83,12 @@ def _adjusted(
 def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
-    return ctx.run(
+    result = ctx.run(
         lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
         CONFIGURATION,
         reference=reference,
     )
+    return ctx.assessed(result, config, workloads)
 
 
 def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
@@ -107,7 +109,8 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
     )
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
-    return sized.model_copy(update={"tco": money})
+    result = ctx.assessed(sized.result, sized.configuration, body.workloads)
+    return sized.model_copy(update={"tco": money, "result": result})
 
 
 def _evaluate_or_size(
@@ -128,7 +131,7 @@ def _evaluate_or_size(
         index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
         return CompareItem(
             configuration=sized.configuration,
-            result=sized.result,
+            result=ctx.assessed(sized.result, sized.configuration, workloads),
             sizing=SizingSummary.of(sized),
             tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
@@ -138,7 +141,10 @@ def _evaluate_or_size(
         reference=reference,
     )
     return CompareItem(
-        configuration=config, result=result, sizing=None, tco=tco_for(ctx, workloads, config, money)
+        configuration=config,
+        result=ctx.assessed(result, config, workloads),
+        sizing=None,
+        tco=tco_for(ctx, workloads, config, money),
     )
 
 
@@ -356,8 +362,16 @@ def curves_of(
             lambda: headroom_mark(workloads, config, window, saturation, params=ctx.params),
             notes,
         )
+    found = assess(config, workloads, ctx.model_errors)
     return CurvesResult(
-        window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, headroom=mark, notes=notes
+        window=window,
+        latency_vs_load=lvl,
+        queue_depth=qd,
+        hit_ratio=hit,
+        headroom=mark,
+        notes=notes,
+        calibration=found.calibration,
+        model_error=found.model_error,
     )
 
 
@@ -374,6 +388,7 @@ def evaluate_answer(
         CONFIGURATION,
         reference=reference,
     )
+    result = ctx.assessed(result, config, workloads)
     if not with_curves:
         return result
     first = curves_of(workloads, config, result.windows[0].window, CURVE_NAMES, ctx)

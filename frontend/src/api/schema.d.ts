@@ -2267,6 +2267,8 @@ export interface components {
              */
             array_id?: string | null;
             cache?: components["schemas"]["CacheConfig"];
+            /** @description per part (drives, controller, cache, ports) how calibrated the records it was built from are (models/provenance.py); None: estimate (user) throughout */
+            calibration?: components["schemas"]["ConfigurationCalibration"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             /** @description nodes of a clustered or scale-out system and what one node adds */
             cluster?: components["schemas"]["Cluster"] | null;
@@ -2291,6 +2293,18 @@ export interface components {
             tiering?: components["schemas"]["TieringConfig"] | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /**
+         * ConfigurationCalibration
+         * @description Every part of one configuration: its status and sources (``build_configuration`` fills it
+         *     from the catalog or custom records; a configuration given whole states it or is
+         *     ``estimate (user)`` throughout). ``drives`` is the least calibrated of the pools' drives.
+         */
+        ConfigurationCalibration: {
+            cache: components["schemas"]["PartCalibration"];
+            controller: components["schemas"]["PartCalibration"];
+            drives: components["schemas"]["PartCalibration"];
+            ports: components["schemas"]["PartCalibration"];
         };
         /** ControllerCreated */
         ControllerCreated: {
@@ -2540,10 +2554,14 @@ export interface components {
         };
         /** CurvesResult */
         CurvesResult: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** @description headroom load against saturation load on the latency curve */
             headroom?: components["schemas"]["HeadroomMark"] | null;
             hit_ratio: components["schemas"]["HitRatioCurve"] | null;
             latency_vs_load: components["schemas"]["LatencyCurve"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Notes
              * @description why a curve is missing (e.g. an idle window)
@@ -3412,6 +3430,8 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3422,6 +3442,8 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Passed */
             passed: boolean;
             /** Warnings */
@@ -3532,6 +3554,8 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3540,6 +3564,8 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Passed */
             passed: boolean;
             /** Warnings */
@@ -4702,6 +4728,31 @@ export interface components {
             /** Rebuild */
             rebuild: components["schemas"]["RebuildExposure"][];
             result: components["schemas"]["EvaluationResult"] | null;
+        };
+        /**
+         * ModelError
+         * @description How far off this class of system has been in the validation tables (``make validate``).
+         */
+        ModelError: {
+            /** Basis */
+            basis: string;
+            /** Label */
+            label: string;
+            /**
+             * Median Pct
+             * @description median |error| of cross-validated and out-of-sample rows [%]
+             */
+            median_pct: number | null;
+            /**
+             * P90 Pct
+             * @description 90th percentile |error| of those rows [%]
+             */
+            p90_pct: number | null;
+            /** Rows */
+            rows: number;
+            system_class: components["schemas"]["SystemClass"];
+            /** Text */
+            text: string;
         };
         /**
          * MoneyInputs
@@ -6449,6 +6500,8 @@ export interface components {
              * @description what fails with one group fewer, in words
              */
             binding_constraint: string;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             configuration: components["schemas"]["Configuration"];
             /**
              * Cost Usd
@@ -6477,6 +6530,8 @@ export interface components {
             headroom_pct: number;
             /** Model */
             model: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Nodes
              * @description nodes (HA pairs) of a clustered family, as many as the drives need
@@ -6646,6 +6701,20 @@ export interface components {
              * @description every headline figure of either report, before and after
              */
             changes: components["schemas"]["FigureChange"][];
+        };
+        /**
+         * ResultCalibration
+         * @description What a result rests on: every part's status and sources, and which parts are estimates.
+         */
+        ResultCalibration: {
+            /**
+             * Estimated
+             * @description parts whose status is an estimate
+             */
+            estimated: string[];
+            parts: components["schemas"]["ConfigurationCalibration"];
+            /** Text */
+            text: string;
         };
         /**
          * ScaleOut
@@ -7232,6 +7301,12 @@ export interface components {
              */
             per_drives: number | null;
         };
+        /**
+         * SystemClass
+         * @description Classes of system the validation tables summarize (:func:`classify`).
+         * @enum {string}
+         */
+        SystemClass: "hdd" | "hybrid" | "all_flash" | "scale_out" | "streaming";
         /**
          * Tco
          * @description Money over ``years``: the priced bill, the yearly costs, the TCO and the three-ratio table.
