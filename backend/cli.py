@@ -5,8 +5,9 @@
 
 The workload file holds one workload, a list of them, ``workloads: [...]``, or a catalog template
 (``workload: {...}``). ``--array`` takes a catalog id or any unambiguous part of one (``fas3270``
-for ``netapp-fas3270``). It runs the engine and catalog in-process (no server, no database), with
-the same calibration and catalog resolution as the API. Exit status: 0 when every window meets
+for ``netapp-fas3270``). It runs the engine and catalog in-process with the engine's dependencies
+only (no web framework, no server, no database), with the same calibration and catalog
+resolution as the API (:func:`models.catalog.load_calibration`, :func:`models.catalog.resolve_reference`). Exit status: 0 when every window meets
 its targets, 1 when not (or the family cannot be sized), 2 for bad input.
 """
 
@@ -22,29 +23,28 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from backend.app.calibration import CalibrationError, Layout, load_calibration
-from backend.app.catalog.service import CatalogStore
-from backend.app.core.config import REPO_ROOT
-from backend.app.core.errors import CatalogUnavailable, InvalidInput
-from backend.app.engine.context import SizingContext
-from backend.app.engine.inputs import CatalogReference
-from backend.app.hardware.schemas import HardwareRecord
-from backend.app.sizing import service
-from backend.app.sizing.schemas import EvaluateRequest, SizeRequest
-from models.evaluate import DegradedMode, EvaluationResult
+from models.base import InputError
+from models.catalog import (
+    CalibrationError,
+    CatalogError,
+    CatalogReference,
+    Layout,
+    load_calibration,
+    load_catalog,
+    resolve_reference,
+)
+from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
 from models.raid import RaidScheme
-from models.size import SizingResult
+from models.size import SizingResult, size
+from models.tco import MoneyInputs, tco
 from models.workload import Workload
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 class CliError(Exception):
     """Bad input: printed as ``error: ...``, exit status 2."""
-
-
-class NoCustomHardware:
-    def get(self, record_id: str) -> HardwareRecord | None:
-        return None
 
 
 def read_workloads(path: Path) -> list[Workload]:
@@ -180,13 +180,13 @@ def parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool]:
     fixtures = args.fixtures or Path(os.environ.get("FIXTURES_DIR") or REPO_ROOT / "fixtures")
-    catalog = CatalogStore(fixtures)
     try:
+        catalog = load_catalog(fixtures)
         calibration = load_calibration(fixtures)
-        array_id = find_array(list(catalog.get().arrays), args.array)
-    except (CalibrationError, CatalogUnavailable) as exc:
+    except (CalibrationError, CatalogError, OSError) as exc:
         raise CliError(str(exc)) from exc
-    ctx = SizingContext(catalog, calibration, NoCustomHardware())
+    array_id = find_array(list(catalog.arrays), args.array)
+    params = calibration.parameters
     try:
         reference = CatalogReference(
             array_id=array_id,
@@ -197,28 +197,28 @@ def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool
             flash_cache_gb=args.flash_cache,
             layout=args.layout,
         )
-        workloads = read_workloads(args.workloads)
-        if args.command == "size":
-            sized = service.size(
-                SizeRequest(
-                    workloads=workloads,
-                    configuration=reference,
-                    degraded=args.degraded,
-                    max_drives=args.max_drives,
-                ),
-                ctx,
-            )
-            return sized, sized.feasible and sized.result.passed
-        evaluated = service.evaluate(
-            EvaluateRequest(workloads=workloads, configuration=reference, degraded=args.degraded), ctx
-        )
-        return evaluated, evaluated.passed
-    except InvalidInput as exc:
-        raise CliError(
-            "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'input'}: {e['msg']}" for e in exc.errors)
-        ) from exc
     except ValidationError as exc:
         raise CliError(str(exc)) from exc
+    workloads = read_workloads(args.workloads)
+    sizing = args.command == "size"
+    try:
+        config = resolve_reference(reference, catalog, calibration, "family" if sizing else "entry")
+    except InputError as exc:
+        raise CliError(f"configuration.{exc.field}: {exc.reason}" if exc.field else exc.reason) from exc
+    try:
+        if sizing:
+            sized = size(workloads, config, params=params, degraded=args.degraded, max_drives=args.max_drives)
+            index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
+            commercial = catalog.arrays[array_id].commercial
+            money = tco(workloads, sized.configuration, MoneyInputs(), commercial, pool_index=index)
+            sized = sized.model_copy(update={"tco": money})
+            return sized, sized.feasible and sized.result.passed
+        evaluated = evaluate(workloads, config, params=params, degraded=args.degraded)
+        return evaluated, evaluated.passed
+    except InputError as exc:
+        raise CliError(f"{exc.field or 'input'}: {exc.reason}") from exc
+    except (ValueError, ArithmeticError) as exc:  # incl. a non-finite figure on extreme inputs
+        raise CliError(f"the engine cannot evaluate these inputs ({exc}); check for extreme values") from exc
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -353,11 +353,11 @@ def engine_cpu_ms(bodies: list[dict[str, Any]], calls: int = 600) -> float:
     """CPU milliseconds per call of the engine's evaluate as ``/evaluate`` runs it
     (``sizing.service.evaluate``, catalog references resolved, no custom hardware), on ``bodies`` in
     turn, each validated afresh as a request is (validation not counted), after one call per body."""
-    from backend.app.calibration import load_calibration
     from backend.app.catalog.service import CatalogStore
     from backend.app.engine.context import SizingContext
     from backend.app.sizing import service
     from backend.app.sizing.schemas import EvaluateRequest
+    from models.catalog import load_calibration
 
     class NoCustomHardware:
         def get(self, record_id: str) -> None:

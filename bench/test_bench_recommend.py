@@ -15,22 +15,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from models.batch import candidate_space, evaluate_batch
-from models.catalog import Catalog, load_catalog
-from models.parameters import EngineParameters
+from models.catalog import Catalog, load_calibration, load_catalog
 from models.recommend import RecommendConstraints, catalog_families, recommend
 from models.workload import IoSize, Phase, Skew, Workload
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-# the calibration the API uses, read from its fixture rather than copied here
-_ENGINE = yaml.safe_load((FIXTURES / "calibration" / "engine.yaml").read_text())
-CALIBRATED = EngineParameters(**_ENGINE["parameters"])
+# the calibration the API uses, read by the engine's loader from its fixture
+_CALIBRATION = load_calibration(FIXTURES)
+CALIBRATED = _CALIBRATION.parameters
 # as the API does: a named default layout age when the calibration has one, else the fill model
-_AGE = _ENGINE.get("default_layout")
-_LAYOUT = _ENGINE["layouts"][_AGE] if _AGE else {"full_stripe_share": None, "scatter": 0.0}
-WAFL = {"wafl_full_stripe_share": _LAYOUT["full_stripe_share"], "wafl_scatter": _LAYOUT["scatter"]}
+_AGE, _SHARE, _SCATTER = _CALIBRATION.wafl_layout(None)
+WAFL = {"wafl_full_stripe_share": _SHARE, "wafl_scatter": _SCATTER}
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,7 @@ def fit_command_queuing(
     *,
     gain_bounds: tuple[float, float] = (0.0, 3.0),
     q_half_bounds: tuple[float, float] = (0.1, 1024.0),
+    q_half: float | None = None,
 ) -> CommandQueuing:
     """Fit ``gain_max`` and ``q_half`` of one drive class to IOPS-vs-queue curves.
 
@@ -65,11 +66,17 @@ def fit_command_queuing(
     (:func:`predict_queue_iops`), with each curve's unqueued positioning taken from its own queue
     of one, so the fit sees the *shape* of the queuing gain and not a datasheet's seek bias.
     ``queue_limit`` is the class's interface limit (SATA NCQ 32), stated, not fitted.
+
+    ``q_half`` given: held at that value and only ``gain_max`` fitted (a curve with one depth
+    beyond one fixes one parameter: a datasheet's single queued figure, with the unqueued
+    positioning stated).
     """
     if not curves:
         raise InputError("curves", "at least one curve is needed")
     if not any(q > 1 for c in curves for q in c.queue_depths):
         raise InputError("curves", "needs points at a queue deeper than one")
+    if q_half is not None:
+        return _fit_gain(curves, queue_limit, q_half, gain_bounds)
 
     def residuals(x: np.ndarray) -> np.ndarray:
         cq = CommandQueuing(gain_max=float(x[0]), q_half=float(x[1]), queue_limit=queue_limit)
@@ -88,3 +95,18 @@ def fit_command_queuing(
             best = res
     assert best is not None
     return CommandQueuing(gain_max=float(best.x[0]), q_half=float(best.x[1]), queue_limit=queue_limit)
+
+
+def _fit_gain(
+    curves: Sequence[QueueCurve], queue_limit: float, q_half: float, gain_bounds: tuple[float, float]
+) -> CommandQueuing:
+    """``gain_max`` alone (``q_half`` held) by least squares on the log IOPS of every point."""
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        cq = CommandQueuing(gain_max=float(x[0]), q_half=q_half, queue_limit=queue_limit)
+        return np.asarray(
+            [math.log(p / m) for c in curves for p, m in zip(predict_queue_iops(c, cq), c.iops, strict=True)]
+        )
+
+    res = least_squares(residuals, x0=[1.0], bounds=([gain_bounds[0]], [gain_bounds[1]]), method="trf")
+    return CommandQueuing(gain_max=float(res.x[0]), q_half=q_half, queue_limit=queue_limit)

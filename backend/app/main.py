@@ -19,7 +19,6 @@ from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from backend.app.api.main import API_ROUTERS
-from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core import openapi_document
 from backend.app.core.config import Settings, get_settings
@@ -34,6 +33,7 @@ from backend.app.health_service import DatabaseProbe
 from backend.app.imports.routes import TIMELINE_BODY_BYTES, UPLOAD_PATHS
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
+from models.catalog import load_calibration
 from models.provenance import MODEL_ERROR_FILE, load_model_error_table
 
 API_PREFIX = "/api/v1"

@@ -118,3 +118,23 @@ def test_it_runs_as_a_module() -> None:
 
     assert done.returncode == 0, done.stderr
     assert "sized:" in done.stdout
+
+
+def test_the_command_line_imports_no_web_framework_or_database_library() -> None:
+    """It runs with the engine's dependencies only (``pip install`` without FastAPI would do)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys, backend.cli; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout))
+    assert loaded.isdisjoint({"fastapi", "starlette", "sqlalchemy", "pydantic_settings", "uvicorn", "httpx"})
+    assert {"models", "numpy", "pydantic"} <= loaded

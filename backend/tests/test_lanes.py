@@ -7,13 +7,13 @@ import threading
 
 import anyio
 
-from backend.app.calibration import load_calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.lanes import SAVE_THREADS, json_bytes, lane_slot, run_in_lane, run_saving
 from backend.app.engine.context import SizingContext
 from backend.app.sizing import service
 from backend.app.sizing.schemas import EvaluateRequest
 from backend.tests.conftest import FAS3270, REPO_ROOT, workload
+from models.catalog import load_calibration
 
 
 def test_a_lane_call_waits_while_a_threadpool_route_computes_in_the_lanes_slot() -> None:

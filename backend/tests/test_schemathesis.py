@@ -111,6 +111,18 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
     },
     ("POST", "/api/v1/traces"): {_ACCEPTS: "the body must be a block I/O trace in a known format (else 400)"},
     **{("POST", f"/api/v1/{path}"): {_ACCEPTS: _ENGINE_RULES} for path in (*ENGINE_PATHS, "reports")},
+    ("POST", "/api/v1/plan/replication"): {
+        _ACCEPTS: _ENGINE_RULES + "; asynchronous replication states rpo_minutes above interval_minutes "
+        "and each window's hours"
+    },
+    ("POST", "/api/v1/plan/expand"): {
+        _ACCEPTS: _ENGINE_RULES + "; an expansion adds something, drives the array takes, within its maximum "
+        "drives and shelves, in whole RAID groups"
+    },
+    ("POST", "/api/v1/plan/quote-check"): {
+        _ACCEPTS: _ENGINE_RULES + "; a quote names a known drive and array, whose drives after spares form "
+        "whole RAID groups"
+    },
     ("POST", "/api/v1/whatif/building-blocks"): {
         _ACCEPTS: "at least one target above zero (stating it, anyOf, leaves schemathesis' coverage "
         "phase without a single case for the operation); a block's figures fill at least one rack"

@@ -18,11 +18,22 @@ Modules: :mod:`~models.catalog.schemas` (record and file types), :mod:`~models.c
 (reading and cross-checking), :mod:`~models.catalog.build` (:func:`build_configuration` turns
 records into a ready :class:`~models.configuration.Configuration`),
 :mod:`~models.catalog.raid_schemes` (engine-derived RAID scheme records),
+:mod:`~models.catalog.calibration` (:func:`load_calibration`: the fitted engine parameters and
+WAFL layout ages of ``calibration/engine.yaml``), :mod:`~models.catalog.reference`
+(:func:`resolve_reference` turns a :class:`CatalogReference` into a configuration),
 :mod:`~models.catalog.coverage` (:func:`calibration_gaps`: every record states per part how
 calibrated it is, :mod:`models.provenance`).
 """
 
 from models.catalog.build import build_configuration
+from models.catalog.calibration import (
+    CALIBRATION_FILE,
+    Calibration,
+    CalibrationError,
+    Layout,
+    LayoutCalibration,
+    load_calibration,
+)
 from models.catalog.coverage import calibration_gaps
 from models.catalog.loader import CATALOG_INDEX, catalog_json_schema, load_catalog
 from models.catalog.raid_schemes import raid_scheme_records
@@ -45,15 +56,34 @@ from models.catalog.schemas import (
     WriteLogOption,
 )
 
+# isort: split
+# last: reference resolution uses models.support, which imports the records above
+from models.catalog.reference import (
+    CatalogReference,
+    CountMode,
+    CustomRecord,
+    layout_for_scheme,
+    reference_field,
+    resolve_reference,
+)
+
 __all__ = [
+    "CALIBRATION_FILE",
     "CATALOG_INDEX",
     "ArrayModel",
     "ArraysFile",
+    "Calibration",
+    "CalibrationError",
     "Catalog",
     "CatalogError",
     "CatalogIndex",
+    "CatalogReference",
+    "CountMode",
+    "CustomRecord",
     "DrivesFile",
     "FlashCacheOption",
+    "Layout",
+    "LayoutCalibration",
     "PortOption",
     "PortTypeRecord",
     "PortsFile",
@@ -66,6 +96,10 @@ __all__ = [
     "build_configuration",
     "calibration_gaps",
     "catalog_json_schema",
+    "layout_for_scheme",
+    "load_calibration",
     "load_catalog",
     "raid_scheme_records",
+    "reference_field",
+    "resolve_reference",
 ]

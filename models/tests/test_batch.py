@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,19 +25,16 @@ from models.batch import (
 )
 from models.cache import level_hit_ratios
 from models.capacity import spare_count
-from models.catalog import Catalog, load_catalog
+from models.catalog import Catalog, load_calibration, load_catalog
 from models.configuration import HeadroomTargets
 from models.evaluate import evaluate
-from models.parameters import EngineParameters
 from models.pool import RoleWork, pool_work
 from models.recommend import RecommendConstraints, catalog_families
 from models.size import size
 from models.workload import IoSize, Phase, Replication, Skew, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CALIBRATED = EngineParameters.model_validate(
-    yaml.safe_load((FIXTURES / "calibration" / "engine.yaml").read_text())["parameters"]
-)  # fixtures/calibration/engine.yaml
+CALIBRATED = load_calibration(FIXTURES).parameters  # fixtures/calibration/engine.yaml
 WAFL_MODERATE = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}
 
 REL = 1e-9

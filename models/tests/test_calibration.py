@@ -46,3 +46,13 @@ def test_a_curve_without_a_queue_of_one_needs_its_positioning_stated():
     with pytest.raises(InputError) as e:
         QueueCurve("x", (4.0,), (100.0,), fixed_ms=0.2).unqueued_positioning_ms()
     assert e.value.field == "x.queue_depths"
+
+
+def test_fit_with_q_half_held_solves_the_gain_of_a_single_queued_datasheet_point():
+    # 0.3 ms fixed, 12 ms unqueued positioning, 168 IOPS at QD16, q_half held at 8:
+    # 1000/168 = 5.952 ms -> f(16) = (5.952 - 0.3) / 12 = 0.4710
+    # 1 / (1 + g 15/23) = 0.47103 -> g = (1/0.47103 - 1) x 23/15 = 1.7219
+    c = QueueCurve("exos", (16.0,), (168.0,), fixed_ms=0.3, positioning_ms=12.0)
+    fitted = fit_command_queuing([c], 256.0, q_half=8.0)
+    assert fitted.q_half == 8.0
+    assert fitted.gain_max == pytest.approx(1.7219, rel=1e-3)

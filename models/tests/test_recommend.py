@@ -9,17 +9,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import recommend as recommend_module
 from models.base import InputError
 from models.batch import RowCheck
-from models.catalog import Catalog, load_catalog
+from models.catalog import Catalog, load_calibration, load_catalog
 from models.configuration import HeadroomTargets
 from models.evaluate import evaluate
-from models.parameters import EngineParameters
 from models.recommend import (
     OnePer,
     ParetoObjective,
@@ -33,9 +31,7 @@ from models.recommend import (
 from models.workload import Phase, Skew, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-CALIBRATED = EngineParameters.model_validate(
-    yaml.safe_load((FIXTURES / "calibration" / "engine.yaml").read_text())["parameters"]
-)
+CALIBRATED = load_calibration(FIXTURES).parameters  # fixtures/calibration/engine.yaml
 WAFL: dict[str, Any] = {"wafl_full_stripe_share": 0.802, "wafl_scatter": 0.412}
 FEW = RecommendConstraints(array_ids=["emc-unity-400", "emc-vnx5300", "netapp-fas3270"])
 

@@ -109,7 +109,7 @@ def class_errors(rows: list[Row]) -> dict[SystemClass, ClassErrors]:
     and out-of-sample rows pooled: the rows no shipped value was fitted to)."""
     unknown = {r.system_class for r in rows if r.basis in CLASS_BASES} - {c.value for c in SystemClass}
     if unknown:
-        missing = sorted({r.record for r in rows if r.system_class in unknown})
+        missing = sorted({r.record for r in rows if r.system_class in unknown and r.basis in CLASS_BASES})
         raise ValueError(f"validation rows without a known system_class {sorted(unknown)}: records {missing}")
     out: dict[SystemClass, ClassErrors] = {}
     for cls in SystemClass:

@@ -62,10 +62,12 @@ from models.whatif.uncertainty import (
     RangesResult,
     Uncertainty,
     WindowBand,
+    calibrated_uncertainty,
     ranges,
 )
 
 __all__ = [
+    "calibrated_uncertainty",
     "UNCERTAIN_INPUTS",
     "Band",
     "BandMethod",

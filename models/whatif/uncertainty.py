@@ -11,6 +11,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, Output
+from models.catalog.calibration import Calibration, Layout
 from models.configuration import Configuration
 from models.evaluate import (
     DegradedMode,
@@ -116,6 +117,23 @@ UNCERTAIN_INPUTS: dict[str, str] = {
     "scaling_efficiency": "scale-out efficiency",
 }
 """Uncertain inputs in a fixed order (the Monte Carlo draws them in this order)."""
+
+
+def calibrated_uncertainty(calibration: Calibration) -> Uncertainty:
+    """The engine's default ranges, with layout aging spanning the calibrated aged and fresh layouts.
+
+    ``full_stripe_share`` of the aged and fresh layouts minus that of the default age (the
+    layout a RAID-DP reference gets unless it names one); the engine default without them.
+    """
+    default = Uncertainty()
+    layouts = calibration.layouts
+    age = calibration.default_layout
+    if age is None or age not in layouts or Layout.AGED not in layouts or Layout.FRESH not in layouts:
+        return default
+    mid = layouts[age].full_stripe_share
+    low = min(0.0, layouts[Layout.AGED].full_stripe_share - mid)
+    high = max(0.0, layouts[Layout.FRESH].full_stripe_share - mid)
+    return default.model_copy(update={"full_stripe_share_delta": Range(low=low, expected=0.0, high=high)})
 
 
 def _apply_uncertain(

@@ -15,6 +15,7 @@ from backend.app.api.routes import health
 from backend.app.catalog import routes as catalog
 from backend.app.hardware import routes as hardware
 from backend.app.imports import routes as imports
+from backend.app.plan import routes as plan
 from backend.app.recommend import routes as recommend
 from backend.app.reports import routes as reports
 from backend.app.sizing import routes as sizing
@@ -31,4 +32,5 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     recommend.router,
     traces.router,
     whatif.router,
+    plan.router,
 )

@@ -15,11 +15,11 @@ import anyio
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session, sessionmaker
 
-from backend.app.calibration import Calibration
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.config import Settings
 from backend.app.engine.context import SizingContext
 from backend.app.hardware.service import OnDemandHardware
+from models.catalog import Calibration
 
 
 async def get_db(request: Request) -> AsyncIterator[Session]:

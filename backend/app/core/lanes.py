@@ -50,6 +50,10 @@ ENGINE_LANE: dict[str, Lane] = {
     "degraded": "long",
     "raid-conversion": "long",
     "building-blocks": "long",
+    # the installed base (models.plan)
+    "replication": "long",
+    "expand": "long",
+    "quote-check": "long",
 }
 """The lane each engine call computes in, read by its route (:func:`json_in_lane`) and by the saved
 report of its kind (:func:`lane_slot`), so the two cannot disagree."""

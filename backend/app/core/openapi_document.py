@@ -85,6 +85,9 @@ ENGINE_PATHS = (
     "whatif/max-workload",
     "whatif/ranges",
     "whatif/degraded",
+    "plan/replication",
+    "plan/expand",
+    "plan/quote-check",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

@@ -1,7 +1,7 @@
 """What an engine call needs besides its inputs: catalog, calibration and custom hardware.
 
 :class:`SizingContext` resolves a :class:`CatalogReference` into an engine :class:`Configuration`
-(``build_configuration`` with the calibrated layout), runs engine functions with their errors
+(the engine's :func:`models.catalog.resolve_reference`, with custom hardware records), runs engine functions with their errors
 mapped to request field paths, and remembers which configurations and custom hardware records a
 request used (a saved report keeps copies of them).
 
@@ -17,25 +17,28 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import Literal, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from backend.app.calibration import Calibration, Layout
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.errors import ENGINE_ERROR, CatalogUnavailable, InvalidInput, Loc
-from backend.app.engine.inputs import CatalogReference
-from backend.app.hardware.schemas import ArrayRecord, ControllerRecord, DriveRecord, HardwareRecord
+from backend.app.hardware.schemas import ArrayRecord, HardwareRecord
 from models.base import InputError
-from models.catalog import ArrayModel, build_configuration, raid_scheme_records
-from models.cluster import node_label
+from models.catalog import (
+    ArrayModel,
+    Calibration,
+    CatalogReference,
+    CountMode,
+    layout_for_scheme,
+    resolve_reference,
+)
 from models.configuration import Configuration
+from models.controller import ControllerSpec
 from models.drives import DriveSpec
-from models.naming import configuration_name
 from models.parameters import EngineParameters
-from models.provenance import ModelErrorTable, assess, user_estimate
-from models.raid import WAFL_SCHEMES, RaidLayout, RaidScheme
-from models.support import as_hypothetical, check_offered, offering_array
+from models.provenance import ModelErrorTable, assess
+from models.support import as_hypothetical, check_offered
 from models.workload import Phase, Workload
 
 logger = logging.getLogger(__name__)
@@ -45,17 +48,9 @@ R = TypeVar("R", bound=BaseModel)
 
 BODY: Loc = ("body",)
 
-WAFL = WAFL_SCHEMES
-"""Write-anywhere with parity: the layout age sets the full-stripe share and the scatter."""
-
-CountMode = Literal["entry", "family", "either"]
-"""What ``drive_count: null`` in a catalog reference means: the array's entry configuration
-(evaluate, curves), the count to find (size; a given count is an error), or either (compare)."""
-
 _CONFIGURATION_FIELDS = frozenset(Configuration.model_fields)
 _BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives"})
 _WORKLOAD_FIELDS = frozenset(Workload.model_fields) | frozenset(Phase.model_fields)
-_REFERENCE_FIELD = {"drive": "drive_id", "ports": "port_option", "raid_scheme": "raid_scheme"}
 
 
 class HardwareSource(Protocol):
@@ -255,146 +250,25 @@ class SizingContext:
             self.used_hardware[record.id] = record
         return record
 
-    def _array(self, array_id: str, loc: Loc) -> ArrayModel:
-        array = self.catalog.get().arrays.get(array_id)
-        if array is not None:
-            return array
-        record = self._record(array_id)
-        if isinstance(record, ArrayRecord):
-            return record.spec
-        raise InvalidInput.at(loc, f"unknown array {array_id!r} (not in the catalog or custom arrays)")
-
-    def _drive(self, drive_id: str, loc: Loc) -> DriveSpec:
-        drive = self.catalog.get().drives.get(drive_id)
-        if drive is not None:
-            return drive
-        record = self._record(drive_id)
-        if isinstance(record, DriveRecord):
-            return record.spec
-        raise InvalidInput.at(loc, f"unknown drive {drive_id!r} (not in the catalog or custom drives)")
-
-    def _layout(
-        self, layout: Layout | None, scheme: RaidScheme, loc: Loc
-    ) -> tuple[Layout | None, float | None, float]:
-        """(layout age, full-stripe share, scatter) for ``scheme``.
-
-        WAFL schemes get the named age, else the calibration's default age; other schemes, and
-        WAFL without any calibration, get the engine defaults (None, 0).
-        """
-        if scheme not in WAFL:
-            return None, None, 0.0
-        age = layout or self.calibration.default_layout
-        if age is None:
-            return None, None, 0.0
-        calibrated = self.calibration.layouts.get(age)
-        if calibrated is None:
-            have = ", ".join(sorted(self.calibration.layouts)) or "none"
-            raise InvalidInput.at(
-                loc, f"layout {age.value!r} is not calibrated (fixtures/calibration/engine.yaml has: {have})"
-            )
-        return age, calibrated.full_stripe_share, calibrated.scatter
+    def _custom(self, record_id: str) -> ArrayModel | DriveSpec | ControllerSpec | None:
+        """The spec of the custom hardware record ``record_id`` (remembered as used), None if none."""
+        record = self._record(record_id)
+        return None if record is None else record.spec
 
     def _build(
         self, ref: CatalogReference, loc: Loc, count: CountMode, scheme_loc: Loc | None
     ) -> Configuration:
-        if count == "family" and ref.drive_count is not None:
-            raise InvalidInput.at(
-                loc + ("drive_count",),
-                "must be null: sizing finds the drive count (use /evaluate for a given count)",
-            )
-        offered = self._array(ref.array_id, loc + ("array_id",))
-        array = offered
-        drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
-        if drive_id is None:
-            raise InvalidInput.at(
-                loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id"
-            )
-        drive = self._drive(drive_id, loc + ("drive_id",))
-        if ref.controller_id is not None:
-            record = self._record(ref.controller_id)
-            if not isinstance(record, ControllerRecord):
-                raise InvalidInput.at(
-                    loc + ("controller_id",), f"unknown custom controller {ref.controller_id!r}"
-                )
-            # a custom controller states its own calibration, or is estimate (user)
-            spec = record.spec
-            if spec.calibration is None:
-                spec = spec.model_copy(update={"calibration": user_estimate()})
-            array = array.model_copy(update={"controller": spec})
-        scheme = ref.raid_scheme or array.default_raid
-        if ref.hypothetical:
-            array = offering_array(array, scheme, drive)
-        age, share, scatter = self._layout(ref.layout, scheme, loc + ("layout",))
-
-        def field_loc(field: str) -> Loc:
-            name = _REFERENCE_FIELD.get(field, field)
-            if name == "raid_scheme" and scheme_loc is not None:
-                return scheme_loc
-            return loc + (name,) if name in CatalogReference.model_fields else loc
-
+        """:func:`models.catalog.resolve_reference` with its errors at the reference's fields."""
         try:
-            config = build_configuration(
-                array,
-                drive,
-                scheme,
-                group_width=ref.group_width,
-                drive_count=ref.drive_count,
-                flash_cache_gb=ref.flash_cache_gb,
-                layout_full_stripe_share=share,
-                port_option=ref.port_option,
-                nodes=ref.nodes,
-            )
+            return resolve_reference(ref, self.catalog.get(), self.calibration, count, self._custom)
         except InputError as exc:
-            raise InvalidInput.at(field_loc(exc.field), readable(exc.reason)) from exc
+            if exc.field == "raid_scheme" and scheme_loc is not None:
+                at = scheme_loc
+            else:
+                at = loc + (exc.field,) if exc.field else loc
+            raise InvalidInput.at(at, readable(exc.reason)) from exc
         except (ValueError, ArithmeticError) as exc:
             raise numerical_failure(exc) from exc
 
-        pool = config.pools[0]
-        layout = pool.raid.model_copy(update={"scatter": scatter}) if scatter else pool.raid
-        family = ref.drive_count is None and count != "entry"
-        model = array.model
-        if config.cluster is not None:
-            model += f", {node_label(config.cluster, config.cluster.nodes)}"
-        name = ref.name or configuration_name(
-            model,
-            drive.name,
-            layout,
-            None if family else pool.drive_count,
-            age.value if age is not None else None,
-        )
-        pool = pool.model_copy(
-            update={
-                "raid": layout,
-                "drive_count": None if family else pool.drive_count,
-                "drive_fraction_used": ref.drive_fraction_used,
-                "planned_fill_pct": ref.planned_fill_pct,
-            }
-        )
-        update: dict[str, object] = {"pools": [pool], "name": name}
-        if ref.headroom is not None:
-            update["headroom"] = ref.headroom
-        built = config.model_copy(update=update)
-        return as_hypothetical(built, offered) if ref.hypothetical else built
 
-
-def layout_for_scheme(scheme: RaidScheme, old: RaidLayout, array: ArrayModel | None) -> RaidLayout:
-    """``old`` switched to ``scheme``: the array's default width for it, else the engine's typical one.
-
-    The layout age (full-stripe share and scatter) carries over between WAFL schemes only.
-    """
-    option = None
-    if array is not None:
-        option = next((r for r in array.raid if r.scheme is scheme), None)
-    share = old.full_stripe_share if scheme in WAFL and old.scheme in WAFL else None
-    scatter = old.scatter if scheme in WAFL and old.scheme in WAFL else 0.0
-    if option is not None:
-        layout = option.layout(option.default_width, share)
-    else:
-        typical = raid_scheme_records()[scheme].typical_width
-        if scheme is RaidScheme.ERASURE:
-            layout = RaidLayout(
-                scheme=scheme, group_width=typical, ec_data=typical - 2, ec_parity=2, full_stripe_share=share
-            )
-        else:
-            layout = RaidLayout(scheme=scheme, group_width=typical, full_stripe_share=share)
-    return layout.model_copy(update={"scatter": scatter})
+__all__ = ["CountMode", "HardwareSource", "SizingContext", "engine_loc", "layout_for_scheme", "readable"]

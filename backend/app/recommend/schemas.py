@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from backend.app.calibration import Layout
 from backend.app.engine.inputs import Workloads
 from backend.app.schemas import Request
+from models.catalog import Layout
 from models.recommend import DEFAULT_PARETO, OnePer, ParetoObjective, RecommendConstraints
 from models.tco import MoneyInputs
 

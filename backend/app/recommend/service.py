@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from backend.app.calibration import Calibration, Layout
 from backend.app.core.errors import InvalidInput
 from backend.app.engine.context import SizingContext
 from backend.app.engine.money import MONEY
@@ -14,25 +13,12 @@ from models.recommend import recommend as engine_recommend
 from models.tco import price_recommendation
 
 
-def wafl_layout(calibration: Calibration, layout: Layout | None) -> tuple[float | None, float]:
-    """(full-stripe share, scatter) of RAID-DP/RAID-TEC families: the named age, else the calibrated
-    default; engine defaults (None, 0) without a calibration."""
-    age = layout or calibration.default_layout
-    if age is None:
-        return None, 0.0
-    calibrated = calibration.layouts.get(age)
-    if calibrated is None:
-        have = ", ".join(sorted(calibration.layouts)) or "none"
-        raise InvalidInput.at(
-            ("body", "layout"),
-            f"layout {age.value!r} is not calibrated (fixtures/calibration/engine.yaml has: {have})",
-        )
-    return calibrated.full_stripe_share, calibrated.scatter
-
-
 def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
     catalog = ctx.catalog.get()
-    share, scatter = wafl_layout(ctx.calibration, body.layout)
+    try:
+        _age, share, scatter = ctx.calibration.wafl_layout(body.layout)
+    except InputError as exc:
+        raise InvalidInput.at(("body", exc.field), exc.reason) from exc
     found = ctx.run(
         lambda: engine_recommend(
             body.workloads,

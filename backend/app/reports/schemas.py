@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from backend.app.calibration import Calibration
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.recommend.schemas import RecommendRequest
 from backend.app.schemas import Request
@@ -34,6 +33,7 @@ from backend.app.whatif.schemas import (
     RangesRequest,
     SensitivityRequest,
 )
+from models.catalog import Calibration
 from models.compare import Figure, FigureChange
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult

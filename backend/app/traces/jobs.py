@@ -5,6 +5,13 @@ Dask worker (:mod:`backend.app.traces.cluster`): it marks the job running, passe
 progress callback that writes the row at most every :data:`PROGRESS_EVERY_S` and reads
 ``cancel_requested`` back, then stores the result or the error. Everything a job needs travels
 in a :class:`JobSpec` (picklable), so that a cluster worker needs only the database URL.
+
+A job always ends. Whatever the analysis raises fails the job with a message; a NUL byte among
+the lines it could not read fails it too (a text trace holds none: the file is binary or damaged,
+and PostgreSQL stores no NUL in text or JSON); an outcome the database refuses is stored as a
+failure saying so. An outcome is written only while the job is still queued or running, so a
+job failed by the watchdog (:func:`fail_stalled`: no progress for ``stall_s``) or cancelled by a
+``DELETE`` keeps that state, and its analysis stops at its next progress check.
 """
 
 from __future__ import annotations
@@ -15,13 +22,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from backend.app.tables import TraceJob, utcnow
+from backend.app.tables import TRACE_JOB_ACTIVE, TraceJob, utcnow
 from backend.app.traces.storage import TraceStore, open_url
 from models.traces import MalformedTraceError, TraceAnalysis, TraceCancelled, TraceError, TraceOptions
 from models.traces.analyze import analyze_trace
@@ -42,6 +50,7 @@ class TraceLimits:
     max_text_bytes: int | None = None
     max_records: int | None = None
     queue_max: int = 8
+    stall_s: float = 900.0
 
 
 @dataclass(frozen=True)
@@ -87,14 +96,22 @@ def analyze_in_process(spec: JobSpec, progress: ProgressFn, should_stop: StopFn)
 
 
 def execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: Analysis) -> None:
-    """Run one job: mark it running, analyse with progress and cancel checks, store the outcome."""
+    """Run one job: mark it running, analyse with progress and cancel checks, store the outcome.
+    Never raises: a failure to reach the database is logged (the watchdog ends the job later)."""
+    try:
+        _execute(session_factory, spec, analysis)
+    except Exception:
+        logger.exception("trace job %s could not be run or its outcome stored", spec.job_id)
+
+
+def _execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: Analysis) -> None:
     job_id = spec.job_id
     with session_factory() as session:
         job = session.get(TraceJob, job_id)
-        if job is None:
+        if job is None or job.status != "queued":  # deleted, cancelled or failed while it waited
             return
         if job.cancel_requested:
-            _finish(session, job, Outcome("cancelled", error="cancelled before it started"))
+            _finish(session, job_id, Outcome("cancelled", error="cancelled before it started"))
             return
         job.status = "running"
         job.updated_at = utcnow()
@@ -113,7 +130,7 @@ def execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: Ana
         with session_factory() as s:
             s.execute(
                 update(TraceJob)
-                .where(TraceJob.id == job_id)
+                .where(TraceJob.id == job_id, TraceJob.status == "running")
                 .values(
                     percent=round(100.0 * fraction, 2),
                     records=records,
@@ -122,24 +139,38 @@ def execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: Ana
                 )
             )
             s.commit()
-            stop[0] = bool(s.scalar(select(TraceJob.cancel_requested).where(TraceJob.id == job_id)))
+            row = s.execute(
+                select(TraceJob.cancel_requested, TraceJob.status).where(TraceJob.id == job_id)
+            ).first()
+            stop[0] = row is None or bool(row.cancel_requested) or row.status != "running"
 
+    store_outcome(session_factory, job_id, outcome_of(lambda: analysis(spec, progress, should_stop), job_id))
+
+
+def outcome_of(run: Callable[[], TraceAnalysis], job_id: str) -> Outcome:
+    """How ``run`` (the analysis) ended, whatever it raised."""
     try:
-        result = analysis(spec, progress, should_stop)
+        result = run()
     except TraceCancelled:
-        outcome = Outcome("cancelled", error="cancelled")
+        return Outcome("cancelled", error="cancelled")
     except MalformedTraceError as exc:
-        outcome = Outcome(
-            "failed", error=str(exc), detail={"bad_lines": [b.model_dump() for b in exc.samples]}
-        )
+        return Outcome("failed", error=str(exc), detail={"bad_lines": [b.model_dump() for b in exc.samples]})
     except (TraceError, ValueError, OSError) as exc:
-        outcome = Outcome("failed", error=str(exc))
+        return Outcome("failed", error=str(exc))
     except Exception as exc:  # a bug: keep the job readable, log the traceback
         logger.exception("trace job %s failed", job_id)
-        outcome = Outcome("failed", error=f"internal error: {type(exc).__name__}")
-    else:
-        outcome = Outcome("done", result=result.model_dump(mode="json"), records=result.profile.records)
-    store_outcome(session_factory, job_id, outcome)
+        return Outcome("failed", error=f"internal error: {type(exc).__name__}")
+    nul = [b for b in result.parse.malformed_samples if "\x00" in b.text]
+    if nul:
+        return Outcome(
+            "failed",
+            error=(
+                f"line {nul[0].line:,} holds a NUL byte: a text trace has none (the file is binary or "
+                f"damaged); {result.parse.malformed_lines:,} of {result.parse.lines:,} lines were unreadable"
+            ),
+            detail={"bad_lines": [b.model_dump() for b in result.parse.malformed_samples]},
+        )
+    return Outcome("done", result=result.model_dump(mode="json"), records=result.profile.records)
 
 
 @dataclass(frozen=True)
@@ -153,24 +184,82 @@ class Outcome:
     records: int | None = None
 
 
+NUL_SHOWN_AS = "\u2400"
+"""A NUL character in stored text (an error, a bad line) is shown as the symbol for NUL."""
+
+
+def without_nul(value: Any) -> Any:
+    """``value`` (a JSON document or text) with every NUL character shown as :data:`NUL_SHOWN_AS`."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_SHOWN_AS)
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_nul(v) for v in value]
+    return value
+
+
 def store_outcome(session_factory: sessionmaker[Session], job_id: str, outcome: Outcome) -> None:
+    """Write the outcome if the job is still queued or running; one the database refuses is
+    stored as a failure naming the reason."""
     with session_factory() as session:
-        job = session.get(TraceJob, job_id)
-        if job is not None:
-            _finish(session, job, outcome)
+        try:
+            _finish(session, job_id, outcome)
+        except Exception as exc:  # the database or its driver refused the document
+            session.rollback()
+            logger.warning("trace job %s: outcome %s not stored: %s", job_id, outcome.status, exc)
+            _finish(
+                session,
+                job_id,
+                Outcome(
+                    "failed",
+                    error=f"the analysis ended ({outcome.status}) but the database refused its outcome",
+                ),
+            )
 
 
-def _finish(session: Session, job: TraceJob, outcome: Outcome) -> None:
-    job.status = outcome.status
-    job.error = outcome.error
-    job.error_detail = outcome.detail
-    job.result = outcome.result
+def _finish(session: Session, job_id: str, outcome: Outcome) -> None:
+    values: dict[str, Any] = {
+        "status": outcome.status,
+        "error": without_nul(outcome.error),
+        "error_detail": without_nul(outcome.detail),
+        "result": without_nul(outcome.result),
+        "updated_at": utcnow(),
+    }
     if outcome.status == "done":
-        job.percent = 100.0
+        values["percent"] = 100.0
     if outcome.records is not None:
-        job.records = outcome.records
-    job.updated_at = utcnow()
+        values["records"] = outcome.records
+    session.execute(
+        update(TraceJob).where(TraceJob.id == job_id, TraceJob.status.in_(TRACE_JOB_ACTIVE)).values(**values)
+    )
     session.commit()
+
+
+def fail_stalled(session: Session, stall_s: float) -> int:
+    """The watchdog: fail the running jobs that reported no progress for ``stall_s``, and the
+    queued ones waiting that long while no job made progress either; returns how many. Their
+    analyses, if still alive, stop at their next progress check."""
+    cutoff = utcnow() - timedelta(seconds=stall_s)
+    moving = session.scalar(
+        select(func.count())
+        .select_from(TraceJob)
+        .where(TraceJob.status == "running", TraceJob.updated_at >= cutoff)
+    )
+    stalled = TraceJob.status == "running"
+    if not moving:
+        stalled = TraceJob.status.in_(TRACE_JOB_ACTIVE)
+    failed = session.execute(
+        update(TraceJob)
+        .where(stalled, TraceJob.updated_at < cutoff)
+        .values(
+            status="failed",
+            error=f"no progress for {stall_s:g} s: stopped by the server's watchdog (TRACE_JOB_STALL_S)",
+            updated_at=utcnow(),
+        )
+    )
+    session.commit()
+    return int(getattr(failed, "rowcount", 0) or 0)
 
 
 class LocalRunner:
@@ -196,7 +285,7 @@ class LocalRunner:
         return this_process
 
     def submit(self, spec: JobSpec) -> None:
-        self.pool.submit(execute, self.session_factory, spec, analyze_in_process)
+        self.pool.submit(execute, self.session_factory, spec, analyze_in_process)  # execute never raises
 
     def shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import StringConstraints
+from starlette.concurrency import run_in_threadpool
 
 from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
@@ -62,6 +63,7 @@ def get_runner(request: Request) -> service.Runner:
             max_text_bytes=settings.max_trace_text_bytes,
             max_records=settings.max_trace_records,
             queue_max=settings.trace_queue_max,
+            stall_s=settings.trace_job_stall_s,
         )
         store = trace_store(settings)
         if settings.dask_scheduler_address:
@@ -145,7 +147,10 @@ async def create(
         Query(
             min_length=1,
             max_length=2000,
-            description="a trace already in the trace storage, instead of a body",
+            description=(
+                "a trace already in the trace storage, instead of a body: a URL of the storage's own "
+                "scheme under its root (no other protocol, no chained '::' URL; 422 otherwise)"
+            ),
         ),
     ] = None,
     idempotency_key: IdempotencyKeyHeader = None,
@@ -169,12 +174,21 @@ async def create(
     )
     settings: Settings = request.app.state.settings
     write = service.IdempotentWrite(idempotency_key, settings.idempotency_ttl_s) if idempotency_key else None
+    if source_url is not None:
+        service.check_source_url(runner.store, source_url)  # as text, before anything opens it
     try:
-        service.check_queue(session, runner.limits)  # before reading the body
-        service.check_reachable(runner)
+        await run_in_threadpool(service.check_queue, session, runner.limits)  # before reading the body
+        await run_in_threadpool(service.check_reachable, runner)
         if source_url is not None:
-            created, replayed = service.submit_url(
-                session, runner, source_url, options, settings.max_trace_bytes, partitions, write
+            created, replayed = await run_in_threadpool(
+                service.submit_url,
+                session,
+                runner,
+                source_url,
+                options,
+                settings.max_trace_bytes,
+                partitions,
+                write,
             )
         else:
             chunks, filename = await body_chunks(request, "trace")
@@ -196,9 +210,10 @@ async def create(
 
 
 @router.get("/{job_id}", responses=error_responses(404))
-def get(session: SessionDep, job_id: JobId) -> TraceJob:
-    """Status and progress (% and records/s); with the analysis once done."""
-    return service.get(session, job_id)
+def get(request: Request, session: SessionDep, job_id: JobId) -> TraceJob:
+    """Status and progress (% and records/s); with the analysis once done. A job with no
+    progress for ``TRACE_JOB_STALL_S`` is failed by the watchdog."""
+    return service.get(session, job_id, request.app.state.settings.trace_job_stall_s)
 
 
 @router.delete(
@@ -208,7 +223,8 @@ def get(session: SessionDep, job_id: JobId) -> TraceJob:
     responses={204: {"description": "A finished job and its upload were deleted"}, **error_responses(404)},
 )
 def delete(session: SessionDep, runner: RunnerDep, job_id: JobId) -> Response:
-    """Cancel a queued or running job (202, the job); delete a finished one (204)."""
+    """Cancel a queued job (202, the job, cancelled); ask a running one to stop (202, the job,
+    ``cancel_requested``), and cancel it at once when asked again; delete a finished one (204)."""
     job = service.cancel(session, runner.store, job_id)
     if job is None:
         return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -42,10 +42,10 @@ from backend.app.core import idempotency as idem
 from backend.app.core.errors import InvalidInput, NotFound
 from backend.app.tables import TRACE_JOB_ACTIVE, IdempotencyKey, TraceJob, new_uuid, utcnow
 from backend.app.traces.cluster import WORKER_PREFIX, SchedulerUnavailable
-from backend.app.traces.jobs import JobSpec, TraceLimits, spec_of
+from backend.app.traces.jobs import JobSpec, TraceLimits, fail_stalled, spec_of
 from backend.app.traces.schemas import TraceJob as TraceJobOut
 from backend.app.traces.schemas import TraceJobCreated
-from backend.app.traces.storage import StorageUnavailable, TraceStore, open_url
+from backend.app.traces.storage import StorageUnavailable, TraceStore
 from models.traces import MalformedTraceError, TraceAnalysis, TraceError, TraceOptions
 from models.traces.parse import sniff
 from models.traces.records import BadLine
@@ -128,7 +128,10 @@ def parse_options(values: dict[str, Any]) -> TraceOptions:
 
 
 def check_queue(session: Session, limits: TraceLimits) -> None:
-    """QueueFull when ``limits.queue_max`` jobs are queued or running already (in any process)."""
+    """QueueFull when ``limits.queue_max`` live jobs are queued or running already (in any
+    process); stalled jobs are failed first (:func:`~backend.app.traces.jobs.fail_stalled`), so
+    they never hold a slot."""
+    fail_stalled(session, limits.stall_s)
     active = session.scalar(
         select(func.count()).select_from(TraceJob).where(TraceJob.status.in_(TRACE_JOB_ACTIVE))
     )
@@ -292,9 +295,11 @@ def submit_url(
     partitions: int | None = None,
     write: IdempotentWrite | None = None,
 ) -> tuple[TraceJobCreated, bool]:
-    """Queue the analysis of a trace already in the storage, named by URL, with the checks of an
-    upload (size, head); InvalidInput at ``source_url`` for a URL outside the storage or missing.
-    With an ``Idempotency-Key``, the request is the options and the URL."""
+    """Queue the analysis of a trace already in the storage, named by URL; InvalidInput at
+    ``source_url`` for a URL the store refuses (another protocol, a chained URL, outside the
+    root: checked as text before anything opens it), a missing object or one too large. The
+    trace is read in the job only (a file that is not a trace fails the job). With an
+    ``Idempotency-Key``, the request is the options and the URL. Blocking: call it in a thread."""
     idempotency = None
     if write is not None:
         h = write.digest(options, partitions)
@@ -315,12 +320,19 @@ def submit_url(
             f"the trace is {size:,} bytes, more than the limit of {max_bytes:,}",
             "too_large",
         )
-    with open_url(full_url) as stream:
-        _check_head(stream.read(SNIFF_BYTES), options)
     job = _new_job(session, runner, posixpath.basename(full_url), options, partitions)
     job.source_url = full_url
     job.size_bytes = size
     return _accept(session, runner, job, idempotency)
+
+
+def check_source_url(store: TraceStore, url: str) -> None:
+    """InvalidInput at ``source_url`` when the store refuses the URL as text (no I/O: see
+    :meth:`TraceStore.path_of`)."""
+    try:
+        store.path_of(url)
+    except ValueError as exc:
+        raise InvalidInput.at(("query", "source_url"), str(exc), "url_not_allowed") from exc
 
 
 def _discard(session: Session, store: TraceStore, job_id: str) -> None:
@@ -353,10 +365,13 @@ def sweep_orphans(session_factory: sessionmaker[Session], store: TraceStore) -> 
     return len(orphans)
 
 
-def get(session: Session, job_id: str) -> TraceJobOut:
+def get(session: Session, job_id: str, stall_s: float | None = None) -> TraceJobOut:
+    """The job; with ``stall_s``, a live job with no progress for that long is failed first."""
     job = session.get(TraceJob, job_id)
     if job is None:
         raise NotFound("trace job", job_id)
+    if stall_s is not None and job.status in TRACE_JOB_ACTIVE and fail_stalled(session, stall_s):
+        session.refresh(job)
     detail = job.error_detail or {}
     return TraceJobOut(
         id=job.id,
@@ -378,14 +393,20 @@ def get(session: Session, job_id: str) -> TraceJobOut:
 
 
 def cancel(session: Session, store: TraceStore, job_id: str) -> TraceJobOut | None:
-    """Ask a queued or running job to stop (its status follows); delete a finished job and its files.
+    """``DELETE``: end a job whatever its state. A queued job is cancelled at once; a running
+    one is asked to stop (``cancel_requested``: it stops at its next progress check), and
+    cancelled at once when asked again (a job that does not stop never holds its slot); a
+    finished job is deleted with its files.
 
-    Returns the job for an active one, None when it was deleted.
+    Returns the job for one that was queued or running, None when it was deleted.
     """
     job = session.get(TraceJob, job_id)
     if job is None:
         raise NotFound("trace job", job_id)
     if job.status in TRACE_JOB_ACTIVE:
+        if job.status == "queued" or job.cancel_requested:
+            job.error = "cancelled" if job.status == "queued" else "cancelled (the analysis had not stopped)"
+            job.status = "cancelled"
         job.cancel_requested = True
         job.updated_at = utcnow()
         session.commit()

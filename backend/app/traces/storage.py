@@ -6,14 +6,23 @@ protocol fsspec knows, with its package installed); unset, it is the local ``TRA
 job has a folder ``<root>/<job id>/`` holding its upload; other folders of the root are left
 alone (the start-up sweep removes only job folders without a job). A trace already in the store can be
 analysed without uploading it again: :meth:`TraceStore.resolve` accepts a URL inside the root.
+
+A URL from a client is checked as text before fsspec sees it (:meth:`TraceStore.path_of`): the
+store's own scheme only (``file://`` for a local store, ``s3://`` for ``s3://bucket/...``), no
+chained URL (``zip://x::file:///dev/zero``), no query, credentials or port, no ``..`` segment,
+the path under the store's root. Any other protocol fsspec knows (``ftp://``, ``http(s)://``,
+``github://``, ``memory://``, ...) is refused without being opened or connected to; a local store
+also refuses a symbolic link leading out of it, and anything but a regular file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import posixpath
 import re
 from typing import Any, BinaryIO, cast
+from urllib.parse import urlsplit
 
 import fsspec
 from fsspec.core import url_to_fs
@@ -74,22 +83,61 @@ class TraceStore:
         folders = [posixpath.basename(e["name"].rstrip("/")) for e in entries if e.get("type") == "directory"]
         return [name for name in folders if JOB_ID.fullmatch(name)]
 
-    def resolve(self, url: str) -> tuple[str, int]:
-        """``(url, size in bytes)`` of an object named by a URL inside the root; ValueError saying
-        why when it is outside the store or missing."""
+    @property
+    def local(self) -> bool:
+        return "file" in _protocols(self.fs)
+
+    def scheme(self) -> str:
+        """The scheme a client's URL must have: the store's (``file`` for a local store)."""
+        protocol = self.fs.protocol
+        return protocol if isinstance(protocol, str) else protocol[0]
+
+    def path_of(self, url: str) -> str:
+        """The path in this store's filesystem that ``url`` names, checked as text only (nothing
+        is opened, fsspec never sees the URL); ValueError saying why it is refused."""
+        where = f"the trace storage takes {self.scheme()}:// URLs under {self.full_url(self.root)} only"
+        if "::" in url:
+            raise ValueError(f"chained URLs ('::') are not accepted: {where}")
+        if any(ord(c) < 0x20 or c in "\\\x7f" for c in url):
+            raise ValueError("the URL may not contain control characters or backslashes")
         try:
-            fs, path = url_to_fs(url)
-        except (ValueError, ImportError) as exc:
-            raise ValueError(f"not a storage URL: {exc}") from exc
-        path = posixpath.normpath(path)
-        if not _protocols(fs) & _protocols(self.fs) or not (path + "/").startswith(
-            self.root.rstrip("/") + "/"
-        ):
-            raise ValueError(f"the URL must name an object under the trace storage {self.url}")
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError as exc:
+            raise ValueError(f"not a URL ({exc}): {where}") from None
+        if parts.scheme.lower() not in _protocols(self.fs):
+            named = f"{parts.scheme}://" if parts.scheme else "a URL without a scheme"
+            raise ValueError(f"{named} is not accepted: {where}")
+        if parts.query or parts.fragment or parts.username or parts.password or port is not None:
+            raise ValueError(f"a query, fragment, user, password or port is not accepted: {where}")
+        if self.local:
+            if parts.netloc not in ("", "localhost"):
+                raise ValueError(f"a file:// URL names no host: {where}")
+            path = parts.path
+        else:
+            path = parts.netloc + parts.path
+        if ".." in path.split("/"):
+            raise ValueError(f"'..' is not accepted in the path: {where}")
+        inside = posixpath.normpath("/" + path).lstrip("/")  # the root likewise, whatever its form
+        root = self.root.strip("/")
+        if not inside.startswith(root + "/" if root else ""):
+            raise ValueError(f"the URL must name an object under the trace storage: {where}")
+        return posixpath.join(self.root, inside[len(root) :].lstrip("/"))
+
+    def resolve(self, url: str) -> tuple[str, int]:
+        """``(url, size in bytes)`` of an object named by a URL inside the root (checked first by
+        :meth:`path_of`, then looked up in this store only); ValueError saying why when it is
+        refused, missing or not a file."""
+        path = self.path_of(url)
+        if self.local:
+            real, root = os.path.realpath(path), os.path.realpath(self.root)
+            if not real.startswith(root.rstrip("/") + "/"):
+                raise ValueError("the URL names a link leading out of the trace storage")
+            path = real
         try:
             info = self.fs.info(path)
         except FileNotFoundError as exc:
-            raise ValueError(f"no such object: {url}") from exc
+            raise ValueError(f"no such object in the trace storage: {url}") from exc
         if info.get("type") != "file":
             raise ValueError(f"not a file: {url}")
         return self.full_url(path), int(info.get("size") or 0)

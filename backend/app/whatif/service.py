@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from backend.app.calibration import Calibration
 from backend.app.core.errors import InvalidInput, Loc
 from backend.app.engine.context import SizingContext
 from backend.app.engine.inputs import CatalogReference
@@ -72,29 +71,9 @@ def max_workload(body: MaxWorkloadRequest, ctx: SizingContext) -> whatif.MaxWork
     )
 
 
-def default_uncertainty(calibration: Calibration) -> whatif.Uncertainty:
-    """The engine's default ranges, with layout aging spanning the calibrated aged and fresh layouts.
-
-    ``full_stripe_share`` of the aged and fresh layouts minus that of the default age (the
-    layout a RAID-DP reference gets unless it names one); the engine default without them.
-    """
-    default = whatif.Uncertainty()
-    layouts = calibration.layouts
-    age = calibration.default_layout
-    ages = {a.value: c for a, c in layouts.items()}
-    if age is None or age not in layouts or "aged" not in ages or "fresh" not in ages:
-        return default
-    mid = layouts[age].full_stripe_share
-    low = min(0.0, ages["aged"].full_stripe_share - mid)
-    high = max(0.0, ages["fresh"].full_stripe_share - mid)
-    return default.model_copy(
-        update={"full_stripe_share_delta": whatif.Range(low=low, expected=0.0, high=high)}
-    )
-
-
 def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
     config, reference = _configuration(body, ctx)
-    uncertainty = body.uncertainty or default_uncertainty(ctx.calibration)
+    uncertainty = body.uncertainty or whatif.calibrated_uncertainty(ctx.calibration)
     return ctx.run(
         lambda: whatif.ranges(
             body.workloads,
@@ -210,7 +189,6 @@ def building_blocks(body: BuildingBlocksRequest, ctx: SizingContext) -> Building
 
 __all__ = [
     "building_blocks",
-    "default_uncertainty",
     "degraded",
     "growth",
     "max_workload",

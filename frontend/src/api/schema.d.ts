@@ -487,6 +487,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expand
+         * @description The installed system plus shelves, drives of another model, flash cache or nodes: what the
+         *     expansion buys per window and when growth breaks it again.
+         */
+        post: operations["plan-expand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plan/quote-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote Check
+         * @description A vendor's bill of materials against the windows, failure cases and growth: where it is
+         *     under- or over-provisioned and by how much; parts the catalog lacks labelled.
+         */
+        post: operations["plan-quote_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plan/replication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replication
+         * @description Asynchronous or synchronous replication: WAN bandwidth per window, lag, the write latency a
+         *     distance adds, and the DR array sized for a failover.
+         */
+        post: operations["plan-replication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/raid-grid": {
         parameters: {
             query?: never;
@@ -688,14 +751,16 @@ export interface paths {
         };
         /**
          * Get
-         * @description Status and progress (% and records/s); with the analysis once done.
+         * @description Status and progress (% and records/s); with the analysis once done. A job with no
+         *     progress for ``TRACE_JOB_STALL_S`` is failed by the watchdog.
          */
         get: operations["traces-get"];
         put?: never;
         post?: never;
         /**
          * Delete
-         * @description Cancel a queued or running job (202, the job); delete a finished one (204).
+         * @description Cancel a queued job (202, the job, cancelled); ask a running one to stop (202, the job,
+         *     ``cancel_requested``), and cancel it at once when asked again; delete a finished one (204).
          */
         delete: operations["traces-delete"];
         options?: never;
@@ -847,6 +912,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AddedGroup
+         * @description Drives of one model added: a pool of their own, or joining the pool ``pool`` names.
+         */
+        AddedGroup: {
+            /**
+             * Count
+             * @description drives in RAID groups (spares excluded)
+             */
+            count: number;
+            /**
+             * Drive Id
+             * @description catalog or custom drive id
+             */
+            drive_id: string;
+            /**
+             * Pool
+             * @description an existing pool to join; null = a new pool
+             */
+            pool?: string | null;
+            /** @description null = the first pool's layout */
+            raid?: components["schemas"]["RaidLayout"] | null;
+            /**
+             * Workloads
+             * @description workloads moved onto the new pool
+             */
+            workloads?: string[];
+        };
         /**
          * Adjustments
          * @description The what-if dials; each at its neutral value (None, 0 or 1) leaves its input as it is.
@@ -3101,6 +3194,16 @@ export interface components {
             /** Write Size Kib */
             write_size_kib: number | null;
         };
+        /**
+         * DrSide
+         * @description The DR array: sized for a failover, evaluated at the replicated writes.
+         */
+        DrSide: {
+            failover: components["schemas"]["SizingResult"];
+            replicated_writes: components["schemas"]["EvaluationResult"];
+            /** Text */
+            text: string;
+        };
         /** DriveCreated */
         DriveCreated: {
             /**
@@ -3591,6 +3694,86 @@ export interface components {
             };
             /** Source */
             source: string;
+        };
+        /**
+         * ExpandRequest
+         * @description The installed configuration (with its drive count) and what is added to it.
+         */
+        ExpandRequest: {
+            /**
+             * Configuration
+             * @description the installed system: a catalog reference with drive_count (null: the entry configuration) or a full configuration
+             */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            expansion: components["schemas"]["Expansion"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
+         * Expansion
+         * @description What is added to an installed configuration.
+         */
+        Expansion: {
+            /**
+             * Flash Cache Gb
+             * @description flash read cache added [GB]
+             * @default 0
+             */
+            flash_cache_gb: number;
+            /** Groups */
+            groups?: components["schemas"]["AddedGroup"][];
+            /**
+             * Months
+             * @description growth horizon [months]; null = the workloads' longest
+             */
+            months?: number | null;
+            /**
+             * Nodes
+             * @description nodes (HA pairs) added to a clustered system
+             * @default 0
+             */
+            nodes: number;
+            /**
+             * Shelves
+             * @description full shelves of the first pool's drive
+             * @default 0
+             */
+            shelves: number;
+        };
+        /** ExpansionResult */
+        ExpansionResult: {
+            /**
+             * Added
+             * @description what was added, in words
+             */
+            added: string[];
+            after: components["schemas"]["EvaluationResult"];
+            before: components["schemas"]["EvaluationResult"];
+            /**
+             * Breaks After Month
+             * @description first month the expanded system breaks
+             */
+            breaks_after_month?: number | null;
+            /**
+             * Breaks Before Month
+             * @description first month the installed system breaks
+             */
+            breaks_before_month?: number | null;
+            /** @description the expanded configuration */
+            configuration: components["schemas"]["Configuration"];
+            cost_added_usd: components["schemas"]["Explained"];
+            drives_added: components["schemas"]["Explained"];
+            growth_after?: components["schemas"]["GrowthProjection"] | null;
+            growth_before?: components["schemas"]["GrowthProjection"] | null;
+            shelves_added: components["schemas"]["Explained"];
+            /** Text */
+            text: string;
+            usable_tb_added: components["schemas"]["Explained"];
+            /** Windows */
+            windows: components["schemas"]["WindowGain"][];
         };
         /**
          * Explained
@@ -5571,6 +5754,113 @@ export interface components {
             };
         };
         /**
+         * Quote
+         * @description A vendor's bill of materials as quoted.
+         */
+        Quote: {
+            /**
+             * Array Id
+             * @description catalog array id; null = not in the catalog
+             */
+            array_id?: string | null;
+            /**
+             * Controllers
+             * @description controllers quoted
+             */
+            controllers?: number | null;
+            /**
+             * Drive Count
+             * @description drives quoted, spares included
+             */
+            drive_count: number;
+            /**
+             * Drive Id
+             * @description catalog or custom drive id
+             */
+            drive_id: string;
+            /**
+             * Flash Cache Gb
+             * @default 0
+             */
+            flash_cache_gb: number;
+            /** Group Width */
+            group_width?: number | null;
+            /**
+             * Model
+             * @description the model as the quote names it
+             */
+            model: string;
+            /**
+             * Price Usd
+             * @description the quote's price
+             */
+            price_usd?: number | null;
+            /** @description null = the array's default */
+            raid_scheme?: components["schemas"]["RaidScheme"] | null;
+            /**
+             * Shelves
+             * @description drive shelves quoted
+             */
+            shelves?: number | null;
+            /** Software Release */
+            software_release?: string | null;
+        };
+        /** QuoteCheck */
+        QuoteCheck: {
+            configuration: components["schemas"]["Configuration"];
+            evaluation: components["schemas"]["EvaluationResult"];
+            failure_cases: components["schemas"]["DegradedComparison"];
+            /** Findings */
+            findings: components["schemas"]["QuoteFinding"][];
+            growth: components["schemas"]["GrowthProjection"] | null;
+            /**
+             * Labels
+             * @description parts the catalog lacks: hypothetical or estimate
+             */
+            labels: string[];
+            quote: components["schemas"]["Quote"];
+            /** @description the same parts sized: the fewest drives that meet every window */
+            sizing: components["schemas"]["SizingResult"];
+            /** Text */
+            text: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "under" | "over" | "right" | "unknown";
+        };
+        /**
+         * QuoteCheckRequest
+         * @description A vendor's bill of materials and the customer's workloads (windows, growth).
+         */
+        QuoteCheckRequest: {
+            quote: components["schemas"]["Quote"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** QuoteFinding */
+        QuoteFinding: {
+            /**
+             * Amount
+             * @description by how much (in unit); null = not a number
+             */
+            amount: number | null;
+            /** Area */
+            area: string;
+            /** Text */
+            text: string;
+            /** Unit */
+            unit: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "under" | "over" | "right" | "unknown";
+        };
+        /**
          * RVToolsImport
          * @description An RVTools workbook read into capacities, with what was uploaded.
          */
@@ -6609,6 +6899,151 @@ export interface components {
          * @enum {string}
          */
         ReplicationMode: "none" | "async" | "sync" | "cdp";
+        /**
+         * ReplicationPlan
+         * @description How the data is replicated; the windows' change rates come from the workloads' phases.
+         */
+        ReplicationPlan: {
+            /**
+             * Distance Km
+             * @description fibre route length between sites
+             * @default 0
+             */
+            distance_km: number;
+            /**
+             * Equipment Ms
+             * @description switches, routers, DWDM on the path, both ways [ms]
+             * @default 0
+             */
+            equipment_ms: number;
+            /**
+             * Failover Load Pct
+             * @description load the DR array carries after a failover [%]
+             * @default 100
+             */
+            failover_load_pct: number;
+            /**
+             * Fibre Us Per Km
+             * @default 5
+             */
+            fibre_us_per_km: number;
+            /**
+             * Interval Minutes
+             * @description snapshot (update) interval [min] (async: required)
+             */
+            interval_minutes?: number | null;
+            /**
+             * Link Efficiency Pct
+             * @description share of the line rate replication gets (TCP/IP framing, other traffic) [%]; an estimate
+             * @default 80
+             */
+            link_efficiency_pct: number;
+            /**
+             * Link Mbit S
+             * @description the WAN link's line rate [Mbit/s]; null = the rate sized here
+             */
+            link_mbit_s?: number | null;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "async" | "sync";
+            /**
+             * Protocol Round Trips
+             * @default 2
+             */
+            protocol_round_trips: number;
+            /**
+             * Remote Ack Ms
+             * @default 0.1
+             */
+            remote_ack_ms: number;
+            /**
+             * Rpo Minutes
+             * @description recovery point objective [min] (async: required)
+             */
+            rpo_minutes?: number | null;
+            /**
+             * Unique Change Pct
+             * @description share of written bytes that are distinct blocks within one interval [%] (100: conservative)
+             * @default 100
+             */
+            unique_change_pct: number;
+            /**
+             * Wan Compression Ratio
+             * @description compression on the link (1: none)
+             * @default 1
+             */
+            wan_compression_ratio: number;
+            /**
+             * Window Hours
+             * @description how long each window lasts [h] (async: every window; the lag with a given link)
+             */
+            window_hours?: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * ReplicationRequest
+         * @description Replication of the workloads' writes; optionally the primary array and the DR array's family.
+         */
+        ReplicationRequest: {
+            /**
+             * Dr
+             * @description the DR array's family (drive_count null): sized for a failover, evaluated at the replicated writes
+             */
+            dr?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"]) | null;
+            plan: components["schemas"]["ReplicationPlan"];
+            /**
+             * Primary
+             * @description the primary array: its write latency with the synchronous link's added
+             */
+            primary?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"]) | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** ReplicationResult */
+        ReplicationResult: {
+            /** @description the busiest window's line rate: the link to buy */
+            bandwidth_mbit_s: components["schemas"]["Explained"];
+            /** Busiest Window */
+            busiest_window: string;
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            dr?: components["schemas"]["DrSide"] | null;
+            /** @description async: the lag at the busiest window */
+            lag_minutes: components["schemas"]["Explained"] | null;
+            /**
+             * Link Mbit S
+             * @description the link the lags are computed with [Mbit/s]
+             */
+            link_mbit_s: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "async" | "sync";
+            /** Notes */
+            notes: string[];
+            /** @description the primary array evaluated (its write latency before replication) */
+            primary?: components["schemas"]["EvaluationResult"] | null;
+            /** @description sync: latency added to every write [ms] */
+            sync_write_ms: components["schemas"]["Explained"] | null;
+            /** Text */
+            text: string;
+            /** Windows */
+            windows: components["schemas"]["WindowReplication"][];
+            /**
+             * Write Latency Ms
+             * @description sync with a primary: each window's write latency with the link's
+             */
+            write_latency_ms?: {
+                [key: string]: number | null;
+            };
+        };
         /**
          * ReportCreated
          * @description A saved report: where to share it, and the token that alone can delete it (shown once).
@@ -8184,6 +8619,40 @@ export interface components {
             write_latency_ms: number | null;
         };
         /**
+         * WindowGain
+         * @description One window before and after the expansion.
+         */
+        WindowGain: {
+            /** Binding After */
+            binding_after: string;
+            /** Binding Before */
+            binding_before: string;
+            /** Drive Busy After Pct */
+            drive_busy_after_pct: number | null;
+            /**
+             * Drive Busy Before Pct
+             * @description busiest pool's drives [%]
+             */
+            drive_busy_before_pct: number | null;
+            /** Headroom Used After Pct */
+            headroom_used_after_pct: number | null;
+            /**
+             * Headroom Used Before Pct
+             * @description binding check, 100 x value / limit [%]
+             */
+            headroom_used_before_pct: number | null;
+            /** Passed After */
+            passed_after: boolean;
+            /** Passed Before */
+            passed_before: boolean;
+            /** Read Latency After Ms */
+            read_latency_after_ms: number | null;
+            /** Read Latency Before Ms */
+            read_latency_before_ms: number | null;
+            /** Window */
+            window: string;
+        };
+        /**
          * WindowKind
          * @enum {string}
          */
@@ -8259,6 +8728,24 @@ export interface components {
             read_latency_ms: number | null;
             /** Window */
             window: string;
+        };
+        /** WindowReplication */
+        WindowReplication: {
+            /** @description line rate this window needs [Mbit/s] */
+            bandwidth_mbit_s: components["schemas"]["Explained"];
+            /** @description what the link carries [MB/s] */
+            change_mb_s: components["schemas"]["Explained"];
+            /** @description async: the replica's lag at the window's end [min] */
+            lag_minutes: components["schemas"]["Explained"] | null;
+            /**
+             * Meets Rpo
+             * @description async: lag within the RPO with the link used
+             */
+            meets_rpo: boolean | null;
+            /** Window */
+            window: string;
+            /** @description front-end write rate of the window [MB/s] */
+            write_mb_s: components["schemas"]["Explained"];
         };
         /**
          * WindowResult
@@ -10137,6 +10624,186 @@ export interface operations {
             };
         };
     };
+    "plan-expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpandRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpansionResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-quote_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteCheck"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-replication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplicationRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplicationResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     "sizing-raid_grid": {
         parameters: {
             query?: never;
@@ -10705,7 +11372,7 @@ export interface operations {
                 volumes?: string[];
                 /** @description partitions of the block keys (default: one per Dask worker thread, or 1) */
                 partitions?: number;
-                /** @description a trace already in the trace storage, instead of a body */
+                /** @description a trace already in the trace storage, instead of a body: a URL of the storage's own scheme under its root (no other protocol, no chained '::' URL; 422 otherwise) */
                 source_url?: string;
             };
             header?: {

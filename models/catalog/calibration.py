@@ -1,6 +1,8 @@
 """Engine calibration: fitted :class:`EngineParameters` and the write-anywhere layout ages.
 
-Read once at start from ``<fixtures>/calibration/engine.yaml`` when that file exists::
+:func:`load_calibration` reads ``<fixtures>/calibration/engine.yaml`` (the caller passes the
+fixtures folder, reads it once and holds the :class:`Calibration`; the API at start, the CLI per
+run)::
 
     version: 2026-11-21
     parameters:          # EngineParameters fields (fitted values; the rest keep their defaults)
@@ -12,8 +14,8 @@ Read once at start from ``<fixtures>/calibration/engine.yaml`` when that file ex
     default_layout: moderate   # what a RAID-DP/RAID-TEC configuration gets when it names none
 
 Other top-level keys (``setups``: host set-ups of published tests, used by ``make validate``) are
-not the API's. A malformed file stops the app at start (fail fast); a missing file means engine
-defaults and no layout ages.
+not the engine's. A malformed file raises :class:`CalibrationError` (the API stops at start: fail
+fast); a missing file means engine defaults and no layout ages.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from models.base import InputError
 from models.parameters import EngineParameters
 
 CALIBRATION_FILE = Path("calibration") / "engine.yaml"
@@ -61,6 +64,24 @@ class Calibration(BaseModel):
     )
     file: str | None = Field(default=None, description="calibration file, relative to the fixtures folder")
     sha256: str | None = Field(default=None, description="digest of the calibration file")
+
+    def wafl_layout(self, layout: Layout | None) -> tuple[Layout | None, float | None, float]:
+        """(layout age, full-stripe share, scatter) of a RAID-DP/RAID-TEC pool that names ``layout``.
+
+        The named age, else the calibrated default age; (None, None, 0) (the engine defaults) when
+        neither is set. Raises :class:`InputError` at ``layout`` for an age the file does not have.
+        """
+        age = layout or self.default_layout
+        if age is None:
+            return None, None, 0.0
+        calibrated = self.layouts.get(age)
+        if calibrated is None:
+            have = ", ".join(sorted(self.layouts)) or "none"
+            raise InputError(
+                "layout",
+                f"layout {age.value!r} is not calibrated (fixtures/calibration/engine.yaml has: {have})",
+            )
+        return age, calibrated.full_stripe_share, calibrated.scatter
 
 
 class CalibrationError(ValueError):

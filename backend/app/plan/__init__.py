@@ -1,0 +1,1 @@
+"""``/plan/...``: the installed base (replication and DR, expansion, quote checks, consolidation, refresh)."""

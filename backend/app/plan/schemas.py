@@ -1,0 +1,43 @@
+"""Requests of ``/plan/...``; the answers are the engine's own models (:mod:`models.plan`)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from backend.app.engine.inputs import ConfigurationInput, Workloads
+from backend.app.schemas import Request
+from models.plan.expand import Expansion
+from models.plan.quote import Quote
+from models.plan.replication import ReplicationPlan
+
+
+class ReplicationRequest(Request):
+    """Replication of the workloads' writes; optionally the primary array and the DR array's family."""
+
+    workloads: Workloads
+    plan: ReplicationPlan
+    primary: ConfigurationInput | None = Field(
+        default=None, description="the primary array: its write latency with the synchronous link's added"
+    )
+    dr: ConfigurationInput | None = Field(
+        default=None,
+        description="the DR array's family (drive_count null): sized for a failover, evaluated at the replicated writes",
+    )
+
+
+class ExpandRequest(Request):
+    """The installed configuration (with its drive count) and what is added to it."""
+
+    workloads: Workloads
+    configuration: ConfigurationInput = Field(
+        description="the installed system: a catalog reference with drive_count (null: the entry configuration) "
+        "or a full configuration"
+    )
+    expansion: Expansion
+
+
+class QuoteCheckRequest(Request):
+    """A vendor's bill of materials and the customer's workloads (windows, growth)."""
+
+    workloads: Workloads
+    quote: Quote
