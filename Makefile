@@ -10,7 +10,7 @@ export TEST_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
-        test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-api bench-count bench-ui reliability lock openapi clean \
+        test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-figures bench-api bench-count bench-ui reliability lock openapi clean \
         check-python check-node check-postgres screenshots readme-figures model-error calibrate
 
 help:
@@ -19,7 +19,8 @@ help:
 	@echo "make validate  predicted vs published measurements, non-zero exit if a gate fails"
 	@echo "make calibrate fit the scale-out CPU costs to published rows and write them into the fixtures"
 	@echo "make model-error  rewrite fixtures/calibration/model_error.yaml from what make validate computes"
-	@echo "make bench     engine and API benchmarks"
+	@echo "make bench     engine and API benchmarks (CPU time per call)"
+	@echo "make bench-figures  rewrite the README's engine speed table from a CPU-timed benchmark run"
 	@echo "make dev       API with reload + Vite dev server"
 	@echo "make screenshots  remake the README's screenshots in docs/screenshots (make test writes under test-results/)"
 	@echo "make readme-figures  rewrite the README's validation table from what make validate prints"
@@ -140,8 +141,13 @@ model-error: install
 readme-figures: install
 	$(BIN)/python scripts/readme_figures.py
 
+# CPU time per call (time.process_time: user + system CPU of the benchmark process), not wall clock
 bench: install
-	$(BIN)/pytest -q bench --benchmark-only --benchmark-columns=min,median,max,ops
+	$(BIN)/pytest -q -p no:xdist bench --benchmark-only --benchmark-timer=time.process_time --benchmark-columns=min,median,max,ops
+
+# The README's engine speed table, rewritten from a CPU-timed run of the engine benchmarks
+bench-figures: install
+	$(BIN)/python scripts/bench_figures.py
 
 # uvicorn on 127.0.0.1 + wrk (or an asyncio httpx client): /health, /evaluate, /reports on PostgreSQL
 wrk:
