@@ -276,6 +276,9 @@ class ModelErrorTable(Frozen):
     catalog_version: str | None = None
     inputs_sha256: str = Field(description="digest of the validation, calibration and catalog files used")
     classes: dict[SystemClass, ClassErrors]
+    overall: ErrorSummary | None = Field(
+        default=None, description="every class's cross-validated and out-of-sample rows pooled"
+    )
 
 
 class ModelError(Output):
@@ -298,6 +301,13 @@ class ResultCalibration(Output):
     parts: ConfigurationCalibration
     estimated: list[str] = Field(description="parts whose status is an estimate")
     text: str
+    margins: list[Margin] = Field(
+        default_factory=list,
+        description="estimated parts taken at the pessimistic end of their class's error band (calibration_margin)",
+    )
+    margin_cost: str | None = Field(
+        default=None, description="what the margins cost (sizing: the drives they add)"
+    )
 
 
 def summarize_errors(errors: list[float]) -> ErrorSummary:
@@ -389,3 +399,153 @@ def load_model_error_table(path: Path) -> ModelErrorTable | None:
         return ModelErrorTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
     except (ValueError, yaml.YAMLError) as exc:
         raise ValueError(f"{path}: {exc}") from exc
+
+
+# ---- conservative by default: estimated parts at the pessimistic end of their class's band --------
+
+
+class CalibrationMargin(StrEnum):
+    """How estimated parts are sized: at the pessimistic end of their class's error band (the
+    default), or as their records state them."""
+
+    PESSIMISTIC = "pessimistic"
+    AS_STATED = "as_stated"
+
+
+class Margin(Output):
+    """One estimated part taken at the pessimistic end of its class's error band."""
+
+    part: str
+    status: CalibrationStatus
+    factor: float = Field(description="its costs and times multiplied, its rates divided, by this")
+    band_pct: float = Field(description="the 90th-percentile |error| the factor comes from [%]")
+    basis: str
+    text: str
+
+
+CONTROLLER_COSTS = (
+    "cpu_us_read_hit",
+    "cpu_us_read_miss",
+    "cpu_us_write",
+    "cpu_us_per_kib",
+    "cpu_us_per_backend_io",
+)
+CONTROLLER_RATES = ("max_iops", "max_mb_s", "backend_mb_s")
+DRIVE_TIMES = (
+    "avg_read_seek_ms",
+    "avg_write_seek_ms",
+    "track_to_track_ms",
+    "read_latency_us",
+    "write_latency_us",
+)
+DRIVE_RATES = ("media_rate_mb_s", "read_iops_4k", "write_iops_4k", "steady_write_iops_4k", "seq_write_mb_s")
+
+
+def scaled_controller(ctrl: Any, f: float) -> Any:
+    """A controller whose CPU costs are ``f`` times, and throughput ceilings ``1 / f`` times, its own."""
+    changes = {k: getattr(ctrl, k) * f for k in CONTROLLER_COSTS}
+    if ctrl.cpu_us_per_kib_written is not None:
+        changes["cpu_us_per_kib_written"] = ctrl.cpu_us_per_kib_written * f
+    changes.update({k: getattr(ctrl, k) / f for k in CONTROLLER_RATES if getattr(ctrl, k) is not None})
+    return ctrl.model_copy(update=changes)
+
+
+def scaled_drive(drive: Any, f: float) -> Any:
+    """A drive whose seek and latency times are ``f`` times, and rates ``1 / f`` times, its own."""
+    changes = {k: getattr(drive, k) * f for k in DRIVE_TIMES if getattr(drive, k) is not None}
+    changes.update({k: getattr(drive, k) / f for k in DRIVE_RATES if getattr(drive, k) is not None})
+    return drive.model_copy(update=changes)
+
+
+def with_model_error(configuration: Any, f: float) -> Any:
+    """Every controller and drive figure the model's error moves, moved by ``f`` (costs and times x f,
+    rates / f): the uncertainty analyses' ``model_error_factor``."""
+    if f == 1.0:
+        return configuration
+    return configuration.model_copy(
+        update={
+            "controller": scaled_controller(configuration.controller, f),
+            "pools": [p.model_copy(update={"drive": scaled_drive(p.drive, f)}) for p in configuration.pools],
+        }
+    )
+
+
+def margin_band(system_class: SystemClass, table: ModelErrorTable | None) -> tuple[float, str] | None:
+    """The 90th-percentile |error| [%] estimated parts of ``system_class`` are sized at, and its
+    basis: the class's own cross-validated and out-of-sample rows, else (a class no published row
+    has tested) every class's rows pooled. None without a table."""
+    if table is None:
+        return None
+    own = table.classes.get(system_class)
+    if own is not None and own.expected.rows and own.expected.p90_pct is not None:
+        return own.expected.p90_pct, f"the 90th percentile of {own.expected.rows} {system_class.label} rows"
+    pooled = table.overall
+    if pooled is None or not pooled.rows or pooled.p90_pct is None:
+        return None
+    return pooled.p90_pct, (
+        f"no published row tests {system_class.label}: the 90th percentile of all {pooled.rows} rows of every class"
+    )
+
+
+def with_margins(
+    configuration: Any, workloads: list[Any], table: ModelErrorTable | None
+) -> tuple[Any, list[Margin]]:
+    """``configuration`` with each estimated controller and drive part at the pessimistic end of
+    its class's band: CPU costs and drive times x f, throughput ceilings and drive rates / f, with
+    ``f = 1 + p90 / 100`` (:func:`margin_band`). Caches and ports are left as stated (a port count is
+    what is bought; the cache's hit ratio has its own uncertainty analysis). The configuration's
+    ``calibration`` is kept, so its parts still read as the records state them."""
+    band = margin_band(classify(configuration, workloads), table)
+    parts = result_calibration(configuration).parts
+    if band is None:
+        return configuration, []
+    pct, basis = band
+    f = 1.0 + pct / 100.0
+    margins: list[Margin] = []
+    update: dict[str, Any] = {}
+    ctrl_part = parts.controller
+    if ctrl_part.status.is_estimate:
+        update["controller"] = scaled_controller(configuration.controller, f)
+        margins.append(
+            Margin(
+                part="controller",
+                status=ctrl_part.status,
+                factor=round(f, 4),
+                band_pct=pct,
+                basis=basis,
+                text=f"controller ({ctrl_part.status.value}): CPU costs x {f:.3g} and throughput ceilings / {f:.3g}, "
+                f"the pessimistic end of the model's error ({basis}: {pct:g}%)",
+            )
+        )
+    if parts.drives.status.is_estimate:
+        update["pools"] = [
+            p.model_copy(update={"drive": scaled_drive(p.drive, f)}) for p in configuration.pools
+        ]
+        margins.append(
+            Margin(
+                part="drives",
+                status=parts.drives.status,
+                factor=round(f, 4),
+                band_pct=pct,
+                basis=basis,
+                text=f"drives ({parts.drives.status.value}): seek and latency x {f:.3g}, media rates and IOPS "
+                f"ratings / {f:.3g}, the pessimistic end of the model's error ({basis}: {pct:g}%)",
+            )
+        )
+    return (configuration.model_copy(update=update) if update else configuration), margins
+
+
+ResultCalibration.model_rebuild()
+Assessment.model_rebuild()
+
+
+def without_margins(sized: Any, original: Any) -> Any:
+    """A configuration sized with margins, with the original's controller and drive figures back
+    (its counts, nodes and cache as sized): what the user buys, read as its records state it."""
+    ctrl_fields = (*CONTROLLER_COSTS, *CONTROLLER_RATES, "cpu_us_per_kib_written")
+    ctrl = sized.controller.model_copy(update={k: getattr(original.controller, k) for k in ctrl_fields})
+    pools = [
+        p.model_copy(update={"drive": o.drive}) if p.name == o.name else p
+        for p, o in zip(sized.pools, original.pools, strict=False)
+    ]
+    return sized.model_copy(update={"controller": ctrl, "pools": pools})

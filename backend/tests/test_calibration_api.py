@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from fastapi.testclient import TestClient
 
@@ -95,3 +96,49 @@ def test_a_streaming_load_takes_the_streaming_class(client: TestClient) -> None:
     response = client.post("/api/v1/evaluate", json={"workloads": [stream], "configuration": FAS3270})
     assert response.status_code == 200, response.text
     assert response.json()["model_error"]["system_class"] == "streaming"
+
+
+def test_estimated_parts_are_sized_at_the_pessimistic_end_by_default_and_the_cost_is_stated(
+    client: TestClient,
+) -> None:
+    margined = post(client, "size", FAS3270)
+    stated = post(client, "size", FAS3270, calibration_margin="as_stated")
+
+    calibration = margined["result"]["calibration"]
+    parts = {m["part"] for m in calibration["margins"]}
+    assert "controller" in parts  # the FAS3270's CPU costs are estimates
+    hdd_p90 = SHIPPED["classes"]["hdd"]["expected"]["p90_pct"]
+    assert all(
+        m["band_pct"] == hdd_p90 and m["factor"] == round(1 + hdd_p90 / 100, 4)
+        for m in calibration["margins"]
+    )
+    assert margined["drive_count"] >= stated["drive_count"]
+    extra = margined["drive_count"] - stated["drive_count"]
+    assert calibration["margin_cost"].startswith(
+        f"The margins cost {extra:+d} drives ({stated['drive_count']} as stated"
+    )
+    assert "Conservative by default: controller (estimate): CPU costs x" in margined["explanation"]
+    # what is bought reads as the records state it: the returned configuration has the catalog's costs
+    assert margined["configuration"]["controller"] == stated["configuration"]["controller"]
+    assert stated["result"]["calibration"]["margins"] == []
+
+
+def test_an_evaluation_states_its_margins_and_as_stated_has_none(client: TestClient) -> None:
+    margined = post(client, "evaluate", {**FAS3270, "drive_count": 48})
+    stated = post(client, "evaluate", {**FAS3270, "drive_count": 48}, calibration_margin="as_stated")
+
+    assert margined["calibration"]["margins"] and stated["calibration"]["margins"] == []
+    busy = [w["checks"] for w in (margined["windows"][0], stated["windows"][0])]
+    cpu = [next(c["value"] for c in checks if c["name"] == "controllers") for checks in busy]
+    assert cpu[0] > cpu[1]  # the same load on CPU costs x (1 + p90)
+
+
+def test_the_default_ranges_include_the_models_own_error_for_the_class(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/whatif/ranges",
+        json={"workloads": [workload()], "configuration": {**FAS3270, "drive_count": 48}, "method": "ends"},
+    )
+    assert response.status_code == 200, response.text
+    band = response.json()["uncertainty"]["model_error_factor"]
+    f = 1 + SHIPPED["classes"]["hdd"]["expected"]["p90_pct"] / 100  # HDD arrays' 90th-percentile |error|
+    assert (band["low"], band["expected"], band["high"]) == pytest.approx((1 / f, 1.0, f))

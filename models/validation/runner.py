@@ -126,6 +126,11 @@ def class_errors(rows: list[Row]) -> dict[SystemClass, ClassErrors]:
     return out
 
 
+def overall_errors(rows: list[Row]) -> ErrorSummary:
+    """Every class's cross-validated and out-of-sample rows pooled (the band of a class no row tests)."""
+    return summarize_errors(_numeric_errors([r for r in rows if r.basis in (CROSS_VALIDATED, OUT_OF_SAMPLE)]))
+
+
 def _cell(e: ErrorSummary) -> str:
     if not e.rows:
         return "-"
@@ -172,6 +177,7 @@ def model_error_table(rows: list[Row], fixtures_dir: Path, catalog_version: str 
         catalog_version=catalog_version,
         inputs_sha256=inputs_digest(files),
         classes=class_errors(rows),
+        overall=overall_errors(rows),
     )
 
 

@@ -37,7 +37,7 @@ from models.configuration import Configuration
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.parameters import EngineParameters
-from models.provenance import ModelErrorTable, assess
+from models.provenance import CalibrationMargin, Margin, ModelErrorTable, assess, with_margins
 from models.support import as_hypothetical, check_offered
 from models.workload import Phase, Workload
 
@@ -133,10 +133,31 @@ class SizingContext:
     def params(self) -> EngineParameters:
         return self.calibration.parameters
 
-    def assessed(self, result: R, configuration: Configuration, workloads: list[Workload]) -> R:
-        """``result`` with what it rests on and how far off it may be (:func:`models.provenance.assess`)."""
+    def assessed(
+        self,
+        result: R,
+        configuration: Configuration,
+        workloads: list[Workload],
+        margins: list[Margin] | None = None,
+        margin_cost: str | None = None,
+    ) -> R:
+        """``result`` with what it rests on and how far off it may be (:func:`models.provenance.assess`),
+        and the margins it was computed with."""
         found = assess(configuration, workloads, self.model_errors)
-        return result.model_copy(update={"calibration": found.calibration, "model_error": found.model_error})
+        calibration = found.calibration.model_copy(
+            update={"margins": margins or [], "margin_cost": margin_cost}
+        )
+        return result.model_copy(update={"calibration": calibration, "model_error": found.model_error})
+
+    def margined(
+        self, configuration: Configuration, workloads: list[Workload], margin: CalibrationMargin
+    ) -> tuple[Configuration, list[Margin]]:
+        """The configuration to compute with: estimated parts at the pessimistic end of their band
+        (:func:`models.provenance.with_margins`) unless ``margin`` is as_stated."""
+        if margin is CalibrationMargin.AS_STATED:
+            return configuration, []
+        margined, margins = with_margins(configuration, workloads, self.model_errors)
+        return margined, margins
 
     # ---- running the engine
 

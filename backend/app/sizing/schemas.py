@@ -19,7 +19,7 @@ from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
 from models.headroom import HeadroomMark
-from models.provenance import ModelError, ResultCalibration
+from models.provenance import CalibrationMargin, ModelError, ResultCalibration
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
 from models.tco import MoneyInputs, RatioFlip, Tco
@@ -30,10 +30,19 @@ MONEY_DESCRIPTION = (
 )
 
 
+MARGIN_DESCRIPTION = (
+    "pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its "
+    "class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it"
+)
+
+
 class EvaluateRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = DegradedMode.NONE
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     adjust: Adjustments | None = Field(
         default=None, description="what-if dials applied to the workloads and configuration before evaluating"
     )
@@ -52,6 +61,9 @@ class SizeRequest(Request):
     )
     degraded: DegradedMode = DegradedMode.NONE
     max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to try")
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
@@ -61,6 +73,9 @@ class CompareConfigurations(Request):
     workloads: Workloads
     configurations: list[ConfigurationInput] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
@@ -80,6 +95,9 @@ class CompareSchemes(Request):
     (``peer``: ``peer_array_id``, by default the generic array), with a note saying so.
     """
 
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     workloads: Workloads
     base: ConfigurationInput
     schemes: list[RaidScheme] = Field(
@@ -126,6 +144,9 @@ class RaidGridRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput = Field(
         description="the array and drive (its scheme, width and drive count are ignored: each scheme is sized)"
+    )
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
     )
 
 

@@ -1698,6 +1698,13 @@ export interface components {
             version?: string | null;
         };
         /**
+         * CalibrationMargin
+         * @description How estimated parts are sized: at the pessimistic end of their class's error band (the
+         *     default), or as their records state them.
+         * @enum {string}
+         */
+        CalibrationMargin: "pessimistic" | "as_stated";
+        /**
          * CalibrationStatus
          * @description How a figure was obtained (best first; see the module docstring).
          * @enum {string}
@@ -2172,6 +2179,11 @@ export interface components {
          * @description Compare 2-8 configurations; those with drive_count null are sized first.
          */
         CompareConfigurations: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configurations */
             configurations: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
             /** @default none */
@@ -2236,6 +2248,11 @@ export interface components {
         CompareSchemes: {
             /** Base */
             base: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
@@ -2987,6 +3004,11 @@ export interface components {
              * @default 2
              */
             afr_pct: number;
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -3576,6 +3598,11 @@ export interface components {
         EvaluateRequest: {
             /** @description what-if dials applied to the workloads and configuration before evaluating */
             adjust?: components["schemas"]["Adjustments"] | null;
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
@@ -4013,6 +4040,11 @@ export interface components {
         };
         /** GrowthRequest */
         GrowthRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -4837,8 +4869,36 @@ export interface components {
              */
             zone?: string | null;
         };
+        /**
+         * Margin
+         * @description One estimated part taken at the pessimistic end of its class's error band.
+         */
+        Margin: {
+            /**
+             * Band Pct
+             * @description the 90th-percentile |error| the factor comes from [%]
+             */
+            band_pct: number;
+            /** Basis */
+            basis: string;
+            /**
+             * Factor
+             * @description its costs and times multiplied, its rates divided, by this
+             */
+            factor: number;
+            /** Part */
+            part: string;
+            status: components["schemas"]["CalibrationStatus"];
+            /** Text */
+            text: string;
+        };
         /** MaxWorkloadRequest */
         MaxWorkloadRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -6005,6 +6065,11 @@ export interface components {
          */
         RaidGridRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Configuration
              * @description the array and drive (its scheme, width and drive count are ignored: each scheme is sized)
              */
@@ -6307,6 +6372,11 @@ export interface components {
         };
         /** RangesRequest */
         RangesRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Capability
              * @description also the band of the maximum load scale
@@ -7147,6 +7217,16 @@ export interface components {
              * @description parts whose status is an estimate
              */
             estimated: string[];
+            /**
+             * Margin Cost
+             * @description what the margins cost (sizing: the drives they add)
+             */
+            margin_cost?: string | null;
+            /**
+             * Margins
+             * @description estimated parts taken at the pessimistic end of their class's error band (calibration_margin)
+             */
+            margins?: components["schemas"]["Margin"][];
             parts: components["schemas"]["ConfigurationCalibration"];
             /** Text */
             text: string;
@@ -7213,6 +7293,11 @@ export interface components {
         };
         /** SensitivityRequest */
         SensitivityRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -7506,6 +7591,11 @@ export interface components {
         };
         /** SizeRequest */
         SizeRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Configuration
              * @description a family: one pool's drive_count null (or a catalog reference without drive_count)
@@ -8428,6 +8518,15 @@ export interface components {
              *     }
              */
             locality_b_delta: components["schemas"]["Range"];
+            /**
+             * @description the model's own error: multiplies CPU costs and drive times, divides throughput ceilings and drive rates (the API sets 1 / (1 + p90) .. 1 + p90 of make validate's band for the class of system)
+             * @default {
+             *       "expected": 1,
+             *       "high": 1,
+             *       "low": 1
+             *     }
+             */
+            model_error_factor: components["schemas"]["Range"];
             /**
              * @description share of standalone throughput each scale-out node delivers
              * @default {

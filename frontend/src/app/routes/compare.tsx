@@ -59,6 +59,7 @@ export default function ComparePage() {
       base: sizeEach ? asFamily(configuration) : configuration,
       schemes: list,
       degraded: 'none',
+      calibration_margin: 'pessimistic',
       unsupported,
       peer_array_id: 'generic',
       money,
@@ -70,6 +71,7 @@ export default function ComparePage() {
       workloads,
       configurations: [configuration, ...drafts.map(draftToReference)],
       degraded: 'none',
+      calibration_margin: 'pessimistic',
       money,
     });
   }

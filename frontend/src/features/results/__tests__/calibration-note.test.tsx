@@ -38,6 +38,30 @@ describe('CalibrationNote', () => {
     expect(screen.getByTestId('calibration-drives')).not.toHaveClass('estimate');
   });
 
+  it('names each margin taken and what it costs', () => {
+    const margined: EvaluationResult = {
+      ...result,
+      calibration: {
+        ...result.calibration!,
+        margins: [
+          {
+            part: 'controller',
+            status: 'estimate',
+            factor: 1.152,
+            band_pct: 15.2,
+            basis: 'the 90th percentile of 75 HDD arrays rows',
+            text: 'controller (estimate): CPU costs x 1.15 and throughput ceilings / 1.15',
+          },
+        ],
+        margin_cost: 'The margins cost +12 drives (144 as stated, 156 with them).',
+      },
+    };
+    render(<CalibrationNote result={margined} />);
+    const box = screen.getByTestId('calibration-margins');
+    expect(box).toHaveTextContent('controller (estimate): CPU costs x 1.15 and throughput ceilings / 1.15');
+    expect(box).toHaveTextContent('The margins cost +12 drives (144 as stated, 156 with them).');
+  });
+
   it('shows nothing for a result saved before answers carried their calibration', () => {
     const { container } = render(<CalibrationNote result={{ ...result, calibration: null, model_error: null }} />);
     expect(container).toBeEmptyDOMElement();

@@ -22,6 +22,17 @@ export function CalibrationNote({ result }: CalibrationNoteProps) {
           {error.text}. <span className="muted">Basis: {error.basis}.</span>
         </p>
       ) : null}
+      {calibration?.margins?.length ? (
+        <div data-testid="calibration-margins">
+          <p>Conservative by default (estimated parts at the pessimistic end of the error band):</p>
+          <ul>
+            {calibration.margins.map((m) => (
+              <li key={m.part}>{m.text}</li>
+            ))}
+          </ul>
+          {calibration.margin_cost ? <p>{calibration.margin_cost}</p> : null}
+        </div>
+      ) : null}
       {calibration ? (
         <ul className="calibration-parts">
           {PARTS.map((name) => {

@@ -72,11 +72,12 @@ export function runRequest(
         flash_cache_options_gb: options && options.length ? options : null,
         degraded: 'none',
         max_drives: null,
+        calibration_margin: 'pessimistic',
         ...(input.money ? { money: input.money } : {}),
       },
     };
   }
-  return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null } };
+  return { kind: 'evaluate', schema: 'EvaluateRequest', body: { workloads, configuration, degraded: 'none', adjust: null, calibration_margin: 'pessimistic' } };
 }
 
 export const runQueryOptions = (input: RunInput) =>
