@@ -81,10 +81,10 @@ migrate: install
 
 run: install frontend-build migrate
 	@echo "Serving on http://$(HOST):$(PORT)  (UI /, API /api/v1, docs /docs)"
-	$(BIN)/uvicorn backend.app.main:app --host $(HOST) --port $(PORT) --no-server-header
+	$(BIN)/uvicorn backend.app.main:app --host $(HOST) --port $(PORT) --no-server-header --no-proxy-headers
 
 dev: install frontend-install migrate
-	( $(BIN)/uvicorn backend.app.main:app --reload --host $(HOST) --port $(PORT) --no-server-header & \
+	( $(BIN)/uvicorn backend.app.main:app --reload --host $(HOST) --port $(PORT) --no-server-header --no-proxy-headers & \
 	  cd frontend && npm run dev; kill %1 )
 
 # ---- Tests ------------------------------------------------------------------------------------

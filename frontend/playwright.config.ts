@@ -15,7 +15,7 @@ const run = dask ? 'e2e-dask' : 'e2e';
 const db = `sqlite:///var/${run}.db`;
 const serve = dask
   ? `.venv/bin/python scripts/e2e_server.py --port ${port}`
-  : `.venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header --no-access-log`;
+  : `.venv/bin/uvicorn backend.app.main:app --port ${port} --no-server-header --no-proxy-headers --no-access-log`;
 
 export default defineConfig({
   testDir: './e2e',

@@ -72,7 +72,16 @@ def _set_controller(text: str, array_id: str, values: dict[str, float], keys: li
                 count=1,
                 flags=re.M,
             )
-    figures = ", ".join(f"{f}: {{status: fitted, sources: [{', '.join(keys)}]}}" for f in values)
+    kept = ""  # figures the fit does not own (a stated ceiling) keep their own status and sources
+    current = re.search(r"^      controller: \{status: .*$", block, re.M)
+    if current is not None:
+        others = [
+            m.group(0)
+            for m in re.finditer(r"(\w+): \{status: [^{}]*\}", current.group(0))
+            if m.group(1) not in values
+        ]
+        kept = "".join(f", {o}" for o in others)
+    figures = ", ".join(f"{f}: {{status: fitted, sources: [{', '.join(keys)}]}}" for f in values) + kept
     line = f'      controller: {{status: estimate, sources: [{", ".join(keys)}], note: "{note}", figures: {{{figures}}}}}'
     block, n = re.subn(r"^      controller: \{status: .*$", lambda _: line, block, count=1, flags=re.M)
     if n == 0:

@@ -29,7 +29,12 @@ def main() -> None:
     ) as cluster:
         os.environ["DASK_SCHEDULER_ADDRESS"] = cluster.scheduler_address
         uvicorn.run(
-            "backend.app.main:app", host="127.0.0.1", port=args.port, server_header=False, access_log=False
+            "backend.app.main:app",
+            host="127.0.0.1",
+            port=args.port,
+            server_header=False,
+            access_log=False,
+            proxy_headers=False,
         )
 
 

@@ -17,6 +17,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from backend.app.api.main import API_ROUTERS
 from backend.app.catalog.service import CatalogStore
@@ -205,6 +206,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(ServerErrorMiddleware)
     app.add_middleware(CompressedPaths, prefixes=(API_PREFIX + "/", "/openapi.json", "/docs", "/redoc"))
     app.add_middleware(SecurityHeadersMiddleware)
+    if settings.trusted_proxies:  # outermost: every part of the app sees the forwarded client
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
 
     for router in API_ROUTERS:
         app.include_router(router, prefix=API_PREFIX)

@@ -33,6 +33,7 @@ _DESCRIPTIONS = {
     403: "Not allowed (e.g. a wrong or missing owner token)",
     404: "No such resource",
     409: "Conflicts with what is stored (an Idempotency-Key reused for another request, a record in use)",
+    410: "The record this Idempotency-Key created has been deleted; a new key creates another",
     429: "Over a rate limit or quota; retry after the Retry-After header's seconds",
     503: "Database or hardware catalog unavailable",
 }

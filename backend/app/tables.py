@@ -151,9 +151,9 @@ class CustomHardware(Base):
 class IdempotencyKey(Base):
     """The first answer to a write sent with an ``Idempotency-Key`` header, replayed to retries.
 
-    Neither the key nor an owner token is stored: the row is found by a digest of the key, and an
-    owner token handed out under a key is derived from the key again on replay (see
-    ``core.idempotency``).
+    Neither the key nor an owner token is stored: the row is found by a digest of the operation,
+    the client and the key, and an owner token handed out under a key is derived from the key and
+    the row's salt again on replay (see ``core.idempotency``).
     """
 
     __tablename__ = "idempotency_keys"
@@ -162,6 +162,7 @@ class IdempotencyKey(Base):
     request_digest: Mapped[str] = mapped_column(String(64))  # sha256 of the validated request
     status_code: Mapped[int] = mapped_column(Integer)
     response_json: Mapped[str] = mapped_column(Text)  # the answer without its owner token
+    token_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)  # of the owner token
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
 
 
@@ -184,6 +185,8 @@ class TraceJob(Base):
     # the server process running the job: "host/pid/start time" (see traces.service.this_worker),
     # or "dask:<scheduler address>" for a job the Dask cluster runs
     worker: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    # sha256 hex of the owner token handed out on upload (NULL for jobs queued before owners)
+    owner_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # the trace when it was named by URL (an object already in the trace storage), else None
     source_url: Mapped[str | None] = mapped_column(Text, nullable=True)
     partitions: Mapped[int] = mapped_column(Integer, default=1, server_default="1")

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from backend.app.core.config import Settings
 from backend.app.core.errors import json_safe, most_extreme_number
-from backend.app.core.strict_json import body_problem
+from backend.app.core.strict_json import body_problem, too_deep
 from backend.app.main import create_app
 from backend.tests.conftest import FAS3270, migrate, phase, workload
 from backend.tests.tcp_proxy import free_port
@@ -206,3 +206,77 @@ def test_the_connection_stays_open_after_a_bad_body_and_a_server_error(live_serv
     assert answers == [(422, None), (422, None), (500, None)]  # no "Connection: close"
     assert health.status == 200
     connection.close()
+
+
+# ---- nesting depth and media type, on every JSON operation of the OpenAPI document ----------------
+
+
+def json_operations(client: TestClient, only: bool = False) -> list[tuple[str, str]]:
+    """(method, path with placeholder ids) of every operation taking a JSON body (JSON only)."""
+    found = []
+    for template, operations in client.get("/openapi.json").json()["paths"].items():
+        for method, operation in operations.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in content and (not only or set(content) == {"application/json"}):
+                found.append((method.upper(), template.replace("{", "").replace("}", "")))
+    return found
+
+
+NESTED_962_BYTES = b"[" * 481 + b"]" * 481
+
+
+def test_a_deeply_nested_body_is_422_naming_the_depth_on_every_json_operation(api: TestClient) -> None:
+    operations = json_operations(api)
+    objects = (b'{"a":' * 33 + b"1" + b"}" * 33, b'{"workloads":' + b"[" * 40 + b"]" * 40 + b"}")
+    answers = {
+        (method, path, body[:12]): api.request(
+            method, path, content=body, headers={"Content-Type": "application/json"}
+        )
+        for method, path in operations
+        for body in (NESTED_962_BYTES, *objects)
+    }
+
+    assert len(NESTED_962_BYTES) == 962 and len(operations) >= 20
+    assert {k: r.status_code for k, r in answers.items() if r.status_code != 422} == {}
+    errors = [r.json()["detail"] for r in answers.values()]
+    assert all(
+        e == [{"loc": ["body"], "msg": DEPTH_MSG, "type": "json_depth", "ctx": {"max_depth": 32}}]
+        for e in errors
+    )
+
+
+DEPTH_MSG = "JSON nested deeper than 32 arrays and objects"
+
+
+def test_a_json_body_sent_as_anything_but_json_is_415_on_every_json_only_operation(api: TestClient) -> None:
+    operations = json_operations(api, only=True)
+    body = json.dumps({"workloads": [workload()], "configuration": FAS3270})
+    answers = {
+        (method, path, str(kind)): api.request(method, path, content=body, headers=headers)
+        for method, path in operations
+        for kind, headers in (("text/plain", {"Content-Type": "text/plain"}), ("none", {}))
+    }
+
+    assert len(operations) >= 15
+    assert {k: r.status_code for k, r in answers.items() if r.status_code != 415} == {}
+    plain = answers[("POST", "/api/v1/evaluate", "text/plain")].json()["detail"]
+    assert (
+        plain
+        == "this operation takes a JSON body sent with Content-Type: application/json, not Content-Type 'text/plain'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "deeper"),
+    [
+        (b'{"a": [1, 2, {"b": []}]}', False),
+        (b'{"a": "' + b"[" * 40 + b'"}', False),  # brackets in a string
+        (b'{"a\\"' + b"[" * 40 + b'": "\\\\"}', False),  # an escaped quote, an escaped backslash
+        (b"[" * 32 + b"]" * 32, False),
+        (b"[" * 33 + b"]" * 33, True),
+        (b"[{" * 20 + b"}]" * 20, True),
+        (b"[" * 100, True),  # not even JSON: still refused, before any parse
+    ],
+)
+def test_too_deep_counts_brackets_outside_strings(body: bytes, deeper: bool) -> None:
+    assert too_deep(body, 32) is deeper

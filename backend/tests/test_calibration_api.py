@@ -49,7 +49,8 @@ def test_an_all_flash_array_says_its_class_has_no_out_of_sample_rows(client: Tes
     assert error["system_class"] == "all_flash"
     assert (error["median_pct"], error["p90_pct"], error["rows"]) == (None, None, 0)
     assert "unknown" in error["text"]
-    assert result["calibration"]["parts"]["controller"]["note"].startswith("CPU costs per I/O 5/15/25 us")
+    assert result["calibration"]["parts"]["controller"]["status"] == "estimate"
+    assert "no published per-I/O cost for this model" in result["calibration"]["parts"]["controller"]["note"]
 
 
 def test_a_configuration_given_whole_without_calibration_is_a_user_estimate(client: TestClient) -> None:

@@ -177,3 +177,16 @@ def test_a_perfmon_log_in_windows_1252_keeps_its_host_name(client: TestClient) -
     response = post(client, "host-stats", body)
     assert response.status_code == 200, response.text
     assert response.json()["host"] == "SQL-ÜBER"
+
+
+def test_reading_an_upload_stops_at_its_cpu_time_budget(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue #34: a gzip bomb capped in size still took about 25 minutes of CPU to parse
+    from backend.app.imports import host_stats
+
+    monkeypatch.setattr(host_stats, "MAX_READ_CPU_S", 0.0)
+    response = client.post("/api/v1/import/iostat", content=gzip.compress(IOSTAT))
+
+    assert error_locs(response) == [["body", "file"]]
+    assert response.json()["detail"][0]["msg"].startswith("reading the file took more than 0 s of CPU time (")

@@ -215,8 +215,14 @@ def test_report_snapshots_are_lz4_compressed_on_postgresql_and_back_to_pglz_afte
 
 # JSON text PostgreSQL's JSONB would rewrite (key order, number spelling): kept byte for byte or not
 SNAPSHOT_TEXT = '{"z": 1, "a": 1.50, "big": 1e+20, "list": [3, 2, 1], "name": "caf\\u00e9"}'
-REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006"]
-DROPS_DATA = {"0001": "reports", "0003": "trace jobs", "0005": "trace job workers", "0006": "owners"}
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008"]
+DROPS_DATA = {
+    "0001": "reports",
+    "0003": "trace jobs",
+    "0005": "trace job workers",
+    "0006": "owners",
+    "0008": "trace job owners",
+}
 """Revisions whose downgrade must drop what the test stores, so it refuses unless allowed."""
 JSON_COLUMNS = {"snapshot", "spec", "options", "error_detail", "result"}
 
@@ -271,6 +277,8 @@ def store_rows(url: str) -> None:
                 }
                 if "worker" in _columns(connection, "trace_jobs"):
                     job["worker"] = "host/1/0"
+                if "owner_token_hash" in _columns(connection, "trace_jobs"):
+                    job["owner_token_hash"] = "e" * 64
                 rows["trace_jobs"] = job
             if "idempotency_keys" in tables:
                 rows["idempotency_keys"] = {
@@ -280,6 +288,8 @@ def store_rows(url: str) -> None:
                     "response_json": '{"id": "kept-report"}',
                     "created_at": at,
                 }
+                if "token_salt" in _columns(connection, "idempotency_keys"):
+                    rows["idempotency_keys"]["token_salt"] = "f" * 32
             for table, row in rows.items():
                 names = ", ".join(row)
                 values = ", ".join(

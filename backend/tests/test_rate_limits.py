@@ -122,3 +122,49 @@ def test_a_malformed_limit_setting_fails_at_start_naming_it(field: str, value: s
         Settings.model_validate({field: value})
 
     assert raised.value.errors()[0]["loc"] == (field,)
+
+
+def test_a_forwarded_address_counts_only_when_a_trusted_proxy_sends_it(
+    limited: Callable[..., Settings],
+) -> None:
+    # issue #34: uvicorn's default trusts X-Forwarded-For from 127.0.0.1, so a spoofed header from
+    # the host itself got a fresh quota per request
+    settings = limited(rate_limit_hardware="2/minute", trusted_proxies=["10.0.0.0/24"])
+    app = create_app(settings)
+    with TestClient(app, raise_server_exceptions=False, client=("127.0.0.1", 50000)) as local:
+        spoofed = [
+            local.post("/api/v1/hardware", json=CONTROLLER, headers={"X-Forwarded-For": f"198.51.100.{i}"})
+            for i in range(3)
+        ]
+    with TestClient(app, raise_server_exceptions=False, client=("10.0.0.9", 50000)) as proxy:
+        forwarded = [
+            proxy.post("/api/v1/hardware", json=CONTROLLER, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+            for i in range(3)
+        ]
+
+    assert [r.status_code for r in spoofed] == [201, 201, 429]  # one client: the loopback peer
+    assert [r.status_code for r in forwarded] == [201, 201, 201]  # three clients behind the proxy
+
+
+def test_trusted_proxies_are_addresses_or_networks(make_settings: Callable[..., Settings]) -> None:
+    assert make_settings(trusted_proxies="10.0.0.0/8, 192.0.2.1").trusted_proxies == [
+        "10.0.0.0/8",
+        "192.0.2.1",
+    ]
+    with pytest.raises(ValidationError, match="TRUSTED_PROXIES: 'proxy.example' is not an IP address"):
+        make_settings(trusted_proxies="proxy.example")
+
+
+@pytest.mark.parametrize("path", ["host-stats", "iostat", "array-stats", "live-optics", "rvtools"])
+def test_file_imports_have_a_quota_counted_before_the_body_is_read(
+    limited: Callable[..., Settings], path: str
+) -> None:
+    # issue #34: host-statistics imports had no limit and spooled up to 2 GiB each to /tmp
+    with api(limited(rate_limit_imports="1/minute")) as client:
+        first = client.post(f"/api/v1/import/{path}", content=b"not statistics")
+        second = client.post(f"/api/v1/import/{path}", content=b"not statistics")
+        timeline = client.post("/api/v1/import/timeline", json={})
+
+    assert first.status_code != 429
+    assert second.status_code == 429 and int(second.headers["retry-after"]) > 0
+    assert timeline.status_code == 422  # lining imports up is a computation: not counted

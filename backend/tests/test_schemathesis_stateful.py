@@ -97,7 +97,7 @@ def test_every_create_links_to_the_operations_on_what_it_created(api_schema: Any
         ("hardware-create", "ReplaceHardware", "hardware-replace", hardware_owner),
         ("hardware-create", "DeleteHardware", "hardware-delete", hardware_owner),
         ("traces-create", "GetTraceJob", "traces-get", job),
-        ("traces-create", "DeleteTraceJob", "traces-delete", job),
+        ("traces-create", "DeleteTraceJob", "traces-delete", ("header.x-owner-token", "path.job_id")),
     }
     assert links == expected
 

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.core.config import Settings
+from backend.app.core.owners import token_digest
 from backend.app.db import create_db_engine
 from backend.app.main import create_app
 from backend.app.tables import TraceJob, utcnow
@@ -46,6 +47,11 @@ def api(settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
+def owner_of(job_id: str) -> dict[str, str]:
+    """The X-Owner-Token header of a job made by :func:`add_jobs`."""
+    return {"X-Owner-Token": f"owner-of-{job_id}"}
+
+
 def add_jobs(settings: Settings, **jobs: dict[str, Any]) -> None:
     """Rows of trace jobs of this (live) process: ``id=dict(status=..., age_s=...)``."""
     engine = create_db_engine(settings.database_url)
@@ -61,6 +67,7 @@ def add_jobs(settings: Settings, **jobs: dict[str, Any]) -> None:
                     options={},
                     worker=this_worker(),
                     cancel_requested=values.get("cancel_requested", False),
+                    owner_token_hash=token_digest(owner_of(job_id)["X-Owner-Token"]),
                     created_at=at,
                     updated_at=at,
                 )
@@ -143,9 +150,9 @@ def test_delete_cancels_a_queued_job_at_once_and_a_running_one_when_asked_twice(
 ) -> None:
     add_jobs(settings, queued={"status": "queued"}, running={"status": "running"})
 
-    queued = api.delete("/api/v1/traces/queued")
-    asked = api.delete("/api/v1/traces/running")
-    forced = api.delete("/api/v1/traces/running")
+    queued = api.delete("/api/v1/traces/queued", headers=owner_of("queued"))
+    asked = api.delete("/api/v1/traces/running", headers=owner_of("running"))
+    forced = api.delete("/api/v1/traces/running", headers=owner_of("running"))
 
     assert (queued.status_code, queued.json()["status"], queued.json()["error"]) == (
         202,
@@ -159,7 +166,12 @@ def test_delete_cancels_a_queued_job_at_once_and_a_running_one_when_asked_twice(
     )
     assert (forced.status_code, forced.json()["status"]) == (202, "cancelled")
     assert forced.json()["error"] == "cancelled (the analysis had not stopped)"
-    assert [api.delete(f"/api/v1/traces/{j}").status_code for j in ("queued", "running")] == [204, 204]
+    assert [
+        api.delete(f"/api/v1/traces/{j}", headers=owner_of(j)).status_code for j in ("queued", "running")
+    ] == [
+        204,
+        204,
+    ]
 
 
 def test_a_job_cancelled_while_it_runs_stops_at_its_next_progress_check(

@@ -112,14 +112,15 @@ def test_bad_options_are_a_422(api: TestClient) -> None:
 def test_delete_cancels_a_running_job_then_deletes_it(api: TestClient, traces_settings: Settings) -> None:
     created = api.post("/api/v1/traces", content=trace_bytes(TraceFormat.CSV, 400_000))
     job_id = created.json()["id"]
+    owner = {"X-Owner-Token": created.json()["owner_token"]}
 
-    cancelled = api.delete(f"/api/v1/traces/{job_id}")
+    cancelled = api.delete(f"/api/v1/traces/{job_id}", headers=owner)
     assert cancelled.status_code == 202
     assert cancelled.json()["cancel_requested"] is True
     body = wait_for(api, job_id)
     assert body["status"] == "cancelled"
 
-    assert api.delete(f"/api/v1/traces/{job_id}").status_code == 204
+    assert api.delete(f"/api/v1/traces/{job_id}", headers=owner).status_code == 204
     assert api.get(f"/api/v1/traces/{job_id}").status_code == 404
     assert not (traces_settings.traces_dir / job_id).exists()
 

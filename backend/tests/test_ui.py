@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,7 +123,27 @@ def test_api_and_docs_responses_are_nosniff_without_the_ui_csp(ui_client: TestCl
     headers = ui_client.get(path).headers
 
     assert headers["x-content-type-options"] == "nosniff"
-    assert "content-security-policy" not in headers
+    assert headers.get("content-security-policy") != CONTENT_SECURITY_POLICY
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc", "/docs/oauth2-redirect"])
+def test_the_api_docs_cannot_be_framed_and_run_only_their_own_scripts(
+    ui_client: TestClient, page: str
+) -> None:
+    response = ui_client.get(page)
+    policy = dict(
+        part.strip().split(" ", 1) for part in response.headers["content-security-policy"].split(";")
+    )
+    inline = re.findall(r"<script>(.*?)</script>", response.text, re.DOTALL)
+
+    assert policy["frame-ancestors"] == "'none'" and response.headers["x-frame-options"] == "DENY"
+    assert "unsafe-inline" not in policy["script-src"] and "unsafe-eval" not in policy["script-src"]
+    assert policy["script-src"].split() == [
+        "'self'",
+        *("'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'" for s in inline),
+    ]
+    assert len(inline) == (0 if page == "/redoc" else 1)  # Swagger UI's start-up script; ReDoc has none
+    assert policy["default-src"] == policy["connect-src"] == "'self'"
 
 
 def test_cors_is_off_when_no_origins_are_configured(make_settings: Callable[..., Settings]) -> None:

@@ -18,8 +18,10 @@ test('the API docs load without internet: Swagger UI and ReDoc from the app', as
     return route.abort();
   });
   const warnings: string[] = [];
+  const refused: string[] = []; // what the pages' Content-Security-Policy blocked (logged as errors)
   page.on('console', (message) => {
     if (message.type() === 'warning') warnings.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) refused.push(message.text());
   });
   await page.goto('/docs');
   await expect(page.locator('.swagger-ui .opblock').first()).toBeVisible({ timeout: 20_000 });
@@ -28,4 +30,5 @@ test('the API docs load without internet: Swagger UI and ReDoc from the app', as
   await expect(page.getByText('/api/v1/raid-grid').first()).toBeAttached({ timeout: 20_000 });
   expect(outside).toEqual([]);
   expect(warnings).toEqual([]);
+  expect(refused).toEqual([]);
 });

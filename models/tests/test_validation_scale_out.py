@@ -138,6 +138,16 @@ def test_a_fit_naming_an_unknown_cost_target_or_row_is_refused_naming_it(synthet
         fit_costs(fit("custom:synthetic-node", "cpu_us_write", "synthetic/w9"), records, synthetic_ctx)
 
 
+def test_the_catalog_nodes_iops_ceiling_is_not_carried_to_a_records_own_hardware(ctx):
+    # the catalog Ceph node states the published per-node wall (600,000 4 KiB reads per node); the
+    # custom records describe the tested nodes (their cores, network) and state no such ceiling
+    assert ctx.catalog.arrays["ceph-nvme-reference"].controller.max_iops == 600000
+    doc = yaml.safe_load((FIXTURES / "validation" / "flash_scale_out.yaml").read_text())
+    for record in doc["records"]:
+        node = node_controller(record, ctx)
+        assert node.max_iops is None and node.max_mb_s is None, record["id"]
+
+
 def test_a_not_gated_measurement_is_reported_with_its_error_binding_and_reason(synthetic_ctx):
     m3 = {"id": "w3", "copies": 3, "read_pct": 0, "size_kib": 4, "iops": 50000, "not_gated": "a stated gap"}
     m3g = {"id": "w3g", "copies": 3, "read_pct": 0, "size_kib": 4, "iops": 50000}

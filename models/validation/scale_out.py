@@ -92,7 +92,15 @@ Override = tuple[str, dict[str, float]]
 (``make calibrate`` and the leave-one-source-out refits); None everywhere else: shipped values."""
 
 HARDWARE_FIELDS = frozenset(
-    {"cores", "cluster_network_mb_s", "cluster_network_shared", "dram_cache_gb", "nvram_mb"}
+    {
+        "cores",
+        "cluster_network_mb_s",
+        "cluster_network_shared",
+        "dram_cache_gb",
+        "nvram_mb",
+        "max_iops",
+        "max_mb_s",
+    }
 )
 """What a custom record may state about the tested node: its published hardware."""
 FITTED_COSTS = ("cpu_us_read_miss", "cpu_us_write", "cpu_us_per_kib_written")

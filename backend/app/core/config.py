@@ -4,6 +4,7 @@
 |------------------|---------------------------------|----------------------------------------------------|
 | DATABASE_URL     | ``sqlite:///<repo>/var/sizer.db`` | ``sqlite:///PATH`` or ``postgresql+psycopg://...`` |
 | CORS_ORIGINS     | empty (CORS off)                | comma-separated or JSON list of allowed origins    |
+| TRUSTED_PROXIES  | empty (none)                    | addresses or networks (``10.0.0.0/8``) whose ``X-Forwarded-For``/``-Proto`` are believed |
 | MAX_BODY_BYTES   | 1048576                         | larger request bodies get 413                      |
 | MAX_TRACE_BYTES  | 2147483648                      | limit for trace uploads (``POST /api/v1/traces``)  |
 | TRACES_DIR       | ``<repo>/var/traces``           | uploaded traces and their analysis scratch files   |
@@ -26,7 +27,8 @@
 | RATE_LIMITS_ENABLED | true                         | per-client limits on writes (429 + Retry-After over them) |
 | RATE_LIMIT_REPORTS | 60/minute;2000/day            | saves and recomputations of reports, per client    |
 | RATE_LIMIT_HARDWARE | 60/minute;1000/day           | creates, edits and deletes of custom hardware      |
-| RATE_LIMIT_TRACES | 10/minute;200/day              | trace uploads                                      |
+| RATE_LIMIT_TRACES | 10/minute;200/day              | trace uploads and their cancels and deletes        |
+| RATE_LIMIT_IMPORTS | 60/minute;2000/day            | file imports (``/import/*`` but ``timeline`` and ``observed``) |
 | REDIS_URL        | empty (counts in memory)        | ``redis://HOST:PORT/DB``: one count for every worker and server |
 | IDEMPOTENCY_TTL_S | 86400                          | how long the answer to a write with an ``Idempotency-Key`` is kept |
 | CHROMIUM_PATH    | ``chromium`` (on the PATH)      | the browser that prints a report's PDF proposal (optional: 503 without it) |
@@ -43,12 +45,18 @@ DB_POOL_TIMEOUT_S for a connection, DB_CONNECT_TIMEOUT_S to open one, and DB_STA
 + 1 s for a statement, whatever the network does; TCP keepalives (idle 5 s, then every 2 s, 3
 probes) find dead peers of idle connections. Migrations run without these limits.
 
+The client a rate limit or an idempotency key counts is the connection's peer, unless that peer
+is one of TRUSTED_PROXIES: then it is the address the proxy forwarded. uvicorn runs with
+``--no-proxy-headers`` (the Makefile, the container and ``scripts/prestart`` say so): its default
+believes ``X-Forwarded-For`` from 127.0.0.1, where anything on the host could claim any address.
+
 Relative FRONTEND_DIST and FIXTURES_DIR are taken from the repository root, not the working directory
 (a relative SQLite path in DATABASE_URL is relative to the working directory, as in SQLAlchemy).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -89,6 +97,7 @@ class Settings(BaseSettings):
 
     database_url: str = Field(default=f"sqlite:///{REPO_ROOT / 'var' / 'sizer.db'}")
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1024 * 1024, gt=0)
     max_trace_bytes: int = Field(default=2 * 1024**3, gt=0)
     traces_dir: Path = REPO_ROOT / "var" / "traces"
@@ -112,12 +121,13 @@ class Settings(BaseSettings):
     rate_limit_reports: str = "60/minute;2000/day"
     rate_limit_hardware: str = "60/minute;1000/day"
     rate_limit_traces: str = "10/minute;200/day"
+    rate_limit_imports: str = "60/minute;2000/day"
     redis_url: str | None = None
     idempotency_ttl_s: float = Field(default=86400.0, gt=0, le=365 * 86400)
     chromium_path: str = Field(default="chromium", min_length=1)
     pdf_timeout_s: float = Field(default=60.0, gt=0, le=600)
 
-    @field_validator("rate_limit_reports", "rate_limit_hardware", "rate_limit_traces")
+    @field_validator("rate_limit_reports", "rate_limit_hardware", "rate_limit_traces", "rate_limit_imports")
     @classmethod
     def _check_rate_limit(cls, value: str) -> str:
         parse_limits(value)
@@ -165,6 +175,7 @@ class Settings(BaseSettings):
             "reports": self.rate_limit_reports,
             "hardware": self.rate_limit_hardware,
             "traces": self.rate_limit_traces,
+            "imports": self.rate_limit_imports,
         }
 
     @field_validator("database_url")
@@ -172,7 +183,17 @@ class Settings(BaseSettings):
     def _check_database_url(cls, value: str) -> str:
         return check_database_url(value)
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: list[str]) -> list[str]:
+        for proxy in value:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(f"TRUSTED_PROXIES: {proxy!r} is not an IP address or network") from None
+        return value
+
+    @field_validator("cors_origins", "trusted_proxies", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):

@@ -8,7 +8,7 @@ Services never raise ``HTTPException``: they raise the errors below and the hand
   the client sent: the tags pydantic inserts for a discriminated union (``configuration.catalog.
   group_width``) are taken out (``configuration.group_width``), and a wrong or missing ``kind``
   is reported at ``kind``;
-* :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`Conflict` -> 409,
+* :class:`NotFound` -> 404, :class:`Forbidden` -> 403, :class:`Conflict` -> 409, :class:`Gone` -> 410,
   :class:`RateLimited` -> 429 (with ``Retry-After``), :class:`CatalogUnavailable` -> 503, each
   ``{"detail": "..."}``.
 
@@ -116,6 +116,10 @@ class Forbidden(Exception):
 class Conflict(Exception):
     """The request contradicts what is stored (an idempotency key reused for another request, a
     record still used by another): 409 ``{"detail": "..."}``."""
+
+
+class Gone(Exception):
+    """The resource existed and was deleted (an idempotent replay of its creation): 410."""
 
 
 class RateLimited(Exception):
@@ -312,6 +316,10 @@ async def conflict(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(exc)}, status_code=409)
 
 
+async def gone(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=410)
+
+
 async def rate_limited(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RateLimited)
     headers = {"Retry-After": str(exc.retry_after_s)}
@@ -388,6 +396,7 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, not_found)
     app.add_exception_handler(Forbidden, forbidden)
     app.add_exception_handler(Conflict, conflict)
+    app.add_exception_handler(Gone, gone)
     app.add_exception_handler(RateLimited, rate_limited)
     app.add_exception_handler(CatalogUnavailable, catalog_unavailable)
     app.add_exception_handler(Unavailable, unavailable)

@@ -1,16 +1,23 @@
 """Idempotent writes: a client that retries a write with the same ``Idempotency-Key`` header gets the
 first answer again instead of a second record.
 
-The key names one write per operation (``reports.create``, ``hardware.create``): the same key with
-the same request replays the first answer (with ``Idempotent-Replayed: true``); the same key with a
-different request is a 409. Answers are kept for ``IDEMPOTENCY_TTL_S`` (settings), in the same
-transaction as the record they describe, so a write and its remembered answer are stored together
-or not at all; of two concurrent writes with one key, the second finds the first's answer.
+A key names one write per client and operation (``reports.create``, ``hardware.create``,
+``traces.create``): the same client retrying with the same key and request gets the first answer
+(with ``Idempotent-Replayed: true``); the same key with a different request is a 409. The client
+is the one the rate limits count (:func:`backend.app.core.ratelimit.client_of`: the peer address,
+or the forwarded one from a trusted proxy), so another client sending the same key is another
+write in its own key space: it never sees the first client's answer or owner token. When the
+record created under a key has been deleted, a replay answers 410 Gone (never the id of a record
+that is no longer there); a new key makes a new record. Answers are kept for
+``IDEMPOTENCY_TTL_S`` (settings), in the same transaction as the record they describe, so a
+write and its remembered answer are stored together or not at all; of two concurrent writes with
+one key, the second finds the first's answer.
 
-Nothing secret is stored: the row is found by a SHA-256 digest of the key, and the owner token
-handed out under a key is derived from the key (HMAC-SHA256 of the resource id, keyed by the
-client's key), so a replay can hand it out again. Keys are 16-200 characters of
-``A-Z a-z 0-9 _ - . :`` (a random UUID is the usual choice).
+Nothing that grants ownership is stored: the row is found by a SHA-256 digest of the operation,
+the client and the key, and the owner token handed out under a key is derived again on replay
+(HMAC-SHA256 keyed by the client's key, over the resource id and a random salt kept in the row):
+neither the key alone (it never leaves the client) nor the database alone yields it. Keys are
+16-200 characters of ``A-Z a-z 0-9 _ - . :`` (a random UUID is the usual choice).
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ import hashlib
 import hmac
 import logging
 import secrets
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any, TypeVar
 
@@ -31,7 +39,7 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from backend.app.core.errors import Conflict
+from backend.app.core.errors import Conflict, Gone
 from backend.app.tables import IdempotencyKey, utcnow
 
 logger = logging.getLogger(__name__)
@@ -63,26 +71,34 @@ def digest(text: str | bytes) -> str:
 
 @dataclass(frozen=True)
 class Idempotency:
-    """One idempotent write: its operation, the client's key and a digest of the validated request."""
+    """One idempotent write: its operation, the client's key, a digest of the validated request,
+    and who sent it (the rate limits' client)."""
 
     operation: str
     key: str
     request_digest: str
     ttl_s: float
+    client: str = ""
+    salt: str = field(default_factory=lambda: secrets.token_hex(16))
+    """The new write's salt of its owner token (a replay uses the stored row's)."""
 
     @classmethod
-    def of(cls, operation: str, key: str | None, request: BaseModel, ttl_s: float) -> Idempotency | None:
+    def of(
+        cls, operation: str, key: str | None, request: BaseModel, ttl_s: float, client: str = ""
+    ) -> Idempotency | None:
         if key is None:
             return None
-        return cls(operation, key, digest(request.model_dump_json()), ttl_s)
+        return cls(operation, key, digest(request.model_dump_json()), ttl_s, client)
 
     @property
     def key_digest(self) -> str:
-        return digest(f"{self.operation}\n{self.key}")
+        return digest(f"{self.operation}\n{self.client}\n{self.key}")
 
-    def owner_token(self, resource_id: str) -> str:
-        """The owner token of ``resource_id`` written under this key (the same on every replay)."""
-        mac = hmac.new(self.key.encode(), f"owner-token\n{self.operation}\n{resource_id}".encode(), "sha256")
+    def owner_token(self, resource_id: str, salt: str | None = None) -> str:
+        """The owner token of ``resource_id`` written under this key (the same on every replay:
+        ``salt`` is the stored row's, this write's own by default)."""
+        message = f"owner-token\n{self.operation}\n{resource_id}\n{salt or self.salt}"
+        mac = hmac.new(self.key.encode(), message.encode(), "sha256")
         return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
 
 
@@ -91,9 +107,15 @@ def owner_token(idempotency: Idempotency | None, resource_id: str) -> str:
     return idempotency.owner_token(resource_id) if idempotency else secrets.token_urlsafe(32)
 
 
-def replay(session: Session, idempotency: Idempotency | None, answer: TypeAdapter[T]) -> T | None:
+def replay(
+    session: Session,
+    idempotency: Idempotency | None,
+    answer: TypeAdapter[T],
+    exists: Callable[[str], bool] | None = None,
+) -> T | None:
     """The first answer to this write, if there is one (an expired one is forgotten); 409 when the
-    key was used for a different request."""
+    key was used for a different request; :class:`Gone` (410) when ``exists`` says the record
+    it created has been deleted since."""
     if idempotency is None:
         return None
     row = session.get(IdempotencyKey, idempotency.key_digest)
@@ -109,7 +131,13 @@ def replay(session: Session, idempotency: Idempotency | None, answer: TypeAdapte
             "use a new key for a new request"
         )
     data: dict[str, Any] = orjson.loads(row.response_json)
-    data["owner_token"] = idempotency.owner_token(str(data["id"]))
+    resource_id = str(data["id"])
+    if exists is not None and not exists(resource_id):
+        raise Gone(
+            f"the record this Idempotency-Key created ({resource_id}) has been deleted; "
+            "use a new key to create another"
+        )
+    data["owner_token"] = idempotency.owner_token(resource_id, row.token_salt)
     return answer.validate_python(data)
 
 
@@ -138,6 +166,7 @@ def remember(session: Session, idempotency: Idempotency | None, status_code: int
             request_digest=idempotency.request_digest,
             status_code=status_code,
             response_json=answer.model_dump_json(exclude={"owner_token"}),
+            token_salt=idempotency.salt,
             created_at=utcnow(),
         )
     )

@@ -88,6 +88,8 @@ ENGINE_PATHS = (
     "plan/replication",
     "plan/expand",
     "plan/quote-check",
+    "plan/consolidate",
+    "plan/refresh",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 
@@ -217,9 +219,12 @@ def _hardware_links() -> dict[str, dict[str, Any]]:
 
 def _trace_links() -> dict[str, dict[str, Any]]:
     job_id = {"path.job_id": "$response.body#/id"}
+    owner = {**job_id, "header.x-owner-token": "$response.body#/owner_token"}
     return {
         "GetTraceJob": _link("traces-get", "Follow the analysis job just queued (its `id`)", job_id),
-        "DeleteTraceJob": _link("traces-delete", "Cancel or delete the job just queued", job_id),
+        "DeleteTraceJob": _link(
+            "traces-delete", "Cancel or delete the job just queued, with the owner token it came with", owner
+        ),
     }
 
 

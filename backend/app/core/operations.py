@@ -54,6 +54,12 @@ class OperationIndex:
             declared.append("HEAD")
         return sorted(set(declared)) + ["OPTIONS"]
 
+    def json_only(self, method: str, path: str) -> bool:
+        """Whether the operation's body is JSON and nothing else (no upload, no form)."""
+        operation = (self._operations(path) or {}).get(method.lower()) or {}
+        content = (operation.get("requestBody") or {}).get("content") or {}
+        return set(content) == {"application/json"}
+
     def body_schema(self, method: str, path: str) -> dict[str, Any] | None:
         operation = (self._operations(path) or {}).get(method.lower()) or {}
         content = (operation.get("requestBody") or {}).get("content") or {}

@@ -1,14 +1,15 @@
 """Rate limits and quotas per client on writes, with the ``limits`` library.
 
-Each category of write (``reports``, ``hardware``, ``traces``) has its own limits, e.g.
+Each category of write (``reports``, ``hardware``, ``traces``, ``imports``) has its own limits, e.g.
 ``60/minute;2000/day`` (a burst limit and a daily quota), counted per client address in a moving
 window. A client over any of them gets 429 with ``Retry-After``: the seconds until the window
 admits it again. Counters live in memory (one count per worker process), or in Redis when
 ``REDIS_URL`` is set (one count for every worker and server). If Redis cannot be reached the
 write goes through (logged): a limiter outage must not stop the service.
 
-The client is the connection's peer address; behind a reverse proxy run uvicorn with
-``--proxy-headers --forwarded-allow-ips=<proxy>`` so that it is the client's own address.
+The client is the connection's peer address; behind a reverse proxy, name it in
+``TRUSTED_PROXIES`` so that it is the client's own address (forwarded headers from anyone else,
+loopback included, are ignored: uvicorn runs with ``--no-proxy-headers``).
 """
 
 from __future__ import annotations

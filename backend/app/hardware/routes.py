@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Header, Path, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response, status
 
 from backend.app.core.deps import CatalogDep, SessionDep, SettingsDep
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
-from backend.app.core.ratelimit import WriteQuota
+from backend.app.core.ratelimit import WriteQuota, client_of
 from backend.app.hardware import service
 from backend.app.hardware.schemas import (
     HardwareCreated,
@@ -31,7 +31,7 @@ QUOTA = [Depends(WriteQuota("hardware"))]
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    responses=error_responses(400, 409, 429),
+    responses=error_responses(400, 409, 410, 429),
     dependencies=QUOTA,
 )
 def create(
@@ -39,12 +39,15 @@ def create(
     catalog: CatalogDep,
     settings: SettingsDep,
     body: Annotated[HardwareInput, Body()],
+    request: Request,
     response: Response,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> HardwareCreated:
     """A new record and its owner token (editing and deleting need it). With an
     ``Idempotency-Key``, a retry gets the first answer (``Idempotent-Replayed: true``)."""
-    key = Idempotency.of("hardware.create", idempotency_key, body, settings.idempotency_ttl_s)
+    key = Idempotency.of(
+        "hardware.create", idempotency_key, body, settings.idempotency_ttl_s, client_of(request)
+    )
     created, replayed = service.create(session, catalog, body, key)
     if replayed:
         response.headers[REPLAYED_HEADER] = "true"

@@ -8,7 +8,6 @@ Deleting a record does not touch saved reports: each report keeps a copy of the 
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 from typing import Any
@@ -29,6 +28,7 @@ from backend.app.core.errors import (
     refuse_nul,
     well_formed_id,
 )
+from backend.app.core.owners import token_digest
 from backend.app.hardware.schemas import (
     ArrayInput,
     DriveInput,
@@ -46,10 +46,6 @@ logger = logging.getLogger(__name__)
 
 _RECORD: TypeAdapter[HardwareRecord] = TypeAdapter(HardwareRecord)
 _CREATED: TypeAdapter[HardwareCreated] = TypeAdapter(HardwareCreated)
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def to_record(row: CustomHardware) -> HardwareRecord:
@@ -175,7 +171,7 @@ def create(
 ) -> tuple[HardwareCreated, bool]:
     """The new record with its owner token, False; or the first answer, True, when this is a retry
     of a create already stored under the same idempotency key."""
-    first = idem.replay(session, idempotency, _CREATED)
+    first = idem.replay(session, idempotency, _CREATED, lambda i: session.get(CustomHardware, i) is not None)
     if first is not None:
         return first, True
     if isinstance(body, ArrayInput):

@@ -67,13 +67,20 @@ def parse_options(values: dict[str, Any]) -> HostStatsOptions:
         ) from exc
 
 
+MAX_READ_CPU_S = 60.0
+"""Most CPU time [s] reading one upload may take (unpacking and parsing, in its worker thread): a
+gzip bomb capped in size still took about 25 minutes to parse 2 GiB of unpacked lines."""
+
+
 class _Capped(io.RawIOBase):
-    """A binary stream that refuses to give more than ``limit`` bytes (a gzip bomb stops there)."""
+    """A binary stream that refuses to give more than ``limit`` bytes (a gzip bomb stops there),
+    or to go on once its reader has used :data:`MAX_READ_CPU_S` of CPU time since it opened."""
 
     def __init__(self, inner: IO[bytes] | gzip.GzipFile, limit: int) -> None:
         self.inner = inner
         self.limit = limit
         self.read_bytes = 0
+        self.cpu_deadline = time.thread_time() + MAX_READ_CPU_S
 
     def readable(self) -> bool:
         return True
@@ -83,6 +90,11 @@ class _Capped(io.RawIOBase):
         self.read_bytes += len(data)
         if self.read_bytes > self.limit:
             raise ParseError(f"the file unpacks to more than {self.limit:,} bytes")
+        if time.thread_time() > self.cpu_deadline:
+            raise ParseError(
+                f"reading the file took more than {MAX_READ_CPU_S:g} s of CPU time "
+                f"({self.read_bytes:,} bytes unpacked): send a smaller file or a shorter period"
+            )
         buffer[: len(data)] = data
         return len(data)
 

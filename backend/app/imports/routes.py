@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from backend.app.core.deps import SizingContextDep
 from backend.app.core.lanes import ENGINE_LANE, json_in_lane
+from backend.app.core.ratelimit import WriteQuota
 from backend.app.core.uploads import UPLOAD_BODY, body_chunks, spool
 from backend.app.imports import host_stats, service
 from backend.app.imports.schemas import (
@@ -36,6 +37,11 @@ from models.importers.timeline import Timeline
 
 T = TypeVar("T")
 
+IMPORT_QUOTA = [Depends(WriteQuota("imports"))]
+"""File imports count against the client's import quota (``RATE_LIMIT_IMPORTS``), before the body
+is read or spooled; lining imports up (``/timeline``) and comparing (``/observed``) are computations
+like ``/evaluate`` and are not counted."""
+
 router = APIRouter(prefix="/import", tags=["import"], responses=error_responses(400))
 
 HOST_STATS_PATHS = ("/import/host-stats", *(f"/import/{f.value}" for f in HostFormat))
@@ -45,13 +51,13 @@ TIMELINE_BODY_BYTES = 32 * 1024**2
 """Largest ``/import/timeline`` body: 32 imports of 2,048 intervals (about 160 kB of JSON each)."""
 
 
-@router.post("/iometer")
+@router.post("/iometer", dependencies=IMPORT_QUOTA, responses=error_responses(429))
 def iometer(body: IometerImport) -> ImportResult:
     """An Iometer access specification as a phase (I/O-size mix, read %, random %)."""
     return service.iometer(body)
 
 
-@router.post("/fio")
+@router.post("/fio", dependencies=IMPORT_QUOTA, responses=error_responses(429))
 def fio(body: FioImport) -> ImportResult:
     """A fio job file or JSON result as a phase (mix, rate, queue depth, measured latencies)."""
     return service.fio(body)
@@ -141,7 +147,13 @@ async def _import(request: Request, fmt: HostFormat | None, options: HostStatsOp
     )
 
 
-@router.post("/host-stats", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+@router.post(
+    "/host-stats",
+    openapi_extra=UPLOAD_BODY,
+    response_model=HostStatsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def host_stats_any(
     request: Request,
     options: OptionsDep,
@@ -155,25 +167,49 @@ async def host_stats_any(
     return await _import(request, format, options)
 
 
-@router.post("/iostat", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+@router.post(
+    "/iostat",
+    openapi_extra=UPLOAD_BODY,
+    response_model=HostStatsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def iostat(request: Request, options: OptionsDep) -> HostStatsImport:
     """``iostat -x`` or ``-d`` text (any sysstat layout, with or without ``-t``) into workloads."""
     return await _import(request, HostFormat.IOSTAT, options)
 
 
-@router.post("/sar", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+@router.post(
+    "/sar",
+    openapi_extra=UPLOAD_BODY,
+    response_model=HostStatsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def sar(request: Request, options: OptionsDep) -> HostStatsImport:
     """``sar -d`` text or ``sadf -d`` output into workloads."""
     return await _import(request, HostFormat.SAR, options)
 
 
-@router.post("/perfmon", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+@router.post(
+    "/perfmon",
+    openapi_extra=UPLOAD_BODY,
+    response_model=HostStatsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def perfmon(request: Request, options: OptionsDep) -> HostStatsImport:
     """A Windows performance-monitor CSV/TSV (typeperf, relog) into workloads."""
     return await _import(request, HostFormat.PERFMON, options)
 
 
-@router.post("/esxtop", openapi_extra=UPLOAD_BODY, response_model=HostStatsImport)
+@router.post(
+    "/esxtop",
+    openapi_extra=UPLOAD_BODY,
+    response_model=HostStatsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def esxtop(request: Request, options: OptionsDep) -> HostStatsImport:
     """VMware ``esxtop -b`` batch CSV into workloads."""
     return await _import(request, HostFormat.ESXTOP, options)
@@ -193,7 +229,13 @@ def array_stats_options(
     return ArrayStatsOptions(**options.model_dump(), read_pct=read_pct)
 
 
-@router.post("/array-stats", openapi_extra=UPLOAD_BODY, response_model=ArrayStatsImport)
+@router.post(
+    "/array-stats",
+    openapi_extra=UPLOAD_BODY,
+    response_model=ArrayStatsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def array_stats(
     request: Request,
     options: Annotated[ArrayStatsOptions, Depends(array_stats_options)],
@@ -211,7 +253,13 @@ async def array_stats(
     )
 
 
-@router.post("/live-optics", openapi_extra=UPLOAD_BODY, response_model=LiveOpticsImport)
+@router.post(
+    "/live-optics",
+    openapi_extra=UPLOAD_BODY,
+    response_model=LiveOpticsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def live_optics(request: Request, options: OptionsDep) -> LiveOpticsImport:
     """A Live Optics project workbook (``.xlsx``, gzip or not) into workloads: with a time series,
     a phase per detected window (the options' statistic, observed latency as evidence); without,
@@ -224,7 +272,13 @@ async def live_optics(request: Request, options: OptionsDep) -> LiveOpticsImport
     )
 
 
-@router.post("/rvtools", openapi_extra=UPLOAD_BODY, response_model=RVToolsImport)
+@router.post(
+    "/rvtools",
+    openapi_extra=UPLOAD_BODY,
+    response_model=RVToolsImport,
+    dependencies=IMPORT_QUOTA,
+    responses=error_responses(429),
+)
 async def rvtools(
     request: Request,
     group_by: Annotated[

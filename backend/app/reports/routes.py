@@ -15,7 +15,7 @@ from backend.app.core.config import Settings
 from backend.app.core.deps import get_sizing_context, open_session
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
 from backend.app.core.lanes import run_saving
-from backend.app.core.ratelimit import WriteQuota
+from backend.app.core.ratelimit import WriteQuota, client_of
 from backend.app.engine.context import SizingContext
 from backend.app.reports import service
 from backend.app.reports.schemas import ReportCreate, ReportCreated, ReportDiff, ReportSnapshot
@@ -61,7 +61,7 @@ def created_response(created: ReportCreated, replayed: bool = False) -> Response
     "",
     response_model=ReportCreated,
     status_code=status.HTTP_201_CREATED,
-    responses=error_responses(400, 409, 429),
+    responses=error_responses(400, 409, 410, 429),
     dependencies=QUOTA,
 )
 async def create(
@@ -74,7 +74,9 @@ async def create(
     settings: Settings = request.app.state.settings
 
     def save(session: Session, ctx: SizingContext) -> Response:
-        key = Idempotency.of("reports.create", idempotency_key, body, settings.idempotency_ttl_s)
+        key = Idempotency.of(
+            "reports.create", idempotency_key, body, settings.idempotency_ttl_s, client_of(request)
+        )
         return created_response(*service.create(session, ctx, body, key))
 
     return await _saved(request, save)
@@ -101,7 +103,12 @@ async def recompute(request: Request, report_id: ReportId) -> Response:
     )
 
 
-@router.delete("/{report_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(403, 404))
+@router.delete(
+    "/{report_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=error_responses(403, 404, 429),
+    dependencies=QUOTA,
+)
 def delete(
     request: Request,
     report_id: ReportId,

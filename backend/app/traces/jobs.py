@@ -155,7 +155,10 @@ def outcome_of(run: Callable[[], TraceAnalysis], job_id: str) -> Outcome:
         return Outcome("cancelled", error="cancelled")
     except MalformedTraceError as exc:
         return Outcome("failed", error=str(exc), detail={"bad_lines": [b.model_dump() for b in exc.samples]})
-    except (TraceError, ValueError, OSError) as exc:
+    except OSError as exc:  # its message names server paths: say what failed, log the rest
+        logger.warning("trace job %s could not read its trace: %s", job_id, exc)
+        return Outcome("failed", error=f"the trace could not be read ({exc.strerror or type(exc).__name__})")
+    except (TraceError, ValueError) as exc:
         return Outcome("failed", error=str(exc))
     except Exception as exc:  # a bug: keep the job readable, log the traceback
         logger.exception("trace job %s failed", job_id)

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, status
+from fastapi import APIRouter, Depends, FastAPI, Header, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import StringConstraints
 from starlette.concurrency import run_in_threadpool
@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from backend.app.core.config import Settings
 from backend.app.core.deps import SessionDep
 from backend.app.core.idempotency import REPLAYED_HEADER, IdempotencyKeyHeader
-from backend.app.core.ratelimit import WriteQuota
+from backend.app.core.ratelimit import WriteQuota, client_of
 from backend.app.core.uploads import UPLOAD_BODY, body_chunks
 from backend.app.schemas import error_responses
 from backend.app.traces import service
@@ -96,7 +96,7 @@ RunnerDep = Annotated[service.Runner, Depends(get_runner)]
             "description": "Too many trace analyses queued or running, or this client's write quota is used up; see Retry-After"
         },
         503: {"description": "The trace storage or the Dask scheduler is unreachable; nothing was created"},
-        **error_responses(),
+        **error_responses(410),
     },
 )
 async def create(
@@ -158,7 +158,8 @@ async def create(
     """Upload a trace (multipart field ``file`` or the raw body, gzip or not), or name one already
     in the trace storage (``source_url``); 202 with the job id. With an ``Idempotency-Key``, a
     retry with the same options and trace gets the first answer (``Idempotent-Replayed: true``),
-    and the key with another request is a 409."""
+    and the key with another request is a 409; a retry after the job was deleted is a 410. The
+    answer's ``owner_token`` is needed to cancel or delete the job."""
     options = service.parse_options(
         {
             "format": format,
@@ -173,7 +174,11 @@ async def create(
         }
     )
     settings: Settings = request.app.state.settings
-    write = service.IdempotentWrite(idempotency_key, settings.idempotency_ttl_s) if idempotency_key else None
+    write = (
+        service.IdempotentWrite(idempotency_key, settings.idempotency_ttl_s, client_of(request))
+        if idempotency_key
+        else None
+    )
     if source_url is not None:
         service.check_source_url(runner.store, source_url)  # as text, before anything opens it
     try:
@@ -220,12 +225,23 @@ def get(request: Request, session: SessionDep, job_id: JobId) -> TraceJob:
     "/{job_id}",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=TraceJob,
-    responses={204: {"description": "A finished job and its upload were deleted"}, **error_responses(404)},
+    responses={
+        204: {"description": "A finished job and its upload were deleted"},
+        **error_responses(403, 404, 429),
+    },
+    dependencies=[Depends(WriteQuota("traces"))],
 )
-def delete(session: SessionDep, runner: RunnerDep, job_id: JobId) -> Response:
+def delete(
+    session: SessionDep,
+    runner: RunnerDep,
+    job_id: JobId,
+    x_owner_token: Annotated[
+        str | None, Header(max_length=200, description="the owner token from the upload")
+    ] = None,
+) -> Response:
     """Cancel a queued job (202, the job, cancelled); ask a running one to stop (202, the job,
     ``cancel_requested``), and cancel it at once when asked again; delete a finished one (204)."""
-    job = service.cancel(session, runner.store, job_id)
+    job = service.cancel(session, runner.store, job_id, x_owner_token)
     if job is None:
         return Response(status_code=status.HTTP_204_NO_CONTENT)
     return JSONResponse(job.model_dump(mode="json"), status_code=status.HTTP_202_ACCEPTED)

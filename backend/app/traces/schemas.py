@@ -18,6 +18,9 @@ class TraceJobCreated(BaseModel):
 
     id: str
     status: JobStatus
+    owner_token: str = Field(
+        description="needed (as X-Owner-Token) to cancel or delete the job; shown once, keep it"
+    )
 
 
 class TraceRejection(BaseModel):

@@ -27,7 +27,7 @@ import logging
 import os
 import posixpath
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.core import idempotency as idem
 from backend.app.core.errors import InvalidInput, NotFound
+from backend.app.core.owners import check_owner, token_digest
 from backend.app.tables import TRACE_JOB_ACTIVE, IdempotencyKey, TraceJob, new_uuid, utcnow
 from backend.app.traces.cluster import WORKER_PREFIX, SchedulerUnavailable
 from backend.app.traces.jobs import JobSpec, TraceLimits, fail_stalled, spec_of
@@ -193,6 +194,7 @@ class IdempotentWrite:
 
     key: str
     ttl_s: float
+    client: str = ""
 
     def digest(self, options: TraceOptions, partitions: int | None) -> hashlib._Hash:
         h = hashlib.sha256()
@@ -201,11 +203,13 @@ class IdempotentWrite:
         return h
 
     def bind(self, h: hashlib._Hash) -> idem.Idempotency:
-        return idem.Idempotency(OPERATION, self.key, h.hexdigest(), self.ttl_s)
+        return idem.Idempotency(OPERATION, self.key, h.hexdigest(), self.ttl_s, self.client)
 
     def known(self, session: Session) -> bool:
         """Whether an unexpired answer is stored under this key."""
-        row = session.get(IdempotencyKey, idem.Idempotency(OPERATION, self.key, "", self.ttl_s).key_digest)
+        row = session.get(
+            IdempotencyKey, idem.Idempotency(OPERATION, self.key, "", self.ttl_s, self.client).key_digest
+        )
         return row is not None and utcnow() - row.created_at <= timedelta(seconds=self.ttl_s)
 
 
@@ -229,7 +233,7 @@ async def submit(
     if write is not None and h is not None and write.known(session):
         async for data in chunks:
             h.update(data)
-        first = idem.replay(session, write.bind(h), _CREATED)
+        first = idem.replay(session, write.bind(h), _CREATED, _job_exists(session))
         if first is not None:
             return first, True
         # the answer expired while the body was read (it was just dropped): the body is gone
@@ -265,7 +269,9 @@ def _accept(
     whatever fails removes the job and its folder."""
     accepted = False
     try:
-        created = TraceJobCreated(id=job.id, status="queued")
+        owner_token = idem.owner_token(idempotency, job.id)
+        job.owner_token_hash = token_digest(owner_token)
+        created = TraceJobCreated(id=job.id, status="queued", owner_token=owner_token)
         idem.remember(session, idempotency, 202, created)
         first = idem.commit(session, idempotency, _CREATED)
         if first is not None:
@@ -276,6 +282,11 @@ def _accept(
     finally:
         if not accepted:
             _discard(session, runner.store, job.id)
+
+
+def _job_exists(session: Session) -> Callable[[str], bool]:
+    """Whether a job is still there (an idempotent replay of a deleted one is 410)."""
+    return lambda job_id: session.get(TraceJob, job_id) is not None
 
 
 def _hand_over(runner: Runner, job: TraceJob) -> None:
@@ -305,7 +316,7 @@ def submit_url(
         h = write.digest(options, partitions)
         h.update(f"source_url={url}".encode())
         idempotency = write.bind(h)
-        first = idem.replay(session, idempotency, _CREATED)
+        first = idem.replay(session, idempotency, _CREATED, _job_exists(session))
         if first is not None:
             return first, True
     try:
@@ -392,17 +403,19 @@ def get(session: Session, job_id: str, stall_s: float | None = None) -> TraceJob
     )
 
 
-def cancel(session: Session, store: TraceStore, job_id: str) -> TraceJobOut | None:
+def cancel(session: Session, store: TraceStore, job_id: str, owner_token: str | None) -> TraceJobOut | None:
     """``DELETE``: end a job whatever its state. A queued job is cancelled at once; a running
     one is asked to stop (``cancel_requested``: it stops at its next progress check), and
     cancelled at once when asked again (a job that does not stop never holds its slot); a
     finished job is deleted with its files.
 
-    Returns the job for one that was queued or running, None when it was deleted.
+    Needs the job's owner token (:class:`Forbidden` otherwise). Returns the job for one that
+    was queued or running, None when it was deleted.
     """
     job = session.get(TraceJob, job_id)
     if job is None:
         raise NotFound("trace job", job_id)
+    check_owner(job.owner_token_hash, owner_token, f"trace job {job_id}")
     if job.status in TRACE_JOB_ACTIVE:
         if job.status == "queued" or job.cancel_requested:
             job.error = "cancelled" if job.status == "queued" else "cancelled (the analysis had not stopped)"

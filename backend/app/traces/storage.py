@@ -18,6 +18,7 @@ also refuses a symbolic link leading out of it, and anything but a regular file.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import posixpath
 import re
@@ -26,6 +27,8 @@ from urllib.parse import urlsplit
 
 import fsspec
 from fsspec.core import url_to_fs
+
+logger = logging.getLogger(__name__)
 
 UPLOAD_NAME = "upload"
 JOB_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -60,8 +63,9 @@ class TraceStore:
         try:
             self.fs.makedirs(self.root, exist_ok=True)
             self.fs.ls(self.root, detail=False)
-        except Exception as exc:  # every filesystem raises its own errors
-            raise StorageUnavailable(f"trace storage {self.url} is unavailable: {exc}") from exc
+        except Exception as exc:  # every filesystem raises its own errors; they name server paths
+            logger.warning("trace storage %s is unavailable: %s", self.url, exc)
+            raise StorageUnavailable(f"the trace storage is unavailable ({type(exc).__name__})") from exc
 
     def open_upload(self, job_id: str) -> BinaryIO:
         """A new upload of job ``job_id``, for writing (its folder is created)."""

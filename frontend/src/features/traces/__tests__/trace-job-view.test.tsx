@@ -9,6 +9,7 @@ import { server } from '@/testing/mocks/server';
 import { renderWithProviders } from '@/testing/test-utils';
 
 import { TraceJobView } from '../components/trace-job-view';
+import { traceOwnerTokens } from '../lib/owner-tokens';
 
 const done = fixtures.traceJobDone;
 const id = done.id;
@@ -42,13 +43,15 @@ describe('TraceJobView', () => {
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
-  it('cancels a running job (DELETE) and says so once the server has stopped it', async () => {
+  it('cancels a running job (DELETE with its owner token) and says so once the server has stopped it', async () => {
     let cancelled = false;
+    traceOwnerTokens.remember(id, 'token-from-the-upload');
     server.use(
       http.get(`*/api/v1/traces/${id}`, () =>
         HttpResponse.json(cancelled ? { ...running, status: 'cancelled', cancel_requested: true } : running),
       ),
-      http.delete(`*/api/v1/traces/${id}`, () => {
+      http.delete(`*/api/v1/traces/${id}`, ({ request }) => {
+        if (request.headers.get('X-Owner-Token') !== 'token-from-the-upload') return HttpResponse.json({ detail: 'no' }, { status: 403 });
         cancelled = true;
         return HttpResponse.json({ ...running, cancel_requested: true }, { status: 202 });
       }),

@@ -4,6 +4,7 @@ import { ApiError } from '@/lib/api-error';
 import { fixtures } from '@/testing/mocks/fixtures';
 
 import { uploadTrace } from '../api/upload-trace';
+import { traceOwnerTokens } from '../lib/owner-tokens';
 
 /** A stand-in XMLHttpRequest: records what is sent and answers as told. */
 class FakeXhr {
@@ -63,8 +64,9 @@ describe('uploadTrace', () => {
     expect(await sent.text()).toBe('time_s,op,offset,size\n');
     xhr.upload.progress.forEach((f) => f({ lengthComputable: true, loaded: 11, total: 22 }));
     expect(progress).toHaveBeenCalledWith({ loaded: 11, total: 22 });
-    xhr.answer(202, { id: 'abc', status: 'queued' });
-    await expect(done).resolves.toEqual({ id: 'abc', status: 'queued' });
+    xhr.answer(202, { id: 'abc', status: 'queued', owner_token: 'token-of-abc' });
+    await expect(done).resolves.toEqual({ id: 'abc', status: 'queued', owner_token: 'token-of-abc' });
+    expect(traceOwnerTokens.of('abc')).toBe('token-of-abc'); // cancelling the job needs it
   });
 
   it('rejects with the API error, the rejection body kept', async () => {

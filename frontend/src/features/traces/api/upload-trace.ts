@@ -6,6 +6,8 @@ import type { TraceJobCreated } from '@/lib/api-types';
 import { env } from '@/config/env';
 import { postWithProgress, type UploadProgress } from '@/lib/upload';
 
+import { traceOwnerTokens } from '../lib/owner-tokens';
+
 type Query = NonNullable<operations['traces-create']['parameters']['query']>;
 
 /** The analysis options of `POST /api/v1/traces` (query parameters); an option the form leaves
@@ -25,13 +27,16 @@ export type UploadTraceInput = {
  * `POST /api/v1/traces`: the trace as the multipart field `file`, the options as query
  * parameters; 202 with the job id. Sent with XMLHttpRequest for its upload progress (fetch has
  * none). A 400 (not a readable trace) is an {@link ApiError} whose `body` is the API's
- * `TraceRejection` (with samples of the bad lines).
+ * `TraceRejection` (with samples of the bad lines). The job's owner token (needed to cancel or
+ * delete it) is kept in this browser.
  */
-export function uploadTrace({ file, options, onProgress, signal }: UploadTraceInput): Promise<TraceJobCreated> {
+export async function uploadTrace({ file, options, onProgress, signal }: UploadTraceInput): Promise<TraceJobCreated> {
   const url = buildUrl(env.API_BASE_URL, '/api/v1/traces', undefined, options);
   const form = new FormData();
   form.append('file', file, file.name ?? 'trace');
-  return postWithProgress<TraceJobCreated>(url, form, { onProgress, signal });
+  const created = await postWithProgress<TraceJobCreated>(url, form, { onProgress, signal });
+  traceOwnerTokens.remember(created.id, created.owner_token);
+  return created;
 }
 
 /** Upload a trace; resolves with the job to follow. */
