@@ -42,13 +42,17 @@ def test_an_evaluation_names_each_parts_status_and_the_hdd_class_error(client: T
     )
 
 
-def test_an_all_flash_array_says_its_class_has_no_out_of_sample_rows(client: TestClient) -> None:
+def test_an_all_flash_array_quotes_its_class_error_from_the_shipped_table(client: TestClient) -> None:
     result = post(client, "evaluate", X70)
 
     error = result["model_error"]
     assert error["system_class"] == "all_flash"
-    assert (error["median_pct"], error["p90_pct"], error["rows"]) == (None, None, 0)
-    assert "unknown" in error["text"]
+    expected = SHIPPED["classes"]["all_flash"]["expected"]
+    assert (error["median_pct"], error["p90_pct"], error["rows"]) == (
+        expected["median_pct"],
+        expected["p90_pct"],
+        expected["rows"],
+    )
     assert result["calibration"]["parts"]["controller"]["status"] == "estimate"
     assert "no published per-I/O cost for this model" in result["calibration"]["parts"]["controller"]["note"]
 
