@@ -31,7 +31,8 @@ export default defineConfig({
     include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
-    // page tests render whole lazy routes: give slow machines room
-    testTimeout: 20_000,
+    // page tests render whole lazy routes and type into many fields: 5-20 s each on this 2-core
+    // machine under load (the suite runs beside pytest's workers), so give them room
+    testTimeout: 60_000,
   },
 });
