@@ -11,12 +11,14 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help venv install frontend-install frontend-build migrate run dev test lint typecheck \
         test-models test-backend test-frontend test-e2e chromium poppler wrk validate bench bench-figures bench-api bench-count bench-ui reliability lock openapi clean \
-        check-python check-node check-postgres screenshots readme-figures
+        check-python check-node check-postgres screenshots readme-figures model-error calibrate
 
 help:
 	@echo "make run       install, build the UI, migrate and serve on http://$(HOST):$(PORT)"
 	@echo "make test      lint, type checks, pytest (models, backend on SQLite + PostgreSQL), vitest, e2e"
 	@echo "make validate  predicted vs published measurements, non-zero exit if a gate fails"
+	@echo "make calibrate fit the scale-out CPU costs to published rows and write them into the fixtures"
+	@echo "make model-error  rewrite fixtures/calibration/model_error.yaml from what make validate computes"
 	@echo "make bench     engine and API benchmarks (CPU time per call)"
 	@echo "make bench-figures  rewrite the README's engine speed table from a CPU-timed benchmark run"
 	@echo "make dev       API with reload + Vite dev server"
@@ -124,6 +126,16 @@ test: check-python check-node check-postgres install frontend-install chromium p
 
 validate: install
 	$(BIN)/python -m models.validation fixtures/validation
+
+# Fit the software-defined nodes' CPU costs to the rows named in fixtures/calibration/scale_out_fit.yaml
+# and write them (values, residuals, date) into the fixtures; then the model-error table again
+calibrate: install
+	$(BIN)/python scripts/calibrate.py
+	$(BIN)/python -m models.validation fixtures/validation --write-model-error >/dev/null
+
+# fixtures/calibration/model_error.yaml: the per-class errors make validate prints, shipped for the API
+model-error: install
+	$(BIN)/python -m models.validation fixtures/validation --write-model-error
 
 # The README's validation summary table, rewritten from what `make validate` prints now
 readme-figures: install

@@ -15,6 +15,7 @@ from models.base import Frozen, NonNegFloat, Pct, PositiveFloat
 from models.controller import ControllerSpec, HaMode
 from models.drives import DriveSpec
 from models.ports import PortGroup
+from models.provenance import ConfigurationCalibration
 from models.raid import RaidLayout
 
 
@@ -283,6 +284,13 @@ class Configuration(Frozen):
     )
     cluster: Cluster | None = Field(
         default=None, description="nodes of a clustered or scale-out system and what one node adds"
+    )
+    calibration: ConfigurationCalibration | None = Field(
+        default=None,
+        description=(
+            "per part (drives, controller, cache, ports) how calibrated the records it was built from are "
+            "(models/provenance.py); None: estimate (user) throughout"
+        ),
     )
 
     @model_validator(mode="after")

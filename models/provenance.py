@@ -32,12 +32,15 @@ none is ``estimate (user)`` throughout (:func:`user_estimate`).
 from __future__ import annotations
 
 import re
+import statistics
 from enum import StrEnum
-from typing import Self
+from pathlib import Path
+from typing import Any, Self
 
+import yaml
 from pydantic import Field, model_validator
 
-from models.base import Frozen
+from models.base import Frozen, Output
 
 PARTS = ("drives", "controller", "cache", "ports")
 """The parts a result's calibration reports, in order."""
@@ -136,3 +139,413 @@ def user_estimate(note: str = "custom record without a stated source") -> PartCa
 def weakest(parts: list[PartCalibration]) -> CalibrationStatus:
     """The least calibrated status among ``parts``."""
     return max((p.status for p in parts), key=lambda s: s.rank)
+
+
+class ConfigurationCalibration(Frozen):
+    """Every part of one configuration: its status and sources (``build_configuration`` fills it
+    from the catalog or custom records; a configuration given whole states it or is
+    ``estimate (user)`` throughout). ``drives`` is the least calibrated of the pools' drives."""
+
+    drives: PartCalibration
+    controller: PartCalibration
+    cache: PartCalibration
+    ports: PartCalibration
+
+    def part(self, name: str) -> PartCalibration:
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+
+def configuration_calibration(
+    array: ArrayCalibration | None,
+    drives: list[PartCalibration | None],
+    controller: PartCalibration | None = None,
+) -> ConfigurationCalibration:
+    """The parts of a configuration built from an array record, its drives and (when a custom
+    controller record replaces the array's) that controller's own calibration. A record that states
+    none is ``estimate (user)``."""
+    drive_parts = [d if d is not None else user_estimate() for d in drives] or [user_estimate()]
+    worst = max(drive_parts, key=lambda p: p.status.rank)
+    sources = list(dict.fromkeys(k for p in drive_parts for k in p.sources))
+    return ConfigurationCalibration(
+        drives=worst.model_copy(update={"sources": sources}),
+        controller=controller if controller is not None else (array.controller if array else user_estimate()),
+        cache=array.cache if array else user_estimate(),
+        ports=array.ports if array else user_estimate(),
+    )
+
+
+# ---- how far off a class of system has been: make validate's tables, shipped as a fixture ---------
+
+
+class SystemClass(StrEnum):
+    """Classes of system the validation tables summarize (:func:`classify`)."""
+
+    HDD = "hdd"
+    HYBRID = "hybrid"
+    ALL_FLASH = "all_flash"
+    SCALE_OUT = "scale_out"
+    STREAMING = "streaming"
+
+    @property
+    def label(self) -> str:
+        return _CLASS_LABELS[self]
+
+
+_CLASS_LABELS = {
+    SystemClass.HDD: "HDD arrays",
+    SystemClass.HYBRID: "hybrid (flash cache or tiering)",
+    SystemClass.ALL_FLASH: "dual-controller all-flash",
+    SystemClass.SCALE_OUT: "scale-out and software-defined",
+    SystemClass.STREAMING: "streaming",
+}
+
+STREAMING_MIN_KIB = 64.0
+"""A phase streams when its I/Os are mostly sequential (random share <= 20%) and at least this
+large on average [KiB]."""
+
+
+def classify(configuration: Any, workloads: list[Any]) -> SystemClass:
+    """The class of system whose validation errors apply to this configuration and load.
+
+    ``streaming`` when streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry
+    at least half the front-end bytes; else ``scale_out`` for a cluster that grows in single nodes
+    or keeps copies on other nodes; else by the drives: every pool flash and no flash cache is
+    ``all_flash``, any flash (a pool, a flash cache, tiering) beside disks ``hybrid``, else ``hdd``.
+    """
+    cluster, arch = configuration.cluster, configuration.architecture
+    return classify_parts(
+        streaming=is_streaming(workloads),
+        scale_out=(cluster is not None and cluster.unit == "node") or (arch is not None and arch.copies > 1),
+        flash_pools=[p.drive.kind != "hdd" for p in configuration.pools],
+        flash_cached=configuration.cache.flash_cache_gb > 0 or configuration.tiering is not None,
+    )
+
+
+def is_streaming(workloads: list[Any]) -> bool:
+    """Streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry half the bytes or more."""
+    total = streamed = 0.0
+    for w in workloads:
+        for p in w.phases:
+            mb = p.effective_mb_s
+            total += mb
+            if p.random_pct <= 20.0 and p.mean_size_kib >= STREAMING_MIN_KIB:
+                streamed += mb
+    return total > 0 and streamed >= 0.5 * total
+
+
+def classify_parts(
+    *, streaming: bool, scale_out: bool, flash_pools: list[bool], flash_cached: bool
+) -> SystemClass:
+    """:func:`classify` from its facts (streaming load, single-node cluster or copies on other
+    nodes, which pools are flash, a flash cache or tiering)."""
+    if streaming:
+        return SystemClass.STREAMING
+    if scale_out:
+        return SystemClass.SCALE_OUT
+    if flash_pools and all(flash_pools):
+        return SystemClass.ALL_FLASH
+    if any(flash_pools) or flash_cached:
+        return SystemClass.HYBRID
+    return SystemClass.HDD
+
+
+class ErrorSummary(Frozen):
+    """|predicted - measured| / measured of a set of validation rows [%]."""
+
+    rows: int = Field(ge=0)
+    median_pct: float | None = None
+    p90_pct: float | None = None
+    max_pct: float | None = None
+
+
+class ClassErrors(Frozen):
+    """One class of system in the validation tables: each basis, and the expected error (the
+    cross-validated and out-of-sample rows pooled; none when the class has no such rows)."""
+
+    in_sample: ErrorSummary
+    cross_validated: ErrorSummary
+    out_of_sample: ErrorSummary
+    expected: ErrorSummary
+    records: list[str] = Field(default_factory=list, description="validation records behind the rows")
+
+
+class ModelErrorTable(Frozen):
+    """``fixtures/calibration/model_error.yaml``: written by ``make validate``, read by the API."""
+
+    generated_by: str
+    catalog_version: str | None = None
+    inputs_sha256: str = Field(description="digest of the validation, calibration and catalog files used")
+    classes: dict[SystemClass, ClassErrors]
+    overall: ErrorSummary | None = Field(
+        default=None, description="every class's cross-validated and out-of-sample rows pooled"
+    )
+
+
+class ModelError(Output):
+    """How far off this class of system has been in the validation tables (``make validate``)."""
+
+    system_class: SystemClass
+    label: str
+    median_pct: float | None = Field(
+        description="median |error| of cross-validated and out-of-sample rows [%]"
+    )
+    p90_pct: float | None = Field(description="90th percentile |error| of those rows [%]")
+    rows: int
+    basis: str
+    text: str
+
+
+class ResultCalibration(Output):
+    """What a result rests on: every part's status and sources, and which parts are estimates."""
+
+    parts: ConfigurationCalibration
+    estimated: list[str] = Field(description="parts whose status is an estimate")
+    text: str
+    margins: list[Margin] = Field(
+        default_factory=list,
+        description="estimated parts taken at the pessimistic end of their class's error band (calibration_margin)",
+    )
+    margin_cost: str | None = Field(
+        default=None, description="what the margins cost (sizing: the drives they add)"
+    )
+
+
+def summarize_errors(errors: list[float]) -> ErrorSummary:
+    """Median, 90th percentile (linear interpolation) and maximum of absolute errors [%]."""
+    if not errors:
+        return ErrorSummary(rows=0)
+    a = sorted(abs(e) for e in errors)
+    pos = 0.9 * (len(a) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(a) - 1)
+    p90 = a[lo] + (a[hi] - a[lo]) * (pos - lo)
+    return ErrorSummary(
+        rows=len(a), median_pct=round(statistics.median(a), 1), p90_pct=round(p90, 1), max_pct=round(a[-1], 1)
+    )
+
+
+def model_error(system_class: SystemClass, table: ModelErrorTable | None) -> ModelError:
+    """The expected error of ``system_class`` from the shipped table (none: stated as unknown)."""
+    entry = None if table is None else table.classes.get(system_class)
+    label = system_class.label
+    if entry is None or entry.expected.rows == 0:
+        return ModelError(
+            system_class=system_class,
+            label=label,
+            median_pct=None,
+            p90_pct=None,
+            rows=0,
+            basis="no cross-validated or out-of-sample validation row of this class",
+            text=f"{label}: no published measurement of this class has been predicted out of sample; "
+            "how far off the model is here is unknown",
+        )
+    e = entry.expected
+    basis = (
+        f"make validate: {e.rows} cross-validated and out-of-sample rows "
+        f"({entry.cross_validated.rows} + {entry.out_of_sample.rows}) from {', '.join(entry.records)}"
+    )
+    return ModelError(
+        system_class=system_class,
+        label=label,
+        median_pct=e.median_pct,
+        p90_pct=e.p90_pct,
+        rows=e.rows,
+        basis=basis,
+        text=f"{label}: predictions of published measurements were off by {e.median_pct:g}% (median) and "
+        f"{e.p90_pct:g}% (90th percentile) over {e.rows} rows not fitted to",
+    )
+
+
+def result_calibration(configuration: Any) -> ResultCalibration:
+    """The configuration's parts (``estimate (user)`` throughout when it states none) and a line."""
+    parts: ConfigurationCalibration | None = configuration.calibration
+    if parts is None:
+        u = user_estimate("configuration given whole, without a calibration")
+        parts = ConfigurationCalibration(drives=u, controller=u, cache=u, ports=u)
+    estimated = [n for n in PARTS if parts.part(n).status.is_estimate]
+    words = []
+    for n in PARTS:
+        p = parts.part(n)
+        keys = "".join(f" [{k}]" for k in p.sources)
+        words.append(f"{n}: {p.status.value}{keys}")
+    return ResultCalibration(parts=parts, estimated=estimated, text="; ".join(words))
+
+
+class Assessment(Output):
+    """What a result rests on and how far off it may be."""
+
+    calibration: ResultCalibration
+    model_error: ModelError
+
+
+def assess(configuration: Any, workloads: list[Any], table: ModelErrorTable | None) -> Assessment:
+    """The calibration of ``configuration``'s parts and the expected error of its class of system."""
+    return Assessment(
+        calibration=result_calibration(configuration),
+        model_error=model_error(classify(configuration, workloads), table),
+    )
+
+
+MODEL_ERROR_FILE = Path("calibration") / "model_error.yaml"
+"""Where the model-error table ships, relative to the fixtures folder (written by ``make model-error``)."""
+
+
+def load_model_error_table(path: Path) -> ModelErrorTable | None:
+    """The shipped table at ``path`` (``fixtures/calibration/model_error.yaml``); None when absent.
+    A malformed file raises ``ValueError`` naming it (the API fails at start)."""
+    if not path.is_file():
+        return None
+    try:
+        return ModelErrorTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (ValueError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+# ---- conservative by default: estimated parts at the pessimistic end of their class's band --------
+
+
+class CalibrationMargin(StrEnum):
+    """How estimated parts are sized: at the pessimistic end of their class's error band (the
+    default), or as their records state them."""
+
+    PESSIMISTIC = "pessimistic"
+    AS_STATED = "as_stated"
+
+
+class Margin(Output):
+    """One estimated part taken at the pessimistic end of its class's error band."""
+
+    part: str
+    status: CalibrationStatus
+    factor: float = Field(description="its costs and times multiplied, its rates divided, by this")
+    band_pct: float = Field(description="the 90th-percentile |error| the factor comes from [%]")
+    basis: str
+    text: str
+
+
+CONTROLLER_COSTS = (
+    "cpu_us_read_hit",
+    "cpu_us_read_miss",
+    "cpu_us_write",
+    "cpu_us_per_kib",
+    "cpu_us_per_backend_io",
+)
+CONTROLLER_RATES = ("max_iops", "max_mb_s", "backend_mb_s")
+DRIVE_TIMES = (
+    "avg_read_seek_ms",
+    "avg_write_seek_ms",
+    "track_to_track_ms",
+    "read_latency_us",
+    "write_latency_us",
+)
+DRIVE_RATES = ("media_rate_mb_s", "read_iops_4k", "write_iops_4k", "steady_write_iops_4k", "seq_write_mb_s")
+
+
+def scaled_controller(ctrl: Any, f: float) -> Any:
+    """A controller whose CPU costs are ``f`` times, and throughput ceilings ``1 / f`` times, its own."""
+    changes = {k: getattr(ctrl, k) * f for k in CONTROLLER_COSTS}
+    if ctrl.cpu_us_per_kib_written is not None:
+        changes["cpu_us_per_kib_written"] = ctrl.cpu_us_per_kib_written * f
+    changes.update({k: getattr(ctrl, k) / f for k in CONTROLLER_RATES if getattr(ctrl, k) is not None})
+    return ctrl.model_copy(update=changes)
+
+
+def scaled_drive(drive: Any, f: float) -> Any:
+    """A drive whose seek and latency times are ``f`` times, and rates ``1 / f`` times, its own."""
+    changes = {k: getattr(drive, k) * f for k in DRIVE_TIMES if getattr(drive, k) is not None}
+    changes.update({k: getattr(drive, k) / f for k in DRIVE_RATES if getattr(drive, k) is not None})
+    return drive.model_copy(update=changes)
+
+
+def with_model_error(configuration: Any, f: float) -> Any:
+    """Every controller and drive figure the model's error moves, moved by ``f`` (costs and times x f,
+    rates / f): the uncertainty analyses' ``model_error_factor``."""
+    if f == 1.0:
+        return configuration
+    return configuration.model_copy(
+        update={
+            "controller": scaled_controller(configuration.controller, f),
+            "pools": [p.model_copy(update={"drive": scaled_drive(p.drive, f)}) for p in configuration.pools],
+        }
+    )
+
+
+def margin_band(system_class: SystemClass, table: ModelErrorTable | None) -> tuple[float, str] | None:
+    """The 90th-percentile |error| [%] estimated parts of ``system_class`` are sized at, and its
+    basis: the class's own cross-validated and out-of-sample rows, else (a class no published row
+    has tested) every class's rows pooled. None without a table."""
+    if table is None:
+        return None
+    own = table.classes.get(system_class)
+    if own is not None and own.expected.rows and own.expected.p90_pct is not None:
+        return own.expected.p90_pct, f"the 90th percentile of {own.expected.rows} {system_class.label} rows"
+    pooled = table.overall
+    if pooled is None or not pooled.rows or pooled.p90_pct is None:
+        return None
+    return pooled.p90_pct, (
+        f"no published row tests {system_class.label}: the 90th percentile of all {pooled.rows} rows of every class"
+    )
+
+
+def with_margins(
+    configuration: Any, workloads: list[Any], table: ModelErrorTable | None
+) -> tuple[Any, list[Margin]]:
+    """``configuration`` with each estimated controller and drive part at the pessimistic end of
+    its class's band: CPU costs and drive times x f, throughput ceilings and drive rates / f, with
+    ``f = 1 + p90 / 100`` (:func:`margin_band`). Caches and ports are left as stated (a port count is
+    what is bought; the cache's hit ratio has its own uncertainty analysis). The configuration's
+    ``calibration`` is kept, so its parts still read as the records state them."""
+    band = margin_band(classify(configuration, workloads), table)
+    parts = result_calibration(configuration).parts
+    if band is None:
+        return configuration, []
+    pct, basis = band
+    f = 1.0 + pct / 100.0
+    margins: list[Margin] = []
+    update: dict[str, Any] = {}
+    ctrl_part = parts.controller
+    if ctrl_part.status.is_estimate:
+        update["controller"] = scaled_controller(configuration.controller, f)
+        margins.append(
+            Margin(
+                part="controller",
+                status=ctrl_part.status,
+                factor=round(f, 4),
+                band_pct=pct,
+                basis=basis,
+                text=f"controller ({ctrl_part.status.value}): CPU costs x {f:.3g} and throughput ceilings / {f:.3g}, "
+                f"the pessimistic end of the model's error ({basis}: {pct:g}%)",
+            )
+        )
+    if parts.drives.status.is_estimate:
+        update["pools"] = [
+            p.model_copy(update={"drive": scaled_drive(p.drive, f)}) for p in configuration.pools
+        ]
+        margins.append(
+            Margin(
+                part="drives",
+                status=parts.drives.status,
+                factor=round(f, 4),
+                band_pct=pct,
+                basis=basis,
+                text=f"drives ({parts.drives.status.value}): seek and latency x {f:.3g}, media rates and IOPS "
+                f"ratings / {f:.3g}, the pessimistic end of the model's error ({basis}: {pct:g}%)",
+            )
+        )
+    return (configuration.model_copy(update=update) if update else configuration), margins
+
+
+ResultCalibration.model_rebuild()
+Assessment.model_rebuild()
+
+
+def without_margins(sized: Any, original: Any) -> Any:
+    """A configuration sized with margins, with the original's controller and drive figures back
+    (its counts, nodes and cache as sized): what the user buys, read as its records state it."""
+    ctrl_fields = (*CONTROLLER_COSTS, *CONTROLLER_RATES, "cpu_us_per_kib_written")
+    ctrl = sized.controller.model_copy(update={k: getattr(original.controller, k) for k in ctrl_fields})
+    pools = [
+        p.model_copy(update={"drive": o.drive}) if p.name == o.name else p
+        for p, o in zip(sized.pools, original.pools, strict=False)
+    ]
+    return sized.model_copy(update={"controller": ctrl, "pools": pools})

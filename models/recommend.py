@@ -70,6 +70,7 @@ from models.drives import DriveKind
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
 from models.parameters import EngineParameters
+from models.provenance import ModelError, ResultCalibration
 from models.raid import RaidScheme
 from models.size import size
 from models.tco import RatioFlip, Tco
@@ -170,6 +171,12 @@ class RecommendedConfiguration(Output):
     )
     binding_constraint: str = Field(description="what fails with one group fewer, in words")
     on_pareto_front: bool
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
     scalar_fallback: bool = Field(
         default=False, description="re-sized with the scalar path because evaluate() disagreed at the limit"
     )

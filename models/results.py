@@ -19,6 +19,7 @@ from models.capacity import CapacityResult
 from models.cases import Verdict
 from models.checks import TOLERANCE, check_words, within
 from models.explain import Explained, number
+from models.provenance import ModelError, ResultCalibration
 
 
 class DegradedMode(StrEnum):
@@ -258,6 +259,12 @@ class EvaluationResult(Output):
     )
     bottleneck: str
     warnings: list[str]
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
     verdict: Verdict | None = Field(
         default=None,
         description="the design judged in every case (healthy, a drive failed, rebuilding, failover, cold "

@@ -80,11 +80,41 @@ def parse(text: str) -> list[Table]:
     return tables
 
 
+CLASS_TITLE = "Per class of system"
+
+
+def parse_classes(text: str) -> list[dict[str, str]]:
+    """The per-class table of the validation output: one {column: cell} per class of system."""
+    lines = text.splitlines()
+    for i, title in enumerate(lines[:-2]):
+        if title.startswith(CLASS_TITLE) and lines[i + 1].startswith("==="):
+            header = lines[i + 2]
+            out = []
+            for line in lines[i + 4 :]:
+                if not line.strip():
+                    break
+                out.append(_cells(header, line))
+            return out
+    raise ValueError(f"no {CLASS_TITLE!r} table in the validation output")
+
+
 def render(text: str) -> str:
     """The README section (markers included) for validation output ``text``."""
     tables = parse(text)
-    out = [
-        BEGIN,
+    classes = parse_classes(text)
+    columns = ("class", "in-sample", "cross-validated", "out-of-sample", "expected (CV + out-of-sample)")
+    out = [BEGIN]
+    if classes:
+        out += [
+            "Per class of system (rows: median / 90th percentile / max absolute error; 'expected' pools the",
+            "cross-validated and out-of-sample rows, the figure every answer's `model_error` quotes):",
+            "",
+            "| class | in-sample | cross-validated | out-of-sample | expected |",
+            "|---|---|---|---|---|",
+        ]
+        out += ["| " + " | ".join(c[k] for k in columns) + " |" for c in classes]
+        out.append("")
+    out += [
         "| table | rows | median abs. error | max abs. error | gates | failed |",
         "|---|---|---|---|---|---|",
     ]

@@ -35,6 +35,7 @@ from backend.app.imports.routes import TIMELINE_BODY_BYTES, UPLOAD_PATHS
 from backend.app.ui import mount_ui
 from models import ENGINE_VERSION
 from models.catalog import load_calibration
+from models.provenance import MODEL_ERROR_FILE, load_model_error_table
 
 API_PREFIX = "/api/v1"
 
@@ -162,6 +163,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.session_factory = create_session_factory(engine)
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
+    # per-class model error from make validate (fixtures/calibration/model_error.yaml); fails fast
+    app.state.model_errors = load_model_error_table(settings.fixtures_dir / MODEL_ERROR_FILE)
 
     body_limits = {
         f"{API_PREFIX}/traces": settings.max_trace_bytes,

@@ -80,8 +80,22 @@ def test_the_figures_section_is_made_from_the_printed_summary_lines_and_rows() -
             ),
         ]
     )
-    section = readme_figures.render(printed)
+    classes = "\n".join(
+        [
+            "Per class of system: rows: median / p90 / max |error|",
+            "=====================================================",
+            "class       in-sample                cross-validated  out-of-sample            expected (CV + out-of-sample)",
+            "----------  -----------------------  ---------------  -----------------------  -----------------------------",
+            "HDD arrays  2: 6.0% / 9.2% / 10.0%   -                1: 5.0% / 5.0% / 5.0%    1: 5.0% / 5.0% / 5.0%",
+        ]
+    )
+    section = readme_figures.render(printed + "\n\n" + classes)
 
+    # the per-class table as printed, cell by cell
+    assert (
+        "| HDD arrays | 2: 6.0% / 9.2% / 10.0% | - | 1: 5.0% / 5.0% / 5.0% | 1: 5.0% / 5.0% / 5.0% |"
+        in section
+    )
     assert "| in-sample | 3 | 6.0% | 10.0% | 2 | 0 |" in section
     assert "| cross-validated | 1 | 30.0% | 30.0% | 1 | 0 |" in section
     assert "| out-of-sample | 1 | 5.0% | 5.0% | 0 | 0 |" in section

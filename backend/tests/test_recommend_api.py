@@ -34,6 +34,15 @@ def test_recommend_returns_configurations_that_meet_every_window_best_first(clie
     assert body["stats"]["candidates"] > body["stats"]["families"] > 0
 
 
+def test_each_recommended_configuration_says_what_it_rests_on(client: TestClient) -> None:
+    response = recommend(client, constraints=SMALL, limit=2)
+
+    assert response.status_code == 200, response.text
+    for item in response.json()["configurations"]:
+        assert item["calibration"]["parts"]["controller"]["status"] in {"fitted", "estimate"}
+        assert item["model_error"]["system_class"] in {"hdd", "hybrid", "all_flash"}
+
+
 def test_a_returned_configuration_evaluates_the_same_through_evaluate(client: TestClient) -> None:
     item = recommend(client, constraints=SMALL, limit=1).json()["configurations"][0]
 

@@ -14,6 +14,7 @@ from models.cluster import node_label, nodes_needed, with_nodes
 from models.configuration import CacheConfig, Cluster, Configuration, DrivePool
 from models.drives import DriveSpec
 from models.ports import PortGroup
+from models.provenance import configuration_calibration
 from models.raid import RaidScheme
 
 
@@ -116,6 +117,9 @@ def build_configuration(
         capacity=array.capacity,
         architecture=array.architecture,
         cluster=cluster,
+        calibration=configuration_calibration(
+            array.calibration, [drive.calibration], array.controller.calibration
+        ),
     )
     return config if cluster is None or nodes is None else with_nodes(config, nodes)
 

@@ -28,6 +28,7 @@ from models.configuration import Configuration, HeadroomTargets
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.naming import configuration_name
+from models.provenance import user_estimate
 from models.raid import WAFL_SCHEMES, RaidLayout, RaidScheme
 from models.support import as_hypothetical, offering_array
 
@@ -154,6 +155,10 @@ def resolve_reference(
         controller = custom(ref.controller_id)
         if not isinstance(controller, ControllerSpec):
             raise InputError("controller_id", f"unknown custom controller {ref.controller_id!r}")
+        if (
+            controller.calibration is None
+        ):  # a custom controller states its own calibration, or is estimate (user)
+            controller = controller.model_copy(update={"calibration": user_estimate()})
         array = array.model_copy(update={"controller": controller})
     scheme = ref.raid_scheme or array.default_raid
     if ref.hypothetical:

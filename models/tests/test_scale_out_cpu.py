@@ -19,8 +19,6 @@ from models.controller import ControllerSpec, controller_load, cpu_seconds_per_s
 from models.evaluate import evaluate
 from models.raid import RaidLayout, RaidScheme, chunk_read_ops, chunk_write_ops
 from models.tests.test_flash import writes_only
-from models.validation import ValidationContext
-from models.validation.scale_out import fit_costs
 from models.workload import Phase, Workload
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -189,15 +187,16 @@ def test_a_negative_cpu_per_kib_written_is_refused_naming_the_field():
 
 
 def test_the_catalog_ceph_node_carries_the_per_kib_written_cost_fitted_to_the_clyso_4mib_write():
-    # the catalog states 3.0 us, rounded from the open fit of the in-sample row write_4m_30osd
+    # make calibrate fits it to the in-sample row write_4m_30osd (scale_out_fit.yaml) and writes it
     catalog = load_catalog(FIXTURES)
-    doc = yaml.safe_load((FIXTURES / "validation" / "flash_scale_out.yaml").read_text())
-    record = next(r for r in doc["records"] if r["id"] == "clyso_dell_r6615_ceph_quincy")
-    assert record["fit"]["cpu_us_per_kib_written"] == "write_4m_30osd"
-    costs = fit_costs(record, ValidationContext(calibration={}, catalog=catalog))
+    fit = yaml.safe_load((FIXTURES / "calibration" / "scale_out_fit.yaml").read_text())["fits"][0]
+    assert fit["target"] == "catalog:ceph-nvme-reference"
+    assert fit["parameters"]["cpu_us_per_kib_written"]["rows"] == [
+        "clyso_dell_r6615_ceph_quincy/write_4m_30osd"
+    ]
     stated = catalog.arrays["ceph-nvme-reference"].controller.cpu_us_per_kib_written
-    assert stated is not None
-    assert costs["cpu_us_per_kib_written"] == pytest.approx(stated, rel=0.02)
+    assert stated == pytest.approx(fit["values"]["cpu_us_per_kib_written"], rel=1e-9)
+    assert stated == pytest.approx(3.0, rel=0.02)  # 15 GiB/s of 4 MiB writes on 30 OSDs, 3 copies
 
 
 def test_shared_ports_carry_the_front_end_and_the_traffic_between_nodes_by_hand():

@@ -16,7 +16,7 @@ RECORD = {
         "drive": "nvme-pm9a3-1920",
         "nodes": 4,
         "drives_per_node": 2,
-        "cores_per_node": 32,
+        "controller": "node-32",
         "capacity_tb": 10,
     },
     "tolerance_pct": 25,
@@ -25,18 +25,29 @@ RECORD = {
 
 @pytest.fixture(scope="module")
 def ctx() -> ValidationContext:
-    return ValidationContext(calibration={}, catalog=load_catalog(FIXTURES))
+    node = {
+        "id": "node-32",
+        "base": "ceph-nvme-reference",
+        "hardware": {"cores": 32},
+        "source": "a test node",
+    }
+    return ValidationContext(
+        calibration={"custom_hardware": {"records": [node]}}, catalog=load_catalog(FIXTURES)
+    )
 
 
 def test_random_4k_writes_with_three_copies_keep_busy_the_cores_their_catalog_costs_add_up_to(ctx):
-    # the shipped node: 177 us per write and per copy, 3.0 us per KiB written (every copy), 5 us per
-    # back-end I/O; 10,000 writes/s of 4 KiB with 3 copies:
-    #   ops  10,000 x 177 + 20,000 copies x 177 = 5,310,000 us/s
-    #   KiB  (40,000 + 80,000 copy KiB) x 3.0 = 360,000 us/s
+    # the shipped node: w us per write and per copy, k us per KiB written (every copy), 5 us per
+    # back-end I/O (w, k: make calibrate's values); 10,000 writes/s of 4 KiB with 3 copies:
+    #   ops  10,000 x w + 20,000 copies x w = 30,000 w us/s
+    #   KiB  (40,000 + 80,000 copy KiB) x k = 120,000 k us/s
     #   back end: one drive write per copy, 30,000 x 5 us = 150,000 us/s
-    # 5,820,000 us/s = 5.82 core-seconds per second -> 5.82 cores (no data-service multipliers)
+    # (30,000 w + 120,000 k + 150,000) / 10^6 core-seconds per second (no data-service multipliers)
+    node = ctx.catalog.arrays["ceph-nvme-reference"].controller
+    w, k = node.cpu_us_write, node.cpu_us_per_kib_written
+    assert node.cpu_us_per_backend_io == 5.0
     m = {"id": "w", "copies": 3, "read_pct": 0, "size_kib": 4, "iops": 10000}
-    assert predicted_cores(RECORD, m, ctx) == pytest.approx(5.82, rel=1e-9)
+    assert predicted_cores(RECORD, m, ctx) == pytest.approx((30000 * w + 120000 * k + 150000) / 1e6, rel=1e-9)
 
 
 def test_cores_grow_in_proportion_to_the_throughput(ctx):

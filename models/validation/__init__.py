@@ -50,6 +50,7 @@ class Row:
     expect: bool | None = field(default=None)  # for boolean checks (e.g. "bottleneck is controller")
     basis: str = IN_SAMPLE  # one of BASES: which table the row belongs to
     known_failure: str | None = None  # a failing gate the record expects (why); not counted as failed
+    system_class: str = ""  # models.provenance.SystemClass of the system measured ("" for none)
 
     @property
     def failed(self) -> bool:

@@ -6,7 +6,24 @@ import argparse
 import sys
 from pathlib import Path
 
-from models.validation.runner import format_report, run_all
+import yaml
+
+from models.validation.runner import (
+    MODEL_ERROR_FILE,
+    class_errors,
+    dump_model_error_table,
+    format_class_table,
+    format_report,
+    model_error_table,
+    run_all,
+)
+
+
+def _catalog_version(fixtures: Path) -> str | None:
+    index = fixtures / "catalog" / "catalog.yaml"
+    if not index.is_file():
+        return None
+    return str(yaml.safe_load(index.read_text(encoding="utf-8")).get("catalog_version"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,9 +33,22 @@ def main(argv: list[str] | None = None) -> int:
         "--calibration", type=Path, default=None, help="calibration folder (default: ../calibration)"
     )
     ap.add_argument("--catalog", type=Path, default=None, help="catalog folder (default: ../catalog)")
+    ap.add_argument(
+        "--write-model-error",
+        action="store_true",
+        help="write the per-class errors to <fixtures>/calibration/model_error.yaml (the API's model_error)",
+    )
     args = ap.parse_args(argv)
     rows = run_all(args.directory, args.calibration, args.catalog)
     print(format_report(rows))
+    classes = class_errors(rows)
+    print()
+    print(format_class_table(classes))
+    if args.write_model_error:
+        fixtures = args.directory.parent
+        table = model_error_table(rows, fixtures, _catalog_version(fixtures))
+        (fixtures / MODEL_ERROR_FILE).write_text(dump_model_error_table(table), encoding="utf-8")
+        print(f"\nwrote {fixtures / MODEL_ERROR_FILE}")
     failed = [r for r in rows if r.failed]
     gates = sum(1 for r in rows if r.gate)
     print(f"\nAll tables: {len(rows)} rows, {gates} gates, {len(failed)} gates failed")

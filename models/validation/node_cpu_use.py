@@ -1,7 +1,7 @@
 """Validation handler: processor cores a published cluster used (``kind: node_cpu_use``).
 
 A record names catalog hardware and a tested cluster like a ``flash_scale_out`` record (array,
-drive, nodes, drives and cores per node) and measurements of a workload at a stated throughput with
+drive, nodes, drives per node; the node a custom record of custom_hardware.yaml when the catalog lacks it) and measurements of a workload at a stated throughput with
 the cores the storage software used there (``cores_used``: a number or a ``[low, high]`` range over
 the whole cluster). The engine evaluates the workload at that throughput with the shipped catalog
 node's per-I/O costs (no cost is fitted to these rows) and predicts the cores it keeps busy::
@@ -20,13 +20,17 @@ from typing import Any
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
 from models.validation import OUT_OF_SAMPLE, Row, ValidationContext, handler
-from models.validation.scale_out import _BASE_IOPS, _config, _workload
+from models.validation.scale_out import _BASE_IOPS, _config, _workload, node_controller
 
 
 def predicted_cores(record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext) -> float:
     """Cores the engine keeps busy over the cluster at measurement ``m``'s throughput."""
     model = record["model"]
-    cfg = _config(record, m, ctx, {})
+    if "cores_per_node" in model or "shared_ports" in model:
+        raise ValueError(
+            f"{record['id']}: validation predicts from shipped values only (name a custom node record)"
+        )
+    cfg = _config(record, m, ctx)
     wl = _workload(m, model["capacity_tb"])
     at = evaluate(
         wl, cfg, params=EngineParameters(), load_scale=float(m["iops"]) / _BASE_IOPS, cold_cache=False
@@ -35,7 +39,7 @@ def predicted_cores(record: dict[str, Any], m: dict[str, Any], ctx: ValidationCo
     if busy is None:
         raise SystemExit(f"{record['id']}/{m['id']}: the engine gave no controller utilization")
     nodes = int(m.get("nodes", model["nodes"]))
-    return float(busy) / 100.0 * float(model["cores_per_node"]) * nodes
+    return float(busy) / 100.0 * float(node_controller(record, ctx).cores) * nodes
 
 
 @handler("node_cpu_use")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import pkgutil
 import statistics
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,14 @@ import yaml
 
 import models.validation as pkg
 from models.explain import fmt
+from models.provenance import (
+    MODEL_ERROR_FILE,
+    ClassErrors,
+    ErrorSummary,
+    ModelErrorTable,
+    SystemClass,
+    summarize_errors,
+)
 from models.validation import (
     BASES,
     CROSS_VALIDATED,
@@ -73,11 +83,114 @@ def run_all(
         if kind not in HANDLERS:
             raise SystemExit(f"{directory / name}.yaml: no handler for kind {kind!r}")
         records = doc.get("records", [])
+        found: list[Row] = []
         for record in records:
-            rows.extend(HANDLERS[kind](record, ctx))
+            found.extend(HANDLERS[kind](record, ctx))
         if kind in CROSS_VALIDATORS:
-            rows.extend(CROSS_VALIDATORS[kind](records, ctx))
+            found.extend(CROSS_VALIDATORS[kind](records, ctx))
+        # a row's class of system: the handler's (from the configuration it evaluated), else the record's
+        classes = {r["id"]: str(r.get("system_class", "")) for r in records}
+        rows.extend(
+            r if r.system_class else replace(r, system_class=classes.get(r.record, "")) for r in found
+        )
     return rows
+
+
+CLASS_BASES = (IN_SAMPLE, CROSS_VALIDATED, OUT_OF_SAMPLE)
+"""The bases summarized per class of system (the standard method compares no measurement)."""
+
+
+def _numeric_errors(rows: list[Row]) -> list[float]:
+    return [e for r in rows if r.expect is None and (e := r.error_pct) is not None]
+
+
+def class_errors(rows: list[Row]) -> dict[SystemClass, ClassErrors]:
+    """Per class of system: the error summary of each basis and the expected error (cross-validated
+    and out-of-sample rows pooled: the rows no shipped value was fitted to)."""
+    unknown = {r.system_class for r in rows if r.basis in CLASS_BASES} - {c.value for c in SystemClass}
+    if unknown:
+        missing = sorted({r.record for r in rows if r.system_class in unknown and r.basis in CLASS_BASES})
+        raise ValueError(f"validation rows without a known system_class {sorted(unknown)}: records {missing}")
+    out: dict[SystemClass, ClassErrors] = {}
+    for cls in SystemClass:
+        mine = [r for r in rows if r.system_class == cls.value and r.basis in CLASS_BASES]
+        by = {b: [r for r in mine if r.basis == b] for b in CLASS_BASES}
+        held_out = by[CROSS_VALIDATED] + by[OUT_OF_SAMPLE]
+        out[cls] = ClassErrors(
+            in_sample=summarize_errors(_numeric_errors(by[IN_SAMPLE])),
+            cross_validated=summarize_errors(_numeric_errors(by[CROSS_VALIDATED])),
+            out_of_sample=summarize_errors(_numeric_errors(by[OUT_OF_SAMPLE])),
+            expected=summarize_errors(_numeric_errors(held_out)),
+            records=sorted({r.record for r in held_out if r.expect is None and r.error_pct is not None}),
+        )
+    return out
+
+
+def overall_errors(rows: list[Row]) -> ErrorSummary:
+    """Every class's cross-validated and out-of-sample rows pooled (the band of a class no row tests)."""
+    return summarize_errors(_numeric_errors([r for r in rows if r.basis in (CROSS_VALIDATED, OUT_OF_SAMPLE)]))
+
+
+def _cell(e: ErrorSummary) -> str:
+    if not e.rows:
+        return "-"
+    return f"{e.rows}: {e.median_pct:.1f}% / {e.p90_pct:.1f}% / {e.max_pct:.1f}%"
+
+
+def format_class_table(classes: dict[SystemClass, ClassErrors]) -> str:
+    """One line per class: rows, median / 90th percentile / max |error| of each basis."""
+    title = "Per class of system: rows: median / p90 / max |error|"
+    head = ("class", "in-sample", "cross-validated", "out-of-sample", "expected (CV + out-of-sample)")
+    lines: list[tuple[str, ...]] = [head]
+    for cls, c in classes.items():
+        cells = (c.in_sample, c.cross_validated, c.out_of_sample, c.expected)
+        lines.append((cls.label, *(_cell(e) for e in cells)))
+    widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
+    body = []
+    for i, row in enumerate(lines):
+        body.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+        if i == 0:
+            body.append("  ".join("-" * w for w in widths))
+    return f"{title}\n{'=' * len(title)}\n" + "\n".join(body)
+
+
+def inputs_digest(paths: list[Path]) -> str:
+    """sha256 over the named files' paths and bytes, in sorted order."""
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def model_error_table(rows: list[Row], fixtures_dir: Path, catalog_version: str | None) -> ModelErrorTable:
+    """The shipped model-error fixture: per-class errors of ``rows`` and what they were computed from
+    (validation records, calibration and catalog files; the model-error file itself left out)."""
+    files = [
+        p
+        for sub in ("validation", "calibration", "catalog")
+        for p in (fixtures_dir / sub).glob("*.yaml")
+        if p.name != MODEL_ERROR_FILE.name
+    ]
+    return ModelErrorTable(
+        generated_by="make validate (python -m models.validation fixtures/validation --write-model-error)",
+        catalog_version=catalog_version,
+        inputs_sha256=inputs_digest(files),
+        classes=class_errors(rows),
+        overall=overall_errors(rows),
+    )
+
+
+def dump_model_error_table(table: ModelErrorTable) -> str:
+    """The fixture's YAML text (a header saying how it is made, then the table)."""
+    head = (
+        "# Expected error of the model per class of system, from make validate's tables (median, 90th\n"
+        "# percentile and maximum |error| of the rows of each basis; 'expected' pools the cross-validated\n"
+        "# and out-of-sample rows). Written by make validate; do not edit (a test compares it with what\n"
+        "# the validation computes now).\n"
+    )
+    data = table.model_dump(mode="json")
+    return head + yaml.safe_dump(data, sort_keys=False, width=120)
 
 
 def _gates_text(rows: list[Row]) -> str:

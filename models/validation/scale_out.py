@@ -9,33 +9,49 @@ saturation throughput, the load at which the busiest resource reaches 100%
 resource that binds there.
 
 A measurement may name its own ``nodes`` (a scaling series on one record's hardware). A record
-may state the tested network: ``ports`` (``{type, per_node}``: the client-facing links)
-and ``cluster_network_mb_s`` (the per-node replication link), or ``shared_ports: true`` when the
-client and cluster traffic share the ports (one NIC per node); without them the catalog array's
-defaults apply.
+states the tested configuration only: nodes, drives per node, the client-facing ``ports``
+(``{type, per_node}``) and the data size. The node is the catalog array's controller, or, for
+hardware the catalog does not carry, a named custom controller record (``model.controller``, in
+``fixtures/calibration/custom_hardware.yaml``: the catalog node with the tested cores and cluster
+network, as a user would enter it). Nothing else changes a figure.
 
-Per-I/O CPU costs of a software-defined node are not published: a record's ``fit`` names the
-measurements its read-miss, write and/or per-KiB-written costs are fitted to (rows in the
-in-sample table; a cost not fitted is the catalog node's); every
-other measurement is predicted with those costs and reported out of sample, gated at the record's
-``iops_tolerance_pct``. A measurement with ``not_gated`` (the reason: what the engine does not
+Per-I/O CPU costs come from the shipped fixtures only. ``make calibrate`` fits them
+(``fixtures/calibration/scale_out_fit.yaml``: which rows, the values, residuals and date) and writes
+them into the catalog record or custom record; the rows named there are in-sample, every other row
+is out of sample (gated at the record's ``iops_tolerance_pct``), and the cross-validated rows refit
+a fit without one publication's rows and predict that publication's fitted rows
+(leave one source out; reported, not gated: they measure a refit the product never ships). An
+out-of-sample row that misses its gate with the shipped values says so in ``known_failure`` (why):
+it prints as KNOWN and is listed by the tests, never hidden by a wider tolerance. A measurement with ``not_gated`` (the reason: what the engine does not
 represent about that test) is printed with its error and binding resource but not gated.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from scipy.optimize import brentq
+import numpy as np
+from scipy.optimize import least_squares
 
 from models.catalog import build_configuration
 from models.configuration import Configuration
+from models.controller import ControllerSpec
 from models.curves import saturation_scale
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
 from models.ports import PortGroup, PortType
+from models.provenance import classify
 from models.raid import RaidLayout, RaidScheme
-from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext, handler
+from models.validation import (
+    CROSS_VALIDATED,
+    IN_SAMPLE,
+    OUT_OF_SAMPLE,
+    Row,
+    ValidationContext,
+    cross_validator,
+    handler,
+)
 from models.workload import Phase, Workload
 
 _BASE_IOPS = 1000.0
@@ -71,8 +87,80 @@ def _layout(m: dict[str, Any], drive_count: int) -> tuple[RaidLayout, int]:
     return RaidLayout(scheme=RaidScheme.REPLICA, group_width=1, copies=copies), copies
 
 
+Override = tuple[str, dict[str, float]]
+"""A fit's target (``catalog:<array id>`` or ``custom:<record id>``) and CPU costs tried for it
+(``make calibrate`` and the leave-one-source-out refits); None everywhere else: shipped values."""
+
+HARDWARE_FIELDS = frozenset(
+    {
+        "cores",
+        "cluster_network_mb_s",
+        "cluster_network_shared",
+        "dram_cache_gb",
+        "nvram_mb",
+        "max_iops",
+        "max_mb_s",
+    }
+)
+"""What a custom record may state about the tested node: its published hardware."""
+FITTED_COSTS = ("cpu_us_read_miss", "cpu_us_write", "cpu_us_per_kib_written")
+"""The CPU costs ``make calibrate`` may fit (per read miss, per write, per KiB written)."""
+
+
+def custom_records(ctx: ValidationContext) -> dict[str, dict[str, Any]]:
+    """``custom_hardware.yaml``'s records by id, each checked: a known catalog base, hardware
+    fields only, fitted costs only in ``software``."""
+    doc = ctx.calibration.get("custom_hardware") or {}
+    out: dict[str, dict[str, Any]] = {}
+    for rec in doc.get("records", []):
+        rid = rec["id"]
+        if ctx.catalog is None or rec["base"] not in ctx.catalog.arrays:
+            raise ValueError(f"custom_hardware.yaml {rid}: unknown catalog array {rec['base']!r}")
+        bad = set(rec.get("hardware", {})) - HARDWARE_FIELDS
+        if bad:
+            raise ValueError(
+                f"custom_hardware.yaml {rid}: hardware may state only {sorted(HARDWARE_FIELDS)}, not {sorted(bad)}"
+            )
+        bad = set(rec.get("software", {})) - set(FITTED_COSTS)
+        if bad:
+            raise ValueError(
+                f"custom_hardware.yaml {rid}: software may hold only fitted costs, not {sorted(bad)}"
+            )
+        out[rid] = rec
+    return out
+
+
+def node_controller(
+    record: dict[str, Any], ctx: ValidationContext, override: Override | None = None
+) -> ControllerSpec:
+    """The node a record is predicted on: the catalog array's controller, or the named custom record
+    (the catalog node, its hardware, then its fitted software costs). ``override`` replaces the
+    costs of a fit's target (a catalog array's node, or a custom record's software)."""
+    model = record["model"]
+    cat = ctx.catalog
+    if cat is None:
+        raise SystemExit("scale-out validation needs the catalog (fixtures/catalog)")
+    name = model.get("controller")
+    custom = None if name is None else custom_records(ctx).get(name)
+    if name is not None and custom is None:
+        raise ValueError(f"{record['id']}: unknown custom controller {name!r} (custom_hardware.yaml)")
+    base_id = model["array"] if custom is None else custom["base"]
+    if custom is not None and base_id != model["array"]:
+        raise ValueError(
+            f"{record['id']}: custom controller {name!r} is based on {base_id}, not {model['array']}"
+        )
+    ctrl = cat.arrays[base_id].controller
+    if override is not None and override[0] == f"catalog:{base_id}":
+        ctrl = ctrl.model_copy(update=override[1])
+    if custom is not None:
+        ctrl = ctrl.model_copy(update={**custom.get("hardware", {}), **custom.get("software", {})})
+        if override is not None and override[0] == f"custom:{name}":
+            ctrl = ctrl.model_copy(update=override[1])
+    return ctrl
+
+
 def _config(
-    record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext, costs: dict[str, float]
+    record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext, override: Override | None = None
 ) -> Configuration:
     model = record["model"]
     cat = ctx.catalog
@@ -81,19 +169,8 @@ def _config(
     array = cat.arrays[model["array"]]
     drive = cat.drives[model["drive"]]
     nodes = int(m.get("nodes", model["nodes"]))
-    # Each record states its own nodes (cores, network): the catalog node's throughput ceilings
-    # (max_iops, max_mb_s) are that node's published limits and are not carried to other hardware.
-    ctrl_update: dict[str, Any] = {
-        "cores": float(model["cores_per_node"]),
-        "max_iops": None,
-        "max_mb_s": None,
-        **costs,
-    }
-    if "cluster_network_mb_s" in model:
-        ctrl_update["cluster_network_mb_s"] = float(model["cluster_network_mb_s"])
-    if "shared_ports" in model:
-        ctrl_update["cluster_network_shared"] = bool(model["shared_ports"])
-    ctrl = array.controller.model_copy(update=ctrl_update)
+    ctrl = node_controller(record, ctx, override)
+    # the tested drive, as a hypothetical configuration would take it
     array = array.model_copy(update={"controller": ctrl, "drives": [*array.drives, drive.id]})
     ports = None
     if "ports" in model:
@@ -125,15 +202,21 @@ def measured_iops(m: dict[str, Any]) -> float:
 
 
 def predict(
-    record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext, costs: dict[str, float]
+    record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext, override: Override | None = None
 ) -> tuple[float, str]:
     """(saturation IOPS, the resource that binds there) of measurement ``m`` of ``record``."""
-    cfg = _config(record, m, ctx, costs)
+    cfg = _config(record, m, ctx, override)
     wl = _workload(m, record["model"]["capacity_tb"])
     params = EngineParameters()
     scale = saturation_scale(wl, cfg, "test", params=params)
     at = evaluate(wl, cfg, params=params, load_scale=scale * 0.999, cold_cache=False)
     return _BASE_IOPS * scale, binding_resource(at.windows[0].checks)
+
+
+def system_class(record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext) -> str:
+    """The class of system measurement ``m`` belongs to (:func:`models.provenance.classify` of the
+    configuration and load it is predicted on: the 4 MiB streams are ``streaming``)."""
+    return classify(_config(record, m, ctx), _workload(m, record["model"]["capacity_tb"])).value
 
 
 def binding_resource(checks: list[Any]) -> str:
@@ -148,41 +231,91 @@ def binding_resource(checks: list[Any]) -> str:
     return max(busy, key=lambda c: c.value).name if busy else "none"
 
 
-FITTED_COSTS = ("cpu_us_read_miss", "cpu_us_write", "cpu_us_per_kib_written")
-"""The CPU costs a record may fit (per read miss, per write, per KiB written), in the order they
-are fitted."""
-_BRACKETS = {
-    "cpu_us_read_miss": (1.0, 20000.0),
-    "cpu_us_write": (1.0, 20000.0),
-    "cpu_us_per_kib_written": (0.0, 100.0),
+_BOUNDS_US = {
+    "cpu_us_read_miss": (0.5, 20000.0),
+    "cpu_us_write": (0.5, 20000.0),
+    "cpu_us_per_kib_written": (0.001, 100.0),
 }
 """Search interval of each fitted cost [us]."""
-_FIT_PASSES = 4
-"""Rounds of one-at-a-time fits when a record fits several costs (each cost's measurement also
-moves a little with the others: a 4 KiB write carries its KiB, a 4 MiB write its write cost);
-four rounds settle them to well under the root's tolerance."""
 
 
-def fit_costs(record: dict[str, Any], ctx: ValidationContext) -> dict[str, float]:
-    """CPU microseconds per read miss, per write and per KiB written that make the fitted
-    measurements' saturation IOPS match (each a one-dimensional root: saturation falls as the cost
-    rises; with several costs, :data:`_FIT_PASSES` rounds of them one at a time). A cost the
-    record's ``fit`` does not name keeps the catalog node's value."""
-    by_id = {m["id"]: m for m in record["measurements"]}
-    costs: dict[str, float] = {}
-    unknown = set(record["fit"]) - set(FITTED_COSTS)
+class FitError(ValueError):
+    """A fit names an unknown target, row or parameter, or does not converge (the message names it)."""
+
+
+def fits(ctx: ValidationContext) -> list[dict[str, Any]]:
+    """``scale_out_fit.yaml``'s fits (empty when the file is absent)."""
+    return list((ctx.calibration.get("scale_out_fit") or {}).get("fits") or [])
+
+
+def fitted_rows(ctx: ValidationContext) -> set[str]:
+    """Every ``record/measurement`` a shipped fit was fitted to: the in-sample rows."""
+    return {row for f in fits(ctx) for p in f["parameters"].values() for row in p["rows"]}
+
+
+def _find(records: dict[str, dict[str, Any]], row: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    rid, _, mid = row.partition("/")
+    rec = records.get(rid)
+    m = None if rec is None else next((x for x in rec["measurements"] if x["id"] == mid), None)
+    if rec is None or m is None:
+        raise FitError(f"fit row {row!r}: no such validation record/measurement")
+    return rec, m
+
+
+def fit_costs(
+    fit: dict[str, Any],
+    records: dict[str, dict[str, Any]],
+    ctx: ValidationContext,
+    leave_out: frozenset[str] = frozenset(),
+) -> tuple[dict[str, float], dict[str, float]]:
+    """(fitted costs, residuals in % by row) of ``fit``: least squares of log(predicted / measured)
+    over its rows, every row predicted as ``make validate`` predicts it with the costs tried on the
+    fit's target. Rows of the records in ``leave_out`` are left out (a parameter left without rows
+    takes its ``prior``). Raises :class:`FitError` naming the fit when it does not converge."""
+    target = fit["target"]
+    kind, _, name = target.partition(":")
+    known = (kind == "catalog" and ctx.catalog is not None and name in ctx.catalog.arrays) or (
+        kind == "custom" and name in custom_records(ctx)
+    )
+    if not known:
+        raise FitError(
+            f"fit {target!r}: unknown {'catalog array' if kind == 'catalog' else 'custom record'} {name!r}"
+        )
+    unknown = set(fit["parameters"]) - set(FITTED_COSTS)
     if unknown:
-        raise ValueError(f"{record['id']}: fit names unknown costs {sorted(unknown)}")
-    fields = [f for f in FITTED_COSTS if f in record["fit"]]  # the others: the catalog node's cost stays
-    for _ in range(_FIT_PASSES if len(fields) > 1 else 1):
-        for field in fields:
-            m = by_id[record["fit"][field]]
+        raise FitError(
+            f"fit {target!r}: unknown parameters {sorted(unknown)} (fittable: {list(FITTED_COSTS)})"
+        )
+    rows_of = {
+        p: [r for r in spec["rows"] if r.partition("/")[0] not in leave_out]
+        for p, spec in fit["parameters"].items()
+    }
+    free = [p for p, rows in rows_of.items() if rows]
+    fixed = {p: float(fit["parameters"][p]["prior"]) for p in rows_of if p not in free}
+    rows = list(dict.fromkeys(r for p in free for r in rows_of[p]))
+    cases = [(row, *_find(records, row)) for row in rows]
+    if not free:
+        return fixed, {}
 
-            def excess(cost: float, field: str = field, m: dict[str, Any] = m) -> float:
-                return predict(record, m, ctx, {**costs, field: cost})[0] / measured_iops(m) - 1.0
+    def costs_of(x: np.ndarray) -> dict[str, float]:
+        return {**fixed, **{p: float(math.exp(v)) for p, v in zip(free, x, strict=True)}}
 
-            costs[field] = float(brentq(excess, *_BRACKETS[field], rtol=1e-6))
-    return costs
+    def residuals(x: np.ndarray) -> np.ndarray:
+        costs = costs_of(x)
+        return np.array(
+            [math.log(predict(rec, m, ctx, (target, costs))[0] / measured_iops(m)) for _, rec, m in cases]
+        )
+
+    x0 = [math.log(float(fit["parameters"][p]["prior"])) for p in free]
+    lo = [math.log(_BOUNDS_US[p][0]) for p in free]
+    hi = [math.log(_BOUNDS_US[p][1]) for p in free]
+    res = least_squares(residuals, x0=x0, bounds=(lo, hi), method="trf", diff_step=1e-3, xtol=1e-6, ftol=1e-8)
+    if not res.success or not np.all(np.isfinite(res.fun)):
+        raise FitError(f"fit {target!r}: least squares did not converge ({res.message})")
+    costs = costs_of(res.x)
+    return costs, {
+        row: round((math.exp(r) - 1.0) * 100.0, 1) for (row, _, _), r in zip(cases, res.fun, strict=True)
+    }
 
 
 def _as_published(m: dict[str, Any], iops: float) -> tuple[str, float, float]:
@@ -200,42 +333,86 @@ def _as_published(m: dict[str, Any], iops: float) -> tuple[str, float, float]:
 
 @handler("flash_scale_out")
 def scale_out_rows(record: dict[str, Any], ctx: ValidationContext) -> list[Row]:
-    costs = fit_costs(record, ctx)
-    fitted = set(record["fit"].values())
+    """Every measurement predicted from the shipped values: in-sample when a shipped fit used it."""
+    if "fit" in record or "cores_per_node" in record["model"]:
+        raise ValueError(
+            f"{record['id']}: validation predicts from shipped values only (no fit, no node overrides)"
+        )
+    fitted = fitted_rows(ctx)
+    return [r for m in record["measurements"] for r in _rows(record, m, ctx, None, "", fitted)]
+
+
+def _rows(
+    record: dict[str, Any],
+    m: dict[str, Any],
+    ctx: ValidationContext,
+    override: Override | None,
+    refit_note: str,
+    fitted: set[str],
+) -> list[Row]:
     tol = record.get("iops_tolerance_pct", 25)
-    rows = []
-    for m in record["measurements"]:
-        iops, binding = predict(record, m, ctx, costs)
-        basis = IN_SAMPLE if m["id"] in fitted else OUT_OF_SAMPLE
-        fitted_text = ", ".join(f"{f} {v:.3g}" for f, v in costs.items())
-        note = f"binds: {binding}" + (f"; fitted {fitted_text}" if m["id"] in fitted else "")
-        unit, predicted, measured = _as_published(m, iops)
-        why_not = m.get("not_gated")
-        gated = basis == OUT_OF_SAMPLE and why_not is None
+    iops, binding = predict(record, m, ctx, override)
+    in_sample = f"{record['id']}/{m['id']}" in fitted
+    basis = CROSS_VALIDATED if override is not None else (IN_SAMPLE if in_sample else OUT_OF_SAMPLE)
+    note = f"binds: {binding}" + (
+        f"; {refit_note}" if refit_note else "; fitted to (make calibrate)" if in_sample else ""
+    )
+    unit, predicted, measured = _as_published(m, iops)
+    why_not = m.get("not_gated")
+    # cross-validated rows measure the fitting procedure (refits the product never ships): reported
+    gated = basis == OUT_OF_SAMPLE and why_not is None
+    cls = system_class(record, m, ctx)
+    rows = [
+        Row(
+            record["id"],
+            f"{m['id']} {unit}",
+            predicted,
+            measured,
+            gate=gated,
+            tolerance_pct=tol if basis == IN_SAMPLE or gated else None,
+            note=note if why_not is None else f"{note}; not gated: {why_not}",
+            basis=basis,
+            system_class=cls,
+            known_failure=m.get("known_failure") if gated else None,
+        )
+    ]
+    expected = m.get("binding")
+    if expected is not None:
         rows.append(
             Row(
                 record["id"],
-                f"{m['id']} {unit}",
-                predicted,
-                measured,
-                gate=gated,
-                tolerance_pct=tol if basis == IN_SAMPLE or gated else None,
-                note=note if why_not is None else f"{note}; not gated: {why_not}",
+                f"{m['id']} binds at {expected}",
+                float(binding.startswith(expected)),
+                1.0,
+                gate=True,
+                expect=True,
+                note=f"model: {binding}",
                 basis=basis,
+                system_class=cls,
             )
         )
-        expected = m.get("binding")
-        if expected is not None:
-            rows.append(
-                Row(
-                    record["id"],
-                    f"{m['id']} binds at {expected}",
-                    float(binding.startswith(expected)),
-                    1.0,
-                    gate=True,
-                    expect=True,
-                    note=f"model: {binding}",
-                    basis=basis,
-                )
-            )
     return rows
+
+
+@cross_validator("flash_scale_out")
+def leave_one_source_out(records: list[dict[str, Any]], ctx: ValidationContext) -> list[Row]:
+    """Each shipped fit refitted without one publication's rows, that publication's fitted rows
+    then predicted (a fit to one publication alone has no cross-validated rows)."""
+    by_id = {r["id"]: r for r in records}
+    fitted = fitted_rows(ctx)
+    out: list[Row] = []
+    for fit in fits(ctx):
+        rows = list(dict.fromkeys(r for p in fit["parameters"].values() for r in p["rows"]))
+        sources = list(dict.fromkeys(r.partition("/")[0] for r in rows))
+        if len(sources) < 2:
+            continue
+        for source in sources:
+            costs, _ = fit_costs(fit, by_id, ctx, leave_out=frozenset({source}))
+            text = ", ".join(f"{k} {v:.3g}" for k, v in costs.items())
+            note = f"refit without {source}: {text}"
+            for row in rows:
+                if row.partition("/")[0] != source:
+                    continue
+                rec, m = _find(by_id, row)
+                out += _rows(rec, m, ctx, (fit["target"], costs), note, fitted)
+    return out

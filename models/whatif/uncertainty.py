@@ -18,6 +18,7 @@ from models.evaluate import (
 )
 from models.explain import fmt
 from models.parameters import EngineParameters
+from models.provenance import with_model_error
 from models.whatif.capability import max_workload
 from models.whatif.changes import (
     cache_gb,
@@ -95,10 +96,17 @@ class Uncertainty(Frozen):
         default=Range(low=0.8, expected=1.0, high=1.0),
         description="share of standalone throughput each scale-out node delivers",
     )
+    model_error_factor: Range = Field(
+        default=Range(low=1.0, expected=1.0, high=1.0),
+        description=(
+            "the model's own error: multiplies CPU costs and drive times, divides throughput ceilings and "
+            "drive rates (the API sets 1 / (1 + p90) .. 1 + p90 of make validate's band for the class of system)"
+        ),
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        for name in ("hot_data_factor", "working_set_factor", "cache_factor"):
+        for name in ("hot_data_factor", "working_set_factor", "cache_factor", "model_error_factor"):
             if getattr(self, name).low <= 0:
                 raise ValueError(f"{name}: a factor range must stay above 0")
         e = self.scaling_efficiency
@@ -115,6 +123,7 @@ UNCERTAIN_INPUTS: dict[str, str] = {
     "cache_factor": "effective cache (hit rate)",
     "locality_b_delta": "tiering locality (b-model bias)",
     "scaling_efficiency": "scale-out efficiency",
+    "model_error_factor": "the model's own error (make validate)",
 }
 """Uncertain inputs in a fixed order (the Monte Carlo draws them in this order)."""
 
@@ -134,6 +143,15 @@ def calibrated_uncertainty(calibration: Calibration) -> Uncertainty:
     low = min(0.0, layouts[Layout.AGED].full_stripe_share - mid)
     high = max(0.0, layouts[Layout.FRESH].full_stripe_share - mid)
     return default.model_copy(update={"full_stripe_share_delta": Range(low=low, expected=0.0, high=high)})
+
+
+def with_model_error_band(uncertainty: Uncertainty, band_pct: float | None) -> Uncertainty:
+    """``uncertainty`` with the model's own error as a range: ``1 / (1 + p90) .. 1 + p90`` around 1
+    (``band_pct`` the 90th-percentile |error| of the class of system, :func:`models.provenance.margin_band`)."""
+    if band_pct is None or band_pct <= 0:
+        return uncertainty
+    f = 1.0 + band_pct / 100.0
+    return uncertainty.model_copy(update={"model_error_factor": Range(low=1.0 / f, expected=1.0, high=f)})
 
 
 def _apply_uncertain(
@@ -160,6 +178,8 @@ def _apply_uncertain(
         changed |= c
     out, c = with_efficiency(out, values["scaling_efficiency"])
     changed |= c
+    if values["model_error_factor"] != 1.0:
+        out, changed = with_model_error(out, values["model_error_factor"]), True
     return wl, out, changed
 
 

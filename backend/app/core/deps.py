@@ -78,7 +78,9 @@ async def get_sizing_context(request: Request) -> SizingContext:
     engine request). Custom hardware is read in a session per lookup, opened only when a request
     names a record: no session dependency (a generator, the costliest kind to solve) per request."""
     state = request.app.state
-    return SizingContext(state.catalog, state.calibration, OnDemandHardware(state.session_factory))
+    return SizingContext(
+        state.catalog, state.calibration, OnDemandHardware(state.session_factory), state.model_errors
+    )
 
 
 SizingContextDep = Annotated[SizingContext, Depends(get_sizing_context)]

@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
+from pydantic import BaseModel
+
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.errors import ENGINE_ERROR, CatalogUnavailable, InvalidInput, Loc
 from backend.app.hardware.schemas import ArrayRecord, HardwareRecord
@@ -35,12 +37,14 @@ from models.configuration import Configuration
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.parameters import EngineParameters
+from models.provenance import CalibrationMargin, Margin, ModelErrorTable, assess, with_margins
 from models.support import as_hypothetical, check_offered
 from models.workload import Phase, Workload
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
 
 BODY: Loc = ("body",)
 
@@ -110,10 +114,17 @@ _DERIVED_MAX = 1024  # configurations remembered per loaded catalog
 class SizingContext:
     """Catalog + calibration + custom hardware for one request (or one CLI run)."""
 
-    def __init__(self, catalog: CatalogStore, calibration: Calibration, hardware: HardwareSource) -> None:
+    def __init__(
+        self,
+        catalog: CatalogStore,
+        calibration: Calibration,
+        hardware: HardwareSource,
+        model_errors: ModelErrorTable | None = None,
+    ) -> None:
         self.catalog = catalog
         self.calibration = calibration
         self.hardware = hardware
+        self.model_errors = model_errors
         self.used_hardware: dict[str, HardwareRecord] = {}
         self.configurations: list[Configuration] = []
         self._record_lookups = 0
@@ -121,6 +132,32 @@ class SizingContext:
     @property
     def params(self) -> EngineParameters:
         return self.calibration.parameters
+
+    def assessed(
+        self,
+        result: R,
+        configuration: Configuration,
+        workloads: list[Workload],
+        margins: list[Margin] | None = None,
+        margin_cost: str | None = None,
+    ) -> R:
+        """``result`` with what it rests on and how far off it may be (:func:`models.provenance.assess`),
+        and the margins it was computed with."""
+        found = assess(configuration, workloads, self.model_errors)
+        calibration = found.calibration.model_copy(
+            update={"margins": margins or [], "margin_cost": margin_cost}
+        )
+        return result.model_copy(update={"calibration": calibration, "model_error": found.model_error})
+
+    def margined(
+        self, configuration: Configuration, workloads: list[Workload], margin: CalibrationMargin
+    ) -> tuple[Configuration, list[Margin]]:
+        """The configuration to compute with: estimated parts at the pessimistic end of their band
+        (:func:`models.provenance.with_margins`) unless ``margin`` is as_stated."""
+        if margin is CalibrationMargin.AS_STATED:
+            return configuration, []
+        margined, margins = with_margins(configuration, workloads, self.model_errors)
+        return margined, margins
 
     # ---- running the engine
 

@@ -8,7 +8,8 @@ from backend.app.engine.context import SizingContext
 from backend.app.engine.money import MONEY
 from backend.app.recommend.schemas import RecommendRequest
 from models.base import InputError
-from models.recommend import Recommendation
+from models.provenance import assess
+from models.recommend import Recommendation, RecommendedConfiguration
 from models.recommend import recommend as engine_recommend
 from models.tco import price_recommendation
 
@@ -36,6 +37,17 @@ def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
         )
     )
     try:
-        return price_recommendation(found, body.workloads, catalog, body.money)
+        priced = price_recommendation(found, body.workloads, catalog, body.money)
     except InputError as exc:
         raise InvalidInput.at(MONEY + (exc.field,), exc.reason) from exc
+
+    def assessed(rc: RecommendedConfiguration) -> RecommendedConfiguration:
+        a = assess(rc.configuration, body.workloads, ctx.model_errors)
+        return rc.model_copy(update={"calibration": a.calibration, "model_error": a.model_error})
+
+    return priced.model_copy(
+        update={
+            "configurations": [assessed(rc) for rc in priced.configurations],
+            "pareto_front": [assessed(rc) for rc in priced.pareto_front],
+        }
+    )

@@ -1046,7 +1046,9 @@ def _calibration(s: dict[str, Any]) -> str:
     for key in ("calibration", "model_error"):
         for holder in (result, result.get("result") if isinstance(result.get("result"), dict) else None):
             if isinstance(holder, dict) and holder.get(key) is not None:
-                extra += _sub(key.replace("_", " ").capitalize(), _p(_plain(holder[key])))
+                value = holder[key]
+                text = value.get("text") if isinstance(value, dict) else None  # the engine's own sentence
+                extra += _sub(key.replace("_", " ").capitalize(), _p(text or _plain(value)))
     return _section("Calibration", _table(["", ""], rows), extra)
 
 

@@ -387,7 +387,9 @@ def _snapshot_curves(kind: ReportKind, inputs: Any, result: Any, ctx: SizingCont
         adjust=adjust,
     )
     try:
-        return sizing.curves(request, SizingContext(ctx.catalog, ctx.calibration, ctx.hardware))
+        return sizing.curves(
+            request, SizingContext(ctx.catalog, ctx.calibration, ctx.hardware, ctx.model_errors)
+        )
     except InvalidInput:
         logger.warning(
             "report curves: the engine refused the busiest window %r; saved without curves", window
@@ -623,7 +625,7 @@ def recompute(session: Session, ctx: SizingContext, report_id: str) -> ReportCre
         )
         copies = []
     hardware = _WithCopies(ctx.hardware, copies)
-    here = SizingContext(ctx.catalog, ctx.calibration, hardware)
+    here = SizingContext(ctx.catalog, ctx.calibration, hardware, ctx.model_errors)
     created, _ = _save(
         session,
         here,

@@ -20,6 +20,7 @@ from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
 from models.headroom import HeadroomMark
+from models.provenance import CalibrationMargin, ModelError, ResultCalibration
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
 from models.tco import MoneyInputs, RatioFlip, Tco
@@ -27,6 +28,12 @@ from models.tco import MoneyInputs, RatioFlip, Tco
 MONEY_DESCRIPTION = (
     "currency, discounts, support, energy, rack space, horizon and data type behind the TCO "
     "(default: list prices in USD over 5 years)"
+)
+
+
+MARGIN_DESCRIPTION = (
+    "pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its "
+    "class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it"
 )
 
 
@@ -41,6 +48,9 @@ class EvaluateRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = DegradedMode.NONE
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
     adjust: Adjustments | None = Field(
         default=None, description="what-if dials applied to the workloads and configuration before evaluating"
@@ -61,6 +71,9 @@ class SizeRequest(Request):
     degraded: DegradedMode = DegradedMode.NONE
     relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
     max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to try")
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
@@ -71,6 +84,9 @@ class CompareConfigurations(Request):
     configurations: list[ConfigurationInput] = Field(min_length=2, max_length=8)
     degraded: DegradedMode = DegradedMode.NONE
     relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 
 
@@ -90,6 +106,9 @@ class CompareSchemes(Request):
     (``peer``: ``peer_array_id``, by default the generic array), with a note saying so.
     """
 
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
     workloads: Workloads
     base: ConfigurationInput
     schemes: list[RaidScheme] = Field(
@@ -137,6 +156,9 @@ class RaidGridRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput = Field(
         description="the array and drive (its scheme, width and drive count are ignored: each scheme is sized)"
+    )
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
     )
 
 
@@ -221,6 +243,12 @@ class CurvesResult(BaseModel):
         default=None, description="headroom load against saturation load on the latency curve"
     )
     notes: list[str] = Field(description="why a curve is missing (e.g. an idle window)")
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
 
 
 _FIRST_CURVES = (

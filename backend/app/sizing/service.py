@@ -47,6 +47,7 @@ from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.headroom import HeadroomMark, headroom_mark
 from models.naming import configuration_name
+from models.provenance import CalibrationMargin, assess, without_margins
 from models.raid import RaidScheme
 from models.raid_grid import RaidGrid
 from models.raid_grid import raid_grid as engine_raid_grid
@@ -83,13 +84,23 @@ def _adjusted(
 
 
 def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
+    return _evaluated(body, ctx)[0]
+
+
+def _evaluated(
+    body: EvaluateRequest, ctx: SizingContext
+) -> tuple[EvaluationResult, list[Workload], Configuration]:
+    """The evaluation (estimated parts at the pessimistic end unless the request says as_stated),
+    and the workloads and configuration as the request states them."""
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
-    return ctx.run(
-        lambda: judged(workloads, config, ctx, body.degraded, body.relax),
+    run_config, margins = ctx.margined(config, workloads, body.calibration_margin)
+    result = ctx.run(
+        lambda: judged(workloads, run_config, ctx, body.degraded, body.relax),
         CONFIGURATION,
         reference=reference,
     )
+    return ctx.assessed(result, config, workloads, margins), workloads, config
 
 
 def judged(
@@ -108,22 +119,57 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
     """The sized family, with the money of the configuration it found (``tco``)."""
     config = ctx.configuration(body.configuration, CONFIGURATION, count="family")
     reference = isinstance(body.configuration, CatalogReference)
-    sized = ctx.run(
-        lambda: engine_size(
-            body.workloads,
-            config,
-            flash_cache_options_gb=body.flash_cache_options_gb,
-            params=ctx.params,
-            degraded=body.degraded,
-            max_drives=body.max_drives,
-            relax=body.relax,
-        ),
-        CONFIGURATION,
-        reference=reference,
-    )
+    run_config, margins = ctx.margined(config, body.workloads, body.calibration_margin)
+
+    def sized_as(family: Configuration) -> SizingResult:
+        return ctx.run(
+            lambda: engine_size(
+                body.workloads,
+                family,
+                flash_cache_options_gb=body.flash_cache_options_gb,
+                params=ctx.params,
+                degraded=body.degraded,
+                max_drives=body.max_drives,
+                relax=body.relax,
+            ),
+            CONFIGURATION,
+            reference=reference,
+        )
+
+    sized = sized_as(run_config)
+    update: dict[str, object] = {}
+    cost = None
+    if margins:
+        # what the margins cost: the same family sized as its records state it
+        stated = sized_as(config)
+        cost = margin_cost(stated, sized)
+        update = {
+            "configuration": without_margins(sized.configuration, config),
+            "explanation": f"{sized.explanation} Conservative by default: {'; '.join(m.text for m in margins)}. {cost}",
+        }
+        sized = sized.model_copy(update=update)
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
-    return sized.model_copy(update={"tco": money})
+    result = ctx.assessed(sized.result, sized.configuration, body.workloads, margins, cost)
+    return sized.model_copy(update={"tco": money, "result": result})
+
+
+def margin_cost(stated: SizingResult, margined: SizingResult) -> str:
+    """What sizing the estimated parts at the pessimistic end costs, in drives (and nodes)."""
+    if not margined.feasible:
+        return "With the margins no configuration of this family meets the load" + (
+            f" (as stated: {stated.drive_count} drives)." if stated.feasible else "; as stated neither."
+        )
+    if not stated.feasible:
+        return f"As stated no configuration meets the load either; with the margins: {margined.drive_count} drives."
+    extra = margined.drive_count - stated.drive_count
+    nodes = ""
+    if margined.nodes is not None and stated.nodes is not None and margined.nodes != stated.nodes:
+        nodes = f", {margined.nodes - stated.nodes:+d} nodes"
+    return (
+        f"The margins cost {extra:+d} drives{nodes} ({stated.drive_count} as stated, {margined.drive_count} with them; "
+        "calibration_margin: as_stated sizes without them)."
+    )
 
 
 def _evaluate_or_size(
@@ -135,23 +181,30 @@ def _evaluate_or_size(
     reference: bool,
     money: MoneyInputs,
     relax: list[Relaxation] | None = None,
+    margin: CalibrationMargin = CalibrationMargin.PESSIMISTIC,
 ) -> CompareItem:
+    run_config, margins = ctx.margined(config, workloads, margin)
     if any(pool.drive_count is None for pool in config.pools):
         sized = ctx.run(
-            lambda: engine_size(workloads, config, params=ctx.params, degraded=degraded, relax=relax),
+            lambda: engine_size(workloads, run_config, params=ctx.params, degraded=degraded, relax=relax),
             loc,
             reference=reference,
         )
+        if margins:
+            sized = sized.model_copy(update={"configuration": without_margins(sized.configuration, config)})
         index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
         return CompareItem(
             configuration=sized.configuration,
-            result=sized.result,
+            result=ctx.assessed(sized.result, sized.configuration, workloads, margins),
             sizing=SizingSummary.of(sized),
             tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
-    result = ctx.run(lambda: judged(workloads, config, ctx, degraded, relax), loc, reference=reference)
+    result = ctx.run(lambda: judged(workloads, run_config, ctx, degraded, relax), loc, reference=reference)
     return CompareItem(
-        configuration=config, result=result, sizing=None, tco=tco_for(ctx, workloads, config, money)
+        configuration=config,
+        result=ctx.assessed(result, config, workloads, margins),
+        sizing=None,
+        tco=tco_for(ctx, workloads, config, money),
     )
 
 
@@ -287,7 +340,15 @@ def compare(body: CompareRequest, ctx: SizingContext) -> CompareResult:
         entries = _scheme_configurations(body, ctx)
     items = [
         _evaluate_or_size(
-            body.workloads, config, body.degraded, ctx, loc, reference, body.money, body.relax
+            body.workloads,
+            config,
+            body.degraded,
+            ctx,
+            loc,
+            reference,
+            body.money,
+            body.relax,
+            body.calibration_margin,
         ).model_copy(update={"note": note})
         for config, loc, reference, note in entries
     ]
@@ -315,7 +376,8 @@ def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:
     families = []
     for i, option in enumerate(array.raid):
         config, _, _, _ = _scheme_variant(value, option.scheme, False, ctx, i)
-        families.append(config)
+        # each scheme sized as /size sizes it: estimated parts at the pessimistic end unless as_stated
+        families.append(ctx.margined(config, body.workloads, body.calibration_margin)[0])
     reference = isinstance(body.configuration, CatalogReference)
     return ctx.run(
         lambda: engine_raid_grid(body.workloads, families, params=ctx.params), loc, reference=reference
@@ -391,8 +453,16 @@ def curves_of(
             lambda: headroom_mark(workloads, config, window, saturation, params=ctx.params),
             notes,
         )
+    found = assess(config, workloads, ctx.model_errors)
     return CurvesResult(
-        window=window, latency_vs_load=lvl, queue_depth=qd, hit_ratio=hit, headroom=mark, notes=notes
+        window=window,
+        latency_vs_load=lvl,
+        queue_depth=qd,
+        hit_ratio=hit,
+        headroom=mark,
+        notes=notes,
+        calibration=found.calibration,
+        model_error=found.model_error,
     )
 
 
@@ -402,13 +472,7 @@ def evaluate_answer(
     """:func:`evaluate`, and with ``with_curves`` every curve of the first window (one request for a
     results page instead of an evaluation and then its curves). Without it the answer is the
     evaluation alone, byte for byte what it was before ``curves`` existed (``curves`` is optional)."""
-    workloads, config = _adjusted(body, ctx)
-    reference = isinstance(body.configuration, CatalogReference)
-    result = ctx.run(
-        lambda: judged(workloads, config, ctx, body.degraded, body.relax),
-        CONFIGURATION,
-        reference=reference,
-    )
+    result, workloads, config = _evaluated(body, ctx)
     if not with_curves:
         return result
     first = curves_of(workloads, config, result.windows[0].window, CURVE_NAMES, ctx)

@@ -24,14 +24,22 @@ from models.blocks import (
     DerivedBlock,
 )
 from models.evaluate import DegradedMode
+from models.provenance import CalibrationMargin
 from models.raid import RaidLayout, RaidScheme
 from models.whatif import BandMethod, SensitivitySteps, Uncertainty
+
+_MARGIN = (
+    "pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its "
+    "class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: "
+    "always as stated, the band includes the model's own error)"
+)
 
 
 class WhatIfRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = Field(default=DegradedMode.NONE, description="evaluate in this degraded mode")
+    calibration_margin: CalibrationMargin = Field(default=CalibrationMargin.PESSIMISTIC, description=_MARGIN)
 
 
 class GrowthRequest(WhatIfRequest):
@@ -65,6 +73,7 @@ class RangesRequest(WhatIfRequest):
 class DegradedRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
+    calibration_margin: CalibrationMargin = Field(default=CalibrationMargin.PESSIMISTIC, description=_MARGIN)
     afr_pct: float = Field(default=2.0, gt=0.0, le=100.0, description="annual failure rate of a drive [%]")
     ure_per_bit: float = Field(
         default=1e-15, gt=0.0, lt=1e-6, description="unrecoverable read errors per bit read"

@@ -25,13 +25,18 @@ from models.catalog import ArrayModel
 from models.configuration import Configuration
 from models.conversion import RaidConversion, convert_raid
 from models.drives import DriveSpec
+from models.provenance import classify, margin_band
+from models.whatif.uncertainty import with_model_error_band
 
 CONFIGURATION: Loc = ("body", "configuration")
 
 
 def _configuration(body: WhatIfRequest | DegradedRequest, ctx: SizingContext) -> tuple[Configuration, bool]:
+    """The configuration the analysis runs on: estimated parts at the pessimistic end of their class's
+    band, as /evaluate runs it, unless the request says as_stated (:meth:`SizingContext.margined`)."""
     config = ctx.configuration(body.configuration, CONFIGURATION)
-    return config, isinstance(body.configuration, CatalogReference)
+    margined, _ = ctx.margined(config, body.workloads, body.calibration_margin)
+    return margined, isinstance(body.configuration, CatalogReference)
 
 
 def growth(body: GrowthRequest, ctx: SizingContext) -> whatif.GrowthProjection:
@@ -72,8 +77,15 @@ def max_workload(body: MaxWorkloadRequest, ctx: SizingContext) -> whatif.MaxWork
 
 
 def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
-    config, reference = _configuration(body, ctx)
-    uncertainty = body.uncertainty or whatif.calibrated_uncertainty(ctx.calibration)
+    # as stated: the band's own model_error_factor takes the model's error (no margin on top of it)
+    config = ctx.configuration(body.configuration, CONFIGURATION)
+    reference = isinstance(body.configuration, CatalogReference)
+    uncertainty = body.uncertainty
+    if uncertainty is None:  # the default ranges, and the model's own error for this class of system
+        band = margin_band(classify(config, body.workloads), ctx.model_errors)
+        uncertainty = with_model_error_band(
+            whatif.calibrated_uncertainty(ctx.calibration), None if band is None else band[0]
+        )
     return ctx.run(
         lambda: whatif.ranges(
             body.workloads,

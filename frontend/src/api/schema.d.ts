@@ -1782,6 +1782,13 @@ export interface components {
             version?: string | null;
         };
         /**
+         * CalibrationMargin
+         * @description How estimated parts are sized: at the pessimistic end of their class's error band (the
+         *     default), or as their records state them.
+         * @enum {string}
+         */
+        CalibrationMargin: "pessimistic" | "as_stated";
+        /**
          * CalibrationStatus
          * @description How a figure was obtained (best first; see the module docstring).
          * @enum {string}
@@ -2285,6 +2292,11 @@ export interface components {
          * @description Compare 2-8 configurations; those with drive_count null are sized first.
          */
         CompareConfigurations: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configurations */
             configurations: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
             /** @default none */
@@ -2354,6 +2366,11 @@ export interface components {
         CompareSchemes: {
             /** Base */
             base: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
@@ -2494,6 +2511,8 @@ export interface components {
              */
             array_id?: string | null;
             cache?: components["schemas"]["CacheConfig"];
+            /** @description per part (drives, controller, cache, ports) how calibrated the records it was built from are (models/provenance.py); None: estimate (user) throughout */
+            calibration?: components["schemas"]["ConfigurationCalibration"] | null;
             capacity?: components["schemas"]["CapacityPolicy"];
             /** @description nodes of a clustered or scale-out system and what one node adds */
             cluster?: components["schemas"]["Cluster"] | null;
@@ -2518,6 +2537,18 @@ export interface components {
             tiering?: components["schemas"]["TieringConfig"] | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /**
+         * ConfigurationCalibration
+         * @description Every part of one configuration: its status and sources (``build_configuration`` fills it
+         *     from the catalog or custom records; a configuration given whole states it or is
+         *     ``estimate (user)`` throughout). ``drives`` is the least calibrated of the pools' drives.
+         */
+        ConfigurationCalibration: {
+            cache: components["schemas"]["PartCalibration"];
+            controller: components["schemas"]["PartCalibration"];
+            drives: components["schemas"]["PartCalibration"];
+            ports: components["schemas"]["PartCalibration"];
         };
         /** ConsolidateOptions */
         ConsolidateOptions: {
@@ -2933,10 +2964,14 @@ export interface components {
         };
         /** CurvesResult */
         CurvesResult: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** @description headroom load against saturation load on the latency curve */
             headroom?: components["schemas"]["HeadroomMark"] | null;
             hit_ratio: components["schemas"]["HitRatioCurve"] | null;
             latency_vs_load: components["schemas"]["LatencyCurve"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Notes
              * @description why a curve is missing (e.g. an idle window)
@@ -3269,6 +3304,11 @@ export interface components {
              * @default 2
              */
             afr_pct: number;
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -3820,6 +3860,8 @@ export interface components {
              * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
              */
             readonly bottleneck_words: string;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3830,6 +3872,8 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Passed
              * @description every check met; with a verdict, also every case it judges that was not relaxed
@@ -3864,6 +3908,11 @@ export interface components {
         EvaluateRequest: {
             /** @description what-if dials applied to the workloads and configuration before evaluating */
             adjust?: components["schemas"]["Adjustments"] | null;
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
@@ -3955,6 +4004,8 @@ export interface components {
              * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
              */
             readonly bottleneck_words: string;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3963,6 +4014,8 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Passed
              * @description every check met; with a verdict, also every case it judges that was not relaxed
@@ -4394,6 +4447,11 @@ export interface components {
         };
         /** GrowthRequest */
         GrowthRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -5218,8 +5276,36 @@ export interface components {
              */
             zone?: string | null;
         };
+        /**
+         * Margin
+         * @description One estimated part taken at the pessimistic end of its class's error band.
+         */
+        Margin: {
+            /**
+             * Band Pct
+             * @description the 90th-percentile |error| the factor comes from [%]
+             */
+            band_pct: number;
+            /** Basis */
+            basis: string;
+            /**
+             * Factor
+             * @description its costs and times multiplied, its rates divided, by this
+             */
+            factor: number;
+            /** Part */
+            part: string;
+            status: components["schemas"]["CalibrationStatus"];
+            /** Text */
+            text: string;
+        };
         /** MaxWorkloadRequest */
         MaxWorkloadRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -5292,6 +5378,31 @@ export interface components {
             /** Rebuild */
             rebuild: components["schemas"]["RebuildExposure"][];
             result: components["schemas"]["EvaluationResult"] | null;
+        };
+        /**
+         * ModelError
+         * @description How far off this class of system has been in the validation tables (``make validate``).
+         */
+        ModelError: {
+            /** Basis */
+            basis: string;
+            /** Label */
+            label: string;
+            /**
+             * Median Pct
+             * @description median |error| of cross-validated and out-of-sample rows [%]
+             */
+            median_pct: number | null;
+            /**
+             * P90 Pct
+             * @description 90th percentile |error| of those rows [%]
+             */
+            p90_pct: number | null;
+            /** Rows */
+            rows: number;
+            system_class: components["schemas"]["SystemClass"];
+            /** Text */
+            text: string;
         };
         /**
          * MoneyInputs
@@ -6455,6 +6566,11 @@ export interface components {
          */
         RaidGridRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Configuration
              * @description the array and drive (its scheme, width and drive count are ignored: each scheme is sized)
              */
@@ -6757,6 +6873,11 @@ export interface components {
         };
         /** RangesRequest */
         RangesRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Capability
              * @description also the band of the maximum load scale
@@ -7240,6 +7361,8 @@ export interface components {
              * @description what fails with one group fewer, in words
              */
             binding_constraint: string;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             configuration: components["schemas"]["Configuration"];
             /**
              * Cost Usd
@@ -7268,6 +7391,8 @@ export interface components {
             headroom_pct: number;
             /** Model */
             model: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Nodes
              * @description nodes (HA pairs) of a clustered family, as many as the drives need
@@ -7833,6 +7958,30 @@ export interface components {
             changes: components["schemas"]["FigureChange"][];
         };
         /**
+         * ResultCalibration
+         * @description What a result rests on: every part's status and sources, and which parts are estimates.
+         */
+        ResultCalibration: {
+            /**
+             * Estimated
+             * @description parts whose status is an estimate
+             */
+            estimated: string[];
+            /**
+             * Margin Cost
+             * @description what the margins cost (sizing: the drives they add)
+             */
+            margin_cost?: string | null;
+            /**
+             * Margins
+             * @description estimated parts taken at the pessimistic end of their class's error band (calibration_margin)
+             */
+            margins?: components["schemas"]["Margin"][];
+            parts: components["schemas"]["ConfigurationCalibration"];
+            /** Text */
+            text: string;
+        };
+        /**
          * ScaleOut
          * @description A clustered or scale-out family: it grows in nodes (or HA pairs) of ``controllers_per_node``.
          *
@@ -7894,6 +8043,11 @@ export interface components {
         };
         /** SensitivityRequest */
         SensitivityRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band, as /evaluate takes it; as_stated: every figure as its record states it (ranges: always as stated, the band includes the model's own error)
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -8201,6 +8355,11 @@ export interface components {
         /** SizeRequest */
         SizeRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Configuration
              * @description a family: one pool's drive_count null (or a catalog reference without drive_count)
              */
@@ -8435,6 +8594,12 @@ export interface components {
              */
             per_drives: number | null;
         };
+        /**
+         * SystemClass
+         * @description Classes of system the validation tables summarize (:func:`classify`).
+         * @enum {string}
+         */
+        SystemClass: "hdd" | "hybrid" | "all_flash" | "scale_out" | "streaming";
         /**
          * Tco
          * @description Money over ``years``: the priced bill, the yearly costs, the TCO and the three-ratio table.
@@ -9126,6 +9291,15 @@ export interface components {
              *     }
              */
             locality_b_delta: components["schemas"]["Range"];
+            /**
+             * @description the model's own error: multiplies CPU costs and drive times, divides throughput ceilings and drive rates (the API sets 1 / (1 + p90) .. 1 + p90 of make validate's band for the class of system)
+             * @default {
+             *       "expected": 1,
+             *       "high": 1,
+             *       "low": 1
+             *     }
+             */
+            model_error_factor: components["schemas"]["Range"];
             /**
              * @description share of standalone throughput each scale-out node delivers
              * @default {

@@ -62,6 +62,7 @@ export default function ComparePage() {
       base: sizeEach ? asFamily(configuration) : configuration,
       schemes: list,
       degraded: 'none',
+      calibration_margin: 'pessimistic',
       unsupported,
       peer_array_id: 'generic',
       money,
@@ -74,6 +75,7 @@ export default function ComparePage() {
       workloads,
       configurations: [configuration, ...drafts.map(draftToReference)],
       degraded: 'none',
+      calibration_margin: 'pessimistic',
       money,
       relax,
     });

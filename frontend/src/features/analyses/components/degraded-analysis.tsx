@@ -138,7 +138,7 @@ export function DegradedAnalysis({ workloads, configuration, renderSave }: Degra
   const [ure, setUre] = useState('1e-15');
   const settled = useDebouncedValue({ afr, ure }, 400);
   const body: DegradedRequest = useMemo(
-    () => ({ workloads, configuration, afr_pct: settled.afr, ure_per_bit: Number(settled.ure) }),
+    () => ({ workloads, configuration, calibration_margin: 'pessimistic', afr_pct: settled.afr, ure_per_bit: Number(settled.ure) }),
     [workloads, configuration, settled],
   );
   const degraded = useDegraded(body);

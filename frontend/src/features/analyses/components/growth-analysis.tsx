@@ -129,7 +129,7 @@ export default function GrowthAnalysis({ workloads, configuration, degraded, ren
   const [step, setStep] = useState(1);
   const options = useDebouncedValue({ months, step }, 400);
   const body: GrowthRequest = useMemo(
-    () => ({ workloads, configuration, degraded, months: options.months, step_months: options.step, grow_working_set: true }),
+    () => ({ workloads, configuration, degraded, calibration_margin: 'pessimistic', months: options.months, step_months: options.step, grow_working_set: true }),
     [workloads, configuration, degraded, options],
   );
   const growth = useGrowth(body);

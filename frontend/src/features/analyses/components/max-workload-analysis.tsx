@@ -35,7 +35,7 @@ function ScaleBar({ scale }: { scale: number | null }) {
 
 /** Per window: the largest load scale its mix sustains within its targets and limits, and what binds. */
 export function MaxWorkloadAnalysis({ workloads, configuration, degraded }: AnalysisProps) {
-  const body: MaxWorkloadRequest = useMemo(() => ({ workloads, configuration, degraded }), [workloads, configuration, degraded]);
+  const body: MaxWorkloadRequest = useMemo(() => ({ workloads, configuration, degraded, calibration_margin: 'pessimistic' as const }), [workloads, configuration, degraded]);
   const max = useMaxWorkload(body);
   const r = max.data;
   const headingId = useId();

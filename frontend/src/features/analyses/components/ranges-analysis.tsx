@@ -23,6 +23,7 @@ const UNCERTAINTY_LABELS: Record<keyof Uncertainty, string> = {
   cache_factor: 'Effective cache (x)',
   locality_b_delta: 'Tiering locality, b-model bias (added)',
   scaling_efficiency: 'Scale-out efficiency',
+  model_error_factor: "The model's own error: CPU costs and drive times (x)",
 };
 
 /** A band as a bar from low to high with the expected value marked; `max` sets the scale. */
@@ -195,6 +196,7 @@ export default function RangesAnalysis({ workloads, configuration, degraded, tra
     () => ({
       workloads,
       configuration,
+      calibration_margin: 'as_stated',
       degraded,
       method: settled.method,
       samples: settled.samples,

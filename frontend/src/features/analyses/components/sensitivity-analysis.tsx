@@ -101,7 +101,7 @@ export default function SensitivityAnalysis({ workloads, configuration, degraded
   const [steps, setSteps] = useState<SensitivitySteps>(DEFAULT_STEPS);
   const [metric, setMetric] = useState<Metric>('headroom');
   const settled = useDebouncedValue(steps, 400);
-  const body: SensitivityRequest = useMemo(() => ({ workloads, configuration, degraded, steps: settled }), [workloads, configuration, degraded, settled]);
+  const body: SensitivityRequest = useMemo(() => ({ workloads, configuration, degraded, calibration_margin: 'pessimistic' as const, steps: settled }), [workloads, configuration, degraded, settled]);
   const sensitivity = useSensitivity(body);
   const r = sensitivity.data;
   const headingId = useId();

@@ -89,7 +89,7 @@ export function RaidGridTable({ grid: data, currentScheme }: { grid: RaidGridRes
  * time, latency and write penalty (`POST /raid-grid`).
  */
 export function RaidGrid({ workloads, configuration, currentScheme, renderSave }: RaidGridProps) {
-  const grid = useRaidGrid({ workloads, configuration });
+  const grid = useRaidGrid({ workloads, configuration, calibration_margin: 'pessimistic' });
   const data = grid.data;
   return (
     <section className="raid-grid" aria-labelledby="raid-grid-title" data-testid="raid-grid">
@@ -101,7 +101,7 @@ export function RaidGrid({ workloads, configuration, currentScheme, renderSave }
       {grid.isPending ? <Loading label="Sizing every scheme…" /> : null}
       {grid.isError ? <ErrorState title="The RAID grid could not be computed" error={grid.error} onRetry={() => void grid.refetch()} /> : null}
       {data ? <RaidGridTable grid={data} currentScheme={currentScheme} /> : null}
-      {data && renderSave ? renderSave({ workloads, configuration }) : null}
+      {data && renderSave ? renderSave({ workloads, configuration, calibration_margin: 'pessimistic' }) : null}
     </section>
   );
 }

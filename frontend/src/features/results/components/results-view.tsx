@@ -5,6 +5,7 @@ import { isFullConfiguration, type ConfigurationInput, type EvaluationResult, ty
 
 import { BackendLoad } from './backend-load';
 import { BillSummary } from './bill-summary';
+import { CalibrationNote } from './calibration-note';
 import { CapacityWaterfall } from './capacity-waterfall';
 import { PhaseTable } from './phase-table';
 import { UtilizationPanel } from './utilization-panel';
@@ -37,6 +38,7 @@ export function ResultsView({ result, sizing, workloads, configuration, packagin
   return (
     <div className="results">
       <Verdicts result={result} sizing={sizing} />
+      <CalibrationNote result={result} />
       <BillSummary bill={result.bill} packaging={pk} sizingText={sizing?.explanation} />
       <UtilizationPanel result={result} />
       <BackendLoad result={result} />

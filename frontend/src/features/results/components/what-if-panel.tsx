@@ -93,7 +93,7 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const neutral = isNeutral(settled, base);
 
   const request = useMemo(
-    () => (neutral ? null : { workloads, configuration, degraded: 'none' as const, adjust: toAdjustments(settled, base) }),
+    () => (neutral ? null : { workloads, configuration, degraded: 'none' as const, calibration_margin: 'pessimistic' as const, adjust: toAdjustments(settled, base) }),
     [neutral, workloads, configuration, settled, base],
   );
   const windows = baseline.windows.map((x) => x.window);

@@ -65,6 +65,7 @@ export function runRequest(
         flash_cache_options_gb: options && options.length ? options : null,
         degraded: 'none',
         max_drives: null,
+        calibration_margin: 'pessimistic',
         ...(input.money ? { money: input.money } : {}),
         ...(input.relax?.length ? { relax: input.relax } : {}),
       },
@@ -73,7 +74,14 @@ export function runRequest(
   return {
     kind: 'evaluate',
     schema: 'EvaluateRequest',
-    body: { workloads, configuration, degraded: 'none', adjust: null, ...(input.relax?.length ? { relax: input.relax } : {}) },
+    body: {
+      workloads,
+      configuration,
+      degraded: 'none',
+      adjust: null,
+      calibration_margin: 'pessimistic',
+      ...(input.relax?.length ? { relax: input.relax } : {}),
+    },
   };
 }
 

@@ -1,0 +1,149 @@
+"""Every answer says what it rests on (``calibration``) and how far off this class of system has
+been (``model_error``, from the shipped ``fixtures/calibration/model_error.yaml``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from backend.tests.conftest import FAS3270, workload
+
+SHIPPED = yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "fixtures" / "calibration" / "model_error.yaml").read_text()
+)
+X70 = {"array_id": "pure-flasharray-x70", "raid_scheme": "raid6"}
+
+
+def post(client: TestClient, path: str, configuration: dict[str, Any], **body: Any) -> Any:
+    response = client.post(
+        f"/api/v1/{path}", json={"workloads": [workload()], "configuration": configuration, **body}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_an_evaluation_names_each_parts_status_and_the_hdd_class_error(client: TestClient) -> None:
+    result = post(client, "evaluate", FAS3270)
+
+    parts = result["calibration"]["parts"]
+    assert [parts[p]["status"] for p in ("controller", "cache", "ports")] == ["estimate"] * 3
+    assert result["calibration"]["estimated"] == ["drives", "controller", "cache", "ports"]
+    error = result["model_error"]
+    assert error["system_class"] == "hdd"
+    expected = SHIPPED["classes"]["hdd"]["expected"]
+    assert (error["median_pct"], error["p90_pct"], error["rows"]) == (
+        expected["median_pct"],
+        expected["p90_pct"],
+        expected["rows"],
+    )
+
+
+def test_an_all_flash_array_quotes_its_class_error_from_the_shipped_table(client: TestClient) -> None:
+    result = post(client, "evaluate", X70)
+
+    error = result["model_error"]
+    assert error["system_class"] == "all_flash"
+    expected = SHIPPED["classes"]["all_flash"]["expected"]
+    assert (error["median_pct"], error["p90_pct"], error["rows"]) == (
+        expected["median_pct"],
+        expected["p90_pct"],
+        expected["rows"],
+    )
+    assert result["calibration"]["parts"]["controller"]["status"] == "estimate"
+    assert "no published per-I/O cost for this model" in result["calibration"]["parts"]["controller"]["note"]
+
+
+def test_a_configuration_given_whole_without_calibration_is_a_user_estimate(client: TestClient) -> None:
+    sized = post(client, "size", FAS3270)
+    whole = {**sized["configuration"], "calibration": None}
+
+    result = post(client, "evaluate", whole)
+
+    statuses = {p["status"] for p in result["calibration"]["parts"].values()}
+    assert statuses == {"estimate (user)"}
+
+
+def test_size_compare_and_curves_carry_calibration_and_model_error(client: TestClient) -> None:
+    sized = post(client, "size", FAS3270)
+    assert sized["result"]["model_error"]["system_class"] == "hdd"
+    assert sized["configuration"]["calibration"]["controller"]["status"] == "estimate"
+
+    curves = post(client, "curves", {**FAS3270, "drive_count": 48}, curves=["latency_vs_load"])
+    assert curves["model_error"]["system_class"] == "hdd"
+    assert curves["calibration"]["parts"]["drives"]["status"] in {"estimate", "datasheet"}
+
+    compared = client.post(
+        "/api/v1/compare",
+        json={"workloads": [workload()], "configurations": [{**FAS3270, "drive_count": 48}, X70]},
+    )
+    assert compared.status_code == 200, compared.text
+    classes = [item["result"]["model_error"]["system_class"] for item in compared.json()["items"]]
+    assert classes == ["hdd", "all_flash"]
+
+
+def test_a_streaming_load_takes_the_streaming_class(client: TestClient) -> None:
+    stream = workload(
+        phases=[
+            {
+                "name": "backup",
+                "window": "night",
+                "iops": 2000,
+                "read_pct": 100,
+                "random_pct": 0,
+                "io_size_kib": 256,
+            }
+        ]
+    )
+    response = client.post("/api/v1/evaluate", json={"workloads": [stream], "configuration": FAS3270})
+    assert response.status_code == 200, response.text
+    assert response.json()["model_error"]["system_class"] == "streaming"
+
+
+def test_estimated_parts_are_sized_at_the_pessimistic_end_by_default_and_the_cost_is_stated(
+    client: TestClient,
+) -> None:
+    margined = post(client, "size", FAS3270)
+    stated = post(client, "size", FAS3270, calibration_margin="as_stated")
+
+    calibration = margined["result"]["calibration"]
+    parts = {m["part"] for m in calibration["margins"]}
+    assert "controller" in parts  # the FAS3270's CPU costs are estimates
+    hdd_p90 = SHIPPED["classes"]["hdd"]["expected"]["p90_pct"]
+    assert all(
+        m["band_pct"] == hdd_p90 and m["factor"] == round(1 + hdd_p90 / 100, 4)
+        for m in calibration["margins"]
+    )
+    assert margined["drive_count"] >= stated["drive_count"]
+    extra = margined["drive_count"] - stated["drive_count"]
+    assert calibration["margin_cost"].startswith(
+        f"The margins cost {extra:+d} drives ({stated['drive_count']} as stated"
+    )
+    assert "Conservative by default: controller (estimate): CPU costs x" in margined["explanation"]
+    # what is bought reads as the records state it: the returned configuration has the catalog's costs
+    assert margined["configuration"]["controller"] == stated["configuration"]["controller"]
+    assert stated["result"]["calibration"]["margins"] == []
+
+
+def test_an_evaluation_states_its_margins_and_as_stated_has_none(client: TestClient) -> None:
+    margined = post(client, "evaluate", {**FAS3270, "drive_count": 48})
+    stated = post(client, "evaluate", {**FAS3270, "drive_count": 48}, calibration_margin="as_stated")
+
+    assert margined["calibration"]["margins"] and stated["calibration"]["margins"] == []
+    busy = [w["checks"] for w in (margined["windows"][0], stated["windows"][0])]
+    cpu = [next(c["value"] for c in checks if c["name"] == "controllers") for checks in busy]
+    assert cpu[0] > cpu[1]  # the same load on CPU costs x (1 + p90)
+
+
+def test_the_default_ranges_include_the_models_own_error_for_the_class(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/whatif/ranges",
+        json={"workloads": [workload()], "configuration": {**FAS3270, "drive_count": 48}, "method": "ends"},
+    )
+    assert response.status_code == 200, response.text
+    band = response.json()["uncertainty"]["model_error_factor"]
+    f = 1 + SHIPPED["classes"]["hdd"]["expected"]["p90_pct"] / 100  # HDD arrays' 90th-percentile |error|
+    assert (band["low"], band["expected"], band["high"]) == pytest.approx((1 / f, 1.0, f))
