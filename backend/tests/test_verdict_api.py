@@ -33,7 +33,8 @@ def oltp_template() -> dict[str, Any]:
 def test_the_fas8040_oltp_case_sizes_for_its_failures_and_reads_passed_only_when_they_keep_up(
     client: TestClient,
 ) -> None:
-    body = {"workloads": [oltp_template()], "configuration": FAS8040_OLTP}
+    # the drives as their records state them (no calibration margin): this test is about the cases
+    body = {"workloads": [oltp_template()], "configuration": FAS8040_OLTP, "calibration_margin": "as_stated"}
     healthy_only = client.post("/api/v1/size", json={**body, "relax": EVERY_FAILURE_RELAXED}).json()
     # healthy today alone: 128 drives, while a drive failure leaves one RAID group over 100% busy
     assert healthy_only["drive_count"] == 128
@@ -59,7 +60,8 @@ def test_the_fas8040_oltp_case_sizes_for_its_failures_and_reads_passed_only_when
     # the 128-drive design evaluated as it is: it does not read passed
     sized_128 = {**healthy_only["configuration"]}
     evaluated = client.post(
-        "/api/v1/evaluate", json={"workloads": [oltp_template()], "configuration": sized_128}
+        "/api/v1/evaluate",
+        json={"workloads": [oltp_template()], "configuration": sized_128, "calibration_margin": "as_stated"},
     )
     assert evaluated.status_code == 200
     got = evaluated.json()
