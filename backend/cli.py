@@ -24,6 +24,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from models.base import InputError
+from models.cases import Relaxation
 from models.catalog import (
     CalibrationError,
     CatalogError,
@@ -33,11 +34,12 @@ from models.catalog import (
     load_catalog,
     resolve_reference,
 )
-from models.evaluate import DegradedMode, EvaluationResult, evaluate
+from models.evaluate import DegradedMode, EvaluationResult
 from models.explain import fmt
 from models.raid import RaidScheme
 from models.size import SizingResult, size
 from models.tco import MoneyInputs, tco
+from models.verdict import evaluate_judged
 from models.workload import Workload
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -136,6 +138,9 @@ def render_evaluation(result: EvaluationResult) -> str:
         )
     lines.append(table(rows))
     lines += ["", f"meets every target: {_yes(result.passed)} (bottleneck: {result.bottleneck})"]
+    if result.verdict is not None:
+        lines += [result.verdict.headline]
+        lines += [f"  {c.case} fails: {c.text}" for c in result.verdict.cases if c.status == "fails"][:5]
     lines += [f"warning: {w}" for w in result.warnings]
     return "\n".join(lines)
 
@@ -167,6 +172,14 @@ def parser() -> argparse.ArgumentParser:
         c.add_argument(
             "--degraded", type=DegradedMode, default=DegradedMode.NONE, help="failure to evaluate in"
         )
+        c.add_argument(
+            "--relax",
+            action="append",
+            default=[],
+            metavar="CASE[:WINDOW]",
+            help="a case the design need not meet (drive-failed, rebuilding, failover, cold-cache, "
+            "horizon), in every window or the one named; repeatable (default: none, every case decides)",
+        )
         c.add_argument("--fixtures", type=Path, help="fixtures folder (default: FIXTURES_DIR or ./fixtures)")
         c.add_argument("--json", action="store_true", help="print the engine result as JSON")
         if name == "evaluate":
@@ -176,6 +189,15 @@ def parser() -> argparse.ArgumentParser:
         else:
             c.add_argument("--max-drives", type=int, help="largest drive count to try")
     return p
+
+
+def _relaxations(given: list[str]) -> list[Relaxation]:
+    """``--relax CASE[:WINDOW]`` arguments as the request's relaxations."""
+    out = []
+    for text in given:
+        case, _, window = text.partition(":")
+        out.append(Relaxation.model_validate({"case": case, "window": window or None}))
+    return out
 
 
 def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool]:
@@ -197,6 +219,7 @@ def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool
             flash_cache_gb=args.flash_cache,
             layout=args.layout,
         )
+        relax = _relaxations(args.relax)
     except ValidationError as exc:
         raise CliError(str(exc)) from exc
     workloads = read_workloads(args.workloads)
@@ -207,13 +230,20 @@ def run(args: argparse.Namespace) -> tuple[EvaluationResult | SizingResult, bool
         raise CliError(f"configuration.{exc.field}: {exc.reason}" if exc.field else exc.reason) from exc
     try:
         if sizing:
-            sized = size(workloads, config, params=params, degraded=args.degraded, max_drives=args.max_drives)
+            sized = size(
+                workloads,
+                config,
+                params=params,
+                degraded=args.degraded,
+                max_drives=args.max_drives,
+                relax=relax,
+            )
             index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
             commercial = catalog.arrays[array_id].commercial
             money = tco(workloads, sized.configuration, MoneyInputs(), commercial, pool_index=index)
             sized = sized.model_copy(update={"tco": money})
             return sized, sized.feasible and sized.result.passed
-        evaluated = evaluate(workloads, config, params=params, degraded=args.degraded)
+        evaluated = evaluate_judged(workloads, config, params=params, degraded=args.degraded, relax=relax)
         return evaluated, evaluated.passed
     except InputError as exc:
         raise CliError(f"{exc.field or 'input'}: {exc.reason}") from exc

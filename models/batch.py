@@ -25,10 +25,13 @@ Agreement with ``evaluate()``: the same functions, summed in another order (rela
 ~1e-13), hit ratios within ~1e-10. Configurations the batch picks are confirmed with
 ``evaluate()`` by :mod:`models.recommend`.
 
-Kept as one module (about 1,350 lines): one class lays out the candidate space (families,
-segments, states) and evaluates it column-wise; its stages share that layout's index arrays, and
-every formula it uses is imported from the scalar engine (pool, controller, cache, drives, bill),
-so what stays here is bookkeeping over rows, not physics.
+Kept as one module (about 1,870 lines), over the engine's 1,000-line limit until it is split
+(#29: candidate space, row results, segment plans): one class lays out the candidate space
+(families, segments, states) and evaluates it column-wise, and its stages share that layout's
+index arrays. The bookkeeping formulas it shared with the scalar engine (hot spares, shelves, rack
+units, power and cost, the node count, the back-end bus, the pass rule) are imported from the
+modules that own them; the read-latency composition and the window's IOPS-weighted latency are
+still restated here.
 """
 
 from __future__ import annotations
@@ -52,13 +55,17 @@ from models.architecture import (
     written_layout,
 )
 from models.base import InputError
+from models.bill import enclosure_cost_usd, enclosure_power_w, enclosure_rack_units, shelves_needed
 from models.cache_share import cache_shares_gb
-from models.capacity import physical_needed_tb
+from models.capacity import hot_spares, physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
+from models.checks import TOLERANCE, describe, within, within_array
+from models.cluster import nodes_for_drives
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
 from models.controller import (
     ControllerLoad,
     HaMode,
+    backend_bus_pct,
     controller_load,
     controller_utilization,
     cpu_response_ms,
@@ -160,10 +167,8 @@ class Family:
 
 
 def spare_counts(drive_counts: IntArray, policy: SparePolicy) -> IntArray:
-    """:func:`models.capacity.spare_count` for many counts: ``max(min_spares, ceil(n / per_drives))``."""
-    if policy.per_drives is None:
-        return np.full_like(drive_counts, policy.min_spares)
-    return np.maximum(policy.min_spares, np.ceil(drive_counts / policy.per_drives).astype(np.int64))
+    """:func:`models.capacity.hot_spares` of one spare policy for many counts."""
+    return np.asarray(hot_spares(drive_counts, policy.per_drives, policy.min_spares), dtype=np.int64)
 
 
 def _nodes(array: ArrayModel, drive_counts: IntArray) -> IntArray:
@@ -175,7 +180,7 @@ def _nodes(array: ArrayModel, drive_counts: IntArray) -> IntArray:
     if so.fixed_drives_per_node:
         return drive_counts // so.drives_per_node
     attached = drive_counts + spare_counts(drive_counts, array.spares)
-    return np.maximum(array.base_nodes, -(-attached // so.drives_per_node))
+    return np.asarray(nodes_for_drives(attached, so.drives_per_node, array.base_nodes), dtype=np.int64)
 
 
 def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
@@ -206,8 +211,7 @@ def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
         in_nodes = np.full_like(counts, pk.drives_in_controller_enclosure)
         max_shelves = pk.max_shelves
     if max_shelves is not None:
-        shelves = np.ceil(np.maximum(0, counts + spares - in_nodes) / pk.drives_per_shelf)
-        ok &= shelves <= max_shelves
+        ok &= shelves_needed(counts + spares, in_nodes, pk.drives_per_shelf) <= max_shelves
     return counts[ok]
 
 
@@ -332,11 +336,16 @@ class RowCheck:
 
     @property
     def passed(self) -> bool:
-        return math.isfinite(self.value) and self.value <= self.limit + 1e-9
+        return within(self.value, self.limit)
 
     @property
     def ratio(self) -> float:
         return self.value / self.limit if self.limit > 0 else (0.0 if self.value <= 0 else math.inf)
+
+    @property
+    def words(self) -> str:
+        """The check in one line, in its own unit (:func:`models.checks.describe`)."""
+        return describe(self.name, self.value, self.limit, self.window)
 
 
 @dataclass(frozen=True)
@@ -1028,7 +1037,7 @@ class BatchModel:
         """Whether ``rows`` (of families ``fam``) hold the workloads within the capacity headroom
         (``usable_tb`` their usable capacity, if known).
         Within a family it never turns false as drives grow (usable grows with n: fill never rises)."""
-        return self._fill_pct(rows, fam, usable_tb) <= self.headroom.capacity_max_fill_pct + 1e-9
+        return within_array(self._fill_pct(rows, fam, usable_tb), self.headroom.capacity_max_fill_pct)
 
     def _fill_pct(self, rows: IntArray, fam: IntArray, usable_tb: FloatArray | None = None) -> FloatArray:
         """Capacity needed / usable [%] (inf without usable capacity)."""
@@ -1176,7 +1185,7 @@ class BatchModel:
             mb_s = self.window_mb_s[wi]
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
-            st.ok.append(100 * u_port <= cfg.headroom.port_max_pct + 1e-9)
+            st.ok.append(within(100 * u_port, cfg.headroom.port_max_pct))
             front = FrontEnd(
                 r_ctrl_ms=0.0,
                 port_utilization=u_port,
@@ -1199,8 +1208,8 @@ class BatchModel:
             ctrl = st.config.controller
             if ctrl.backend_mb_s is not None:
                 at = self.state_segments[s]
-                u = 100.0 * mb_s[at] / (ctrl.backend_mb_s * ctrl.serving)
-                ok[at] = u <= self.headroom.port_max_pct + 1e-9
+                u = backend_bus_pct(mb_s[at], ctrl.backend_mb_s, ctrl.serving)
+                ok[at] = within_array(u, self.headroom.port_max_pct)
         return ok
 
     def _controllers(self, wi: int, backend_ios: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -1295,9 +1304,9 @@ class BatchModel:
                 wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
             )
             self.seg_ctrl[wi], self.seg_fo[wi] = 100 * u, 100 * fo
-            seg_ok &= 100 * u <= ctrl_limit + 1e-9
+            seg_ok &= within_array(100 * u, ctrl_limit)
             bus_ok &= self._bus_ok(work)
-            seg_ok &= np.isnan(fo) | (100 * fo <= self.headroom.failover_max_pct + 1e-9)
+            seg_ok &= np.isnan(fo) | within_array(100 * fo, self.headroom.failover_max_pct)
             port_ms = np.asarray([st.port_ms[wi] for st in self.states], dtype=np.float64).reshape(
                 len(self.states), len(members)
             )[self.seg_state]
@@ -1469,7 +1478,7 @@ class BatchModel:
         among them unless they are many (:data:`PRUNE_SHARE`; a row's figures are elementwise:
         the same whichever rows it is evaluated with). The rows evaluated carry their
         window-independent figures (:class:`_Rows`) from one window to the next."""
-        lim = self.headroom.drive_max_pct + 1e-9
+        lim = self.headroom.drive_max_pct
         if known is None:
             known = _Rows(rows, self._segments(rows) if segments is None else segments)
         at = known
@@ -1485,15 +1494,15 @@ class BatchModel:
                     at = at.subset(still)
             u, u_par, phases, _, dwpd = self._latencies(wi, at, every=False)
             seg = at.seg
-            keep = (100 * u <= lim) & (100 * u_par <= lim)
+            keep = within_array(100 * u, lim) & within_array(100 * u_par, lim)
             rated = at.gathered("rated_dwpd", self.seg_rated_dwpd)
-            keep &= np.isnan(rated) | (dwpd <= rated + 1e-9)
+            keep &= np.isnan(rated) | within_array(dwpd, rated)
             net = self._network_pct(wi, at.rows, seg)
-            keep &= np.isnan(net) | (net <= self.headroom.port_max_pct + 1e-9)
+            keep &= np.isnan(net) | within_array(net, self.headroom.port_max_pct)
             for i, read_ms in phases.items():
                 target = self.members[wi][i].target_ms
                 assert target is not None
-                keep &= read_ms <= target + 1e-9
+                keep &= within_array(read_ms, target)
             if sub.size == good.size:
                 good &= keep
             else:
@@ -1561,7 +1570,7 @@ class BatchModel:
         cancellation: each figure is exact to a few ulps).
         """
         nseg = self.seg_len.size
-        limit = (self.headroom.drive_max_pct + 1e-9) * (1.0 + UTILIZATION_MARGIN)
+        limit = (self.headroom.drive_max_pct + TOLERANCE) * (1.0 + UTILIZATION_MARGIN)
         t = self.seg_times
         s0 = min(1.0, self.fill)  # planned_span: s0 = min(1, max(footprint / usable, fill)) in [s0, 1]
         span_fill = s0 + self.seg_scatter * (1.0 - s0)  # and s = s0 + scatter (1 - s0) from it; 1 at s0 = 1
@@ -1720,36 +1729,34 @@ class BatchModel:
         fam_ix = at.gathered("family", self.seg_family)
         arr = self.fam_array[fam_ix]
         drv = self.fam_drive[fam_ix]
-        per = self.a_spare_per[arr]
-        least = self.a_spare_min[arr]
-        with np.errstate(invalid="ignore"):
-            spares = np.where(np.isnan(per), least, np.maximum(least, np.ceil(n / per))).astype(np.int64)
+        spares = np.asarray(hot_spares(n, self.a_spare_per[arr], self.a_spare_min[arr]), dtype=np.int64)
         total = n + spares
         pk = self.st_pack[state]
-        shelves = np.ceil(np.maximum(0, total - pk[:, 0]) / pk[:, 1])
-        ru = pk[:, 2] + shelves * pk[:, 3]
-        drive_w = self.d_power_w[drv]
-        price = self.d_price_usd[drv]
+        shelf_n = np.asarray(shelves_needed(total, pk[:, 0], pk[:, 1]), dtype=np.float64)
+        ru = enclosure_rack_units(shelf_n, pk[:, 2], pk[:, 3])
         flash_gb = self.fam_flash_gb[fam_ix]
-        power = pk[:, 4] + shelves * pk[:, 5] + total * drive_w
-        cost = pk[:, 6] + shelves * pk[:, 7] + flash_gb * pk[:, 8] + total * price
-        shelves = shelves.astype(np.int64)
+        power = enclosure_power_w(shelf_n, pk[:, 4], pk[:, 5]) + total * self.d_power_w[drv]
+        cost = (
+            enclosure_cost_usd(shelf_n, pk[:, 6], pk[:, 7], flash_gb, pk[:, 8])
+            + total * self.d_price_usd[drv]
+        )
+        shelves = shelf_n.astype(np.int64)
         hr = self.headroom
         ctrl = self.seg_ctrl[:, seg]
         fo = self.seg_fo[:, seg]
         port = self.st_port[state].T
         ctrl_limit = self.st_ctrl_limit[state]
         passed = self._capacity_ok(rows, fam_ix, usable_tb)
-        passed &= np.all(drive <= hr.drive_max_pct + 1e-9, axis=0)
-        passed &= np.all(parity <= hr.drive_max_pct + 1e-9, axis=0)
-        passed &= np.isnan(rated) | np.all(wear <= rated + 1e-9, axis=0)
-        passed &= np.all(ctrl <= ctrl_limit + 1e-9, axis=0)
-        passed &= np.all(np.isnan(fo) | (fo <= hr.failover_max_pct + 1e-9), axis=0)
-        passed &= np.all(port <= hr.port_max_pct + 1e-9, axis=0)
+        passed &= np.all(within_array(drive, hr.drive_max_pct), axis=0)
+        passed &= np.all(within_array(parity, hr.drive_max_pct), axis=0)
+        passed &= np.isnan(rated) | np.all(within_array(wear, rated), axis=0)
+        passed &= np.all(within_array(ctrl, ctrl_limit), axis=0)
+        passed &= np.all(np.isnan(fo) | within_array(fo, hr.failover_max_pct), axis=0)
+        passed &= np.all(within_array(port, hr.port_max_pct), axis=0)
         passed &= self.seg_bus_ok[seg]
-        passed &= np.all(np.isnan(network) | (network <= hr.port_max_pct + 1e-9), axis=0)
+        passed &= np.all(np.isnan(network) | within_array(network, hr.port_max_pct), axis=0)
         for t, (_, _, target, _) in enumerate(targets):
-            passed &= phase_lat[t] <= target + 1e-9
+            passed &= within_array(phase_lat[t], target)
         return RowDetail(
             rows=rows,
             windows=self.windows,

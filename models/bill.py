@@ -6,11 +6,50 @@ Power and cost are ``None`` when any part lacks the figure (unknown, never guess
 from __future__ import annotations
 
 import math
+from typing import TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
 
 from models.capacity import PoolCapacity
 from models.configuration import Configuration
 from models.explain import explained, fmt
 from models.results import BillOfMaterials
+
+Num = TypeVar("Num", float, NDArray[np.float64])
+"""A figure of one configuration (float) or of many (the batch path's arrays), in and out alike."""
+
+
+def shelves_needed(
+    drives: int | NDArray[np.int64],
+    in_controller: int | NDArray[np.int64],
+    per_shelf: int | NDArray[np.float64],
+) -> int | NDArray[np.float64]:
+    """Drive shelves: ``ceil(max(0, N + spares - drives in controller enclosure) / drives per shelf)``.
+
+    ``drives`` counts spares. An ``int`` for one configuration; for arrays, whole numbers as
+    floats (the batch path multiplies them into rack units, power and cost before casting).
+    """
+    if isinstance(drives, np.ndarray) or isinstance(in_controller, np.ndarray):
+        return np.asarray(np.ceil(np.maximum(0, drives - in_controller) / per_shelf), dtype=np.float64)
+    return math.ceil(max(0, drives - in_controller) / per_shelf)
+
+
+def enclosure_rack_units(shelves: Num, controller_ru: Num, shelf_ru: Num) -> Num:
+    """Rack units: ``controller enclosure + shelves x shelf height`` [U]."""
+    return controller_ru + shelves * shelf_ru
+
+
+def enclosure_power_w(shelves: Num, controller_w: Num, shelf_w: Num) -> Num:
+    """Power of the enclosures before drives: ``controllers + shelves x shelf power`` [W]."""
+    return controller_w + shelves * shelf_w
+
+
+def enclosure_cost_usd(
+    shelves: Num, controller_usd: Num, shelf_usd: Num, flash_gb: Num, usd_per_gb: Num
+) -> Num:
+    """List cost before drives: ``controllers + shelves x shelf price + flash GB x price per GB`` [USD]."""
+    return controller_usd + shelves * shelf_usd + flash_gb * usd_per_gb
 
 
 def bill_of_materials(
@@ -27,11 +66,16 @@ def bill_of_materials(
     drives = sum(counts.values()) + sum(p.other_count for p in cfg.pools)
     spares = sum(pc.spares for pc in pcaps)
     total = drives + spares
-    shelves = math.ceil(max(0, total - pk.drives_in_controller_enclosure) / pk.drives_per_shelf)
-    ru = pk.controller_rack_units + shelves * pk.shelf_rack_units
-    power: float | None = pk.controller_power_w + shelves * pk.shelf_power_w
-    cost: float | None = pk.controller_price_usd + shelves * pk.shelf_price_usd
-    cost = (cost or 0.0) + cfg.cache.flash_cache_gb * pk.flash_cache_price_usd_per_gb
+    shelves = int(shelves_needed(total, pk.drives_in_controller_enclosure, pk.drives_per_shelf))
+    ru = enclosure_rack_units(shelves, pk.controller_rack_units, pk.shelf_rack_units)
+    power: float | None = enclosure_power_w(shelves, pk.controller_power_w, pk.shelf_power_w)
+    cost: float | None = enclosure_cost_usd(
+        shelves,
+        pk.controller_price_usd,
+        pk.shelf_price_usd,
+        cfg.cache.flash_cache_gb,
+        pk.flash_cache_price_usd_per_gb,
+    )
     for pool in cfg.pools:
         members = [(pool.drive, counts[pool.name] + next(pc.spares for pc in pcaps if pc.pool == pool.name))]
         members += [(g.drive, g.count) for g in pool.other_drives]

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import Field
 
 from models.base import InputError, Output
@@ -25,6 +27,9 @@ from models.explain import Explained, explained, fmt
 from models.raid import RaidLayout, RaidScheme, capacity_efficiency
 from models.units import GIB, TB
 from models.workload import Workload
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 
 
 class RaidGroups(Output):
@@ -86,9 +91,29 @@ def raid_groups(drive_count: int, layout: RaidLayout) -> RaidGroups:
 
 def spare_count(drive_count: int, policy: SparePolicy) -> int:
     """Hot spares: ``max(min_spares, ceil(N / per_drives))``; ``min_spares`` alone without a ratio."""
-    if policy.per_drives is None:
-        return policy.min_spares
-    return max(policy.min_spares, math.ceil(drive_count / policy.per_drives))
+    return int(hot_spares(drive_count, policy.per_drives, policy.min_spares))
+
+
+def hot_spares(
+    drive_count: int | IntArray, per_drives: float | FloatArray | None, min_spares: int | IntArray
+) -> int | IntArray:
+    """Hot spares of ``drive_count`` drives: ``max(min_spares, ceil(N / per_drives))``; ``min_spares``
+    alone where there is no ratio (``per_drives`` None, or NaN in an array of policies).
+
+    Scalars in, an ``int`` out (:func:`spare_count`); arrays in (the batch path: many counts, or
+    one policy per row), an int64 array out with the same figures.
+    """
+    if isinstance(drive_count, np.ndarray) or isinstance(per_drives, np.ndarray):
+        n = np.asarray(drive_count)
+        if per_drives is None:
+            return np.broadcast_to(np.asarray(min_spares, dtype=np.int64), n.shape).copy()
+        per = np.asarray(per_drives, dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            ratio = np.where(np.isnan(per), min_spares, np.maximum(min_spares, np.ceil(n / per)))
+        return np.asarray(ratio).astype(np.int64)
+    if per_drives is None or math.isnan(per_drives):
+        return int(min_spares)
+    return max(int(min_spares), math.ceil(drive_count / per_drives))
 
 
 def data_drive_count(drive_count: int, layout: RaidLayout) -> float:

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from numpy.typing import NDArray
+
 from models.base import InputError
 from models.configuration import Cluster, Configuration, Packaging
 from models.controller import ControllerSpec
@@ -40,6 +43,14 @@ def _check_nodes(cluster: Cluster, nodes: int) -> None:
             f"{nodes} {cluster.unit}s lies outside the family's range of {cluster.min_nodes} to "
             f"{cluster.max_nodes} {cluster.unit}s (min_nodes-max_nodes)",
         )
+
+
+def nodes_for_drives(drives: int | NDArray[np.int64], per_node: int, least: int) -> int | NDArray[np.int64]:
+    """Nodes attaching ``drives`` drives (spares included): ``max(least, ceil(drives / drives per
+    node))``; one count, or many (the batch path's family counts)."""
+    if isinstance(drives, np.ndarray):
+        return np.maximum(least, -(-drives // per_node))
+    return max(least, math.ceil(drives / per_node))
 
 
 def nodes_needed(cluster: Cluster, drives: int) -> int:
@@ -69,7 +80,7 @@ def nodes_needed(cluster: Cluster, drives: int) -> int:
                 f"the family needs at least {cluster.min_nodes} {cluster.unit}s (min_nodes) of {per} drives: "
                 f"at least {cluster.min_nodes * per} drives, got {drives}",
             )
-    nodes = max(cluster.min_nodes, math.ceil(drives / per))
+    nodes = int(nodes_for_drives(drives, per, cluster.min_nodes))
     if nodes > cluster.max_nodes:
         raise InputError(
             "drive_count",

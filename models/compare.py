@@ -20,9 +20,9 @@ from enum import StrEnum
 from pydantic import Field
 
 from models.base import InputError, Output
+from models.configuration import Configuration
 from models.evaluate import EvaluationResult
-from models.naming import check_words
-from models.results import worst_window
+from models.explain import Explained
 
 Figure = float | int | str | bool | None
 
@@ -37,6 +37,22 @@ class WindowFigures(Output):
     )
     controller_busy_pct: float | None = Field(description="controller utilization [%]")
     drive_busy_pct: float | None = Field(description="utilization of the busiest drive pool [%]")
+    parity_busy_pct: float | None = Field(
+        default=None,
+        description="dedicated parity drives of the busiest pool that has them [%]; null: none (parity "
+        "rotates, or copies) or saturated",
+    )
+    backend_bus_busy_pct: float | None = Field(
+        default=None, description="controllers' back-end buses [%]; null: the controller states none"
+    )
+    cluster_network_busy_pct: float | None = Field(
+        default=None, description="each scale-out node's cluster-network link [%]; null: not scale-out"
+    )
+    years_to_wear_out: float | None = Field(
+        default=None,
+        description="flash wear at this window's write rate: years until the first pool's rated writes are "
+        "used up; null: no drive with an endurance rating",
+    )
     passed: bool
 
 
@@ -69,6 +85,7 @@ class WindowDelta(Output):
     write_latency_ms: float | None
     controller_busy_pct: float | None = Field(description="percentage points")
     drive_busy_pct: float | None = Field(description="percentage points")
+    parity_busy_pct: float | None = Field(default=None, description="percentage points")
 
 
 class Delta(Output):
@@ -81,6 +98,43 @@ class Delta(Output):
     windows: list[WindowDelta] = Field(description="windows of the configuration, in its order")
 
 
+class Significance(Output):
+    """The smallest difference in one unit that matters to a person choosing between designs:
+    ``max(absolute, relative x |larger value|)``."""
+
+    unit: str
+    absolute: float
+    relative: float
+
+
+SIGNIFICANCE: list[Significance] = [
+    Significance(unit="ms", absolute=0.1, relative=0.05),  # a tenth of a millisecond and 5%
+    Significance(unit="%", absolute=1.0, relative=0.0),  # one percentage point of busy time
+    Significance(unit="", absolute=1.0, relative=0.0),  # one drive (counts)
+    Significance(unit="TB", absolute=0.0, relative=0.01),
+    Significance(unit="USD", absolute=0.0, relative=0.01),
+    Significance(unit="IOPS", absolute=0.0, relative=0.02),
+    Significance(unit="per write", absolute=0.05, relative=0.0),
+    Significance(unit="years", absolute=0.5, relative=0.0),
+]
+"""Where a difference matters (:func:`matters`); a unit not listed: any difference does."""
+
+BEST_RULE = (
+    "A value is marked best only where it beats another by at least the difference that matters in its "
+    "unit: max(absolute, relative x the larger value): 0.1 ms and 5% for latency, 1 percentage point for "
+    "busy time, 1 for counts, 1% for capacity and money, 2% for IOPS, 0.05 for a write penalty, half a "
+    "year for wear; values within that of the best share it, and a row where every value does marks none."
+)
+
+
+def matters(unit: str, a: float, b: float) -> bool:
+    """Whether ``a`` and ``b`` differ by as much as matters in ``unit`` (:data:`SIGNIFICANCE`)."""
+    rule = next((r for r in SIGNIFICANCE if r.unit == unit), None)
+    step = 0.0 if rule is None else max(rule.absolute, rule.relative * max(abs(a), abs(b)))
+    gap = abs(a - b)
+    return gap >= step and gap > 1e-9 * max(1.0, abs(a), abs(b))
+
+
 class ComparisonColumn(Output):
     headline: Headline
     delta: Delta = Field(description="against the first configuration (all zero for the first)")
@@ -89,12 +143,25 @@ class ComparisonColumn(Output):
 class Comparison(Output):
     base: str = Field(description="name of the first configuration, the base of every delta")
     columns: list[ComparisonColumn]
+    significance: list[Significance] = Field(
+        default_factory=lambda: list(SIGNIFICANCE), description="the difference that matters in each unit"
+    )
+    best_rule: str = Field(default=BEST_RULE, description="when a value is marked best, in words")
 
 
 def _max_or_none(values: Sequence[float | None]) -> float | None:
     if not values or any(v is None for v in values):
         return None
     return max(v for v in values if v is not None)
+
+
+def _min_or_none(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return min(known) if known else None
+
+
+def _value(figure: Explained | None) -> float | None:
+    return None if figure is None else figure.value
 
 
 def headline(result: EvaluationResult) -> Headline:
@@ -106,6 +173,14 @@ def headline(result: EvaluationResult) -> Headline:
             write_latency_ms=w.write_latency_ms,
             controller_busy_pct=w.controller_utilization_pct.value,
             drive_busy_pct=_max_or_none([p.drive_utilization_pct.value for p in w.pools]),
+            parity_busy_pct=_max_or_none(
+                [p.parity_utilization_pct.value for p in w.pools if p.parity_utilization_pct is not None]
+            ),
+            backend_bus_busy_pct=_value(w.backend_bus_utilization_pct),
+            cluster_network_busy_pct=_value(w.cluster_network_utilization_pct),
+            years_to_wear_out=_min_or_none(
+                [p.endurance.years_to_wear_out.value for p in w.pools if p.endurance is not None]
+            ),
             passed=w.passed,
         )
         for w in result.windows
@@ -120,18 +195,9 @@ def headline(result: EvaluationResult) -> Headline:
         cost_usd=bill.cost_usd,
         passed=result.passed,
         bottleneck=result.bottleneck,
-        bottleneck_words=bottleneck_words(result),
+        bottleneck_words=result.bottleneck_words,
         windows=windows,
     )
-
-
-def bottleneck_words(result: EvaluationResult) -> str:
-    """:attr:`EvaluationResult.bottleneck` in words (:func:`models.naming.check_words`, with its
-    window): ``drives:pool (month-end batch)`` -> ``the drives (month-end batch)``."""
-    worst = worst_window(result.windows)
-    if result.bottleneck == "capacity" or worst is None:
-        return "the capacity"
-    return f"{check_words(worst.bottleneck, len(result.capacity.pools))} ({worst.window})"
 
 
 def _minus(a: float | None, b: float | None) -> float | None:
@@ -151,6 +217,7 @@ def delta(base: Headline, other: Headline) -> Delta:
                 write_latency_ms=_minus(w.write_latency_ms, b.write_latency_ms if b else None),
                 controller_busy_pct=_minus(w.controller_busy_pct, b.controller_busy_pct if b else None),
                 drive_busy_pct=_minus(w.drive_busy_pct, b.drive_busy_pct if b else None),
+                parity_busy_pct=_minus(w.parity_busy_pct, b.parity_busy_pct if b else None),
             )
         )
     if other.passed == base.passed:
@@ -190,7 +257,72 @@ def figures(head: Headline, prefix: str = "") -> dict[str, Figure]:
         out[f"{prefix}{w.window}: read_latency_ms"] = w.read_latency_ms
         out[f"{prefix}{w.window}: controller_busy_pct"] = w.controller_busy_pct
         out[f"{prefix}{w.window}: drive_busy_pct"] = w.drive_busy_pct
+        for name in (
+            "parity_busy_pct",
+            "backend_bus_busy_pct",
+            "cluster_network_busy_pct",
+            "years_to_wear_out",
+        ):
+            value = getattr(w, name)
+            if value is not None:  # a figure the configuration has (a report saved before it never had it)
+                out[f"{prefix}{w.window}: {name}"] = value
     return out
+
+
+_NOT_A_DIFFERENCE = frozenset({"name", "source", "notes", "vendor", "array_id", "hypothetical"})
+"""Fields that name or cite a record and change no figure (the array is named beside the list)."""
+
+
+def _leaves(value: object, path: str = "") -> dict[str, object]:
+    """Every leaf of a dumped model by its dotted path (list items by index)."""
+    if isinstance(value, dict):
+        out: dict[str, object] = {}
+        for k, v in value.items():
+            if k not in _NOT_A_DIFFERENCE:
+                out.update(_leaves(v, f"{path}.{k}" if path else str(k)))
+        return out
+    if isinstance(value, list):
+        out = {}
+        for i, v in enumerate(value):
+            out.update(_leaves(v, f"{path}.{i}"))
+        if not value:
+            out[path] = "none"
+        return out
+    return {path: value}
+
+
+def _shown(v: object) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def differences(
+    base: Configuration, other: Configuration, compared: frozenset[str] = frozenset()
+) -> list[str]:
+    """Every input in which ``other`` differs from ``base``, grouped by part (``controller: cores 8 ->
+    16, dram_cache_gb 24 -> 64``), leaving out names, sources and the ``compared`` paths (e.g. the
+    RAID layout a scheme comparison compares, the drive count a sizing finds). The rule of a fair
+    comparison: it changes only what it compares, and says every other difference."""
+    dumped_a, dumped_b = base.model_dump(mode="json"), other.model_dump(mode="json")
+    parts: dict[str, list[str]] = {}
+    for key in list(dumped_a):  # a part one side does not have at all: said once, not field by field
+        if key not in compared and (dumped_a[key] is None) != (dumped_b.get(key) is None):
+            parts[key] = ["none -> stated" if dumped_a[key] is None else "stated -> none"]
+            dumped_a.pop(key)
+            dumped_b.pop(key, None)
+    a, b = _leaves(dumped_a), _leaves(dumped_b)
+    for path in [*a, *(p for p in b if p not in a)]:
+        if any(path == c or path.startswith(c + ".") for c in compared):
+            continue
+        x, y = a.get(path), b.get(path)
+        if x == y:
+            continue
+        head, _, rest = path.partition(".")
+        parts.setdefault(head, []).append(f"{rest or head} {_shown(x)} -> {_shown(y)}")
+    return [f"{head}: {', '.join(items)}" for head, items in parts.items()]
 
 
 class FigureChange(Output):
@@ -241,6 +373,8 @@ __all__ = [
     "WindowFigures",
     "compare",
     "delta",
+    "differences",
+    "matters",
     "figure_changes",
     "figures",
     "headline",

@@ -303,6 +303,14 @@ def controller_load(
     )
 
 
+def backend_bus_pct(mb_s: Num, bus_mb_s: float, controllers: int) -> Num:
+    """Back-end bus busy: ``U_bus = sum(pool back-end MB/s) / (bus MB/s x controllers)`` [%].
+
+    ``mb_s``: bytes moved to and from the drives [MB/s] (one figure, or one per batch segment);
+    checked against the port headroom (``models.checks``: ``back-end bus``)."""
+    return 100.0 * mb_s / (bus_mb_s * controllers)
+
+
 def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: Num, cpu_s: Num = None) -> Num:
     """Mean time an I/O spends at the controller CPUs [ms] (``None`` when saturated; inf in arrays).
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, computed_field
 from scipy.optimize import brentq
 
 from models import cache as cache_model
@@ -31,6 +31,7 @@ from models.architecture import full_stripe_reads, node_stripes, remote_copies, 
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
+from models.checks import check_words
 from models.configuration import Configuration
 from models.controller import controller_load, cpu_us_per_io
 from models.drives import (
@@ -49,7 +50,6 @@ from models.evaluate import (
     pool_drive_counts,
     write_fill,
 )
-from models.naming import check_words
 from models.parameters import EngineParameters
 from models.pool import PoolPlans, busy_ms, planned_span, pool_roles, pool_work
 from models.queueing import Station, mva
@@ -67,6 +67,13 @@ class QueueDepthPoint(Output):
     avg_response_ms: float
     utilization_pct: dict[str, float]
     bottleneck: str
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the bottleneck station in words (models.checks.check_words), e.g. 'the drives'"
+    )
+    @property
+    def bottleneck_words(self) -> str:
+        return check_words(self.bottleneck)
 
 
 class QueueDepthCurve(Output):

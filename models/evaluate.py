@@ -24,7 +24,7 @@ and :func:`models.latency.phase_figures`); only the warm pass explains them in r
 What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
 same configuration object evaluated again (:func:`clear_kept` forgets it).
 
-Kept as one module (about 940 lines): the window loop, its setup (pools, fills, plans) and the
+Kept as one module (about 1,000 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above, and each function here is short.
 """
@@ -50,11 +50,13 @@ from models.base import InputError, validator_of
 from models.bill import bill_of_materials
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
+from models.checks import busy_words
 from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
     ControllerSpec,
     HaMode,
+    backend_bus_pct,
     controller_load,
     controller_utilization,
     cpu_response_ms,
@@ -304,13 +306,15 @@ def evaluate(
     ]
     # unexplained: the windows only (the configuration's parts, kept for it, were built whole above)
     with nullcontext() if explain else figures_only():
-        windows = [_evaluate_window(window, of_window, setup) for window, of_window in members]
+        windows = _with_failure_verdicts(
+            [_evaluate_window(window, of_window, setup) for window, of_window in members]
+        )
     cap_check = check(
         "capacity",
         cap.fill_pct,
         cap.max_fill_pct,
         "%",
-        f"capacity needed is {fmt(cap.needed_tb.value)} TB of {fmt(cap.usable_tb)} TB usable: fill",
+        busy_words("capacity", needed_tb=fmt(cap.needed_tb.value), usable_tb=fmt(cap.usable_tb)),
     )
     passed = cap_check.passed and all(w.passed for w in windows)
     worst = worst_window(windows)
@@ -436,7 +440,11 @@ def _figures(
     if net_exp is not None:
         checks.append(
             Limit(
-                "cluster network", net_exp.value, cfg.headroom.port_max_pct, "%", "cluster network links busy"
+                "cluster network",
+                net_exp.value,
+                cfg.headroom.port_max_pct,
+                "%",
+                busy_words("cluster network"),
             )
         )
 
@@ -584,7 +592,6 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     shares = (ws_list, dram_share, both_share)
     warm = _serve(members, hits, shares, routes, tiering, setup)
     burst = _write_burst(members, warm.pool_loads, ctrl, setup.serving)
-    failure_verdict = _failure_verdict(warm.pool_loads)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
     cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
@@ -614,7 +621,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             "tiering": tiering,
             "write_burst_s": burst,
             "backend_bus_utilization_pct": warm.bus,
-            "failure_verdict": failure_verdict,
+            "failure_verdict": None,  # with every window's rebuild known (_with_failure_verdicts)
             "cold_cache": cold,
         }
     )
@@ -732,9 +739,11 @@ def _pools(
         miss = f.miss
         paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
         of = _of_pool(pool.name, len(cfg.pools))
-        checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", f"drives{of} busy"))
+        checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", busy_words("drives", of)))
         if par is not None:
-            checks.append(Limit(f"parity drives:{pool.name}", par, limit, "%", f"parity drives{of} busy"))
+            checks.append(
+                Limit(f"parity drives:{pool.name}", par, limit, "%", busy_words("parity drives", of))
+            )
         rated = pool.drive.endurance_dwpd
         if rated is not None:
             checks.append(
@@ -743,7 +752,7 @@ def _pools(
                     f.drive_writes_per_day,
                     rated,
                     "DWPD",
-                    f"flash wear{of} (drive writes per day)",
+                    busy_words("endurance", of),
                 )
             )
         if f.degraded_utilization is not None:
@@ -753,7 +762,7 @@ def _pools(
                     100 * f.degraded_utilization,
                     100.0,
                     "%",
-                    f"degraded RAID group{of} busy",
+                    busy_words("degraded group", of),
                 )
             )
     return figures, paths
@@ -770,7 +779,7 @@ def _controllers(
     failed = setup.degraded is DegradedMode.CONTROLLER_FAILED
     ctrl_name = "controllers (one failed)" if failed else "controllers"
     limit = cfg.headroom.failover_max_pct if failed else cfg.headroom.controller_limit_pct(ctrl.ha_mode)
-    checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", f"{ctrl_name} busy"))
+    checks.append(Limit(ctrl_name, 100 * u_ctrl, limit, "%", busy_words(ctrl_name)))
     if not setup.fails_over:
         return u_ctrl, None
     u_fo = controller_utilization(cload, ctrl, ctrl.serving_after_failover, cpu_s)
@@ -780,7 +789,7 @@ def _controllers(
             100 * u_fo,
             cfg.headroom.failover_max_pct,
             "%",
-            "surviving controllers after a failover busy",
+            busy_words("controllers after failover"),
         )
     )
     return u_ctrl, u_fo
@@ -843,7 +852,7 @@ def _ports(
     """
     mb_s = sum(ph.effective_mb_s for _, ph in members)
     u_port = port_utilization(mb_s + cross_mb_s, cfg.ports)
-    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", "front-end ports busy"))
+    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", busy_words("ports")))
     return mb_s, u_port
 
 
@@ -874,8 +883,8 @@ def _backend_bus(
     if ctrl.backend_mb_s is None:
         return None
     cap = ctrl.backend_mb_s * serving
-    u = 100.0 * mb_s / cap
-    checks.append(Limit("back-end bus", u, limit_pct, "%", "back-end bus to the drives busy"))
+    u = backend_bus_pct(mb_s, ctrl.backend_mb_s, serving)
+    checks.append(Limit("back-end bus", u, limit_pct, "%", busy_words("back-end bus")))
     return mb_s, cap, u
 
 
@@ -934,10 +943,36 @@ def _of_pool(name: str, pools: int) -> str:
     return "" if pools == 1 else f" of pool {name}"
 
 
-def _failure_verdict(pools: list[PoolLoad]) -> str | None:
+def slowest_rebuilds(windows: list[WindowResult]) -> dict[str, tuple[float, str]]:
+    """Each pool's rebuild at its slowest window: (hours, window). The one rebuild time of a design
+    that its failure verdicts, Degraded modes and the report all state (a rebuild may start in any
+    window, so the slowest is the one to plan for), from :func:`models.pool.failure_result`."""
+    out: dict[str, tuple[float, str]] = {}
+    for w in windows:
+        for pl in w.pools:
+            hours = pl.failure.rebuild_hours.value if pl.failure is not None else None
+            if hours is not None and (pl.pool not in out or hours > out[pl.pool][0]):
+                out[pl.pool] = (hours, w.window)
+    return out
+
+
+def _with_failure_verdicts(windows: list[WindowResult]) -> list[WindowResult]:
+    """The windows with their failure verdicts (:func:`_failure_verdict`), each stating the
+    pool's rebuild at its slowest window."""
+    slowest = slowest_rebuilds(windows)
+    return [
+        w.model_copy(update={"failure_verdict": _failure_verdict(w.pools, slowest, len(windows))})
+        for w in windows
+    ]
+
+
+def _failure_verdict(
+    pools: list[PoolLoad], slowest: dict[str, tuple[float, str]], windows: int = 1
+) -> str | None:
     """Whether each pool keeps up with one drive failed and while it rebuilds, in words (a verdict:
-    whole in an unexplained evaluation too, as check texts are). A lone pool goes unnamed (its name
-    is the configuration's internal one)."""
+    whole in an unexplained evaluation too, as check texts are), with the pool's rebuild time at its
+    slowest window (:func:`slowest_rebuilds`). A lone pool goes unnamed (its name is the
+    configuration's internal one)."""
     parts = []
     for pl in pools:
         f = pl.failure
@@ -948,10 +983,12 @@ def _failure_verdict(pools: list[PoolLoad]) -> str | None:
             )
             continue
         state = "keeps up" if f.survives else "cannot keep up (its reads queue without bound)"
+        hours, at = slowest.get(pl.pool, (f.rebuild_hours.value, ""))
+        where = f" (at {at}'s load, the slowest)" if windows > 1 and at else ""
         parts.append(
             f"with a drive failed, one RAID group{of} is {number(f.failed_group_utilization_pct)}% busy, "
-            f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
-            f"it {state}"
+            f"{number(f.rebuild_group_utilization_pct)}% while rebuilding; the rebuild takes {number(hours)} h"
+            f"{where}: it {state}"
         )
     return "; ".join(parts) + "." if parts else None
 

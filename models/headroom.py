@@ -18,9 +18,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from models.base import Output
+from models.checks import check_words
 from models.configuration import Configuration
 from models.explain import Explained, explained, fmt
-from models.naming import check_words
 from models.parameters import EngineParameters
 from models.whatif import window_capability
 from models.workload import Workload

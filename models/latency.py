@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from models.base import validator_of
 from models.cache_share import cold_hit_explained, skew_text
+from models.checks import busy_words
 from models.configuration import CacheConfig
 from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
 from models.explain import Explained, explained, fmt
@@ -184,7 +185,8 @@ def phase_limit(w: Workload, ph: Phase, read_ms: float | None) -> Limit | None:
     tgt = ph.read_latency_target_ms
     if tgt is None or ph.read_pct <= 0:
         return None
-    return Limit(f"read latency:{w.name}/{ph.name}", read_ms, tgt, "ms", f"{w.name}/{ph.name} read latency")
+    detail = f"{w.name}/{ph.name}"
+    return Limit(f"read latency:{detail}", read_ms, tgt, "ms", busy_words("read latency", detail=detail))
 
 
 def phase_result(

@@ -42,24 +42,6 @@ def configuration_name(
     return name[:NAME_LENGTH]
 
 
-def check_words(name: str, pools: int = 1) -> str:
-    """A check's name in words: ``drives:pool`` -> ``the drives``, ``read latency:oltp/day`` -> ``the read latency of oltp, day``."""
-    head, _, rest = name.partition(":")
-    if head == "parity drives":
-        return "the parity drives" if pools <= 1 else f"the parity drives of {rest}"
-    if head == "drives":
-        pool, _, degraded = rest.partition(":")
-        what = "the drives" if pools <= 1 else f"the drives of {pool}"
-        return f"{what} (one RAID group degraded)" if degraded else what
-    if head == "read latency":
-        return f"the read latency of {rest.replace('/', ', ')}"
-    if head == "ports":
-        return "the front-end ports"
-    if head == "none":
-        return "nothing"
-    return f"the {name}"
-
-
 def plural(n: float, one: str, many: str | None = None) -> str:
     """``1 group``, ``2 groups``, ``1 spare``: a count and its noun in the right number."""
     word = one if n == 1 else (many or f"{one}s")
@@ -73,4 +55,4 @@ def labelled(name: str) -> str:
     return name[: NAME_LENGTH - len(_HYPOTHETICAL_SUFFIX)].rstrip(" ,") + _HYPOTHETICAL_SUFFIX
 
 
-__all__ = ["HYPOTHETICAL_LABEL", "NAME_LENGTH", "check_words", "configuration_name", "labelled", "plural"]
+__all__ = ["HYPOTHETICAL_LABEL", "NAME_LENGTH", "configuration_name", "labelled", "plural"]

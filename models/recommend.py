@@ -64,7 +64,9 @@ from models.batch import (
     family_configuration,
     family_counts,
 )
+from models.cases import HEALTHY_ONLY
 from models.catalog import ArrayModel, Catalog
+from models.checks import within_array
 from models.compare import Headline, headline
 from models.configuration import Configuration, HeadroomTargets
 from models.drives import DriveKind
@@ -384,29 +386,6 @@ def _objective_values(
     return np.stack([cols[o] for o in objectives], axis=1)
 
 
-# ---- words -------------------------------------------------------------------------------------
-
-
-def describe_check(check: RowCheck) -> str:
-    """A check in words: ``"controllers at 143% after failover (limit 100%) in day"``."""
-    v, lim = check.value, check.limit
-    value = "saturated" if not math.isfinite(v) else f"{fmt(v)}%"
-    where = f" in {check.window}" if check.window else ""
-    if check.name == "capacity":
-        return f"capacity {value} full (limit {fmt(lim)}%)"
-    if check.name.startswith("drives"):
-        return f"drives {value} busy (limit {fmt(lim)}%){where}"
-    if check.name == "controllers after failover":
-        return f"controllers at {value} after failover (limit {fmt(lim)}%){where}"
-    if check.name == "controllers":
-        return f"controllers {value} busy (limit {fmt(lim)}%){where}"
-    if check.name == "ports":
-        return f"front-end ports {value} busy (limit {fmt(lim)}%){where}"
-    name = check.name.removeprefix("read latency:")
-    ms = "saturated" if not math.isfinite(v) else f"{fmt(v)} ms"
-    return f"{name} read latency {ms} (target {fmt(lim)} ms){where}"
-
-
 def _failing_worst_first(checks: list[RowCheck]) -> list[RowCheck]:
     """Failing checks, the resource furthest past its limit first; latency targets after the
     utilization checks (a saturated latency is the consequence of a saturated resource)."""
@@ -457,6 +436,7 @@ def _scalar_minimum(
             base.model_copy(update={"pools": [pool]}),
             params=params,
             max_drives=family.array.max_drives,
+            relax=HEALTHY_ONLY,  # as the batch judges the families (healthy operation today)
         )
         if not sized.feasible or sized.drive_count not in counts:
             return None
@@ -485,7 +465,7 @@ def _scalar_minimum(
 def _binding(det: RowDetail, j: int) -> str:
     """The first failing check of row ``j`` in evaluate()'s order (as :func:`models.size.size` reports)."""
     first = next((c for c in det.checks(j) if not c.passed), None)
-    return "none" if first is None else describe_check(first)
+    return "none" if first is None else first.words
 
 
 _P = ParamSpec("_P")
@@ -666,7 +646,7 @@ def _within_limits(
             notes.append(
                 f"{int((~known).sum())} configurations without a {what} are left out while {name} is set."
             )
-        ok = known & (np.where(known, values, np.inf) <= lim + 1e-9)
+        ok = known & within_array(np.where(known, values, np.inf), lim)
         within &= ok
         if np.any(ok):
             continue
@@ -830,7 +810,7 @@ def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleA
         j = span.start + int(np.lexsort((back[span], ratio[span]))[0])
         fam = sp.families[fams[j]]
         failing = _failing_worst_first(det.checks(j))
-        words = [describe_check(x) for x in failing]
+        words = [x.words for x in failing]
         array: ArrayModel = fam.array
         out.append(
             InfeasibleArray(

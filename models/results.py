@@ -12,10 +12,12 @@ import math
 from enum import StrEnum
 from typing import NamedTuple
 
-from pydantic import Field
+from pydantic import Field, computed_field
 
 from models.base import Output, validator_of
 from models.capacity import CapacityResult
+from models.cases import Verdict
+from models.checks import TOLERANCE, check_words, within
 from models.explain import Explained, number
 
 
@@ -251,9 +253,28 @@ class EvaluationResult(Output):
     capacity: CapacityResult
     bill: BillOfMaterials
     checks: list[Check]
-    passed: bool
+    passed: bool = Field(
+        description="every check met; with a verdict, also every case it judges that was not relaxed"
+    )
     bottleneck: str
     warnings: list[str]
+    verdict: Verdict | None = Field(
+        default=None,
+        description="the design judged in every case (healthy, a drive failed, rebuilding, failover, cold "
+        "caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only",
+    )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'"
+    )
+    @property
+    def bottleneck_words(self) -> str:
+        """:attr:`bottleneck` as a person reads it: ``drives:pool (month-end batch)`` -> ``the drives
+        (month-end batch)``."""
+        worst = worst_window(self.windows)
+        if self.bottleneck == "capacity" or worst is None:
+            return "the capacity"
+        return f"{check_words(worst.bottleneck, len(self.capacity.pools))} ({worst.window})"
 
 
 class Limit(NamedTuple):
@@ -268,9 +289,8 @@ class Limit(NamedTuple):
 
     @property
     def passed(self) -> bool:
-        """:attr:`Check.passed` of :func:`check` (saturated fails)."""
-        v = self.value
-        return v is not None and math.isfinite(v) and v <= self.limit + 1e-9
+        """:attr:`Check.passed` of :func:`check`: :func:`models.checks.within` (saturated fails)."""
+        return within(self.value, self.limit)
 
     @property
     def load(self) -> float:
@@ -300,10 +320,10 @@ def check(name: str, value: float | None, limit: float, unit: str, what: str) ->
             }
         )
     margin = limit - value
-    ok = value <= limit + 1e-9
+    ok = within(value, limit)
     verb = "within" if ok else "over"
     shown, shown_limit = number(value), number(limit)
-    if shown == shown_limit and abs(margin) > 1e-9:
+    if shown == shown_limit and abs(margin) > TOLERANCE:
         shown = _apart(value, limit)
     return _CHECK(
         {

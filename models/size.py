@@ -15,21 +15,25 @@ drives-vs-cache curve is returned and the cheapest option that meets every windo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pydantic import Field
 
 from models.base import InputError, Output
 from models.capacity import min_group_width
+from models.cases import Relaxation
+from models.checks import check_words
 from models.cluster import node_label, with_nodes
 from models.configuration import Configuration, ReductionMode
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
-from models.naming import check_words, plural
+from models.naming import plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
 from models.reduction import dedupes_inline, packs_compressed
 from models.tco import Tco
+from models.verdict import Evaluations, Plan, judge, meets, plan, with_verdict
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -132,11 +136,16 @@ def _drive_pressure(res: EvaluationResult) -> float:
     """Largest drive utilization relative to its limit over all windows (drives scale ~1/N)."""
     worst = 0.0
     for w in res.windows:
+        limit = 0.0
         for c in w.checks:
             if c.name.startswith("drives:") and c.value is not None and c.limit > 0:
                 worst = max(worst, c.value / c.limit)
+                limit = limit or c.limit
             elif c.name.startswith("drives:") and c.value is None:
                 worst = max(worst, 2.0)
+        if w.cold_cache is not None and limit > 0:  # the cold-cache case, where it was evaluated
+            cold = w.cold_cache.drive_utilization_pct.values()
+            worst = max(worst, *(2.0 if u is None else u / limit for u in cold))
     return worst
 
 
@@ -150,11 +159,57 @@ class _Ask:
     params: EngineParameters | None
     degraded: DegradedMode
     max_drives: int | None
+    relax: list[Relaxation] | None = None  # the cases relaxed (judged only when ``degraded`` is none)
+    at_least: tuple[int, int] = (0, 0)  # (nodes, drives) known to be needed at those nodes
+    binding: bool = True  # name the check that fails with one group fewer (else "not asked")
+    seen: dict[tuple[int, int], Evaluations] = field(default_factory=dict)
+    """each judged count's evaluations by (nodes, drives), for the answer's verdict to read again"""
+
+
+class _Probe(NamedTuple):
+    """One drive count tried: whether it meets, the healthy evaluation, the first failing check's
+    name (with its window and case), the failing checks' texts, the evaluations made and the
+    drive pressure (busiest drive check over its limit, over every case evaluated)."""
+
+    passed: bool
+    result: EvaluationResult
+    binding: str
+    failing: list[str]
+    evaluations: int
+    pressure: float
+    cases: Evaluations
+
+
+def _probe(ask: _Ask, cfg: Configuration, cases: Plan | None) -> _Probe:
+    """``cfg`` judged in every case of ``cases`` (:func:`models.verdict.meets`), or in the one mode
+    ``ask.degraded`` when ``cases`` is None: unexplained evaluations, read for their verdicts."""
+    if cases is None:
+        res = evaluate(
+            ask.workloads,
+            cfg,
+            params=ask.params,
+            degraded=ask.degraded,
+            cold_cache=False,
+            explain=False,  # a probe: its pass, checks and drive pressure are read
+        )
+        return _Probe(res.passed, res, _first_failing_name(res), _failing(res), 1, _drive_pressure(res), {})
+    ok, results, binding, failing = meets(ask.workloads, cfg, cases, params=ask.params)
+    pressure = max(_drive_pressure(r) for r in results.values())
+    nodes = cfg.cluster.nodes if cfg.cluster is not None else 0
+    ask.seen[(nodes, cfg.pools[ask.index].drive_count or 0)] = results
+    healthy = next(iter(results.values()))
+    return _Probe(ok, healthy, binding, failing, len(results), pressure, results)
+
+
+def _cases(ask: _Ask) -> Plan | None:
+    """The cases a sizing judges (every one not relaxed), or None for a one-mode sizing."""
+    return plan(ask.workloads, ask.relax) if ask.degraded is DegradedMode.NONE else None
 
 
 def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResult, str, int, list[str]]:
     workloads, index, flash_gb = ask.workloads, ask.index, ask.flash_gb
-    params, degraded, max_drives = ask.params, ask.degraded, ask.max_drives
+    max_drives = ask.max_drives
+    cases = _cases(ask)
     pool = cfg.pools[index]
     w = pool.raid.group_width
     step = pool.raid.copies if pool.raid.scheme.value == "replica" else w
@@ -168,32 +223,27 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
     usable_slots = cap if per is None else int(cap * per / (per + 1))
     hi_units = max(lo_units, usable_slots // step)
     evaluations = 0
-    cache: dict[int, EvaluationResult] = {}
+    cache: dict[int, _Probe] = {}
 
-    def run(units: int) -> EvaluationResult:
+    def run(units: int) -> _Probe:
         nonlocal evaluations
         if units not in cache:
-            evaluations += 1
-            cache[units] = evaluate(
-                workloads,
-                _with_count(cfg, index, units * step, flash_gb),
-                params=params,
-                degraded=degraded,
-                cold_cache=False,
-                explain=False,  # a probe: its pass, checks and drive pressure are read
-            )
+            cache[units] = _probe(ask, _with_count(cfg, index, units * step, flash_gb), cases)
+            evaluations += cache[units].evaluations
         return cache[units]
 
     # Start at the capacity lower bound (fewer units cannot hold the data), estimate the count
     # the busiest drive check needs (utilization ~ 1 / drives), then bracket and bisect. Every
     # check is monotone in the count, so bisection between a failing and a passing count finds
     # the smallest passing one; the estimate only saves evaluations.
-    start = min(hi_units, max(lo_units, _capacity_units(workloads, cfg, index, step)))
+    nodes, at_least = ask.at_least
+    known_units = at_least // step if (cfg.cluster.nodes if cfg.cluster is not None else 0) == nodes else 0
+    start = min(hi_units, max(lo_units, _capacity_units(workloads, cfg, index, step), known_units))
     first = run(start)
     if first.passed:
         lo, hi = start - 1, start  # below the capacity bound nothing passes
     else:
-        ratio = _drive_pressure(first)
+        ratio = first.pressure
         guess = min(hi_units, max(start + 1, math.ceil(start * ratio))) if ratio > 1 else start + 1
         lo, probe = start, guess
         while True:
@@ -202,7 +252,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
                 break
             if probe >= hi_units:
                 top = run(hi_units)
-                return False, hi_units * step, top, _first_failing_name(top), evaluations, _failing(top)
+                return False, hi_units * step, top.result, top.binding, evaluations, top.failing
             lo = probe
             probe = min(hi_units, probe + max(1, math.ceil(0.25 * probe)))
         while hi - lo > 1:
@@ -211,8 +261,11 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
                 hi = mid
             else:
                 lo = mid
-    res = run(hi)
-    binding = "minimum group count" if hi == lo_units else _first_failing_name(run(hi - 1))
+    res = run(hi).result
+    if hi == lo_units:
+        binding = "minimum group count"
+    else:
+        binding = run(hi - 1).binding if ask.binding or hi - 1 in cache else "not asked"
     return True, hi * step, res, binding, evaluations, []
 
 
@@ -224,10 +277,15 @@ def size(
     params: EngineParameters | None = None,
     degraded: DegradedMode = DegradedMode.NONE,
     max_drives: int | None = None,
+    relax: list[Relaxation] | None = None,
 ) -> SizingResult:
     """Smallest drive count (whole groups) of the pool whose ``drive_count`` is None.
 
-    With ``flash_cache_options_gb``, sizes once per option and keeps the cheapest feasible one.
+    With ``degraded`` none (the default) the count meets every case :mod:`models.verdict` judges
+    (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) but those
+    ``relax`` names; the answer's result carries the verdict. With another ``degraded`` mode it
+    meets that mode alone. With ``flash_cache_options_gb``, sizes once per option and keeps the
+    cheapest feasible one.
     """
     open_pools = [i for i, p in enumerate(configuration.pools) if p.drive_count is None]
     if len(open_pools) != 1:
@@ -239,10 +297,11 @@ def size(
     curve: list[CacheOption] = []
     best: tuple | None = None
     total_evals = 0
+    seen: dict[float, dict[tuple[int, int], Evaluations]] = {}
     for gb in sorted(set(options)):
-        ok, drives, res, binding, n_eval, reasons, cfg_n = _size_nodes(
-            _Ask(workloads, index, gb, params, degraded, max_drives), configuration
-        )
+        ask = _Ask(workloads, index, gb, params, degraded, max_drives, relax)
+        seen[gb] = ask.seen
+        ok, drives, res, binding, n_eval, reasons, cfg_n = _size_nodes(ask, configuration)
         total_evals += n_eval
         curve.append(
             CacheOption(
@@ -262,15 +321,21 @@ def size(
     sized = _with_count(cfg_n, index, drives, gb)
     res = evaluate(workloads, sized, params=params, degraded=degraded)  # the answer, with its cold-cache case
     total_evals += 1
+    if degraded is DegradedMode.NONE:
+        nodes = cfg_n.cluster.nodes if cfg_n.cluster is not None else 0
+        known = seen[gb].get((nodes, drives))
+        res = with_verdict(res, judge(workloads, sized, relax, params=params, known=known))
     groups = math.ceil(drives / pool.raid.group_width) if pool.raid.scheme.value != "replica" else drives
     if ok:
         expl = (
             f"{drives} x {pool.drive.name} in {plural(groups, pool.raid.scheme.value + ' group')}"
-            f" of {pool.raid.group_width} is the fewest that meets every window; "
+            f" of {pool.raid.group_width} is the fewest that meets every window"
+            + (" in every case judged" if degraded is DegradedMode.NONE else "")
+            + "; "
             + (
                 "it is the smallest count the scheme allows."
                 if binding == "minimum group count"
-                else f"with one group fewer, {check_words(binding, len(configuration.pools))} would pass its limit."
+                else f"with one group fewer, {_binding_words(binding, len(configuration.pools))} would pass its limit."
             )
             + f" Found by bisection in {total_evals} evaluations."
         )
@@ -278,15 +343,18 @@ def size(
             expl += f" Flash cache {fmt(gb)} GB is the cheapest of {len(curve)} cache options."
     else:
         expl = (
-            f"No drive count up to {drives} meets every window: {check_words(binding, len(configuration.pools))}"
+            f"No drive count up to {drives} meets every window: {_binding_words(binding, len(configuration.pools))}"
             " passes its limit even at the maximum; "
             "more drives cannot fix it."
         )
     optimisms: list[Optimism] = []
+    # without an optimism a pool never needs fewer drives at the same nodes (more nodes bring cache)
+    at_least = (cfg_n.cluster.nodes if cfg_n.cluster is not None else 0, drives)
     if ok:
         for effect, wl_without, cfg_without in _stated_optimisms(workloads, configuration, index):
             ok2, drives2, *_ = _size_nodes(
-                _Ask(wl_without, index, gb, params, degraded, max_drives), cfg_without
+                _Ask(wl_without, index, gb, params, degraded, max_drives, relax, at_least, binding=False),
+                cfg_without,
             )
             optimisms.append(
                 Optimism(
@@ -388,16 +456,17 @@ def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
     cluster = cfg.cluster
     assert cluster is not None and cluster.max_drives_per_node is not None
     drives = cluster.nodes * cluster.max_drives_per_node
-    res = evaluate(
-        ask.workloads,
-        _with_count(cfg, ask.index, drives, ask.flash_gb),
-        params=ask.params,
-        degraded=ask.degraded,
-        cold_cache=False,
-        explain=False,  # its pass and checks are read; size() evaluates the answer again
-    )
-    binding = "minimum node count" if res.passed else _first_failing_name(res)
-    return res.passed, drives, res, binding, 1, [] if res.passed else _failing(res), cfg
+    # its pass and checks are read; size() evaluates the answer again
+    got = _probe(ask, _with_count(cfg, ask.index, drives, ask.flash_gb), _cases(ask))
+    binding = "minimum node count" if got.passed else got.binding
+    return got.passed, drives, got.result, binding, got.evaluations, [] if got.passed else got.failing, cfg
+
+
+def _binding_words(binding: str, pools: int) -> str:
+    """A binding check's name in words, with the window and case it failed in:
+    ``drives:pool (nightly export, while a drive rebuilds)`` -> ``the drives (nightly export, ...)``."""
+    name, sep, where = binding.partition(" (")
+    return check_words(name, pools) + (f" ({where}" if sep else "")
 
 
 def _nodes_explanation(given: Configuration, sized: Configuration, ok: bool, binding: str) -> str:

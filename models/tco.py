@@ -24,6 +24,10 @@ the ones in ``docs/nomenclature.md``)::
 The bill's quantities, power and rack units are :func:`models.bill.bill_of_materials`'s (its list
 cost is the sum of the priced lines here: one statement of the bill, priced).
 
+Kept as one module (about 1,070 lines, over the 1,000-line limit until it is split: #29): the
+priced bill, the year-by-year total and the three reduction cases share the money inputs and the
+priced lines.
+
 **Three reduction ratios.** A vendor sizer states the ratio it expects the array to achieve and
 sizes the capacity to it; the customer's data may not reduce as claimed. Each case replaces the
 ratio every workload states (``dedupe x compression``) by one ratio ``DRR`` and asks the engine's

@@ -23,11 +23,13 @@ def write(tmp_path: Path, content: object) -> Path:
 
 
 def test_size_prints_the_drive_count_and_a_table_of_windows(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["size", str(TEMPLATE), "--array", "fas3270", "--raid", "raid-dp"])
+    # the FAS3270's controllers cannot carry 3 years of 20%/year growth: sized for today's load
+    status = main(["size", str(TEMPLATE), "--array", "fas3270", "--raid", "raid-dp", "--relax", "horizon"])
 
     out = capsys.readouterr().out
     assert status == 0
     assert out.startswith("sized: ")
+    assert "; not sized for growth to the horizon." in out
     assert "FAS3270" in out
     for window in ("business hours", "nightly export", "month-end batch"):
         assert window in out
@@ -36,7 +38,17 @@ def test_size_prints_the_drive_count_and_a_table_of_windows(capsys: pytest.Captu
 
 def test_size_json_is_the_engine_sizing_result(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(
-        ["size", str(TEMPLATE), "--array", "netapp-fas3270", "--drive", "hdd-15k-sas-450", "--json"]
+        [
+            "size",
+            str(TEMPLATE),
+            "--array",
+            "netapp-fas3270",
+            "--drive",
+            "hdd-15k-sas-450",
+            "--json",
+            "--relax",
+            "horizon",
+        ]
     )
 
     sized = json.loads(capsys.readouterr().out)
@@ -97,6 +109,21 @@ def test_array_names_match_by_suffix_then_substring() -> None:
     assert find_array(ids, "vnx") == "emc-vnx5300"
 
 
+def test_without_relaxing_growth_the_fas3270_cannot_carry_the_oltp_template(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["size", str(TEMPLATE), "--array", "fas3270", "--raid", "raid-dp"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "feasible: NO" in out and "at month 36" in out
+
+
+def test_a_relaxation_of_an_unknown_case_is_an_input_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["size", str(TEMPLATE), "--array", "fas3270", "--relax", "weekends"])
+    assert status == 2
+    assert "case" in capsys.readouterr().err
+
+
 def test_it_runs_as_a_module() -> None:
     done = subprocess.run(
         [
@@ -109,6 +136,8 @@ def test_it_runs_as_a_module() -> None:
             "fas3270",
             "--raid",
             "raid-dp",
+            "--relax",
+            "horizon",
         ],
         capture_output=True,
         text=True,

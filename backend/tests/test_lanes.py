@@ -121,4 +121,9 @@ def test_every_report_kind_and_engine_route_has_one_lane() -> None:
         "ranges": "long",
         "degraded": "long",
         "building-blocks": "long",
+        "replication": "long",
+        "expand": "long",
+        "quote-check": "long",
+        "consolidate": "long",
+        "refresh": "long",
     }

@@ -163,3 +163,68 @@ def test_a_cache_size_the_array_does_not_sell_is_422_at_the_quotes_flash_cache(c
     response = post(client, "quote-check", workloads=[workload()], quote={**QUOTE, "flash_cache_gb": 333})
 
     assert error_locs(response) == [["body", "quote", "flash_cache_gb"]]
+
+
+# ---- consolidate
+
+
+def test_two_workloads_are_placed_and_each_array_fits(client: TestClient) -> None:
+    light = [workload(name="a", phases=[phase(iops=800)]), workload(name="b", phases=[phase(iops=600)])]
+
+    result = ok(post(client, "consolidate", workloads=light, candidates=[FAS3270]))
+
+    assert sorted(n for a in result["arrays"] for n in a["workloads"]) == ["a", "b"]
+    assert all(a["result"]["passed"] for a in result["arrays"])
+    assert result["unplaced"] == []
+
+
+def test_workloads_that_fit_the_array_already_owned_cost_nothing(client: TestClient) -> None:
+    owned = {**FAS3270, "drive_count": 48, "name": "ours"}
+
+    result = ok(
+        post(client, "consolidate", workloads=[workload()], fixed=[owned], options={"fixed_only": True})
+    )
+
+    (array,) = result["arrays"]
+    assert array["fixed"] is True and array["name"] == "ours" and array["workloads"] == ["oltp"]
+    assert result["total_cost_usd"] == 0
+
+
+def test_a_candidate_with_a_drive_count_is_422_at_its_drive_count(client: TestClient) -> None:
+    response = post(
+        client, "consolidate", workloads=[workload()], candidates=[{**FAS3270, "drive_count": 48}]
+    )
+
+    assert error_locs(response) == [["body", "candidates", 0, "drive_count"]]
+
+
+def test_fixed_only_without_fixed_arrays_is_422_at_the_option(client: TestClient) -> None:
+    response = post(
+        client, "consolidate", workloads=[workload()], candidates=[FAS3270], options={"fixed_only": True}
+    )
+
+    assert error_locs(response) == [["body", "options", "fixed_only"]]
+
+
+# ---- refresh
+
+
+def test_a_refresh_sizes_the_successor_beside_today(client: TestClient) -> None:
+    seen = {"source": "iostat", "iops": 4000, "read_pct": 70, "read_latency_ms": 6.0}
+    imported = workload(phases=[phase(observed=seen)])
+    successor = {"array_id": "netapp-fas8040", "raid_scheme": "raid-dp"}
+
+    result = ok(post(client, "refresh", workloads=[imported], current=INSTALLED, successor=successor))
+
+    (window,) = result["windows"]
+    assert window["observed_iops"] == 4000 and window["observed_read_latency_ms"] == 6.0
+    assert result["observed"]["rows"][0]["observed_read_latency_ms"] == 6.0
+    assert {c["figure"] for c in result["side_by_side"]} >= {"drives", "rack_units", "cost_usd"}
+
+
+def test_a_successor_with_a_drive_count_is_422_at_its_drive_count(client: TestClient) -> None:
+    response = post(
+        client, "refresh", workloads=[workload()], current=INSTALLED, successor={**FAS3270, "drive_count": 48}
+    )
+
+    assert error_locs(response) == [["body", "successor", "drive_count"]]

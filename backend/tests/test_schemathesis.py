@@ -123,6 +123,13 @@ UNSTATABLE_RULES: dict[tuple[str, str], dict[str, str]] = {
         _ACCEPTS: _ENGINE_RULES + "; a quote names a known drive and array, whose drives after spares form "
         "whole RAID groups"
     },
+    ("POST", "/api/v1/plan/consolidate"): {
+        _ACCEPTS: _ENGINE_RULES + "; candidates are families (drive count null), fixed arrays have drive "
+        "counts, at least one candidate (or fixed arrays with fixed_only)"
+    },
+    ("POST", "/api/v1/plan/refresh"): {
+        _ACCEPTS: _ENGINE_RULES + "; the successor is a family (drive count null)"
+    },
     ("POST", "/api/v1/whatif/building-blocks"): {
         _ACCEPTS: "at least one target above zero (stating it, anyOf, leaves schemathesis' coverage "
         "phase without a single case for the operation); a block's figures fill at least one rack"

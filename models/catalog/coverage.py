@@ -13,6 +13,11 @@ from collections.abc import Iterable
 from models.catalog.schemas import Catalog
 from models.provenance import PartCalibration
 
+CEILINGS = ("max_iops", "max_mb_s")
+"""Controller throughput ceilings: each one set on a catalog record states its own status and
+source keys in ``calibration.controller.figures`` (a ceiling read off a published figure, or an
+estimate said to be one), so a ceiling never rides on its part's status unstated."""
+
 
 def _part_gaps(where: str, part: PartCalibration, known: set[str]) -> list[str]:
     out = [
@@ -33,7 +38,8 @@ def calibration_gaps(catalog: Catalog, known_sources: Iterable[str]) -> list[str
     """Lines ``<record>: <field>: <problem>`` for every missing status or unknown source key.
 
     A catalog array must state ``calibration`` with its ``controller``, ``cache`` and ``ports``
-    parts; a drive record its own ``calibration``. Statuses that need a source (``measured``,
+    parts, and each throughput ceiling it sets (:data:`CEILINGS`) in ``calibration.controller.figures``;
+    a drive record its own ``calibration``. Statuses that need a source (``measured``,
     ``fitted``, ``datasheet``) without one are already refused by the schema when the file loads.
     """
     known = set(known_sources)
@@ -51,6 +57,12 @@ def calibration_gaps(catalog: Catalog, known_sources: Iterable[str]) -> list[str
             continue
         for name in ("controller", "cache", "ports"):
             out += _part_gaps(f"{where}.{name}", getattr(a.calibration, name), known)
+        for field in CEILINGS:
+            if getattr(a.controller, field) is not None and field not in a.calibration.controller.figures:
+                out.append(
+                    f"arrays[{a.id}].calibration.controller.figures.{field}: missing (the ceiling "
+                    f"controller.{field} states no status and source keys of its own)"
+                )
         if a.controller.calibration is not None:
             out.append(
                 f"arrays[{a.id}].controller.calibration: state it in calibration.controller "

@@ -136,6 +136,13 @@ class FlashCacheOption(Frozen):
             return 0 < gb <= max(self.sizes_gb) * (1 + 1e-9)
         return any(math.isclose(gb, s, rel_tol=1e-9) for s in self.sizes_gb)
 
+    def nearest(self, gb: float) -> float:
+        """The size this product sells nearest to ``gb`` (``gb`` itself where it sells any size up
+        to its largest; ties: the larger, never less cache than asked when it can be helped)."""
+        if self.offers(gb):
+            return gb
+        return min(self.sizes_gb, key=lambda s: (abs(s - gb), -s))
+
 
 class WriteLogOption(Frozen):
     """A separate write-log device (ZFS SLOG/"Logzilla"): acknowledges synchronous writes.

@@ -67,12 +67,6 @@ def read_iostat(lines: Iterator[str], builder: SeriesBuilder, options: HostStats
     line_no = 0
     kinds: dict[str, str] = {}
 
-    def settle() -> Clock:
-        learner.learn(stamps)
-        if learner.note:
-            report.note(learner.note)
-        return learner
-
     for line_no, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
@@ -99,16 +93,9 @@ def read_iostat(lines: Iterator[str], builder: SeriesBuilder, options: HostStats
             report_no += 1
             if timestamps is None:
                 timestamps = next_time is not None
-                builder.clock = timestamps
-                if not timestamps:
-                    interval = options.interval_s or DEFAULT_INTERVAL_S
-                    builder.interval_s = interval
-                    clock = Clock("ymd")  # not used for times: reports are numbered
-                    if options.interval_s is None:
-                        report.note(
-                            f"no timestamps (iostat without -t): reports taken as {interval:g} s apart; "
-                            "give interval_s, the iostat interval"
-                        )
+                numbered = _numbered_reports(timestamps, builder, options, report)
+                if numbered is not None:
+                    clock = numbered
             if timestamps:
                 if next_time is None:
                     raise ParseError("a report without the timestamp line the others have", line_no)
@@ -126,7 +113,7 @@ def read_iostat(lines: Iterator[str], builder: SeriesBuilder, options: HostStats
                 if clock is None:
                     stamps.append(line)
                     if len(stamps) >= LEARN_TIMESTAMPS:
-                        clock = settle()
+                        clock = _settle(learner, stamps, report)
                 continue
             raise ParseError(f"not an iostat line: {line[:60]!r}", line_no)
         tokens = line.split()
@@ -141,21 +128,62 @@ def read_iostat(lines: Iterator[str], builder: SeriesBuilder, options: HostStats
         if report_no == 0 and options.skip_first:
             continue
         name = tokens[0]
-        values = []
-        for i, tok in enumerate(tokens[1:]):
-            try:
-                values.append(to_float(tok))
-            except ValueError:
-                raise ParseError(f"not a number: {tok!r}", line_no, i + 2, columns[i]) from None
+        values = _values(tokens[1:], columns, line_no)
         if name not in kinds:
             kinds[name] = device_kind(name)
         assert report_time is not None
         chunks.add(report_time, builder.device(name, kinds[name]), values, clock)
     if clock is None:
-        clock = settle()
+        clock = _settle(learner, stamps, report)
     chunks.flush(clock)
     if report_no < 0:
         raise ParseError("no iostat device report (a 'Device' header line) found")
+    _describe(report, options, kinds, layouts, bool(timestamps))
+    report.lines = line_no
+    return report
+
+
+def _settle(learner: Clock, stamps: list[str], report: ReadReport) -> Clock:
+    """The clock, its date order learnt from the timestamps seen (noted when it had to guess)."""
+    learner.learn(stamps)
+    if learner.note:
+        report.note(learner.note)
+    return learner
+
+
+def _numbered_reports(
+    timestamps: bool, builder: SeriesBuilder, options: HostStatsOptions, report: ReadReport
+) -> Clock | None:
+    """Set the series' clock from the first report: its timestamps, or (without ``-t``) reports
+    numbered ``interval_s`` apart; then a clock that reads no times, else None."""
+    builder.clock = timestamps
+    if timestamps:
+        return None
+    interval = options.interval_s or DEFAULT_INTERVAL_S
+    builder.interval_s = interval
+    if options.interval_s is None:
+        report.note(
+            f"no timestamps (iostat without -t): reports taken as {interval:g} s apart; "
+            "give interval_s, the iostat interval"
+        )
+    return Clock("ymd")  # not used for times: reports are numbered
+
+
+def _values(tokens: list[str], columns: list[str], line_no: int) -> list[float]:
+    """A device line's numbers; a :class:`ParseError` at the first that is not one."""
+    values = []
+    for i, tok in enumerate(tokens):
+        try:
+            values.append(to_float(tok))
+        except ValueError:
+            raise ParseError(f"not a number: {tok!r}", line_no, i + 2, columns[i]) from None
+    return values
+
+
+def _describe(
+    report: ReadReport, options: HostStatsOptions, kinds: dict[str, str], layouts: list[str], timestamps: bool
+) -> None:
+    """The report's notes on what was left out or assumed, and the variant read."""
     if options.skip_first:
         report.note(
             "the first report (iostat's average since boot) is left out; set skip_first=false "
@@ -165,5 +193,3 @@ def read_iostat(lines: Iterator[str], builder: SeriesBuilder, options: HostStats
         report.note(DEFAULT_NOTE)
     stamp_text = ", -t timestamps" if timestamps else ", no timestamps"
     report.variant = "iostat " + "; ".join(layouts) + stamp_text
-    report.lines = line_no
-    return report

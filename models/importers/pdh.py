@@ -122,6 +122,86 @@ def _delimiter(header: str) -> str:
     return min(candidates)[1] if candidates else ","
 
 
+DeviceColumns = dict[str, tuple[str, dict[str, list[tuple[int, float]]]]]
+"""device -> (kind, role -> [(column, scale)]): the columns each device's rates add up."""
+
+
+def _device_columns(
+    header: list[str],
+    paths: list[CounterPath | None],
+    machines: set[str],
+    classify: Classify,
+    report: ReadReport,
+) -> tuple[DeviceColumns, dict[str, dict[str, int]]]:
+    """The header's columns by device and role (the best-ranked counter of each role; every
+    ``queue_part``), and the columns of static roles (``free_pct``, ``free_mb``); unknown
+    counters go to ``report``. Device names carry the machine when the log has several."""
+    devices: DeviceColumns = {}
+    static: dict[str, dict[str, int]] = {}
+    ranks: dict[tuple[str, str], int] = {}
+    for j, path in enumerate(paths[1:], start=1):
+        if path is None:
+            report.unknown_counter(header[j].strip() or f"(column {j + 1}: empty header)")
+            continue
+        found = classify(path)
+        if found is None:
+            report.unknown_counter(f"{path.object}\\{path.counter}")
+            continue
+        device, kind, role, scale, rank = found
+        if len(machines) > 1 and path.machine:
+            device = f"\\\\{path.machine}\\{device}"
+        if role in STATIC_ROLES:
+            static.setdefault(device, {})[role] = j
+            continue
+        entry = devices.setdefault(device, (kind, {}))
+        if role == "queue_part" or role not in entry[1]:
+            entry[1].setdefault(role, []).append((j, scale))
+            ranks[(device, role)] = rank
+        elif rank < ranks[(device, role)]:
+            entry[1][role] = [(j, scale)]
+            ranks[(device, role)] = rank
+    return devices, static
+
+
+def _first_rows(rows: Iterator[tuple[int, list[str]]], reader: Any) -> list[tuple[int, list[str]]]:
+    """Up to :data:`SNIFF_ROWS` non-blank rows with their line numbers (to sniff the formats)."""
+    head: list[tuple[int, list[str]]] = []
+    for _, row in rows:
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue
+        head.append((reader.line_num, row))
+        if len(head) >= SNIFF_ROWS:
+            break
+    return head
+
+
+def _role_sums(
+    m: np.ndarray, roles: dict[str, list[tuple[int, float]]], pos: dict[int, int]
+) -> dict[str, np.ndarray]:
+    """Each role's series over a chunk of rows ``m``: its columns scaled and added."""
+    arrays: dict[str, np.ndarray] = {}
+    for role, cols in roles.items():
+        total = None
+        for j, scale in cols:
+            col = m[:, pos[j]] * scale
+            total = col if total is None else total + col
+        if total is not None:
+            arrays[role] = total
+    return arrays
+
+
+def _keep_last(
+    m: np.ndarray, static: dict[str, dict[str, int]], pos: dict[int, int], last: dict[str, dict[str, float]]
+) -> None:
+    """The last finite value of each static role in a chunk of rows ``m``, into ``last``."""
+    for name, roles in static.items():
+        for role, j in roles.items():
+            col = m[:, pos[j]]
+            ok = col[np.isfinite(col)]
+            if ok.size:
+                last.setdefault(name, {})[role] = float(ok[-1])
+
+
 def read_pdh(
     lines: Iterator[str],
     builder: SeriesBuilder,
@@ -148,30 +228,7 @@ def read_pdh(
     zone = header[0].strip()
     paths = [parse_counter_path(cell) for cell in header]
     machines = {p.machine for p in paths[1:] if p is not None and p.machine}
-    devices: dict[str, tuple[str, dict[str, list[tuple[int, float]]]]] = {}
-    static: dict[str, dict[str, int]] = {}
-    ranks: dict[tuple[str, str], int] = {}
-    for j, path in enumerate(paths[1:], start=1):
-        if path is None:
-            report.unknown_counter(header[j].strip() or f"(column {j + 1}: empty header)")
-            continue
-        found = classify(path)
-        if found is None:
-            report.unknown_counter(f"{path.object}\\{path.counter}")
-            continue
-        device, kind, role, scale, rank = found
-        if len(machines) > 1 and path.machine:
-            device = f"\\\\{path.machine}\\{device}"
-        if role in STATIC_ROLES:
-            static.setdefault(device, {})[role] = j
-            continue
-        entry = devices.setdefault(device, (kind, {}))
-        if role == "queue_part" or role not in entry[1]:
-            entry[1].setdefault(role, []).append((j, scale))
-            ranks[(device, role)] = rank
-        elif rank < ranks[(device, role)]:
-            entry[1][role] = [(j, scale)]
-            ranks[(device, role)] = rank
+    devices, static = _device_columns(header, paths, machines, classify, report)
     if not devices:
         objects = sorted({p.object for p in paths[1:] if p is not None})
         raise ParseError(
@@ -192,13 +249,7 @@ def read_pdh(
 
     # sniff the decimal mark and the date order from the first rows
     rows = _rows(reader)
-    head: list[tuple[int, list[str]]] = []
-    for _, row in rows:
-        if not row or (len(row) == 1 and not row[0].strip()):
-            continue
-        head.append((reader.line_num, row))
-        if len(head) >= SNIFF_ROWS:
-            break
+    head = _first_rows(rows, reader)
     dec = decimal_mark(row[j] for _, row in head for j in columns if j < len(row)) or "."
     clock = Clock(options.date_order, dec)
     clock.learn(row[0] for _, row in head if row)
@@ -224,25 +275,12 @@ def read_pdh(
         for name, (_, roles) in devices.items():
             if name not in usable:
                 continue
-            arrays: dict[str, np.ndarray] = {}
-            for role, cols in roles.items():
-                total = None
-                for j, scale in cols:
-                    col = m[:, pos[j]] * scale
-                    total = col if total is None else total + col
-                if total is not None:
-                    arrays[role] = total
-            rates = rates_from_roles(arrays, report.notes, name)
+            rates = rates_from_roles(_role_sums(m, roles, pos), report.notes, name)
             if rates is None:
                 usable.discard(name)
                 continue
             builder.add(t, np.full(t.size, indices[name]), *rates)
-        for name, roles_s in static.items():
-            for role, j in roles_s.items():
-                col = m[:, pos[j]]
-                ok = col[np.isfinite(col)]
-                if ok.size:
-                    last_static.setdefault(name, {})[role] = float(ok[-1])
+        _keep_last(m, static, pos, last_static)
 
     times: list[float] = []
     values: list[list[float]] = []

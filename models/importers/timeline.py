@@ -33,6 +33,9 @@ Both peaks are per-interval rates at the grid's interval ``B``: a coarser grid a
 down, so ``B`` is stated with them. Times are shown on the clock of the first series' zone (its
 UTC offset at the start of the timeline, kept fixed) and the night and month-end windows follow
 that clock.
+
+Kept as one module (about 740 lines): lining the series up on one clock and one grid, the sum
+and the windows found on it are one pipeline over the same per-series arrays.
 """
 
 from __future__ import annotations

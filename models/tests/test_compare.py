@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from models.base import InputError
-from models.compare import PassChange, compare, delta, figure_changes, figures, headline
+from models.catalog.schemas import FlashCacheOption
+from models.compare import PassChange, compare, delta, differences, figure_changes, figures, headline, matters
 from models.evaluate import evaluate
 from models.tests.conftest import make_config, oltp
 
@@ -131,3 +132,72 @@ def test_the_headline_names_its_bottleneck_in_words(hdd15k):
     tight = evaluate([oltp(iops=500, target=1.0)], make_config(hdd15k, "raid-dp", 16, 48))
     assert tight.bottleneck == "read latency:oltp/day (business hours)"
     assert headline(tight).bottleneck_words == "the read latency of oltp, day (business hours)"
+
+
+def test_the_headline_shows_the_parity_drives_where_they_bind(hdd15k):
+    # RAID-DP keeps two dedicated parity drives per group: every partial-stripe write lands on them
+    res = evaluate([oltp(iops=3000, read_pct=30)], make_config(hdd15k, "raid-dp", 16, 32))
+    w = res.windows[0]
+    parity = w.pools[0].parity_utilization_pct
+    assert parity is not None and parity.value is not None
+    head = headline(res)
+    assert head.windows[0].parity_busy_pct == parity.value
+    assert figures(head)["business hours: parity_busy_pct"] == parity.value
+    # RAID 10 has no parity drives: no figure, and no named figure for a report to diff
+    mirrored = headline(evaluate([oltp(iops=3000, read_pct=30)], make_config(hdd15k, "raid10", 2, 32)))
+    assert mirrored.windows[0].parity_busy_pct is None
+    assert "business hours: parity_busy_pct" not in figures(mirrored)
+    # against the mirror, the delta of a figure one side lacks is unknown
+    assert delta(head, mirrored).windows[0].parity_busy_pct is None
+
+
+def test_the_headline_gives_flash_wear_in_years_of_the_first_pool_to_wear_out(ssd):
+    rated = ssd.model_copy(update={"endurance_dwpd": 1.0})  # 1 drive write per day over its warranty
+    res = evaluate([oltp(iops=20000, read_pct=30)], make_config(rated, "raid5", 8, 16))
+    pool = res.windows[0].pools[0]
+    assert pool.endurance is not None
+    assert headline(res).windows[0].years_to_wear_out == pool.endurance.years_to_wear_out.value
+
+
+def test_a_difference_matters_only_past_the_step_a_person_acts_on():
+    # 0.0007 ms between two latencies is no difference to anyone: 0.1 ms and 5% must both be passed
+    assert not matters("ms", 2.0000, 2.0007)
+    assert not matters("ms", 2.0, 2.09)  # under 0.1 ms
+    assert not matters("ms", 10.0, 10.4)  # over 0.1 ms but under 5% of 10.4 (0.52 ms)
+    assert matters("ms", 10.0, 10.6)
+    # busy time: one percentage point
+    assert not matters("%", 21.7, 22.5) and matters("%", 21.7, 23.0)
+    # counts: any whole drive; money and capacity: 1% of the larger
+    assert matters("", 240, 241)
+    assert not matters("USD", 354_224, 356_000) and matters("USD", 354_224, 360_000)
+    # a unit without a rule: any difference
+    assert matters("widgets", 1.0, 1.001)
+
+
+def test_a_comparison_states_its_rule_for_best(hdd15k):
+    res = evaluate([oltp(iops=500)], make_config(hdd15k, "raid-dp", 16, 32))
+    comparison = compare([res, res])
+    assert comparison.best_rule.startswith("A value is marked best only where it beats another")
+    assert {s.unit for s in comparison.significance} >= {"ms", "%", "", "USD"}
+
+
+def test_differences_name_every_input_but_the_compared_ones(hdd15k):
+    a = make_config(hdd15k, "raid-dp", 16, 32)
+    b = make_config(hdd15k, "raid10", 2, 40, ctrl={"cores": 8}).model_copy(
+        update={"cache": a.cache.model_copy(update={"flash_cache_gb": 512.0})}
+    )
+    got = differences(a, b, compared=frozenset({"pools.0.raid", "pools.0.drive_count"}))
+    assert got == ["controller: cores 4 -> 8", "cache: flash_cache_gb 0 -> 512"]
+    assert differences(a, a) == []
+
+
+def test_the_nearest_flash_cache_size_a_product_sells():
+    fixed = FlashCacheOption(name="f", kind="flash-cache", sizes_gb=[256, 512, 1024], source="test")
+    assert fixed.nearest(512) == 512
+    assert fixed.nearest(600) == 512  # 88 GB away, against 424
+    assert fixed.nearest(768) == 1024  # a tie: the larger, never less cache when it can be helped
+    assert fixed.nearest(4096) == 1024
+    anything = FlashCacheOption(
+        name="a", kind="flash-cache", sizes_gb=[200, 16000], any_size=True, source="t"
+    )
+    assert anything.nearest(1024) == 1024

@@ -16,6 +16,7 @@ from models.ports import PortGroup
 from models.raid import RaidLayout
 from models.size import size
 from models.tests.conftest import make_config, oltp
+from models.verdict import judge
 from models.workload import IoSize, Phase, Skew, Workload
 
 NO_CACHE = {"ctrl": {"dram_cache_gb": 0}}
@@ -273,14 +274,14 @@ def test_size_finds_the_fewest_whole_groups_and_names_the_binding_constraint(hdd
     family = make_config(hdd15k, "raid6", 8, None)
     out = size([wl], family)
     assert out.feasible and out.drive_count % 8 == 0
-    assert out.result.passed
-    fewer = evaluate(
+    assert out.result.passed and out.result.verdict is not None and out.result.verdict.passed
+    fewer = judge(
         [wl],
         family.model_copy(
             update={"pools": [family.pools[0].model_copy(update={"drive_count": out.drive_count - 8})]}
         ),
     )
-    assert not fewer.passed
+    assert not fewer.passed  # one group fewer fails a case the sizing judged
     assert out.binding_constraint.startswith("drives:aggr0")
     assert out.evaluations < 20
 
@@ -489,7 +490,7 @@ def test_size_equals_the_smallest_count_found_by_a_linear_scan(hdd15k, iops, rea
         cfg = family.model_copy(
             update={"pools": [family.pools[0].model_copy(update={"drive_count": 8 * groups})]}
         )
-        if evaluate([wl], cfg).passed:
+        if judge([wl], cfg).passed:  # every case judged, as sizing judges them
             scan = 8 * groups
             break
     if scan is None:
@@ -587,8 +588,8 @@ def test_the_drive_failure_verdict_names_a_pool_only_where_there_are_several(hdd
     assert f is not None and f.survives
     assert w.failure_verdict == (
         f"with a drive failed, one RAID group is {number(f.failed_group_utilization_pct)}% busy, "
-        f"{number(f.rebuild_group_utilization_pct)}% while rebuilding for {number(f.rebuild_hours.value)} h: "
-        "it keeps up."
+        f"{number(f.rebuild_group_utilization_pct)}% while rebuilding; the rebuild takes "
+        f"{number(f.rebuild_hours.value)} h: it keeps up."
     )
     assert "aggr0" not in w.failure_verdict
     # RAID 0 keeps no redundancy: the lone pool is "the pool"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from models.checks import check_words
 from models.curves import latency_vs_load
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.headroom import headroom_mark
-from models.naming import check_words, plural
+from models.naming import plural
 from models.tests.conftest import make_config, oltp
 
 

@@ -54,6 +54,34 @@ def test_an_unknown_source_key_is_named_with_record_and_field(catalog: Catalog) 
     ]
 
 
+def test_a_ceiling_without_its_own_status_and_sources_is_named_with_record_and_field(
+    catalog: Catalog,
+) -> None:
+    # the //C60 states its 84,000 IOPS / 2,752.5 MB/s ceilings as datasheet figures; strip them
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    unstated = c60.calibration.controller.model_copy(update={"figures": {}})
+    cal = c60.calibration.model_copy(update={"controller": unstated})
+    broken = catalog.model_copy(
+        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
+    )
+    assert calibration_gaps(broken, SOURCES) == [
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_iops: missing "
+        "(the ceiling controller.max_iops states no status and source keys of its own)",
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_mb_s: missing "
+        "(the ceiling controller.max_mb_s states no status and source keys of its own)",
+    ]
+
+
+def test_a_datasheet_ceiling_cites_the_vendor_figure(catalog: Catalog) -> None:
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    figs = c60.calibration.controller.figures
+    assert (c60.controller.max_iops, c60.controller.max_mb_s) == (84000, 2752.5)  # 84,000 x 32 KiB
+    assert figs["max_iops"].status is CalibrationStatus.DATASHEET
+    assert figs["max_iops"].sources == ["pure-kb-c60-vs-x50r3"]
+
+
 @pytest.mark.parametrize("status", ["measured", "fitted", "datasheet"])
 def test_a_founded_status_without_a_source_key_is_refused(status: str) -> None:
     with pytest.raises(ValidationError, match="needs at least one source key"):
@@ -84,18 +112,51 @@ def test_a_figure_may_be_better_founded_than_its_part_never_worse() -> None:
         )
 
 
-def test_placeholder_cpu_costs_of_current_arrays_are_estimates(catalog: Catalog) -> None:
-    # 5/15/25 us per cached read / read miss / write: placeholders for current cores, never calibrated
+CURRENT_ARRAYS = (
+    "netapp-aff-a400",
+    "netapp-aff-a800",
+    "netapp-aff-c250",
+    "dell-powerstore-3200t",
+    "dell-powermax-8500",
+    "pure-flasharray-x70",
+    "pure-flasharray-c60",
+    "ibm-flashsystem-7300",
+    "hpe-alletra-9060",
+    "hitachi-vsp-e990",
+    "ceph-nvme-reference",
+    "vsan-esa-reference",
+)
+
+
+def test_no_current_array_keeps_the_placeholder_cpu_costs(catalog: Catalog) -> None:
+    # 5/15/25 us per cached read / read miss / write were placeholders that never let a current
+    # controller bind (issue #31); each current array now states fitted or pessimistic-class costs
     placeholders = [
-        a
+        a.id
         for a in catalog.arrays.values()
-        if (a.controller.cpu_us_read_hit, a.controller.cpu_us_read_miss, a.controller.cpu_us_write)
+        if a.id in CURRENT_ARRAYS
+        and (a.controller.cpu_us_read_hit, a.controller.cpu_us_read_miss, a.controller.cpu_us_write)
         == (5, 15, 25)
     ]
-    assert len(placeholders) >= 10
-    for a in placeholders:
+    assert placeholders == []
+
+
+def test_current_arrays_without_published_costs_are_estimates_citing_the_class_anchor(
+    catalog: Catalog,
+) -> None:
+    # the pessimistic end of current controllers (docs/nomenclature.md): 71/71/177 us, 3.0 us per KiB written
+    for aid in CURRENT_ARRAYS:
+        a = catalog.arrays[aid]
+        c = a.controller
+        assert (c.cpu_us_read_hit, c.cpu_us_read_miss, c.cpu_us_write, c.cpu_us_per_kib_written) == (
+            71,
+            71,
+            177,
+            3.0,
+        ), aid
         assert a.calibration is not None
-        assert a.calibration.controller.status is CalibrationStatus.ESTIMATE, a.id
+        assert a.calibration.controller.status is CalibrationStatus.ESTIMATE, aid
+        assert "clyso-ceph-1tibps-2024" in a.calibration.controller.sources, aid
 
 
 def test_only_the_fas2050_controller_costs_are_fitted_today(catalog: Catalog) -> None:

@@ -23,7 +23,6 @@ from models.recommend import (
     ParetoObjective,
     Recommendation,
     RecommendConstraints,
-    describe_check,
     pareto_front,
     rank_order,
     recommend,
@@ -331,15 +330,14 @@ def test_an_array_that_cannot_carry_the_load_names_its_binding_constraint(catalo
 
 
 def test_checks_in_words() -> None:
-    assert describe_check(RowCheck("controllers after failover", "day", 143.0, 100.0, "%")) == (
+    assert RowCheck("controllers after failover", "day", 143.0, 100.0, "%").words == (
         "controllers at 143% after failover (limit 100%) in day"
     )
     assert (
-        describe_check(RowCheck("drives:pool", "night", 74.25, 70.0, "%"))
-        == "drives 74.2% busy (limit 70%) in night"
+        RowCheck("drives:pool", "night", 74.25, 70.0, "%").words == "drives 74.2% busy (limit 70%) in night"
     )
-    assert describe_check(RowCheck("capacity", None, 150.0, 100.0, "%")) == "capacity 150% full (limit 100%)"
-    assert describe_check(RowCheck("read latency:oltp/day", "day", math.inf, 10.0, "ms")) == (
+    assert RowCheck("capacity", None, 150.0, 100.0, "%").words == "capacity 150% full (limit 100%)"
+    assert RowCheck("read latency:oltp/day", "day", math.inf, 10.0, "ms").words == (
         "oltp/day read latency saturated (target 10 ms) in day"
     )
 

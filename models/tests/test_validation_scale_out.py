@@ -94,6 +94,26 @@ def test_a_cpu_bound_write_costs_every_copy_so_three_copies_give_two_thirds_of_t
     assert bind2 == bind3 == "controllers"
 
 
+def test_the_catalog_nodes_iops_ceiling_is_not_carried_to_a_records_own_hardware(ctx):
+    # the catalog Ceph node states the published per-node wall (600,000 4 KiB reads per node);
+    # a record describes other nodes (its cores, drives, ports): 4 NVMe nodes fitted to 2.8M reads (700K per node)
+    # stay CPU-bound at 2.8M, where the catalog's ceiling would cap them at 4 x 600K = 2.4M
+    assert ctx.catalog.arrays["ceph-nvme-reference"].controller.max_iops == 600000
+    m = {"id": "r", "copies": 3, "read_pct": 100, "size_kib": 4, "iops": 2800000}
+    record = _record([m], {"cpu_us_read_miss": "r"})
+    record["model"] |= {
+        "drive": "nvme-cm6r-30720",
+        "drives_per_node": 10,
+        "cores_per_node": 48,
+        "ports": {"type": "100gbe", "per_node": 2},
+        "cluster_network_mb_s": 23000,
+    }
+    costs = fit_costs(record, ctx)
+    iops, binding = predict(record, m, ctx, costs)
+    assert iops == pytest.approx(2800000.0, rel=1e-5)
+    assert binding == "controllers"
+
+
 def test_a_fit_naming_an_unknown_cost_is_refused(ctx):
     record = _record(
         [{"id": "w2", "copies": 2, "read_pct": 0, "size_kib": 4, "iops": 90000}], {"cpu_us_hit": "w2"}

@@ -8,6 +8,9 @@ and, up to :data:`HEAT_MAX_BLOCKS` distinct blocks, with the footprint, never wi
 records. Beyond that bound the heat map and working sets follow a hash sample of the cache
 blocks (estimates, said in the profile's warnings). :func:`models.traces.profile.summarize`
 turns it into a :class:`~models.traces.profile.TraceProfile`.
+
+Kept as one module (about 640 lines): the counters, the heat map, the working sets and the SHARDS
+sample are updated together from each chunk, in one pass over its records.
 """
 
 from __future__ import annotations

@@ -81,7 +81,14 @@ def _config(
     array = cat.arrays[model["array"]]
     drive = cat.drives[model["drive"]]
     nodes = int(m.get("nodes", model["nodes"]))
-    ctrl_update: dict[str, Any] = {"cores": float(model["cores_per_node"]), **costs}
+    # Each record states its own nodes (cores, network): the catalog node's throughput ceilings
+    # (max_iops, max_mb_s) are that node's published limits and are not carried to other hardware.
+    ctrl_update: dict[str, Any] = {
+        "cores": float(model["cores_per_node"]),
+        "max_iops": None,
+        "max_mb_s": None,
+        **costs,
+    }
     if "cluster_network_mb_s" in model:
         ctrl_update["cluster_network_mb_s"] = float(model["cluster_network_mb_s"])
     if "shared_ports" in model:

@@ -54,6 +54,8 @@ ENGINE_LANE: dict[str, Lane] = {
     "replication": "long",
     "expand": "long",
     "quote-check": "long",
+    "consolidate": "long",
+    "refresh": "long",
 }
 """The lane each engine call computes in, read by its route (:func:`json_in_lane`) and by the saved
 report of its kind (:func:`lane_slot`), so the two cannot disagree."""

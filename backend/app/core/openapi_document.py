@@ -88,6 +88,8 @@ ENGINE_PATHS = (
     "plan/replication",
     "plan/expand",
     "plan/quote-check",
+    "plan/consolidate",
+    "plan/refresh",
 )
 """Operations (under /api/v1, POST) whose body holds workloads the engine runs."""
 

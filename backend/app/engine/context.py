@@ -45,7 +45,7 @@ T = TypeVar("T")
 BODY: Loc = ("body",)
 
 _CONFIGURATION_FIELDS = frozenset(Configuration.model_fields)
-_BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives"})
+_BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives", "relax"})
 _WORKLOAD_FIELDS = frozenset(Workload.model_fields) | frozenset(Phase.model_fields)
 
 

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
+from models.plan.consolidate import ConsolidateOptions
 from models.plan.expand import Expansion
 from models.plan.quote import Quote
 from models.plan.replication import ReplicationPlan
@@ -41,3 +42,28 @@ class QuoteCheckRequest(Request):
 
     workloads: Workloads
     quote: Quote
+
+
+class ConsolidateRequest(Request):
+    """N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates."""
+
+    workloads: Workloads
+    candidates: list[ConfigurationInput] = Field(
+        default_factory=list,
+        max_length=8,
+        description="families to buy new arrays of (one pool's drive_count null, or a catalog reference without it)",
+    )
+    fixed: list[ConfigurationInput] = Field(
+        default_factory=list,
+        max_length=8,
+        description="arrays already owned, with their drive counts: placements on them cost nothing",
+    )
+    options: ConsolidateOptions = Field(default_factory=ConsolidateOptions)
+
+
+class RefreshRequest(Request):
+    """The current system (with its drive count) and its successor's family, for the same workloads."""
+
+    workloads: Workloads = Field(description="typically imported, the phases carrying what the host observed")
+    current: ConfigurationInput = Field(description="the system installed today, with its drive count")
+    successor: ConfigurationInput = Field(description="the successor family: one pool's drive_count null")

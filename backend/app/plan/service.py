@@ -6,10 +6,18 @@ from backend.app.core.errors import InvalidInput
 from backend.app.engine.context import SizingContext
 from backend.app.engine.inputs import CatalogReference
 from backend.app.hardware.schemas import DriveRecord
-from backend.app.plan.schemas import ExpandRequest, QuoteCheckRequest, ReplicationRequest
+from backend.app.plan.schemas import (
+    ConsolidateRequest,
+    ExpandRequest,
+    QuoteCheckRequest,
+    RefreshRequest,
+    ReplicationRequest,
+)
 from models.drives import DriveSpec
+from models.plan import consolidate as consolidating
 from models.plan import expand as expanding
 from models.plan import quote as quoting
+from models.plan import refresh as refreshing
 from models.plan import replication as replicating
 
 
@@ -69,3 +77,21 @@ def quote_check(body: QuoteCheckRequest, ctx: SizingContext) -> quoting.QuoteChe
     )
     config = ctx.configuration(reference, loc)
     return ctx.run(lambda: quoting.quote_check(body.workloads, config, quote, parts, params=ctx.params))
+
+
+def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.Consolidation:
+    candidates = [
+        ctx.configuration(c, ("body", "candidates", i), count="family") for i, c in enumerate(body.candidates)
+    ]
+    fixed = [ctx.configuration(c, ("body", "fixed", i)) for i, c in enumerate(body.fixed)]
+    return ctx.run(
+        lambda: consolidating.consolidate(
+            body.workloads, candidates, fixed=fixed, options=body.options, params=ctx.params
+        )
+    )
+
+
+def refresh(body: RefreshRequest, ctx: SizingContext) -> refreshing.RefreshResult:
+    current = ctx.configuration(body.current, ("body", "current"))
+    successor = ctx.configuration(body.successor, ("body", "successor"), count="family")
+    return ctx.run(lambda: refreshing.refresh(body.workloads, current, successor, params=ctx.params))

@@ -61,10 +61,41 @@ def evaluation_rows(result: dict[str, Any]) -> Iterator[Row]:
                 "%",
             )
         yield cfg, win, "ports", "utilization_pct", value_of(w.get("port_utilization_pct")), "%"
+        # every other resource that binds, where the configuration has it
+        if w.get("backend_bus_utilization_pct") is not None:
+            yield cfg, win, "back-end bus", "utilization_pct", value_of(w["backend_bus_utilization_pct"]), "%"
+        if w.get("cluster_network_utilization_pct") is not None:
+            yield (
+                cfg,
+                win,
+                "cluster network",
+                "utilization_pct",
+                value_of(w["cluster_network_utilization_pct"]),
+                "%",
+            )
         for p in w.get("pools", []):
             component = f"pool {p.get('pool', '')}"
             yield cfg, win, component, "backend_iops", value_of(p.get("backend_iops")), "IOPS"
             yield cfg, win, component, "drive_utilization_pct", value_of(p.get("drive_utilization_pct")), "%"
+            if p.get("parity_utilization_pct") is not None:
+                yield (
+                    cfg,
+                    win,
+                    component,
+                    "parity_utilization_pct",
+                    value_of(p["parity_utilization_pct"]),
+                    "%",
+                )
+            wear = p.get("endurance")
+            if wear:
+                yield (
+                    cfg,
+                    win,
+                    component,
+                    "years_to_wear_out",
+                    value_of(wear.get("years_to_wear_out")),
+                    "years",
+                )
             yield cfg, win, component, "read_miss_latency_ms", value_of(p.get("read_miss_latency_ms")), "ms"
             yield cfg, win, component, "queue_per_drive", p.get("queue_per_drive"), ""
         for ph in w.get("phases", []):
@@ -138,6 +169,56 @@ def rows(snapshot: dict[str, Any]) -> Iterator[Row]:
             yield from evaluation_rows(inner)
     elif kind == "curves":
         yield from curves_rows(result)
+    else:
+        yield from plan_rows(kind, result)
+
+
+def plan_rows(kind: Any, result: dict[str, Any]) -> Iterator[Row]:
+    """The installed-base plans (``models.plan``): their own figures, then the evaluations they hold."""
+    if kind == "replication":
+        for w in result.get("windows", []):
+            win = str(w.get("window", ""))
+            yield "", win, "replication", "write_mb_s", value_of(w.get("write_mb_s")), "MB/s"
+            yield "", win, "replication", "bandwidth_mbit_s", value_of(w.get("bandwidth_mbit_s")), "Mbit/s"
+            yield "", win, "replication", "lag_minutes", value_of(w.get("lag_minutes")), "min"
+        yield "", ALL, "replication", "sync_write_ms", value_of(result.get("sync_write_ms")), "ms"
+    elif kind == "expand":
+        for figure, unit in (
+            ("drives_added", ""),
+            ("shelves_added", ""),
+            ("usable_tb_added", "TB"),
+            ("cost_added_usd", "USD"),
+        ):
+            yield "", ALL, "expansion", figure, value_of(result.get(figure)), unit
+        yield from evaluation_rows(result.get("after") or {})
+    elif kind == "quote-check":
+        for f in result.get("findings", []):
+            yield (
+                "",
+                ALL,
+                f"finding {f.get('area', '')}",
+                str(f.get("verdict", "")),
+                f.get("amount"),
+                str(f.get("unit", "")),
+            )
+        yield from evaluation_rows(result.get("evaluation") or {})
+    elif kind == "consolidate":
+        for a in result.get("arrays", []):
+            name = str(a.get("name", ""))
+            yield name, ALL, "placement", "workloads", " ".join(a.get("workloads", [])), ""
+            yield name, ALL, "placement", "cost_usd", a.get("cost_usd"), "USD"
+            yield (
+                name,
+                str(a.get("busiest_window", "")),
+                "placement",
+                "headroom_used_pct",
+                a.get("headroom_used_pct"),
+                "%",
+            )
+    elif kind == "refresh":
+        for c in result.get("side_by_side", []):
+            yield "current", ALL, "bill", str(c.get("figure", "")), c.get("before"), ""
+            yield "successor", ALL, "bill", str(c.get("figure", "")), c.get("after"), ""
 
 
 def to_csv(snapshot: dict[str, Any]) -> str:

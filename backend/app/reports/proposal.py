@@ -35,6 +35,11 @@ KIND_TITLES = {
     "ranges": "Ranges",
     "degraded": "Degraded modes",
     "building-blocks": "Building blocks",
+    "replication": "Replication and DR",
+    "expand": "Expansion",
+    "quote-check": "Quote check",
+    "consolidate": "Consolidation",
+    "refresh": "Refresh",
 }
 APPENDIX_LIMIT = 600
 """Explained figures the appendix lists at most (an evaluation of many windows and phases has
@@ -140,11 +145,31 @@ def _verdict(result: dict[str, Any], words: str | None = None) -> str:
         if passed
         else f"Does not meet every window: {result.get('bottleneck', '')}."
     )
+    judged = result.get("verdict")
+    if judged:  # the headline over every case decides, and names what was relaxed
+        text = judged.get("headline") or text
     out = f'<div class="{cls}">{_pass(passed)} {escape(text)}</div>'
+    if judged:
+        if words and words != text:
+            out += _p(words)
+        out += _cases(judged)
     confidence = result.get("confidence")
     if confidence is not None:
         out += _p(f"Confidence: {_plain(confidence)}")
     return out
+
+
+def _cases(judged: dict[str, Any]) -> str:
+    """Every case the verdict judged, window by window (failing ones first), and its notes."""
+    cases = judged.get("cases", [])
+    order = {"fails": 0, "meets": 1, "relaxed": 2, "not applicable": 3}
+    rows = [
+        [c.get("case"), c.get("window") or "capacity", c.get("load"), c.get("status"), c.get("text")]
+        for c in sorted(cases, key=lambda c: order.get(str(c.get("status")), 4))
+    ]
+    table = _table(["Case", "Window", "Load", "Verdict", "In words"], rows) if rows else ""
+    notes = "".join(_p(n, "muted") for n in judged.get("notes", []))
+    return _sub("Every case judged", table + notes)
 
 
 def _plain(x: Any) -> str:
@@ -213,6 +238,16 @@ def _evaluation(result: dict[str, Any], title_prefix: str = "") -> str:
         charts.append(_sub(f"{w.get('window')}: every check", _table(["Check", ""], rows)))
     if charts:
         out.append(_section(f"{title_prefix}Busy figures against headroom", charts[0], "".join(charts[1:])))
+    wear = [
+        [w.get("window"), p.get("pool"), _v((p.get("endurance") or {}).get("years_to_wear_out"))]
+        for w in windows
+        for p in w.get("pools", [])
+        if p.get("endurance")
+    ]
+    if wear:  # flash wear in years at each window's write rate, where a drive states its endurance
+        out.append(
+            _section(f"{title_prefix}Flash wear", _table(["Window", "Pool", "Years to wear out"], wear))
+        )
     out.append(_failure(result, title_prefix))
     out.append(_capacity(result, title_prefix))
     return "".join(out)
@@ -777,6 +812,142 @@ def _blocks(s: dict[str, Any]) -> Iterator[str]:
         )
 
 
+def _replication(s: dict[str, Any]) -> Iterator[str]:
+    r = s["result"]
+    rows = [
+        [
+            w.get("window"),
+            _v(w.get("write_mb_s")),
+            _v(w.get("change_mb_s")),
+            _v(w.get("bandwidth_mbit_s")),
+            _v(w.get("lag_minutes")),
+        ]
+        for w in r.get("windows", [])
+    ]
+    yield _section(
+        "Verdict",
+        _p(r.get("text")),
+        _table(["Window", "Writes MB/s", "Sent MB/s", "Link Mbit/s", "Lag min"], rows, numeric=(1, 2, 3, 4))
+        + "".join(_p(n, "muted") for n in r.get("notes", [])),
+    )
+    if r.get("sync_write_ms"):
+        yield _section("Synchronous write latency", _p(r["sync_write_ms"].get("text")))
+    dr = r.get("dr")
+    if dr:
+        yield _section("DR array", _p(dr.get("text")))
+        yield _evaluation(dr.get("failover", {}).get("result") or {}, title_prefix="DR failover: ")
+
+
+def _expand(s: dict[str, Any]) -> Iterator[str]:
+    r = s["result"]
+    rows = [
+        [
+            w.get("window"),
+            w.get("headroom_used_before_pct"),
+            w.get("headroom_used_after_pct"),
+            w.get("read_latency_before_ms"),
+            w.get("read_latency_after_ms"),
+            w.get("binding_after"),
+        ]
+        for w in r.get("windows", [])
+    ]
+    added = [
+        [k.replace("_", " "), _v(r.get(k))]
+        for k in ("drives_added", "shelves_added", "usable_tb_added", "cost_added_usd")
+    ]
+    yield _section(
+        "What the expansion buys",
+        _p(r.get("text")),
+        _table(["Figure", "Added"], added, numeric=(1,))
+        + _table(
+            ["Window", "Headroom used before %", "after %", "Read ms before", "after", "Binding after"],
+            rows,
+            numeric=(1, 2, 3, 4),
+        ),
+    )
+    yield _evaluation(r.get("after") or {}, title_prefix="Expanded: ")
+
+
+def _quote(s: dict[str, Any]) -> Iterator[str]:
+    r = s["result"]
+    rows = [
+        [f.get("area"), f.get("verdict"), f.get("amount"), f.get("unit"), f.get("text")]
+        for f in r.get("findings", [])
+    ]
+    yield _section(
+        "Second opinion",
+        _p(r.get("text")),
+        _table(["Area", "Verdict", "By", "Unit", "Why"], rows, numeric=(2,))
+        + "".join(_p(label, "muted") for label in r.get("labels", [])),
+    )
+    yield _evaluation(r.get("evaluation") or {}, title_prefix="As quoted: ")
+
+
+def _consolidate(s: dict[str, Any]) -> Iterator[str]:
+    r = s["result"]
+    rows = [
+        [
+            a.get("name"),
+            ", ".join(a.get("workloads", [])),
+            a.get("drives"),
+            a.get("cost_usd"),
+            a.get("busiest_window"),
+            a.get("headroom_used_pct"),
+        ]
+        for a in r.get("arrays", [])
+    ]
+    unplaced = [[u.get("workload"), u.get("reason")] for u in r.get("unplaced", [])]
+    yield _section(
+        "Placement",
+        _p(r.get("text")),
+        _table(
+            ["Array", "Workloads", "Drives", "List USD", "Busiest window", "Headroom used %"],
+            rows,
+            numeric=(2, 3, 5),
+        )
+        + _p(r.get("method"), "muted"),
+    )
+    if unplaced:
+        yield _section("Fit nowhere", _table(["Workload", "Why"], unplaced))
+
+
+def _refresh(s: dict[str, Any]) -> Iterator[str]:
+    r = s["result"]
+    rows = [
+        [
+            w.get("window"),
+            w.get("observed_iops"),
+            w.get("observed_read_latency_ms"),
+            w.get("current_read_latency_ms"),
+            w.get("successor_read_latency_ms"),
+            w.get("current_headroom_used_pct"),
+            w.get("successor_headroom_used_pct"),
+        ]
+        for w in r.get("windows", [])
+    ]
+    side = [
+        [c.get("figure"), c.get("before"), c.get("after"), c.get("delta")] for c in r.get("side_by_side", [])
+    ]
+    yield _section(
+        "Today and the successor",
+        _p(r.get("text")),
+        _table(
+            [
+                "Window",
+                "Observed IOPS",
+                "Observed read ms",
+                "Today read ms",
+                "Successor read ms",
+                "Today headroom %",
+                "Successor %",
+            ],
+            rows,
+            numeric=(1, 2, 3, 4, 5, 6),
+        )
+        + _table(["Figure", "Today", "Successor", "Change"], side, numeric=(1, 2, 3)),
+    )
+
+
 _KINDS = {
     "evaluate": _evaluate,
     "size": _size,
@@ -789,6 +960,11 @@ _KINDS = {
     "ranges": _ranges,
     "degraded": _degraded,
     "building-blocks": _blocks,
+    "replication": _replication,
+    "expand": _expand,
+    "quote-check": _quote,
+    "consolidate": _consolidate,
+    "refresh": _refresh,
 }
 
 

@@ -14,6 +14,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from backend.app.hardware.schemas import HardwareRecord
+from backend.app.plan.schemas import (
+    ConsolidateRequest,
+    ExpandRequest,
+    QuoteCheckRequest,
+    RefreshRequest,
+    ReplicationRequest,
+)
 from backend.app.recommend.schemas import RecommendRequest
 from backend.app.schemas import Request
 from backend.app.sizing.schemas import (
@@ -37,6 +44,11 @@ from models.catalog import Calibration
 from models.compare import Figure, FigureChange
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult
+from models.plan.consolidate import Consolidation
+from models.plan.expand import ExpansionResult
+from models.plan.quote import QuoteCheck
+from models.plan.refresh import RefreshResult
+from models.plan.replication import ReplicationResult
 from models.raid_grid import RaidGrid
 from models.recommend import Recommendation
 from models.size import SizingResult
@@ -55,6 +67,11 @@ ReportKind = Literal[
     "ranges",
     "degraded",
     "building-blocks",
+    "replication",
+    "expand",
+    "quote-check",
+    "consolidate",
+    "refresh",
 ]
 
 _RESULT_IGNORED = (
@@ -135,6 +152,31 @@ class BuildingBlocksReportInput(_ReportInput):
     inputs: BuildingBlocksRequest
 
 
+class ReplicationReportInput(_ReportInput):
+    kind: Literal["replication"]
+    inputs: ReplicationRequest
+
+
+class ExpandReportInput(_ReportInput):
+    kind: Literal["expand"]
+    inputs: ExpandRequest
+
+
+class QuoteCheckReportInput(_ReportInput):
+    kind: Literal["quote-check"]
+    inputs: QuoteCheckRequest
+
+
+class ConsolidateReportInput(_ReportInput):
+    kind: Literal["consolidate"]
+    inputs: ConsolidateRequest
+
+
+class RefreshReportInput(_ReportInput):
+    kind: Literal["refresh"]
+    inputs: RefreshRequest
+
+
 ReportCreate = Annotated[
     EvaluateReportInput
     | SizeReportInput
@@ -146,7 +188,12 @@ ReportCreate = Annotated[
     | SensitivityReportInput
     | RangesReportInput
     | DegradedReportInput
-    | BuildingBlocksReportInput,
+    | BuildingBlocksReportInput
+    | ReplicationReportInput
+    | ExpandReportInput
+    | QuoteCheckReportInput
+    | ConsolidateReportInput
+    | RefreshReportInput,
     Field(discriminator="kind"),
 ]
 
@@ -264,6 +311,36 @@ class BuildingBlocksSnapshot(_Snapshot):
     result: BuildingBlocksResult
 
 
+class ReplicationSnapshot(_Snapshot):
+    kind: Literal["replication"]
+    inputs: ReplicationRequest
+    result: ReplicationResult
+
+
+class ExpandSnapshot(_Snapshot):
+    kind: Literal["expand"]
+    inputs: ExpandRequest
+    result: ExpansionResult
+
+
+class QuoteCheckSnapshot(_Snapshot):
+    kind: Literal["quote-check"]
+    inputs: QuoteCheckRequest
+    result: QuoteCheck
+
+
+class ConsolidateSnapshot(_Snapshot):
+    kind: Literal["consolidate"]
+    inputs: ConsolidateRequest
+    result: Consolidation
+
+
+class RefreshSnapshot(_Snapshot):
+    kind: Literal["refresh"]
+    inputs: RefreshRequest
+    result: RefreshResult
+
+
 ReportSnapshot = Annotated[
     EvaluateSnapshot
     | SizeSnapshot
@@ -275,7 +352,12 @@ ReportSnapshot = Annotated[
     | SensitivitySnapshot
     | RangesSnapshot
     | DegradedSnapshot
-    | BuildingBlocksSnapshot,
+    | BuildingBlocksSnapshot
+    | ReplicationSnapshot
+    | ExpandSnapshot
+    | QuoteCheckSnapshot
+    | ConsolidateSnapshot
+    | RefreshSnapshot,
     Field(discriminator="kind"),
 ]
 

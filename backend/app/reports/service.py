@@ -32,20 +32,33 @@ from backend.app.core.owners import token_digest
 from backend.app.engine.context import HardwareSource, SizingContext
 from backend.app.engine.money import tco_for
 from backend.app.hardware.schemas import HardwareRecord
+from backend.app.plan import service as planning
+from backend.app.plan.schemas import (
+    ConsolidateRequest,
+    ExpandRequest,
+    QuoteCheckRequest,
+    RefreshRequest,
+    ReplicationRequest,
+)
 from backend.app.recommend import service as recommending
 from backend.app.recommend.schemas import RecommendRequest
 from backend.app.reports import export, pdf, proposal, workbook
 from backend.app.reports.schemas import (
     BuildingBlocksSnapshot,
     CompareSnapshot,
+    ConsolidateSnapshot,
     CurvesSnapshot,
     DegradedSnapshot,
     EvaluateSnapshot,
+    ExpandSnapshot,
     GrowthSnapshot,
     HardwareDrift,
+    QuoteCheckSnapshot,
     RaidGridSnapshot,
     RangesSnapshot,
     RecommendSnapshot,
+    RefreshSnapshot,
+    ReplicationSnapshot,
     ReportCreate,
     ReportCreated,
     ReportDiff,
@@ -77,6 +90,11 @@ from backend.app.whatif.schemas import (
 from models import ENGINE_VERSION
 from models.compare import Figure, figure_changes, figures, headline
 from models.evaluate import EvaluationResult
+from models.plan.consolidate import Consolidation
+from models.plan.expand import ExpansionResult
+from models.plan.quote import QuoteCheck
+from models.plan.refresh import RefreshResult
+from models.plan.replication import ReplicationResult
 from models.raid_grid import RaidGrid, busiest_window
 from models.recommend import Recommendation
 from models.size import SizingResult
@@ -100,6 +118,11 @@ _INPUTS: dict[str, TypeAdapter[Any]] = {
     "ranges": TypeAdapter(RangesRequest),
     "degraded": TypeAdapter(DegradedRequest),
     "building-blocks": TypeAdapter(BuildingBlocksRequest),
+    "replication": TypeAdapter(ReplicationRequest),
+    "expand": TypeAdapter(ExpandRequest),
+    "quote-check": TypeAdapter(QuoteCheckRequest),
+    "consolidate": TypeAdapter(ConsolidateRequest),
+    "refresh": TypeAdapter(RefreshRequest),
 }
 PRICED_BY_REPORT: frozenset[str] = frozenset(
     {"evaluate", "curves", "raid-grid", "growth", "sensitivity", "ranges", "degraded"}
@@ -243,6 +266,59 @@ def _curves_headline(result: CurvesResult) -> dict[str, Figure]:
     return out
 
 
+def _replication_headline(result: ReplicationResult) -> dict[str, Figure]:
+    out: dict[str, Figure] = {
+        "mode": result.mode,
+        "busiest_window": result.busiest_window,
+        "bandwidth_mbit_s": result.bandwidth_mbit_s.value,
+        "lag_minutes": result.lag_minutes.value if result.lag_minutes else None,
+        "sync_write_ms": result.sync_write_ms.value if result.sync_write_ms else None,
+    }
+    if result.dr is not None:
+        out["dr_drives"] = result.dr.failover.drive_count
+        out["dr_feasible"] = result.dr.failover.feasible
+    return out
+
+
+def _expand_headline(result: ExpansionResult) -> dict[str, Figure]:
+    out: dict[str, Figure] = {
+        "drives_added": result.drives_added.value,
+        "shelves_added": result.shelves_added.value,
+        "usable_tb_added": result.usable_tb_added.value,
+        "cost_added_usd": result.cost_added_usd.value,
+        "breaks_before_month": result.breaks_before_month,
+        "breaks_after_month": result.breaks_after_month,
+    }
+    for w in result.windows:
+        out[f"{w.window}: headroom_used_after_pct"] = w.headroom_used_after_pct
+    return out
+
+
+def _quote_headline(result: QuoteCheck) -> dict[str, Figure]:
+    out: dict[str, Figure] = {"verdict": result.verdict, "labels": len(result.labels)}
+    for f in result.findings:
+        out[f"{f.area}: {f.verdict}"] = f.amount
+    return out
+
+
+def _consolidate_headline(result: Consolidation) -> dict[str, Figure]:
+    return {
+        "arrays": len(result.arrays),
+        "new_arrays": sum(1 for a in result.arrays if not a.fixed),
+        "total_cost_usd": result.total_cost_usd,
+        "total_rack_units": result.total_rack_units,
+        "unplaced": len(result.unplaced),
+    }
+
+
+def _refresh_headline(result: RefreshResult) -> dict[str, Figure]:
+    out: dict[str, Figure] = {}
+    for c in result.side_by_side:
+        out[f"current: {c.figure}"] = c.before
+        out[f"successor: {c.figure}"] = c.after
+    return out
+
+
 _ANALYSES: dict[str, tuple[Callable[[Any, SizingContext], Any], Callable[[Any], dict[str, Figure]]]] = {
     "evaluate": (sizing.evaluate, _evaluate_headline),
     "size": (sizing.size, _size_headline),
@@ -255,6 +331,11 @@ _ANALYSES: dict[str, tuple[Callable[[Any, SizingContext], Any], Callable[[Any], 
     "ranges": (whatif.ranges, _ranges_headline),
     "degraded": (whatif.degraded, _degraded_headline),
     "building-blocks": (whatif.building_blocks, _blocks_headline),
+    "replication": (planning.replication, _replication_headline),
+    "expand": (planning.expand, _expand_headline),
+    "quote-check": (planning.quote_check, _quote_headline),
+    "consolidate": (planning.consolidate, _consolidate_headline),
+    "refresh": (planning.refresh, _refresh_headline),
 }
 """Each kind's analysis (the service its route calls) and the headline figures a recomputation diffs."""
 
@@ -351,6 +432,11 @@ _SNAPSHOT: dict[str, Callable[..., BaseModel]] = {
     "ranges": RangesSnapshot,
     "degraded": DegradedSnapshot,
     "building-blocks": BuildingBlocksSnapshot,
+    "replication": ReplicationSnapshot,
+    "expand": ExpandSnapshot,
+    "quote-check": QuoteCheckSnapshot,
+    "consolidate": ConsolidateSnapshot,
+    "refresh": RefreshSnapshot,
 }
 
 

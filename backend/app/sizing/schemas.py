@@ -14,6 +14,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
 from models.adjust import Adjustments
+from models.cases import Relaxation
 from models.compare import Comparison
 from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
@@ -29,10 +30,18 @@ MONEY_DESCRIPTION = (
 )
 
 
+RELAX_DESCRIPTION = (
+    "cases the design need not meet (default none: it must meet every window healthy, with a drive "
+    "failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the "
+    "verdict's headline names each one relaxed. Only with degraded = none"
+)
+
+
 class EvaluateRequest(Request):
     workloads: Workloads
     configuration: ConfigurationInput
     degraded: DegradedMode = DegradedMode.NONE
+    relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
     adjust: Adjustments | None = Field(
         default=None, description="what-if dials applied to the workloads and configuration before evaluating"
     )
@@ -50,6 +59,7 @@ class SizeRequest(Request):
         description="size once per flash-cache size, keep the cheapest",
     )
     degraded: DegradedMode = DegradedMode.NONE
+    relax: list[Relaxation] = Field(default_factory=list, max_length=32, description=RELAX_DESCRIPTION)
     max_drives: int | None = Field(default=None, ge=1, le=100000, description="largest drive count to try")
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
 

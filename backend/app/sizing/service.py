@@ -31,7 +31,9 @@ from backend.app.sizing.schemas import (
 from models import compare as compare_model
 from models.adjust import adjust_configuration, adjust_workloads
 from models.base import InputError
+from models.cases import Relaxation
 from models.catalog import ArrayModel
+from models.compare import differences
 from models.configuration import Configuration
 from models.curves import (
     HitRatioCurve,
@@ -52,6 +54,7 @@ from models.size import SizingResult
 from models.size import size as engine_size
 from models.support import scheme_name, unsupported_scheme
 from models.tco import MoneyInputs, ratio_flip
+from models.verdict import evaluate_judged
 from models.workload import Workload, windows_of
 
 logger = logging.getLogger(__name__)
@@ -83,10 +86,22 @@ def evaluate(body: EvaluateRequest, ctx: SizingContext) -> EvaluationResult:
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     return ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
+        lambda: judged(workloads, config, ctx, body.degraded, body.relax),
         CONFIGURATION,
         reference=reference,
     )
+
+
+def judged(
+    workloads: list[Workload],
+    config: Configuration,
+    ctx: SizingContext,
+    degraded: DegradedMode = DegradedMode.NONE,
+    relax: list[Relaxation] | None = None,
+) -> EvaluationResult:
+    """The evaluation of ``config``; in normal operation with its verdict over every case
+    (:func:`models.verdict.evaluate_judged`), whose ``passed`` it carries."""
+    return evaluate_judged(workloads, config, params=ctx.params, degraded=degraded, relax=relax)
 
 
 def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
@@ -101,6 +116,7 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
             params=ctx.params,
             degraded=body.degraded,
             max_drives=body.max_drives,
+            relax=body.relax,
         ),
         CONFIGURATION,
         reference=reference,
@@ -132,11 +148,7 @@ def _evaluate_or_size(
             sizing=SizingSummary.of(sized),
             tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
-    result = ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=degraded),
-        loc,
-        reference=reference,
-    )
+    result = ctx.run(lambda: judged(workloads, config, ctx, degraded), loc, reference=reference)
     return CompareItem(
         configuration=config, result=result, sizing=None, tco=tco_for(ctx, workloads, config, money)
     )
@@ -183,7 +195,9 @@ def _scheme_variant(
 def _peer_variant(
     base: Configuration, array: ArrayModel, scheme: RaidScheme, peer_id: str, ctx: SizingContext, i: int
 ) -> Entry:
-    """The base's drives (and drive count, headroom) in ``scheme`` on the peer array, with a note."""
+    """The base in ``scheme`` on the peer array, like for like: the same drives (and drive count),
+    flash cache (the peer's nearest size), front-end ports, nodes and headroom; every other
+    difference (:func:`models.compare.differences`) is listed in the column's note."""
     peer_loc: Loc = ("body", "peer_array_id")
     drive = base.pools[0].drive
     drive_id = ctx.drive_id(drive)
@@ -198,17 +212,37 @@ def _peer_variant(
         raise InvalidInput.at(peer_loc, f"unknown array {peer_id!r} (not in the catalog or custom arrays)")
     if all(r.scheme is not scheme for r in peer.raid):
         raise InvalidInput.at(peer_loc, unsupported_scheme(peer, scheme).reason)
+    kept: list[str] = [f"drives ({drive.name.split(' (')[0]})", "headroom"]
+    flash_gb = base.cache.flash_cache_gb
+    if flash_gb > 0:
+        option = next((f for f in peer.flash_cache if f.kind is base.cache.flash_kind), None)
+        option = option or (peer.flash_cache[0] if peer.flash_cache else None)
+        flash_gb = option.nearest(flash_gb) if option is not None else 0.0
+        kept.append("flash cache" if flash_gb == base.cache.flash_cache_gb else "flash cache (nearest size)")
+    nodes = None
+    if base.cluster is not None and peer.scale_out is not None:
+        nodes = min(max(base.cluster.nodes, peer.scale_out.min_nodes), peer.scale_out.max_nodes)
+        kept.append("nodes")
     ref = CatalogReference(
         array_id=peer_id,
         drive_id=drive_id,
         raid_scheme=scheme,
         drive_count=base.pools[0].drive_count,
         headroom=base.headroom,
+        flash_cache_gb=flash_gb,
+        nodes=nodes,
     )
     config = ctx.configuration(ref, peer_loc, count="either", scheme_loc=("body", "schemes", i))
+    peer_ports = {pt for opt in peer.port_options for pg in opt.ports for pt in [pg.type]}
+    if peer.scale_out is None and all(pg.type in peer_ports for pg in base.ports):
+        config = config.model_copy(update={"ports": base.ports})  # the same front end
+        kept.append("ports")
+    other = differences(base, config, compared=frozenset({"pools.0.raid", "pools.0.drive_count"}))
     note = (
-        f"The {array.model} does not offer {scheme_name(scheme)}: this column puts the same drives, "
-        f"{drive.name.split(' (')[0]}, in the {peer.model}, which does."
+        f"The {array.model} does not offer {scheme_name(scheme)}: this column puts the same "
+        f"{', '.join(kept)} in the {peer.model}, which does. Every other difference: "
+        + ("; ".join(other) if other else "none")
+        + "."
     )
     return config, peer_loc, True, note
 
@@ -370,7 +404,7 @@ def evaluate_answer(
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     result = ctx.run(
-        lambda: engine_evaluate(workloads, config, params=ctx.params, degraded=body.degraded),
+        lambda: judged(workloads, config, ctx, body.degraded, body.relax),
         CONFIGURATION,
         reference=reference,
     )

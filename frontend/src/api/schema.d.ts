@@ -487,6 +487,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plan/consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consolidate
+         * @description N workloads onto fixed arrays and new arrays of candidate families at the least cost (or
+         *     arrays, or rack units), every window and the capacity fitting; each array's busiest window.
+         */
+        post: operations["plan-consolidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plan/expand": {
         parameters: {
             query?: never;
@@ -523,6 +544,27 @@ export interface paths {
          *     under- or over-provisioned and by how much; parts the catalog lacks labelled.
          */
         post: operations["plan-quote_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plan/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh
+         * @description The current system's (observed) workloads sized onto a successor, side by side with the
+         *     current system's measured and modelled figures.
+         */
+        post: operations["plan-refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1184,6 +1226,41 @@ export interface components {
             /** Write Log */
             write_log?: components["schemas"]["WriteLogOption"][];
         };
+        /** ArrayPlacement */
+        ArrayPlacement: {
+            /** Busiest Window */
+            busiest_window: string;
+            /**
+             * Candidate
+             * @description index into the candidates (or the fixed arrays when fixed)
+             */
+            candidate: number;
+            configuration: components["schemas"]["Configuration"];
+            /**
+             * Cost Usd
+             * @description list cost of the sized bill (0 counted for a fixed array)
+             */
+            cost_usd: number | null;
+            /** Drives */
+            drives: number;
+            /**
+             * Fixed
+             * @description one of the arrays already owned
+             */
+            fixed: boolean;
+            /**
+             * Headroom Used Pct
+             * @description binding check of the busiest window [% of limit]
+             */
+            headroom_used_pct: number | null;
+            /** Name */
+            name: string;
+            /** Rack Units */
+            rack_units: number;
+            result: components["schemas"]["EvaluationResult"];
+            /** Workloads */
+            workloads: string[];
+        };
         /** ArrayRecord */
         ArrayRecord: {
             /**
@@ -1804,6 +1881,35 @@ export interface components {
             source: string;
         };
         /**
+         * Case
+         * @enum {string}
+         */
+        Case: "healthy" | "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+        /**
+         * CaseOutcome
+         * @description One case in one window (``window`` null: the whole design, e.g. capacity at the horizon).
+         */
+        CaseOutcome: {
+            case: components["schemas"]["Case"];
+            /**
+             * Load
+             * @description the load judged: today, or at month M of growth
+             */
+            load: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "meets" | "fails" | "relaxed" | "not applicable";
+            /**
+             * Text
+             * @description the verdict in words: the busiest check, or what fails and by how much
+             */
+            text: string;
+            /** Window */
+            window: string | null;
+        };
+        /**
          * CatalogBlock
          * @description A building block from catalog records (or custom hardware record ids).
          */
@@ -2339,8 +2445,19 @@ export interface components {
              * @description name of the first configuration, the base of every delta
              */
             base: string;
+            /**
+             * Best Rule
+             * @description when a value is marked best, in words
+             * @default A value is marked best only where it beats another by at least the difference that matters in its unit: max(absolute, relative x the larger value): 0.1 ms and 5% for latency, 1 percentage point for busy time, 1 for counts, 1% for capacity and money, 2% for IOPS, 0.05 for a write penalty, half a year for wear; values within that of the best share it, and a row where every value does marks none.
+             */
+            best_rule: string;
             /** Columns */
             columns: components["schemas"]["ComparisonColumn"][];
+            /**
+             * Significance
+             * @description the difference that matters in each unit
+             */
+            significance?: components["schemas"]["Significance"][];
         };
         /** ComparisonColumn */
         ComparisonColumn: {
@@ -2385,6 +2502,172 @@ export interface components {
             tiering?: components["schemas"]["TieringConfig"] | null;
             /** Vendor */
             vendor?: string | null;
+        };
+        /** ConsolidateOptions */
+        ConsolidateOptions: {
+            /**
+             * Failure Cases
+             * @description each placement also passes every window with a drive failed, rebuilding, or a controller down
+             */
+            failure_cases?: components["schemas"]["DegradedMode"][];
+            /**
+             * Fixed Only
+             * @description place onto the fixed arrays only (buy nothing)
+             * @default false
+             */
+            fixed_only: boolean;
+            /**
+             * Max Drives
+             * @description largest drive count to size
+             */
+            max_drives?: number | null;
+            /**
+             * Objective
+             * @description what to minimise (fixed arrays count 0)
+             * @default cost
+             * @enum {string}
+             */
+            objective: "cost" | "arrays" | "rack_units";
+            /**
+             * Passes
+             * @description improvement rounds after the greedy placement
+             * @default 3
+             */
+            passes: number;
+        };
+        /** ConsolidateReportInput */
+        ConsolidateReportInput: {
+            inputs: components["schemas"]["ConsolidateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "consolidate";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
+        /**
+         * ConsolidateRequest
+         * @description N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates.
+         */
+        ConsolidateRequest: {
+            /**
+             * Candidates
+             * @description families to buy new arrays of (one pool's drive_count null, or a catalog reference without it)
+             */
+            candidates?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            /**
+             * Fixed
+             * @description arrays already owned, with their drive counts: placements on them cost nothing
+             */
+            fixed?: (components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"])[];
+            options?: components["schemas"]["ConsolidateOptions"];
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** ConsolidateSnapshot */
+        ConsolidateSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ConsolidateRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "consolidate";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["Consolidation"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
+        /** Consolidation */
+        Consolidation: {
+            /** Arrays */
+            arrays: components["schemas"]["ArrayPlacement"][];
+            /** Method */
+            method: string;
+            /**
+             * Objective
+             * @enum {string}
+             */
+            objective: "cost" | "arrays" | "rack_units";
+            /** Objective Value */
+            objective_value: number;
+            /**
+             * Sizings
+             * @description distinct (family, workload set) sizings and fixed-array evaluations
+             */
+            sizings: number;
+            /** Text */
+            text: string;
+            /**
+             * Total Cost Usd
+             * @description list cost of the new arrays
+             */
+            total_cost_usd: number | null;
+            /** Total Rack Units */
+            total_rack_units: number;
+            /** Unplaced */
+            unplaced: components["schemas"]["Unplaced"][];
         };
         /** ControllerCreated */
         ControllerCreated: {
@@ -3516,6 +3799,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3526,8 +3814,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -3559,6 +3852,11 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /** @default none */
             degraded: components["schemas"]["DegradedMode"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -3636,6 +3934,11 @@ export interface components {
             bill: components["schemas"]["BillOfMaterials"];
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck in words (models.checks.check_words), e.g. 'the drives (month-end batch)'
+             */
+            readonly bottleneck_words: string;
             capacity: components["schemas"]["CapacityResult"];
             /** Checks */
             checks: components["schemas"]["Check"][];
@@ -3644,8 +3947,13 @@ export interface components {
             degraded: components["schemas"]["DegradedMode"];
             /** Engine Version */
             engine_version: string;
-            /** Passed */
+            /**
+             * Passed
+             * @description every check met; with a verdict, also every case it judges that was not relaxed
+             */
             passed: boolean;
+            /** @description the design judged in every case (healthy, a drive failed, rebuilding, failover, cold caches, at the growth horizon) with what was relaxed (models.verdict); null: one mode only */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** Warnings */
             warnings: string[];
             /** Windows */
@@ -3670,6 +3978,22 @@ export interface components {
             /** Source */
             source: string;
         };
+        /** ExpandReportInput */
+        ExpandReportInput: {
+            inputs: components["schemas"]["ExpandRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "expand";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ExpandRequest
          * @description The installed configuration (with its drive count) and what is added to it.
@@ -3686,6 +4010,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** ExpandSnapshot */
+        ExpandSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ExpandRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "expand";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["ExpansionResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /**
          * Expansion
@@ -5692,6 +6082,11 @@ export interface components {
             avg_response_ms: number;
             /** Bottleneck */
             bottleneck: string;
+            /**
+             * Bottleneck Words
+             * @description the bottleneck station in words (models.checks.check_words), e.g. 'the drives'
+             */
+            readonly bottleneck_words: string;
             /** Iops */
             iops: number;
             /** Mb Per S */
@@ -5779,6 +6174,22 @@ export interface components {
              */
             verdict: "under" | "over" | "right" | "unknown";
         };
+        /** QuoteCheckReportInput */
+        QuoteCheckReportInput: {
+            inputs: components["schemas"]["QuoteCheckRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "quote-check";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * QuoteCheckRequest
          * @description A vendor's bill of materials and the customer's workloads (windows, growth).
@@ -5790,6 +6201,72 @@ export interface components {
              * @description at most 128 phases in all
              */
             workloads: components["schemas"]["Workload"][];
+        };
+        /** QuoteCheckSnapshot */
+        QuoteCheckSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["QuoteCheckRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "quote-check";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["QuoteCheck"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
         };
         /** QuoteFinding */
         QuoteFinding: {
@@ -6813,6 +7290,173 @@ export interface components {
          * @enum {string}
          */
         ReductionMode: "none" | "inline" | "post_process" | "inline_and_post_process";
+        /** RefreshReportInput */
+        RefreshReportInput: {
+            inputs: components["schemas"]["RefreshRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "refresh";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
+        /**
+         * RefreshRequest
+         * @description The current system (with its drive count) and its successor's family, for the same workloads.
+         */
+        RefreshRequest: {
+            /**
+             * Current
+             * @description the system installed today, with its drive count
+             */
+            current: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Successor
+             * @description the successor family: one pool's drive_count null
+             */
+            successor: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Workloads
+             * @description typically imported, the phases carrying what the host observed
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /** RefreshResult */
+        RefreshResult: {
+            /** @description the current system at the workloads' sizing rates */
+            current: components["schemas"]["EvaluationResult"];
+            /** @description the current system at the observed loads beside the host's latency (null: nothing observed) */
+            observed: components["schemas"]["ObservedComparison"] | null;
+            /**
+             * Side By Side
+             * @description current (before) and successor (after) bills
+             */
+            side_by_side: components["schemas"]["FigureChange"][];
+            successor: components["schemas"]["SizingResult"];
+            /** Text */
+            text: string;
+            /** Windows */
+            windows: components["schemas"]["RefreshWindow"][];
+        };
+        /** RefreshSnapshot */
+        RefreshSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["RefreshRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "refresh";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["RefreshResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
+        /** RefreshWindow */
+        RefreshWindow: {
+            /** Current Headroom Used Pct */
+            current_headroom_used_pct: number | null;
+            /** Current Passed */
+            current_passed: boolean;
+            /**
+             * Current Read Latency Ms
+             * @description the current system modelled, at the sizing rates
+             */
+            current_read_latency_ms: number | null;
+            /**
+             * Observed Iops
+             * @description sum of the host's mean IOPS over the window's phases
+             */
+            observed_iops: number | null;
+            /**
+             * Observed Read Latency Ms
+             * @description host read latency, weighted by observed IOPS
+             */
+            observed_read_latency_ms: number | null;
+            /** Successor Headroom Used Pct */
+            successor_headroom_used_pct: number | null;
+            /** Successor Passed */
+            successor_passed: boolean;
+            /** Successor Read Latency Ms */
+            successor_read_latency_ms: number | null;
+            /** Window */
+            window: string;
+        };
+        /**
+         * Relaxation
+         * @description A case the design need not meet, in every window (``window`` null) or in one.
+         */
+        Relaxation: {
+            /**
+             * Case
+             * @description the case relaxed (healthy operation cannot be relaxed)
+             * @enum {string}
+             */
+            case: "drive-failed" | "rebuilding" | "failover" | "cold-cache" | "horizon";
+            /**
+             * Window
+             * @description the window it is relaxed in; null = every window (horizon: always every window)
+             */
+            window?: string | null;
+        };
         /**
          * Replication
          * @description Replication or continuous data protection: extra back-end I/O and capacity.
@@ -6929,6 +7573,22 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** ReplicationReportInput */
+        ReplicationReportInput: {
+            inputs: components["schemas"]["ReplicationRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "replication";
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @description ignored: the server recomputes the result from inputs and never stores a result sent by the client
+             */
+            result?: unknown;
+        };
         /**
          * ReplicationRequest
          * @description Replication of the workloads' writes; optionally the primary array and the DR array's family.
@@ -6990,6 +7650,72 @@ export interface components {
                 [key: string]: number | null;
             };
         };
+        /** ReplicationSnapshot */
+        ReplicationSnapshot: {
+            /** @description engine parameters and layout ages the result was computed with */
+            calibration: components["schemas"]["Calibration"];
+            /** Catalog Version */
+            catalog_version: string;
+            /**
+             * Changes
+             * @description headline changes against recomputed_from
+             */
+            changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configurations
+             * @description the configurations the inputs resolved to
+             */
+            configurations: components["schemas"]["Configuration"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** @description the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal */
+            curves?: components["schemas"]["CurvesResult"] | null;
+            /**
+             * Custom Hardware
+             * @description copies of the custom hardware records used
+             */
+            custom_hardware: (components["schemas"]["DriveRecord"] | components["schemas"]["ControllerRecord"] | components["schemas"]["ArrayRecord"])[];
+            /** Engine Version */
+            engine_version: string;
+            /**
+             * Hardware Drift
+             * @description custom hardware whose live record differs from the copy used (a recomputation uses the copy)
+             */
+            hardware_drift?: components["schemas"]["HardwareDrift"][];
+            /**
+             * Headline
+             * @description named headline figures (what a recomputation diffs)
+             */
+            headline: {
+                [key: string]: number | string | boolean | null;
+            };
+            /** Id */
+            id: string;
+            inputs: components["schemas"]["ReplicationRequest"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "replication";
+            /** @description the money assumptions of a kind whose inputs carry none (see tco) */
+            money?: components["schemas"]["MoneyInputs"] | null;
+            /** Name */
+            name: string;
+            /**
+             * Recomputed From
+             * @description the report this one recomputes
+             */
+            recomputed_from?: string | null;
+            result: components["schemas"]["ReplicationResult"];
+            /**
+             * Tco
+             * @description money of the configurations the analysis evaluated, for kinds whose result carries none
+             */
+            tco?: components["schemas"]["Tco"][];
+        };
         /**
          * ReportCreated
          * @description A saved report: where to share it, and the token that alone can delete it (shown once).
@@ -7015,7 +7741,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /**
              * Owner Token
              * @description send as X-Owner-Token to delete the report; not stored, not shown again
@@ -7050,7 +7776,7 @@ export interface components {
              * After Kind
              * @enum {string}
              */
-            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            after_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /** After Name */
             after_name: string;
             /**
@@ -7069,7 +7795,7 @@ export interface components {
              * Before Kind
              * @enum {string}
              */
-            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks";
+            before_kind: "evaluate" | "size" | "compare" | "curves" | "recommend" | "raid-grid" | "growth" | "sensitivity" | "ranges" | "degraded" | "building-blocks" | "replication" | "expand" | "quote-check" | "consolidate" | "refresh";
             /** Before Name */
             before_name: string;
             /**
@@ -7357,6 +8083,19 @@ export interface components {
             workloads: components["schemas"]["Workload"][];
         };
         /**
+         * Significance
+         * @description The smallest difference in one unit that matters to a person choosing between designs:
+         *     ``max(absolute, relative x |larger value|)``.
+         */
+        Significance: {
+            /** Absolute */
+            absolute: number;
+            /** Relative */
+            relative: number;
+            /** Unit */
+            unit: string;
+        };
+        /**
          * SizeAnswer
          * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
          *     asked for (null also when the family could not be sized).
@@ -7457,6 +8196,11 @@ export interface components {
             max_drives?: number | null;
             /** @description currency, discounts, support, energy, rack space, horizon and data type behind the TCO (default: list prices in USD over 5 years) */
             money?: components["schemas"]["MoneyInputs"];
+            /**
+             * Relax
+             * @description cases the design need not meet (default none: it must meet every window healthy, with a drive failed, while rebuilding, after a failover, with cold caches and at the growth horizon); the verdict's headline names each one relaxed. Only with degraded = none
+             */
+            relax?: components["schemas"]["Relaxation"][];
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -8387,6 +9131,13 @@ export interface components {
              */
             working_set_factor: components["schemas"]["Range"];
         };
+        /** Unplaced */
+        Unplaced: {
+            /** Reason */
+            reason: string;
+            /** Workload */
+            workload: string;
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -8399,6 +9150,36 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * Verdict
+         * @description The headline: the design meets only if every case that is not relaxed meets in every window.
+         */
+        Verdict: {
+            /** Cases */
+            cases: components["schemas"]["CaseOutcome"][];
+            /**
+             * Headline
+             * @description the verdict in one sentence, naming every case relaxed
+             */
+            headline: string;
+            /**
+             * Horizon Months
+             * @description the month every case is judged at (the growth horizon); null: today's load (no horizon stated, or relaxed)
+             */
+            horizon_months: number | null;
+            /**
+             * Notes
+             * @description cases that do not apply, and why
+             */
+            notes?: string[];
+            /** Passed */
+            passed: boolean;
+            /**
+             * Relaxed
+             * @description what the request relaxed
+             */
+            relaxed: components["schemas"]["Relaxation"][];
         };
         /**
          * VolumeSummary
@@ -8512,6 +9293,11 @@ export interface components {
              * @description percentage points
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description percentage points
+             */
+            parity_busy_pct?: number | null;
             /** Read Latency Ms */
             read_latency_ms: number | null;
             /** Window */
@@ -8525,6 +9311,16 @@ export interface components {
          */
         WindowFigures: {
             /**
+             * Backend Bus Busy Pct
+             * @description controllers' back-end buses [%]; null: the controller states none
+             */
+            backend_bus_busy_pct?: number | null;
+            /**
+             * Cluster Network Busy Pct
+             * @description each scale-out node's cluster-network link [%]; null: not scale-out
+             */
+            cluster_network_busy_pct?: number | null;
+            /**
              * Controller Busy Pct
              * @description controller utilization [%]
              */
@@ -8534,6 +9330,11 @@ export interface components {
              * @description utilization of the busiest drive pool [%]
              */
             drive_busy_pct: number | null;
+            /**
+             * Parity Busy Pct
+             * @description dedicated parity drives of the busiest pool that has them [%]; null: none (parity rotates, or copies) or saturated
+             */
+            parity_busy_pct?: number | null;
             /** Passed */
             passed: boolean;
             /**
@@ -8548,6 +9349,11 @@ export interface components {
              * @description IOPS-weighted write latency [ms]; null when saturated
              */
             write_latency_ms: number | null;
+            /**
+             * Years To Wear Out
+             * @description flash wear at this window's write rate: years until the first pool's rated writes are used up; null: no drive with an endurance rating
+             */
+            years_to_wear_out?: number | null;
         };
         /**
          * WindowGain
@@ -10674,6 +11480,66 @@ export interface operations {
             };
         };
     };
+    "plan-consolidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsolidateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Consolidation"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     "plan-expand": {
         parameters: {
             query?: never;
@@ -10754,6 +11620,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuoteCheck"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "plan-refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshResult"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
@@ -10986,7 +11912,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"];
+                "application/json": components["schemas"]["EvaluateReportInput"] | components["schemas"]["SizeReportInput"] | components["schemas"]["CompareReportInput"] | components["schemas"]["CurvesReportInput"] | components["schemas"]["RecommendReportInput"] | components["schemas"]["RaidGridReportInput"] | components["schemas"]["GrowthReportInput"] | components["schemas"]["SensitivityReportInput"] | components["schemas"]["RangesReportInput"] | components["schemas"]["DegradedReportInput"] | components["schemas"]["BuildingBlocksReportInput"] | components["schemas"]["ReplicationReportInput"] | components["schemas"]["ExpandReportInput"] | components["schemas"]["QuoteCheckReportInput"] | components["schemas"]["ConsolidateReportInput"] | components["schemas"]["RefreshReportInput"];
             };
         };
         responses: {
@@ -11084,7 +12010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"] | components["schemas"]["ReplicationSnapshot"] | components["schemas"]["ExpandSnapshot"] | components["schemas"]["QuoteCheckSnapshot"] | components["schemas"]["ConsolidateSnapshot"] | components["schemas"]["RefreshSnapshot"];
                 };
             };
             /** @description No such resource */
@@ -11260,7 +12186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"];
+                    "application/json": components["schemas"]["EvaluateSnapshot"] | components["schemas"]["SizeSnapshot"] | components["schemas"]["CompareSnapshot"] | components["schemas"]["CurvesSnapshot"] | components["schemas"]["RecommendSnapshot"] | components["schemas"]["RaidGridSnapshot"] | components["schemas"]["GrowthSnapshot"] | components["schemas"]["SensitivitySnapshot"] | components["schemas"]["RangesSnapshot"] | components["schemas"]["DegradedSnapshot"] | components["schemas"]["BuildingBlocksSnapshot"] | components["schemas"]["ReplicationSnapshot"] | components["schemas"]["ExpandSnapshot"] | components["schemas"]["QuoteCheckSnapshot"] | components["schemas"]["ConsolidateSnapshot"] | components["schemas"]["RefreshSnapshot"];
                     "application/pdf": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "text/csv": string;

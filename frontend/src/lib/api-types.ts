@@ -38,6 +38,9 @@ export type Explained = Schemas['Explained'];
 export type Check = Schemas['Check'];
 export type EvaluationResult = Schemas['EvaluationResult'];
 export type WindowResult = Schemas['WindowResult'];
+export type Verdict = Schemas['Verdict'];
+export type CaseOutcome = Schemas['CaseOutcome'];
+export type Relaxation = Schemas['Relaxation'];
 export type PoolLoad = Schemas['PoolLoad'];
 export type PhaseResult = Schemas['PhaseResult'];
 export type BillOfMaterials = Schemas['BillOfMaterials'];
@@ -106,6 +109,11 @@ export type SensitivitySnapshot = Schemas['SensitivitySnapshot'];
 export type RangesSnapshot = Schemas['RangesSnapshot'];
 export type DegradedSnapshot = Schemas['DegradedSnapshot'];
 export type BuildingBlocksSnapshot = Schemas['BuildingBlocksSnapshot'];
+export type ReplicationSnapshot = Schemas['ReplicationSnapshot'];
+export type ExpandSnapshot = Schemas['ExpandSnapshot'];
+export type QuoteCheckSnapshot = Schemas['QuoteCheckSnapshot'];
+export type ConsolidateSnapshot = Schemas['ConsolidateSnapshot'];
+export type RefreshSnapshot = Schemas['RefreshSnapshot'];
 export type ReportSnapshot =
   | EvaluateSnapshot
   | SizeSnapshot
@@ -117,7 +125,12 @@ export type ReportSnapshot =
   | SensitivitySnapshot
   | RangesSnapshot
   | DegradedSnapshot
-  | BuildingBlocksSnapshot;
+  | BuildingBlocksSnapshot
+  | ReplicationSnapshot
+  | ExpandSnapshot
+  | QuoteCheckSnapshot
+  | ConsolidateSnapshot
+  | RefreshSnapshot;
 export type ReportKind = ReportSnapshot['kind'];
 export type FigureChange = Schemas['FigureChange'];
 export type ReportDiff = Schemas['ReportDiff'];
@@ -222,3 +235,18 @@ export type HardwareList = Schemas['HardwareList'];
 /** A record as created: with its owner token, which alone edits or deletes it (shown once). */
 export type HardwareCreated = Schemas['DriveCreated'] | Schemas['ControllerCreated'] | Schemas['ArrayCreated'];
 export type HardwareKind = HardwareRecord['kind'];
+
+// The installed base (models/plan): replication and DR, expansion, quote checks, consolidation, refresh
+export type ReplicationRequest = Schemas['ReplicationRequest'];
+export type ReplicationPlan = Schemas['ReplicationPlan'];
+export type ReplicationResult = Schemas['ReplicationResult'];
+export type ExpandRequest = Schemas['ExpandRequest'];
+export type Expansion = Schemas['Expansion'];
+export type ExpansionResult = Schemas['ExpansionResult'];
+export type QuoteCheckRequest = Schemas['QuoteCheckRequest'];
+export type Quote = Schemas['Quote'];
+export type QuoteCheck = Schemas['QuoteCheck'];
+export type ConsolidateRequest = Schemas['ConsolidateRequest'];
+export type Consolidation = Schemas['Consolidation'];
+export type RefreshRequest = Schemas['RefreshRequest'];
+export type RefreshResult = Schemas['RefreshResult'];

@@ -22,28 +22,3 @@ export function describeConfiguration(c: Described): string {
   const hypothetical = c.hypothetical ? [HYPOTHETICAL] : [];
   return [model, ...pools, ...flash, ...hypothetical].join(', ');
 }
-
-/**
- * An engine check or bottleneck name in words, as the engine's `models.naming.check_words` says
- * it: `drives:pool` -> `the drives`, `drives:fast (month-end)` -> `the drives of fast (month-end)`,
- * `read latency:oltp/day` -> `the read latency of oltp, day`.
- */
-export function checkWords(name: string, pools = 1): string {
-  const m = name.match(/^(.*?)(?: \(([^()]*)\))?$/);
-  const check = m?.[1] ?? name;
-  const window = m?.[2];
-  const [head, ...rest] = check.split(':');
-  const tail = rest.join(':');
-  let words: string;
-  if (head === 'parity drives') words = pools <= 1 ? 'the parity drives' : `the parity drives of ${tail}`;
-  else if (head === 'drives') {
-    const [pool, degraded] = tail.split(':');
-    words = pools <= 1 ? 'the drives' : `the drives of ${pool}`;
-    if (degraded) words += ' (one RAID group degraded)';
-  } else if (head === 'read latency') words = `the read latency of ${tail.replace('/', ', ')}`;
-  else if (head === 'ports') words = 'the front-end ports';
-  else if (head === 'capacity') words = 'the capacity';
-  else if (head === 'none') words = 'nothing';
-  else words = `the ${check}`;
-  return window ? `${words} (${window})` : words;
-}

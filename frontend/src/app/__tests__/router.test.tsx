@@ -20,12 +20,13 @@ function renderApp(path: string) {
 }
 
 describe('app routes', () => {
-  it('puts Size, Analyses, Compare, Recommend, Import, Traces and Hardware in the main navigation', () => {
+  it('puts Size, Analyses, Compare, Recommend, Plan, Import, Traces and Hardware in the main navigation', () => {
     expect(navItems).toEqual([
       { to: '/size', label: 'Size' },
       { to: '/analyses', label: 'Analyses' },
       { to: '/compare', label: 'Compare' },
       { to: '/recommend', label: 'Recommend' },
+      { to: '/plan', label: 'Plan' },
       { to: '/import', label: 'Import' },
       { to: '/traces', label: 'Traces' },
       { to: '/hardware', label: 'Hardware' },
@@ -37,7 +38,7 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Storage Sizer' })).toBeInTheDocument();
     expect(await screen.findByText(/API ok · engine 0\.1\.0/)).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Size', 'Analyses', 'Compare', 'Recommend', 'Import', 'Traces', 'Hardware']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Size', 'Analyses', 'Compare', 'Recommend', 'Plan', 'Import', 'Traces', 'Hardware']);
   });
 
   it('navigates to Size from the nav and marks it current', async () => {

@@ -5,6 +5,7 @@ import { ErrorState, Loading, TcoCompare, TcoPanel } from '@/components';
 import { BuildingBlocksView, DegradedView, GrowthView, RangesView, SensitivityView } from '@/features/analyses';
 import { columnLabels, CompareCurves, CompareTable } from '@/features/compare';
 import { draftFromConfiguration } from '@/features/configurations';
+import { ConsolidationView, ExpansionView, QuoteCheckView, RefreshView, ReplicationView } from '@/features/plan';
 import { RecommendResults } from '@/features/recommend';
 import { InputsSummary, ReportHeader, useReport } from '@/features/reports';
 import { CurvesView, RaidGridTable, ResultsView } from '@/features/results';
@@ -88,6 +89,16 @@ function Body({ report }: { report: ReportSnapshot }) {
       );
     case 'building-blocks':
       return <BuildingBlocksView result={report.result} />;
+    case 'quote-check':
+      return <QuoteCheckView result={report.result} />;
+    case 'consolidate':
+      return <ConsolidationView result={report.result} />;
+    case 'replication':
+      return <ReplicationView result={report.result} />;
+    case 'expand':
+      return <ExpansionView result={report.result} />;
+    case 'refresh':
+      return <RefreshView result={report.result} />;
     case 'size':
       return (
         <>

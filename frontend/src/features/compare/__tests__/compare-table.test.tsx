@@ -26,6 +26,18 @@ describe('bestOf', () => {
     expect(bestOf(row('lower', [null, 7.3, 3.6]))).toEqual([2]);
   });
 
+  it('marks best only where the difference matters (the engine rule: 0.1 ms and 5%, 1 point of busy time)', () => {
+    const rule = [
+      { unit: 'ms', absolute: 0.1, relative: 0.05 },
+      { unit: '%', absolute: 1, relative: 0 },
+    ];
+    const ms = (values: number[]): Row => ({ ...row('lower', values), unit: 'ms' });
+    const pct = (values: number[]): Row => ({ ...row('lower', values), unit: '%' });
+    expect(bestOf(ms([2.0, 2.0007]), rule)).toEqual([]); // 0.0007 ms matters to nobody
+    expect(bestOf(ms([10.0, 10.6]), rule)).toEqual([0]);
+    expect(bestOf(pct([21.7, 22.5, 30]), rule)).toEqual([0, 1]); // within a point of the best: both
+  });
+
   it('highlights nothing when every value is the same', () => {
     expect(bestOf(row('lower', [33.4, 33.4]))).toEqual([]);
     expect(bestOf(row('pass', [true, true]))).toEqual([]);
@@ -129,3 +141,27 @@ const coldCase = {
   passed: true,
   verdict: 'ok',
 };
+
+describe('comparisonRows: every resource that binds', () => {
+  it('shows the parity drives, back-end bus, cluster network and flash wear where a column has them', () => {
+    const base = fixtures.compareOltp;
+    const window = base.comparison.columns[0]!.headline.windows[0]!.window;
+    // the engine's headline of a RAID-DP column whose dedicated parity drives are 66.9% busy
+    const columns = base.comparison.columns.map((c, i) => ({
+      ...c,
+      headline: {
+        ...c.headline,
+        windows: c.headline.windows.map((w) =>
+          w.window === window ? { ...w, parity_busy_pct: i === 0 ? 66.9 : null, years_to_wear_out: i === 0 ? null : 7.5 } : w,
+        ),
+      },
+    }));
+    const rows = comparisonRows({ ...base, comparison: { ...base.comparison, columns } });
+    const parity = rows.find((r) => r.key === `${window}:parity`);
+    expect(parity?.cells.map((c) => c.value)).toEqual([66.9, null]);
+    expect(parity?.label).toBe('Parity drives busy (busiest pool)');
+    expect(rows.find((r) => r.key === `${window}:wear`)?.cells.map((c) => c.value)).toEqual([null, 7.5]);
+    // no column has a back-end bus or a cluster network: no empty row
+    expect(rows.some((r) => r.key === `${window}:bus` || r.key === `${window}:network`)).toBe(false);
+  });
+});

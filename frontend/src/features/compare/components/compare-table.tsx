@@ -36,8 +36,8 @@ export function CompareTable({ result }: { result: CompareResult }) {
       </p>
     ))}
     <p className="muted">
-      {names.length} configurations side by side; differences in brackets are against the first. The best value in each row
-      is highlighted.
+      {names.length} configurations side by side; differences in brackets are against the first.{' '}
+      {result.comparison.best_rule ?? 'The best value in each row is highlighted.'}
     </p>
     <div className="table-scroll">
       <table className="data-table compare-table">
@@ -72,7 +72,7 @@ export function CompareTable({ result }: { result: CompareResult }) {
               {rows
                 .filter((r) => (r.group ?? '') === group)
                 .map((row) => {
-                  const best = new Set(bestOf(row));
+                  const best = new Set(bestOf(row, result.comparison.significance ?? []));
                   return (
                     <tr key={row.key} data-row={row.key}>
                       <th scope="row">{row.label}</th>

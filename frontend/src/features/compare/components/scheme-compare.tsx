@@ -55,8 +55,8 @@ export function SchemeCompare({ schemes, offered, arrayModel, current, onCompare
       </p>
       {quickPeer ? (
         <p className="muted" data-testid="peer-note">
-          The {arrayModel} does not offer {name(quickB)}: {name(quickB)} is computed with the same drives in the generic array,
-          which does (the comparison says so).
+          The {arrayModel} does not offer {name(quickB)}: {name(quickB)} is computed with the same drives, flash cache, ports and
+          headroom in the generic array, which does; the comparison lists every other difference at the top.
         </p>
       ) : null}
       <details>

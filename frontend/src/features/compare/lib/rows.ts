@@ -3,7 +3,6 @@
  * best configuration(s) of the row (ties share it; unknown values never win).
  */
 import type { CompareResult, Explained } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 
 export type Better = 'lower' | 'higher' | 'pass' | null;
 
@@ -17,8 +16,23 @@ export type Cell = {
 
 export type Row = { key: string; label: string; unit: string; better: Better; cells: Cell[]; group?: string };
 
-/** Indexes of the best cells (empty when the row has no direction or fewer than 2 known values). */
-export function bestOf(row: Row): number[] {
+/** The engine's difference that matters in one unit (`Comparison.significance`). */
+export type Significance = { unit: string; absolute: number; relative: number };
+
+/** Whether two values differ by as much as matters in `unit` (the engine's rule, `models.compare.matters`). */
+export function matters(unit: string, a: number, b: number, significance: Significance[] = []): boolean {
+  const rule = significance.find((s) => s.unit === unit);
+  const step = rule ? Math.max(rule.absolute, rule.relative * Math.max(Math.abs(a), Math.abs(b))) : 0;
+  const gap = Math.abs(a - b);
+  return gap >= step && gap > 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/**
+ * Indexes of the best cells (empty when the row has no direction or fewer than 2 known values): the
+ * values within the difference that matters of the best one (`significance`, the engine's rule),
+ * and none where every value is.
+ */
+export function bestOf(row: Row, significance: Significance[] = []): number[] {
   if (!row.better) return [];
   if (row.better === 'pass') {
     const passing = row.cells.map((c, i) => (c.value === true ? i : -1)).filter((i) => i >= 0);
@@ -28,13 +42,28 @@ export function bestOf(row: Row): number[] {
   const known = nums.filter((n): n is number => n !== null);
   if (known.length < 2) return [];
   const target = row.better === 'lower' ? Math.min(...known) : Math.max(...known);
-  if (known.every((n) => n === target)) return [];
-  return nums.map((n, i) => (n !== null && Math.abs(n - target) <= 1e-9 * Math.max(1, Math.abs(target)) ? i : -1)).filter((i) => i >= 0);
+  const best = nums.map((n, i) => (n !== null && !matters(row.unit, n, target, significance) ? i : -1)).filter((i) => i >= 0);
+  return best.length === known.length ? [] : best;
 }
 
 function signed(d: number | null | undefined, unit: string, digits = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 })): string | null {
   if (d === null || d === undefined || d === 0) return null;
   return `${d > 0 ? '+' : '−'}${digits(Math.abs(d))}${unit}`;
+}
+
+type OptionalRow = { key: string; label: string; unit: string; better: Better; cell: (i: number) => Cell };
+
+/** Rows of resources only some configurations have (parity drives, a back-end bus, a cluster
+ * network, rated flash): shown where any column has the figure. */
+function optionalRows(window: string, columns: number, rows: OptionalRow[]): Row[] {
+  const out: Row[] = [];
+  for (const r of rows) {
+    const cells = Array.from({ length: columns }, (_, i) => r.cell(i));
+    if (cells.some((c) => c.value !== null)) {
+      out.push({ key: `${window}:${r.key}`, group: window, label: r.label, unit: r.unit, better: r.better, cells });
+    }
+  }
+  return out;
 }
 
 export function comparisonRows(result: CompareResult): Row[] {
@@ -68,7 +97,7 @@ export function comparisonRows(result: CompareResult): Row[] {
       cells: cols.map((c, i) => ({ value: c.headline.cost_usd, delta: i ? signed(c.delta.cost_usd, ' USD', (x) => Math.round(x).toLocaleString('en-US')) : null })),
     },
     // reports saved before the engine named the bottleneck in words carry its name only
-    { key: 'bottleneck', label: 'Bottleneck', unit: '', better: null, cells: cols.map((c) => ({ value: c.headline.bottleneck_words ?? checkWords(c.headline.bottleneck) })) },
+    { key: 'bottleneck', label: 'Bottleneck', unit: '', better: null, cells: cols.map((c) => ({ value: c.headline.bottleneck_words })) },
   ];
   const windows = cols[0]?.headline.windows.map((w) => w.window) ?? [];
   for (const name of windows) {
@@ -141,6 +170,40 @@ export function comparisonRows(result: CompareResult): Row[] {
           return { value: win(i)?.drive_busy_pct ?? null, figure: busiest?.drive_utilization_pct, delta: i ? signed(dwin(i)?.drive_busy_pct, ' pp') : null };
         }),
       },
+      ...optionalRows(name, cols.length, [
+        {
+          key: 'parity',
+          label: 'Parity drives busy (busiest pool)',
+          unit: '%',
+          better: 'lower',
+          cell: (i) => {
+            const pools = (res(i)?.pools ?? []).filter((p) => p.parity_utilization_pct);
+            const busiest = [...pools].sort((a, b) => (b.parity_utilization_pct!.value ?? Infinity) - (a.parity_utilization_pct!.value ?? Infinity))[0];
+            return { value: win(i)?.parity_busy_pct ?? null, figure: busiest?.parity_utilization_pct ?? undefined, delta: i ? signed(dwin(i)?.parity_busy_pct, ' pp') : null };
+          },
+        },
+        {
+          key: 'bus',
+          label: 'Back-end bus busy',
+          unit: '%',
+          better: 'lower',
+          cell: (i) => ({ value: win(i)?.backend_bus_busy_pct ?? null, figure: res(i)?.backend_bus_utilization_pct ?? undefined }),
+        },
+        {
+          key: 'network',
+          label: 'Cluster network busy',
+          unit: '%',
+          better: 'lower',
+          cell: (i) => ({ value: win(i)?.cluster_network_busy_pct ?? null, figure: res(i)?.cluster_network_utilization_pct ?? undefined }),
+        },
+        {
+          key: 'wear',
+          label: 'Flash wear (years to wear out)',
+          unit: 'years',
+          better: 'higher',
+          cell: (i) => ({ value: win(i)?.years_to_wear_out ?? null }),
+        },
+      ]),
       {
         key: `${name}:backend`,
         group: name,

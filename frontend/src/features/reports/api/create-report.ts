@@ -18,7 +18,12 @@ export type ReportInput =
   | Schemas['SensitivityReportInput']
   | Schemas['RangesReportInput']
   | Schemas['DegradedReportInput']
-  | Schemas['BuildingBlocksReportInput'];
+  | Schemas['BuildingBlocksReportInput']
+  | Schemas['ReplicationReportInput']
+  | Schemas['ExpandReportInput']
+  | Schemas['QuoteCheckReportInput']
+  | Schemas['ConsolidateReportInput']
+  | Schemas['RefreshReportInput'];
 
 /** `POST /api/v1/reports`: save a snapshot; 201 with its id, share URL and owner token. */
 export function createReport(body: ReportInput): Promise<ReportCreated> {

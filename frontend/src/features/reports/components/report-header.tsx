@@ -25,6 +25,11 @@ const KIND: Record<ReportSnapshot['kind'], string> = {
   ranges: 'Ranges',
   degraded: 'Degraded modes',
   'building-blocks': 'Building blocks',
+  replication: 'Replication and DR',
+  expand: 'Expansion',
+  'quote-check': 'Quote check',
+  consolidate: 'Consolidation',
+  refresh: 'Refresh',
 };
 
 /** The report's name, provenance (versions, when), export links and recomputation. */

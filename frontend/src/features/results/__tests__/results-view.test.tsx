@@ -26,7 +26,12 @@ describe('Verdicts', () => {
 
   it('says which windows fail and why', () => {
     render(<Verdicts result={failing} />);
-    expect(screen.getByRole('heading', { name: /^Does not meet every target:/ })).toBeInTheDocument();
+    // the engine's words for `read latency:OLTP database/online transactions (business hours)`
+    expect(
+      screen.getByRole('heading', {
+        name: 'Does not meet every target: the read latency of OLTP database, online transactions (business hours)',
+      }),
+    ).toBeInTheDocument();
     const [business, night, monthEnd] = screen.getAllByTestId('window-verdict');
     expect(business).toHaveTextContent(/^Fails/);
     expect(business).toHaveTextContent('business hours: fails:');
@@ -35,6 +40,31 @@ describe('Verdicts', () => {
     expect(monthEnd).toHaveTextContent(/^Fails/);
     expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('Fails');
     expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('over the limit of 100 %');
+  });
+
+  it("leads with the engine's verdict over every case, failing cases first, relaxed ones named", () => {
+    // the engine's verdict (models.verdict) as the API sends it: the headline names what was relaxed
+    const verdict = {
+      passed: false,
+      headline:
+        'Does not meet every target: nightly export fails while a drive rebuilds at month 36; not sized for cold caches after a restart in month-end batch.',
+      horizon_months: 36,
+      relaxed: [{ case: 'cold-cache' as const, window: 'month-end batch' }],
+      notes: [],
+      cases: [
+        { case: 'healthy' as const, window: 'nightly export', load: 'at month 36', status: 'meets' as const, text: 'nightly export (at month 36): meets every target.' },
+        { case: 'cold-cache' as const, window: 'month-end batch', load: 'at month 36', status: 'relaxed' as const, text: 'month-end batch: relaxed by the request.' },
+        { case: 'rebuilding' as const, window: 'nightly export', load: 'at month 36', status: 'fails' as const, text: 'nightly export (at month 36): fails: degraded RAID group busy 114.6 %, over the limit of 100 %.' },
+      ],
+    };
+    render(<Verdicts result={{ ...sized.result, passed: false, verdict }} sizing={sized} />);
+    expect(screen.getByRole('heading', { name: verdict.headline })).toBeInTheDocument();
+    const cases = within(screen.getByTestId('verdict-cases')).getAllByRole('listitem');
+    expect(cases.map((c) => c.textContent)).toEqual([
+      'fails nightly export (at month 36): fails: degraded RAID group busy 114.6 %, over the limit of 100 %.',
+      'meets nightly export (at month 36): meets every target.',
+      'relaxed month-end batch: relaxed by the request.',
+    ]);
   });
 
   it('shows a saturated latency as unbounded', () => {
@@ -91,6 +121,32 @@ describe('UtilizationPanel', () => {
       ['failover', 100],
       ['ports', 70],
       ['drives:pool', 70],
+    ]);
+  });
+
+  it('draws the parity drives, back-end bus and cluster network beside the data drives', () => {
+    const w = sized.result.windows[0]!;
+    const pool = w.pools[0]!;
+    const pct = (value: number) => ({ ...pool.drive_utilization_pct, value });
+    const window = {
+      ...w,
+      pools: [{ ...pool, parity_utilization_pct: pct(66.9) }],
+      backend_bus_utilization_pct: pct(12.5),
+      cluster_network_utilization_pct: pct(31),
+      checks: [
+        ...w.checks,
+        { name: `parity drives:${pool.pool}`, value: 66.9, limit: 70, unit: '%', margin: 3.1, passed: true, text: 'parity drives busy 66.9 %' },
+        { name: 'back-end bus', value: 12.5, limit: 60, unit: '%', margin: 47.5, passed: true, text: 'back-end bus busy 12.5 %' },
+      ],
+    };
+    expect(windowRows(window).map((r) => [r.key, r.figure.value, r.limit])).toEqual([
+      ['controllers', w.controller_utilization_pct.value, 50],
+      ['failover', w.failover_utilization_pct!.value, 100],
+      ['ports', w.port_utilization_pct.value, 70],
+      ['bus', 12.5, 60],
+      ['network', 31, 70],
+      [`drives:${pool.pool}`, pool.drive_utilization_pct.value, 70],
+      [`parity drives:${pool.pool}`, 66.9, 70],
     ]);
   });
 

@@ -27,15 +27,47 @@ export function windowRows(w: WindowResult): Row[] {
     });
   }
   rows.push({ key: 'ports', label: 'Front-end ports', figure: w.port_utilization_pct, limit: limit('ports', 70) });
+  if (w.backend_bus_utilization_pct) {
+    rows.push({ key: 'bus', label: 'Back-end bus', figure: w.backend_bus_utilization_pct, limit: limit('back-end bus', 70) });
+  }
+  if (w.cluster_network_utilization_pct) {
+    rows.push({ key: 'network', label: 'Cluster network', figure: w.cluster_network_utilization_pct, limit: limit('cluster network', 70) });
+  }
   for (const p of w.pools) {
+    const of = w.pools.length > 1 ? ` (${p.pool})` : '';
     rows.push({
       key: `drives:${p.pool}`,
-      label: w.pools.length > 1 ? `Drives (${p.pool})` : 'Drives',
+      label: `Drives${of}`,
       figure: p.drive_utilization_pct,
       limit: limit(`drives:${p.pool}`, 70),
     });
+    // dedicated parity drives take every partial-stripe write: they bind before the data drives
+    if (p.parity_utilization_pct) {
+      rows.push({
+        key: `parity drives:${p.pool}`,
+        label: `Parity drives${of}`,
+        figure: p.parity_utilization_pct,
+        limit: limit(`parity drives:${p.pool}`, 70),
+      });
+    }
   }
   return rows;
+}
+
+/** Flash wear of each pool with an endurance rating, in years at this window's write rate. */
+function WearLines({ w }: { w: WindowResult }) {
+  const worn = w.pools.filter((p) => p.endurance);
+  if (!worn.length) return null;
+  return (
+    <p className="muted wear" data-testid="wear">
+      {worn.map((p, i) => (
+        <span key={p.pool}>
+          {i ? ' · ' : ''}Flash wear{w.pools.length > 1 ? ` (${p.pool})` : ''}:{' '}
+          <Figure label={`Years to wear out${w.pools.length > 1 ? ` (${p.pool})` : ''} (${w.window})`} figure={p.endurance!.years_to_wear_out} />
+        </span>
+      ))}
+    </p>
+  );
 }
 
 /** Utilization per component against its headroom line, per window (redrawn only when its props change). */
@@ -64,6 +96,7 @@ export const UtilizationPanel = memo(function UtilizationPanel({ result, baselin
                   />
                 );
               })}
+              <WearLines w={w} />
             </div>
           );
         })}

@@ -1,6 +1,5 @@
 import { Figure } from '@/components';
-import type { EvaluationResult, SizingResult } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
+import type { CaseOutcome, EvaluationResult, SizingResult, Verdict } from '@/lib/api-types';
 
 import { explainWindowIops, explainWindowLatency } from '../lib/explain';
 
@@ -13,14 +12,53 @@ function Badge({ passed }: { passed: boolean }) {
   return <span className={passed ? 'badge badge-ok' : 'badge badge-fail'}>{passed ? 'Meets' : 'Fails'}</span>;
 }
 
-/** The answer first: overall, then one sentence per window (meets / fails and why). */
+const STATUS_ORDER: Record<CaseOutcome['status'], number> = {
+  fails: 0,
+  meets: 1,
+  relaxed: 2,
+  'not applicable': 3,
+};
+
+/** Every case the engine judged (failing first), in its own words. */
+function Cases({ verdict }: { verdict: Verdict }) {
+  const cases = [...verdict.cases].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
+  return (
+    <details className="verdict-cases" open={!verdict.passed}>
+      <summary>Every case judged ({cases.filter((c) => c.status === 'fails').length} failing)</summary>
+      <ul data-testid="verdict-cases">
+        {cases.map((c) => (
+          <li key={`${c.case}|${c.window ?? ''}|${c.load}`} className={`case case-${c.status.replace(' ', '-')}`}>
+            <span className="case-status">{c.status}</span> {c.text}
+          </li>
+        ))}
+      </ul>
+      {verdict.notes?.length ? (
+        <ul className="muted">
+          {verdict.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
+}
+
+/** The answer first: overall (the engine's verdict over every case where it gave one), then one
+ * sentence per window (meets / fails and why). */
 export function Verdicts({ result, sizing }: VerdictsProps) {
   const capacity = result.checks.find((c) => c.name === 'capacity');
+  const verdict = result.verdict;
+  const overall = verdict
+    ? verdict.headline
+    : result.passed
+      ? 'Meets every target'
+      : `Does not meet every target: ${result.bottleneck_words}`;
   return (
     <section className="verdicts" aria-labelledby="verdicts-title">
       <h3 id="verdicts-title" className={result.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-        {result.passed ? 'Meets every target' : `Does not meet every target: ${checkWords(result.bottleneck, result.capacity.pools.length)}`}
+        {overall}
       </h3>
+      {verdict ? <Cases verdict={verdict} /> : null}
       {sizing ? <p className="sizing-explanation">{sizing.explanation}</p> : null}
       {sizing && !sizing.feasible && sizing.reasons?.length ? (
         <ul className="reasons">

@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 
 import { ErrorState, formatNumber, SliderField } from '@/components';
 import type { ConfigurationInput, CurveName, EvaluationResult, Workload } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 import { useLeadingDebounce } from '@/lib/use-debounced-value';
 
 import { useEvaluateConfiguration } from '../api/evaluate-configuration';
@@ -42,11 +41,24 @@ function headlineRows(base: EvaluationResult, next: EvaluationResult): Row[] {
   for (const w of next.windows) {
     const b = base.windows.find((x) => x.window === w.window);
     const drive = (x: typeof w | undefined) => (x ? Math.max(...x.pools.map((p) => p.drive_utilization_pct.value ?? Infinity)) : null);
+    const parity = (x: typeof w | undefined) => {
+      const pools = x ? x.pools.filter((p) => p.parity_utilization_pct) : [];
+      return pools.length ? Math.max(...pools.map((p) => p.parity_utilization_pct!.value ?? Infinity)) : null;
+    };
     rows.push(
       { label: `${w.window}: read latency`, base: b?.read_latency_ms ?? null, next: w.read_latency_ms, unit: 'ms', better: 'lower' },
       { label: `${w.window}: controllers busy`, base: b?.controller_utilization_pct.value ?? null, next: w.controller_utilization_pct.value, unit: '%', better: 'lower' },
       { label: `${w.window}: drives busy`, base: drive(b), next: drive(w), unit: '%', better: 'lower' },
     );
+    if (parity(w) !== null || parity(b) !== null) {
+      rows.push({ label: `${w.window}: parity drives busy`, base: parity(b), next: parity(w), unit: '%', better: 'lower' });
+    }
+    if (w.backend_bus_utilization_pct || b?.backend_bus_utilization_pct) {
+      rows.push({ label: `${w.window}: back-end bus busy`, base: b?.backend_bus_utilization_pct?.value ?? null, next: w.backend_bus_utilization_pct?.value ?? null, unit: '%', better: 'lower' });
+    }
+    if (w.cluster_network_utilization_pct || b?.cluster_network_utilization_pct) {
+      rows.push({ label: `${w.window}: cluster network busy`, base: b?.cluster_network_utilization_pct?.value ?? null, next: w.cluster_network_utilization_pct?.value ?? null, unit: '%', better: 'lower' });
+    }
   }
   return rows;
 }
@@ -202,7 +214,7 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
           {shown ? (
             <>
               <p className={shown.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
-                {shown.passed ? 'Still meets every target' : `Fails: ${checkWords(shown.bottleneck, shown.capacity.pools.length)}`}
+                {shown.passed ? 'Still meets every target' : `Fails: ${shown.bottleneck_words}`}
                 {shown.passed !== baseline.passed ? <strong> (changed)</strong> : null}
               </p>
               <div className="table-scroll">

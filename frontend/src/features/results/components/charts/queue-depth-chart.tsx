@@ -1,7 +1,6 @@
 import { CurveChart } from '@/charts/curve-chart';
 import { formatNumber } from '@/components';
 import type { QueueDepthCurve } from '@/lib/api-types';
-import { checkWords } from '@/lib/describe';
 
 /** IOPS and response time against outstanding I/Os (closed-loop MVA). */
 export function QueueDepthChart({ curve }: { curve: QueueDepthCurve }) {
@@ -9,7 +8,7 @@ export function QueueDepthChart({ curve }: { curve: QueueDepthCurve }) {
   return (
     <CurveChart
       title={`IOPS vs outstanding I/Os (${curve.window})`}
-      summary={`With ${last?.queue_depth ?? 0} I/Os outstanding the configuration delivers ${formatNumber(last?.iops ?? 0)} IOPS at ${formatNumber(last?.avg_response_ms ?? 0)} ms; the bottleneck is ${last ? checkWords(last.bottleneck) : 'none'}.`}
+      summary={`With ${last?.queue_depth ?? 0} I/Os outstanding the configuration delivers ${formatNumber(last?.iops ?? 0)} IOPS at ${formatNumber(last?.avg_response_ms ?? 0)} ms; the bottleneck is ${last ? last.bottleneck_words : 'none'}.`}
       series={[
         { name: 'IOPS', points: curve.points.map((p) => ({ x: p.queue_depth, y: p.iops })), dots: true },
         {
