@@ -12,6 +12,7 @@
 | MAX_TRACE_RECORDS | 2000000000                     | a trace with more records is refused               |
 | TRACE_QUEUE_MAX  | 8                               | trace jobs queued or running at once (then 429)    |
 | TRACE_JOB_STALL_S | 900                           | a trace job with no progress this long is failed (the watchdog) |
+| TRACE_JOB_MAX_CPU_S | 3600                        | a trace job's analysis using more CPU time than this fails |
 | TRACES_URL       | unset (TRACES_DIR)              | trace storage as an fsspec URL (``s3://b/traces``)  |
 | DASK_SCHEDULER_ADDRESS | unset (in-process)        | run trace jobs on this Dask cluster (``tcp://h:8786``) |
 | DASK_CONNECT_TIMEOUT_S | 5                         | wait for the scheduler at submit time, then 503    |
@@ -109,6 +110,7 @@ class Settings(BaseSettings):
     max_trace_records: int = Field(default=2_000_000_000, gt=0)
     trace_queue_max: int = Field(default=8, ge=1, le=10_000)
     trace_job_stall_s: float = Field(default=900.0, gt=0, le=7 * 86400)
+    trace_job_max_cpu_s: float = Field(default=3600.0, ge=0, le=7 * 86400)
     traces_url: str | None = None
     dask_scheduler_address: str | None = None
     dask_connect_timeout_s: float = Field(default=5.0, gt=0.0, le=120.0)
