@@ -40,3 +40,41 @@ def test_a_ceiling_source_row_is_in_sample_and_ungated_every_other_is_gated(ctx)
     assert (src.basis, src.gate, src.passed) == (IN_SAMPLE, False, True)
     assert (other.basis, other.gate) == (OUT_OF_SAMPLE, True)
     assert other.error_pct == pytest.approx(-16.0, abs=0.1)  # 84,000 / 100,000 - 1
+
+
+ONTAP = {"id": "ontap", "array": "netapp-aff-a400", "cores_per_controller": 8, "storage_efficiency": False}
+
+
+def test_a_record_on_other_hardware_states_its_cores_and_efficiency_and_the_cores_bind(ctx):
+    # ONTAP Select medium nodes (8 cores each, storage efficiency off) as an HA pair of the A400's
+    # software: 2 x 8e6 core-us per s / 92.3 core-us per 8 KiB read = 173,300 reads per s
+    read, binding = predicted_saturation(ONTAP, {"id": "r", "read_pct": 100, "size_kib": 8}, ctx)
+    assert binding == "controllers"
+    assert read == pytest.approx(2 * 8e6 / (8e6 / (677 * 128)), rel=0.01)
+    # twice the cores, twice the CPU-bound reads
+    doubled, _ = predicted_saturation(
+        {**ONTAP, "cores_per_controller": 16}, {"id": "r", "read_pct": 100, "size_kib": 8}, ctx
+    )
+    assert doubled == pytest.approx(2 * read, rel=1e-6)
+
+
+def test_a_mix_costs_the_weighted_sum_of_its_reads_and_writes(ctx):
+    # CPU per I/O is linear in the read share: a 50/50 mix runs at the harmonic mean of the pure rates
+    read, _ = predicted_saturation(ONTAP, {"id": "r", "read_pct": 100, "size_kib": 8}, ctx)
+    write, _ = predicted_saturation(ONTAP, {"id": "w", "read_pct": 0, "size_kib": 8}, ctx)
+    mix, _ = predicted_saturation(ONTAP, {"id": "m", "read_pct": 50, "size_kib": 8}, ctx)
+    assert mix == pytest.approx(2 / (1 / read + 1 / write), rel=1e-4)
+
+
+def test_cost_source_rows_are_in_sample_and_not_gated_rows_are_reported_with_their_reason(ctx):
+    measurements = [
+        {"id": "src", "read_pct": 100, "size_kib": 8, "iops": 173312, "cost_source": True},
+        {"id": "far", "read_pct": 100, "size_kib": 8, "iops": 50000, "not_gated": "another bottleneck"},
+        {"id": "gated", "read_pct": 100, "size_kib": 8, "iops": 50000},
+    ]
+    src, far, gated = array_saturation_rows({**ONTAP, "tolerance_pct": 25, "measurements": measurements}, ctx)
+    assert (src.basis, src.gate) == (IN_SAMPLE, False)
+    assert "per-I/O costs were derived from this figure" in src.note
+    assert (far.basis, far.gate) == (OUT_OF_SAMPLE, False)
+    assert "not gated: another bottleneck" in far.note
+    assert (gated.basis, gated.gate, gated.passed) == (OUT_OF_SAMPLE, True, False)

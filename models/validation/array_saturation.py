@@ -2,11 +2,16 @@
 
 A record names a catalog array (and optionally its drive and drive count; else the record's
 defaults) and published figures: a random workload (read share, I/O size) and the IOPS the vendor
-or a test states the array sustains. The engine predicts the saturation throughput of the shipped
+or a test states the array sustains. A record measured on other hardware running the array's
+software states what differs, and only that: ``cores_per_controller`` (the cores the test gave
+each controller or node) and ``storage_efficiency: false`` (inline deduplication and compression
+off, as in the test). The engine predicts the saturation throughput of the shipped
 catalog configuration (:func:`models.curves.saturation_scale`: the load at which the busiest
 resource reaches 100%) and names the resource that binds there. A figure the catalog record's
-ceilings were read off says ``ceiling_source: true``: its row is in-sample (the catalog reproduces
-it by construction); every other figure is out of sample, gated at the record's ``tolerance_pct``.
+ceilings were read off says ``ceiling_source: true``, one its per-I/O costs were derived from
+``cost_source: true``: its row is in-sample (the catalog reproduces it by construction); every
+other figure is out of sample, gated at the record's ``tolerance_pct`` unless it states why not
+(``not_gated``: reported with its reason).
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ def predicted_saturation(
     if cat is None:
         raise SystemExit("array saturation validation needs the catalog (fixtures/catalog)")
     array = cat.arrays[record["array"]]
+    if "cores_per_controller" in record:
+        ctrl = array.controller.model_copy(update={"cores": float(record["cores_per_controller"])})
+        array = array.model_copy(update={"controller": ctrl})
+    if record.get("storage_efficiency") is False:
+        array = array.model_copy(update={"inline_dedupe": False, "inline_compression": False})
     drive = cat.drives[record.get("drive") or array.default_drive]
     cfg = build_configuration(array, drive, array.default_raid, drive_count=record.get("drive_count"))
     phase = Phase(
@@ -54,17 +64,26 @@ def array_saturation_rows(record: dict[str, Any], ctx: ValidationContext) -> lis
     rows = []
     for m in record["measurements"]:
         iops, binding = predicted_saturation(record, m, ctx)
-        basis = IN_SAMPLE if m.get("ceiling_source") else OUT_OF_SAMPLE
+        source = (
+            "the catalog's ceilings were read off this figure"
+            if m.get("ceiling_source")
+            else "the catalog's per-I/O costs were derived from this figure"
+            if m.get("cost_source")
+            else None
+        )
+        basis = IN_SAMPLE if source else OUT_OF_SAMPLE
+        note = f"binds: {binding}" + (f"; {source}" if source else "")
+        if basis == OUT_OF_SAMPLE and m.get("not_gated"):
+            note += f"; not gated: {m['not_gated']}"
         rows.append(
             Row(
                 record["id"],
                 f"{m['id']} IOPS",
                 iops,
                 float(m["iops"]),
-                gate=basis == OUT_OF_SAMPLE,
+                gate=basis == OUT_OF_SAMPLE and not m.get("not_gated"),
                 tolerance_pct=record.get("tolerance_pct", 25),
-                note=f"binds: {binding}"
-                + ("; the catalog's ceilings were read off this figure" if basis == IN_SAMPLE else ""),
+                note=note,
                 basis=basis,
             )
         )
