@@ -10,7 +10,15 @@ uvicorn serves a fresh PostgreSQL schema (TEST_DATABASE_URL) through a TCP proxy
 
 * ``blackhole``: the proxy silently drops every byte for ``--outage`` seconds;
 * ``refuse``: the proxy refuses connections and cuts open ones for ``--outage`` seconds;
-* ``kill -9``: the server is killed during the writes and started again.
+* ``kill -9``: the server is killed during the writes and started again;
+* ``inputs`` (issue #34): ``source_url`` of every protocol family and chained URLs (status, the
+  slowest answer, the server's memory before and after), ten trace uploads holding a NUL byte in a
+  row through a one-slot queue (how each job ended, whether the queue is free after), an
+  Idempotency-Key replayed by a second client (two clients behind a trusted proxy: whether it got
+  the first one's owner token), and a 962-byte deeply nested body on every JSON operation.
+
+After a blackhole, the sessions the server holds in ``pg_stat_activity`` (and how many are idle in
+a transaction) are printed.
 
 Each prints: requests, 503s and other errors, the longest request, how soon health turned 503 and
 its longest answer, and acknowledged writes against the reports stored (none may be missing, and
@@ -22,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -35,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
@@ -85,7 +94,7 @@ class Tally:
 
 
 @contextmanager
-def server(database_url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def server(database_url: str, port: int, **settings: str) -> Iterator[subprocess.Popen[bytes]]:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -95,6 +104,7 @@ def server(database_url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
         "DB_STATEMENT_TIMEOUT_MS": str(STATEMENT_TIMEOUT_MS),
         "DB_POOL_TIMEOUT_S": "2",
         "HEALTH_PROBE_INTERVAL_S": "0.5",
+        **settings,
     }
     cmd = [
         sys.executable,
@@ -105,6 +115,7 @@ def server(database_url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
         str(port),
         "--log-level",
         "critical",
+        "--no-proxy-headers",
     ]
     # the server's own warnings (every 503 is logged) go nowhere: the figures are the output
     process = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL)
@@ -201,7 +212,12 @@ def network_outage(kind: str, server_url: str, outage_s: float, writers: int) ->
         target = make_url(url)
         proxy = TcpProxy((target.host or "127.0.0.1", target.port or 5432))
         proxy.start()
-        via_proxy = target.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+        application = f"sizer-reliability-{secrets.token_hex(3)}"
+        via_proxy = (
+            target.set(host="127.0.0.1", port=proxy.port)
+            .update_query_dict({"application_name": application})
+            .render_as_string(hide_password=False)
+        )
         port = free_port()
         tally, health, stop = Tally(), [], threading.Event()
         with server(via_proxy, port):
@@ -224,8 +240,151 @@ def network_outage(kind: str, server_url: str, outage_s: float, writers: int) ->
             stop.set()
             for t in threads:
                 t.join()
+            held, idle = sessions_of(url, application)
         proxy.stop()
         print_figures(f"{kind}: {outage_s:g} s outage, {writers} writers", tally, health, url, outage_at)
+        print(
+            f"  sessions held after recovery {held} (pool 20 + overflow 10 + probe 1 at most), idle in a transaction {idle}"
+        )
+
+
+def sessions_of(url: str, application: str) -> tuple[int, int]:
+    """(sessions, sessions idle in a transaction) of the server named ``application``."""
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(
+                text(
+                    "SELECT count(*), count(*) FILTER (WHERE state LIKE 'idle in transaction%') "
+                    "FROM pg_stat_activity WHERE application_name = :name"
+                ),
+                {"name": application},
+            ).one()
+    finally:
+        engine.dispose()
+    return int(row[0]), int(row[1])
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of process ``pid`` [MiB] (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def trace_with_nul(lines: int = 2000) -> bytes:
+    """An MSR trace of ``lines`` requests whose line 1,500 holds a NUL byte."""
+    rows = [
+        f"{128166372000000000 + i * 10000},usr,0,Read,{(i * 4096) % 10_000_000},4096,100"
+        for i in range(lines)
+    ]
+    rows[1499] = rows[1499][:5] + "\x00" + rows[1499][5:]
+    return ("\n".join(rows) + "\n").encode()
+
+
+REFUSED_URLS = [
+    "zip://x::file:///dev/zero",
+    "simplecache::file:///dev/zero",
+    "ftp://127.0.0.1:21/trace.csv",
+    "http://127.0.0.1:9/trace.csv",
+    "https://example.com/trace.csv",
+    "github://owner:repo@main/trace.csv",
+    "gist://0123456789abcdef/trace.csv",
+    "memory://trace.csv",
+    "file:///etc/passwd",
+    "file:///dev/zero",
+]
+
+
+def hostile_inputs(server_url: str) -> None:
+    with postgres_schema(server_url) as url:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        traces = ROOT / "var" / f"reliability-traces-{secrets.token_hex(3)}"
+        settings = {"TRACES_DIR": str(traces), "TRACE_QUEUE_MAX": "1", "TRUSTED_PROXIES": "127.0.0.1"}
+        try:
+            with server(url, port, **settings) as process, httpx.Client(base_url=base, timeout=30) as client:
+                print("\ninputs: source_url of every protocol family, chained URLs")
+                before = rss_mib(process.pid)
+                took, codes = [], []
+                for source in REFUSED_URLS:
+                    started = time.monotonic()
+                    answer = client.post("/api/v1/traces", params={"source_url": source})
+                    took.append(time.monotonic() - started)
+                    loc = answer.json()["detail"][0]["loc"] if answer.status_code == 422 else None
+                    codes.append(
+                        f"{answer.status_code}{'@source_url' if loc == ['query', 'source_url'] else ''}"
+                    )
+                print(f"  {len(REFUSED_URLS)} URLs: {sorted(set(codes))}, slowest {max(took) * 1000:.0f} ms")
+                print(f"  server memory {before:.0f} MiB before, {rss_mib(process.pid):.0f} MiB after")
+
+                print("inputs: ten trace uploads holding a NUL byte, in a row, through a one-slot queue")
+                ended = []
+                for _ in range(10):
+                    created = client.post("/api/v1/traces", content=trace_with_nul())
+                    if created.status_code != 202:
+                        ended.append(f"upload {created.status_code}")
+                        continue
+                    job = f"/api/v1/traces/{created.json()['id']}"
+                    started = time.monotonic()
+                    while (body := client.get(job).json())["status"] in ("queued", "running"):
+                        if time.monotonic() - started > 60:
+                            break
+                        time.sleep(0.05)
+                    ended.append(f"{body['status']} in {time.monotonic() - started:.2f} s")
+                after = client.post("/api/v1/traces", content=trace_with_nul().replace(b"\x00", b""))
+                print(f"  jobs: {ended}")
+                print(f"  error: {body.get('error')!r}")
+                print(f"  an upload after them: {after.status_code}")
+
+                print(
+                    "inputs: an Idempotency-Key replayed by a second client (two clients behind a trusted proxy)"
+                )
+                key = {"Idempotency-Key": str(uuid.uuid4())}
+                first = client.post(
+                    "/api/v1/reports", json=BODY, headers={**key, "X-Forwarded-For": "192.0.2.1"}
+                )
+                again = client.post(
+                    "/api/v1/reports", json=BODY, headers={**key, "X-Forwarded-For": "192.0.2.1"}
+                )
+                other = client.post(
+                    "/api/v1/reports", json=BODY, headers={**key, "X-Forwarded-For": "192.0.2.2"}
+                )
+                print(
+                    f"  first {first.status_code}, its own retry {again.status_code} "
+                    f"(replayed {again.headers.get('idempotent-replayed') == 'true'}), "
+                    f"second client {other.status_code} (replayed {other.headers.get('idempotent-replayed') == 'true'}, "
+                    f"same record {other.json().get('id') == first.json().get('id')}, "
+                    f"got the first owner token {other.json().get('owner_token') == first.json().get('owner_token')})"
+                )
+                owner = {"X-Owner-Token": other.json().get("owner_token", ""), "X-Forwarded-For": "192.0.2.2"}
+                stolen = client.delete(f"/api/v1/reports/{first.json()['id']}", headers=owner)
+                print(
+                    f"  second client deleting the first one's report with its own token: {stolen.status_code}"
+                )
+
+                print("inputs: a 962-byte deeply nested body on every JSON operation")
+                nested = b"[" * 481 + b"]" * 481
+                answers = []
+                for path, operations in client.get("/openapi.json").json()["paths"].items():
+                    for method, operation in operations.items():
+                        if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                            target = path.replace("{", "").replace("}", "")
+                            started = time.monotonic()
+                            answer = client.request(
+                                method, target, content=nested, headers={"Content-Type": "application/json"}
+                            )
+                            answers.append(
+                                (answer.status_code, len(answer.content), time.monotonic() - started)
+                            )
+                statuses = sorted({a[0] for a in answers})
+                print(
+                    f"  {len(answers)} operations: statuses {statuses}, 5xx {sum(a[0] >= 500 for a in answers)}, "
+                    f"largest answer {max(a[1] for a in answers)} bytes, slowest {max(a[2] for a in answers) * 1000:.0f} ms"
+                )
+        finally:
+            shutil.rmtree(traces, ignore_errors=True)
 
 
 def kill_during_writes(server_url: str, writers: int) -> None:
@@ -260,7 +419,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--outage", type=float, default=20.0, help="seconds of each network outage")
     p.add_argument("--writers", type=int, default=4)
-    p.add_argument("--only", choices=["blackhole", "refuse", "kill"], help="run one scenario")
+    p.add_argument("--only", choices=["blackhole", "refuse", "kill", "inputs"], help="run one scenario")
     args = p.parse_args()
     server_url = os.environ.get("TEST_DATABASE_URL") or DEFAULT_SERVER
     print(f"reliability suite (run {secrets.token_hex(3)})")
@@ -270,6 +429,8 @@ def main() -> int:
         network_outage("refuse", server_url, args.outage, args.writers)
     if args.only in (None, "kill"):
         kill_during_writes(server_url, args.writers)
+    if args.only in (None, "inputs"):
+        hostile_inputs(server_url)
     return 0
 
 

@@ -13,7 +13,12 @@ must not hold a request for the whole outage. :class:`DatabaseLimits` bounds eac
   :class:`StatementWatchdog`, which ends the wait with a disconnect error whatever the network
   does (a silent peer never answers the server's cancel either);
 * a dead peer on an idle connection: TCP keepalives and ``tcp_user_timeout`` make the kernel
-  drop the socket.
+  drop the socket;
+* a transaction left open (a request that died between two statements, a client gone): the
+  server's ``idle_in_transaction_session_timeout`` ends the session, so no abandoned
+  transaction holds its locks (one held ``idempotency_keys`` for over 95 s after an outage);
+* a lock: ``lock_timeout`` (migrations set their own, so an ALTER waiting behind a busy table
+  fails in seconds instead of queueing every request behind it).
 
 No ``SELECT 1`` before each use (``pool_pre_ping`` cost a round trip per request): a pooled
 connection is checked for free instead, by polling its socket without waiting. An idle connection
@@ -57,6 +62,8 @@ class DatabaseLimits:
     """The bounds of every wait on PostgreSQL (documented in ``core.config``; None: no bound)."""
 
     statement_timeout_ms: int | None = None
+    idle_in_transaction_timeout_ms: int | None = None
+    lock_timeout_ms: int | None = None
     connect_timeout_s: int = POSTGRES_CONNECT_TIMEOUT_S
     tcp_user_timeout_ms: int | None = None
     keepalives_idle_s: int = 5
@@ -84,13 +91,19 @@ def _postgres_connect_args(url_query: Any, limits: DatabaseLimits) -> dict[str, 
     )
     if limits.tcp_user_timeout_ms is not None:
         args["tcp_user_timeout"] = limits.tcp_user_timeout_ms
-    if limits.statement_timeout_ms is not None:
+    server = {
+        "statement_timeout": limits.statement_timeout_ms,
+        "idle_in_transaction_session_timeout": limits.idle_in_transaction_timeout_ms,
+        "lock_timeout": limits.lock_timeout_ms,
+    }
+    settings = " ".join(f"-c {name}={value}" for name, value in server.items() if value is not None)
+    if settings:
         # libpq "options" carry server settings for the session: no round trip per connection.
         # Keep the URL's own options (e.g. a search_path).
         options = url_query.get("options", "")
         if isinstance(options, tuple):
             options = " ".join(options)
-        args["options"] = f"{options} -c statement_timeout={limits.statement_timeout_ms}".strip()
+        args["options"] = f"{options} {settings}".strip()
     return args
 
 

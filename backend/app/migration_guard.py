@@ -1,8 +1,9 @@
 """Downgrades never lose data silently.
 
 A downgrade that would drop stored data calls :func:`refuse_data_loss` first: when the tables it
-would drop from hold rows, it stops with :class:`DataLossRefused` (nothing changed yet, non-zero exit)
-unless data loss was allowed explicitly, on the command line::
+would drop from hold rows, it stops with :class:`DataLossRefused` (non-zero exit; that revision is
+left whole, while the revisions above it, each in its own transaction, stay downgraded) unless
+data loss was allowed explicitly, on the command line::
 
     alembic -x allow_data_loss=true downgrade 0002
 
@@ -36,6 +37,7 @@ def refuse_data_loss(revision: str, what: str, count_sql: str) -> None:
     rows = context.get_bind().execute(text(count_sql)).scalar() or 0
     if rows:
         raise DataLossRefused(
-            f"downgrading {revision} would drop {what} ({rows} rows); nothing was changed. "
+            f"downgrading {revision} would drop {what} ({rows} rows); the database stays at revision "
+            f"{revision} (revisions above it, if any, were downgraded). "
             "Run with -x allow_data_loss=true to drop them."
         )

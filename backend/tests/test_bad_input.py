@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -280,3 +281,65 @@ def test_a_json_body_sent_as_anything_but_json_is_415_on_every_json_only_operati
 )
 def test_too_deep_counts_brackets_outside_strings(body: bytes, deeper: bool) -> None:
     assert too_deep(body, 32) is deeper
+
+
+# ---- the hostile catalogue: hand-made bad requests over every operation, none a 5xx -----------------
+
+BAD_BODIES: list[tuple[str, bytes, str]] = [
+    ("a JSON string", b'"x"', "application/json"),
+    ("a JSON number", b"1", "application/json"),
+    ("null", b"null", "application/json"),
+    ("an empty array", b"[]", "application/json"),
+    ("an empty object", b"{}", "application/json"),
+    ("truncated JSON", b'{"workloads": [', "application/json"),
+    ("bytes that are not UTF-8", b"\xff\xfe\x00{", "application/json"),
+    ("a 962-byte nested body", NESTED_962_BYTES, "application/json"),
+    ("JSON as text/plain", b"{}", "text/plain"),
+    ("a form", b"a=1&b=2", "application/x-www-form-urlencoded"),
+    ("a multipart body without its file", b"--x\r\n\r\n--x--\r\n", "multipart/form-data; boundary=x"),
+    ("garbage bytes", bytes(range(256)) * 4, "application/octet-stream"),
+]
+BAD_IDS = ["x" * 300, "%00", "..%2F..%2Fetc%2Fpasswd", "'; DROP TABLE reports; --", "%F0%9F%92%A9"]
+BAD_QUERY_VALUES = ["", "NaN", "-1", "1e309", "%00", "x" * 3000, "true"]
+
+
+def hostile_requests(client: TestClient) -> list[tuple[str, str, dict[str, Any]]]:
+    """(method, URL, request options) of every hand-made bad request over every operation."""
+    requests: list[tuple[str, str, dict[str, Any]]] = []
+    for template, operations in client.get("/openapi.json").json()["paths"].items():
+        for method, operation in operations.items():
+            method = method.upper()
+            plain = re.sub(r"\{[^}]+\}", "no-such-id", template)
+            for bad_id in BAD_IDS if "{" in template else []:
+                requests.append((method, re.sub(r"\{[^}]+\}", bad_id, template), {}))
+            if "requestBody" in operation:
+                for _, body, media in BAD_BODIES:
+                    requests.append((method, plain, {"content": body, "headers": {"Content-Type": media}}))
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "query":
+                    for value in BAD_QUERY_VALUES:
+                        requests.append((method, plain, {"params": {parameter["name"]: value}}))
+    return requests
+
+
+def test_no_hand_made_bad_request_on_any_operation_gets_a_5xx(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    folder = tmp_path_factory.mktemp("hostile")
+    url = f"sqlite:///{folder / 'sizer.db'}"
+    migrate(url)
+    settings = Settings(
+        database_url=url,
+        frontend_dist=folder / "no-dist",
+        traces_dir=folder / "traces",
+        rate_limits_enabled=False,
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        requests = hostile_requests(client)
+        answers = [
+            (method, target, client.request(method, target, **options).status_code)
+            for method, target, options in requests
+        ]
+
+    assert len(requests) >= 500
+    assert [a for a in answers if a[2] >= 500] == []

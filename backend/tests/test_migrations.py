@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import subprocess
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -13,14 +15,15 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, insert, inspect, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
+from backend.app.core.config import Settings
 from backend.app.db import create_db_engine
 from backend.app.migration_guard import DataLossRefused
 from backend.app.tables import Base, CustomHardware, Report
-from backend.tests.conftest import REPO_ROOT, alembic_config
+from backend.tests.conftest import REPO_ROOT, alembic_config, migrate
 
 APP_TABLES = {"reports", "custom_hardware", "trace_jobs", "idempotency_keys"}
 
@@ -382,3 +385,38 @@ def test_downgrade_to_base_with_saved_reports_exits_non_zero_and_keeps_them(migr
     assert "allow_data_loss" in done.stderr
     assert current_revision(migrated_db_url) == REVISIONS[-1]
     assert [r["id"] for r in dump(migrated_db_url)["reports"]] == ["kept-report"]
+
+
+def test_a_migration_waiting_for_a_lock_fails_at_its_lock_timeout_changing_nothing(pg_url: str) -> None:
+    # issue #34: migrations ran without timeouts, so one queued behind a session holding a table
+    # would have hung, and every request behind it
+    migrate(pg_url, "0007")
+    config = alembic_config(pg_url)
+    config.cmd_opts = argparse.Namespace(x=["lock_timeout_ms=200"])
+    holder = create_engine(pg_url, poolclass=NullPool)
+    try:
+        with holder.connect() as connection:
+            connection.execute(text("LOCK TABLE trace_jobs IN ACCESS SHARE MODE"))  # held until the end
+            with pytest.raises(OperationalError, match="lock timeout"):
+                command.upgrade(config, "0008")
+    finally:
+        holder.dispose()
+
+    assert current_revision(pg_url) == "0007"
+
+
+def test_app_sessions_end_idle_transactions_and_bound_lock_waits(
+    pg_url: str, make_settings: Callable[..., Settings]
+) -> None:
+    settings = make_settings(database_url=pg_url, db_idle_in_transaction_timeout_ms=1500)
+    engine = create_db_engine(settings.database_url, settings.database_limits())
+    try:
+        with engine.connect() as connection:
+            shown = [
+                connection.execute(text(f"SHOW {name}")).scalar()
+                for name in ("idle_in_transaction_session_timeout", "lock_timeout", "statement_timeout")
+            ]
+    finally:
+        engine.dispose()
+
+    assert shown == ["1500ms", "5s", "5s"]

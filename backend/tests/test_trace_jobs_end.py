@@ -188,3 +188,15 @@ def test_a_job_cancelled_while_it_runs_stops_at_its_next_progress_check(
 
     assert body["status"] == "cancelled"
     assert api.post("/api/v1/traces", content=trace_bytes(requests=500)).status_code == 202
+
+
+def test_a_job_over_its_cpu_time_budget_fails_saying_so(
+    migrated_db_url: str, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    settings = make_settings(database_url=migrated_db_url, traces_dir=tmp_path / "t", trace_job_max_cpu_s=0)
+    with serve(create_app(settings)) as client:
+        created = client.post("/api/v1/traces", content=trace_bytes(requests=2000))
+        body = wait_for(client, created.json()["id"])
+
+    assert body["status"] == "failed"
+    assert body["error"].startswith("the analysis used more than 0 s of CPU time (")

@@ -12,6 +12,7 @@
 | MAX_TRACE_RECORDS | 2000000000                     | a trace with more records is refused               |
 | TRACE_QUEUE_MAX  | 8                               | trace jobs queued or running at once (then 429)    |
 | TRACE_JOB_STALL_S | 900                           | a trace job with no progress this long is failed (the watchdog) |
+| TRACE_JOB_MAX_CPU_S | 3600                        | a trace job's analysis using more CPU time than this fails |
 | TRACES_URL       | unset (TRACES_DIR)              | trace storage as an fsspec URL (``s3://b/traces``)  |
 | DASK_SCHEDULER_ADDRESS | unset (in-process)        | run trace jobs on this Dask cluster (``tcp://h:8786``) |
 | DASK_CONNECT_TIMEOUT_S | 5                         | wait for the scheduler at submit time, then 503    |
@@ -22,6 +23,7 @@
 | DB_POOL_TIMEOUT_S | 2                              | longest wait for a pooled connection, then 503     |
 | DB_CONNECT_TIMEOUT_S | 3                           | longest wait to open a PostgreSQL connection       |
 | DB_STATEMENT_TIMEOUT_MS | 5000                     | PostgreSQL cancels a statement running longer; the client cuts the connection 1 s later |
+| DB_IDLE_IN_TRANSACTION_TIMEOUT_MS | 10000          | PostgreSQL ends a session left idle inside a transaction this long (its locks go with it) |
 | DB_TCP_USER_TIMEOUT_MS | 5000                      | the kernel drops a connection whose sent data stays unacknowledged this long |
 | HEALTH_PROBE_INTERVAL_S | 1                        | ``/health`` probes the database this often; down when no probe succeeded for this + 1 s |
 | RATE_LIMITS_ENABLED | true                         | per-client limits on writes (429 + Retry-After over them) |
@@ -43,7 +45,10 @@ seconds). Workers x (DB_POOL_SIZE + DB_MAX_OVERFLOW + 1) must stay below Postgre
 Every wait on PostgreSQL is bounded (``backend/app/db.py``): a request never waits longer than
 DB_POOL_TIMEOUT_S for a connection, DB_CONNECT_TIMEOUT_S to open one, and DB_STATEMENT_TIMEOUT_MS
 + 1 s for a statement, whatever the network does; TCP keepalives (idle 5 s, then every 2 s, 3
-probes) find dead peers of idle connections. Migrations run without these limits.
+probes) find dead peers of idle connections; a session idle inside a transaction for
+DB_IDLE_IN_TRANSACTION_TIMEOUT_MS is ended by the server. Migrations run with their own limits:
+MIGRATION_LOCK_TIMEOUT_MS (5000) for each lock they wait for, MIGRATION_STATEMENT_TIMEOUT_MS
+(600000) for each statement (or ``alembic -x lock_timeout_ms=... -x statement_timeout_ms=...``).
 
 The client a rate limit or an idempotency key counts is the connection's peer, unless that peer
 is one of TRUSTED_PROXIES: then it is the address the proxy forwarded. uvicorn runs with
@@ -105,6 +110,7 @@ class Settings(BaseSettings):
     max_trace_records: int = Field(default=2_000_000_000, gt=0)
     trace_queue_max: int = Field(default=8, ge=1, le=10_000)
     trace_job_stall_s: float = Field(default=900.0, gt=0, le=7 * 86400)
+    trace_job_max_cpu_s: float = Field(default=3600.0, ge=0, le=7 * 86400)
     traces_url: str | None = None
     dask_scheduler_address: str | None = None
     dask_connect_timeout_s: float = Field(default=5.0, gt=0.0, le=120.0)
@@ -116,6 +122,7 @@ class Settings(BaseSettings):
     db_connect_timeout_s: int = Field(default=3, ge=2, le=600)  # libpq rounds lower values up to 2
     db_statement_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
     db_tcp_user_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
+    db_idle_in_transaction_timeout_ms: int = Field(default=10_000, ge=100, le=3_600_000)
     health_probe_interval_s: float = Field(default=1.0, gt=0, le=60)
     rate_limits_enabled: bool = True
     rate_limit_reports: str = "60/minute;2000/day"
@@ -211,6 +218,8 @@ class Settings(BaseSettings):
     def database_limits(self) -> DatabaseLimits:
         return DatabaseLimits(
             statement_timeout_ms=self.db_statement_timeout_ms,
+            idle_in_transaction_timeout_ms=self.db_idle_in_transaction_timeout_ms,
+            lock_timeout_ms=self.db_statement_timeout_ms,
             connect_timeout_s=self.db_connect_timeout_s,
             tcp_user_timeout_ms=self.db_tcp_user_timeout_ms,
         )

@@ -51,6 +51,8 @@ class TraceLimits:
     max_records: int | None = None
     queue_max: int = 8
     stall_s: float = 900.0
+    max_cpu_s: float = 3600.0
+    """CPU time [s] a job's analysis may use in its thread (checked at each progress report)."""
 
 
 @dataclass(frozen=True)
@@ -118,11 +120,17 @@ def _execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: An
         session.commit()
     last = [0.0]
     stop = [False]
+    cpu_deadline = time.thread_time() + spec.limits.max_cpu_s
 
     def should_stop() -> bool:
         return stop[0]
 
     def progress(fraction: float, records: int, rate: float) -> None:
+        if time.thread_time() > cpu_deadline:  # a gzip bomb capped in size can still cost hours
+            raise TraceError(
+                f"the analysis used more than {spec.limits.max_cpu_s:g} s of CPU time "
+                f"({records:,} records read): TRACE_JOB_MAX_CPU_S"
+            )
         now = time.monotonic()
         if now - last[0] < PROGRESS_EVERY_S and fraction < 1.0:
             return

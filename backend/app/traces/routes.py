@@ -64,6 +64,7 @@ def get_runner(request: Request) -> service.Runner:
             max_records=settings.max_trace_records,
             queue_max=settings.trace_queue_max,
             stall_s=settings.trace_job_stall_s,
+            max_cpu_s=settings.trace_job_max_cpu_s,
         )
         store = trace_store(settings)
         if settings.dask_scheduler_address:

@@ -31,12 +31,14 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
+import anyio
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
 
 from backend.app.core import idempotency as idem
 from backend.app.core.errors import InvalidInput, NotFound
@@ -228,37 +230,48 @@ async def submit(
     The caller checks the queue and the storage first (:func:`check_queue`,
     :func:`check_reachable`: before the body is read). The row goes in first; whatever fails
     before the job is accepted (a bad file, a client gone, the database) takes the row and the
-    folder away."""
+    folder away. Every database, storage and hashing call runs in a worker thread: a database
+    that stops answering never stalls the event loop (it froze the server for about 6 s per
+    upload)."""
     h = write.digest(options, partitions) if write else None
-    if write is not None and h is not None and write.known(session):
+    if write is not None and h is not None and await run_in_threadpool(write.known, session):
         async for data in chunks:
-            h.update(data)
-        first = idem.replay(session, write.bind(h), _CREATED, _job_exists(session))
+            await run_in_threadpool(h.update, data)
+        first = await run_in_threadpool(idem.replay, session, write.bind(h), _CREATED, _job_exists(session))
         if first is not None:
             return first, True
         # the answer expired while the body was read (it was just dropped): the body is gone
-        session.commit()
+        await run_in_threadpool(session.commit)
         raise Unavailable("the Idempotency-Key's answer expired during the upload: send it again")
-    job = _new_job(session, runner, filename, options, partitions)
+    job = await run_in_threadpool(_new_job, session, runner, filename, options, partitions)
     try:
         head = bytearray()
         size = 0
-        with runner.store.open_upload(job.id) as out:
+        out = await run_in_threadpool(runner.store.open_upload, job.id)
+        try:
             async for data in chunks:
-                out.write(data)
-                if h is not None:
-                    h.update(data)
+                await run_in_threadpool(_store_chunk, out, h, data)
                 size += len(data)
                 if len(head) < SNIFF_BYTES:
                     head.extend(data[: SNIFF_BYTES - len(head)])
+        finally:
+            with anyio.CancelScope(shield=True):
+                await run_in_threadpool(out.close)
         if size == 0:
             raise TraceRejected("the upload is empty", TraceError("empty"))
-        _check_head(bytes(head), options)
+        await run_in_threadpool(_check_head, bytes(head), options)
         job.size_bytes = size
     except BaseException:
-        _discard(session, runner.store, job.id)
+        with anyio.CancelScope(shield=True):  # also when the client went away
+            await run_in_threadpool(_discard, session, runner.store, job.id)
         raise
-    return _accept(session, runner, job, write.bind(h) if write and h else None)
+    return await run_in_threadpool(_accept, session, runner, job, write.bind(h) if write and h else None)
+
+
+def _store_chunk(out: BinaryIO, h: hashlib._Hash | None, data: bytes) -> None:
+    out.write(data)
+    if h is not None:
+        h.update(data)
 
 
 def _accept(
