@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from backend.app.tables import Report  # noqa: E402
-from backend.tests.tcp_proxy import TcpProxy, free_port  # noqa: E402
+from backend.tests.tcp_proxy import TcpProxy, free_port, sessions_held  # noqa: E402
 from bench.api_load import DEFAULT_SERVER, postgres_schema  # noqa: E402
 
 BODY: dict[str, Any] = {
@@ -240,29 +240,12 @@ def network_outage(kind: str, server_url: str, outage_s: float, writers: int) ->
             stop.set()
             for t in threads:
                 t.join()
-            held, idle = sessions_of(url, application)
+            held, idle = sessions_held(url, application)
         proxy.stop()
         print_figures(f"{kind}: {outage_s:g} s outage, {writers} writers", tally, health, url, outage_at)
         print(
             f"  sessions held after recovery {held} (pool 20 + overflow 10 + probe 1 at most), idle in a transaction {idle}"
         )
-
-
-def sessions_of(url: str, application: str) -> tuple[int, int]:
-    """(sessions, sessions idle in a transaction) of the server named ``application``."""
-    engine = create_engine(url, poolclass=NullPool)
-    try:
-        with engine.connect() as connection:
-            row = connection.execute(
-                text(
-                    "SELECT count(*), count(*) FILTER (WHERE state LIKE 'idle in transaction%') "
-                    "FROM pg_stat_activity WHERE application_name = :name"
-                ),
-                {"name": application},
-            ).one()
-    finally:
-        engine.dispose()
-    return int(row[0]), int(row[1])
 
 
 def rss_mib(pid: int) -> float:

@@ -1,10 +1,14 @@
-"""A TCP forwarder that can be switched off and on, to play a database outage and its recovery."""
+"""A TCP forwarder that can be switched off and on, to play a database outage and its recovery, and
+the count of the database sessions an application still holds after it."""
 
 from __future__ import annotations
 
 import contextlib
 import socket
 import threading
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 
 def free_port() -> int:
@@ -95,3 +99,21 @@ def _pump(source: socket.socket, sink: socket.socket | None, dropping: threading
         if sink is not None and not dropping.is_set():  # a blackhole lets no end of stream through
             with contextlib.suppress(OSError):
                 sink.shutdown(socket.SHUT_WR)
+
+
+def sessions_held(url: str, application: str) -> tuple[int, int]:
+    """(sessions, sessions idle in a transaction) the server named ``application`` holds in the
+    PostgreSQL server at ``url`` (``pg_stat_activity``)."""
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(
+                text(
+                    "SELECT count(*), count(*) FILTER (WHERE state LIKE 'idle in transaction%') "
+                    "FROM pg_stat_activity WHERE application_name = :name"
+                ),
+                {"name": application},
+            ).one()
+    finally:
+        engine.dispose()
+    return int(row[0]), int(row[1])

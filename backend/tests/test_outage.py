@@ -11,35 +11,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.pool import NullPool
 
 from backend.app.core.config import Settings
 from backend.app.main import create_app
 from backend.tests.conftest import serve
+from backend.tests.tcp_proxy import sessions_held
 from backend.tests.test_health import behind_proxy, health_until
 from backend.tests.test_traces_api import trace_bytes
 
 HEALTH_BOUND_S = 2.0
 """What ``/health`` promises during an outage (README): an answer within two seconds."""
-
-
-def sessions(pg_url: str, application: str) -> tuple[int, int]:
-    """(sessions, sessions idle in a transaction) the app named ``application`` holds."""
-    engine = create_engine(pg_url, poolclass=NullPool)
-    try:
-        with engine.connect() as connection:
-            row = connection.execute(
-                text(
-                    "SELECT count(*), count(*) FILTER (WHERE state LIKE 'idle in transaction%') "
-                    "FROM pg_stat_activity WHERE application_name = :name"
-                ),
-                {"name": application},
-            ).one()
-    finally:
-        engine.dispose()
-    return int(row[0]), int(row[1])
 
 
 @pytest.mark.postgres
@@ -82,10 +64,10 @@ def test_health_answers_within_two_seconds_while_uploads_wait_on_a_blackholed_da
             # a session left idle in a transaction by the outage stays so (up to the server's 10 s
             # idle_in_transaction_session_timeout), a working one leaves that state within 5 s
             settle = time.monotonic() + 5
-            held, idle_in_transaction = sessions(pg_url, application)
+            held, idle_in_transaction = sessions_held(pg_url, application)
             while idle_in_transaction and time.monotonic() < settle:
                 time.sleep(0.1)
-                held, idle_in_transaction = sessions(pg_url, application)
+                held, idle_in_transaction = sessions_held(pg_url, application)
 
     print(f"\noutage: /health answered in at most {max(health_s) * 1000:.0f} ms over {len(health_s)} calls")
     print(
