@@ -23,10 +23,7 @@ from models.curves import saturation_scale
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
 from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext, handler
-from models.validation.scale_out import binding_resource
-from models.workload import Phase, Workload
-
-_BASE_IOPS = 1000.0
+from models.validation.scale_out import _BASE_IOPS, binding_resource, measurement_workload
 
 
 def predicted_saturation(
@@ -44,15 +41,7 @@ def predicted_saturation(
         array = array.model_copy(update={"inline_dedupe": False, "inline_compression": False})
     drive = cat.drives[record.get("drive") or array.default_drive]
     cfg = build_configuration(array, drive, array.default_raid, drive_count=record.get("drive_count"))
-    phase = Phase(
-        name=m["id"],
-        window="test",
-        iops=_BASE_IOPS,
-        read_pct=m["read_pct"],
-        random_pct=m.get("random_pct", 100),
-        io_size_kib=m["size_kib"],
-    )
-    wl = [Workload(name="published", capacity_tb=record.get("capacity_tb", 20.0), phases=[phase])]
+    wl = measurement_workload(m, record.get("capacity_tb", 20.0), name="published")
     params = EngineParameters()
     scale = saturation_scale(wl, cfg, "test", params=params)
     at = evaluate(wl, cfg, params=params, load_scale=scale * 0.999, cold_cache=False)

@@ -20,7 +20,7 @@ from typing import Any
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
 from models.validation import OUT_OF_SAMPLE, Row, ValidationContext, handler
-from models.validation.scale_out import _BASE_IOPS, _config, _workload, node_controller
+from models.validation.scale_out import _BASE_IOPS, _config, measurement_workload, node_controller
 
 
 def predicted_cores(record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext) -> float:
@@ -31,7 +31,7 @@ def predicted_cores(record: dict[str, Any], m: dict[str, Any], ctx: ValidationCo
             f"{record['id']}: validation predicts from shipped values only (name a custom node record)"
         )
     cfg = _config(record, m, ctx)
-    wl = _workload(m, model["capacity_tb"])
+    wl = measurement_workload(m, model["capacity_tb"])
     at = evaluate(
         wl, cfg, params=EngineParameters(), load_scale=float(m["iops"]) / _BASE_IOPS, cold_cache=False
     )

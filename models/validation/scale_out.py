@@ -60,7 +60,9 @@ _THROUGHPUT_UNITS = {"gb_s": 1e9, "gib_s": 2.0**30}
 """Bytes per second of one unit of each published throughput field."""
 
 
-def _workload(m: dict[str, Any], capacity_tb: float) -> list[Workload]:
+def measurement_workload(m: dict[str, Any], capacity_tb: float, name: str = "fio") -> list[Workload]:
+    """One published measurement (``id``, ``read_pct``, ``random_pct``, ``size_kib``) as a workload
+    of :data:`_BASE_IOPS` in window ``test``, to be scaled to saturation."""
     phase = Phase(
         name=m["id"],
         window="test",
@@ -70,7 +72,7 @@ def _workload(m: dict[str, Any], capacity_tb: float) -> list[Workload]:
         io_size_kib=m["size_kib"],
     )
     # fio over RBD images spread across the cluster: no working set a cache could hold
-    return [Workload(name="fio", capacity_tb=capacity_tb, phases=[phase])]
+    return [Workload(name=name, capacity_tb=capacity_tb, phases=[phase])]
 
 
 def _layout(m: dict[str, Any], drive_count: int) -> tuple[RaidLayout, int]:
@@ -206,7 +208,7 @@ def predict(
 ) -> tuple[float, str]:
     """(saturation IOPS, the resource that binds there) of measurement ``m`` of ``record``."""
     cfg = _config(record, m, ctx, override)
-    wl = _workload(m, record["model"]["capacity_tb"])
+    wl = measurement_workload(m, record["model"]["capacity_tb"])
     params = EngineParameters()
     scale = saturation_scale(wl, cfg, "test", params=params)
     at = evaluate(wl, cfg, params=params, load_scale=scale * 0.999, cold_cache=False)
@@ -216,7 +218,7 @@ def predict(
 def system_class(record: dict[str, Any], m: dict[str, Any], ctx: ValidationContext) -> str:
     """The class of system measurement ``m`` belongs to (:func:`models.provenance.classify` of the
     configuration and load it is predicted on: the 4 MiB streams are ``streaming``)."""
-    return classify(_config(record, m, ctx), _workload(m, record["model"]["capacity_tb"])).value
+    return classify(_config(record, m, ctx), measurement_workload(m, record["model"]["capacity_tb"])).value
 
 
 def binding_resource(checks: list[Any]) -> str:
