@@ -134,10 +134,11 @@ def render(text: str) -> str:
     return "\n".join(out)
 
 
-def section(readme: str) -> str:
-    """The README's current section, markers included."""
-    start, end = readme.index(BEGIN), readme.index(END) + len(END)
-    return readme[start:end]
+def section(readme: str, begin: str = BEGIN, end: str = END) -> str:
+    """The README's current section between ``begin`` and ``end`` (this script's markers by default),
+    markers included."""
+    first, last = readme.index(begin), readme.index(end) + len(end)
+    return readme[first:last]
 
 
 def main(argv: list[str] | None = None) -> int:
