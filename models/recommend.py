@@ -745,7 +745,7 @@ class _Confirmation:
 
 def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
     """A group number per family: the family itself, its (array, drive, scheme), or its array."""
-    m = ev.model
+    m = ev.model.tables
     n = len(ev.space.families)
     if one_per is OnePer.FAMILY:
         return np.arange(n, dtype=np.int64)
@@ -758,9 +758,9 @@ def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
 def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleArray]:
     """Arrays with no feasible family: the family nearest its limits at its most drives, in words."""
     sp = ev.space
-    m = ev.model
+    m = ev.model.tables
     nonempty = sp.starts[:-1] < sp.starts[1:]
-    arr = m.fam_array  # one entry per array id (models.batch.BatchModel._tables)
+    arr = m.fam_array  # one entry per array id (models.batch.tables.Tables)
     feasible_array = np.zeros(len(m.arrays), dtype=bool)
     feasible_array[arr[nonempty & (first >= 0)]] = True
     live = np.flatnonzero(nonempty & ~feasible_array[arr])  # the nonempty families of hopeless arrays
