@@ -42,19 +42,17 @@ class _State:
     loads: list[ControllerLoad]  # [window] front-end controller load (no back-end I/Os)
     controller_limit: float
     port_pct: list[float]
-    port_ms: list[list[float]]  # [window][member] port response + host time; inf when ports saturate
+    r_port_ms: list[list[float]]  # [window][member] port response (FrontEnd.time_ms); inf when ports saturate
     ok: list[bool]  # per window: ports within their limit
 
 
 @dataclass(frozen=True)
 class FrontEnds:
-    """Per state (:class:`_State`) and window: hit ratios ``[state, member]``, the miss part of
-    read latency's ``k``, packaging, ports, controller limit and cluster network."""
+    """Per state (:class:`_State`) and window: hit ratios ``[state, member]``, packaging, ports, controller limit and cluster network."""
 
     states: list[_State]
     st_hd: list[FloatArray]  # [window] [state, member] DRAM hit ratio
     st_hf: list[FloatArray]  # [window] [state, member] flash hit ratio
-    st_lat_k: list[FloatArray]  # [window] [state, member] rnd x miss (read_latency_parts)
     st_pack: FloatArray  # [state, 9] packaging figures of the bill
     st_ok: BoolArray
     st_ctrl_limit: FloatArray
@@ -76,7 +74,7 @@ def _state(
         loads=[],
         controller_limit=cfg.headroom.controller_limit_pct(ctrl.ha_mode),
         port_pct=[],
-        port_ms=[],
+        r_port_ms=[],
         ok=[],
     )
     port_rate = max(pg.mb_s_per_port for pg in cfg.ports)
@@ -102,7 +100,7 @@ def _state(
             cache_hit_ms=ctrl.cache_hit_ms,
             write_ack_ms=ctrl.write_ack_ms,
         )
-        st.port_ms.append([math.inf if (f := front.time_ms(m.mean_kib)[0]) is None else f for m in members])
+        st.r_port_ms.append([math.inf if (r := front.time_ms(m.mean_kib)[1]) is None else r for m in members])
     return st
 
 
@@ -185,12 +183,6 @@ def front_ends(
     nw = len(dm.windows)
     st_hd = [table(lambda st, w, i: st.hits[w][i][0], wi) for wi in range(nw)]
     st_hf = [table(lambda st, w, i: st.hits[w][i][1], wi) for wi in range(nw)]
-    # the miss part of read latency (models.latency.read_latency_parts): k = rnd x miss; the
-    # controller part of the front end depends on the segment (models.batch.work)
-    st_lat_k: list[FloatArray] = []
-    for wi in range(nw):
-        rnd = np.asarray([m.rnd for m in dm.members[wi]], dtype=np.float64)[None, :]
-        st_lat_k.append(rnd * np.maximum(0.0, 1 - st_hd[wi] - st_hf[wi]))
     pk = [st.config.packaging for st in sts]
     # cluster network (models.architecture.cluster_network): nodes and link rate; nan: no check
     net = [
@@ -205,7 +197,6 @@ def front_ends(
         states=sts,
         st_hd=st_hd,
         st_hf=st_hf,
-        st_lat_k=st_lat_k,
         st_pack=np.asarray(
             [
                 [

@@ -24,7 +24,7 @@ from models.bill import enclosure_cost_usd, enclosure_power_w, enclosure_rack_un
 from models.capacity import hot_spares
 from models.checks import within_array
 from models.configuration import HeadroomTargets
-from models.latency import sequential_extra_ms
+from models.latency import iops_weighted_ms, read_latency_ms, sequential_extra_ms
 from models.parameters import EngineParameters
 from models.pool import (
     PoolState,
@@ -59,7 +59,9 @@ class BatchModel:
         self.tables: Tables = tables(space, params, self.demand.fill)
         self.segments: Segments = segments(space, self.tables)
         self.front: FrontEnds = front_ends(self.demand, space, self.segments, params, headroom)
-        self.work: SegmentWork = segment_work(self.demand, self.tables, self.segments, self.front, headroom)
+        self.work: SegmentWork = segment_work(
+            self.demand, self.tables, self.segments, self.front, params, headroom
+        )
 
     # -- capacity
 
@@ -170,31 +172,34 @@ class BatchModel:
         state, mean_read, wait, ra_ms, wear = self._pool(wi, at, latency=bool(wanted))
         dwpd = np.asarray(wear * at.gathered("dwpd_per_kib", self.work.seg_dwpd_per_kib), dtype=np.float64)
         phases: dict[int, FloatArray] = {}
-        rl_sum = np.zeros(rows.size)
-        r_w = 0.0
-        saturated = np.zeros(rows.size, dtype=bool)
         if wanted:
             base = np.where(at.gathered("hdd", self.work.seg_hdd), mean_read, 0.0)
+            t_hit = at.gathered("hit_ms", self.work.seg_hit_ms)
         for i in wanted:
             m = self.demand.members[wi][i]
             r_miss = base + np.take(self.work.seg_ssd_latency[wi][i], seg) + wait  # one of the two is 0
-            k = np.take(self.work.seg_lat_k[wi][i], seg)
+            miss = np.take(self.work.seg_miss[wi][i], seg)
             with np.errstate(invalid="ignore"):
-                read_ms = np.take(self.work.seg_lat_c[wi][i], seg) + np.where(k > 0, k * r_miss, 0.0)
-                if m.rnd < 1:
-                    read_ms = read_ms + (1 - m.rnd) * sequential_extra_ms(
-                        m.mean_kib, self.params.readahead_kib, ra_ms
-                    )
-            phases[i] = read_ms
-            if every and m.phase.read_pct > 0:
-                bad = ~np.isfinite(read_ms)
-                saturated |= bad
-                rl_sum += np.where(bad, 0.0, read_ms) * m.iops * m.rf
-                r_w += m.iops * m.rf
-        window = np.where(saturated, np.inf, rl_sum / r_w if r_w else 0.0)
+                r_seq = (
+                    sequential_extra_ms(m.mean_kib, self.params.readahead_kib, ra_ms) if m.rnd < 1 else 0.0
+                )
+                phases[i] = read_latency_ms(
+                    np.take(self.work.seg_front_ms[wi][i], seg),
+                    m.rnd,
+                    np.take(self.work.seg_hits_ms[wi][i], seg),
+                    miss,
+                    t_hit,
+                    np.where(m.rnd * miss > 0, r_miss, 0.0),  # a saturated miss path no read takes: 0
+                    r_seq,
+                )
+        members = self.demand.members[wi]
+        reads = [(members[i].iops, members[i].rf, phases[i]) for i in wanted if members[i].phase.read_pct > 0]
+        window = np.broadcast_to(
+            np.asarray(iops_weighted_ms(reads if every else []), dtype=np.float64), rows.shape
+        )
         u = np.broadcast_to(np.asarray(state.u_data, dtype=np.float64), rows.shape)
         u_par = np.broadcast_to(np.asarray(state.u_parity, dtype=np.float64), rows.shape)
-        return u, u_par, phases, np.asarray(window, dtype=np.float64), dwpd
+        return u, u_par, phases, window, dwpd
 
     def _network_pct(self, wi: int, rows: IntArray, seg: IntArray) -> FloatArray:
         """Cluster-network utilization of each row in window ``wi`` [%] (nan: no network check)."""

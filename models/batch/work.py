@@ -25,6 +25,8 @@ from models.controller import (
     cpu_seconds_per_second,
 )
 from models.drives import DriveKind, DriveTimes, ssd_latency_ms
+from models.latency import cache_hits_ms
+from models.parameters import EngineParameters
 from models.pool import (
     PoolWork,
     Work,
@@ -47,7 +49,7 @@ class _Window:
 class SegmentWork:
     """Per segment: its drive's times and queuing, its layout's geometry, and per window the drive
     work (:class:`_Window`), controller and failover utilization [%], the drive-independent part
-    of each phase's read latency (``lat_c``, ``lat_k``, SSD service) and the checks that do not
+    of each phase's read latency (front end, cache hits, miss ratio, SSD service) and the checks that do not
     depend on the drive count."""
 
     seg_times: DriveTimes
@@ -64,8 +66,12 @@ class SegmentWork:
     seg_ssd_latency: list[dict[int, FloatArray]]  # [window] phase -> SSD read service per segment
     seg_ctrl: FloatArray  # [window, segment]
     seg_fo: FloatArray  # [window, segment]; nan: no failover check
-    seg_lat_c: list[list[FloatArray]]  # [window][phase] per segment
-    seg_lat_k: list[list[FloatArray]]
+    seg_hit_ms: FloatArray  # the controller's cache-hit time
+    seg_front_ms: list[
+        list[FloatArray]
+    ]  # [window][phase] per segment: controller + port + host; inf: saturated
+    seg_hits_ms: list[list[FloatArray]]  # [window][phase] per segment: models.latency.cache_hits_ms
+    seg_miss: list[list[FloatArray]]  # [window][phase] per segment: share of reads missing the caches
     seg_bus_ok: BoolArray
     seg_ok: BoolArray
     seg_dwpd_per_kib: FloatArray
@@ -113,7 +119,7 @@ def _controllers(
 
 
 def segment_work(
-    dm: Demand, tb: Tables, sg: Segments, fe: FrontEnds, headroom: HeadroomTargets
+    dm: Demand, tb: Tables, sg: Segments, fe: FrontEnds, params: EngineParameters, headroom: HeadroomTargets
 ) -> SegmentWork:
     """Per segment and window: the drive work of every phase and I/O size
     (:func:`models.pool.pool_work` with the segments' plans and hit ratios as arrays), then the
@@ -146,14 +152,16 @@ def segment_work(
     seg_ssd_latency: list[dict[int, FloatArray]] = []
     seg_ctrl = np.zeros((nw, nseg))
     seg_fo = np.zeros((nw, nseg))
-    seg_lat_c: list[list[FloatArray]] = []
-    seg_lat_k: list[list[FloatArray]] = []
+    seg_front_ms: list[list[FloatArray]] = []
+    seg_hits_ms: list[list[FloatArray]] = []
+    seg_miss: list[list[FloatArray]] = []
     seg_ok = fe.st_ok[sg.seg_state].copy()
     bus_ok = np.ones(nseg, dtype=bool)
     ctrl_limit = fe.st_ctrl_limit[sg.seg_state]
     hit_ms = np.asarray([st.config.controller.cache_hit_ms for st in fe.states])[sg.seg_state]
     flash_ms = np.asarray([st.config.cache.flash_hit_ms for st in fe.states])[sg.seg_state]
     ssd_drives = [i for i, d in enumerate(tb.drives) if d.kind is not DriveKind.HDD]
+    host_ms = params.host_overhead_ms
     for wi, members in enumerate(dm.members):
         hd = fe.st_hd[wi][sg.seg_state]
         hf = fe.st_hf[wi][sg.seg_state]
@@ -179,22 +187,17 @@ def segment_work(
         seg_ok &= within_array(100 * u, ctrl_limit)
         bus_ok &= _bus_ok(fe, sg, state_segments, work, headroom)
         seg_ok &= np.isnan(fo) | within_array(100 * fo, headroom.failover_max_pct)
-        port_ms = np.asarray([st.port_ms[wi] for st in fe.states], dtype=np.float64).reshape(
+        r_port = np.asarray([st.r_port_ms[wi] for st in fe.states], dtype=np.float64).reshape(
             len(fe.states), len(members)
         )[sg.seg_state]
-        rnd = np.asarray([m.rnd for m in members], dtype=np.float64)[None, :]
-        front = r_ctrl[:, None] + port_ms
+        # the parts of models.latency.read_latency_ms that do not depend on the drive count; the
+        # front end summed as models.latency.FrontEnd.time_ms sums it
+        front = r_ctrl[:, None] + r_port + host_ms
+        hits = cache_hits_ms(hd, hf, hit_ms[:, None], flash_ms[:, None])
         miss = np.maximum(0.0, 1 - hd - hf)
-        lat_c = (
-            front
-            + rnd * (hd * hit_ms[:, None] + hf * flash_ms[:, None] + miss * hit_ms[:, None])
-            + (1 - rnd) * hit_ms[:, None]
-        )
         # per phase, one contiguous column per segment (rows gather from 1-D tables)
-        seg_lat_c.append([np.ascontiguousarray(lat_c[:, i]) for i in range(len(members))])
-        seg_lat_k.append(
-            [np.ascontiguousarray(fe.st_lat_k[wi][sg.seg_state, i]) for i in range(len(members))]
-        )
+        for table, parts in ((seg_front_ms, front), (seg_hits_ms, hits), (seg_miss, miss)):
+            table.append([np.ascontiguousarray(parts[:, i]) for i in range(len(members))])
         lat: dict[int, FloatArray] = {}
         for i, m in enumerate(members):
             if m.phase.read_pct <= 0 and m.target_ms is None:
@@ -222,8 +225,10 @@ def segment_work(
         seg_ssd_latency=seg_ssd_latency,
         seg_ctrl=seg_ctrl,
         seg_fo=seg_fo,
-        seg_lat_c=seg_lat_c,
-        seg_lat_k=seg_lat_k,
+        seg_hit_ms=np.ascontiguousarray(hit_ms, dtype=np.float64),
+        seg_front_ms=seg_front_ms,
+        seg_hits_ms=seg_hits_ms,
+        seg_miss=seg_miss,
         seg_bus_ok=bus_ok,
         seg_ok=seg_ok & bus_ok,
         seg_dwpd_per_kib=tb.d_dwpd_per_kib[drv],
