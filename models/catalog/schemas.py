@@ -13,6 +13,7 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.commercial import Commercial
 from models.configuration import (
     Architecture,
     CapacityPolicy,
@@ -26,7 +27,6 @@ from models.drives import DriveSpec
 from models.ports import PortGroup, PortType
 from models.provenance import ArrayCalibration
 from models.raid import RaidLayout, RaidScheme
-from models.tco import Commercial
 from models.workload import Workload
 
 _ID = r"^[a-z0-9][a-z0-9._-]*$"
