@@ -82,7 +82,9 @@ from models.latency import (
     window_read_quantiles,
 )
 from models.parameters import EngineParameters
-from models.pool import PoolFigures, PoolItem, clear_plans, pool_figures, pool_load_result, pool_plans
+from models.pool import PoolItem
+from models.pool_load import PoolFigures, pool_figures, pool_load_result
+from models.pool_plans import clear_plans, pool_plans
 from models.results import (
     BillOfMaterials,
     Check,

@@ -251,7 +251,7 @@ def test_a_stated_back_end_bus_is_checked_against_the_port_headroom(hdd15k):
 
 
 def test_priced_plans_are_kept_for_the_very_same_inputs_only(hdd15k):
-    from models import pool as pool_module
+    from models import pool_plans as pool_module
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     pl, p = cfg.pools[0], EngineParameters()
@@ -269,7 +269,7 @@ def test_priced_plans_are_kept_for_the_very_same_inputs_only(hdd15k):
 
 @pytest.mark.parametrize("degraded", list(DegradedMode))
 def test_an_evaluation_is_the_same_with_its_plans_kept_or_priced_afresh(hdd15k, degraded):
-    from models import pool as pool_module
+    from models import pool_plans as pool_module
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     workloads = [[oltp(iops=500 * k, read_pct=10 * k, target=5.0)] for k in range(1, 10)]
