@@ -104,6 +104,7 @@ class SiteFit(Output):
     workloads: list[Workload] = Field(description="the workloads with each observed phase's working set x w")
     rows: list[SiteFitRow]
     formula: str
+    summary: str = Field(description="the fit in words: the factors and the error before and after")
 
 
 FACTORS = ("cost_factor", "drive_time_factor", "working_set_factor")
@@ -232,9 +233,20 @@ def fit_site(
         f"{configuration.name}: CPU costs x {f:.3g}, drive times x {d:.3g} (working set x {w:.3g}); "
         f"rms |ln(predicted/observed)| {rms0:.3f} -> {rms1:.3f}"
     )
+    summary = (
+        f"CPU costs x {f:.3g}, drive times x {d:.3g}, working sets x {w:.3g}: the model's latencies "
+        f"{math.exp(rms0) - 1:.0%} off the host's before the fit, {math.exp(rms1) - 1:.0%} after (rms of "
+        f"ln(predicted / observed) over {r1.size} latencies)"
+    )
     site = PartCalibration(status=CalibrationStatus.FITTED_SITE, note=note)
-    ctrl = fitted_cfg.controller.model_copy(update={"calibration": site, "source": note})
-    drives = [p.drive.model_copy(update={"calibration": site}) for p in fitted_cfg.pools]
+    label = f"fitted to site {fitted_on.isoformat()}"
+    ctrl = fitted_cfg.controller.model_copy(
+        update={"calibration": site, "source": note, "model": f"{fitted_cfg.controller.model[:90]}, {label}"}
+    )
+    drives = [
+        p.drive.model_copy(update={"calibration": site, "name": f"{p.drive.name[:90]}, {label}"})
+        for p in fitted_cfg.pools
+    ]
     rows = [
         SiteFitRow(
             workload=a.workload,
@@ -264,6 +276,7 @@ def fit_site(
         drives=drives,
         workloads=_scaled_workloads(workloads, w),
         rows=rows,
+        summary=summary,
         formula="(ln f, ln d, ln w) = argmin sum_i ln(predicted_i / observed_i)^2; CPU costs x f, ceilings / f; "
         "drive times x d, drive rates / d; observed phases' working sets x w",
     )

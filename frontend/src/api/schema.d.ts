@@ -8344,6 +8344,11 @@ export interface components {
             /** Rows */
             rows: components["schemas"]["SiteFitRow"][];
             /**
+             * Summary
+             * @description the fit in words: the factors and the error before and after
+             */
+            summary: string;
+            /**
              * Working Set Factor
              * @description w: each observed phase's working set x w
              */
