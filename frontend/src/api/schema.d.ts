@@ -2967,6 +2967,11 @@ export interface components {
         CurvesRequest: {
             /** @description what-if dials applied to the workloads and configuration first */
             adjust?: components["schemas"]["Adjustments"] | null;
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
