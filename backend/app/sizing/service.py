@@ -417,7 +417,9 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
         )
     # the curves of what the verdict computes: estimated parts at the pessimistic end unless as_stated
     run_config, _ = ctx.margined(config, workloads, body.calibration_margin)
-    ctx.run(lambda: engine_evaluate(workloads, run_config, params=ctx.params), CONFIGURATION, reference=reference)
+    ctx.run(
+        lambda: engine_evaluate(workloads, run_config, params=ctx.params), CONFIGURATION, reference=reference
+    )
     return curves_of(workloads, run_config, window, body.curves or CURVE_NAMES, ctx)
 
 
