@@ -22,7 +22,8 @@ Both passes compute the same numbers (:func:`_figures`, through :func:`models.po
 and :func:`models.latency.phase_figures`); only the warm pass explains them in result models
 (:func:`_serve`), so the two cannot drift and the cold pass builds nothing it throws away.
 What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
-same configuration object evaluated again (:func:`clear_kept` forgets it).
+same configuration object evaluated again, by the caller's :class:`models.memo.EvaluationMemo`
+(:func:`clear_kept` forgets the process's own).
 
 Kept as one module (about 900 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
@@ -48,10 +49,9 @@ from models.architecture import (
     written_pool,
 )
 from models.base import InputError, validator_of
-from models.bill import bill_of_materials
 from models.buildable import check_buildable
 from models.cache_share import cache_shares_gb, window_hit_ratios
-from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
+from models.capacity import capacity_result, physical_needed_tb
 from models.checks import busy_words
 from models.configuration import Configuration, DrivePool
 from models.controller import (
@@ -81,10 +81,10 @@ from models.latency import (
     window_latencies_of,
     window_read_quantiles,
 )
+from models.memo import EvaluationMemo, shared_memo
 from models.parameters import EngineParameters
 from models.pool import PoolItem
 from models.pool_load import PoolFigures, pool_figures, pool_load_result
-from models.pool_plans import clear_plans, pool_plans
 from models.results import (
     BillOfMaterials,
     Check,
@@ -171,6 +171,7 @@ class _Setup:
         degraded: DegradedMode,
         usable_gb: dict[str, float],
         cold_cache: bool = True,
+        memo: EvaluationMemo | None = None,
     ) -> None:
         self.cfg = cfg
         self.cold_cache = cold_cache
@@ -216,8 +217,9 @@ class _Setup:
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)
         # each pool's access plans, priced once for every window (and the cold-cache case)
+        kept = memo if memo is not None else shared_memo()
         self.plans = {
-            pl.name: pool_plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
+            pl.name: kept.plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
             for pl in self.pools
         }
 
@@ -234,41 +236,19 @@ def write_fill(pool: DrivePool, cfg: Configuration) -> float:
     return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
 
 
-def _configuration_parts(
-    cfg: Configuration, counts: dict[str, int]
-) -> tuple[list[PoolCapacity], BillOfMaterials]:
-    """Each pool's capacity and the bill of materials of ``cfg`` (``counts``: its drive counts,
-    :func:`pool_drive_counts`): what depends on the configuration alone, kept for the very same
-    configuration object (frozen; the memo holds it, so no identity is reused) evaluated again, as
-    sweeps and searches do. The results share these immutable parts."""
-    got = _PARTS.get(id(cfg))
-    if got is None or got[0] is not cfg:
-        pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
-        got = (cfg, pcaps, bill_of_materials(cfg, counts, pcaps))
-        if len(_PARTS) >= _PARTS_KEPT:
-            _PARTS.clear()
-        _PARTS[id(cfg)] = got
-    return got[1], got[2]
-
-
-_PARTS: dict[int, tuple[Configuration, list[PoolCapacity], BillOfMaterials]] = {}
-_PARTS_KEPT = 64
-
-
 def clear_kept() -> None:
-    """Forget what evaluations keep for configurations evaluated again: capacities and bills
-    (:func:`_configuration_parts`), priced access plans (:func:`models.pool.clear_plans`) and
-    latency quantiles (:func:`models.tail_latency.clear_quantiles`), and formatted numbers
+    """Forget what evaluations given no memo keep for configurations evaluated again: capacities,
+    bills and priced access plans (:func:`models.memo.shared_memo`), latency quantiles
+    (:func:`models.tail_latency.clear_quantiles`) and formatted numbers
     (:func:`models.explain.clear_formatted`)."""
-    _PARTS.clear()
-    clear_plans()
+    shared_memo().clear()
     clear_quantiles()
     clear_formatted()
 
 
 _DEFAULT_PARAMETERS = EngineParameters()
 """The parameters of an evaluation given none (one frozen instance: its priced plans are kept,
-:func:`models.pool.pool_plans`)."""
+:meth:`models.memo.EvaluationMemo.plans`)."""
 
 
 def evaluate(
@@ -280,6 +260,7 @@ def evaluate(
     load_scale: float = 1.0,
     cold_cache: bool = True,
     explain: bool = True,
+    memo: EvaluationMemo | None = None,
 ) -> EvaluationResult:
     """Evaluate ``configuration`` against every window of ``workloads``.
 
@@ -291,7 +272,8 @@ def evaluate(
     explanations without text or inputs (:class:`models.explain.figures_only`: every figure,
     check, check text, verdict and bottleneck is the same; capacity, bill and warnings stay whole),
     for the evaluations a search or a what-if reads and throws away (a tenth to a fifth of the work);
-    never for a result shown as it is.
+    never for a result shown as it is. ``memo``: what the caller keeps for configurations it
+    evaluates again (:class:`models.memo.EvaluationMemo`; default the process's own).
     """
     if not workloads:
         raise InputError("workloads", "at least one workload is needed")
@@ -304,11 +286,12 @@ def evaluate(
     cfg = configuration
     buildable = check_buildable(cfg)  # a layout wider than the hosts is an InputError
     counts = pool_drive_counts(cfg)
-    pcaps, bill = _configuration_parts(cfg, counts)
+    kept = memo if memo is not None else shared_memo()
+    pcaps, bill = kept.parts(cfg, counts)
     warnings = [*buildable, *(w for pc in pcaps for w in pc.warnings)]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
-    setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache)
+    setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache, kept)
     members = [
         (window, _scaled([(w, ph) for w in workloads for ph in w.phases if ph.window == window], load_scale))
         for window in windows_of(workloads)

@@ -712,7 +712,6 @@ def endurance_kib_per_s(work: Work, roles: Roles) -> float:
 _MOVED = {
     "PoolPlans": "models.pool_plans",
     "pool_plans": "models.pool_plans",
-    "clear_plans": "models.pool_plans",
     "PoolFigures": "models.pool_load",
     "pool_figures": "models.pool_load",
     "pool_load": "models.pool_load",

@@ -1,7 +1,7 @@
 """Priced access plans of one pool (:class:`PoolPlans`, a :class:`models.pool.PlanSource`): its
 layout's plans (:mod:`models.raid`) priced on its drive (:func:`models.pool.plan_work`), each I/O
-size once, and :func:`pool_plans`, which keeps them for the very same pool, parameters and fills
-evaluated again."""
+size once (:func:`pool_plans`; :class:`models.memo.EvaluationMemo` keeps them for the very same
+pool, parameters and fills evaluated again)."""
 
 from __future__ import annotations
 
@@ -157,33 +157,14 @@ def pool_plans(
     aggregate_fill: float | None = None,
     architecture: Architecture | None = None,
 ) -> PoolPlans:
-    """The priced plans :func:`pool_load` uses for ``pool`` (drive times at ``planned_fill``, writes at
-    ``aggregate_fill``, default ``planned_fill``; inline reduction as ``architecture`` declares it):
-    build them once and pass them to every window's :func:`pool_load` so each I/O size is priced
-    once per evaluation."""
+    """The priced plans :func:`models.pool_load.pool_load` uses for ``pool`` (drive times at
+    ``planned_fill``, writes at ``aggregate_fill``, default ``planned_fill``; inline reduction as
+    ``architecture`` declares it): build them once and pass them to every window's pool so each I/O
+    size is priced once per evaluation. :meth:`models.memo.EvaluationMemo.plans` keeps them for
+    the very same inputs evaluated again."""
     fill = planned_fill if aggregate_fill is None else aggregate_fill
-    # the same layout, drive, parameters and architecture objects (a configuration evaluated again:
-    # sweeps, searches, the windows of a batch) at the same fills share their priced plans; keyed
-    # by identity (the cache holds the objects, so no identity is reused) and by the fills' exact
-    # bits, so only the very same inputs meet
-    key = (
-        id(pool.raid),
-        id(pool.drive),
-        id(p),
-        id(architecture),
-        float(planned_fill).hex(),
-        float(fill).hex(),
-    )
-    got = _PLANS.get(key)
-    if got is None:
-        plans = PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
-        got = _remember(_PLANS, key, (plans, (pool.raid, pool.drive, p, architecture)), _PLANS_KEPT)
-    return got[0]
+    return PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
 
-
-_PLANS: dict[tuple[int, int, int, int, str, str], tuple[PoolPlans, tuple[object, ...]]] = {}
-_PLANS_KEPT = 64
-"""Priced plans kept across evaluations (:func:`pool_plans`); all are dropped when it is full."""
 
 _PRICES_KEPT = 1024
 """Priced sizes (drive counts) one :class:`PoolPlans` keeps; all are dropped when it is full."""
@@ -199,8 +180,3 @@ def _remember(memo: dict[_K, _V], key: _K, value: _V, kept: int) -> _V:
         memo.clear()
     memo[key] = value
     return value
-
-
-def clear_plans() -> None:
-    """Forget the priced plans kept across evaluations (:func:`pool_plans`)."""
-    _PLANS.clear()
