@@ -69,6 +69,7 @@ from models.configuration import Configuration, HeadroomTargets
 from models.drives import DriveKind
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
+from models.fewest import fewest_passing
 from models.parameters import EngineParameters
 from models.provenance import ModelError, ResultCalibration
 from models.raid import RaidScheme
@@ -452,18 +453,16 @@ def _scalar_minimum(
         config = family_configuration(family, counts[i], headroom)
         return config, evaluate(workloads, config, params=params)
 
-    top = run(len(counts) - 1)
-    if not top[1].passed:
+    last = len(counts) - 1
+    tried = {last: run(last)}
+    if not tried[last][1].passed:
         return None
-    lo, hi, best = -1, len(counts) - 1, top  # invariant: counts[hi] passes
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        got = run(mid)
-        if got[1].passed:
-            hi, best = mid, got
-        else:
-            lo = mid
-    return best
+
+    def passes(i: int) -> bool:
+        tried[i] = run(i)
+        return tried[i][1].passed
+
+    return tried[fewest_passing(-1, last, passes)]  # models.fewest: the bisection size() runs
 
 
 def _binding(det: RowDetail, j: int) -> str:

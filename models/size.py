@@ -32,6 +32,7 @@ from models.cluster import node_label, with_nodes
 from models.configuration import Configuration, ReductionMode
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
+from models.fewest import fewest_passing
 from models.naming import plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
@@ -259,12 +260,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
                 return False, hi_units * step, top.result, top.binding, evaluations, top.failing
             lo = probe
             probe = min(hi_units, probe + max(1, math.ceil(0.25 * probe)))
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if run(mid).passed:
-                hi = mid
-            else:
-                lo = mid
+        hi = fewest_passing(lo, hi, lambda units: run(units).passed)
     res = run(hi).result
     if hi == lo_units:
         binding = "minimum group count"
@@ -451,13 +447,7 @@ def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
     top = at(cluster.max_nodes)
     if not top[0]:
         return _counted(top, evaluations)
-    hi = cluster.max_nodes
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if at(mid)[0]:
-            hi = mid
-        else:
-            lo = mid
+    hi = fewest_passing(lo, cluster.max_nodes, lambda nodes: at(nodes)[0])
     ok, drives, res, _, _, reasons, cfg_n = at(hi)
     binding = f"{cluster.unit} count ({at(hi - 1)[3]} fails with {node_label(cluster, hi - 1)})"
     return ok, drives, res, binding, evaluations, reasons, cfg_n

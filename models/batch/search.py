@@ -10,6 +10,7 @@ import numpy as np
 
 from models.batch.arrays import BoolArray, FloatArray, IntArray
 from models.checks import TOLERANCE
+from models.fewest import first_passing_rows
 from models.pool import (
     RoleWork,
 )
@@ -41,20 +42,13 @@ rounding of the few operations that compute it (~1e-15), so the skipped rows' ve
 def first_capacity_rows(model: BatchModel) -> IntArray:
     """Per family, its first row within the capacity headroom (``starts[f + 1]``: none).
 
-    Bisection over every family at once: within a family capacity never fails once it passes
+    Bisection over every family at once (:func:`models.fewest.first_passing_rows`): within a family capacity never fails once it passes
     (:meth:`BatchModel._capacity_ok`), so the answer is the rows' own verdict without evaluating them all.
     """
     sp = model.space
     lo = sp.starts[:-1].copy()
     hi = sp.starts[1:].copy()
-    live = np.flatnonzero(lo < hi)
-    while live.size:
-        mid = (lo[live] + hi[live]) // 2
-        ok = model._capacity_ok(mid, live)
-        hi[live] = np.where(ok, mid, hi[live])
-        lo[live] = np.where(ok, lo[live], mid + 1)
-        live = live[lo[live] < hi[live]]
-    return lo
+    return first_passing_rows(lo, hi, np.flatnonzero(lo < hi), model._capacity_ok)
 
 
 def drive_floors(model: BatchModel) -> tuple[FloatArray, FloatArray]:
@@ -120,7 +114,7 @@ def first_drive_rows(model: BatchModel, lo: IntArray) -> IntArray:
     """Per segment, its first row at or after ``lo`` with at least the drives of
     :func:`drive_floors` (the segment's end: none). The rows before it fail the drive model.
 
-    Bisection over every segment at once: a row's data and parity drives grow with its drive
+    Bisection over every segment at once (:func:`models.fewest.first_passing_rows`): a row's data and parity drives grow with its drive
     count (whole groups of one layout), so once a row has enough, every later row has.
     """
     need_data, need_parity = drive_floors(model)
@@ -139,13 +133,7 @@ def first_drive_rows(model: BatchModel, lo: IntArray) -> IntArray:
     live = live[short(lo[live], live)]  # the rest keep their first row
     lo[live] += 1
     live = live[lo[live] < hi[live]]
-    while live.size:
-        mid = (lo[live] + hi[live]) // 2
-        few = short(mid, live)
-        hi[live] = np.where(few, hi[live], mid)
-        lo[live] = np.where(few, mid + 1, lo[live])
-        live = live[lo[live] < hi[live]]
-    return lo
+    return first_passing_rows(lo, hi, live, lambda rows, g: ~short(rows, g))
 
 
 def first_passing(model: BatchModel) -> tuple[IntArray, int]:
