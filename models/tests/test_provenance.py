@@ -86,6 +86,25 @@ def test_a_ceiling_without_its_own_status_and_sources_is_named_with_record_and_f
     ]
 
 
+def test_a_figure_naming_no_field_of_its_record_is_named(catalog: Catalog) -> None:
+    # "max_iop" for max_iops: the status would describe nothing, and the real ceiling none of its own
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    figs = c60.calibration.controller.figures
+    misspelt = {"max_iop" if k == "max_iops" else k: v for k, v in figs.items()}
+    part = c60.calibration.controller.model_copy(update={"figures": misspelt})
+    cal = c60.calibration.model_copy(update={"controller": part})
+    broken = catalog.model_copy(
+        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
+    )
+    assert calibration_gaps(broken, SOURCES) == [
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_iop: not a figure of the record "
+        "(no field 'max_iop')",
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_iops: missing "
+        "(the ceiling controller.max_iops states no status and source keys of its own)",
+    ]
+
+
 def test_a_datasheet_ceiling_cites_the_vendor_figure(catalog: Catalog) -> None:
     c60 = catalog.arrays["pure-flasharray-c60"]
     assert c60.calibration is not None
