@@ -174,6 +174,8 @@ def test_no_current_array_keeps_the_placeholder_cpu_costs(catalog: Catalog) -> N
 
 
 ONTAP_ARRAYS = ("netapp-aff-a400", "netapp-aff-a800", "netapp-aff-c250")
+DATASHEET_DERIVED = ("pure-flasharray-c60",)
+"""Current arrays whose CPU costs are derived from a vendor's ceiling (the class's costs scaled)."""
 
 
 def test_current_arrays_without_published_costs_are_estimates_citing_the_class_anchor(
@@ -182,7 +184,7 @@ def test_current_arrays_without_published_costs_are_estimates_citing_the_class_a
     # the pessimistic end of current controllers (docs/nomenclature.md): 71/71/177 us, 3.0 us per KiB written;
     # the Ceph node's own costs are make calibrate's (scale_out_fit.yaml; test_validation_scale_out)
     for aid in CURRENT_ARRAYS:
-        if aid in ONTAP_ARRAYS or aid == "ceph-nvme-reference":
+        if aid in (*ONTAP_ARRAYS, *DATASHEET_DERIVED) or aid == "ceph-nvme-reference":
             continue
         a = catalog.arrays[aid]
         c = a.controller
@@ -195,6 +197,27 @@ def test_current_arrays_without_published_costs_are_estimates_citing_the_class_a
         assert a.calibration is not None
         assert a.calibration.controller.status is CalibrationStatus.ESTIMATE, aid
         assert "clyso-ceph-1tibps-2024" in a.calibration.controller.sources, aid
+
+
+def test_c60_costs_are_the_class_costs_scaled_to_saturate_at_the_vendor_figure(catalog: Catalog) -> None:
+    # Pure: 84,000 IOPS at 70/30 32 KiB, one of two controllers (32 cores) serving: 32e6 / 84,000 =
+    # 381.0 core-us per I/O; the class's costs give 139.4 there, so every cost x 381.0 / 139.4 = 2.733
+    c = catalog.arrays["pure-flasharray-c60"].controller
+    assert round(32e6 / 84000, 1) == 381.0 and round(381.0 / 139.4, 3) == 2.733
+    assert (c.cpu_us_read_hit, c.cpu_us_read_miss, c.cpu_us_write) == (194, 194, 484)  # 71, 71, 177 x 2.733
+    assert (c.cpu_us_per_kib, c.cpu_us_per_kib_written, c.cpu_us_per_backend_io) == (0.137, 8.2, 13.7)
+    # without its ceilings the controller alone saturates at the vendor's point (within 0.1%)
+    bare = catalog.arrays["pure-flasharray-c60"].model_copy(
+        update={"controller": c.model_copy(update={"max_iops": None, "max_mb_s": None})}
+    )
+    ctx = ValidationContext(
+        calibration={}, catalog=catalog.model_copy(update={"arrays": {**catalog.arrays, bare.id: bare}})
+    )
+    iops, binding = predicted_saturation({"array": bare.id}, {"id": "x", "read_pct": 70, "size_kib": 32}, ctx)
+    assert binding == "controllers" and iops == pytest.approx(84000, rel=1e-3)
+    # and no other current vendor array shares its costs
+    x70 = catalog.arrays["pure-flasharray-x70"].controller
+    assert (x70.cpu_us_read_miss, x70.cpu_us_write) != (c.cpu_us_read_miss, c.cpu_us_write)
 
 
 def test_ontap_records_reproduce_the_published_ontap_select_per_core_costs(catalog: Catalog) -> None:
