@@ -199,6 +199,43 @@ def test_current_arrays_without_published_costs_are_estimates_citing_the_class_a
         assert "clyso-ceph-1tibps-2024" in a.calibration.controller.sources, aid
 
 
+SHARED_COSTS = {
+    (
+        "netapp-aff-a400",
+        "netapp-aff-a800",
+        "netapp-aff-c250",
+    ): "ONTAP's per-core costs from NetApp's ONTAP Select measurements",
+    (
+        "dell-powermax-8500",
+        "dell-powerstore-3200t",
+        "hitachi-vsp-e990",
+        "hpe-alletra-9060",
+        "ibm-flashsystem-7300",
+        "pure-flasharray-x70",
+        "vsan-esa-reference",
+    ): "no published figure: the class's pessimistic end (issue #31's rule; open)",
+}
+"""Current arrays that share one set of per-I/O costs, and why. Any other sharing fails the test."""
+
+
+def test_current_arrays_share_per_io_costs_only_for_a_stated_reason(catalog: Catalog) -> None:
+    def costs(aid: str) -> tuple[float, ...]:
+        c = catalog.arrays[aid].controller
+        return (
+            c.cpu_us_read_hit,
+            c.cpu_us_read_miss,
+            c.cpu_us_write,
+            c.cpu_us_per_kib,
+            c.cpu_us_per_kib_written,
+        )
+
+    groups: dict[tuple[float, ...], list[str]] = {}
+    for aid in CURRENT_ARRAYS:
+        groups.setdefault(costs(aid), []).append(aid)
+    shared = {tuple(sorted(ids)) for ids in groups.values() if len(ids) > 1}
+    assert shared == set(SHARED_COSTS)
+
+
 def test_c60_costs_are_the_class_costs_scaled_to_saturate_at_the_vendor_figure(catalog: Catalog) -> None:
     # Pure: 84,000 IOPS at 70/30 32 KiB, one of two controllers (32 cores) serving: 32e6 / 84,000 =
     # 381.0 core-us per I/O; the class's costs give 139.4 there, so every cost x 381.0 / 139.4 = 2.733
