@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from models.provenance import (
     CalibrationStatus,
     ClassErrors,
     ErrorSummary,
+    FigureCalibration,
     ModelErrorTable,
     PartCalibration,
     SystemClass,
@@ -67,17 +69,26 @@ def test_an_unknown_source_key_is_named_with_record_and_field(catalog: Catalog) 
     ]
 
 
+def _with_c60_controller_figures(
+    catalog: Catalog, change: Callable[[dict[str, FigureCalibration]], dict[str, FigureCalibration]]
+) -> Catalog:
+    """The catalog with the //C60's ``calibration.controller.figures`` replaced by ``change(figures)``."""
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    part = c60.calibration.controller.model_copy(
+        update={"figures": change(dict(c60.calibration.controller.figures))}
+    )
+    cal = c60.calibration.model_copy(update={"controller": part})
+    return catalog.model_copy(
+        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
+    )
+
+
 def test_a_ceiling_without_its_own_status_and_sources_is_named_with_record_and_field(
     catalog: Catalog,
 ) -> None:
     # the //C60 states its 84,000 IOPS / 2,752.5 MB/s ceilings as datasheet figures; strip them
-    c60 = catalog.arrays["pure-flasharray-c60"]
-    assert c60.calibration is not None
-    unstated = c60.calibration.controller.model_copy(update={"figures": {}})
-    cal = c60.calibration.model_copy(update={"controller": unstated})
-    broken = catalog.model_copy(
-        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
-    )
+    broken = _with_c60_controller_figures(catalog, lambda figs: {})
     assert calibration_gaps(broken, SOURCES) == [
         "arrays[pure-flasharray-c60].calibration.controller.figures.max_iops: missing "
         "(the ceiling controller.max_iops states no status and source keys of its own)",
@@ -88,14 +99,8 @@ def test_a_ceiling_without_its_own_status_and_sources_is_named_with_record_and_f
 
 def test_a_figure_naming_no_field_of_its_record_is_named(catalog: Catalog) -> None:
     # "max_iop" for max_iops: the status would describe nothing, and the real ceiling none of its own
-    c60 = catalog.arrays["pure-flasharray-c60"]
-    assert c60.calibration is not None
-    figs = c60.calibration.controller.figures
-    misspelt = {"max_iop" if k == "max_iops" else k: v for k, v in figs.items()}
-    part = c60.calibration.controller.model_copy(update={"figures": misspelt})
-    cal = c60.calibration.model_copy(update={"controller": part})
-    broken = catalog.model_copy(
-        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
+    broken = _with_c60_controller_figures(
+        catalog, lambda figs: {"max_iop" if k == "max_iops" else k: v for k, v in figs.items()}
     )
     assert calibration_gaps(broken, SOURCES) == [
         "arrays[pure-flasharray-c60].calibration.controller.figures.max_iop: not a figure of the record "
