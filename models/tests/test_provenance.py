@@ -224,7 +224,7 @@ SHARED_COSTS = {
 
 
 def test_current_arrays_share_per_io_costs_only_for_a_stated_reason(catalog: Catalog) -> None:
-    def costs(aid: str) -> tuple[float, ...]:
+    def costs(aid: str) -> tuple[float | None, ...]:
         c = catalog.arrays[aid].controller
         return (
             c.cpu_us_read_hit,
@@ -234,7 +234,7 @@ def test_current_arrays_share_per_io_costs_only_for_a_stated_reason(catalog: Cat
             c.cpu_us_per_kib_written,
         )
 
-    groups: dict[tuple[float, ...], list[str]] = {}
+    groups: dict[tuple[float | None, ...], list[str]] = {}
     for aid in CURRENT_ARRAYS:
         groups.setdefault(costs(aid), []).append(aid)
     shared = {tuple(sorted(ids)) for ids in groups.values() if len(ids) > 1}
