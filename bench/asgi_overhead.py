@@ -1,0 +1,207 @@
+"""Server CPU per request, in process: the app called as ASGI (no sockets, no HTTP parser, no load
+client), one request after another, CPU time (``time.process_time``, every thread) per request.
+
+    .venv/bin/python bench/asgi_overhead.py [--requests 400] [--profile evaluate|health|reports|trivial]
+
+It measures what ``bench/api_load.py`` cannot separate on a shared machine: the framework and
+middleware cost of a request, without the load client's CPU and without the scheduling noise of
+32 connections. Scenarios, each after a warm-up of 50 requests:
+
+* ``trivial``: FastAPI's trivial endpoint (a bare ``FastAPI()`` app, ``async def`` returning a dict);
+* ``health``: ``GET /api/v1/health`` through the whole middleware stack;
+* ``evaluate``: ``POST /api/v1/evaluate`` with the OLTP template on a FAS3270 (the body
+  ``api_load.py`` sends). The engine's CPU is measured inside those same requests (the thread CPU
+  of ``sizing.service._evaluated``, what ``sizing.service.evaluate`` runs, wrapped for the run), and
+  the difference is the overhead: routing, middleware, request validation, the lane's thread hop,
+  serialization, and compression for a client that accepts gzip (``evaluate-identity``: one that
+  does not, as ``wrk`` sends);
+* ``reports``: ``POST /api/v1/reports`` of that evaluation on SQLite (a file in a temporary
+  folder), the application's CPU for a save, the database's own work included (SQLite runs in
+  process; PostgreSQL's would not count).
+
+``--profile NAME`` prints the 30 costliest functions (cProfile, own time) of that scenario.
+A figure is CPU time on this machine; the uvicorn process adds its HTTP parsing (about 0.05 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import pstats
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from alembic import command  # noqa: E402
+from alembic.config import Config  # noqa: E402
+from fastapi import FastAPI  # noqa: E402
+
+from bench.api_load import scenarios  # noqa: E402
+
+ASGIApp = Callable[..., Any]
+
+
+ENGINE_S = [0.0]
+"""Thread CPU seconds spent in ``sizing.service._evaluated`` since the last reset."""
+
+
+def _engine_timed() -> None:
+    from backend.app.sizing import service
+
+    evaluated = service._evaluated
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return evaluated(*args, **kwargs)
+        finally:
+            ENGINE_S[0] += time.thread_time() - started
+
+    service._evaluated = timed  # type: ignore[assignment]
+
+
+async def call(
+    app: ASGIApp, method: str, path: str, body: bytes = b"", encoding: bytes = b"gzip, deflate, br"
+) -> tuple[int, bytes]:
+    """One request to ``app``; its status and body."""
+    headers = [(b"host", b"127.0.0.1"), (b"accept-encoding", encoding)]
+    if body:
+        headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    path, _, query = path.partition("?")
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+        "state": {},
+    }
+    sent = False
+    status = 0
+    chunks: list[bytes] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, b"".join(chunks)
+
+
+def cpu_ms_per_request(
+    app: ASGIApp,
+    method: str,
+    path: str,
+    body: bytes,
+    requests: int,
+    profile: bool = False,
+    encoding: bytes = b"gzip, deflate, br",
+) -> tuple[float, float]:
+    """CPU milliseconds per request (after 50 unmeasured), each answered 2xx, and the engine's part."""
+
+    async def run(n: int) -> None:
+        for _ in range(n):
+            status, answer = await call(app, method, path, body, encoding)
+            if not 200 <= status < 300:
+                raise RuntimeError(f"{method} {path}: {status} {answer[:300]!r}")
+
+    async def measured() -> tuple[float, float]:
+        await run(50)
+        profiler = cProfile.Profile() if profile else None
+        ENGINE_S[0] = 0.0
+        started = time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        await run(requests)
+        if profiler is not None:
+            profiler.disable()
+        elapsed = time.process_time() - started
+        if profiler is not None:
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+        return elapsed * 1000 / requests, ENGINE_S[0] * 1000 / requests
+
+    return asyncio.run(measured())
+
+
+def trivial_app() -> FastAPI:
+    app = FastAPI()
+
+    @app.get("/trivial")
+    async def trivial() -> dict[str, bool]:
+        return {"ok": True}
+
+    return app
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--requests", type=int, default=400, help="measured requests per scenario")
+    p.add_argument("--profile", choices=["trivial", "health", "evaluate", "evaluate-identity", "reports"])
+    args = p.parse_args()
+
+    from backend.app.core.config import Settings
+    from backend.app.main import create_app
+
+    bodies = {s.key: s.body for s in scenarios()}
+    evaluate_body = bodies["evaluate"]
+    body = json.dumps(evaluate_body).encode()
+    report_body = json.dumps(bodies["reports"]).encode()
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'bench.db'}"
+        config = Config(str(ROOT / "alembic.ini"))
+        config.set_main_option("script_location", str(ROOT / "migrations"))
+        config.set_main_option("sqlalchemy.url", url)
+        command.upgrade(config, "head")
+        app = create_app(Settings(database_url=url, rate_limits_enabled=False, traces_dir=Path(folder)))
+
+        _engine_timed()
+        identity = b"identity"
+        runs: dict[str, tuple[ASGIApp, str, str, bytes, bytes]] = {
+            "trivial": (trivial_app(), "GET", "/trivial", b"", identity),
+            "health": (app, "GET", "/api/v1/health", b"", identity),
+            "evaluate": (app, "POST", "/api/v1/evaluate", body, b"gzip, deflate, br"),
+            "evaluate-identity": (app, "POST", "/api/v1/evaluate", body, identity),
+            "reports": (app, "POST", "/api/v1/reports", report_body, identity),
+        }
+        figures: dict[str, tuple[float, float]] = {}
+        for name, (target, method, path, sent, encoding) in runs.items():
+            n = args.requests if name != "reports" else max(50, args.requests // 4)
+            figures[name] = cpu_ms_per_request(target, method, path, sent, n, args.profile == name, encoding)
+
+    print(f"server CPU per request, in process ({args.requests} requests each, reports a quarter; ms)")
+    print(f"  {'scenario':<18} {'total':>7} {'engine':>7} {'other':>7}")
+    for name, (total, engine) in figures.items():
+        print(f"  {name:<18} {total:7.3f} {engine:7.3f} {total - engine:7.3f}")
+    ratio = figures["health"][0] / figures["trivial"][0]
+    print(f"health / trivial: {ratio:.2f}x; /evaluate overhead (other) as above")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
