@@ -15,9 +15,12 @@ middleware cost of a request, without the load client's CPU and without the sche
   the difference is the overhead: routing, middleware, request validation, the lane's thread hop,
   serialization, and compression for a client that accepts gzip (``evaluate-identity``: one that
   does not, as ``wrk`` sends);
-* ``reports``: ``POST /api/v1/reports`` of that evaluation on SQLite (a file in a temporary
-  folder), the application's CPU for a save, the database's own work included (SQLite runs in
-  process; PostgreSQL's would not count).
+* ``reports``: ``POST /api/v1/reports`` of that evaluation (the body ``api_load.py`` sends), saved
+  in a fresh schema of the PostgreSQL server at TEST_DATABASE_URL (default
+  ``postgresql+psycopg://postgres@127.0.0.1:5432/test``): the application's CPU for a save
+  (PostgreSQL's own work is in its processes, not counted); ``engine`` is the evaluation saved.
+  ``reports-new-inputs``: each save of other inputs (the 400 scaled bodies of ``api_load.py``), so
+  no snapshot curves come from the curves cache (:mod:`backend.app.sizing.curves_cache`).
 
 ``--profile NAME`` prints the 30 costliest functions (cProfile, own time) of that scenario.
 A figure is CPU time on this machine; the uvicorn process adds its HTTP parsing (about 0.05 ms).
@@ -29,6 +32,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import os
 import pstats
 import sys
 import tempfile
@@ -40,11 +44,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from alembic import command  # noqa: E402
-from alembic.config import Config  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 
-from bench.api_load import scenarios  # noqa: E402
+from bench.api_load import DEFAULT_SERVER, postgres_schema, scenarios  # noqa: E402
 
 ASGIApp = Callable[..., Any]
 
@@ -118,16 +120,20 @@ def cpu_ms_per_request(
     app: ASGIApp,
     method: str,
     path: str,
-    body: bytes,
+    body: bytes | list[bytes],
     requests: int,
     profile: bool = False,
     encoding: bytes = b"gzip, deflate, br",
 ) -> tuple[float, float]:
-    """CPU milliseconds per request (after 50 unmeasured), each answered 2xx, and the engine's part."""
+    """CPU milliseconds per request (after 50 unmeasured), each answered 2xx, and the engine's part;
+    a list of bodies is sent in turn, each once."""
+    bodies = iter(body if isinstance(body, list) else [])
+    single = body if isinstance(body, bytes) else None
 
     async def run(n: int) -> None:
         for _ in range(n):
-            status, answer = await call(app, method, path, body, encoding)
+            sent = single if single is not None else next(bodies)
+            status, answer = await call(app, method, path, sent, encoding)
             if not 200 <= status < 300:
                 raise RuntimeError(f"{method} {path}: {status} {answer[:300]!r}")
 
@@ -169,15 +175,12 @@ def main() -> int:
     from backend.app.main import create_app
 
     bodies = {s.key: s.body for s in scenarios()}
+    distinct = next(s for s in scenarios() if s.key == "evaluate-distinct").bodies or []
     evaluate_body = bodies["evaluate"]
     body = json.dumps(evaluate_body).encode()
     report_body = json.dumps(bodies["reports"]).encode()
-    with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{Path(folder) / 'bench.db'}"
-        config = Config(str(ROOT / "alembic.ini"))
-        config.set_main_option("script_location", str(ROOT / "migrations"))
-        config.set_main_option("sqlalchemy.url", url)
-        command.upgrade(config, "head")
+    server = os.environ.get("TEST_DATABASE_URL") or DEFAULT_SERVER
+    with tempfile.TemporaryDirectory() as folder, postgres_schema(server) as url:
         app = create_app(Settings(database_url=url, rate_limits_enabled=False, traces_dir=Path(folder)))
 
         _engine_timed()
@@ -189,10 +192,21 @@ def main() -> int:
             "evaluate-identity": (app, "POST", "/api/v1/evaluate", body, identity),
             "reports": (app, "POST", "/api/v1/reports", report_body, identity),
         }
+        # each save of new inputs: the snapshot's curves computed, none found in the curves cache
+        saved = bodies["reports"] or {}
+        new_saves = [json.dumps({**saved, "inputs": b}).encode() for b in distinct]
         figures: dict[str, tuple[float, float]] = {}
         for name, (target, method, path, sent, encoding) in runs.items():
             n = args.requests if name != "reports" else max(50, args.requests // 4)
             figures[name] = cpu_ms_per_request(target, method, path, sent, n, args.profile == name, encoding)
+        figures["reports-new-inputs"] = cpu_ms_per_request(
+            app,
+            "POST",
+            "/api/v1/reports",
+            new_saves,
+            min(len(new_saves) - 50, max(50, args.requests // 4)),
+            encoding=identity,
+        )
 
     print(f"server CPU per request, in process ({args.requests} requests each, reports a quarter; ms)")
     print(f"  {'scenario':<18} {'total':>7} {'engine':>7} {'other':>7}")

@@ -388,7 +388,9 @@ def _snapshot_curves(kind: ReportKind, inputs: Any, result: Any, ctx: SizingCont
     )
     try:
         return sizing.curves(
-            request, SizingContext(ctx.catalog, ctx.calibration, ctx.hardware, ctx.model_errors)
+            request,
+            SizingContext(ctx.catalog, ctx.calibration, ctx.hardware, ctx.model_errors),
+            checked=True,  # the analysis evaluated these inputs already
         )
     except InvalidInput:
         logger.warning(
