@@ -11,6 +11,7 @@ from backend.app.core.errors import InvalidInput, Loc
 from backend.app.engine.context import SizingContext, layout_for_scheme
 from backend.app.engine.inputs import CatalogReference
 from backend.app.engine.money import tco_for
+from backend.app.sizing.curves_cache import CURVES
 from backend.app.sizing.schemas import (
     CURVE_NAMES,
     CompareConfigurations,
@@ -400,11 +401,12 @@ def _curve(name: str, call: Callable[[], T], notes: list[str]) -> T | None:
     return None
 
 
-def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
+def curves(body: CurvesRequest, ctx: SizingContext, *, checked: bool = False) -> CurvesResult:
     """The curves ``body.curves`` names (latency vs load, IOPS vs queue depth, hit ratio vs cache
     size) for one window; the others are None.
 
-    Inputs are checked by one evaluation first (errors are 422s); a curve the window cannot have
+    Inputs are checked by one evaluation first (errors are 422s), unless ``checked`` says an
+    evaluation of these same inputs just ran (a report's analysis); a curve the window cannot have
     (an idle window has no saturation point) is left out with a note.
     """
     workloads, config = _adjusted(body, ctx)
@@ -417,9 +419,12 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
         )
     # the curves of what the verdict computes: estimated parts at the pessimistic end unless as_stated
     run_config, _ = ctx.margined(config, workloads, body.calibration_margin)
-    ctx.run(
-        lambda: engine_evaluate(workloads, run_config, params=ctx.params), CONFIGURATION, reference=reference
-    )
+    if not checked:
+        ctx.run(
+            lambda: engine_evaluate(workloads, run_config, params=ctx.params),
+            CONFIGURATION,
+            reference=reference,
+        )
     return curves_of(workloads, run_config, window, body.curves or CURVE_NAMES, ctx)
 
 
@@ -430,7 +435,25 @@ def curves_of(
     wanted: Collection[CurveName],
     ctx: SizingContext,
 ) -> CurvesResult:
-    """The curves ``wanted`` of ``window`` for a configuration already evaluated without error."""
+    """The curves ``wanted`` of ``window`` for a configuration already evaluated without error
+    (computed once per process for the same inputs: :mod:`backend.app.sizing.curves_cache`)."""
+    return CURVES.get(
+        workloads,
+        config,
+        window,
+        wanted,
+        (ctx.params, ctx.model_errors),
+        lambda: _computed_curves(workloads, config, window, wanted, ctx),
+    )
+
+
+def _computed_curves(
+    workloads: list[Workload],
+    config: Configuration,
+    window: str,
+    wanted: Collection[CurveName],
+    ctx: SizingContext,
+) -> CurvesResult:
     notes: list[str] = []
     lvl: LatencyCurve | None = None
     qd: QueueDepthCurve | None = None
