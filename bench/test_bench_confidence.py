@@ -59,9 +59,11 @@ def test_confidence_1000_samples_every_case(benchmark, fas8040_oltp) -> None:
 
 def test_size_to_90_pct_confidence(benchmark, fas8040_oltp) -> None:
     workloads, family, _, params, u = fas8040_oltp
-    sized, conf = benchmark.pedantic(
+    sized = benchmark.pedantic(
         size_to_confidence, (workloads, family, 90.0, u), {"samples": 1000, "params": params}, rounds=3
     )
+    conf = sized.confidence
+    assert conf is not None
     print(
         f"\nsized to 90%: {sized.drive_count} drives, {conf.chance_pct:g}%, {conf.evaluated} engine verdicts"
     )

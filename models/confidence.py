@@ -39,9 +39,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import Field
 
-from models.base import InputError, Output
+from models.base import InputError
 from models.cases import Relaxation
 from models.configuration import Configuration
 from models.evaluate import evaluate
@@ -49,7 +48,7 @@ from models.explain import fmt
 from models.parameters import EngineParameters
 from models.size import SizingResult, size, with_drive_count
 from models.verdict import judge, meets, plan, with_verdict
-from models.whatif.uncertainty import UNCERTAIN_INPUTS, Uncertainty, apply_uncertain, draw
+from models.whatif.uncertainty import UNCERTAIN_INPUTS, Confidence, Uncertainty, apply_uncertain, draw
 from models.workload import Workload
 
 BoolMatrix = npt.NDArray[np.bool_]
@@ -68,25 +67,6 @@ WORSE_WHEN_HIGHER: dict[str, bool] = {
 """Each uncertain input's direction: True where a higher value uses more of the design."""
 
 MAX_SAMPLES = 4096
-
-
-class Confidence(Output):
-    """The chance of meeting every target in every case judged, over the stated input ranges and
-    the model's error band."""
-
-    chance_pct: float = Field(description="share of samples meeting every case judged [%]")
-    samples: int
-    seed: int
-    evaluated: int = Field(
-        description="samples the engine judged; the rest decided by comparison with those (monotone inputs)"
-    )
-    uncertainty: Uncertainty
-    inputs: list[str] = Field(description="the uncertain inputs that apply to this design, in words")
-    drive_count: int | None = Field(
-        default=None, description="the drive count of the pool sized (null: the configuration as given)"
-    )
-    target_pct: float | None = Field(default=None, description="the confidence sized to (null: not sized)")
-    text: str
 
 
 @dataclass
@@ -230,7 +210,7 @@ def size_to_confidence(
     relax: list[Relaxation] | None = None,
     params: EngineParameters | None = None,
     max_drives: int | None = None,
-) -> tuple[SizingResult, Confidence]:
+) -> SizingResult:
     """The fewest drives (whole groups, never fewer than :func:`models.size.size` answers) whose
     chance of meeting every case not relaxed is at least ``confidence_pct`` (module docstring)."""
     if not 0 < confidence_pct < 100:
@@ -294,7 +274,7 @@ def size_to_confidence(
             f" At {drives} drives it meets every target in {fmt(chance)}% of the samples "
             f"(asked: {fmt(confidence_pct)}%)."
         )
-        return base.model_copy(update={"explanation": base.explanation + note}), conf
+        return base.model_copy(update={"explanation": base.explanation + note, "confidence": conf})
     sized = with_drive_count(base.configuration, index, drives)
     res = evaluate(workloads, sized, params=params)
     res = with_verdict(res, judge(workloads, sized, relax, params=params))
@@ -304,17 +284,15 @@ def size_to_confidence(
         f"({fmt(chance)}%; {base.drive_count} drives meet at the stated inputs, in "
         f"{fmt(100 * met(k0) / samples)}% of the samples)."
     )
-    return (
-        base.model_copy(
-            update={
-                "configuration": sized,
-                "result": res,
-                "drive_count": drives,
-                "groups": groups,
-                "binding_constraint": "confidence",
-                "explanation": base.explanation + note,
-                "evaluations": base.evaluations + j.evaluated + 1,
-            }
-        ),
-        conf,
+    return base.model_copy(
+        update={
+            "configuration": sized,
+            "result": res,
+            "drive_count": drives,
+            "groups": groups,
+            "binding_constraint": "confidence",
+            "explanation": base.explanation + note,
+            "evaluations": base.evaluations + j.evaluated + 1,
+            "confidence": conf,
+        }
     )

@@ -38,6 +38,7 @@ from models.raid import WAFL_SCHEMES
 from models.reduction import dedupes_inline, packs_compressed
 from models.tco import Tco
 from models.verdict import Evaluations, Plan, judge, meets, plan, with_verdict
+from models.whatif.uncertainty import Confidence
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -87,6 +88,11 @@ class SizingResult(Output):
     )
     tco: Tco | None = Field(
         default=None, description="money over time and the three-ratio table (models.tco), when priced"
+    )
+    confidence: Confidence | None = Field(
+        default=None,
+        description="sized to a stated confidence (models.confidence): the chance of meeting every case "
+        "judged at the answer's drive count; null when not asked",
     )
 
 

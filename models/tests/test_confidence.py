@@ -83,7 +83,9 @@ def test_sizing_to_a_confidence_adds_groups_until_the_chance_reaches_it(hdd15k):
     wl = [reads_only()]
     u = only_model_error(0.8, 1.4)
     base = size(wl, family, relax=HEALTHY_ONLY)
-    sized, conf = size_to_confidence(wl, family, 90, u, samples=400, relax=HEALTHY_ONLY)
+    sized = size_to_confidence(wl, family, 90, u, samples=400, relax=HEALTHY_ONLY)
+    conf = sized.confidence
+    assert conf is not None
     assert sized.drive_count >= base.drive_count
     assert conf.chance_pct >= 90 and conf.target_pct == 90 and conf.drive_count == sized.drive_count
     fewer = make_config(hdd15k, "raid5", 4, sized.drive_count - 4)

@@ -249,6 +249,25 @@ class RangesResult(Output):
     text: str
 
 
+class Confidence(Output):
+    """The chance of meeting every target in every case judged, over the stated input ranges and
+    the model's error band."""
+
+    chance_pct: float = Field(description="share of samples meeting every case judged [%]")
+    samples: int
+    seed: int
+    evaluated: int = Field(
+        description="samples the engine judged; the rest decided by comparison with those (monotone inputs)"
+    )
+    uncertainty: Uncertainty
+    inputs: list[str] = Field(description="the uncertain inputs that apply to this design, in words")
+    drive_count: int | None = Field(
+        default=None, description="the drive count of the pool sized (null: the configuration as given)"
+    )
+    target_pct: float | None = Field(default=None, description="the confidence sized to (null: not sized)")
+    text: str
+
+
 def _band(
     values: Sequence[float | None], expected: float | None, unit: str, q: tuple[float, float] | None
 ) -> Band:

@@ -831,6 +831,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/whatif/confidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confidence
+         * @description The chance of meeting every target in every case judged (healthy, a drive failed, rebuilding,
+         *     failover, cold caches, at the horizon) over the inputs' ranges and the model's error band.
+         */
+        post: operations["whatif-confidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/whatif/degraded": {
         parameters: {
             query?: never;
@@ -2497,6 +2518,77 @@ export interface components {
             /** @description against the first configuration (all zero for the first) */
             delta: components["schemas"]["Delta"];
             headline: components["schemas"]["Headline"];
+        };
+        /**
+         * Confidence
+         * @description The chance of meeting every target in every case judged, over the stated input ranges and
+         *     the model's error band.
+         */
+        Confidence: {
+            /**
+             * Chance Pct
+             * @description share of samples meeting every case judged [%]
+             */
+            chance_pct: number;
+            /**
+             * Drive Count
+             * @description the drive count of the pool sized (null: the configuration as given)
+             */
+            drive_count?: number | null;
+            /**
+             * Evaluated
+             * @description samples the engine judged; the rest decided by comparison with those (monotone inputs)
+             */
+            evaluated: number;
+            /**
+             * Inputs
+             * @description the uncertain inputs that apply to this design, in words
+             */
+            inputs: string[];
+            /** Samples */
+            samples: number;
+            /** Seed */
+            seed: number;
+            /**
+             * Target Pct
+             * @description the confidence sized to (null: not sized)
+             */
+            target_pct?: number | null;
+            /** Text */
+            text: string;
+            uncertainty: components["schemas"]["Uncertainty"];
+        };
+        /**
+         * ConfidenceRequest
+         * @description The chance a design meets every target in every case judged (models.confidence): always as
+         *     stated, the band includes the model's own error (no margin on top of it).
+         */
+        ConfidenceRequest: {
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Relax
+             * @description cases the design need not meet (as for /evaluate); every other case decides each sample
+             */
+            relax?: components["schemas"]["Relaxation"][];
+            /**
+             * Samples
+             * @description Monte Carlo draws
+             * @default 1000
+             */
+            samples: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+            /** @description plausible ranges; null = the engine's defaults with layout aging from the calibration and the model's own error band for this class of system */
+            uncertainty?: components["schemas"]["Uncertainty"] | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
         };
         /**
          * Configuration
@@ -8287,6 +8379,8 @@ export interface components {
             cache_options: components["schemas"]["CacheOption"][];
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
+            /** @description sized to a stated confidence (models.confidence): the chance of meeting every case judged at the answer's drive count; null when not asked */
+            confidence?: components["schemas"]["Confidence"] | null;
             configuration: components["schemas"]["Configuration"];
             /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
@@ -8359,6 +8453,11 @@ export interface components {
              * @default pessimistic
              */
             calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
+             * Confidence Pct
+             * @description size to this chance of meeting every case judged (models.confidence: 1,000 samples of the inputs' ranges and the model's error band, the configuration as stated; never fewer drives than the sizing at the stated inputs); null: size at the stated inputs (calibration_margin applies)
+             */
+            confidence_pct?: number | null;
             /**
              * Configuration
              * @description a family: one pool's drive_count null (or a catalog reference without drive_count)
@@ -8466,6 +8565,8 @@ export interface components {
             cache_options: components["schemas"]["CacheOption"][];
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
+            /** @description sized to a stated confidence (models.confidence): the chance of meeting every case judged at the answer's drive count; null when not asked */
+            confidence?: components["schemas"]["Confidence"] | null;
             configuration: components["schemas"]["Configuration"];
             /** Drive Count */
             drive_count: number;
@@ -12803,6 +12904,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BuildingBlocksResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-confidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confidence"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */
