@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.app.reports.proposal import render
 from backend.tests.conftest import FAS3270, error_locs, phase, workload
 
 ENTRY = {**FAS3270, "drive_count": 48}
@@ -71,6 +72,24 @@ def test_size_to_90_pct_never_answers_fewer_drives_than_the_stated_inputs_need(c
     )
     assert "90%" in sized["explanation"]
     assert stated["confidence"] is None
+
+
+def test_a_saved_sizing_to_a_confidence_keeps_its_chance_in_the_report_and_the_proposal(
+    client: TestClient,
+) -> None:
+    inputs = {
+        "workloads": [workload(phases=[phase(iops=4000)])],
+        "configuration": {"array_id": "netapp-fas3270", "raid_scheme": "raid-dp"},
+        "relax": [{"case": "horizon"}],
+        "confidence_pct": 80,
+    }
+    created = client.post("/api/v1/reports", json={"name": "to 80%", "kind": "size", "inputs": inputs})
+    assert created.status_code == 201, created.text
+    snapshot = client.get(f"/api/v1/reports/{created.json()['id']}").json()
+    chance = snapshot["result"]["confidence"]
+    assert chance["target_pct"] == 80 and chance["chance_pct"] >= 80
+    html = render(snapshot, "http://example.invalid/r/1")
+    assert "Chance of meeting every target: " in html and "(sized to 80%)" in html
 
 
 @pytest.mark.parametrize(

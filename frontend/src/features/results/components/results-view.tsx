@@ -37,7 +37,7 @@ export function ResultsView({ result, sizing, workloads, configuration, packagin
   const pk = isFullConfiguration(configuration) ? configuration.packaging : packaging;
   return (
     <div className="results">
-      <Verdicts result={result} sizing={sizing} />
+      <Verdicts result={result} sizing={sizing} workloads={workloads} configuration={configuration} />
       <CalibrationNote result={result} />
       <BillSummary bill={result.bill} packaging={pk} sizingText={sizing?.explanation} />
       <UtilizationPanel result={result} />
