@@ -83,7 +83,7 @@ describe('Verdicts', () => {
     const relaxed = [{ case: 'horizon' as const, window: null }];
     const verdict = { passed: true, headline: 'Meets every target healthy; not sized for growth to the horizon.', horizon_months: null, cases: [], relaxed, notes: [] };
     const result = { ...sized.result, verdict };
-    renderWithProviders(<Verdicts result={result} sizing={sized} workloads={workloads} configuration={{ array_id: 'netapp-fas3170' }} />);
+    renderWithProviders(<Verdicts result={result} sizing={sized} workloads={workloads} configuration={sized.configuration} />);
     expect(screen.getByText(/sampling the inputs' ranges and the model's error/)).toBeInTheDocument();
     const chance = await screen.findByTestId('verdict-chance');
     expect(chance).toHaveTextContent('Chance of meeting every target: 87.4%. Meets every target in every case judged in 87.4% of 1000 samples.');
