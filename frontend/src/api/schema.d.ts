@@ -6874,6 +6874,16 @@ export interface components {
             min_width: number;
             /** Notes */
             notes?: string | null;
+            /**
+             * Recommended Max Width
+             * @description the widest group the vendor recommends building
+             */
+            recommended_max_width?: number | null;
+            /**
+             * Recommended Min Width
+             * @description the narrowest group the vendor recommends building (e.g. NetApp RAID-DP on hard disks: 12); recommend proposes only recommended widths; null: every allowed width
+             */
+            recommended_min_width?: number | null;
             scheme: components["schemas"]["RaidScheme"];
             /** Widths */
             widths?: number[] | null;
