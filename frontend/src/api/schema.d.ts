@@ -4964,6 +4964,13 @@ export interface components {
              */
             interval_s?: number | null;
             /**
+             * Latency Target
+             * @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms (a design slower than today's system does not meet it); none: no target
+             * @default observed
+             * @enum {string}
+             */
+            latency_target: "observed" | "none";
+            /**
              * Max Cells
              * @description devices x intervals kept (memory bound)
              * @default 400000
@@ -10965,6 +10972,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11060,6 +11069,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11219,6 +11230,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11376,6 +11389,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11471,6 +11486,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11686,6 +11703,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11850,6 +11869,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
