@@ -9900,6 +9900,11 @@ export interface components {
             /** Passed */
             passed: boolean;
             /**
+             * Read Latency Met
+             * @description every read latency target of the window's phases met; null: no phase states a target
+             */
+            read_latency_met?: boolean | null;
+            /**
              * Read Latency Ms
              * @description IOPS-weighted read latency [ms]; null = saturated
              */
