@@ -7323,6 +7323,11 @@ export interface components {
          * @description Workloads, filters and windows; every field but ``workloads`` is optional.
          */
         RecommendRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             constraints?: components["schemas"]["RecommendConstraints"];
             /** @description WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default */
             layout?: components["schemas"]["Layout"] | null;
