@@ -15,12 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
-from backend.app.catalog.service import CatalogStore
-from backend.app.engine.context import SizingContext
-from backend.app.engine.inputs import CatalogReference
-from models.catalog import load_calibration
+from bench.conftest import fas8040_oltp_family
 from models.confidence import confidence, size_to_confidence
 from models.configuration import Configuration
 from models.parameters import EngineParameters
@@ -36,14 +32,7 @@ Case = tuple[list[Workload], Configuration, Configuration, EngineParameters, Unc
 
 @pytest.fixture(scope="module")
 def fas8040_oltp() -> Case:
-    calibration = load_calibration(FIXTURES)
-    ctx = SizingContext(CatalogStore(FIXTURES), calibration, None)  # type: ignore[arg-type]
-    ref = CatalogReference(
-        array_id="netapp-fas8040", drive_id="hdd-10k-sas-900", raid_scheme="raid-dp", flash_cache_gb=1024
-    )
-    family = ctx.configuration(ref, ("configuration",), count="family")
-    doc = yaml.safe_load((FIXTURES / "templates" / "oltp-database.yaml").read_text())
-    workloads = [Workload.model_validate(doc["workload"])]
+    workloads, family, calibration = fas8040_oltp_family()
     sized = size(workloads, family, params=calibration.parameters).configuration
     table = load_model_error_table(FIXTURES / "calibration" / "model_error.yaml")
     band = margin_band(classify(sized, workloads), table)

@@ -162,14 +162,34 @@ def _judge(
     return _Judge(workloads, relax, params, values, names)
 
 
-def _text(chance: float, j: _Judge, samples: int) -> str:
+def _answer(
+    j: _Judge,
+    met: int,
+    samples: int,
+    seed: int,
+    u: Uncertainty,
+    drives: int | None = None,
+    target: float | None = None,
+) -> Confidence:
+    """The chance ``met / samples`` in words, with what it was judged over."""
+    chance = 100.0 * met / samples
     if not j.names:
         inputs = "no uncertain input applies to this design"
     else:
         inputs = ", ".join(UNCERTAIN_INPUTS[n] for n in j.names)
-    return (
-        f"Meets every target in every case judged in {fmt(chance)}% of {samples} samples of {inputs} "
-        f"({j.evaluated} judged by the engine, the rest by comparison with them)."
+    return Confidence(
+        chance_pct=chance,
+        samples=samples,
+        seed=seed,
+        evaluated=j.evaluated,
+        uncertainty=u,
+        inputs=[UNCERTAIN_INPUTS[n] for n in j.names],
+        drive_count=drives,
+        target_pct=target,
+        text=(
+            f"Meets every target in every case judged in {fmt(chance)}% of {samples:,} samples of {inputs} "
+            f"({j.evaluated} judged by the engine, the rest by comparison with them)."
+        ),
     )
 
 
@@ -187,16 +207,7 @@ def confidence(
     u = uncertainty or Uncertainty()
     j = _judge(workloads, configuration, u, samples, seed, relax, params)
     met, _ = j.chance(configuration, 0)
-    chance = 100.0 * met / samples
-    return Confidence(
-        chance_pct=chance,
-        samples=samples,
-        seed=seed,
-        evaluated=j.evaluated,
-        uncertainty=u,
-        inputs=[UNCERTAIN_INPUTS[n] for n in j.names],
-        text=_text(chance, j, samples),
-    )
+    return _answer(j, met, samples, seed, u)
 
 
 def size_to_confidence(
@@ -257,18 +268,8 @@ def size_to_confidence(
             else:
                 lo = mid
     drives = hi * step
-    chance = 100.0 * met(hi) / samples
-    conf = Confidence(
-        chance_pct=chance,
-        samples=samples,
-        seed=seed,
-        evaluated=j.evaluated,
-        uncertainty=u,
-        inputs=[UNCERTAIN_INPUTS[n] for n in j.names],
-        drive_count=drives,
-        target_pct=confidence_pct,
-        text=_text(chance, j, samples),
-    )
+    conf = _answer(j, met(hi), samples, seed, u, drives, confidence_pct)
+    chance = conf.chance_pct
     if drives == base.drive_count:
         note = (
             f" At {drives} drives it meets every target in {fmt(chance)}% of the samples "

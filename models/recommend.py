@@ -70,6 +70,7 @@ from models.drives import DriveKind, DriveSpec
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
 from models.fewest import fewest_passing
+from models.naming import layout_label
 from models.parameters import EngineParameters
 from models.provenance import (
     ModelError,
@@ -81,7 +82,7 @@ from models.provenance import (
     with_margins,
     without_margins,
 )
-from models.raid import RaidScheme
+from models.raid import RaidScheme, tolerated_failures
 from models.size import size
 from models.tco import RatioFlip, Tco
 from models.workload import Workload
@@ -164,6 +165,12 @@ class RecommendedConfiguration(Output):
     drive_kind: DriveKind
     raid_scheme: RaidScheme
     group_width: int
+    layout: str = Field(
+        default="", description="the layout as a person names it: 'raid-dp 16', 'erasure 4+2', '3 copies'"
+    )
+    failures_tolerated: int = Field(
+        default=0, description="drive failures one RAID group (or set of copies) survives"
+    )
     flash_cache_gb: float
     drive_count: int = Field(description="drives in RAID groups (data + parity), excl. spares")
     nodes: int | None = Field(
@@ -836,6 +843,8 @@ class _Confirmation:
             drive_kind=fam.drive.kind,
             raid_scheme=fam.layout.scheme,
             group_width=fam.layout.group_width,
+            layout=layout_label(fam.layout),
+            failures_tolerated=tolerated_failures(fam.layout),
             flash_cache_gb=fam.flash_cache_gb,
             drive_count=bill.drives,
             nodes=None if config.cluster is None else config.cluster.nodes,

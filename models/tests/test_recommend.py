@@ -457,6 +457,12 @@ def test_netapp_raid_dp_is_proposed_only_in_the_group_sizes_netapp_recommends(ca
     assert min(f.layout.group_width for f in entry) == 3
     rec = run(catalog, constraints=RecommendConstraints(array_ids=["netapp-fas8040"]))
     assert rec.configurations and all(12 <= c.group_width <= 20 for c in rec.configurations)
+    # the failures-tolerated column and the layout as a person names it: RAID-DP and RAID-TEC keep
+    # 2 and 3 parity drives per group
+    for c in rec.configurations:
+        assert c.layout == f"{c.raid_scheme.value} {c.group_width}"
+        assert c.failures_tolerated == {"raid-dp": 2, "raid-tec": 3}[c.raid_scheme.value]
+        assert c.headline.failures_tolerated == c.failures_tolerated
 
 
 def test_a_recommended_range_must_hold_the_default_width() -> None:

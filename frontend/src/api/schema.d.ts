@@ -4730,6 +4730,11 @@ export interface components {
              * @description drives to buy: drives + spares
              */
             drives_total: number;
+            /**
+             * Failures Tolerated
+             * @description drive failures every RAID group (or set of copies) survives: the fewest of any pool
+             */
+            failures_tolerated?: number | null;
             /** Passed */
             passed: boolean;
             /** Spares */
@@ -6179,6 +6184,11 @@ export interface components {
             after_raid_tb: components["schemas"]["Explained"];
             /** Drives */
             drives: number;
+            /**
+             * Failures Tolerated
+             * @description drive failures one RAID group (or set of copies) survives (models.raid.tolerated_failures)
+             */
+            failures_tolerated?: number | null;
             /** Groups */
             groups: number;
             /** @description capacity lost because groups mixing sizes use their smallest drive */
@@ -7521,6 +7531,12 @@ export interface components {
             drive_kind: components["schemas"]["DriveKind"];
             /** Drive Name */
             drive_name: string;
+            /**
+             * Failures Tolerated
+             * @description drive failures one RAID group (or set of copies) survives
+             * @default 0
+             */
+            failures_tolerated: number;
             /** Flash Cache Gb */
             flash_cache_gb: number;
             /** Group Width */
@@ -7531,6 +7547,12 @@ export interface components {
              * @description 100 x (1 - the busiest check's value / its limit): how far the nearest limit is [%]
              */
             headroom_pct: number;
+            /**
+             * Layout
+             * @description the layout as a person names it: 'raid-dp 16', 'erasure 4+2', '3 copies'
+             * @default
+             */
+            layout: string;
             /** Model */
             model: string;
             /** @description how far off predictions of this class of system have been (make validate) */
