@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.app.core.compression import GZIP_MINIMUM_BYTES
 from backend.app.core.config import Settings
 from backend.app.core.encoding import accepted_encodings
 from backend.app.core.middleware import CONTENT_SECURITY_POLICY
-from backend.app.main import GZIP_MINIMUM_BYTES, create_app
+from backend.app.main import create_app
 
 INDEX_HTML = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-1a2b.js"></script></body></html>'
 

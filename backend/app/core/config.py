@@ -24,6 +24,7 @@
 | DB_CONNECT_TIMEOUT_S | 3                           | longest wait to open a PostgreSQL connection       |
 | DB_STATEMENT_TIMEOUT_MS | 5000                     | PostgreSQL cancels a statement running longer; the client cuts the connection 1 s later |
 | DB_IDLE_IN_TRANSACTION_TIMEOUT_MS | 10000          | PostgreSQL ends a session left idle inside a transaction this long (its locks go with it) |
+| REQUEST_DEADLINE_S | 30                            | a request commits nothing this long after it arrived (503, nothing saved) |
 | DB_TCP_USER_TIMEOUT_MS | 5000                      | the kernel drops a connection whose sent data stays unacknowledged this long |
 | HEALTH_PROBE_INTERVAL_S | 1                        | ``/health`` probes the database this often; down when no probe succeeded for this + 1 s |
 | RATE_LIMITS_ENABLED | true                         | per-client limits on writes (429 + Retry-After over them) |
