@@ -307,6 +307,10 @@ def pool_load_result(
                 float(pw.be_write_iops),
                 fill=plans.fill,
                 write_costs=plans.write_costs(),
+                absorbed_writes=sum(
+                    ph.effective_iops * (1 - ph.read_pct / 100) * ph.write_overwrite_pct / 100
+                    for _, ph, _, _ in items
+                ),
             ),
         }
     )

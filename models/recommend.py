@@ -249,7 +249,9 @@ def catalog_families(
     """Every family of the catalog that passes the filters, in (array, drive, scheme, width, cache) order.
 
     RAID-DP/RAID-TEC layouts get ``wafl_full_stripe_share`` and ``wafl_scatter`` (a calibrated
-    layout age); widths the engine rejects for a scheme (odd RAID10 groups) are skipped. Unknown
+    layout age); only the widths the vendor recommends building are candidates
+    (:meth:`RaidOption.recommended_widths`); widths the engine rejects for a scheme (odd RAID10
+    groups) are skipped. Unknown
     vendors, array or drive ids raise :class:`InputError` naming the list item.
     """
     c = constraints or RecommendConstraints()
@@ -286,7 +288,7 @@ def catalog_families(
                 continue
             share = wafl_full_stripe_share if option.scheme in wafl else None
             scatter = wafl_scatter if option.scheme in wafl else 0.0
-            for width in sorted(option.widths or range(option.min_width, option.max_width + 1)):
+            for width in option.recommended_widths():  # no vendor builds a RAID-DP group of 4 disks
                 try:
                     layout = option.layout(width, share)
                 except ValueError:

@@ -39,6 +39,7 @@ from models.raid import WAFL_SCHEMES
 from models.reduction import dedupes_inline, packs_compressed
 from models.tco import Tco
 from models.verdict import Evaluations, Plan, judge, meets, plan, with_verdict
+from models.whatif.uncertainty import Confidence
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -89,9 +90,17 @@ class SizingResult(Output):
     tco: Tco | None = Field(
         default=None, description="money over time and the three-ratio table (models.tco), when priced"
     )
+    confidence: Confidence | None = Field(
+        default=None,
+        description="sized to a stated confidence (models.confidence): the chance of meeting every case "
+        "judged at the answer's drive count; null when not asked",
+    )
 
 
-def _with_count(cfg: Configuration, index: int, drives: int, flash_gb: float | None = None) -> Configuration:
+def with_drive_count(
+    cfg: Configuration, index: int, drives: int, flash_gb: float | None = None
+) -> Configuration:
+    """``cfg`` with ``drives`` in pool ``index`` (and ``flash_gb`` of flash cache, if given)."""
     pools = list(cfg.pools)
     pools[index] = pools[index].model_copy(update={"drive_count": drives})
     update: dict = {"pools": pools}
@@ -233,7 +242,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
     def run(units: int) -> _Probe:
         nonlocal evaluations
         if units not in cache:
-            cache[units] = _probe(ask, _with_count(cfg, index, units * step, flash_gb), cases)
+            cache[units] = _probe(ask, with_drive_count(cfg, index, units * step, flash_gb), cases)
             evaluations += cache[units].evaluations
         return cache[units]
 
@@ -318,7 +327,7 @@ def size(
     assert best is not None
     _, ok, drives, res, binding, reasons, gb, cfg_n = best
     pool = configuration.pools[index]
-    sized = _with_count(cfg_n, index, drives, gb)
+    sized = with_drive_count(cfg_n, index, drives, gb)
     res = evaluate(workloads, sized, params=params, degraded=degraded)  # the answer, with its cold-cache case
     total_evals += 1
     if degraded is DegradedMode.NONE:
@@ -464,7 +473,7 @@ def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
     assert cluster is not None and cluster.max_drives_per_node is not None
     drives = cluster.nodes * cluster.max_drives_per_node
     # its pass and checks are read; size() evaluates the answer again
-    got = _probe(ask, _with_count(cfg, ask.index, drives, ask.flash_gb), _cases(ask))
+    got = _probe(ask, with_drive_count(cfg, ask.index, drives, ask.flash_gb), _cases(ask))
     binding = "minimum node count" if got.passed else got.binding
     return got.passed, drives, got.result, binding, got.evaluations, [] if got.passed else got.failing, cfg
 
