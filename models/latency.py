@@ -380,16 +380,16 @@ def window_latencies_of(
     phases: list[tuple[float, float, float | None, float | None]],
 ) -> tuple[float | None, float | None, float | None]:
     """:func:`window_latencies` from each phase's (IOPS, read %, read latency, write latency)."""
-    rl_sum, r_w, rl_none = iops_weighted_sums(
-        (iops, read_pct / 100, math.inf if read_ms is None else read_ms)
-        for iops, read_pct, read_ms, _ in phases
-        if read_pct > 0
-    )
-    wl_sum, w_w, wl_none = iops_weighted_sums(
-        (iops, 1 - read_pct / 100, math.inf if write_ms is None else write_ms)
-        for iops, read_pct, _, write_ms in phases
-        if read_pct < 100
-    )
+    reads: list[tuple[float, float, Num]] = []
+    writes: list[tuple[float, float, Num]] = []
+    for iops, read_pct, read_ms, write_ms in phases:
+        rf = read_pct / 100
+        if read_pct > 0:
+            reads.append((iops, rf, math.inf if read_ms is None else read_ms))
+        if read_pct < 100:
+            writes.append((iops, 1 - rf, math.inf if write_ms is None else write_ms))
+    rl_sum, r_w, rl_none = iops_weighted_sums(reads)
+    wl_sum, w_w, wl_none = iops_weighted_sums(writes)
     read_lat = None if rl_none else (rl_sum / r_w if r_w else 0.0)
     write_lat = None if wl_none else (wl_sum / w_w if w_w else 0.0)
     tot_iops = sum(iops for iops, _, _, _ in phases)
@@ -409,15 +409,16 @@ def iops_weighted_sums(phases: Iterable[tuple[float, float, Num]]) -> tuple[Num,
     weight = 0.0
     saturated: Num = False
     for iops, share, ms in phases:
-        if isinstance(ms, np.ndarray):
-            bad = ~np.isfinite(ms)
-            saturated = saturated | bad
-            total = total + np.where(bad, 0.0, ms) * iops * share
-        elif not math.isfinite(ms):
-            saturated = True
-        else:
-            total = total + ms * iops * share
         weight += iops * share
+        if not isinstance(ms, np.ndarray):
+            if ms < math.inf:  # finite (a latency is never negative infinity); nan and inf: saturated
+                total = total + ms * iops * share
+            else:
+                saturated = True
+            continue
+        bad = ~np.isfinite(ms)
+        saturated = saturated | bad
+        total = total + np.where(bad, 0.0, ms) * iops * share
     return total, weight, saturated
 
 
