@@ -17,6 +17,7 @@ from models.drives import DriveSpec
 from models.ports import PortGroup
 from models.provenance import ConfigurationCalibration
 from models.raid import RaidLayout
+from models.rebuild import Sparing
 
 
 class SparePolicy(Frozen):
@@ -55,6 +56,12 @@ class DrivePool(Frozen):
         le=1.0,
         description="short-stroking: fraction of each drive's capacity used (outer tracks); None = all of it. "
         "Shortens seeks and divides usable capacity by the same factor",
+    )
+    sparing: Sparing | None = Field(
+        default=None,
+        description="where a failed drive is rebuilt to: a dedicated hot spare, or spare space distributed "
+        "over every drive (E-Series DDP, dRAID, PowerStore DRE, Ceph, vSAN); None = the architecture's "
+        "(distributed for scale-out and log-structured arrays, otherwise dedicated: conservative)",
     )
     planned_fill_pct: float | None = Field(
         default=None,

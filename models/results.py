@@ -52,6 +52,11 @@ class FailureResult(Output):
     unrecoverable_read_pct: Explained = Field(
         description="chance the rebuild meets an unrecoverable read error with no redundancy left [%]"
     )
+    further_failure_pct: Explained | None = Field(
+        default=None,
+        description="chance another drive holding the failed one's stripes or copies fails before the rebuild "
+        "ends [%]",
+    )
 
     @property
     def survives(self) -> bool:

@@ -3313,10 +3313,9 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
              * Ure Per Bit
-             * @description unrecoverable read errors per bit read
-             * @default 1e-15
+             * @description unrecoverable read errors per bit read; None = each drive's datasheet or class rating
              */
-            ure_per_bit: number;
+            ure_per_bit?: number | null;
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -3623,6 +3622,8 @@ export interface components {
             planned_fill_pct?: number | null;
             raid: components["schemas"]["RaidLayout"];
             spares?: components["schemas"]["SparePolicy"];
+            /** @description where a failed drive is rebuilt to: a dedicated hot spare, or spare space distributed over every drive (E-Series DDP, dRAID, PowerStore DRE, Ceph, vSAN); None = the architecture's (distributed for scale-out and log-structured arrays, otherwise dedicated: conservative) */
+            sparing?: components["schemas"]["Sparing"] | null;
         };
         /** DriveRecord */
         DriveRecord: {
@@ -3788,6 +3789,12 @@ export interface components {
          * @description Engine-wide model parameters (every one a documented argument, no hidden constants).
          */
         EngineParameters: {
+            /**
+             * Annual Failure Rate Pct
+             * @description annualized failure rate of one drive [%], for the chance of a further failure while rebuilding (conservative: above the 1.4-1.7% of Backblaze's fleet, [backblaze-drive-stats])
+             * @default 2
+             */
+            annual_failure_rate_pct: number;
             /** @description command-queuing gain per drive class (models.drives.queued_positioning_ms) */
             command_queuing?: components["schemas"]["CommandQueuingByClass"];
             /**
@@ -3821,11 +3828,16 @@ export interface components {
              */
             rebuild_min_rate_mb_s: number;
             /**
-             * Rebuild Rate Mb S
-             * @description rebuild rate on an idle group [MB/s]
-             * @default 60
+             * Rebuild Priority Pct
+             * @description largest share of each drive's time the array lets a rebuild take [%] (conservative: a low-to-medium rebuild priority; the rebuild gets at most the idle share left by the load)
+             * @default 30
              */
-            rebuild_rate_mb_s: number;
+            rebuild_priority_pct: number;
+            /**
+             * Rebuild Rate Mb S
+             * @description the array's stated rebuild rate on an idle group [MB/s of rebuilt data]; None = from the drives' sequential rates, the sparing style and the rebuild priority (models.rebuild)
+             */
+            rebuild_rate_mb_s?: number | null;
             /**
              * Stripe Run Kib
              * @description full-stripe write data per drive per positioning [KiB]
@@ -4251,6 +4263,8 @@ export interface components {
              * @description the degraded group's drives busy [%]
              */
             failed_group_utilization_pct: number;
+            /** @description chance another drive holding the failed one's stripes or copies fails before the rebuild ends [%] */
+            further_failure_pct?: components["schemas"]["Explained"] | null;
             /**
              * Rebuild Group Utilization Pct
              * @description the same while rebuilding at the minimum rate [%]
@@ -8594,6 +8608,12 @@ export interface components {
              */
             per_drives: number | null;
         };
+        /**
+         * Sparing
+         * @description Where a failed drive's data is rebuilt to.
+         * @enum {string}
+         */
+        Sparing: "dedicated" | "distributed";
         /**
          * SystemClass
          * @description Classes of system the validation tables summarize (:func:`classify`).
