@@ -433,7 +433,8 @@ def test_raid5_rebuild_reports_the_unreadable_sector_risk(hdd15k):
     assert exp.unreadable_sector_pct.value == pytest.approx(100 * (1 - math.exp(-7 * 300 * 8e9 * 1e-15)))
     assert "loses data" in exp.text
     # unstated: the drive's own rating, one per 10^16 bits for a 15K drive, as the per-window verdict
-    plain = next(m for m in degraded_modes([oltp()], cfg).modes if m.mode is DegradedMode.REBUILDING).rebuild[0]
+    modes = degraded_modes([oltp()], cfg).modes
+    plain = next(m for m in modes if m.mode is DegradedMode.REBUILDING).rebuild[0]
     assert plain.unreadable_sector_pct.value == pytest.approx(100 * (1 - math.exp(-7 * 300 * 8e9 * 1e-16)))
 
 
