@@ -53,12 +53,13 @@ Risks over the rebuild window ``T`` [h]:
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
-from models.base import InputError
+from models.numeric import is_scalar, maximum, minimum
 
 Num = Any
 """A float, or a numpy array of them (one element per candidate)."""
@@ -77,6 +78,8 @@ class Sparing(StrEnum):
 def rebuild_share(priority: Num, foreground_utilization: Num) -> Num:
     """Share of each drive's time a rebuild takes: ``s = min(pi, 1 - U)``, 0 when the foreground
     saturates the drives (floats, or arrays over candidates)."""
+    if is_scalar(priority, foreground_utilization):
+        return max(0.0, min(priority, 1.0 - foreground_utilization))
     return np.clip(np.minimum(priority, 1.0 - np.asarray(foreground_utilization, dtype=float)), 0.0, None)
 
 
@@ -91,11 +94,10 @@ def rebuild_seconds_at_full_rate(
 ) -> Num:
     """Time to rebuild one drive with the whole of every drive involved [s] (``s = 1``):
     dedicated ``C / min(r_r, r_w)``; distributed ``(k x C / r_r + C / r_w) / (N - 1)``."""
-    mb = np.asarray(capacity_gb, dtype=float) * 1000.0
+    mb = capacity_gb * 1000.0
     if sparing is Sparing.DEDICATED:
-        return mb / np.minimum(read_mb_s, write_mb_s)
-    survivors = np.maximum(np.asarray(pool_drives, dtype=float) - 1.0, 1.0)
-    return (drives_read * mb / read_mb_s + mb / write_mb_s) / survivors
+        return mb / minimum(read_mb_s, write_mb_s)
+    return (drives_read * mb / read_mb_s + mb / write_mb_s) / maximum(pool_drives - 1.0, 1.0)
 
 
 def rebuild_hours(
@@ -113,13 +115,13 @@ def rebuild_hours(
     """Rebuild duration [h]: the full-rate time (:func:`rebuild_seconds_at_full_rate`) over the
     rebuild's share ``s`` (:func:`rebuild_share`); never slower than the guaranteed rate
     ``r_min`` [MB/s of rebuilt data] allows: ``T = min(T_full / s, C / r_min)``."""
-    if np.any(np.asarray(priority) <= 0) or np.any(np.asarray(priority) > 1):
-        raise InputError("rebuild_priority_pct", "must be in (0, 100]")
     full = rebuild_seconds_at_full_rate(
         capacity_gb, read_mb_s, write_mb_s, sparing=sparing, drives_read=drives_read, pool_drives=pool_drives
     )
     share = rebuild_share(priority, foreground_utilization)
-    floor = np.asarray(capacity_gb, dtype=float) * 1000.0 / min_rate_mb_s
+    floor = capacity_gb * 1000.0 / min_rate_mb_s
+    if is_scalar(full, share, floor):
+        return min(full / share if share > 0 else math.inf, floor) / 3600.0
     with np.errstate(divide="ignore"):
         at_share = np.where(share > 0, full / np.where(share > 0, share, 1.0), np.inf)
     return np.minimum(at_share, floor) / 3600.0
@@ -128,4 +130,6 @@ def rebuild_hours(
 def further_failure_probability(drives_at_risk: Num, afr: Num, hours: Num) -> Num:
     """Chance one more of ``drives_at_risk`` drives fails within ``hours``, each failing
     independently at the annualized rate ``afr`` (0..1): ``1 - exp(-m x AFR x T / 8,766)``."""
+    if is_scalar(drives_at_risk, afr, hours):
+        return -math.expm1(-drives_at_risk * afr * hours / HOURS_PER_YEAR)
     return -np.expm1(-np.asarray(drives_at_risk, dtype=float) * afr * np.asarray(hours) / HOURS_PER_YEAR)
