@@ -384,7 +384,7 @@ class RowDetail:
     passed: BoolArray
     dedicated_parity: BoolArray  # rows whose layout has parity drives (RAID-DP/TEC)
     dwpd: FloatArray  # [window, row] drive writes per day the window needs (flash endurance)
-    rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (no check)
+    rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (wear: no check)
     network_pct: FloatArray  # [window, row] cluster-network links busy; nan where not scale-out
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
@@ -402,9 +402,6 @@ class RowDetail:
         for wi in range(len(self.windows)):
             worst = np.maximum(worst, ratio(self.drive_pct[wi], self.drive_limit_pct))
             worst = np.maximum(worst, ratio(self.parity_pct[wi], self.drive_limit_pct))
-            worst = np.maximum(
-                worst, np.where(np.isnan(self.rated_dwpd), 0.0, ratio(self.dwpd[wi], self.rated_dwpd))
-            )
             if not front_end:
                 continue
             worst = np.maximum(worst, ratio(self.controller_pct[wi], self.controller_limit_pct))
@@ -431,16 +428,6 @@ class RowDetail:
                         float(self.parity_pct[wi, j]),
                         self.drive_limit_pct,
                         "%",
-                    )
-                )
-            if not math.isnan(self.rated_dwpd[j]):
-                out.append(
-                    RowCheck(
-                        f"endurance:{POOL}",
-                        window,
-                        float(self.dwpd[wi, j]),
-                        float(self.rated_dwpd[j]),
-                        "DWPD",
                     )
                 )
             out.append(
@@ -1501,8 +1488,6 @@ class BatchModel:
             u, u_par, phases, _, dwpd = self._latencies(wi, at, every=False)
             seg = at.seg
             keep = within_array(100 * u, lim) & within_array(100 * u_par, lim)
-            rated = at.gathered("rated_dwpd", self.seg_rated_dwpd)
-            keep &= np.isnan(rated) | within_array(dwpd, rated)
             net = self._network_pct(wi, at.rows, seg)
             keep &= np.isnan(net) | within_array(net, self.headroom.port_max_pct)
             for i, read_ms in phases.items():
@@ -1755,7 +1740,6 @@ class BatchModel:
         passed = self._capacity_ok(rows, fam_ix, usable_tb)
         passed &= np.all(within_array(drive, hr.drive_max_pct), axis=0)
         passed &= np.all(within_array(parity, hr.drive_max_pct), axis=0)
-        passed &= np.isnan(rated) | np.all(within_array(wear, rated), axis=0)
         passed &= np.all(within_array(ctrl, ctrl_limit), axis=0)
         passed &= np.all(np.isnan(fo) | within_array(fo, hr.failover_max_pct), axis=0)
         passed &= np.all(within_array(port, hr.port_max_pct), axis=0)

@@ -64,6 +64,7 @@ from models.controller import (
     cpu_seconds_per_second,
     utilization_text,
 )
+from models.drives import DEFAULT_WARRANTY_YEARS
 from models.explain import Explained, clear_formatted, explained, figures_only, fmt, number
 from models.latency import (
     DrivePath,
@@ -325,6 +326,7 @@ def evaluate(
     else:
         bottleneck = f"{worst.bottleneck} ({worst.window})" if worst else "capacity"
     warnings.extend(_ure_warnings(windows, p))
+    warnings.extend(_wear_warnings(windows, cfg, workloads))
     for w in workloads:
         for ph in w.phases:
             ws = w.working_set_for(ph)
@@ -710,7 +712,8 @@ def _pools(
 ) -> tuple[list[PoolFigures], dict[str, DrivePath]]:
     """Every pool's figures in the window (:func:`models.pool.pool_figures`, with the back-end
     formula's ``terms``) and its miss path for the phases' latency; appends the drive,
-    parity-drive, endurance and degraded-group checks."""
+    parity-drive and degraded-group checks (flash wear is a lifetime budget, no check:
+    :func:`_wear_warnings`)."""
     cfg, p = setup.cfg, setup.p
     footprint = dict(setup.footprint_gb)
     if tiering is not None:
@@ -745,17 +748,6 @@ def _pools(
         if par is not None:
             checks.append(
                 Limit(f"parity drives:{pool.name}", par, limit, "%", busy_words("parity drives", of))
-            )
-        rated = pool.drive.endurance_dwpd
-        if rated is not None:
-            checks.append(
-                Limit(
-                    f"endurance:{pool.name}",
-                    f.drive_writes_per_day,
-                    rated,
-                    "DWPD",
-                    busy_words("endurance", of),
-                )
             )
         if f.degraded_utilization is not None:
             checks.append(
@@ -1008,6 +1000,34 @@ def _ure_warnings(windows: list[WindowResult], p: EngineParameters) -> list[str]
                     "use double parity or smaller drives"
                 )
     return list(out.values())
+
+
+def _wear_warnings(windows: list[WindowResult], cfg: Configuration, workloads: list[Workload]) -> list[str]:
+    """Pools whose flash wears out, at the write rate of their heaviest window sustained all day,
+    before the longer of the planning horizon and the drive's warranty. Wear is a lifetime budget
+    (:func:`models.pool.endurance_result`, years to wear-out), never a throughput limit: it fails
+    no window and binds no load."""
+    horizon = max((w.horizon_years for w in workloads), default=0.0)
+    drives = {pl.name: pl.drive for pl in cfg.pools}
+    out: dict[str, tuple[float, str]] = {}
+    for w in windows:
+        for pl in w.pools:
+            e = pl.endurance
+            years = None if e is None else e.years_to_wear_out.value
+            drive = drives.get(pl.pool)
+            if years is None or drive is None:
+                continue
+            warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS
+            budget = max(horizon, warranty)
+            if years < budget and (pl.pool not in out or years < out[pl.pool][0]):
+                out[pl.pool] = (
+                    years,
+                    f"{pl.pool}: flash wear at {w.window}'s write rate, sustained all day, uses up the drives' "
+                    f"rated writes in {fmt(years)} years, under the {fmt(budget)}-year "
+                    + ("planning horizon" if horizon > warranty else "warranty")
+                    + ": choose drives rated for more writes per day, or more of them",
+                )
+    return [text for _, text in out.values()]
 
 
 def _verdict(window: str, checks: list[Check]) -> tuple[bool, str, str]:
