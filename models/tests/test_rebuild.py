@@ -190,3 +190,10 @@ def test_through_the_engine_faster_drives_rebuild_sooner_and_load_slows_them(med
 
     assert hours(fast_drive, 100) <= hours(slow_drive, 100)
     assert hours(slow_drive, 100) <= hours(slow_drive, 400)
+
+
+def test_a_distributed_rebuild_over_90_drives_of_8_plus_2_is_89_over_9_times_faster():
+    # dedicated: C / r; distributed: (8 C / r + C / r) / 89 = 9 C / (89 r): ratio 89 / 9 = 9.89, the
+    # OpenZFS dRAID guide's N / (D + P) = 9 for the same pool (fixtures/validation/rebuild_times.yaml)
+    kw = {"capacity_gb": 16000, "read_mb_s": 209, "write_mb_s": 209, "drives_read": 8, "pool_drives": 90}
+    assert _hours(**kw) / _hours(sparing=Sparing.DISTRIBUTED, **kw) == pytest.approx(89 / 9)
