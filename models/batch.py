@@ -57,6 +57,7 @@ from models.architecture import (
 from models.base import InputError
 from models.bill import enclosure_cost_usd, enclosure_power_w, enclosure_rack_units, shelves_needed
 from models.buildable import hosts_needed
+from models.cache import flash_cache_devices, flash_cache_utilization
 from models.cache_share import cache_shares_gb
 from models.capacity import hot_spares, physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
@@ -1178,7 +1179,9 @@ class BatchModel:
             mb_s = self.window_mb_s[wi]
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
-            st.ok.append(within(100 * u_port, cfg.headroom.port_max_pct))
+            st.ok.append(
+                within(100 * u_port, cfg.headroom.port_max_pct) and self._flash_ok(cfg, members, hits[wi])
+            )
             front = FrontEnd(
                 r_ctrl_ms=0.0,
                 port_utilization=u_port,
@@ -1191,6 +1194,24 @@ class BatchModel:
                 [math.inf if (f := front.time_ms(m.mean_kib)[0]) is None else f for m in members]
             )
         return st
+
+    @staticmethod
+    def _flash_ok(cfg: Configuration, members: Sequence[Any], hits: list[tuple[float, float]]) -> bool:
+        """The flash cache's devices within the drive headroom, as :func:`models.evaluate.evaluate`
+        checks them (:func:`models.cache.flash_cache_utilization`; no flash cache: True)."""
+        c = cfg.cache
+        devices = flash_cache_devices(c.flash_cache_gb, c.flash_device_gb)
+        if devices == 0:
+            return True
+        served = [
+            (
+                m.phase.effective_iops * m.phase.read_pct / 100 * m.phase.random_pct / 100 * hf,
+                m.phase.mean_size_kib,
+            )
+            for m, (_, hf) in zip(members, hits, strict=True)
+        ]
+        u = flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
+        return within(100 * u, cfg.headroom.drive_max_pct)
 
     def _bus_ok(self, work: Work) -> BoolArray:
         """Per segment: the back-end bus within the port headroom where the controller states one

@@ -10,6 +10,7 @@ capacity                           fill of the usable capacity         ``capacit
 drives[:pool]                      busiest drive role's utilization    ``drive_max_pct``                    %
 drives:pool:degraded group         degraded group, rebuild I/O added   100 %                                %
 parity drives[:pool]               dedicated parity drives busy        ``drive_max_pct``                    %
+flash cache                        flash cache devices busy            ``drive_max_pct``                    %
 controllers                        controller CPU utilization          ``controller_limit_pct(ha_mode)``    %
 controllers (one failed)           the survivors' CPU utilization      ``failover_max_pct``                 %
 controllers after failover         CPU after one controller fails      ``failover_max_pct``                 %
@@ -121,6 +122,17 @@ CHECKS: dict[str, CheckKind] = {
             "parity drives {value} busy (limit {limit})",
             "the parity drives",
             "the parity drives of {detail}",
+        ),
+        CheckKind(
+            "flash cache",
+            "flash_cache_utilization_pct",
+            "drive_max_pct",
+            "%",
+            "every window, configurations with a flash read cache",
+            "flash cache devices busy",
+            "flash cache devices {value} busy (limit {limit})",
+            "the flash cache devices",
+            "the flash cache devices",
         ),
         CheckKind(
             "controllers",

@@ -94,6 +94,23 @@ class CacheConfig(Frozen):
     flash_cache_gb: NonNegFloat = Field(default=0.0, description="flash read cache, whole system [GB]")
     flash_kind: FlashCacheKind = FlashCacheKind.FLASH_CACHE
     flash_hit_ms: PositiveFloat = Field(default=1.0, description="read served from the flash cache [ms]")
+    flash_device_gb: PositiveFloat = Field(
+        default=1024.0,
+        le=100000.0,
+        description="one flash cache device (module or SSD) [GB]; the cache is ceil(size / this) devices "
+        "(conservative default: the largest NetApp Flash Cache module, so the fewest devices)",
+    )
+    flash_device_read_iops: PositiveFloat = Field(
+        default=50000.0,
+        le=1e8,
+        description="4 KiB random reads one flash cache device serves per second (estimate: a SAS SSD of "
+        "the flash-cache generation; state the module's rating when known)",
+    )
+    flash_device_read_mb_s: PositiveFloat = Field(
+        default=500.0,
+        le=1e6,
+        description="read bandwidth of one flash cache device [MB/s] (estimate, as above)",
+    )
     dedupe_aware: bool = Field(default=False, description="the flash cache holds deduplicated blocks")
     dram_dedupe_aware: bool = Field(default=False, description="the DRAM cache holds deduplicated blocks")
     exclusive: bool = Field(

@@ -49,6 +49,7 @@ from models.architecture import (
 from models.base import InputError, validator_of
 from models.bill import bill_of_materials
 from models.buildable import check_buildable
+from models.cache import flash_cache_devices, flash_cache_utilization
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
 from models.checks import busy_words
@@ -395,6 +396,7 @@ class _Figures(NamedTuple):
     u_ctrl: float
     u_fo: float | None
     bus: tuple[float, float, float] | None  # (back-end MB/s, bus capacity MB/s, U %)
+    flash: tuple[float, int, float] | None  # (flash hits/s, devices, U %): :func:`_flash_cache`
     mb_s: float
     cross_mb_s: float
     u_port: float
@@ -436,6 +438,7 @@ def _figures(
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
     bus = _backend_bus(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
+    flash = _flash_cache(members, hits, setup.flash_total, cfg, checks)
     cpu_s = cpu_seconds_per_second(cload, ctrl)  # the utilizations and the CPU response share it
     u_ctrl, u_fo = _controllers(cload, setup, checks, cpu_s)
     cross = cross_node_mb_s(cfg, backend_mb_s) if setup.shares_ports else 0.0
@@ -485,6 +488,7 @@ def _figures(
         u_ctrl,
         u_fo,
         bus,
+        flash,
         mb_s,
         cross,
         u_port,
@@ -511,6 +515,7 @@ class _Served(NamedTuple):
     port_exp: Explained
     net_exp: Explained | None
     bus: Explained | None
+    flash: Explained | None
     phases: list[PhaseResult]
     read_lat: float | None
     write_lat: float | None
@@ -573,6 +578,7 @@ def _serve(
         _ports_explained(f.mb_s, f.cross_mb_s, f.u_port, cfg),
         f.net_exp,
         None if f.bus is None else _backend_bus_explained(*f.bus, ctrl, setup.serving),
+        None if f.flash is None else _flash_cache_explained(*f.flash, cfg),
         phases,
         f.read_lat,
         f.write_lat,
@@ -625,6 +631,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             "tiering": tiering,
             "write_burst_s": burst,
             "backend_bus_utilization_pct": warm.bus,
+            "flash_cache_utilization_pct": warm.flash,
             "failure_verdict": None,  # with every window's rebuild known (_with_failure_verdicts)
             "cold_cache": cold,
         }
@@ -880,6 +887,45 @@ def _backend_bus(
     u = backend_bus_pct(mb_s, ctrl.backend_mb_s, serving)
     checks.append(Limit("back-end bus", u, limit_pct, "%", busy_words("back-end bus")))
     return mb_s, cap, u
+
+
+def _flash_cache(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    flash_gb: float,
+    cfg: Configuration,
+    checks: list[Limit],
+) -> tuple[float, int, float] | None:
+    """The flash cache's devices busy with the random reads it serves (:func:`models.cache.flash_cache_utilization`),
+    checked against the drive headroom (a cache device is a drive): (hits/s, devices, U %). None
+    without a flash cache."""
+    c = cfg.cache
+    devices = flash_cache_devices(flash_gb, c.flash_device_gb)
+    if devices == 0:
+        return None
+    served = [
+        (ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * hf, ph.mean_size_kib)
+        for (_, ph), (_, hf) in zip(members, hits, strict=True)
+    ]
+    u = 100.0 * flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
+    checks.append(Limit("flash cache", u, cfg.headroom.drive_max_pct, "%", busy_words("flash cache")))
+    return sum(n for n, _ in served), devices, u
+
+
+def _flash_cache_explained(hits_per_s: float, devices: int, u: float, cfg: Configuration) -> Explained:
+    """The explanation of :func:`_flash_cache`'s utilization."""
+    c = cfg.cache
+    return explained(
+        u,
+        "%",
+        "U_flash = sum(flash hits/s x max(1000 / IOPS_4k, KiB x 1.024 / MB/s)) / (1000 x devices)",
+        f"U_flash = {fmt(hits_per_s)} flash hits/s on {devices} device(s) of {fmt(c.flash_device_gb)} GB "
+        f"({fmt(c.flash_device_read_iops)} 4K reads/s, {fmt(c.flash_device_read_mb_s)} MB/s each) = {fmt(u)}% busy",
+        flash_hits_per_s=hits_per_s,
+        devices=devices,
+        device_read_iops=c.flash_device_read_iops,
+        device_read_mb_s=c.flash_device_read_mb_s,
+    )
 
 
 def _backend_bus_explained(

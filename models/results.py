@@ -221,6 +221,10 @@ class WindowResult(Output):
     backend_bus_utilization_pct: Explained | None = Field(
         default=None, description="controllers' back-end buses busy, where the controller states one [%]"
     )
+    flash_cache_utilization_pct: Explained | None = Field(
+        default=None,
+        description="the flash cache's devices busy with the reads it serves [%]; null without a flash cache",
+    )
     write_burst_s: Explained | None = Field(
         default=None,
         description="how long the NVRAM absorbs a burst of twice this window's writes before back-pressure "

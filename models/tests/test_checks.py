@@ -68,6 +68,7 @@ def test_every_check_evaluate_names_has_a_row_and_a_unit() -> None:
         ("drives:p", "%"),
         ("drives:p:degraded group", "%"),
         ("parity drives:p", "%"),
+        ("flash cache", "%"),
         ("controllers", "%"),
         ("controllers (one failed)", "%"),
         ("controllers after failover", "%"),
@@ -78,7 +79,7 @@ def test_every_check_evaluate_names_has_a_row_and_a_unit() -> None:
     ]:
         kind, _ = kind_of(name)
         assert kind is not None and kind.unit == unit, name
-    assert len(CHECKS) == 11
+    assert len(CHECKS) == 12
     # flash wear is a lifetime budget (years to wear-out), never a check
     assert kind_of("endurance:p")[0] is None
 

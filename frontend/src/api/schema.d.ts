@@ -1752,6 +1752,24 @@ export interface components {
              */
             flash_cache_gb: number;
             /**
+             * Flash Device Gb
+             * @description one flash cache device (module or SSD) [GB]; the cache is ceil(size / this) devices (conservative default: the largest NetApp Flash Cache module, so the fewest devices)
+             * @default 1024
+             */
+            flash_device_gb: number;
+            /**
+             * Flash Device Read Iops
+             * @description 4 KiB random reads one flash cache device serves per second (estimate: a SAS SSD of the flash-cache generation; state the module's rating when known)
+             * @default 50000
+             */
+            flash_device_read_iops: number;
+            /**
+             * Flash Device Read Mb S
+             * @description read bandwidth of one flash cache device [MB/s] (estimate, as above)
+             * @default 500
+             */
+            flash_device_read_mb_s: number;
+            /**
              * Flash Hit Ms
              * @description read served from the flash cache [ms]
              * @default 1
@@ -9851,6 +9869,8 @@ export interface components {
              * @description whether every pool keeps up with a drive failed and while it rebuilds
              */
             failure_verdict?: string | null;
+            /** @description the flash cache's devices busy with the reads it serves [%]; null without a flash cache */
+            flash_cache_utilization_pct?: components["schemas"]["Explained"] | null;
             /** Frontend Iops */
             frontend_iops: number;
             /** Frontend Mb S */
