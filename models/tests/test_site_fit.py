@@ -48,6 +48,7 @@ def _as_the_model_predicts(
     for wl in workloads:
         r = rows[wl.name]
         ph = wl.phases[0]
+        assert ph.observed is not None
         seen = ph.observed.model_copy(
             update={
                 "read_latency_ms": r.predicted_read_latency_ms.value,
@@ -102,9 +103,8 @@ def test_the_fitted_controller_is_a_site_fit_with_scaled_costs(site: Configurati
     fit = fit_site(seen, site, fitted_on=DAY)
     ctrl = fit.controller
     assert ctrl.calibration is not None and ctrl.calibration.status is CalibrationStatus.FITTED_SITE
-    assert (
-        "2026-11-28" in ctrl.calibration.note and "6 host latencies in 3 window(s)" in ctrl.calibration.note
-    )
+    note = ctrl.calibration.note or ""
+    assert "2026-11-28" in note and "6 host latencies in 3 window(s)" in note
     # make_config's controller costs 20 / 60 / 80 us (read hit / miss / write) x f
     assert ctrl.cpu_us_read_miss == pytest.approx(60.0 * fit.cost_factor, rel=1e-3)
     assert ctrl.cpu_us_write == pytest.approx(80.0 * fit.cost_factor, rel=1e-3)
