@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.configuration import Architecture, Configuration, DrivePool, WriteArchitecture
+from models.configuration import Architecture, Configuration, DrivePool, WalPlacement, WriteArchitecture
 from models.controller import HaMode
 from models.drives import Num
 from models.explain import Explained, explained, fmt
@@ -84,6 +84,18 @@ def sparing_of(pool: DrivePool, architecture: Architecture | None) -> Sparing:
     ):
         return Sparing.DISTRIBUTED
     return Sparing.DEDICATED
+
+
+def wal_placement(cfg: Configuration) -> WalPlacement:
+    """Where ``cfg`` logs a write before acknowledging it: the architecture's stated
+    :class:`~models.configuration.WalPlacement`, else the data drive for replicated scale-out
+    (software-defined nodes without a stated WAL device: conservative), else the controllers' NVRAM."""
+    arch = cfg.architecture
+    if arch is not None and arch.wal is not None:
+        return arch.wal
+    if arch is not None and arch.write_architecture is WriteArchitecture.REPLICATED_SCALE_OUT:
+        return WalPlacement.DATA_DRIVE
+    return WalPlacement.NVRAM
 
 
 def remote_copies(architecture: Architecture | None) -> int:

@@ -11,7 +11,7 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from models.base import Frozen, NonNegFloat, Pct, PositiveFloat
+from models.base import Frozen, InputError, NonNegFloat, Pct, PositiveFloat
 from models.controller import ControllerSpec, HaMode
 from models.drives import DriveSpec
 from models.ports import PortGroup
@@ -180,6 +180,14 @@ class WriteArchitecture(StrEnum):
     REPLICATED_SCALE_OUT = "replicated_scale_out"  # whole copies on different nodes (SolidFire, Ceph, vSAN)
 
 
+class WalPlacement(StrEnum):
+    """Where a write is logged before it is acknowledged (the journal, WAL or intent log)."""
+
+    NVRAM = "nvram"  # battery- or flash-backed controller memory (mirrored to the partner)
+    FLASH = "flash"  # a separate flash device per node (Ceph WAL/DB on NVMe, ZFS SLOG, vSAN cache tier)
+    DATA_DRIVE = "data_drive"  # on the drive that holds the data (Ceph BlueStore without a WAL device)
+
+
 class ReductionMode(StrEnum):
     """When an array deduplicates or compresses: before the data reaches the drives, later, or both."""
 
@@ -202,6 +210,11 @@ class Architecture(Frozen):
         default=False,
         description="an erasure-coded read within one chunk still reads every data chunk of its stripe "
         "from its node (Ceph before partial reads); counts on a scale-out cluster's CPUs",
+    )
+    wal: WalPlacement | None = Field(
+        default=None,
+        description="where writes are logged before the acknowledgement; None = the architecture's "
+        "(replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM)",
     )
     dedupe: ReductionMode = ReductionMode.NONE
     compression: ReductionMode = ReductionMode.NONE
@@ -326,6 +339,12 @@ class Configuration(Frozen):
             missing = [t for t in self.tiering.tiers if t not in names]
             if missing:
                 raise ValueError(f"tiering names unknown pools: {', '.join(missing)}")
+        arch = self.architecture
+        if arch is not None and arch.wal is WalPlacement.NVRAM and self.controller.nvram_mb <= 0:
+            raise InputError(
+                "architecture.wal",
+                "nvram: the controller has no NVRAM (nvram_mb 0); state flash or data_drive",
+            )
         return self
 
     def pool(self, name: str | None) -> DrivePool:

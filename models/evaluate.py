@@ -44,6 +44,7 @@ from models.architecture import (
     node_stripes,
     remote_copies,
     shares_ports,
+    wal_placement,
     written_pool,
 )
 from models.base import InputError, validator_of
@@ -53,7 +54,7 @@ from models.cache import flash_cache_devices, flash_cache_utilization
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
 from models.checks import busy_words
-from models.configuration import Configuration, DrivePool
+from models.configuration import Configuration, DrivePool, WalPlacement
 from models.controller import (
     ControllerLoad,
     ControllerSpec,
@@ -207,6 +208,7 @@ class _Setup:
         # what every pass over a window asks of the configuration alone, worked out once
         self.remote_copies = remote_copies(cfg.architecture)
         self.full_stripe_reads = full_stripe_reads(cfg)
+        self.wal_on_drive = wal_placement(cfg) is WalPlacement.DATA_DRIVE
         self.shares_ports = shares_ports(cfg)
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)
@@ -463,6 +465,7 @@ def _figures(
         host_overhead_ms=p.host_overhead_ms,
         cache_hit_ms=ctrl.cache_hit_ms,
         write_ack_ms=ctrl.write_ack_ms,
+        wal_on_drive=setup.wal_on_drive,
     )
     qs = (0.95, 0.99) if explain else (0.99,)
     phases = [

@@ -1069,6 +1069,8 @@ export interface components {
              * @default false
              */
             ec_read_full_stripe: boolean;
+            /** @description where writes are logged before the acknowledgement; None = the architecture's (replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM) */
+            wal?: components["schemas"]["WalPlacement"] | null;
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
         };
@@ -9574,6 +9576,12 @@ export interface components {
              */
             span_gb: number;
         };
+        /**
+         * WalPlacement
+         * @description Where a write is logged before it is acknowledged (the journal, WAL or intent log).
+         * @enum {string}
+         */
+        WalPlacement: "nvram" | "flash" | "data_drive";
         /** WindowBand */
         WindowBand: {
             headroom_used_pct: components["schemas"]["Band"];
