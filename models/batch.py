@@ -57,7 +57,7 @@ from models.architecture import (
 from models.base import InputError
 from models.bill import enclosure_cost_usd, enclosure_power_w, enclosure_rack_units, shelves_needed
 from models.buildable import hosts_needed
-from models.cache import flash_cache_devices, flash_cache_utilization
+from models.cache import flash_cache_devices, flash_cache_utilization, flash_reads_served
 from models.cache_share import cache_shares_gb
 from models.capacity import hot_spares, physical_needed_tb
 from models.catalog import ArrayModel, build_configuration
@@ -1203,13 +1203,7 @@ class BatchModel:
         devices = flash_cache_devices(c.flash_cache_gb, c.flash_device_gb)
         if devices == 0:
             return True
-        served = [
-            (
-                m.phase.effective_iops * m.phase.read_pct / 100 * m.phase.random_pct / 100 * hf,
-                m.phase.mean_size_kib,
-            )
-            for m, (_, hf) in zip(members, hits, strict=True)
-        ]
+        served = flash_reads_served([m.phase for m in members], [hf for _, hf in hits])
         u = flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
         return within(100 * u, cfg.headroom.drive_max_pct)
 

@@ -48,7 +48,7 @@ from scipy.special import exprel
 
 from models.base import Frozen, InputError, NonNegFloat, Output
 from models.units import GB, KIB
-from models.workload import Skew
+from models.workload import Phase, Skew
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -544,6 +544,17 @@ def flash_hit_service_ms(size_kib: float, device_read_iops: float, device_read_m
     return max(1000.0 / device_read_iops, size_kib * KIB / 1e6 / device_read_mb_s * 1000.0)
 
 
+def flash_reads_served(
+    phases: Sequence[Phase], flash_hit_ratios: Sequence[float]
+) -> list[tuple[float, float]]:
+    """(flash hits per second, KiB each) of each phase: its random reads x its flash hit ratio
+    (the share of random reads the flash level serves, as the controller load counts them)."""
+    return [
+        (ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * hf, ph.mean_size_kib)
+        for ph, hf in zip(phases, flash_hit_ratios, strict=True)
+    ]
+
+
 def flash_cache_utilization(
     hits: Sequence[tuple[float, float]], devices: int, device_read_iops: float, device_read_mb_s: float
 ) -> float:
@@ -770,6 +781,7 @@ __all__ = [
     "flash_cache_utilization",
     "flash_cacheable_read_fraction",
     "flash_hit_service_ms",
+    "flash_reads_served",
     "hit_ratio_curve",
     "level_hit_ratios",
     "uniform_hit_ratio",

@@ -50,7 +50,7 @@ from models.architecture import (
 from models.base import InputError, validator_of
 from models.bill import bill_of_materials
 from models.buildable import check_buildable
-from models.cache import flash_cache_devices, flash_cache_utilization
+from models.cache import flash_cache_devices, flash_cache_utilization, flash_reads_served
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
 from models.checks import busy_words
@@ -906,10 +906,7 @@ def _flash_cache(
     devices = flash_cache_devices(flash_gb, c.flash_device_gb)
     if devices == 0:
         return None
-    served = [
-        (ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * hf, ph.mean_size_kib)
-        for (_, ph), (_, hf) in zip(members, hits, strict=True)
-    ]
+    served = flash_reads_served([ph for _, ph in members], [hf for _, hf in hits])
     u = 100.0 * flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
     checks.append(Limit("flash cache", u, cfg.headroom.drive_max_pct, "%", busy_words("flash cache")))
     return sum(n for n, _ in served), devices, u

@@ -9,6 +9,7 @@ from models.cache import flash_cache_devices, flash_cache_utilization, flash_hit
 from models.configuration import CacheConfig
 from models.evaluate import evaluate
 from models.tests.conftest import make_config, oltp
+from models.tests.test_rebuild import NLSAS_18000
 
 
 def test_a_flash_cache_is_built_of_whole_devices():
@@ -72,23 +73,11 @@ def test_a_cache_never_serves_more_than_its_devices_can(hits, devices, iops, mb_
 
 @settings(max_examples=15, deadline=None)
 @given(st.floats(1_000, 2_000_000))
-def test_a_window_that_passes_never_has_its_flash_cache_past_its_devices(hdd15k_iops):
-    from models.drives import DriveSpec
-
-    hdd = DriveSpec(
-        id="h",
-        name="h",
-        kind="hdd",
-        capacity_gb=300,
-        rpm=15000,
-        avg_read_seek_ms=3.5,
-        avg_write_seek_ms=4.0,
-        track_to_track_ms=0.2,
-        media_rate_mb_s=100,
-        overhead_ms=0.2,
+def test_a_window_that_passes_never_has_its_flash_cache_past_its_devices(iops):
+    cfg = make_config(NLSAS_18000, "raid-dp", 16, 96).model_copy(
+        update={"cache": CacheConfig(flash_cache_gb=3200)}
     )
-    cfg = make_config(hdd, "raid-dp", 16, 96).model_copy(update={"cache": CacheConfig(flash_cache_gb=3200)})
-    w = evaluate([oltp(iops=hdd15k_iops, read_pct=100, ws_gb=500, capacity_tb=5)], cfg).windows[0]
+    w = evaluate([oltp(iops=iops, read_pct=100, ws_gb=500, capacity_tb=5)], cfg).windows[0]
     fc = w.flash_cache_utilization_pct
     assert fc is not None and fc.value is not None
     if w.passed:
