@@ -387,6 +387,7 @@ class RowDetail:
     dwpd: FloatArray  # [window, row] drive writes per day the window needs (flash endurance)
     rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (wear: no check)
     network_pct: FloatArray  # [window, row] cluster-network links busy; nan where not scale-out
+    flash_pct: FloatArray  # [window, row] flash cache devices busy; nan without a flash cache
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
         """The busiest check of each row as a share of its limit (1 = at the limit; inf if saturated);
@@ -409,6 +410,7 @@ class RowDetail:
             worst = np.maximum(worst, ratio(self.failover_pct[wi], self.failover_limit_pct))
             worst = np.maximum(worst, ratio(self.port_pct[wi], self.port_limit_pct))
             worst = np.maximum(worst, ratio(self.network_pct[wi], self.port_limit_pct))
+            worst = np.maximum(worst, ratio(self.flash_pct[wi], self.drive_limit_pct))
         if latency:
             for t, (_, _, target) in enumerate(self.targets):
                 worst = np.maximum(worst, ratio(self.phase_latency_ms[t], target))
@@ -451,6 +453,10 @@ class RowDetail:
                     )
                 )
             out.append(RowCheck("ports", window, float(self.port_pct[wi, j]), self.port_limit_pct, "%"))
+            if not math.isnan(self.flash_pct[wi, j]):
+                out.append(
+                    RowCheck("flash cache", window, float(self.flash_pct[wi, j]), self.drive_limit_pct, "%")
+                )
             if not math.isnan(self.network_pct[wi, j]):
                 out.append(
                     RowCheck(
@@ -532,6 +538,7 @@ class _State:
     loads: list[ControllerLoad]  # [window] front-end controller load (no back-end I/Os)
     controller_limit: float
     port_pct: list[float]
+    flash_pct: list[float]  # [window] flash cache devices busy; nan without a flash cache
     port_ms: list[list[float]]  # [window][member] port response + host time; inf when ports saturate
     ok: list[bool]  # per window: ports within their limit
 
@@ -1139,6 +1146,7 @@ class BatchModel:
         self.st_ok = np.asarray([all(st.ok) for st in sts], dtype=bool).reshape(ns)
         self.st_ctrl_limit = np.asarray([st.controller_limit for st in sts], dtype=np.float64)
         self.st_port = np.asarray([st.port_pct for st in sts], dtype=np.float64).reshape(ns, nw)
+        self.st_flash = np.asarray([st.flash_pct for st in sts], dtype=np.float64).reshape(ns, nw)
         # cluster network (models.architecture.cluster_network): nodes and link rate; nan: no check
         net = [
             (st.config.cluster.nodes, st.config.controller.cluster_network_mb_s)
@@ -1162,6 +1170,7 @@ class BatchModel:
             loads=[],
             controller_limit=cfg.headroom.controller_limit_pct(ctrl.ha_mode),
             port_pct=[],
+            flash_pct=[],
             port_ms=[],
             ok=[],
         )
@@ -1179,8 +1188,11 @@ class BatchModel:
             mb_s = self.window_mb_s[wi]
             u_port = port_utilization(mb_s, cfg.ports)
             st.port_pct.append(100 * u_port)
+            flash = self._flash_pct(cfg, members, hits[wi])
+            st.flash_pct.append(flash)
             st.ok.append(
-                within(100 * u_port, cfg.headroom.port_max_pct) and self._flash_ok(cfg, members, hits[wi])
+                within(100 * u_port, cfg.headroom.port_max_pct)
+                and (math.isnan(flash) or within(flash, cfg.headroom.drive_max_pct))
             )
             front = FrontEnd(
                 r_ctrl_ms=0.0,
@@ -1196,16 +1208,17 @@ class BatchModel:
         return st
 
     @staticmethod
-    def _flash_ok(cfg: Configuration, members: Sequence[Any], hits: list[tuple[float, float]]) -> bool:
-        """The flash cache's devices within the drive headroom, as :func:`models.evaluate.evaluate`
-        checks them (:func:`models.cache.flash_cache_utilization`; no flash cache: True)."""
+    def _flash_pct(cfg: Configuration, members: Sequence[Any], hits: list[tuple[float, float]]) -> float:
+        """The flash cache's devices busy [%], as :func:`models.evaluate.evaluate` checks them
+        against the drive headroom (:func:`models.cache.flash_cache_utilization`; nan without one)."""
         c = cfg.cache
         devices = flash_cache_devices(c.flash_cache_gb, c.flash_device_gb)
         if devices == 0:
-            return True
+            return math.nan
         served = flash_reads_served([m.phase for m in members], [hf for _, hf in hits])
-        u = flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
-        return within(100 * u, cfg.headroom.drive_max_pct)
+        return 100 * flash_cache_utilization(
+            served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s
+        )
 
     def _bus_ok(self, work: Work) -> BoolArray:
         """Per segment: the back-end bus within the port headroom where the controller states one
@@ -1791,6 +1804,7 @@ class BatchModel:
             dwpd=wear,
             rated_dwpd=rated,
             network_pct=network,
+            flash_pct=self.st_flash[state].T,
         )
 
 
