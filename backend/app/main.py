@@ -21,8 +21,9 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from backend.app.api.main import API_ROUTERS
 from backend.app.catalog.service import CatalogStore
-from backend.app.core import openapi_document
+from backend.app.core import deadline, openapi_document
 from backend.app.core.config import Settings, get_settings
+from backend.app.core.deadline import RequestClock
 from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from backend.app.core.operations import AllowMiddleware, OperationIndex
@@ -161,6 +162,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         WriteLimiter(settings.write_limits(), settings.redis_url) if settings.rate_limits_enabled else None
     )
     app.state.session_factory = create_session_factory(engine)
+    # no commit after the request's deadline or its client's departure (core/deadline.py)
+    deadline.install(app.state.session_factory, settings.db_statement_timeout_ms)
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
     # per-class model error from make validate (fixtures/calibration/model_error.yaml); fails fast
@@ -204,6 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(ServerErrorMiddleware)
+    app.add_middleware(RequestClock)
     app.add_middleware(CompressedPaths, prefixes=(API_PREFIX + "/", "/openapi.json", "/docs", "/redoc"))
     app.add_middleware(SecurityHeadersMiddleware)
     if settings.trusted_proxies:  # outermost: every part of the app sees the forwarded client

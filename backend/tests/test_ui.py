@@ -289,3 +289,26 @@ def test_small_api_answers_are_sent_as_they_are(ui_client: TestClient) -> None:
 
     assert len(response.content) < GZIP_MINIMUM_BYTES
     assert "content-encoding" not in response.headers
+
+
+@pytest.mark.parametrize("path", ["/", "/r/abc"])
+def test_index_revalidated_with_its_etag_is_304_without_a_body(ui_client: TestClient, path: str) -> None:
+    first = ui_client.get(path)
+
+    again = ui_client.get(path, headers={"If-None-Match": first.headers["etag"]})
+
+    assert first.status_code == 200 and first.content
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == first.headers["etag"]
+    assert again.headers["cache-control"] == "no-cache"
+
+
+def test_a_new_build_answers_the_old_etag_with_the_new_index(ui_client: TestClient, dist: Path) -> None:
+    first = ui_client.get("/")
+    (dist / "index.html").write_text("<!doctype html><title>the next build, a little longer</title>")
+
+    again = ui_client.get("/", headers={"If-None-Match": first.headers["etag"]})
+
+    assert again.status_code == 200
+    assert "the next build" in again.text
+    assert again.headers["etag"] != first.headers["etag"]
