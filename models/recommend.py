@@ -69,6 +69,7 @@ from models.configuration import Configuration, HeadroomTargets
 from models.drives import DriveKind
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
+from models.fewest import fewest_passing
 from models.parameters import EngineParameters
 from models.provenance import ModelError, ResultCalibration
 from models.raid import RaidScheme
@@ -248,7 +249,9 @@ def catalog_families(
     """Every family of the catalog that passes the filters, in (array, drive, scheme, width, cache) order.
 
     RAID-DP/RAID-TEC layouts get ``wafl_full_stripe_share`` and ``wafl_scatter`` (a calibrated
-    layout age); widths the engine rejects for a scheme (odd RAID10 groups) are skipped. Unknown
+    layout age); only the widths the vendor recommends building are candidates
+    (:meth:`RaidOption.recommended_widths`); widths the engine rejects for a scheme (odd RAID10
+    groups) are skipped. Unknown
     vendors, array or drive ids raise :class:`InputError` naming the list item.
     """
     c = constraints or RecommendConstraints()
@@ -285,7 +288,7 @@ def catalog_families(
                 continue
             share = wafl_full_stripe_share if option.scheme in wafl else None
             scatter = wafl_scatter if option.scheme in wafl else 0.0
-            for width in sorted(option.widths or range(option.min_width, option.max_width + 1)):
+            for width in option.recommended_widths():  # no vendor builds a RAID-DP group of 4 disks
                 try:
                     layout = option.layout(width, share)
                 except ValueError:
@@ -452,18 +455,16 @@ def _scalar_minimum(
         config = family_configuration(family, counts[i], headroom)
         return config, evaluate(workloads, config, params=params)
 
-    top = run(len(counts) - 1)
-    if not top[1].passed:
+    last = len(counts) - 1
+    tried = {last: run(last)}
+    if not tried[last][1].passed:
         return None
-    lo, hi, best = -1, len(counts) - 1, top  # invariant: counts[hi] passes
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        got = run(mid)
-        if got[1].passed:
-            hi, best = mid, got
-        else:
-            lo = mid
-    return best
+
+    def passes(i: int) -> bool:
+        tried[i] = run(i)
+        return tried[i][1].passed
+
+    return tried[fewest_passing(-1, last, passes)]  # models.fewest: the bisection size() runs
 
 
 def _binding(det: RowDetail, j: int) -> str:
@@ -745,7 +746,7 @@ class _Confirmation:
 
 def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
     """A group number per family: the family itself, its (array, drive, scheme), or its array."""
-    m = ev.model
+    m = ev.model.tables
     n = len(ev.space.families)
     if one_per is OnePer.FAMILY:
         return np.arange(n, dtype=np.int64)
@@ -758,9 +759,9 @@ def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
 def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleArray]:
     """Arrays with no feasible family: the family nearest its limits at its most drives, in words."""
     sp = ev.space
-    m = ev.model
+    m = ev.model.tables
     nonempty = sp.starts[:-1] < sp.starts[1:]
-    arr = m.fam_array  # one entry per array id (models.batch.BatchModel._tables)
+    arr = m.fam_array  # one entry per array id (models.batch.tables.Tables)
     feasible_array = np.zeros(len(m.arrays), dtype=bool)
     feasible_array[arr[nonempty & (first >= 0)]] = True
     live = np.flatnonzero(nonempty & ~feasible_array[arr])  # the nonempty families of hopeless arrays

@@ -48,6 +48,7 @@ ENGINE_LANE: dict[str, Lane] = {
     "sensitivity": "long",
     "max-workload": "long",
     "ranges": "long",
+    "confidence": "long",
     "degraded": "long",
     "raid-conversion": "long",
     "building-blocks": "long",

@@ -35,6 +35,7 @@ from models.base import InputError
 from models.cases import Relaxation
 from models.catalog import ArrayModel
 from models.compare import differences
+from models.confidence import size_to_confidence
 from models.configuration import Configuration
 from models.curves import (
     HitRatioCurve,
@@ -137,6 +138,8 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
             reference=reference,
         )
 
+    if body.confidence_pct is not None:
+        return _size_to_confidence(body, ctx, config, reference)
     sized = sized_as(run_config)
     update: dict[str, object] = {}
     cost = None
@@ -152,6 +155,42 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
     result = ctx.assessed(sized.result, sized.configuration, body.workloads, margins, cost)
+    return sized.model_copy(update={"tco": money, "result": result})
+
+
+def _size_to_confidence(
+    body: SizeRequest, ctx: SizingContext, family: Configuration, reference: bool
+) -> SizingResult:
+    """The family sized to ``body.confidence_pct`` (:func:`models.confidence.size_to_confidence`), as
+    stated: the model's own error is in the samples (its band for this class of system)."""
+    target = body.confidence_pct
+    assert target is not None
+    if body.degraded is not DegradedMode.NONE:
+        raise InvalidInput.at(
+            ("body", "confidence_pct"), "sizing to a confidence judges every case: degraded must be none"
+        )
+    if body.flash_cache_options_gb:
+        raise InvalidInput.at(
+            ("body", "confidence_pct"),
+            "size to a confidence with one flash-cache size (no flash_cache_options_gb)",
+        )
+    uncertainty = ctx.uncertainty(family, body.workloads)
+    sized = ctx.run(
+        lambda: size_to_confidence(
+            body.workloads,
+            family,
+            target,
+            uncertainty,
+            params=ctx.params,
+            relax=body.relax,
+            max_drives=body.max_drives,
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+    index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
+    money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
+    result = ctx.assessed(sized.result, sized.configuration, body.workloads)
     return sized.model_copy(update={"tco": money, "result": result})
 
 

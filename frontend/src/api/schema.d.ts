@@ -854,6 +854,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/whatif/confidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confidence
+         * @description The chance of meeting every target in every case judged (healthy, a drive failed, rebuilding,
+         *     failover, cold caches, at the horizon) over the inputs' ranges and the model's error band.
+         */
+        post: operations["whatif-confidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/whatif/degraded": {
         parameters: {
             query?: never;
@@ -2520,6 +2541,77 @@ export interface components {
             /** @description against the first configuration (all zero for the first) */
             delta: components["schemas"]["Delta"];
             headline: components["schemas"]["Headline"];
+        };
+        /**
+         * Confidence
+         * @description The chance of meeting every target in every case judged, over the stated input ranges and
+         *     the model's error band.
+         */
+        Confidence: {
+            /**
+             * Chance Pct
+             * @description share of samples meeting every case judged [%]
+             */
+            chance_pct: number;
+            /**
+             * Drive Count
+             * @description the drive count of the pool sized (null: the configuration as given)
+             */
+            drive_count?: number | null;
+            /**
+             * Evaluated
+             * @description samples the engine judged; the rest decided by comparison with those (monotone inputs)
+             */
+            evaluated: number;
+            /**
+             * Inputs
+             * @description the uncertain inputs that apply to this design, in words
+             */
+            inputs: string[];
+            /** Samples */
+            samples: number;
+            /** Seed */
+            seed: number;
+            /**
+             * Target Pct
+             * @description the confidence sized to (null: not sized)
+             */
+            target_pct?: number | null;
+            /** Text */
+            text: string;
+            uncertainty: components["schemas"]["Uncertainty"];
+        };
+        /**
+         * ConfidenceRequest
+         * @description The chance a design meets every target in every case judged (models.confidence): always as
+         *     stated, the band includes the model's own error (no margin on top of it).
+         */
+        ConfidenceRequest: {
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Relax
+             * @description cases the design need not meet (as for /evaluate); every other case decides each sample
+             */
+            relax?: components["schemas"]["Relaxation"][];
+            /**
+             * Samples
+             * @description Monte Carlo draws
+             * @default 1000
+             */
+            samples: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+            /** @description plausible ranges; null = the engine's defaults with layout aging from the calibration and the model's own error band for this class of system */
+            uncertainty?: components["schemas"]["Uncertainty"] | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
         };
         /**
          * Configuration
@@ -4872,6 +4964,13 @@ export interface components {
              */
             interval_s?: number | null;
             /**
+             * Latency Target
+             * @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms (a design slower than today's system does not meet it); none: no target
+             * @default observed
+             * @enum {string}
+             */
+            latency_target: "observed" | "none";
+            /**
              * Max Cells
              * @description devices x intervals kept (memory bound)
              * @default 400000
@@ -6810,6 +6909,16 @@ export interface components {
             min_width: number;
             /** Notes */
             notes?: string | null;
+            /**
+             * Recommended Max Width
+             * @description the widest group the vendor recommends building
+             */
+            recommended_max_width?: number | null;
+            /**
+             * Recommended Min Width
+             * @description the narrowest group the vendor recommends building (e.g. NetApp RAID-DP on hard disks: 12); recommend proposes only recommended widths; null: every allowed width
+             */
+            recommended_min_width?: number | null;
             scheme: components["schemas"]["RaidScheme"];
             /** Widths */
             widths?: number[] | null;
@@ -8413,6 +8522,8 @@ export interface components {
             cache_options: components["schemas"]["CacheOption"][];
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
+            /** @description sized to a stated confidence (models.confidence): the chance of meeting every case judged at the answer's drive count; null when not asked */
+            confidence?: components["schemas"]["Confidence"] | null;
             configuration: components["schemas"]["Configuration"];
             /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
@@ -8485,6 +8596,11 @@ export interface components {
              * @default pessimistic
              */
             calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
+             * Confidence Pct
+             * @description size to this chance of meeting every case judged (models.confidence: 1,000 samples of the inputs' ranges and the model's error band, the configuration as stated; never fewer drives than the sizing at the stated inputs); null: size at the stated inputs (calibration_margin applies)
+             */
+            confidence_pct?: number | null;
             /**
              * Configuration
              * @description a family: one pool's drive_count null (or a catalog reference without drive_count)
@@ -8592,6 +8708,8 @@ export interface components {
             cache_options: components["schemas"]["CacheOption"][];
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
+            /** @description sized to a stated confidence (models.confidence): the chance of meeting every case judged at the answer's drive count; null when not asked */
+            confidence?: components["schemas"]["Confidence"] | null;
             configuration: components["schemas"]["Configuration"];
             /** Drive Count */
             drive_count: number;
@@ -9782,6 +9900,11 @@ export interface components {
             /** Passed */
             passed: boolean;
             /**
+             * Read Latency Met
+             * @description every read latency target of the window's phases met; null: no phase states a target
+             */
+            read_latency_met?: boolean | null;
+            /**
              * Read Latency Ms
              * @description IOPS-weighted read latency [ms]; null = saturated
              */
@@ -10854,6 +10977,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -10949,6 +11074,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11108,6 +11235,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11265,6 +11394,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11360,6 +11491,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11575,6 +11708,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11739,6 +11874,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -12989,6 +13126,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BuildingBlocksResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-confidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confidence"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */

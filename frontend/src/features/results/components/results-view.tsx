@@ -42,7 +42,7 @@ export const ResultsView = memo(function ResultsView({ result, sizing, workloads
   const chartsNow = useDeferredValue(true, false);
   return (
     <div className="results">
-      <Verdicts result={result} sizing={sizing} />
+      <Verdicts result={result} sizing={sizing} workloads={workloads} configuration={configuration} />
       <CalibrationNote result={result} />
       <BillSummary bill={result.bill} packaging={pk} sizingText={sizing?.explanation} />
       <UtilizationPanel result={result} />
