@@ -121,8 +121,12 @@ def with_nodes(cfg: Configuration, nodes: int) -> Configuration:
     controller = ControllerSpec.model_validate(
         {**cfg.controller.model_dump(), "count": nodes * cluster.controllers_per_node}
     )
+    # the name states the node count (models.catalog.build): it follows the nodes
+    old_label, new_label = node_label(cluster, cluster.nodes), node_label(cluster, nodes)
+    name = cfg.name.replace(f", {old_label}", f", {new_label}", 1) if old_label != new_label else cfg.name
     return cfg.model_copy(
         update={
+            "name": name,
             "cluster": resized,
             "controller": controller,
             "ports": _scaled_ports(cluster.ports_per_node, nodes),

@@ -209,13 +209,15 @@ def classify(configuration: Any, workloads: list[Any]) -> SystemClass:
 
     ``streaming`` when streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry
     at least half the front-end bytes; else ``scale_out`` for a cluster that grows in single nodes
-    or keeps copies on other nodes; else by the drives: every pool flash and no flash cache is
+    (one controller per node: Ceph, vSAN, SolidFire, 3PAR nodes) or keeps copies on other nodes (a
+    cluster of dual-controller appliances or HA pairs, PowerStore or AFF, is judged by its drives); else by the drives: every pool flash and no flash cache is
     ``all_flash``, any flash (a pool, a flash cache, tiering) beside disks ``hybrid``, else ``hdd``.
     """
     cluster, arch = configuration.cluster, configuration.architecture
     return classify_parts(
         streaming=is_streaming(workloads),
-        scale_out=(cluster is not None and cluster.unit == "node") or (arch is not None and arch.copies > 1),
+        scale_out=(cluster is not None and cluster.unit == "node" and cluster.controllers_per_node == 1)
+        or (arch is not None and arch.copies > 1),
         flash_pools=[p.drive.kind != "hdd" for p in configuration.pools],
         flash_cached=configuration.cache.flash_cache_gb > 0 or configuration.tiering is not None,
     )

@@ -228,6 +228,10 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
     w = pool.raid.group_width
     step = pool.raid.copies if pool.raid.scheme.value == "replica" else w
     lo_units = max(1, math.ceil(min_group_width(pool.raid) / step))
+    if cfg.cluster is not None and cfg.cluster.controllers_per_node > 1:
+        # an HA pair or appliance serves the drives it attaches: each one holds a group at least
+        # (nodes added for their controllers come with drives, never as empty heads)
+        lo_units = max(lo_units, cfg.cluster.nodes)
     others = sum(p.drive_count or 0 for i, p in enumerate(cfg.pools) if i != index)
     limit = max_drives or cfg.packaging.max_drives or DEFAULT_MAX_DRIVES
     # spares count against the array's drive limit: N + N/per + min

@@ -11,12 +11,17 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from models.base import InputError
+from models.cases import Relaxation
 from models.catalog import Catalog, build_configuration, load_catalog
 from models.cluster import with_nodes
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.size import size
+
+ALL_BUT_HEALTHY = [
+    Relaxation(case=c) for c in ("drive-failed", "rebuilding", "failover", "cold-cache", "horizon")
+]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -219,6 +224,30 @@ def test_size_adds_ha_pairs_when_the_drives_outgrow_one_and_says_so(catalog: Cat
     assert "Adds 2 HA pair(s)" in result.explanation
     assert result.configuration.controller.count == 6
     assert result.drive_count + result.result.bill.spares <= 3 * 720
+
+
+def test_the_name_states_the_node_count_it_has(catalog: Catalog) -> None:
+    base = build_configuration(
+        catalog.arrays["dell-powerstore-3200t"], catalog.drives["nvme-7450-pro-7680"], "raid5"
+    )
+    assert ", 1 node (2 controllers)," in base.name
+    scaled = with_nodes(base, 2)
+    assert ", 2 nodes (4 controllers)," in scaled.name and "1 node" not in scaled.name
+
+
+def test_nodes_added_for_their_controllers_each_bring_a_group_of_drives(catalog: Catalog) -> None:
+    # 400,000 random 8 KiB I/O per s on 7.68 TB NVMe in RAID 5 groups of 5: one PowerStore appliance's
+    # controllers cannot carry it, one group of five drives could; the second appliance serves drives
+    # of its own, so the answer has a group per appliance (10 drives), not two heads over five drives
+    ps = catalog.arrays["dell-powerstore-3200t"]
+    config = build_configuration(ps, catalog.drives["nvme-7450-pro-7680"], "raid5", group_width=5)
+    family = config.model_copy(update={"pools": [config.pools[0].model_copy(update={"drive_count": None})]})
+    workload = catalog.templates["oltp-database"].workload
+    phase = workload.phases[0].model_copy(update={"iops": 400_000, "read_pct": 70, "io_size_kib": 8})
+    w = workload.model_copy(update={"capacity_tb": 5.0, "phases": [phase], "growth_pct_per_year": 0.0})
+    result = size([w], family, relax=ALL_BUT_HEALTHY)
+    assert (result.feasible, result.nodes, result.drive_count) == (True, 2, 10)
+    assert f", {result.nodes} nodes ({2 * result.nodes} controllers)," in result.configuration.name
 
 
 def test_size_keeps_the_nodes_when_they_suffice(catalog: Catalog) -> None:

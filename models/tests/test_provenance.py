@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from models.catalog import Catalog, calibration_gaps, load_catalog
+from models.catalog import Catalog, build_configuration, calibration_gaps, load_catalog
 from models.controller import ControllerSpec
 from models.provenance import (
     CalibrationStatus,
@@ -19,11 +19,13 @@ from models.provenance import (
     ModelErrorTable,
     PartCalibration,
     SystemClass,
+    classify,
     user_estimate,
     weakest,
     with_margins,
     without_margins,
 )
+from models.tests.conftest import oltp
 from models.validation import ValidationContext
 from models.validation.array_saturation import predicted_saturation
 
@@ -393,3 +395,20 @@ def test_a_fitted_part_keeps_its_figures(catalog: Catalog) -> None:
     margined, margins = with_margins(cfg, _oltp(), _table(hdd_p90=20.0, overall_p90=50.0))
     assert margined.controller == cfg.controller
     assert "controller" not in [m.part for m in margins]
+
+
+def test_a_cluster_of_dual_controller_appliances_is_judged_by_its_drives_not_as_scale_out(
+    catalog: Catalog,
+) -> None:
+    # a PowerStore cluster grows in appliances of two controllers, an AFF one in HA pairs: the class is
+    # that of their drives (all-flash); Ceph grows in single nodes and keeps copies on other nodes
+    w = [oltp()]  # random 8 KiB: not a streaming load
+    for array_id, drive_id, scheme, expected in (
+        ("dell-powerstore-3200t", "nvme-7450-pro-7680", "raid5", SystemClass.ALL_FLASH),
+        ("netapp-aff-a400", "nvme-7450-pro-7680", "raid-dp", SystemClass.ALL_FLASH),
+        ("ceph-nvme-reference", None, None, SystemClass.SCALE_OUT),
+    ):
+        array = catalog.arrays[array_id]
+        drive = catalog.drives[drive_id] if drive_id else catalog.drives_for(array)[0]
+        cfg = build_configuration(array, drive, scheme or array.raid[0].scheme)
+        assert classify(cfg, w) is expected, array_id
