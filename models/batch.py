@@ -101,6 +101,7 @@ from models.raid import (
     read_plan,
     stream_read_plan,
     stream_run_kib,
+    stream_segment_kib,
     stream_write_plan,
     write_plan,
 )
@@ -693,7 +694,7 @@ class _SegmentPlans:
         self.lay = pairs // nd
         self.times = _columns(model.d_times, pairs % nd, DriveTimes)
         self.memo: dict[tuple[float, bool], Work] = {}
-        self.stream_memo: dict[tuple[bool, bool], Work] = {}
+        self.stream_memo: dict[tuple[bool, bool, float], Work] = {}
         # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
         arch = [a.architecture for a in model.arrays]
         self.packs = np.asarray([packs_compressed(a) for a in arch], dtype=bool)[arr]
@@ -721,19 +722,20 @@ class _SegmentPlans:
             self._random(size_kib, False) if self.writes else _NO_WORK,
         )
 
-    def _stream(self, interleaved: bool, read: bool) -> Work:
-        got = self.stream_memo.get((interleaved, read))
+    def _stream(self, interleaved: bool, read: bool, size_kib: float) -> Work:
+        seg = stream_segment_kib(self.model.p.readahead_kib, size_kib)
+        got = self.stream_memo.get((interleaved, read, seg))
         if got is None:
-            table = self.model.l_seq_read if read else self.model.l_seq_write
-            got = self.stream_memo[(interleaved, read)] = self._priced(
+            table = self.model._stream_plans(seg)[0 if read else 1]
+            got = self.stream_memo[(interleaved, read, seg)] = self._priced(
                 _columns(table, self.lay, AccessPlan), interleaved=interleaved
             )
         return got
 
-    def streams(self, interleaved: bool) -> tuple[Work, Work]:
+    def streams(self, interleaved: bool, size_kib: float = 0.0) -> tuple[Work, Work]:
         return (
-            self._stream(interleaved, True) if self.reads else _NO_WORK,
-            self._stream(interleaved, False) if self.writes else _NO_WORK,
+            self._stream(interleaved, True, size_kib) if self.reads else _NO_WORK,
+            self._stream(interleaved, False, size_kib) if self.writes else _NO_WORK,
         )
 
     def reduction(self, workload: Workload) -> IoReduction | None:
@@ -895,9 +897,7 @@ class BatchModel:
             [x.parity_drives if x.dedicated_parity else 0 for x in lays], dtype=np.float64
         )
         self.l_scatter = np.asarray([x.scatter for x in lays], dtype=np.float64)
-        width = len(AccessPlan._fields)
-        self.l_seq_read = _stack([tuple(stream_read_plan(x, self.p.readahead_kib)) for x in lays], width)
-        self.l_seq_write = _stack([tuple(stream_write_plan(x, self.p.readahead_kib)) for x in lays], width)
+        self._stream_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
         self.l_ra_run = np.asarray([stream_run_kib(x, self.p.readahead_kib) for x in lays], dtype=np.float64)
         self._plan_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
         # the bill's per-array spare policy and per-drive power and price (None -> nan)
@@ -916,6 +916,18 @@ class BatchModel:
             ],
             dtype=np.float64,
         )
+
+    def _stream_plans(self, segment_kib: float) -> tuple[FloatArray, FloatArray]:
+        """Sequential read and write plans of every layout at one stream request (rows of a table)."""
+        got = self._stream_memo.get(segment_kib)
+        if got is None:
+            width = len(AccessPlan._fields)
+            lays = [lay for lay, _ in self.layouts]
+            got = self._stream_memo[segment_kib] = (
+                _stack([tuple(stream_read_plan(x, segment_kib)) for x in lays], width),
+                _stack([tuple(stream_write_plan(x, segment_kib)) for x in lays], width),
+            )
+        return got
 
     def _random_plans(self, size: float) -> tuple[FloatArray, FloatArray]:
         """Random read and write access plans of every layout at one I/O size (rows of a table)."""

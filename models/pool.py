@@ -71,6 +71,7 @@ from models.raid import (
     small_write_cost,
     stream_read_plan,
     stream_run_kib,
+    stream_segment_kib,
     stream_write_plan,
     tolerated_failures,
     write_plan,
@@ -339,8 +340,9 @@ class PlanSource(Protocol):
         """(one random read miss, one random write reaching the back end) of ``size_kib``."""
         ...
 
-    def streams(self, interleaved: bool) -> tuple[Work, Work]:
-        """(one KiB of a sequential read stream, one KiB of a sequential write stream)."""
+    def streams(self, interleaved: bool, size_kib: float = 0.0) -> tuple[Work, Work]:
+        """(one KiB of a sequential read stream, one KiB of a sequential write stream) of I/Os of
+        ``size_kib``, each request :func:`models.raid.stream_segment_kib` of the prefetch and the size."""
         ...
 
     def reduction(self, workload: Workload) -> IoReduction | None:
@@ -374,7 +376,7 @@ class PoolPlans:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
         self.architecture = architecture
         self.memo: dict[float, tuple[Work, Work]] = {}
-        self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        self.stream_memo: dict[tuple[bool, float], tuple[Work, Work]] = {}
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
         self.metadata_memo: dict[float, Work] = {}
         self.roles_memo: dict[int, Roles] = {}
@@ -425,11 +427,11 @@ class PoolPlans:
             got = _remember(self.memo, size_kib, (rd, wr), _PRICES_KEPT)
         return got
 
-    def streams(self, interleaved: bool) -> tuple[Work, Work]:
-        got = self.stream_memo.get(interleaved)
+    def streams(self, interleaved: bool, size_kib: float = 0.0) -> tuple[Work, Work]:
+        ra = stream_segment_kib(self.p.readahead_kib, size_kib)
+        got = self.stream_memo.get((interleaved, ra))
         if got is None:
-            ra = self.p.readahead_kib
-            got = self.stream_memo[interleaved] = (
+            got = self.stream_memo[(interleaved, ra)] = (
                 plan_work(stream_read_plan(self.layout, ra), self.t, interleaved=interleaved),
                 plan_work(stream_write_plan(self.layout, ra), self.t, interleaved=interleaved),
             )
@@ -569,7 +571,7 @@ def pool_work(
         miss = maximum(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
-        sr, sw = plans.streams(ph.sequential_streams != 1)
+        interleaved = ph.sequential_streams != 1
         fe_iops += iops
         if ph.concurrency is None:
             concurrency_stated = False
@@ -582,6 +584,7 @@ def pool_work(
         plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
         for size, frac in ph.size_mix:
             rr, rw = plans.random(size)
+            sr, sw = plans.streams(interleaved, size)
             r_miss = reads * rnd * frac * miss
             seq_reads = reads * (1.0 - rnd) * frac
             w_rnd = writes_be * rnd * frac

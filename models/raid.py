@@ -642,6 +642,14 @@ def stream_run_kib(layout: RaidLayout, request_kib: float) -> float:
     return min(request_kib, max(unit, request_kib / layout.data_drives))
 
 
+def stream_segment_kib(prefetch_kib: float, size_kib: float) -> float:
+    """KiB one request of a sequential stream reads (or writes behind): the array's prefetch, and
+    never less than the front-end I/O itself: ``max(prefetch, size)``. A stream of I/Os larger
+    than the prefetch moves each I/O whole, so it positions no more often than random I/Os of
+    that size do."""
+    return max(prefetch_kib, size_kib)
+
+
 def stream_read_plan(layout: RaidLayout, request_kib: float) -> AccessPlan:
     """Drive work per KiB of a sequential read stream (readahead requests of ``request_kib``).
 

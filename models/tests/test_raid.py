@@ -185,3 +185,11 @@ def test_bad_record_and_stripe_unit_sizes_are_rejected_naming_the_field(field, v
     with pytest.raises(ValidationError) as e:
         layout("raidz2" if field == "record_kib" else "raid6", 8, **{field: value})
     assert field in str(e.value) and message in str(e.value)
+
+
+def test_a_stream_request_is_the_prefetch_or_the_io_whichever_is_larger():
+    # 1 MiB prefetch: 64 KiB reads are fetched 1,024 KiB at a time; 4 MiB reads move whole (4,096 KiB)
+    from models.raid import stream_segment_kib
+
+    assert stream_segment_kib(1024.0, 64.0) == 1024.0
+    assert stream_segment_kib(1024.0, 4096.0) == 4096.0
