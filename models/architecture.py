@@ -67,6 +67,15 @@ def written_pool(pool: DrivePool, architecture: Architecture | None) -> DrivePoo
     return pool if layout is pool.raid else pool.model_copy(update={"raid": layout})
 
 
+def stream_prefetch_kib(architecture: Architecture | None, default_kib: float) -> float:
+    """KiB the array reads ahead of one sequential stream: the architecture's ``prefetch_kib``
+    (the catalog record's, sourced per family), else ``default_kib`` (the engine's conservative
+    ``readahead_kib``)."""
+    if architecture is None or architecture.prefetch_kib is None:
+        return default_kib
+    return architecture.prefetch_kib
+
+
 def remote_copies(architecture: Architecture | None) -> int:
     """Copies of every write kept on other nodes: ``Architecture.copies - 1`` (0 when not stated)."""
     return 0 if architecture is None else architecture.copies - 1

@@ -52,6 +52,7 @@ from models.architecture import (
     node_stripes,
     remote_copies,
     spans_nodes,
+    stream_prefetch_kib,
     written_layout,
 )
 from models.base import InputError
@@ -72,7 +73,15 @@ from models.controller import (
     cpu_response_ms,
     cpu_seconds_per_second,
 )
-from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, drive_writes_per_day, ssd_latency_ms
+from models.drives import (
+    DriveKind,
+    DriveSpec,
+    DriveTimes,
+    Num,
+    drive_times,
+    drive_writes_per_day,
+    ssd_latency_ms,
+)
 from models.latency import FrontEnd, sequential_extra_ms
 from models.parameters import EngineParameters
 from models.pool import (
@@ -722,20 +731,28 @@ class _SegmentPlans:
             self._random(size_kib, False) if self.writes else _NO_WORK,
         )
 
+    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> Num:
+        mult = self.model.p.prefetch_multiplier
+        seg = stream_segment_kib(np.take(self.model.l_prefetch, self.lay), size_kib, readahead_kib, mult)
+        return seg if self.pair_of is None else np.take(seg, self.pair_of)
+
     def _stream(self, interleaved: bool, read: bool, size_kib: float) -> Work:
-        seg = stream_segment_kib(self.model.p.readahead_kib, size_kib)
-        got = self.stream_memo.get((interleaved, read, seg))
+        got = self.stream_memo.get((interleaved, read, size_kib))
         if got is None:
-            table = self.model._stream_plans(seg)[0 if read else 1]
-            got = self.stream_memo[(interleaved, read, seg)] = self._priced(
+            table = self.model._stream_plans(size_kib)[0 if read else 1]
+            got = self.stream_memo[(interleaved, read, size_kib)] = self._priced(
                 _columns(table, self.lay, AccessPlan), interleaved=interleaved
             )
         return got
 
-    def streams(self, interleaved: bool, size_kib: float = 0.0) -> tuple[Work, Work]:
+    def streams(
+        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
+    ) -> tuple[Work, Work]:
+        # the least a stream request covers besides the prefetch (stream_segment_kib)
+        size = max(size_kib * self.model.p.prefetch_multiplier, readahead_kib or 0.0)
         return (
-            self._stream(interleaved, True, size_kib) if self.reads else _NO_WORK,
-            self._stream(interleaved, False, size_kib) if self.writes else _NO_WORK,
+            self._stream(interleaved, True, size) if self.reads else _NO_WORK,
+            self._stream(interleaved, False, size) if self.writes else _NO_WORK,
         )
 
     def reduction(self, workload: Workload) -> IoReduction | None:
@@ -838,6 +855,7 @@ class BatchModel:
         array_ix: dict[str, int] = {}
         self.drives: list[DriveSpec] = []
         self.layouts: list[tuple[RaidLayout, float]] = []  # (layout, aggregate fill)
+        prefetches: list[float] = []  # each layout's array's stream prefetch [KiB]
         self.arrays: list[ArrayModel] = []
         nf = len(fams)
         fd = np.empty(nf, dtype=np.int64)
@@ -866,15 +884,18 @@ class BatchModel:
                 j = by_object.get((id(fam.layout), fill))
                 if j is None:
                     lay = written_layout(fam.layout, fam.array.architecture)
-                    key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
+                    prefetch = stream_prefetch_kib(fam.array.architecture, self.p.readahead_kib)
+                    key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill, prefetch)
                     j = layout_ix.get(key)
                     if j is None:
                         j = layout_ix[key] = len(self.layouts)
                         self.layouts.append((lay, fill))
+                        prefetches.append(prefetch)
                     by_object[(id(lay), fill)] = j
                 got = pair_of[(id(fam.array), id(fam.layout))] = (k, j)
             fa[f], fl[f] = got
         self.fam_drive, self.fam_layout, self.fam_array = fd, fl, fa
+        self.l_prefetch = np.asarray(prefetches, dtype=np.float64)
 
         d = self.drives
         self.d_times = _stack([tuple(drive_times(x, self.fill)) for x in d], len(DriveTimes._fields))
@@ -898,7 +919,9 @@ class BatchModel:
         )
         self.l_scatter = np.asarray([x.scatter for x in lays], dtype=np.float64)
         self._stream_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
-        self.l_ra_run = np.asarray([stream_run_kib(x, self.p.readahead_kib) for x in lays], dtype=np.float64)
+        self.l_ra_run = np.asarray(
+            [stream_run_kib(x, ra) for x, ra in zip(lays, self.l_prefetch, strict=True)], dtype=np.float64
+        )
         self._plan_memo: dict[float, tuple[FloatArray, FloatArray]] = {}
         # the bill's per-array spare policy and per-drive power and price (None -> nan)
         self.a_spare_per = np.asarray(
@@ -917,15 +940,18 @@ class BatchModel:
             dtype=np.float64,
         )
 
-    def _stream_plans(self, segment_kib: float) -> tuple[FloatArray, FloatArray]:
-        """Sequential read and write plans of every layout at one stream request (rows of a table)."""
-        got = self._stream_memo.get(segment_kib)
+    def _stream_plans(self, size_kib: float) -> tuple[FloatArray, FloatArray]:
+        """Sequential read and write plans of every layout for I/Os (or a host readahead) of
+        ``size_kib``, each request :func:`models.raid.stream_segment_kib` of its array's prefetch
+        and the size (rows of a table)."""
+        got = self._stream_memo.get(size_kib)
         if got is None:
             width = len(AccessPlan._fields)
+            segs = [float(stream_segment_kib(ra, size_kib)) for ra in self.l_prefetch]
             lays = [lay for lay, _ in self.layouts]
-            got = self._stream_memo[segment_kib] = (
-                _stack([tuple(stream_read_plan(x, segment_kib)) for x in lays], width),
-                _stack([tuple(stream_write_plan(x, segment_kib)) for x in lays], width),
+            got = self._stream_memo[size_kib] = (
+                _stack([tuple(stream_read_plan(x, g)) for x, g in zip(lays, segs, strict=True)], width),
+                _stack([tuple(stream_write_plan(x, g)) for x, g in zip(lays, segs, strict=True)], width),
             )
         return got
 
@@ -1267,6 +1293,7 @@ class BatchModel:
         self.seg_width = self.l_width[lay]
         self.seg_parity = self.l_parity[lay]
         self.seg_ra_run = self.l_ra_run[lay]
+        self.seg_prefetch = self.l_prefetch[lay]
         order = np.argsort(self.seg_state, kind="stable")
         bounds = np.searchsorted(self.seg_state[order], np.arange(len(self.states) + 1))
         self.state_segments = [order[bounds[s] : bounds[s + 1]] for s in range(len(self.states))]
@@ -1463,7 +1490,7 @@ class BatchModel:
                 read_ms = np.take(self.seg_lat_c[wi][i], seg) + np.where(k > 0, k * r_miss, 0.0)
                 if m.rnd < 1:
                     read_ms = read_ms + (1 - m.rnd) * sequential_extra_ms(
-                        m.mean_kib, self.p.readahead_kib, ra_ms
+                        m.mean_kib, at.gathered("prefetch", self.seg_prefetch), ra_ms
                     )
             phases[i] = read_ms
             if every and m.phase.read_pct > 0:

@@ -39,6 +39,7 @@ from typing import NamedTuple, Protocol, TypeVar
 import numpy as np
 
 from models import key_figures
+from models.architecture import stream_prefetch_kib
 from models.base import validator_of
 from models.capacity import raid_groups
 from models.configuration import Architecture, DrivePool
@@ -340,9 +341,16 @@ class PlanSource(Protocol):
         """(one random read miss, one random write reaching the back end) of ``size_kib``."""
         ...
 
-    def streams(self, interleaved: bool, size_kib: float = 0.0) -> tuple[Work, Work]:
+    def streams(
+        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
+    ) -> tuple[Work, Work]:
         """(one KiB of a sequential read stream, one KiB of a sequential write stream) of I/Os of
-        ``size_kib``, each request :func:`models.raid.stream_segment_kib` of the prefetch and the size."""
+        ``size_kib``, each request :meth:`segment_kib` long."""
+        ...
+
+    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> Num:
+        """KiB one request of a stream of ``size_kib`` I/Os moves (:func:`models.raid.stream_segment_kib`
+        of the array's prefetch, the host's stated readahead and the size)."""
         ...
 
     def reduction(self, workload: Workload) -> IoReduction | None:
@@ -375,6 +383,7 @@ class PoolPlans:
     ) -> None:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
         self.architecture = architecture
+        self.prefetch_kib = stream_prefetch_kib(architecture, p.readahead_kib)
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[tuple[bool, float], tuple[Work, Work]] = {}
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
@@ -411,9 +420,9 @@ class PoolPlans:
 
     def readahead_run_kib(self) -> float:
         """KiB each drive moves per readahead request (:func:`models.raid.stream_run_kib` of the
-        layout at the parameters' ``readahead_kib``), worked out once for every window."""
+        layout at the array's prefetch), worked out once for every window."""
         if self._readahead_run_kib is None:
-            self._readahead_run_kib = stream_run_kib(self.layout, self.p.readahead_kib)
+            self._readahead_run_kib = stream_run_kib(self.layout, self.prefetch_kib)
         return self._readahead_run_kib
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
@@ -427,8 +436,15 @@ class PoolPlans:
             got = _remember(self.memo, size_kib, (rd, wr), _PRICES_KEPT)
         return got
 
-    def streams(self, interleaved: bool, size_kib: float = 0.0) -> tuple[Work, Work]:
-        ra = stream_segment_kib(self.p.readahead_kib, size_kib)
+    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> float:
+        return float(
+            stream_segment_kib(self.prefetch_kib, size_kib, readahead_kib, self.p.prefetch_multiplier)
+        )
+
+    def streams(
+        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
+    ) -> tuple[Work, Work]:
+        ra = self.segment_kib(size_kib, readahead_kib)
         got = self.stream_memo.get((interleaved, ra))
         if got is None:
             got = self.stream_memo[(interleaved, ra)] = (
@@ -571,11 +587,14 @@ def pool_work(
         miss = maximum(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
-        interleaved = ph.sequential_streams != 1
+        n_streams = ph.sequential_streams
+        interleaved = n_streams != 1
+        # stated interleaved streams each wait on one readahead request at the drives
+        stream_reads = n_streams is not None and n_streams > 1 and rf > 0 and rnd < 1
         fe_iops += iops
-        if ph.concurrency is None:
+        if ph.concurrency is None and not (stream_reads and rnd == 0):
             concurrency_stated = False
-        else:
+        elif ph.concurrency is not None:
             # only read misses wait on the drives in the request path (writes are acknowledged
             # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
             outstanding = outstanding + ph.concurrency * rf * rnd * miss
@@ -584,7 +603,12 @@ def pool_work(
         plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
         for size, frac in ph.size_mix:
             rr, rw = plans.random(size)
-            sr, sw = plans.streams(interleaved, size)
+            sr, sw = plans.streams(interleaved, size, ph.readahead_kib)
+            if stream_reads:
+                # each read stream's request is one command on every drive run it spans
+                assert n_streams is not None
+                commands = plans.segment_kib(size, ph.readahead_kib) * (sr.data.ops + sr.parity.ops)
+                outstanding = outstanding + n_streams * rf * frac * commands
             r_miss = reads * rnd * frac * miss
             seq_reads = reads * (1.0 - rnd) * frac
             w_rnd = writes_be * rnd * frac
@@ -612,7 +636,11 @@ def pool_work(
             read_miss_rate = read_miss_rate + r_miss
             miss_fixed_ms = miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
-            terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
+            text = _term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red)
+            if rnd < 1:
+                seg = plans.segment_kib(max(size for size, _ in ph.size_mix), ph.readahead_kib)
+                text += "; " + stream_words(ph.sequential_streams, float(seg))
+            terms.append(text)
     return PoolWork(
         reads=rd,
         writes=wr,
@@ -622,6 +650,22 @@ def pool_work(
         outstanding=outstanding,
         concurrency_stated=concurrency_stated,
         terms=terms,
+    )
+
+
+def stream_words(streams: int | None, segment_kib: float) -> str:
+    """How a phase's sequential I/O is priced, in words: the streams assumed when none are stated."""
+    request = f"requests of {fmt(segment_kib)} KiB (readahead)"
+    if streams == 1:
+        return f"sequential: 1 stream in {request}, read without seeking"
+    if streams is None:
+        return (
+            f"sequential streams not stated: assumed interleaved, {request} each paying one positioning "
+            "on every drive they reach, no queuing credit (state sequential_streams for it)"
+        )
+    return (
+        f"sequential: {streams:,} interleaved streams, {request} each paying one positioning on every "
+        "drive they reach and queued there"
     )
 
 

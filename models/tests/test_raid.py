@@ -61,9 +61,17 @@ def test_a_1mib_random_write_on_raid6_pays_full_stripes_not_six_times():
 
 
 def test_a_16mib_read_spreads_over_the_stripe_units_it_touches():
-    # 16,384 KiB over 64 KiB units touches every data column of a 6 + 2 group: 6 accesses
+    # 16,384 KiB over 64 KiB units spans 43 stripes of a 6 + 2 group: with rotating parity it
+    # reaches all 8 drives, each passing 16,384 / 6 = 2,730.67 KiB (its data and the parity between)
     plan = read_plan(layout("raid6", 8), 16384)
-    assert plan.data_reads == 6 and plan.access_kib == pytest.approx(16384 / 6)
+    assert plan.data_reads == 8 and plan.access_kib == pytest.approx(16384 / 6)
+    # 320 KiB (5 units) stays within one stripe's 6 data columns: 1 + 316 / 64 = 5.94 accesses
+    plan = read_plan(layout("raid6", 8), 320)
+    assert plan.data_reads == pytest.approx(1 + 316 / 64) and plan.access_kib == pytest.approx(
+        320 / (1 + 316 / 64)
+    )
+    # 384 KiB (a whole stripe's data, misaligned): 1 + 380 / 64 = 6.94 units > 6 columns: every drive
+    assert read_plan(layout("raid6", 8), 384).data_reads == 8
     # an 8 KiB read crosses a unit boundary 1 time in 16: 1 + (8 - 4) / 64 = 1.0625 accesses
     assert random_read_cost(layout("raid6", 8), 8) == pytest.approx(1.0625)
 

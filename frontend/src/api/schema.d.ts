@@ -1046,6 +1046,21 @@ export interface components {
              * @default false
              */
             ec_read_full_stripe: boolean;
+            /**
+             * Max Prefetch Kib
+             * @description most the array can read ahead of one stream [KiB]; None = no stated limit
+             */
+            max_prefetch_kib?: number | null;
+            /**
+             * Prefetch Kib
+             * @description KiB the array reads ahead of each sequential stream it detects (one request at the drives per stream); None = the engine's readahead_kib (models.architecture.stream_prefetch_kib)
+             */
+            prefetch_kib?: number | null;
+            /**
+             * Stripe Units Kib
+             * @description stripe units (segment sizes) the array offers [KiB]; None = any power of two
+             */
+            stripe_units_kib?: number[] | null;
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
         };
@@ -3809,6 +3824,12 @@ export interface components {
              */
             min_span_fraction: number;
             /**
+             * Prefetch Multiplier
+             * @description a stream request covers at least this many of the stream's I/Os (2 = the I/O and the next: the least readahead that reads ahead at all; arrays' variable prefetch uses multiples)
+             * @default 2
+             */
+            prefetch_multiplier: number;
+            /**
              * Readahead Kib
              * @description readahead (and write-behind) request of one sequential stream [KiB]
              * @default 1024
@@ -5980,8 +6001,13 @@ export interface components {
              */
             read_pct: number;
             /**
+             * Readahead Kib
+             * @description KiB each sequential stream keeps requested ahead of itself at the host (e.g. a file system's or client's readahead); None = the array's prefetch alone
+             */
+            readahead_kib?: number | null;
+            /**
              * Sequential Streams
-             * @description concurrent sequential streams; 1 = a single stream the drives read without seeking, None or more = interleaved streams pay a positioning per readahead
+             * @description concurrent sequential streams; 1 = a single stream the drives read without seeking; 2 or more = interleaved streams, each paying one positioning per readahead request on every drive and keeping that request queued at the drives; None = unknown: interleaved, no queuing credit
              */
             sequential_streams?: number | null;
             /**
