@@ -45,10 +45,12 @@ from models.capacity import raid_groups
 from models.configuration import Architecture, DrivePool
 from models.drives import (
     DEFAULT_WARRANTY_YEARS,
+    CommandQueuing,
     DriveKind,
     DriveSpec,
     DriveTimes,
     Num,
+    command_queuing_factor,
     drive_times,
     drive_writes_per_day,
     positioning_ms,
@@ -603,11 +605,12 @@ def pool_work(
         plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
         for size, frac in ph.size_mix:
             rr, rw = plans.random(size)
-            sr, sw = plans.streams(interleaved, size, ph.readahead_kib)
+            ahead = stream_ahead_kib(ph, size)
+            sr, sw = plans.streams(interleaved, size, ahead)
             if stream_reads:
                 # each read stream's request is one command on every drive run it spans
                 assert n_streams is not None
-                commands = plans.segment_kib(size, ph.readahead_kib) * (sr.data.ops + sr.parity.ops)
+                commands = plans.segment_kib(size, ahead) * (sr.data.ops + sr.parity.ops)
                 outstanding = outstanding + n_streams * rf * frac * commands
             r_miss = reads * rnd * frac * miss
             seq_reads = reads * (1.0 - rnd) * frac
@@ -638,7 +641,8 @@ def pool_work(
         if scheme is not None:
             text = _term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red)
             if rnd < 1:
-                seg = plans.segment_kib(max(size for size, _ in ph.size_mix), ph.readahead_kib)
+                biggest = max(size for size, _ in ph.size_mix)
+                seg = plans.segment_kib(biggest, stream_ahead_kib(ph, biggest))
                 text += "; " + stream_words(ph.sequential_streams, float(seg))
             terms.append(text)
     return PoolWork(
@@ -651,6 +655,19 @@ def pool_work(
         concurrency_stated=concurrency_stated,
         terms=terms,
     )
+
+
+def stream_ahead_kib(ph: Phase, size_kib: float) -> float | None:
+    """KiB each sequential stream of ``ph`` keeps requested ahead of itself at the host: its stated
+    ``readahead_kib``, or in a purely sequential phase stating both its concurrency and its streams
+    the I/Os of ``size_kib`` each stream keeps outstanding (``concurrency / streams`` of them, which
+    lie one after the other on the drives), whichever is larger; None when neither is stated."""
+    ahead = ph.readahead_kib
+    n, c = ph.sequential_streams, ph.concurrency
+    if n is not None and c is not None and ph.random_pct == 0:
+        queued = size_kib * c / n
+        ahead = queued if ahead is None else max(ahead, queued)
+    return ahead
 
 
 def stream_words(streams: int | None, segment_kib: float) -> str:
@@ -740,6 +757,56 @@ def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float,
     if drive.kind is not DriveKind.HDD:
         return 0.0, 1.0, q.queue_limit
     return q.gain_max, q.q_half, q.queue_limit
+
+
+class StreamCapacity(NamedTuple):
+    """What a pool's drives carry of sequential streams alone [KiB/s], and how it was priced."""
+
+    read_kib_s: float
+    write_kib_s: float
+    segment_kib: float  # one stream request (readahead / write-behind)
+    queue: float  # commands per data drive at saturation (1: no queuing credit)
+
+
+def stream_capacity(
+    plans: PoolPlans,
+    drive: DriveSpec,
+    n: int,
+    span: float,
+    *,
+    size_kib: float,
+    streams: int | None,
+    readahead_kib: float | None = None,
+) -> StreamCapacity:
+    """KiB/s of sequential reads (and, apart, of sequential writes) that ``n`` drives of ``plans``
+    carry when busy 100%: the stream work :func:`pool_work` prices (:meth:`PoolPlans.streams`: one
+    positioning per request on each drive, none for a single stream) at the seek ``span``, the data
+    drives queued as :func:`pool_work` counts the read streams' requests (``streams`` x commands per
+    request, :func:`stated_queue`; saturation fills the stated queue), writes at one command.
+
+        KiB/s = 1 / max over roles (busy per KiB / 1000 / drives of the role)
+    """
+    roles = plans.roles(n)
+    sr, sw = plans.streams(streams != 1, size_kib, readahead_kib)
+    segment = plans.segment_kib(size_kib, readahead_kib)
+    g, h, limit = plans.ncq(drive)
+    stated = streams is not None and streams > 1 and g > 0
+    commands = (streams or 1) * segment * (sr.data.ops + sr.parity.ops)
+    q = float(stated_queue(commands, stated, roles.data, limit))
+    factor = (
+        command_queuing_factor(q, CommandQueuing(gain_max=g, q_half=h, queue_limit=limit)) if stated else 1.0
+    )
+    root = math.sqrt(span)
+
+    def per_s(work: Work, f: float) -> float:
+        pr, pw = positioning_ms(plans.t, root, f)
+        u = max(
+            float(role_utilization(work.data, roles.data, pr, pw)),
+            float(role_utilization(work.parity, roles.parity, pr, pw)),
+        )
+        return 1.0 / u if u > 0 else math.inf
+
+    return StreamCapacity(per_s(sr, factor), per_s(sw, 1.0), float(segment), q)
 
 
 MIN_RATE = 1e-9

@@ -181,3 +181,16 @@ def test_the_explanation_says_what_it_assumed_of_the_streams():
     # 8 MiB reads: requests of two of them (16,384 KiB), more than the 4 MiB prefetch
     stated = str(evaluate([reads(8192, random_pct=0, streams=16)], _config(layout, 12, 4096)).model_dump())
     assert "sequential: 16 interleaved streams, requests of 16,384 KiB (readahead)" in stated
+
+
+def test_io_each_stream_keeps_outstanding_lie_one_after_the_other():
+    # 16 streams of 1 MiB reads, 64 outstanding: 4 per stream, 4,096 KiB ahead of each, so a request
+    # is max(1 MiB prefetch, 2 x 1,024, 4,096) = 4,096 KiB: 4,096 / 6 = 682.67 KiB per drive run,
+    # 102,400 KiB/s x 6 / 4,096 = 150 positionings/s on the 12-drive RAID10
+    layout = RaidLayout(scheme=RaidScheme.RAID10, group_width=12)
+    plans = plans_of(layout)
+    wl = reads(1024, random_pct=0, streams=16)
+    ph = wl.phases[0].model_copy(update={"concurrency": 64.0})
+    pw = pool_work([(wl, ph, 0.0, 0.0)], plans)
+    assert pw.reads.data.read_pos == pytest.approx(150.0, rel=1e-12)
+    assert pw.outstanding == pytest.approx(96.0, rel=1e-12)  # 16 requests x 6 drive runs

@@ -1497,6 +1497,29 @@ export interface components {
             write_gb_s: components["schemas"]["Explained"];
         };
         /**
+         * BlockStreams
+         * @description The streams a block serves, priced as evaluate prices sequential phases
+         *     (:func:`models.pool.stream_capacity`): I/O size, stream count, host readahead.
+         */
+        BlockStreams: {
+            /**
+             * Io Size Kib
+             * @description size of each stream's I/Os [KiB]
+             * @default 1024
+             */
+            io_size_kib: number;
+            /**
+             * Readahead Kib
+             * @description KiB each stream keeps requested ahead at the host
+             */
+            readahead_kib?: number | null;
+            /**
+             * Sequential Streams
+             * @description concurrent streams per block; 1 = one stream read without seeking; None = unknown: interleaved, one positioning per request on each drive, no queuing credit
+             */
+            sequential_streams?: number | null;
+        };
+        /**
          * BlockTarget
          * @description What the system must deliver (zero = no requirement); at least one target above zero.
          *
@@ -1966,6 +1989,8 @@ export interface components {
              */
             rack_units?: number | null;
             raid_scheme?: components["schemas"]["RaidScheme"] | null;
+            /** @description the streams the block serves; default: 1 MiB reads, streams unstated */
+            streams?: components["schemas"]["BlockStreams"] | null;
         };
         /**
          * CatalogReference
