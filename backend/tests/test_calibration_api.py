@@ -147,3 +147,32 @@ def test_the_default_ranges_include_the_models_own_error_for_the_class(client: T
     band = response.json()["uncertainty"]["model_error_factor"]
     f = 1 + SHIPPED["classes"]["hdd"]["expected"]["p90_pct"] / 100  # HDD arrays' 90th-percentile |error|
     assert (band["low"], band["expected"], band["high"]) == pytest.approx((1 / f, 1.0, f))
+
+
+def test_the_curves_are_those_of_the_margined_verdict_unless_as_stated(client: TestClient) -> None:
+    config = {**FAS3270, "drive_count": 48}
+    margined = post(client, "curves", config, curves=["latency_vs_load"])["latency_vs_load"]
+    stated = post(client, "curves", config, curves=["latency_vs_load"], calibration_margin="as_stated")[
+        "latency_vs_load"
+    ]
+    verdict = post(client, "evaluate", config)["windows"][0]["phases"][0]["read_latency_ms"]["value"]
+
+    # the operating point read off the curve is the evaluation's (margined by default) ...
+    assert margined["operating_read_latency_ms"] == pytest.approx(verdict)
+    # ... and CPU costs x (1 + p90) leave less load to saturation than the record as stated
+    # (48 x 15K FC on a FAS3270: about 14,400 against 15,600 I/O per s)
+    assert margined["saturation_iops"] < 0.95 * stated["saturation_iops"]
+    assert margined["operating_read_latency_ms"] > stated["operating_read_latency_ms"]
+
+
+@pytest.mark.parametrize("path", ["evaluate", "size"])
+def test_the_curves_an_answer_brings_are_those_of_its_margined_verdict(client: TestClient, path: str) -> None:
+    config = {**FAS3270, "drive_count": 48} if path == "evaluate" else FAS3270
+    response = client.post(
+        f"/api/v1/{path}?with_curves=true", json={"workloads": [workload()], "configuration": config}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    result = answer if path == "evaluate" else answer["result"]
+    verdict = result["windows"][0]["phases"][0]["read_latency_ms"]["value"]
+    assert answer["curves"]["latency_vs_load"]["operating_read_latency_ms"] == pytest.approx(verdict)

@@ -34,7 +34,7 @@ from models.catalog.calibration import (
     LayoutCalibration,
     load_calibration,
 )
-from models.catalog.coverage import calibration_gaps
+from models.catalog.coverage import calibration_gaps, source_gaps
 from models.catalog.loader import CATALOG_INDEX, catalog_json_schema, load_catalog
 from models.catalog.raid_schemes import raid_scheme_records
 from models.catalog.schemas import (
@@ -95,6 +95,7 @@ __all__ = [
     "WriteLogOption",
     "build_configuration",
     "calibration_gaps",
+    "source_gaps",
     "catalog_json_schema",
     "layout_for_scheme",
     "load_calibration",

@@ -20,6 +20,7 @@ from models.catalog import (
     build_configuration,
     catalog_json_schema,
     load_catalog,
+    source_gaps,
 )
 from models.configuration import Configuration, FlashCacheKind
 from models.controller import HaMode
@@ -66,7 +67,7 @@ def _raw_records(kind_dir: str, kind: str) -> list[tuple[str, str]]:
 
 
 def test_real_catalog_loads_with_its_version_and_every_part(catalog: Catalog) -> None:
-    assert catalog.catalog_version == "2026.11.11"
+    assert catalog.catalog_version == "2026.11.12"
     assert len(catalog.drives) >= 60
     assert len(catalog.arrays) >= 45
     assert len(catalog.templates) == 8
@@ -87,17 +88,33 @@ def test_array_and_drive_ids_are_unique_across_files() -> None:
 
 
 def test_every_record_has_a_source(catalog: Catalog) -> None:
-    records: list[tuple[str, str]] = []
-    records += [(d.id, d.source) for d in catalog.drives.values()]
-    records += [(t.id, t.source) for t in catalog.templates.values()]
-    records += [(p.type.value, p.source) for p in catalog.ports.values()]
-    records += [(r.scheme.value, r.source) for r in catalog.raid_schemes.values()]
-    for a in catalog.arrays.values():
-        records += [(a.id, a.source), (f"{a.id} controller", a.controller.source)]
-        records += [(f"{a.id} {f.name}", f.source) for f in a.flash_cache]
-        records += [(f"{a.id} {w.name}", w.source) for w in a.write_log]
-    missing = [rid for rid, src in records if not src.strip() or src == "user-defined"]
-    assert not missing
+    assert source_gaps(catalog) == []
+
+
+def test_a_record_part_without_a_source_is_named_with_record_and_field(catalog: Catalog) -> None:
+    # a controller left at the custom records' default source, a blank licence source
+    x70 = catalog.arrays["pure-flasharray-x70"]
+    a400 = catalog.arrays["netapp-aff-a400"]
+    licence = a400.commercial.licences[0].model_copy(update={"source": "  "})
+    broken = catalog.model_copy(
+        update={
+            "arrays": {
+                **catalog.arrays,
+                x70.id: x70.model_copy(
+                    update={"controller": x70.controller.model_copy(update={"source": "user-defined"})}
+                ),
+                a400.id: a400.model_copy(
+                    update={"commercial": a400.commercial.model_copy(update={"licences": [licence]})}
+                ),
+            }
+        }
+    )
+    hint = "no source (cite a docs/sources.md key, a datasheet or 'estimate: ...')"
+    assert source_gaps(broken) == [
+        "arrays[netapp-aff-a400].commercial.licences[ONTAP software bundle (data protection and security)]"
+        f".source: {hint}",
+        f"arrays[pure-flasharray-x70].controller.source: {hint}",
+    ]
 
 
 def test_calibrated_controllers_say_what_they_were_fitted_to(catalog: Catalog) -> None:
@@ -411,6 +428,24 @@ def test_a_broken_field_names_the_file_and_the_field_path(tmp_path: Path) -> Non
         exc.value
     )
     assert "'netapp-fas3070'" in str(exc.value)
+
+
+def test_a_datasheet_figure_without_a_source_key_names_the_file_record_and_field(tmp_path: Path) -> None:
+    # the //C60's 84,000 IOPS ceiling said to be a datasheet figure, with no source key
+    root = _copy(tmp_path)
+    _edit(
+        root,
+        "catalog/pure-flasharray.yaml",
+        lambda d: d["records"][1]["calibration"]["controller"]["figures"].update(
+            max_iops={"status": "datasheet"}
+        ),
+    )
+    with pytest.raises(CatalogError) as exc:
+        load_catalog(root)
+    assert exc.value.file == "catalog/pure-flasharray.yaml"
+    assert exc.value.field == "records[1].calibration.controller.figures.max_iops"
+    assert "status 'datasheet' needs at least one source key" in str(exc.value)
+    assert "(record 'pure-flasharray-c60')" in str(exc.value)
 
 
 def test_an_unknown_drive_reference_is_named(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from models.provenance import (
     CalibrationStatus,
     ClassErrors,
     ErrorSummary,
+    FigureCalibration,
     ModelErrorTable,
     PartCalibration,
     SystemClass,
@@ -67,22 +69,44 @@ def test_an_unknown_source_key_is_named_with_record_and_field(catalog: Catalog) 
     ]
 
 
+def _with_c60_controller_figures(
+    catalog: Catalog, change: Callable[[dict[str, FigureCalibration]], dict[str, FigureCalibration]]
+) -> Catalog:
+    """The catalog with the //C60's ``calibration.controller.figures`` replaced by ``change(figures)``."""
+    c60 = catalog.arrays["pure-flasharray-c60"]
+    assert c60.calibration is not None
+    part = c60.calibration.controller.model_copy(
+        update={"figures": change(dict(c60.calibration.controller.figures))}
+    )
+    cal = c60.calibration.model_copy(update={"controller": part})
+    return catalog.model_copy(
+        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
+    )
+
+
 def test_a_ceiling_without_its_own_status_and_sources_is_named_with_record_and_field(
     catalog: Catalog,
 ) -> None:
     # the //C60 states its 84,000 IOPS / 2,752.5 MB/s ceilings as datasheet figures; strip them
-    c60 = catalog.arrays["pure-flasharray-c60"]
-    assert c60.calibration is not None
-    unstated = c60.calibration.controller.model_copy(update={"figures": {}})
-    cal = c60.calibration.model_copy(update={"controller": unstated})
-    broken = catalog.model_copy(
-        update={"arrays": {**catalog.arrays, c60.id: c60.model_copy(update={"calibration": cal})}}
-    )
+    broken = _with_c60_controller_figures(catalog, lambda figs: {})
     assert calibration_gaps(broken, SOURCES) == [
         "arrays[pure-flasharray-c60].calibration.controller.figures.max_iops: missing "
         "(the ceiling controller.max_iops states no status and source keys of its own)",
         "arrays[pure-flasharray-c60].calibration.controller.figures.max_mb_s: missing "
         "(the ceiling controller.max_mb_s states no status and source keys of its own)",
+    ]
+
+
+def test_a_figure_naming_no_field_of_its_record_is_named(catalog: Catalog) -> None:
+    # "max_iop" for max_iops: the status would describe nothing, and the real ceiling none of its own
+    broken = _with_c60_controller_figures(
+        catalog, lambda figs: {"max_iop" if k == "max_iops" else k: v for k, v in figs.items()}
+    )
+    assert calibration_gaps(broken, SOURCES) == [
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_iop: not a figure of the record "
+        "(no field 'max_iop')",
+        "arrays[pure-flasharray-c60].calibration.controller.figures.max_iops: missing "
+        "(the ceiling controller.max_iops states no status and source keys of its own)",
     ]
 
 
@@ -155,6 +179,8 @@ def test_no_current_array_keeps_the_placeholder_cpu_costs(catalog: Catalog) -> N
 
 
 ONTAP_ARRAYS = ("netapp-aff-a400", "netapp-aff-a800", "netapp-aff-c250")
+DATASHEET_DERIVED = ("pure-flasharray-c60",)
+"""Current arrays whose CPU costs are derived from a vendor's ceiling (the class's costs scaled)."""
 
 
 def test_current_arrays_without_published_costs_are_estimates_citing_the_class_anchor(
@@ -163,7 +189,7 @@ def test_current_arrays_without_published_costs_are_estimates_citing_the_class_a
     # the pessimistic end of current controllers (docs/nomenclature.md): 71/71/177 us, 3.0 us per KiB written;
     # the Ceph node's own costs are make calibrate's (scale_out_fit.yaml; test_validation_scale_out)
     for aid in CURRENT_ARRAYS:
-        if aid in ONTAP_ARRAYS or aid == "ceph-nvme-reference":
+        if aid in (*ONTAP_ARRAYS, *DATASHEET_DERIVED) or aid == "ceph-nvme-reference":
             continue
         a = catalog.arrays[aid]
         c = a.controller
@@ -176,6 +202,64 @@ def test_current_arrays_without_published_costs_are_estimates_citing_the_class_a
         assert a.calibration is not None
         assert a.calibration.controller.status is CalibrationStatus.ESTIMATE, aid
         assert "clyso-ceph-1tibps-2024" in a.calibration.controller.sources, aid
+
+
+SHARED_COSTS = {
+    (
+        "netapp-aff-a400",
+        "netapp-aff-a800",
+        "netapp-aff-c250",
+    ): "ONTAP's per-core costs from NetApp's ONTAP Select measurements",
+    (
+        "dell-powermax-8500",
+        "dell-powerstore-3200t",
+        "hitachi-vsp-e990",
+        "hpe-alletra-9060",
+        "ibm-flashsystem-7300",
+        "pure-flasharray-x70",
+        "vsan-esa-reference",
+    ): "no published figure: the class's pessimistic end (issue #31's rule; open)",
+}
+"""Current arrays that share one set of per-I/O costs, and why. Any other sharing fails the test."""
+
+
+def test_current_arrays_share_per_io_costs_only_for_a_stated_reason(catalog: Catalog) -> None:
+    def costs(aid: str) -> tuple[float | None, ...]:
+        c = catalog.arrays[aid].controller
+        return (
+            c.cpu_us_read_hit,
+            c.cpu_us_read_miss,
+            c.cpu_us_write,
+            c.cpu_us_per_kib,
+            c.cpu_us_per_kib_written,
+        )
+
+    groups: dict[tuple[float | None, ...], list[str]] = {}
+    for aid in CURRENT_ARRAYS:
+        groups.setdefault(costs(aid), []).append(aid)
+    shared = {tuple(sorted(ids)) for ids in groups.values() if len(ids) > 1}
+    assert shared == set(SHARED_COSTS)
+
+
+def test_c60_costs_are_the_class_costs_scaled_to_saturate_at_the_vendor_figure(catalog: Catalog) -> None:
+    # Pure: 84,000 IOPS at 70/30 32 KiB, one of two controllers (32 cores) serving: 32e6 / 84,000 =
+    # 381.0 core-us per I/O; the class's costs give 139.4 there, so every cost x 381.0 / 139.4 = 2.733
+    c = catalog.arrays["pure-flasharray-c60"].controller
+    assert round(32e6 / 84000, 1) == 381.0 and round(381.0 / 139.4, 3) == 2.733
+    assert (c.cpu_us_read_hit, c.cpu_us_read_miss, c.cpu_us_write) == (194, 194, 484)  # 71, 71, 177 x 2.733
+    assert (c.cpu_us_per_kib, c.cpu_us_per_kib_written, c.cpu_us_per_backend_io) == (0.137, 8.2, 13.7)
+    # without its ceilings the controller alone saturates at the vendor's point (within 0.1%)
+    bare = catalog.arrays["pure-flasharray-c60"].model_copy(
+        update={"controller": c.model_copy(update={"max_iops": None, "max_mb_s": None})}
+    )
+    ctx = ValidationContext(
+        calibration={}, catalog=catalog.model_copy(update={"arrays": {**catalog.arrays, bare.id: bare}})
+    )
+    iops, binding = predicted_saturation({"array": bare.id}, {"id": "x", "read_pct": 70, "size_kib": 32}, ctx)
+    assert binding == "controllers" and iops == pytest.approx(84000, rel=1e-3)
+    # and no other current vendor array shares its costs
+    x70 = catalog.arrays["pure-flasharray-x70"].controller
+    assert (x70.cpu_us_read_miss, x70.cpu_us_write) != (c.cpu_us_read_miss, c.cpu_us_write)
 
 
 def test_ontap_records_reproduce_the_published_ontap_select_per_core_costs(catalog: Catalog) -> None:

@@ -54,7 +54,9 @@ def array_saturation_rows(record: dict[str, Any], ctx: ValidationContext) -> lis
     for m in record["measurements"]:
         iops, binding = predicted_saturation(record, m, ctx)
         source = (
-            "the catalog's ceilings were read off this figure"
+            "the catalog's ceilings and per-I/O costs were derived from this figure"
+            if m.get("ceiling_source") and m.get("cost_source")
+            else "the catalog's ceilings were read off this figure"
             if m.get("ceiling_source")
             else "the catalog's per-I/O costs were derived from this figure"
             if m.get("cost_source")

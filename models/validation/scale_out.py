@@ -22,7 +22,8 @@ is out of sample (gated at the record's ``iops_tolerance_pct``), and the cross-v
 a fit without one publication's rows and predict that publication's fitted rows
 (leave one source out; reported, not gated: they measure a refit the product never ships). An
 out-of-sample row that misses its gate with the shipped values says so in ``known_failure`` (why):
-it prints as KNOWN and is listed by the tests, never hidden by a wider tolerance. A measurement with ``not_gated`` (the reason: what the engine does not
+it prints as KNOWN and is listed by the tests, never hidden by a wider tolerance. A measurement the
+catalog node's own ceiling (``max_iops``) was read off says ``ceiling_source: true``: in-sample too. A measurement with ``not_gated`` (the reason: what the engine does not
 represent about that test) is printed with its error and binding resource but not gated.
 """
 
@@ -354,11 +355,11 @@ def _rows(
 ) -> list[Row]:
     tol = record.get("iops_tolerance_pct", 25)
     iops, binding = predict(record, m, ctx, override)
-    in_sample = f"{record['id']}/{m['id']}" in fitted
+    was_fitted = f"{record['id']}/{m['id']}" in fitted
+    in_sample = was_fitted or bool(m.get("ceiling_source"))
     basis = CROSS_VALIDATED if override is not None else (IN_SAMPLE if in_sample else OUT_OF_SAMPLE)
-    note = f"binds: {binding}" + (
-        f"; {refit_note}" if refit_note else "; fitted to (make calibrate)" if in_sample else ""
-    )
+    source_note = "; fitted to (make calibrate)" if was_fitted else "; the catalog node's ceiling"
+    note = f"binds: {binding}" + (f"; {refit_note}" if refit_note else source_note if in_sample else "")
     unit, predicted, measured = _as_published(m, iops)
     why_not = m.get("not_gated")
     # cross-validated rows measure the fitting procedure (refits the product never ships): reported

@@ -50,6 +50,7 @@ ENGINE_LANE: dict[str, Lane] = {
     "degraded": "long",
     "raid-conversion": "long",
     "building-blocks": "long",
+    "fit": "long",
     # the installed base (models.plan)
     "replication": "long",
     "expand": "long",

@@ -23,6 +23,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -47,6 +48,7 @@ from models.importers.arraystats import ArrayFormat, ArrayStatsOptions, import_a
 from models.importers.liveoptics import LiveOpticsResult, import_live_optics
 from models.importers.rvtools import GroupBy, RVToolsResult, import_rvtools
 from models.importers.timeline import Timeline, line_up
+from models.site_fit import SiteFit, fit_site
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -256,3 +258,14 @@ def observed(body: ObservedRequest, ctx: SizingContext) -> evidence.ObservedComp
         raise InvalidInput.at(("body", exc.field), exc.reason) from exc
     result = sizing.evaluate(EvaluateRequest(workloads=at_load, configuration=body.configuration), ctx)
     return evidence.compare_observed(at_load, result)
+
+
+def site_fit(body: ObservedRequest, ctx: SizingContext) -> SiteFit:
+    """The configuration the statistics came from, its controller costs and working sets fitted to
+    the host's latencies (:func:`models.site_fit.fit_site`), as stated (no calibration margins: the
+    fit replaces the estimate they stand for)."""
+    config = ctx.configuration(body.configuration, ("body", "configuration"))
+    return ctx.run(
+        lambda: fit_site(body.workloads, config, params=ctx.params, fitted_on=datetime.now(UTC).date()),
+        ("body", "configuration"),
+    )

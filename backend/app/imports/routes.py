@@ -34,6 +34,7 @@ from models.importers import HostFormat, HostStatsOptions, RateStatistic, Window
 from models.importers.arraystats import ArrayFormat, ArrayStatsOptions
 from models.importers.rvtools import GroupBy
 from models.importers.timeline import Timeline
+from models.site_fit import SiteFit
 
 T = TypeVar("T")
 
@@ -308,3 +309,12 @@ async def observed(body: ObservedRequest, ctx: SizingContextDep) -> Response:
     """What you have now: the configuration the statistics came from, evaluated at the loads the
     host observed, beside the latency the host saw in each window."""
     return await json_in_lane(ENGINE_LANE["observed"], lambda: host_stats.observed(body, ctx))
+
+
+@router.post("/observed/fit", response_model=SiteFit, responses=error_responses(503))
+async def observed_fit(body: ObservedRequest, ctx: SizingContextDep) -> Response:
+    """Calibrate from your own array: the controller's CPU costs and the observed phases' working
+    sets fitted (least squares on ln(predicted / observed)) to the latency the host saw in each
+    window; the fitted controller is a record to keep (status fitted (site)), the fitted workloads
+    the ones to size a successor with."""
+    return await json_in_lane(ENGINE_LANE["fit"], lambda: host_stats.site_fit(body, ctx))

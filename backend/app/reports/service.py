@@ -385,6 +385,7 @@ def _snapshot_curves(kind: ReportKind, inputs: Any, result: Any, ctx: SizingCont
         window=window,
         curves=SNAPSHOT_CURVES,
         adjust=adjust,
+        calibration_margin=inputs.calibration_margin,  # the report's verdict's margins
     )
     try:
         return sizing.curves(

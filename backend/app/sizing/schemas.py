@@ -188,6 +188,9 @@ class CurvesRequest(Request):
     adjust: Adjustments | None = Field(
         default=None, description="what-if dials applied to the workloads and configuration first"
     )
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
 
 
 class SizingSummary(BaseModel):

@@ -415,8 +415,12 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
         raise InvalidInput.at(
             ("body", "window"), f"no phase runs in window {window!r} (windows: {', '.join(windows)})"
         )
-    ctx.run(lambda: engine_evaluate(workloads, config, params=ctx.params), CONFIGURATION, reference=reference)
-    return curves_of(workloads, config, window, body.curves or CURVE_NAMES, ctx)
+    # the curves of what the verdict computes: estimated parts at the pessimistic end unless as_stated
+    run_config, _ = ctx.margined(config, workloads, body.calibration_margin)
+    ctx.run(
+        lambda: engine_evaluate(workloads, run_config, params=ctx.params), CONFIGURATION, reference=reference
+    )
+    return curves_of(workloads, run_config, window, body.curves or CURVE_NAMES, ctx)
 
 
 def curves_of(
@@ -475,7 +479,8 @@ def evaluate_answer(
     result, workloads, config = _evaluated(body, ctx)
     if not with_curves:
         return result
-    first = curves_of(workloads, config, result.windows[0].window, CURVE_NAMES, ctx)
+    run_config, _ = ctx.margined(config, workloads, body.calibration_margin)  # the verdict's figures
+    first = curves_of(workloads, run_config, result.windows[0].window, CURVE_NAMES, ctx)
     return EvaluateAnswer.model_construct(**dict(result), curves=first)
 
 
@@ -488,7 +493,8 @@ def size_answer(body: SizeRequest, ctx: SizingContext, with_curves: bool) -> Siz
     first = None
     if sized.feasible:
         window = sized.result.windows[0].window
-        first = curves_of(body.workloads, sized.configuration, window, CURVE_NAMES, ctx)
+        run_config, _ = ctx.margined(sized.configuration, body.workloads, body.calibration_margin)
+        first = curves_of(body.workloads, run_config, window, CURVE_NAMES, ctx)
     return SizeAnswer.model_construct(**dict(sized), curves=first)
 
 

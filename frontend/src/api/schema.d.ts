@@ -403,6 +403,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/observed/fit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Observed Fit
+         * @description Calibrate from your own array: the controller's CPU costs and the observed phases' working
+         *     sets fitted (least squares on ln(predicted / observed)) to the latency the host saw in each
+         *     window; the fitted controller is a record to keep (status fitted (site)), the fitted workloads
+         *     the ones to size a successor with.
+         */
+        post: operations["import-observed_fit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/import/perfmon": {
         parameters: {
             query?: never;
@@ -2984,6 +3007,11 @@ export interface components {
         CurvesRequest: {
             /** @description what-if dials applied to the workloads and configuration first */
             adjust?: components["schemas"]["Adjustments"] | null;
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** Configuration */
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
@@ -8324,6 +8352,104 @@ export interface components {
             unit: string;
         };
         /**
+         * SiteFit
+         * @description The fitted factors, the controller and drives as records to keep, and the fit's residuals.
+         */
+        SiteFit: {
+            /** Configuration */
+            configuration: string;
+            /** @description the controller with fitted costs, status fitted (site) */
+            controller: components["schemas"]["ControllerSpec"];
+            /**
+             * Cost Factor
+             * @description f: controller CPU costs x f, throughput ceilings / f
+             */
+            cost_factor: number;
+            /**
+             * Drive Time Factor
+             * @description d: drive seek and latency times x d, rates / d
+             */
+            drive_time_factor: number;
+            /**
+             * Drives
+             * @description each pool's drive with fitted times, status fitted (site)
+             */
+            drives: components["schemas"]["DriveSpec"][];
+            /**
+             * Evaluations
+             * @description model evaluations the solver made
+             */
+            evaluations: number;
+            /** Formula */
+            formula: string;
+            /**
+             * Observations
+             * @description observed latencies fitted (reads and writes)
+             */
+            observations: number;
+            /**
+             * Rms Log Error After
+             * @description sqrt(mean(ln(predicted / observed)^2)) after the fit
+             */
+            rms_log_error_after: number;
+            /**
+             * Rms Log Error Before
+             * @description sqrt(mean(ln(predicted / observed)^2)) before the fit
+             */
+            rms_log_error_before: number;
+            /** Rows */
+            rows: components["schemas"]["SiteFitRow"][];
+            /**
+             * Summary
+             * @description the fit in words: the factors and the error before and after
+             */
+            summary: string;
+            /**
+             * Working Set Factor
+             * @description w: each observed phase's working set x w
+             */
+            working_set_factor: number;
+            /**
+             * Workloads
+             * @description the workloads with each observed phase's working set x w
+             */
+            workloads: components["schemas"]["Workload"][];
+        };
+        /**
+         * SiteFitRow
+         * @description One observed window: the host's latency, the model's before and after the fit.
+         */
+        SiteFitRow: {
+            /** Before Read Latency Ms */
+            before_read_latency_ms: number | null;
+            /** Before Write Latency Ms */
+            before_write_latency_ms: number | null;
+            /**
+             * Fitted Read Error Pct
+             * @description (fitted - observed) / observed x 100
+             */
+            fitted_read_error_pct: number | null;
+            /** Fitted Read Latency Ms */
+            fitted_read_latency_ms: number | null;
+            /**
+             * Fitted Write Error Pct
+             * @description (fitted - observed) / observed x 100
+             */
+            fitted_write_error_pct: number | null;
+            /** Fitted Write Latency Ms */
+            fitted_write_latency_ms: number | null;
+            /** Observed Read Latency Ms */
+            observed_read_latency_ms: number | null;
+            /** Observed Write Latency Ms */
+            observed_write_latency_ms: number | null;
+            /** Phase */
+            phase: string;
+            /** Window */
+            window: string;
+            /** Workload */
+            workload: string;
+        };
+        /**
          * SizeAnswer
          * @description ``/size``'s answer: the sizing, and the first window's curves for the sized configuration when
          *     asked for (null also when the family could not be sized).
@@ -11369,6 +11495,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ObservedComparison"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "import-observed_fit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObservedRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteFit"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */

@@ -72,6 +72,8 @@ export type GroupBy = Schemas['GroupBy'];
 export type DetectedWindow = Schemas['DetectedWindow'];
 export type ObservedLoad = Schemas['ObservedLoad'];
 export type ObservedComparison = Schemas['ObservedComparison'];
+export type SiteFit = Schemas['SiteFit'];
+export type SiteFitRow = Schemas['SiteFitRow'];
 export type ObservedVsModel = Schemas['ObservedVsModel'];
 export type ObservedRequest = Schemas['ObservedRequest'];
 

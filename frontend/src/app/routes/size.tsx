@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading, MoneyFields, SelectField, TcoPanel } from '@/components';
 import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
+import { createHardware } from '@/features/hardware';
 import { SaveShare } from '@/features/reports';
 import {
   CasesFields,
@@ -13,6 +14,7 @@ import {
   RaidGrid,
   ResultsView,
   runRequest,
+  SiteFitPanel,
   useRun,
   WhatIfPanel,
 } from '@/features/results';
@@ -121,6 +123,15 @@ export default function SizePage() {
       : (data.configuration.group_width ?? a?.raid.find((r) => r.scheme === (data.configuration as { raid_scheme?: string }).raid_scheme)?.default_width ?? 1)
     : 1;
 
+  // what you have now: the configuration the host statistics came from
+  const statsConfiguration = !data
+    ? null
+    : statsFrom === 'above'
+      ? data.configuration
+      : currentDraft && currentDraft.arrayId
+        ? draftToReference(currentDraft)
+        : null;
+
   return (
     <article className="page size-page" ref={pageRef}>
       <h1>Size</h1>
@@ -215,15 +226,16 @@ export default function SizePage() {
               {statsFrom === 'other' && currentDraft ? (
                 <ConfigurationBuilder draft={currentDraft} onChange={setCurrentDraft} errors={fieldErrors(null)} heading="What you have now" />
               ) : null}
-              <ObservedPanel
+              <ObservedPanel workloads={run.workloads} configuration={statsConfiguration} />
+              <SiteFitPanel
                 workloads={run.workloads}
-                configuration={
-                  statsFrom === 'above'
-                    ? data.configuration
-                    : currentDraft && currentDraft.arrayId
-                      ? draftToReference(currentDraft)
-                      : null
-                }
+                configuration={statsConfiguration}
+                onUseWorkloads={workflow.setWorkloads}
+                onSave={async (fit) => {
+                  const kept = [await createHardware({ kind: 'controller', spec: fit.controller })];
+                  for (const drive of fit.drives) kept.push(await createHardware({ kind: 'drive', spec: drive }));
+                  return kept.map((k) => k.name);
+                }}
               />
             </section>
           ) : null}

@@ -10,6 +10,7 @@ export { CapacityWaterfall } from './components/capacity-waterfall';
 export { useRun, run, runRequest, type RunInput, type RunOutcome } from './hooks/use-run';
 export { useCurves } from './api/get-curves';
 export { ObservedPanel } from './components/observed-panel';
+export { SiteFitPanel } from './components/site-fit-panel';
 export { hasObserved } from './lib/observed';
 
 /** The what-if panel's code, fetched ahead by a page that will show it (see {@link preloadResultCharts}). */

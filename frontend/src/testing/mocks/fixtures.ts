@@ -19,6 +19,7 @@ import type {
   HostStatsImport,
   MaxWorkloadResult,
   ObservedComparison,
+  SiteFit,
   RaidConversion,
   RaidGrid,
   RangesResult,
@@ -45,6 +46,7 @@ import hardwareSsd422 from '../fixtures/hardware-ssd-422.json';
 import hostStatsIostat from '../fixtures/host-stats-iostat.json';
 import maxWorkloadOltp from '../fixtures/max-workload-oltp.json';
 import observedFas3170 from '../fixtures/observed-fas3170.json';
+import siteFitFas3270 from '../fixtures/site-fit-fas3270.json';
 import ports from '../fixtures/ports.json';
 import raidConversion from '../fixtures/raid-conversion.json';
 import raidGridOltp from '../fixtures/raid-grid-oltp.json';
@@ -107,6 +109,7 @@ export const fixtures = {
   hostStatsIostat: hostStatsIostat as unknown as HostStatsImport,
   /** Those workloads' observed phases evaluated on a FAS3170 of 48 drives (what you have now). */
   observedFas3170: observedFas3170 as unknown as ObservedComparison,
+  siteFitFas3270: siteFitFas3270 as unknown as SiteFit,
 };
 
 /** A 422 body the way FastAPI writes it. */

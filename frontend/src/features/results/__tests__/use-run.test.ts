@@ -83,7 +83,7 @@ describe('run', () => {
     expect(urls).toHaveLength(1);
     expect(new URL(urls[0]!).searchParams.get('with_curves')).toBe('true');
     // the charts' own query: the workloads run, the configuration as sized, the curves' window
-    const key = getCurvesQueryOptions({ workloads, configuration: outcome.configuration, window: fixtures.curvesOltp.window }).queryKey;
+    const key = getCurvesQueryOptions({ workloads, configuration: outcome.configuration, window: fixtures.curvesOltp.window, calibration_margin: 'pessimistic' }).queryKey;
     expect(client.getQueryData(key)).toEqual(fixtures.curvesOltp);
     expect(outcome.sizing).not.toHaveProperty('curves');
   });
@@ -95,7 +95,7 @@ describe('run', () => {
     const outcome = await run({ kind: 'evaluate', workloads, configuration, flashCacheOptionsGb: null }, undefined, client);
 
     expect(urls.map((u) => new URL(u).pathname)).toEqual(['/api/v1/evaluate']);
-    const key = getCurvesQueryOptions({ workloads, configuration, window: fixtures.curvesOltp.window }).queryKey;
+    const key = getCurvesQueryOptions({ workloads, configuration, window: fixtures.curvesOltp.window, calibration_margin: 'pessimistic' }).queryKey;
     expect(client.getQueryData(key)).toEqual(fixtures.curvesOltp);
     expect(outcome.result).not.toHaveProperty('curves');
   });

@@ -23,7 +23,7 @@ export default function ResultCharts({ workloads, configuration, result, sizing,
   const windows = result.windows.map((w) => w.window);
   const [window, setWindow] = useState(windows[0] ?? '');
   const active = windows.includes(window) ? window : (windows[0] ?? '');
-  const curves = useCurves(active ? { workloads, configuration, window: active } : null);
+  const curves = useCurves(active ? { workloads, configuration, window: active, calibration_margin: 'pessimistic' } : null);
   const operating = result.windows.find((w) => w.window === active)?.read_latency_ms ?? null;
   const data = curves.data;
 

@@ -99,13 +99,13 @@ export function WhatIfPanel({ workloads, configuration, baseline, groupWidth, ma
   const windows = baseline.windows.map((x) => x.window);
   const window = windows[0] ?? '';
   const curvesRequest = useMemo(
-    () => (request && window ? { workloads, configuration, window, curves: WHAT_IF_CURVES, adjust: request.adjust } : null),
+    () => (request && window ? { workloads, configuration, window, curves: WHAT_IF_CURVES, adjust: request.adjust, calibration_margin: 'pessimistic' as const } : null),
     [request, window, workloads, configuration],
   );
   const evaluation = useEvaluateConfiguration(request);
   const curves = useCurves(curvesRequest);
   // the same request as the results' charts: already answered
-  const baseCurves = useCurves(window ? { workloads, configuration, window } : null);
+  const baseCurves = useCurves(window ? { workloads, configuration, window, calibration_margin: 'pessimistic' } : null);
 
   const shown = neutral ? null : (evaluation.data ?? null);
   const barsFresh = !neutral && !!evaluation.data && !evaluation.isPlaceholderData;

@@ -29,7 +29,7 @@ export type RunOutcome =
  */
 function keepCurves(client: QueryClient | undefined, workloads: Workload[], configuration: ConfigurationInput, curves: CurvesResult | null | undefined) {
   if (!client || !curves) return;
-  client.setQueryData(getCurvesQueryOptions({ workloads, configuration, window: curves.window }).queryKey, curves);
+  client.setQueryData(getCurvesQueryOptions({ workloads, configuration, window: curves.window, calibration_margin: 'pessimistic' }).queryKey, curves);
 }
 
 /**
