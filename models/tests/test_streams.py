@@ -194,3 +194,27 @@ def test_io_each_stream_keeps_outstanding_lie_one_after_the_other():
     pw = pool_work([(wl, ph, 0.0, 0.0)], plans)
     assert pw.reads.data.read_pos == pytest.approx(150.0, rel=1e-12)
     assert pw.outstanding == pytest.approx(96.0, rel=1e-12)  # 16 requests x 6 drive runs
+
+
+def test_a_stripe_unit_or_prefetch_the_array_cannot_have_is_an_error_naming_the_field():
+    # RAID-Z stripes each record (record_kib), replicas keep whole copies: neither has a stripe unit
+    with pytest.raises(ValueError, match="stripe_unit_kib: raidz2 has no stripe unit"):
+        RaidLayout(scheme=RaidScheme.RAIDZ2, group_width=8, stripe_unit_kib=128)
+    # an array offering 64 / 128 / 256 KiB segments cannot have a 512 KiB one
+    cfg = make_config(HDD, "raid6", 10, 20)
+    arch = Architecture(stripe_units_kib=[64, 128, 256])
+    pool = cfg.pools[0].model_copy(
+        update={"raid": RaidLayout(scheme=RaidScheme.RAID6, group_width=10, stripe_unit_kib=512)}
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"pools\[0\]\.raid\.stripe_unit_kib: this array offers stripe units of 64, 128, 256 KiB, not 512",
+    ):
+        Configuration.model_validate(
+            {**cfg.model_dump(), "architecture": arch.model_dump(), "pools": [pool.model_dump()]}
+        )
+    # a prefetch beyond what the architecture can read ahead
+    with pytest.raises(
+        ValueError, match="prefetch_kib: 8192 KiB is more than this architecture can read ahead"
+    ):
+        Architecture(prefetch_kib=8192, max_prefetch_kib=4096)
