@@ -129,7 +129,10 @@ def test_a_stripe_unit_the_scheme_or_array_cannot_have_is_422_naming_it(client: 
     response = evaluate(client, configuration)
     assert response.status_code == 422
     assert error_locs(response)[0][-1] == "pools"
-    assert "pools[0].raid.stripe_unit_kib: this array offers stripe units of 64, 128 KiB, not 256" in response.text
+    assert (
+        "pools[0].raid.stripe_unit_kib: this array offers stripe units of 64, 128 KiB, not 256"
+        in response.text
+    )
 
 
 @pytest.mark.parametrize(
