@@ -6242,7 +6242,7 @@ export interface components {
          * PortType
          * @enum {string}
          */
-        PortType: "1gbe" | "10gbe" | "25gbe" | "40gbe" | "100gbe" | "4gfc" | "8gfc" | "16gfc" | "32gfc" | "64gfc" | "6gsas" | "12gsas";
+        PortType: "1gbe" | "10gbe" | "25gbe" | "40gbe" | "100gbe" | "200gbe" | "400gbe" | "4gfc" | "8gfc" | "16gfc" | "32gfc" | "64gfc" | "6gsas" | "12gsas" | "edr-ib" | "hdr-ib" | "ndr-ib";
         /**
          * PortTypeRecord
          * @description A front-end port type: line rate and the practical payload rate the engine uses.
@@ -6252,7 +6252,7 @@ export interface components {
              * Family
              * @enum {string}
              */
-            family: "ethernet" | "fibre-channel" | "sas";
+            family: "ethernet" | "fibre-channel" | "sas" | "infiniband";
             /**
              * Line Rate Gbit S
              * @description nominal line rate [Gb/s]
