@@ -80,6 +80,7 @@ from models.drives import (
     Num,
     drive_times,
     drive_writes_per_day,
+    positioning_units,
     ssd_latency_ms,
 )
 from models.latency import FrontEnd, sequential_extra_ms
@@ -900,6 +901,7 @@ class BatchModel:
         d = self.drives
         self.d_times = _stack([tuple(drive_times(x, self.fill)) for x in d], len(DriveTimes._fields))
         self.d_hdd = np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool)
+        self.d_units = np.asarray([positioning_units(x) for x in d], dtype=np.float64)
         ncq = [ncq_parameters(x, self.p) for x in d]
         self.d_g = np.asarray([g for g, _, _ in ncq], dtype=np.float64)
         self.d_h = np.asarray([h for _, h, _ in ncq], dtype=np.float64)
@@ -1289,6 +1291,7 @@ class BatchModel:
         self.seg_h = self.d_h[drv]
         self.seg_limit = self.d_limit[drv]
         self.seg_hdd = self.d_hdd[drv]
+        self.seg_units = self.d_units[drv]
         self.seg_scatter = self.l_scatter[lay]
         self.seg_width = self.l_width[lay]
         self.seg_parity = self.l_parity[lay]
@@ -1414,14 +1417,16 @@ class BatchModel:
         seg = at.seg
 
         def counts() -> tuple[FloatArray, FloatArray, FloatArray]:
-            """(data drives, parity drives, span) of each row."""
+            """(data drives, parity drives, span) of each row, the drives in positioning units
+            (models.pool.unit_roles)."""
             n_int, usable_tb = self._row_usable_tb(at)
             n = n_int.astype(np.float64)
             parity = n / np.take(self.seg_width, seg) * np.take(self.seg_parity, seg)
             usable_gb = usable_tb * 1000.0
             scatter = np.take(self.seg_scatter, seg)
             span = planned_span(1000.0 * self.needed_tb, usable_gb, self.fill, 1.0, scatter)
-            return n - parity, parity, span
+            units = at.gathered("units", self.seg_units)
+            return (n - parity) * units, parity * units, span
 
         n_data, parity, span = at.get("counts", counts)
         # the role work the state, the wait and the wear read (a parity role's operations never are)
@@ -1670,8 +1675,11 @@ class BatchModel:
         def short(rows: IntArray, g: IntArray) -> BoolArray:
             """Whether ``rows`` (of segments ``g``) have fewer drives of a role than it needs."""
             n = self.space.count_of(rows, self.seg_family[g]).astype(np.float64)
-            parity = n / self.seg_width[g] * self.seg_parity[g]  # as _pool counts them
-            data = n - parity  # a role without drives has utilization 0 (role_utilization)
+            # as _pool counts them: in positioning units
+            parity = n / self.seg_width[g] * self.seg_parity[g] * self.seg_units[g]
+            data = (
+                n * self.seg_units[g] - parity
+            )  # a role without drives has utilization 0 (role_utilization)
             out = (data > 0) & (np.maximum(data, 1) < need_data[g])
             return out | ((parity > 0) & (np.maximum(parity, 1) < need_parity[g]))
 

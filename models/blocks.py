@@ -45,13 +45,14 @@ from models.buildable import hosts_needed
 from models.capacity import pool_capacity, raid_groups, spare_count
 from models.catalog import ArrayModel
 from models.configuration import DrivePool
-from models.drives import DriveSpec, drive_times
+from models.drives import DriveSpec, drive_times, positioning_units
 from models.explain import Explained, explained, fmt
 from models.naming import plural
 from models.parameters import EngineParameters
-from models.pool import PoolPlans, stream_capacity
+from models.pool import PoolPlans
 from models.ports import PortGroup
 from models.raid import COPY_SCHEMES, RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
+from models.stream_capacity import stream_capacity
 
 DEFAULT_SCALING_EFFICIENCY = 0.95
 """Share of N x one block that N blocks deliver (assumed; 1.0 for fully independent blocks)."""
@@ -481,7 +482,7 @@ def block_from_array(
     st = streams or BlockStreams()
     # the drives' streams as evaluate prices them: full drives (span 1), the array's prefetch
     p = params or EngineParameters()
-    plans = PoolPlans(layout, drive_times(drive, 1.0), p, 1.0, array.architecture)
+    plans = PoolPlans(layout, drive_times(drive, 1.0), p, 1.0, array.architecture, positioning_units(drive))
     grouped, held = grouped_drives(array, layout, n)
     cap = stream_capacity(
         plans,

@@ -25,7 +25,7 @@ user says the outstanding I/Os are there.
 :func:`pool_figures` computes a pool's numbers in a window; :func:`pool_load` wraps them in the
 explained :class:`~models.results.PoolLoad` (a figures-only pass uses the numbers alone).
 
-Kept as one module (about 1,200 lines, over the 1,000-line limit until it is split: #29): the pool model is one subsystem, and the functions the
+Kept as one module (about 1,270 lines, over the 1,000-line limit until it is split: #29): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait) read best beside each other.
 """
 
@@ -45,15 +45,14 @@ from models.capacity import raid_groups
 from models.configuration import Architecture, DrivePool
 from models.drives import (
     DEFAULT_WARRANTY_YEARS,
-    CommandQueuing,
     DriveKind,
     DriveSpec,
     DriveTimes,
     Num,
-    command_queuing_factor,
     drive_times,
     drive_writes_per_day,
     positioning_ms,
+    positioning_units,
     random_access_ms,
     random_write_wear,
     unrecoverable_read_probability,
@@ -89,6 +88,7 @@ from models.reduction import (
     reduction_words,
 )
 from models.results import DegradedMode, EnduranceResult, FailureResult, PoolLoad
+from models.streams import stream_ahead_kib, stream_words
 from models.workload import Phase, Workload
 
 PoolItem = tuple[Workload, Phase, float, float]
@@ -382,10 +382,12 @@ class PoolPlans:
         p: EngineParameters,
         fill: float,
         architecture: Architecture | None = None,
+        units: int = 1,
     ) -> None:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
         self.architecture = architecture
         self.prefetch_kib = stream_prefetch_kib(architecture, p.readahead_kib)
+        self.units = units
         self.memo: dict[float, tuple[Work, Work]] = {}
         self.stream_memo: dict[tuple[bool, float], tuple[Work, Work]] = {}
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
@@ -396,10 +398,13 @@ class PoolPlans:
         self._readahead_run_kib: float | None = None
 
     def roles(self, n: int) -> Roles:
-        """:func:`pool_roles` of the layout with ``n`` drives."""
+        """:func:`pool_roles` of the layout with ``n`` drives, in positioning units (:attr:`units`
+        per drive: a dual-actuator drive's two halves serve I/Os at once)."""
         got = self.roles_memo.get(n)
         if got is None:
-            got = _remember(self.roles_memo, n, pool_roles(self.layout, n), _PRICES_KEPT)
+            got = _remember(
+                self.roles_memo, n, unit_roles(pool_roles(self.layout, n), self.units), _PRICES_KEPT
+            )
         return got
 
     def ncq(self, drive: DriveSpec) -> tuple[float, float, float]:
@@ -512,7 +517,14 @@ def pool_plans(
     )
     got = _PLANS.get(key)
     if got is None:
-        plans = PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+        plans = PoolPlans(
+            pool.raid,
+            drive_times(pool.drive, planned_fill),
+            p,
+            fill,
+            architecture,
+            positioning_units(pool.drive),
+        )
         got = _remember(_PLANS, key, (plans, (pool.raid, pool.drive, p, architecture)), _PLANS_KEPT)
     return got[0]
 
@@ -657,35 +669,6 @@ def pool_work(
     )
 
 
-def stream_ahead_kib(ph: Phase, size_kib: float) -> float | None:
-    """KiB each sequential stream of ``ph`` keeps requested ahead of itself at the host: its stated
-    ``readahead_kib``, or in a purely sequential phase stating both its concurrency and its streams
-    the I/Os of ``size_kib`` each stream keeps outstanding (``concurrency / streams`` of them, which
-    lie one after the other on the drives), whichever is larger; None when neither is stated."""
-    ahead = ph.readahead_kib
-    n, c = ph.sequential_streams, ph.concurrency
-    if n is not None and c is not None and ph.random_pct == 0:
-        queued = size_kib * c / n
-        ahead = queued if ahead is None else max(ahead, queued)
-    return ahead
-
-
-def stream_words(streams: int | None, segment_kib: float) -> str:
-    """How a phase's sequential I/O is priced, in words: the streams assumed when none are stated."""
-    request = f"requests of {fmt(segment_kib)} KiB (readahead)"
-    if streams == 1:
-        return f"sequential: 1 stream in {request}, read without seeking"
-    if streams is None:
-        return (
-            f"sequential streams not stated: assumed interleaved, {request} each paying one positioning "
-            "on every drive they reach, no queuing credit (state sequential_streams for it)"
-        )
-    return (
-        f"sequential: {streams:,} interleaved streams, {request} each paying one positioning on every "
-        "drive they reach and queued there"
-    )
-
-
 def _term(
     wl: Workload,
     ph: Phase,
@@ -750,6 +733,13 @@ def pool_roles(layout: RaidLayout, n: int) -> Roles:
     return Roles(n, n - parity, parity, groups.count)
 
 
+def unit_roles(roles: Roles, units: int) -> Roles:
+    """``roles`` counted in positioning units, ``units`` per drive (groups unchanged)."""
+    if units == 1:
+        return roles
+    return Roles(roles.drives * units, roles.data * units, roles.parity * units, roles.groups)
+
+
 def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float, float]:
     """(gain g, half-gain queue h, queue limit) of command queuing on ``drive``, by drive class
     (:func:`models.drives.drive_class`; no gain for SSDs: no positioning to reorder)."""
@@ -757,56 +747,6 @@ def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float,
     if drive.kind is not DriveKind.HDD:
         return 0.0, 1.0, q.queue_limit
     return q.gain_max, q.q_half, q.queue_limit
-
-
-class StreamCapacity(NamedTuple):
-    """What a pool's drives carry of sequential streams alone [KiB/s], and how it was priced."""
-
-    read_kib_s: float
-    write_kib_s: float
-    segment_kib: float  # one stream request (readahead / write-behind)
-    queue: float  # commands per data drive at saturation (1: no queuing credit)
-
-
-def stream_capacity(
-    plans: PoolPlans,
-    drive: DriveSpec,
-    n: int,
-    span: float,
-    *,
-    size_kib: float,
-    streams: int | None,
-    readahead_kib: float | None = None,
-) -> StreamCapacity:
-    """KiB/s of sequential reads (and, apart, of sequential writes) that ``n`` drives of ``plans``
-    carry when busy 100%: the stream work :func:`pool_work` prices (:meth:`PoolPlans.streams`: one
-    positioning per request on each drive, none for a single stream) at the seek ``span``, the data
-    drives queued as :func:`pool_work` counts the read streams' requests (``streams`` x commands per
-    request, :func:`stated_queue`; saturation fills the stated queue), writes at one command.
-
-        KiB/s = 1 / max over roles (busy per KiB / 1000 / drives of the role)
-    """
-    roles = plans.roles(n)
-    sr, sw = plans.streams(streams != 1, size_kib, readahead_kib)
-    segment = plans.segment_kib(size_kib, readahead_kib)
-    g, h, limit = plans.ncq(drive)
-    stated = streams is not None and streams > 1 and g > 0
-    commands = (streams or 1) * segment * (sr.data.ops + sr.parity.ops)
-    q = float(stated_queue(commands, stated, roles.data, limit))
-    factor = (
-        command_queuing_factor(q, CommandQueuing(gain_max=g, q_half=h, queue_limit=limit)) if stated else 1.0
-    )
-    root = math.sqrt(span)
-
-    def per_s(work: Work, f: float) -> float:
-        pr, pw = positioning_ms(plans.t, root, f)
-        u = max(
-            float(role_utilization(work.data, roles.data, pr, pw)),
-            float(role_utilization(work.parity, roles.parity, pr, pw)),
-        )
-        return 1.0 / u if u > 0 else math.inf
-
-    return StreamCapacity(per_s(sr, factor), per_s(sw, 1.0), float(segment), q)
 
 
 MIN_RATE = 1e-9

@@ -3208,6 +3208,12 @@ export interface components {
          * @description A :class:`DriveSpec` whose ``id`` the server assigns.
          */
         CustomDriveSpec: {
+            /**
+             * Actuators
+             * @description independent actuators of a hard disk (dual-actuator drives: 2), each positioning over its share of the LBAs at its share of media_rate_mb_s (the drive's combined rate)
+             * @default 1
+             */
+            actuators: number;
             /** Avg Read Seek Ms */
             avg_read_seek_ms?: number | null;
             /** Avg Write Seek Ms */
@@ -3723,6 +3729,12 @@ export interface components {
          *     within the marketed capacity): those are a 422 at the drive naming the figure.
          */
         DriveSpec: {
+            /**
+             * Actuators
+             * @description independent actuators of a hard disk (dual-actuator drives: 2), each positioning over its share of the LBAs at its share of media_rate_mb_s (the drive's combined rate)
+             * @default 1
+             */
+            actuators: number;
             /** Avg Read Seek Ms */
             avg_read_seek_ms?: number | null;
             /** Avg Write Seek Ms */
