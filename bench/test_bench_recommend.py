@@ -20,6 +20,7 @@ import pytest
 from backend.app.core.collector import collector_paused
 from models.batch import candidate_space, evaluate_batch
 from models.catalog import Catalog, load_calibration, load_catalog
+from models.provenance import MODEL_ERROR_FILE, load_model_error_table
 from models.recommend import Recommendation, RecommendConstraints, catalog_families, recommend
 from models.workload import IoSize, Phase, Skew, Workload
 
@@ -30,6 +31,8 @@ CALIBRATED = _CALIBRATION.parameters
 # as the API does: a named default layout age when the calibration has one, else the fill model
 _AGE, _SHARE, _SCATTER = _CALIBRATION.wafl_layout(None)
 WAFL = {"wafl_full_stripe_share": _SHARE, "wafl_scatter": _SCATTER}
+# and, as the API's default (calibration_margin: pessimistic), estimated parts at their class's margins
+MARGINS = {"model_errors": load_model_error_table(FIXTURES / MODEL_ERROR_FILE)}
 
 
 def paused_recommend(*args: Any, **kwargs: Any) -> Recommendation:
@@ -126,7 +129,7 @@ def test_recommend_full_catalog(benchmark, catalog):
     result = benchmark.pedantic(
         paused_recommend,
         args=(workloads(), catalog),
-        kwargs={"params": CALIBRATED, **WAFL},
+        kwargs={"params": CALIBRATED, **WAFL, **MARGINS},
         rounds=5,
         warmup_rounds=1,
     )
@@ -140,7 +143,7 @@ def test_recommend_full_catalog_with_custom_builds(benchmark, catalog):
     result = benchmark.pedantic(
         paused_recommend,
         args=(workloads(), catalog, constraints),
-        kwargs={"params": CALIBRATED, **WAFL},
+        kwargs={"params": CALIBRATED, **WAFL, **MARGINS},
         rounds=2,
         warmup_rounds=0,
     )

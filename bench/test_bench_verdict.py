@@ -15,13 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
-from backend.app.catalog.service import CatalogStore
-from backend.app.engine.context import SizingContext
-from backend.app.engine.inputs import CatalogReference
+from bench.conftest import fas8040_oltp_family
 from models.cases import HEALTHY_ONLY
-from models.catalog import load_calibration
 from models.configuration import Configuration
 from models.parameters import EngineParameters
 from models.size import size
@@ -32,14 +28,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 @pytest.fixture(scope="module")
 def fas8040_oltp() -> tuple[list[Workload], Configuration, EngineParameters]:
-    calibration = load_calibration(FIXTURES)
-    ctx = SizingContext(CatalogStore(FIXTURES), calibration, None)  # type: ignore[arg-type]
-    ref = CatalogReference(
-        array_id="netapp-fas8040", drive_id="hdd-10k-sas-900", raid_scheme="raid-dp", flash_cache_gb=1024
-    )
-    family = ctx.configuration(ref, ("configuration",), count="family")
-    doc = yaml.safe_load((FIXTURES / "templates" / "oltp-database.yaml").read_text())
-    return [Workload.model_validate(doc["workload"])], family, calibration.parameters
+    workloads, family, calibration = fas8040_oltp_family()
+    return workloads, family, calibration.parameters
 
 
 def test_size_oltp_fas8040_with_every_failure_case(benchmark, fas8040_oltp) -> None:

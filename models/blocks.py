@@ -49,7 +49,7 @@ from models.drives import DriveSpec, drive_times, positioning_units
 from models.explain import Explained, explained, fmt
 from models.naming import plural
 from models.parameters import EngineParameters
-from models.pool import PoolPlans
+from models.pool_plans import PoolPlans
 from models.ports import PortGroup
 from models.raid import COPY_SCHEMES, RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
 from models.stream_capacity import stream_capacity

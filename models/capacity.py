@@ -24,7 +24,7 @@ from pydantic import Field
 from models.base import InputError, Output
 from models.configuration import CapacityPolicy, DrivePool, SparePolicy
 from models.explain import Explained, explained, fmt
-from models.raid import RaidLayout, RaidScheme, capacity_efficiency
+from models.raid import RaidLayout, RaidScheme, capacity_efficiency, tolerated_failures
 from models.units import GIB, TB
 from models.workload import Workload
 
@@ -144,6 +144,10 @@ class PoolCapacity(Output):
     mixed_loss_tb: Explained | None = Field(
         default=None, description="capacity lost because groups mixing sizes use their smallest drive"
     )
+    failures_tolerated: int | None = Field(
+        default=None,
+        description="drive failures one RAID group (or set of copies) survives (models.raid.tolerated_failures)",
+    )
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -219,6 +223,7 @@ def pool_capacity(pool: DrivePool, drive_count: int, policy: CapacityPolicy) -> 
         drives=total,
         spares=spares,
         groups=groups,
+        failures_tolerated=tolerated_failures(pool.raid),
         raw_tb=explained(
             raw,
             "TB",

@@ -68,6 +68,10 @@ class Headline(Output):
     passed: bool
     bottleneck: str
     bottleneck_words: str = Field(description="the bottleneck in words, e.g. 'the drives (month-end batch)'")
+    failures_tolerated: int | None = Field(
+        default=None,
+        description="drive failures every RAID group (or set of copies) survives: the fewest of any pool",
+    )
     windows: list[WindowFigures]
 
 
@@ -196,6 +200,10 @@ def headline(result: EvaluationResult) -> Headline:
         passed=result.passed,
         bottleneck=result.bottleneck,
         bottleneck_words=result.bottleneck_words,
+        failures_tolerated=min(
+            (p.failures_tolerated for p in result.capacity.pools if p.failures_tolerated is not None),
+            default=None,
+        ),
         windows=windows,
     )
 

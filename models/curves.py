@@ -52,7 +52,8 @@ from models.evaluate import (
     write_fill,
 )
 from models.parameters import EngineParameters
-from models.pool import PoolPlans, busy_ms, planned_span, pool_roles, pool_work, unit_roles
+from models.pool import busy_ms, planned_span, pool_roles, pool_work, unit_roles
+from models.pool_plans import PoolPlans
 from models.queueing import Station, mva
 from models.units import transfer_ms
 from models.workload import Phase, Skew, Workload

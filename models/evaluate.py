@@ -22,11 +22,13 @@ Both passes compute the same numbers (:func:`_figures`, through :func:`models.po
 and :func:`models.latency.phase_figures`); only the warm pass explains them in result models
 (:func:`_serve`), so the two cannot drift and the cold pass builds nothing it throws away.
 What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
-same configuration object evaluated again (:func:`clear_kept` forgets it).
+same configuration object evaluated again, by the caller's :class:`models.memo.EvaluationMemo`
+(:func:`clear_kept` forgets the process's own).
 
-Kept as one module (about 1,030 lines, over the 1,000-line limit until it is split: #29): the window loop, its setup (pools, fills, plans) and the
+Kept as one module (about 900 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
-named above, and each function here is short.
+named above (the front end's port, bus and write-burst figures in :mod:`models.front_end`), and
+each function here is short.
 """
 
 from __future__ import annotations
@@ -47,24 +49,28 @@ from models.architecture import (
     written_pool,
 )
 from models.base import InputError, validator_of
-from models.bill import bill_of_materials
 from models.buildable import check_buildable
 from models.cache_share import cache_shares_gb, window_hit_ratios
-from models.capacity import PoolCapacity, capacity_result, physical_needed_tb, pool_capacity
+from models.capacity import capacity_result, physical_needed_tb
 from models.checks import busy_words
 from models.configuration import Configuration, DrivePool
 from models.controller import (
     ControllerLoad,
-    ControllerSpec,
     HaMode,
-    backend_bus_pct,
     controller_load,
     controller_utilization,
     cpu_response_ms,
     cpu_seconds_per_second,
-    utilization_text,
 )
-from models.explain import Explained, clear_formatted, explained, figures_only, fmt, number
+from models.explain import Explained, clear_formatted, figures_only, fmt, number
+from models.front_end import (
+    backend_bus_check,
+    backend_bus_explained,
+    controllers_explained,
+    ports_check,
+    ports_explained,
+    write_burst,
+)
 from models.latency import (
     DrivePath,
     FrontEnd,
@@ -75,9 +81,10 @@ from models.latency import (
     window_latencies_of,
     window_read_quantiles,
 )
+from models.memo import EvaluationMemo, shared_memo
 from models.parameters import EngineParameters
-from models.pool import PoolFigures, PoolItem, clear_plans, pool_figures, pool_load_result, pool_plans
-from models.ports import port_utilization
+from models.pool import PoolItem
+from models.pool_load import PoolFigures, pool_figures, pool_load_result
 from models.results import (
     BillOfMaterials,
     Check,
@@ -164,6 +171,7 @@ class _Setup:
         degraded: DegradedMode,
         usable_gb: dict[str, float],
         cold_cache: bool = True,
+        memo: EvaluationMemo | None = None,
     ) -> None:
         self.cfg = cfg
         self.cold_cache = cold_cache
@@ -209,8 +217,9 @@ class _Setup:
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)
         # each pool's access plans, priced once for every window (and the cold-cache case)
+        kept = memo if memo is not None else shared_memo()
         self.plans = {
-            pl.name: pool_plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
+            pl.name: kept.plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
             for pl in self.pools
         }
 
@@ -227,41 +236,19 @@ def write_fill(pool: DrivePool, cfg: Configuration) -> float:
     return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
 
 
-def _configuration_parts(
-    cfg: Configuration, counts: dict[str, int]
-) -> tuple[list[PoolCapacity], BillOfMaterials]:
-    """Each pool's capacity and the bill of materials of ``cfg`` (``counts``: its drive counts,
-    :func:`pool_drive_counts`): what depends on the configuration alone, kept for the very same
-    configuration object (frozen; the memo holds it, so no identity is reused) evaluated again, as
-    sweeps and searches do. The results share these immutable parts."""
-    got = _PARTS.get(id(cfg))
-    if got is None or got[0] is not cfg:
-        pcaps = [pool_capacity(pool, counts[pool.name], cfg.capacity) for pool in cfg.pools]
-        got = (cfg, pcaps, bill_of_materials(cfg, counts, pcaps))
-        if len(_PARTS) >= _PARTS_KEPT:
-            _PARTS.clear()
-        _PARTS[id(cfg)] = got
-    return got[1], got[2]
-
-
-_PARTS: dict[int, tuple[Configuration, list[PoolCapacity], BillOfMaterials]] = {}
-_PARTS_KEPT = 64
-
-
 def clear_kept() -> None:
-    """Forget what evaluations keep for configurations evaluated again: capacities and bills
-    (:func:`_configuration_parts`), priced access plans (:func:`models.pool.clear_plans`) and
-    latency quantiles (:func:`models.tail_latency.clear_quantiles`), and formatted numbers
+    """Forget what evaluations given no memo keep for configurations evaluated again: capacities,
+    bills and priced access plans (:func:`models.memo.shared_memo`), latency quantiles
+    (:func:`models.tail_latency.clear_quantiles`) and formatted numbers
     (:func:`models.explain.clear_formatted`)."""
-    _PARTS.clear()
-    clear_plans()
+    shared_memo().clear()
     clear_quantiles()
     clear_formatted()
 
 
 _DEFAULT_PARAMETERS = EngineParameters()
 """The parameters of an evaluation given none (one frozen instance: its priced plans are kept,
-:func:`models.pool.pool_plans`)."""
+:meth:`models.memo.EvaluationMemo.plans`)."""
 
 
 def evaluate(
@@ -273,6 +260,7 @@ def evaluate(
     load_scale: float = 1.0,
     cold_cache: bool = True,
     explain: bool = True,
+    memo: EvaluationMemo | None = None,
 ) -> EvaluationResult:
     """Evaluate ``configuration`` against every window of ``workloads``.
 
@@ -284,7 +272,8 @@ def evaluate(
     explanations without text or inputs (:class:`models.explain.figures_only`: every figure,
     check, check text, verdict and bottleneck is the same; capacity, bill and warnings stay whole),
     for the evaluations a search or a what-if reads and throws away (a tenth to a fifth of the work);
-    never for a result shown as it is.
+    never for a result shown as it is. ``memo``: what the caller keeps for configurations it
+    evaluates again (:class:`models.memo.EvaluationMemo`; default the process's own).
     """
     if not workloads:
         raise InputError("workloads", "at least one workload is needed")
@@ -297,11 +286,12 @@ def evaluate(
     cfg = configuration
     buildable = check_buildable(cfg)  # a layout wider than the hosts is an InputError
     counts = pool_drive_counts(cfg)
-    pcaps, bill = _configuration_parts(cfg, counts)
+    kept = memo if memo is not None else shared_memo()
+    pcaps, bill = kept.parts(cfg, counts)
     warnings = [*buildable, *(w for pc in pcaps for w in pc.warnings)]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)
     usable_gb = {pc.pool: (pc.usable_tb.value or 0.0) * 1000.0 for pc in pcaps}
-    setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache)
+    setup = _Setup(workloads, cfg, p, degraded, usable_gb, cold_cache, kept)
     members = [
         (window, _scaled([(w, ph) for w in workloads for ph in w.phases if ph.window == window], load_scale))
         for window in windows_of(workloads)
@@ -433,11 +423,11 @@ def _figures(
         full_stripe_reads=setup.full_stripe_reads,
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
-    bus = _backend_bus(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
+    bus = backend_bus_check(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
     cpu_s = cpu_seconds_per_second(cload, ctrl)  # the utilizations and the CPU response share it
     u_ctrl, u_fo = _controllers(cload, setup, checks, cpu_s)
     cross = cross_node_mb_s(cfg, backend_mb_s) if setup.shares_ports else 0.0
-    mb_s, u_port = _ports(members, cfg, checks, cross_mb_s=cross)
+    mb_s, u_port = ports_check(members, cfg, checks, cross_mb_s=cross)
     net_exp = cluster_network(cfg, backend_mb_s)
     if net_exp is not None:
         checks.append(
@@ -544,7 +534,7 @@ def _serve(
         )
         for pool, pf in zip(setup.pools, f.pools, strict=True)
     ]
-    ctrl_exp, fo_exp = _controllers_explained(f.cload, setup, f.u_ctrl, f.u_fo)
+    ctrl_exp, fo_exp = controllers_explained(f.cload, ctrl, setup.serving, f.u_ctrl, f.u_fo)
     phases = [
         phase_result_of(
             w,
@@ -568,9 +558,9 @@ def _serve(
         ctrl_exp,
         fo_exp,
         f.mb_s,
-        _ports_explained(f.mb_s, f.cross_mb_s, f.u_port, cfg),
+        ports_explained(f.mb_s, f.cross_mb_s, f.u_port, cfg),
         f.net_exp,
-        None if f.bus is None else _backend_bus_explained(*f.bus, ctrl, setup.serving),
+        None if f.bus is None else backend_bus_explained(*f.bus, ctrl, setup.serving),
         phases,
         f.read_lat,
         f.write_lat,
@@ -593,7 +583,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     routes = _routes(members, setup, tiering)
     shares = (ws_list, dram_share, both_share)
     warm = _serve(members, hits, shares, routes, tiering, setup)
-    burst = _write_burst(members, warm.pool_loads, ctrl, setup.serving)
+    burst = write_burst(members, warm.pool_loads, ctrl, setup.serving)
     tot_iops = sum(ph.effective_iops for _, ph in members)
     verdict_passed, bottleneck, verdict = _verdict(window, warm.checks)
     cold = _cold_cache(window, members, hits, warm, routes, tiering, setup) if setup.cold_cache else None
@@ -807,137 +797,6 @@ def _fails_over(setup: _Setup) -> bool:
         and ctrl.count >= 2
         and ctrl.serving_after_failover >= 1
         and ctrl.ha_mode is not HaMode.SINGLE
-    )
-
-
-def _controllers_explained(
-    cload: ControllerLoad, setup: _Setup, u_ctrl: float, u_fo: float | None
-) -> tuple[Explained, Explained | None]:
-    """The explanations of :func:`_controllers`' utilizations."""
-    ctrl = setup.cfg.controller
-    serving = setup.serving
-    ctrl_exp = explained(
-        100 * u_ctrl,
-        "%",
-        "U_ctrl = sum(ops x CPU cost) x multipliers / (cores x controllers)",
-        utilization_text("U_ctrl", cload, serving, ctrl.cores, u_ctrl),
-        read_hits=cload.read_hits,
-        read_misses=cload.read_misses,
-        writes=cload.writes,
-        kib_per_s=cload.kib_per_s,
-        c_hit_us=ctrl.cpu_us_read_hit,
-        c_miss_us=ctrl.cpu_us_read_miss,
-        c_write_us=ctrl.cpu_us_write,
-        c_kib_us=ctrl.cpu_us_per_kib,
-        c_kib_written_us=ctrl.kib_written_us,
-        cores=ctrl.cores,
-        controllers=serving,
-    )
-    if u_fo is None:
-        return ctrl_exp, None
-    after = ctrl.serving_after_failover
-    fo_exp = explained(
-        100 * u_fo,
-        "%",
-        "U_failover = CPU demand / (cores x (controllers - 1))",
-        utilization_text("U_failover", cload, after, ctrl.cores, u_fo),
-        controllers=after,
-    )
-    return ctrl_exp, fo_exp
-
-
-def _ports(
-    members: list[tuple[Workload, Phase]], cfg: Configuration, checks: list[Limit], cross_mb_s: float = 0.0
-) -> tuple[float, float]:
-    """Front-end MB/s and port utilization (0..1); appends the port check.
-
-    ``cross_mb_s``: traffic between the nodes of a scale-out cluster whose client and cluster
-    traffic share the ports (:func:`models.architecture.shares_ports`), added to the front end's.
-    """
-    mb_s = sum(ph.effective_mb_s for _, ph in members)
-    u_port = port_utilization(mb_s + cross_mb_s, cfg.ports)
-    checks.append(Limit("ports", 100 * u_port, cfg.headroom.port_max_pct, "%", busy_words("ports")))
-    return mb_s, u_port
-
-
-def _ports_explained(mb_s: float, cross_mb_s: float, u_port: float, cfg: Configuration) -> Explained:
-    """The explanation of :func:`_ports`' utilization."""
-    port_cap = sum(pg.total_mb_s for pg in cfg.ports)
-    if cross_mb_s > 0:
-        formula = "U_port = (front-end MB/s + MB/s crossing nodes) / sum(ports x practical MB/s)"
-        text = (
-            f"U_port = ({fmt(mb_s)} MB/s front end + {fmt(cross_mb_s)} MB/s between nodes on the same "
-            f"ports) / {fmt(port_cap)} MB/s = {fmt(100 * u_port)}%"
-        )
-    else:
-        formula = "U_port = MB/s / sum(ports x practical MB/s)"
-        text = f"U_port = {fmt(mb_s)} MB/s / {fmt(port_cap)} MB/s = {fmt(100 * u_port)}%"
-    port_exp = explained(100 * u_port, "%", formula, text, mb_per_s=mb_s, port_capacity_mb_s=port_cap)
-    if cross_mb_s > 0:
-        port_exp = port_exp.model_copy(update={"inputs": {**port_exp.inputs, "cross_node_mb_s": cross_mb_s}})
-    return port_exp
-
-
-def _backend_bus(
-    mb_s: float, ctrl: ControllerSpec, serving: int, limit_pct: float, checks: list[Limit]
-) -> tuple[float, float, float] | None:
-    """Bytes moved to and from the drives (``mb_s``, the pools' back-end MB/s) over the controllers'
-    back-end buses (when the controller states one): ``U_bus = sum(pool back-end MB/s) / (bus MB/s
-    x controllers)``, checked against the port headroom. Returns (MB/s, bus capacity, U_bus %)."""
-    if ctrl.backend_mb_s is None:
-        return None
-    cap = ctrl.backend_mb_s * serving
-    u = backend_bus_pct(mb_s, ctrl.backend_mb_s, serving)
-    checks.append(Limit("back-end bus", u, limit_pct, "%", busy_words("back-end bus")))
-    return mb_s, cap, u
-
-
-def _backend_bus_explained(
-    mb_s: float, cap: float, u: float, ctrl: ControllerSpec, serving: int
-) -> Explained:
-    """The explanation of :func:`_backend_bus`' utilization."""
-    return explained(
-        u,
-        "%",
-        "U_bus = back-end MB/s / (bus MB/s x controllers)",
-        f"U_bus = {fmt(mb_s)} MB/s / ({fmt(ctrl.backend_mb_s)} MB/s x {serving}) = {fmt(u)}%",
-        mb_per_s=mb_s,
-        bus_mb_s=cap,
-    )
-
-
-def _write_burst(
-    members: list[tuple[Workload, Phase]], pools: list[PoolLoad], ctrl: ControllerSpec, serving: int
-) -> Explained | None:
-    """How long the NVRAM absorbs a burst of twice the window's writes.
-
-    Writes are acknowledged from NVRAM (mirrored between the controllers of a pair: half of it holds
-    each side's writes) and destaged to the drives, which can take ``x`` times the window's write
-    rate beside its reads (:func:`models.pool.destage_capacity`, the least over pools). A burst at
-    twice the rate fills it at ``(2 - x) W`` KiB/s: ``T = NVRAM / ((2 - x) W)``; none if x >= 2.
-    At x < 1 the drives cannot keep up even without a burst: writes wait for destage (back-pressure).
-    """
-    w_kib = sum(
-        ph.effective_iops * (1 - ph.read_pct / 100) * (1 - ph.write_overwrite_pct / 100) * ph.mean_size_kib
-        for _, ph in members
-    )
-    xs = [pl.destage_capacity_x for pl in pools if pl.destage_capacity_x is not None]
-    if w_kib <= 0 or not xs:
-        return None
-    x = min(xs)
-    mirrored = 2.0 if ctrl.ha_mode is not HaMode.SINGLE and ctrl.count > 1 else 1.0
-    nvram_kib = ctrl.nvram_mb * serving / mirrored * 1e6 / 1024.0
-    excess = (2.0 - x) * w_kib
-    seconds = nvram_kib / excess if excess > 0 else None
-    return explained(
-        seconds,
-        "s",
-        "T = NVRAM / ((2 - x) W): a burst of twice the writes fills the write cache",
-        f"T = {fmt(nvram_kib / 1024)} MiB / ((2 - {fmt(x)}) x {fmt(w_kib / 1024)} MiB/s)"
-        + (f" = {fmt(seconds)} s" if seconds is not None else ": the drives destage even twice the writes")
-        + (" (the drives cannot keep up now: back-pressure)" if x < 1 else ""),
-        destage_x=x,
-        nvram_mib=nvram_kib / 1024,
     )
 
 

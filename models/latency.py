@@ -17,8 +17,11 @@ paths (:mod:`models.tail_latency`).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
+
+import numpy as np
 
 from models.base import validator_of
 from models.cache_share import cold_hit_explained, skew_text
@@ -103,6 +106,29 @@ def sequential_extra_ms(size_kib: Num, readahead_kib: Num, readahead_ms: Num) ->
     return size_kib / readahead_kib * readahead_ms
 
 
+def cache_hits_ms(h_dram: Num, h_flash: Num, cache_hit_ms: Num, flash_hit_ms: Num) -> Num:
+    """The cache-hit part of a random read's latency [ms]: ``h_d t_hit + h_f t_flash``."""
+    return h_dram * cache_hit_ms + h_flash * flash_hit_ms
+
+
+def read_latency_ms(
+    front_ms: Num, rnd: float, hits_ms: Num, miss: Num, cache_hit_ms: Num, r_miss_ms: Num, r_seq_ms: Num
+) -> Num:
+    """Mean read latency of a phase [ms] (the module's ``R_read``), floats or arrays::
+
+        R_read = front + rnd (hits + miss (t_hit + R_miss)) + (1 - rnd) (t_hit + r_seq)
+
+    ``hits_ms`` from :func:`cache_hits_ms`, ``r_seq_ms`` from :func:`sequential_extra_ms` (not
+    read when every read is random). The scalar engine (:func:`phase_figures`) and the batch path
+    (:mod:`models.batch.model`) both compute it here; saturation is theirs to mark (None or inf).
+    """
+    return (
+        front_ms
+        + rnd * (hits_ms + miss * (cache_hit_ms + r_miss_ms))
+        + ((1 - rnd) * (cache_hit_ms + r_seq_ms) if rnd < 1 else 0.0)
+    )
+
+
 class PhaseFigures(NamedTuple):
     """The numbers of one phase in one window (:func:`phase_figures`): what :func:`phase_result`
     explains, and all a figures-only pass (the cold-cache case of a window) keeps."""
@@ -150,11 +176,8 @@ def phase_figures(
     if front_ms is None or (r_miss is None and rnd * miss > 0) or (rnd < 1 and not math.isfinite(r_seq)):
         read_ms = None
     else:
-        read_ms = (
-            front_ms
-            + rnd * (h_d * t_hit + h_f * cache.flash_hit_ms + miss * (t_hit + (r_miss or 0.0)))
-            + ((1 - rnd) * (t_hit + r_seq) if rnd < 1 else 0.0)
-        )
+        hits_ms = cache_hits_ms(h_d, h_f, t_hit, cache.flash_hit_ms)
+        read_ms = read_latency_ms(front_ms, rnd, hits_ms, miss, t_hit, r_miss or 0.0, r_seq)
     quantiles: list[float | None] = [None for _ in qs]
     read_paths: list[Path] = []
     if front_ms is not None and ph.read_pct > 0:
@@ -357,22 +380,16 @@ def window_latencies_of(
     phases: list[tuple[float, float, float | None, float | None]],
 ) -> tuple[float | None, float | None, float | None]:
     """:func:`window_latencies` from each phase's (IOPS, read %, read latency, write latency)."""
-    rl_sum = wl_sum = r_w = w_w = 0.0
-    rl_none = wl_none = False
+    reads: list[tuple[float, float, Num]] = []
+    writes: list[tuple[float, float, Num]] = []
     for iops, read_pct, read_ms, write_ms in phases:
         rf = read_pct / 100
         if read_pct > 0:
-            if read_ms is None:
-                rl_none = True
-            else:
-                rl_sum += read_ms * iops * rf
-                r_w += iops * rf
+            reads.append((iops, rf, math.inf if read_ms is None else read_ms))
         if read_pct < 100:
-            if write_ms is None:
-                wl_none = True
-            else:
-                wl_sum += write_ms * iops * (1 - rf)
-                w_w += iops * (1 - rf)
+            writes.append((iops, 1 - rf, math.inf if write_ms is None else write_ms))
+    rl_sum, r_w, rl_none = iops_weighted_sums(reads)
+    wl_sum, w_w, wl_none = iops_weighted_sums(writes)
     read_lat = None if rl_none else (rl_sum / r_w if r_w else 0.0)
     write_lat = None if wl_none else (wl_sum / w_w if w_w else 0.0)
     tot_iops = sum(iops for iops, _, _, _ in phases)
@@ -382,6 +399,37 @@ def window_latencies_of(
     elif tot_iops == 0:
         avg_lat = 0.0
     return read_lat, write_lat, avg_lat
+
+
+def iops_weighted_sums(phases: Iterable[tuple[float, float, Num]]) -> tuple[Num, float, Num]:
+    """Over a window's phases (IOPS, share of them, latency [ms]; inf when saturated), floats or
+    arrays of latencies: the sum of ``latency x IOPS x share`` over the finite latencies, the sum
+    of ``IOPS x share``, and whether any latency is saturated (:func:`iops_weighted_ms`)."""
+    total: Num = 0.0
+    weight = 0.0
+    saturated: Num = False
+    for iops, share, ms in phases:
+        weight += iops * share
+        if not isinstance(ms, np.ndarray):
+            if ms < math.inf:  # finite (a latency is never negative infinity); nan and inf: saturated
+                total = total + ms * iops * share
+            else:
+                saturated = True
+            continue
+        bad = ~np.isfinite(ms)
+        saturated = saturated | bad
+        total = total + np.where(bad, 0.0, ms) * iops * share
+    return total, weight, saturated
+
+
+def iops_weighted_ms(phases: Iterable[tuple[float, float, Num]]) -> Num:
+    """A window's IOPS-weighted latency [ms] (:func:`iops_weighted_sums`): inf where any phase is
+    saturated, 0 without I/Os; floats or arrays (the batch path's window read latency)."""
+    total, weight, saturated = iops_weighted_sums(phases)
+    mean = total / weight if weight else 0.0
+    if isinstance(saturated, np.ndarray):
+        return np.where(saturated, np.inf, mean)
+    return math.inf if saturated else mean
 
 
 _PHASE_RESULT = validator_of(PhaseResult)

@@ -22,11 +22,13 @@ the drives; utilization headroom applies to the service time at the queue the wo
 (one command per drive when it states none), so command-queuing gain is credited only where the
 user says the outstanding I/Os are there.
 
-:func:`pool_figures` computes a pool's numbers in a window; :func:`pool_load` wraps them in the
-explained :class:`~models.results.PoolLoad` (a figures-only pass uses the numbers alone).
+:func:`models.pool_load.pool_figures` computes a pool's numbers in a window with these formulas;
+:func:`models.pool_load.pool_load` wraps them in the explained :class:`~models.results.PoolLoad`
+(a figures-only pass uses the numbers alone). :class:`models.pool_plans.PoolPlans` prices one
+pool's access plans.
 
-Kept as one module (about 1,270 lines, over the 1,000-line limit until it is split: #29): the pool model is one subsystem, and the functions the
-vectorized search shares with evaluate (work, state, wait) read best beside each other.
+Kept as one module (about 760 lines): the pool model is one subsystem, and the functions the
+vectorized search shares with evaluate (work, state, wait, failure) read best beside each other.
 """
 
 from __future__ import annotations
@@ -34,60 +36,37 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from models import key_figures
-from models.architecture import stream_prefetch_kib
-from models.base import validator_of
 from models.capacity import raid_groups
-from models.configuration import Architecture, DrivePool
+from models.configuration import DrivePool
 from models.drives import (
-    DEFAULT_WARRANTY_YEARS,
     DriveKind,
     DriveSpec,
     DriveTimes,
     Num,
-    drive_times,
-    drive_writes_per_day,
     positioning_ms,
-    positioning_units,
     random_access_ms,
-    random_write_wear,
     unrecoverable_read_probability,
-    years_to_wear_out,
 )
 from models.explain import explained, fmt
 from models.numeric import is_scalar, maximum, minimum
 from models.parameters import EngineParameters
-from models.queueing import mg1_wait_moments
 from models.raid import (
     COPY_SCHEMES,
     AccessPlan,
     RaidLayout,
     degraded_read_cost,
-    in_front_end_units,
-    read_plan,
-    sequential_write_cost,
-    small_write_cost,
-    stream_read_plan,
-    stream_run_kib,
-    stream_segment_kib,
-    stream_write_plan,
     tolerated_failures,
-    write_plan,
 )
 from models.reduction import (
     METADATA_KIB,
     IoReduction,
-    compressed_read,
-    compressed_write,
-    io_reduction,
-    packs_compressed,
     reduction_words,
 )
-from models.results import DegradedMode, EnduranceResult, FailureResult, PoolLoad
+from models.results import FailureResult
 from models.streams import stream_ahead_kib, stream_words
 from models.workload import Phase, Workload
 
@@ -369,189 +348,6 @@ class PlanSource(Protocol):
         """One duplicate write's metadata update (:data:`models.reduction.METADATA_KIB` written
         through the layout's write plan), its I/Os counted in units of the front-end ``size_kib``."""
         ...
-
-
-class PoolPlans:
-    """:class:`PlanSource` of one pool: its layout's plans (:mod:`models.raid`) priced on its drive,
-    each size once. ``architecture`` says whether the array reduces data inline (None: not stated)."""
-
-    def __init__(
-        self,
-        layout: RaidLayout,
-        t: DriveTimes,
-        p: EngineParameters,
-        fill: float,
-        architecture: Architecture | None = None,
-        units: int = 1,
-    ) -> None:
-        self.layout, self.t, self.p, self.fill = layout, t, p, fill
-        self.architecture = architecture
-        self.prefetch_kib = stream_prefetch_kib(architecture, p.readahead_kib)
-        self.units = units
-        self.memo: dict[float, tuple[Work, Work]] = {}
-        self.stream_memo: dict[tuple[bool, float], tuple[Work, Work]] = {}
-        self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
-        self.metadata_memo: dict[float, Work] = {}
-        self.roles_memo: dict[int, Roles] = {}
-        self._write_costs: tuple[float, float] | None = None
-        self._ncq: tuple[DriveSpec, tuple[float, float, float]] | None = None
-        self._readahead_run_kib: float | None = None
-
-    def roles(self, n: int) -> Roles:
-        """:func:`pool_roles` of the layout with ``n`` drives, in positioning units (:attr:`units`
-        per drive: a dual-actuator drive's two halves serve I/Os at once)."""
-        got = self.roles_memo.get(n)
-        if got is None:
-            got = _remember(
-                self.roles_memo, n, unit_roles(pool_roles(self.layout, n), self.units), _PRICES_KEPT
-            )
-        return got
-
-    def ncq(self, drive: DriveSpec) -> tuple[float, float, float]:
-        """:func:`ncq_parameters` of ``drive`` (the pool's, whose times these plans price) under
-        the plans' parameters, worked out once for every window."""
-        got = self._ncq
-        if got is None or got[0] is not drive:
-            got = self._ncq = (drive, ncq_parameters(drive, self.p))
-        return got[1]
-
-    def write_costs(self) -> tuple[float, float]:
-        """(small random write, full-stripe write) back-end I/Os per write at the plans' fill
-        (:func:`models.raid.small_write_cost`, :func:`~models.raid.sequential_write_cost`)."""
-        if self._write_costs is None:
-            self._write_costs = (
-                small_write_cost(self.layout, fill=self.fill),
-                sequential_write_cost(self.layout),
-            )
-        return self._write_costs
-
-    def readahead_run_kib(self) -> float:
-        """KiB each drive moves per readahead request (:func:`models.raid.stream_run_kib` of the
-        layout at the array's prefetch), worked out once for every window."""
-        if self._readahead_run_kib is None:
-            self._readahead_run_kib = stream_run_kib(self.layout, self.prefetch_kib)
-        return self._readahead_run_kib
-
-    def random(self, size_kib: float) -> tuple[Work, Work]:
-        got = self.memo.get(size_kib)
-        if got is None:
-            rd = plan_work(read_plan(self.layout, size_kib), self.t)
-            wr = plan_work(
-                write_plan(self.layout, size_kib, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib),
-                self.t,
-            )
-            got = _remember(self.memo, size_kib, (rd, wr), _PRICES_KEPT)
-        return got
-
-    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> float:
-        return float(
-            stream_segment_kib(self.prefetch_kib, size_kib, readahead_kib, self.p.prefetch_multiplier)
-        )
-
-    def streams(
-        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
-    ) -> tuple[Work, Work]:
-        ra = self.segment_kib(size_kib, readahead_kib)
-        got = self.stream_memo.get((interleaved, ra))
-        if got is None:
-            got = self.stream_memo[(interleaved, ra)] = (
-                plan_work(stream_read_plan(self.layout, ra), self.t, interleaved=interleaved),
-                plan_work(stream_write_plan(self.layout, ra), self.t, interleaved=interleaved),
-            )
-        return got
-
-    def reduction(self, workload: Workload) -> IoReduction | None:
-        return io_reduction(workload, self.architecture)
-
-    def compressed(self, size_kib: float, ratio: float) -> tuple[Work, Work]:
-        if ratio <= 1.0 or not packs_compressed(self.architecture):
-            return self.random(size_kib)
-        got = self.compressed_memo.get((size_kib, ratio))
-        if got is None:
-            rd = plan_work(compressed_read(read_plan(self.layout, size_kib), ratio), self.t)
-            wr = plan_work(
-                compressed_write(
-                    self.layout, size_kib, ratio, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib
-                ),
-                self.t,
-            )
-            got = _remember(self.compressed_memo, (size_kib, ratio), (rd, wr), _PRICES_KEPT)
-        return got
-
-    def metadata(self, size_kib: float) -> Work:
-        got = self.metadata_memo.get(size_kib)
-        if got is None:
-            plan = write_plan(self.layout, METADATA_KIB, fill=self.fill, stripe_run_kib=self.p.stripe_run_kib)
-            got = _remember(
-                self.metadata_memo,
-                size_kib,
-                plan_work(in_front_end_units(plan, size_kib), self.t),
-                _PRICES_KEPT,
-            )
-        return got
-
-
-def pool_plans(
-    pool: DrivePool,
-    p: EngineParameters,
-    planned_fill: float,
-    aggregate_fill: float | None = None,
-    architecture: Architecture | None = None,
-) -> PoolPlans:
-    """The priced plans :func:`pool_load` uses for ``pool`` (drive times at ``planned_fill``, writes at
-    ``aggregate_fill``, default ``planned_fill``; inline reduction as ``architecture`` declares it):
-    build them once and pass them to every window's :func:`pool_load` so each I/O size is priced
-    once per evaluation."""
-    fill = planned_fill if aggregate_fill is None else aggregate_fill
-    # the same layout, drive, parameters and architecture objects (a configuration evaluated again:
-    # sweeps, searches, the windows of a batch) at the same fills share their priced plans; keyed
-    # by identity (the cache holds the objects, so no identity is reused) and by the fills' exact
-    # bits, so only the very same inputs meet
-    key = (
-        id(pool.raid),
-        id(pool.drive),
-        id(p),
-        id(architecture),
-        float(planned_fill).hex(),
-        float(fill).hex(),
-    )
-    got = _PLANS.get(key)
-    if got is None:
-        plans = PoolPlans(
-            pool.raid,
-            drive_times(pool.drive, planned_fill),
-            p,
-            fill,
-            architecture,
-            positioning_units(pool.drive),
-        )
-        got = _remember(_PLANS, key, (plans, (pool.raid, pool.drive, p, architecture)), _PLANS_KEPT)
-    return got[0]
-
-
-_PLANS: dict[tuple[int, int, int, int, str, str], tuple[PoolPlans, tuple[object, ...]]] = {}
-_PLANS_KEPT = 64
-"""Priced plans kept across evaluations (:func:`pool_plans`); all are dropped when it is full."""
-
-_PRICES_KEPT = 1024
-"""Priced sizes (drive counts) one :class:`PoolPlans` keeps; all are dropped when it is full."""
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-def _remember(memo: dict[_K, _V], key: _K, value: _V, kept: int) -> _V:
-    """``memo[key] = value``, emptying ``memo`` first when it holds ``kept`` entries (bounded memory
-    for a long-running server fed arbitrary sizes)."""
-    if len(memo) >= kept:
-        memo.clear()
-    memo[key] = value
-    return value
-
-
-def clear_plans() -> None:
-    """Forget the priced plans kept across evaluations (:func:`pool_plans`)."""
-    _PLANS.clear()
 
 
 def pool_work(
@@ -919,274 +715,6 @@ def failure_result(
     )
 
 
-class PoolFigures(NamedTuple):
-    """The numbers of one pool in one window (:func:`pool_figures`): what :func:`pool_load`
-    explains, and all a figures-only pass (the cold-cache case of a window) keeps."""
-
-    pw: PoolWork
-    work: Work  # pw.work
-    roles: Roles
-    span: float
-    q_cap: float
-    state: PoolState
-    mean_read_ms: float
-    mean_all_ms: float
-    wait_ms: float  # the wait at the drives with every group whole
-    utilization: float  # data drives (0..inf)
-    parity_utilization: float  # dedicated parity drives (0 without)
-    failure: tuple[float, float] | None  # :func:`failure_utilizations` (see pool_figures' terms)
-    degraded_utilization: float | None  # the degraded group's, in a degraded evaluation
-    miss: MissWait
-    backend_iops: Num
-    backend_mb_s: float
-    drive_writes_per_day: float | None  # None: the drive has no endurance rating
-
-
-def pool_figures(
-    pool: DrivePool,
-    n: int,
-    items: list[PoolItem],
-    usable_gb: float,
-    footprint_gb: float,
-    p: EngineParameters,
-    *,
-    planned_fill: float,
-    aggregate_fill: float | None = None,
-    degraded: DegradedMode = DegradedMode.NONE,
-    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-    architecture: Architecture | None = None,
-    plans: PoolPlans | None = None,
-    terms: bool = True,
-) -> PoolFigures:
-    """The numbers behind :func:`pool_load` (same arguments), with no explanation built: work,
-    utilizations, the miss path, the degraded group and the drive writes per day. ``terms``: keep
-    each phase's term of the back-end formula (:attr:`PoolWork.terms`, for the text); without
-    them (a figures-only pass, never explained) ``failure`` is left None unless ``degraded``
-    needs it."""
-    layout = pool.raid
-    if plans is None:
-        plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
-    t = plans.t
-    roles = plans.roles(n)
-    pw = pool_work(
-        items, plans, extra_stream_kib=extra_stream_kib, scheme=layout.scheme.value if terms else None
-    )
-    work = pw.work
-    span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
-    g, h, limit = plans.ncq(pool.drive)
-    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
-    st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
-    mean_read, mean_all, wait = miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
-    mean_read, mean_all, wait = float(mean_read), float(mean_all), float(wait)
-    u = float(st.u_data)
-    u_par = float(st.u_parity)
-    degraded_group_meets = degraded in (DegradedMode.DRIVE_FAILED, DegradedMode.REBUILDING)
-    # the failure figures feed the explained failure result and a degraded group's wait: a
-    # figures-only pass of a healthy pool reads neither
-    failure = failure_utilizations(pool, work, roles, st, p) if terms or degraded_group_meets else None
-    deg_u: float | None = None
-    wait_ms = wait
-    wait_sq = mg1_wait_moments(mean_all, u, p.drive_service_scv)[1] if work.data.ops > 0 else 0.0
-    if degraded_group_meets and failure is not None:
-        # through the percentage the failure result reports, as it always was
-        deg_u = (100.0 * (failure[1] if degraded is DegradedMode.REBUILDING else failure[0])) / 100.0
-        deg_wait, deg_sq = mg1_wait_moments(mean_all, deg_u, p.drive_service_scv)
-        wait_ms = ((roles.groups - 1) * wait + deg_wait) / roles.groups
-        wait_sq = ((roles.groups - 1) * wait_sq + deg_sq) / roles.groups
-    ra_ms = float(readahead_service_ms(t, st.p_read, plans.readahead_run_kib())) + wait_ms
-    dwpd = None
-    if pool.drive.endurance_dwpd is not None:
-        dwpd = drive_writes_per_day(endurance_kib_per_s(work, roles), pool.drive)
-    return PoolFigures(
-        pw,
-        work,
-        roles,
-        span,
-        q_cap,
-        st,
-        mean_read,
-        mean_all,
-        wait,
-        u,
-        u_par,
-        failure,
-        deg_u,
-        MissWait(mean_read, wait_ms, wait_sq, p.drive_service_scv, ra_ms),
-        pw.be_read_iops + pw.be_write_iops,
-        float(work.kib) * 1024.0 / 1e6,
-        dwpd,
-    )
-
-
-def pool_load(
-    pool: DrivePool,
-    n: int,
-    items: list[PoolItem],
-    usable_gb: float,
-    footprint_gb: float,
-    p: EngineParameters,
-    *,
-    planned_fill: float,
-    aggregate_fill: float | None = None,
-    degraded: DegradedMode = DegradedMode.NONE,
-    extra_stream_kib: tuple[float, float] = (0.0, 0.0),
-    architecture: Architecture | None = None,
-    plans: PoolPlans | None = None,
-) -> tuple[PoolLoad, MissWait]:
-    """Load of ``pool`` with ``n`` drives serving ``items`` in one window, and for the latency of each
-    phase the read-miss service, the wait at the drives and the response of one readahead request
-    (:class:`MissWait`, inf when saturated).
-
-    ``footprint_gb`` is what the pool holds at the planning horizon, ``planned_fill`` (0..1) the
-    fill it is planned to run at: together with the usable capacity they set the seek span
-    (:func:`planned_span`); ``aggregate_fill`` (default ``planned_fill``) is the share of the whole
-    aggregate in use, which sets the free space a write-anywhere layout finds. With a drive failed or
-    rebuilding, 1/G of the pool's I/O meets the degraded group: the wait mixes the two.
-    ``architecture`` (the configuration's) says whether data is reduced inline on the way to the
-    drives (:mod:`models.reduction`). ``plans``: :func:`pool_plans` of the same pool, parameters,
-    fills and architecture, shared by the windows of an evaluation.
-    """
-    if plans is None:
-        plans = pool_plans(pool, p, planned_fill, aggregate_fill, architecture)
-    f = pool_figures(
-        pool,
-        n,
-        items,
-        usable_gb,
-        footprint_gb,
-        p,
-        planned_fill=planned_fill,
-        aggregate_fill=aggregate_fill,
-        degraded=degraded,
-        extra_stream_kib=extra_stream_kib,
-        architecture=architecture,
-        plans=plans,
-    )
-    return pool_load_result(
-        pool, n, items, p, f, planned_fill=planned_fill, degraded=degraded, plans=plans
-    ), f.miss
-
-
-def pool_load_result(
-    pool: DrivePool,
-    n: int,
-    items: list[PoolItem],
-    p: EngineParameters,
-    f: PoolFigures,
-    *,
-    planned_fill: float,
-    degraded: DegradedMode,
-    plans: PoolPlans,
-) -> PoolLoad:
-    """The :class:`PoolLoad` of :func:`pool_load`, every figure explained, from its numbers ``f``
-    (:func:`pool_figures` of the same arguments)."""
-    layout = pool.raid
-    pw, work, roles, st, span, q_cap = f.pw, f.work, f.roles, f.state, f.span, f.q_cap
-    mean_read, mean_all, u, u_par, deg_u = (
-        f.mean_read_ms,
-        f.mean_all_ms,
-        f.utilization,
-        f.parity_utilization,
-        f.degraded_utilization,
-    )
-    failure = failure_result(pool, work, roles, st, p, f.failure)
-    wait_ms = f.miss.wait_ms
-    be_total = pw.be_read_iops + pw.be_write_iops
-    destage = destage_capacity(pw, roles, st)
-    miss_lat = mean_read + wait_ms if math.isfinite(wait_ms) else None
-    d = work.data
-    load = _POOL_LOAD(
-        {
-            "pool": pool.name,
-            "frontend_iops": pw.fe_iops,
-            "backend_iops": explained(
-                be_total,
-                "IOPS",
-                "BE = R x (1 - hit) x accesses + W x c_write",
-                "BE = " + (" + ".join(pw.terms) if pw.terms else "0") + f" = {fmt(be_total)}",
-                reads=pw.be_read_iops,
-                writes=pw.be_write_iops,
-                scheme=layout.scheme.value,
-            ),
-            "backend_read_iops": pw.be_read_iops,
-            "backend_write_iops": pw.be_write_iops,
-            "drive_busy_ms_per_s": float(
-                busy_ms(d, st.p_read, st.p_write) + busy_ms(work.parity, st.p_read, st.p_write)
-            ),
-            "drive_utilization_pct": explained(
-                100.0 * u,
-                "%",
-                "U = (fixed + reads x P_read + writes x P_write) / 1000 / data drives",
-                f"U = ({fmt(float(d.read_ms + d.write_ms))} + {fmt(float(d.read_pos))} x {fmt(float(st.p_read))} + "
-                f"{fmt(float(d.write_pos))} x {fmt(float(st.p_write))}) ms/s / 1000 / {roles.data} drives = {fmt(100 * u)}% "
-                f"(seek span {fmt(100 * span)}%, {fmt(float(st.queue))} commands queued per drive"
-                + (
-                    ", none stated: no command-queuing credit)"
-                    if q_cap <= 1
-                    else f", up to {fmt(q_cap)} outstanding)"
-                ),
-                fixed_ms=float(d.read_ms + d.write_ms),
-                read_positionings=float(d.read_pos),
-                write_positionings=float(d.write_pos),
-                P_read_ms=float(st.p_read),
-                P_write_ms=float(st.p_write),
-                drives=roles.data,
-                span_pct=100 * span,
-                queue=float(st.queue) if math.isfinite(float(st.queue)) else None,
-            ),
-            "parity_utilization_pct": (
-                explained(
-                    100.0 * u_par,
-                    "%",
-                    "U_parity = (fixed + positionings x P) / 1000 / parity drives",
-                    f"U_parity = {fmt(float(busy_ms(work.parity, st.p_read, st.p_write)))} ms/s / 1000 / "
-                    f"{roles.parity} parity drives = {fmt(100 * u_par)}% (every partial stripe updates each parity drive)",
-                    drives=roles.parity,
-                )
-                if roles.parity
-                else None
-            ),
-            "mean_read_service_ms": mean_read,
-            "read_miss_latency_ms": explained(
-                miss_lat,
-                "ms",
-                "R_miss = S_read + U S (1 + c²) / (2 (1 - U))  (M/G/1)",
-                f"R_miss = {fmt(mean_read)} + {fmt(u)} x {fmt(mean_all)} x (1 + {fmt(p.drive_service_scv)})"
-                f" / (2 x (1 - {fmt(u)})) = {fmt(miss_lat)} ms"
-                + (
-                    ""
-                    if deg_u is None
-                    else f" (1 of {roles.groups} groups degraded at {fmt(100 * deg_u)}% busy)"
-                ),
-                source="Pollaczek-Khinchine mean value formula [kleinrock-1975]",
-                S_read_ms=mean_read,
-                S_all_ms=mean_all,
-                U=u,
-                scv=p.drive_service_scv,
-            ),
-            "span_pct": 100 * span,
-            "queue_per_drive": float(st.queue) if math.isfinite(float(st.queue)) else 1e9,
-            "backend_mb_per_s": float(work.kib) * 1024.0 / 1e6,
-            "destage_capacity_x": destage,
-            "degraded_group_utilization_pct": None if deg_u is None else 100 * deg_u,
-            "rebuild_hours": failure.rebuild_hours
-            if failure is not None and degraded is DegradedMode.REBUILDING
-            else None,
-            "failure": failure,
-            "endurance": endurance_result(pool.drive, work, roles, planned_fill),
-            "per_drive_iops": key_figures.per_drive_iops(float(be_total), n),
-            "write_penalty": key_figures.write_penalty(
-                layout,
-                sum(ph.effective_iops * (1 - ph.read_pct / 100) for _, ph, _, _ in items),
-                float(pw.be_write_iops),
-                fill=plans.fill,
-                write_costs=plans.write_costs(),
-            ),
-        }
-    )
-    return load
-
-
 class MissWait(NamedTuple):
     """A pool's read-miss path in one window: mean service of a miss [ms], the first two moments of
     the wait at the drives [ms, ms^2] (inf when saturated), the service's squared coefficient of
@@ -1212,48 +740,21 @@ def endurance_kib_per_s(work: Work, roles: Roles) -> float:
     return float(wear_kib_per_drive(work, roles.data, roles.parity))
 
 
-def endurance_result(
-    drive: DriveSpec, work: Work, roles: Roles, planned_fill: float
-) -> EnduranceResult | None:
-    """Drive writes per day the window's load needs (sustained all day) against the rating, and the
-    years to wear-out (:func:`models.drives.drive_writes_per_day`, :func:`~models.drives.years_to_wear_out`).
-
-    Random writes count ``WA(fill) / WA(1)`` per KiB (:func:`models.drives.random_write_wear`),
-    streamed writes one for one; RAID parity and copies are in the work. ``None`` for a drive
-    without an endurance rating.
-    """
-    rated = drive.endurance_dwpd
-    if rated is None:
-        return None
-    kib = endurance_kib_per_s(work, roles)
-    dwpd = drive_writes_per_day(kib, drive)
-    years = years_to_wear_out(dwpd, drive)
-    warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS
-    wear = random_write_wear(drive, planned_fill)
-    return EnduranceResult(
-        drive_writes_per_day=explained(
-            dwpd,
-            "DWPD",
-            "DWPD = (random KiB written x WA(fill)/WA(1) + streamed KiB) per drive x 86,400 / capacity",
-            f"DWPD = {fmt(kib)} KiB/s per drive (random writes x {fmt(wear)} for the spare at "
-            f"{fmt(100 * planned_fill)}% fill; RAID parity and copies included) x 1024 x 86,400 / "
-            f"{fmt(drive.capacity_gb)} GB = {fmt(dwpd)} drive writes per day, sustained all day at this "
-            f"window's rate (rated {fmt(rated)})",
-            source="write amplification of greedy garbage collection [xiang-kurkoski-2012]",
-            wear_kib_per_s=kib,
-            write_wear=wear,
-            rated_dwpd=rated,
-        ),
-        rated_dwpd=rated,
-        years_to_wear_out=explained(
-            None if years is None or not math.isfinite(years) else years,
-            "years",
-            "years = warranty x DWPD_rated / DWPD_needed",
-            f"years = {fmt(warranty)} x {fmt(rated)} / {fmt(dwpd)} = {fmt(years)} years to use up the rated writes"
-            + ("" if drive.warranty_years is not None else " (warranty not given: 5 years assumed)"),
-            warranty_years=warranty,
-        ),
-    )
+_MOVED = {
+    "PoolPlans": "models.pool_plans",
+    "pool_plans": "models.pool_plans",
+    "PoolFigures": "models.pool_load",
+    "pool_figures": "models.pool_load",
+    "pool_load": "models.pool_load",
+    "pool_load_result": "models.pool_load",
+    "endurance_result": "models.pool_load",
+}
+"""Names that moved out of this module (#29) and where they live now: still importable from here."""
 
 
-_POOL_LOAD = validator_of(PoolLoad)
+def __getattr__(name: str) -> object:
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

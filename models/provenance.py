@@ -487,6 +487,11 @@ def margin_band(system_class: SystemClass, table: ModelErrorTable | None) -> tup
     )
 
 
+def band_factor(band_pct: float) -> float:
+    """The factor an estimated part is sized at: ``1 + p90 / 100`` of its class's band [%]."""
+    return 1.0 + band_pct / 100.0
+
+
 def with_margins(
     configuration: Any, workloads: list[Any], table: ModelErrorTable | None
 ) -> tuple[Any, list[Margin]]:
@@ -500,7 +505,7 @@ def with_margins(
     if band is None:
         return configuration, []
     pct, basis = band
-    f = 1.0 + pct / 100.0
+    f = band_factor(pct)
     margins: list[Margin] = []
     update: dict[str, Any] = {}
     ctrl_part = parts.controller

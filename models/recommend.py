@@ -33,7 +33,7 @@
    comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
    feasible configuration) give an empty list and the reasons.
 
-Kept as one module (about 800 lines): the steps above share the family and ranking tables.
+Kept as one module (about 900 lines): the steps above share the family and ranking tables.
 """
 
 from __future__ import annotations
@@ -66,12 +66,23 @@ from models.catalog import ArrayModel, Catalog
 from models.checks import within_array
 from models.compare import Headline, headline
 from models.configuration import Configuration, HeadroomTargets
-from models.drives import DriveKind
+from models.drives import DriveKind, DriveSpec
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
+from models.fewest import fewest_passing
+from models.naming import layout_label
 from models.parameters import EngineParameters
-from models.provenance import ModelError, ResultCalibration
-from models.raid import RaidScheme
+from models.provenance import (
+    ModelError,
+    ModelErrorTable,
+    ResultCalibration,
+    band_factor,
+    scaled_controller,
+    scaled_drive,
+    with_margins,
+    without_margins,
+)
+from models.raid import RaidScheme, tolerated_failures
 from models.size import size
 from models.tco import RatioFlip, Tco
 from models.workload import Workload
@@ -154,6 +165,12 @@ class RecommendedConfiguration(Output):
     drive_kind: DriveKind
     raid_scheme: RaidScheme
     group_width: int
+    layout: str = Field(
+        default="", description="the layout as a person names it: 'raid-dp 16', 'erasure 4+2', '3 copies'"
+    )
+    failures_tolerated: int = Field(
+        default=0, description="drive failures one RAID group (or set of copies) survives"
+    )
     flash_cache_gb: float
     drive_count: int = Field(description="drives in RAID groups (data + parity), excl. spares")
     nodes: int | None = Field(
@@ -248,7 +265,9 @@ def catalog_families(
     """Every family of the catalog that passes the filters, in (array, drive, scheme, width, cache) order.
 
     RAID-DP/RAID-TEC layouts get ``wafl_full_stripe_share`` and ``wafl_scatter`` (a calibrated
-    layout age); widths the engine rejects for a scheme (odd RAID10 groups) are skipped. Unknown
+    layout age); only the widths the vendor recommends building are candidates
+    (:meth:`RaidOption.recommended_widths`); widths the engine rejects for a scheme (odd RAID10
+    groups) are skipped. Unknown
     vendors, array or drive ids raise :class:`InputError` naming the list item.
     """
     c = constraints or RecommendConstraints()
@@ -285,7 +304,7 @@ def catalog_families(
                 continue
             share = wafl_full_stripe_share if option.scheme in wafl else None
             scatter = wafl_scatter if option.scheme in wafl else 0.0
-            for width in sorted(option.widths or range(option.min_width, option.max_width + 1)):
+            for width in option.recommended_widths():  # no vendor builds a RAID-DP group of 4 disks
                 try:
                     layout = option.layout(width, share)
                 except ValueError:
@@ -298,6 +317,85 @@ def catalog_families(
 
 def _family_key(f: Family) -> tuple[str, str, str, int, float]:
     return (f.array.id, f.drive.id, f.layout.scheme.value, f.layout.group_width, f.flash_cache_gb)
+
+
+MARGINED_ID = "{id}@x{factor:.6g}"
+"""The id of a record at a margin factor: the batch tells records apart by id, and one array (or
+drive) can be in families of different classes, so at different factors."""
+
+
+def margined_families(
+    families: list[Family], workloads: list[Workload], table: ModelErrorTable | None
+) -> list[Family]:
+    """Each family with its estimated controller and drive at the pessimistic end of its class's
+    error band, as the API sizes a family (:func:`models.provenance.with_margins` on the family's
+    smallest configuration: the class and the parts' statuses depend only on the array, the drive
+    and whether there is a flash cache). A margined record is shared by every family with the same
+    record and factor, under its own id (:data:`MARGINED_ID`); :func:`recommend` states the
+    answers under the records' own ids."""
+    factors: dict[tuple[str, str, bool], tuple[float | None, float | None]] = {}
+    found: list[tuple[float | None, float | None]] = []
+    for fam in families:
+        key = (fam.array.id, fam.drive.id, fam.flash_cache_gb > 0)
+        got = factors.get(key)
+        if got is None:
+            counts = family_counts(fam.array, fam.layout)
+            by_part: dict[str, float] = {}
+            if counts.size:
+                _, margins = with_margins(family_configuration(fam, int(counts[0])), workloads, table)
+                by_part = {m.part: band_factor(m.band_pct) for m in margins}
+            got = factors[key] = (by_part.get("controller"), by_part.get("drives"))
+        found.append(got)
+    drives: dict[tuple[str, float], DriveSpec] = {}
+    offered: dict[tuple[str, float | None], set[str]] = {}  # margined array -> the margined drives it takes
+    for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
+        if f_drive is not None and (fam.drive.id, f_drive) not in drives:
+            drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
+                update={"id": MARGINED_ID.format(id=fam.drive.id, factor=f_drive)}
+            )
+        if f_ctrl is not None or f_drive is not None:
+            drive_id = fam.drive.id if f_drive is None else drives[(fam.drive.id, f_drive)].id
+            offered.setdefault((fam.array.id, f_ctrl), set()).add(drive_id)
+    arrays: dict[tuple[str, float | None], ArrayModel] = {}
+    out: list[Family] = []
+    for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
+        if f_ctrl is None and f_drive is None:
+            out.append(fam)
+            continue
+        a_key = (fam.array.id, f_ctrl)
+        array = arrays.get(a_key)
+        if array is None:
+            update: dict[str, object] = {"drives": [*fam.array.drives, *sorted(offered[a_key])]}
+            if f_ctrl is not None:
+                update["id"] = MARGINED_ID.format(id=fam.array.id, factor=f_ctrl)
+                update["controller"] = scaled_controller(fam.array.controller, f_ctrl)
+            array = arrays[a_key] = fam.array.model_copy(update=update)
+        drive = fam.drive if f_drive is None else drives[(fam.drive.id, f_drive)]
+        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb))
+    return out
+
+
+def _stated_index(ids: list[str]) -> IntArray:
+    """One index per distinct id, in the order of first appearance (as the batch numbers records)."""
+    first: dict[str, int] = {}
+    return np.fromiter((first.setdefault(i, len(first)) for i in ids), dtype=np.int64, count=len(ids))
+
+
+def _as_stated(
+    items: list[tuple[RecommendedConfiguration, Family]], headroom: HeadroomTargets
+) -> list[RecommendedConfiguration]:
+    """``items`` found with margins, each configuration with its records' own controller and drive
+    figures back (:func:`models.provenance.without_margins`): what is bought, as its records state it."""
+    out = []
+    for item, fam in items:
+        original = family_configuration(fam, item.configuration.pools[0].drive_count or 1, headroom)
+        config = without_margins(item.configuration, original).model_copy(update={"array_id": fam.array.id})
+        out.append(
+            item.model_copy(
+                update={"array_id": fam.array.id, "drive_id": fam.drive.id, "configuration": config}
+            )
+        )
+    return out
 
 
 def with_read_latency_target(workloads: list[Workload], target_ms: float | None) -> list[Workload]:
@@ -452,18 +550,16 @@ def _scalar_minimum(
         config = family_configuration(family, counts[i], headroom)
         return config, evaluate(workloads, config, params=params)
 
-    top = run(len(counts) - 1)
-    if not top[1].passed:
+    last = len(counts) - 1
+    tried = {last: run(last)}
+    if not tried[last][1].passed:
         return None
-    lo, hi, best = -1, len(counts) - 1, top  # invariant: counts[hi] passes
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        got = run(mid)
-        if got[1].passed:
-            hi, best = mid, got
-        else:
-            lo = mid
-    return best
+
+    def passes(i: int) -> bool:
+        tried[i] = run(i)
+        return tried[i][1].passed
+
+    return tried[fewest_passing(-1, last, passes)]  # models.fewest: the bisection size() runs
 
 
 def _binding(det: RowDetail, j: int) -> str:
@@ -484,8 +580,13 @@ def recommend(
     params: EngineParameters | None = None,
     wafl_full_stripe_share: float | None = None,
     wafl_scatter: float = 0.0,
+    model_errors: ModelErrorTable | None = None,
 ) -> Recommendation:
     """Ranked, minimally sized configurations from the whole catalog (see the module docstring).
+
+    With ``model_errors`` every family is sized with its estimated parts at the pessimistic end of
+    its class's error band (:func:`margined_families`), and each configuration is returned as its
+    records state it; without, every part as its record states it.
 
     ``limit`` configurations are returned (best first), and the Pareto front over ``pareto``
     (its ``pareto_limit`` best-ranked members when it is larger). Raises :class:`InputError` for
@@ -508,6 +609,16 @@ def recommend(
         catalog, c, wafl_full_stripe_share=wafl_full_stripe_share, wafl_scatter=wafl_scatter
     )
     notes = _notes(catalog, c)
+    stated_families = families
+    if model_errors is not None:
+        families = margined_families(families, wls, model_errors)
+        margined = sum(f is not s for f, s in zip(families, stated_families, strict=True))
+        if margined:
+            notes.append(
+                f"Conservative by default: {margined} of {len(families)} families have estimated parts, sized at "
+                "the pessimistic end of their class's error band (each configuration's calibration.margins); "
+                "calibration_margin: as_stated sizes them as their records state them."
+            )
     space = candidate_space(families)
 
     t_batch = time.perf_counter()
@@ -532,7 +643,8 @@ def recommend(
     # ranking, one per group (ranks count the configurations kept)
     cand = np.flatnonzero(within)  # indices into det
     order = cand[rank_order(det.cost_usd[cand], det.rack_units[cand], latency[cand])]
-    group = _group_ids(ev, one_per)[space.family_of(det.rows[order])]
+    stated = None if families is stated_families else _StatedRecords(stated_families)
+    group = _group_ids(ev, one_per, stated)[space.family_of(det.rows[order])]
     _, first_of_group = np.unique(group, return_index=True)
     best = order[np.sort(first_of_group)]
     rank_of = np.zeros(feasible.size, dtype=np.int64)
@@ -555,14 +667,23 @@ def recommend(
 
     confirm = _Confirmation(ev, det, wls, headroom, p, rank_of, {int(k) for k in front}, notes)
     confirm.prefetch_binding([int(k) for k in best[: limit + 5]] + [int(k) for k in front])
-    configurations: list[RecommendedConfiguration] = []
+    found: list[tuple[RecommendedConfiguration, int]] = []
     for k in best:
-        if len(configurations) >= limit:
+        if len(found) >= limit:
             break
         item = confirm.item(int(k))
         if item is not None:
-            configurations.append(item)
-    pareto_items = [item for item in (confirm.item(int(k)) for k in front) if item is not None]
+            found.append((item, int(k)))
+    on_front = [(item, int(k)) for k in front if (item := confirm.item(int(k))) is not None]
+    configurations = [item for item, _ in found]
+    pareto_items = [item for item, _ in on_front]
+    if stated is not None:  # found with margins: each as its records state it
+
+        def family(k: int) -> Family:
+            return stated_families[int(space.family_of(int(det.rows[k])))]
+
+        configurations = _as_stated([(item, family(k)) for item, k in found], headroom)
+        pareto_items = _as_stated([(item, family(k)) for item, k in on_front], headroom)
     if within.any() and best.size < limit:
         reasons.append(
             f"only {best.size} configuration(s) (one per {one_per.value}) meet every window and limit"
@@ -573,7 +694,7 @@ def recommend(
         configurations=configurations,
         pareto_front=pareto_items,
         pareto_objectives=objectives,
-        infeasible=_infeasible_arrays(ev, first),
+        infeasible=_infeasible_arrays(ev, first, stated),
         reasons=reasons,
         notes=notes,
         stats=RecommendStats(
@@ -722,6 +843,8 @@ class _Confirmation:
             drive_kind=fam.drive.kind,
             raid_scheme=fam.layout.scheme,
             group_width=fam.layout.group_width,
+            layout=layout_label(fam.layout),
+            failures_tolerated=tolerated_failures(fam.layout),
             flash_cache_gb=fam.flash_cache_gb,
             drive_count=bill.drives,
             nodes=None if config.cluster is None else config.cluster.nodes,
@@ -743,25 +866,45 @@ class _Confirmation:
         return out
 
 
-def _group_ids(ev: BatchEvaluation, one_per: OnePer) -> IntArray:
+class _StatedRecords:
+    """The arrays and drives of margined families under their records' own ids (the batch numbers
+    a margined record apart, :data:`MARGINED_ID`): per family the index of its array and drive."""
+
+    def __init__(self, families: list[Family]) -> None:
+        self.fam_array = _stated_index([f.array.id for f in families])
+        self.fam_drive = _stated_index([f.drive.id for f in families])
+        self.arrays: dict[int, ArrayModel] = {}
+        for f, k in zip(families, self.fam_array.tolist(), strict=True):
+            self.arrays.setdefault(k, f.array)
+        self.drive_count = int(self.fam_drive.max(initial=-1)) + 1
+
+
+def _group_ids(ev: BatchEvaluation, one_per: OnePer, stated: _StatedRecords | None = None) -> IntArray:
     """A group number per family: the family itself, its (array, drive, scheme), or its array."""
-    m = ev.model
+    m = ev.model.tables
     n = len(ev.space.families)
     if one_per is OnePer.FAMILY:
         return np.arange(n, dtype=np.int64)
+    fam_array = m.fam_array if stated is None else stated.fam_array
     if one_per is OnePer.ARRAY:
-        return m.fam_array
+        return fam_array
+    fam_drive, drives = (
+        (m.fam_drive, len(m.drives)) if stated is None else (stated.fam_drive, stated.drive_count)
+    )
     scheme = np.asarray([list(RaidScheme).index(lay.scheme) for lay, _ in m.layouts], dtype=np.int64)
-    return (m.fam_array * len(m.drives) + m.fam_drive) * len(RaidScheme) + scheme[m.fam_layout]
+    return (fam_array * drives + fam_drive) * len(RaidScheme) + scheme[m.fam_layout]
 
 
-def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleArray]:
+def _infeasible_arrays(
+    ev: BatchEvaluation, first: IntArray, stated: _StatedRecords | None = None
+) -> list[InfeasibleArray]:
     """Arrays with no feasible family: the family nearest its limits at its most drives, in words."""
     sp = ev.space
-    m = ev.model
+    m = ev.model.tables
+    arrays = dict(enumerate(m.arrays)) if stated is None else stated.arrays
     nonempty = sp.starts[:-1] < sp.starts[1:]
-    arr = m.fam_array  # one entry per array id (models.batch.BatchModel._tables)
-    feasible_array = np.zeros(len(m.arrays), dtype=bool)
+    arr = m.fam_array if stated is None else stated.fam_array  # one entry per array id
+    feasible_array = np.zeros(len(arrays), dtype=bool)
     feasible_array[arr[nonempty & (first >= 0)]] = True
     live = np.flatnonzero(nonempty & ~feasible_array[arr])  # the nonempty families of hopeless arrays
     if not live.size:
@@ -769,12 +912,12 @@ def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleA
     # hopeless arrays in the order of their first nonempty family, each with its families ascending
     present, at = np.unique(arr[live], return_index=True)
     order = present[np.argsort(at, kind="stable")]
-    rank = np.zeros(len(m.arrays), dtype=np.int64)
+    rank = np.zeros(len(arrays), dtype=np.int64)
     rank[order] = np.arange(order.size)
     by_rank = live[np.argsort(rank[arr[live]], kind="stable")]
     sizes = np.bincount(rank[arr[live]], minlength=order.size)
     bounds = np.concatenate([[0], np.cumsum(sizes)])
-    hopeless = {m.arrays[int(k)].id: by_rank[bounds[i] : bounds[i + 1]].tolist() for i, k in enumerate(order)}
+    hopeless = {arrays[int(k)].id: by_rank[bounds[i] : bounds[i + 1]].tolist() for i, k in enumerate(order)}
     fams = by_rank.tolist()
     last_rows = sp.starts[1:][fams] - 1
     det = ev.detail(last_rows)
@@ -790,7 +933,7 @@ def _infeasible_arrays(ev: BatchEvaluation, first: IntArray) -> list[InfeasibleA
         fam = sp.families[fams[j]]
         failing = _failing_worst_first(det.checks(j))
         words = [x.words for x in failing]
-        array: ArrayModel = fam.array
+        array: ArrayModel = fam.array  # vendor and model: a margined record keeps its record's
         out.append(
             InfeasibleArray(
                 array_id=array_id,

@@ -32,12 +32,14 @@ from models.cluster import node_label, with_nodes
 from models.configuration import Configuration, ReductionMode
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
+from models.fewest import fewest_passing
 from models.naming import plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
 from models.reduction import dedupes_inline, packs_compressed
 from models.tco import Tco
 from models.verdict import Evaluations, Plan, judge, meets, plan, with_verdict
+from models.whatif.uncertainty import Confidence
 from models.workload import Workload
 
 DEFAULT_MAX_DRIVES = 4000
@@ -88,9 +90,17 @@ class SizingResult(Output):
     tco: Tco | None = Field(
         default=None, description="money over time and the three-ratio table (models.tco), when priced"
     )
+    confidence: Confidence | None = Field(
+        default=None,
+        description="sized to a stated confidence (models.confidence): the chance of meeting every case "
+        "judged at the answer's drive count; null when not asked",
+    )
 
 
-def _with_count(cfg: Configuration, index: int, drives: int, flash_gb: float | None = None) -> Configuration:
+def with_drive_count(
+    cfg: Configuration, index: int, drives: int, flash_gb: float | None = None
+) -> Configuration:
+    """``cfg`` with ``drives`` in pool ``index`` (and ``flash_gb`` of flash cache, if given)."""
     pools = list(cfg.pools)
     pools[index] = pools[index].model_copy(update={"drive_count": drives})
     update: dict = {"pools": pools}
@@ -232,7 +242,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
     def run(units: int) -> _Probe:
         nonlocal evaluations
         if units not in cache:
-            cache[units] = _probe(ask, _with_count(cfg, index, units * step, flash_gb), cases)
+            cache[units] = _probe(ask, with_drive_count(cfg, index, units * step, flash_gb), cases)
             evaluations += cache[units].evaluations
         return cache[units]
 
@@ -259,12 +269,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
                 return False, hi_units * step, top.result, top.binding, evaluations, top.failing
             lo = probe
             probe = min(hi_units, probe + max(1, math.ceil(0.25 * probe)))
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if run(mid).passed:
-                hi = mid
-            else:
-                lo = mid
+        hi = fewest_passing(lo, hi, lambda units: run(units).passed)
     res = run(hi).result
     if hi == lo_units:
         binding = "minimum group count"
@@ -322,7 +327,7 @@ def size(
     assert best is not None
     _, ok, drives, res, binding, reasons, gb, cfg_n = best
     pool = configuration.pools[index]
-    sized = _with_count(cfg_n, index, drives, gb)
+    sized = with_drive_count(cfg_n, index, drives, gb)
     res = evaluate(workloads, sized, params=params, degraded=degraded)  # the answer, with its cold-cache case
     total_evals += 1
     if degraded is DegradedMode.NONE:
@@ -451,13 +456,7 @@ def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
     top = at(cluster.max_nodes)
     if not top[0]:
         return _counted(top, evaluations)
-    hi = cluster.max_nodes
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if at(mid)[0]:
-            hi = mid
-        else:
-            lo = mid
+    hi = fewest_passing(lo, cluster.max_nodes, lambda nodes: at(nodes)[0])
     ok, drives, res, _, _, reasons, cfg_n = at(hi)
     binding = f"{cluster.unit} count ({at(hi - 1)[3]} fails with {node_label(cluster, hi - 1)})"
     return ok, drives, res, binding, evaluations, reasons, cfg_n
@@ -474,7 +473,7 @@ def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
     assert cluster is not None and cluster.max_drives_per_node is not None
     drives = cluster.nodes * cluster.max_drives_per_node
     # its pass and checks are read; size() evaluates the answer again
-    got = _probe(ask, _with_count(cfg, ask.index, drives, ask.flash_gb), _cases(ask))
+    got = _probe(ask, with_drive_count(cfg, ask.index, drives, ask.flash_gb), _cases(ask))
     binding = "minimum node count" if got.passed else got.binding
     return got.passed, drives, got.result, binding, got.evaluations, [] if got.passed else got.failing, cfg
 

@@ -8,7 +8,8 @@ import math
 from typing import NamedTuple
 
 from models.drives import CommandQueuing, DriveSpec, command_queuing_factor, positioning_ms
-from models.pool import PoolPlans, Work, role_utilization, stated_queue
+from models.pool import Work, role_utilization, stated_queue
+from models.pool_plans import PoolPlans
 
 
 class StreamCapacity(NamedTuple):

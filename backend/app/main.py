@@ -14,15 +14,15 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.routing import APIRoute
-from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from backend.app.api.main import API_ROUTERS
 from backend.app.catalog.service import CatalogStore
-from backend.app.core import openapi_document
+from backend.app.core import deadline, openapi_document
+from backend.app.core.compression import CompressedAnswers
 from backend.app.core.config import Settings, get_settings
+from backend.app.core.deadline import RequestClock
 from backend.app.core.errors import ServerErrorMiddleware, install_exception_handlers
 from backend.app.core.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from backend.app.core.operations import AllowMiddleware, OperationIndex
@@ -38,29 +38,6 @@ from models.catalog import load_calibration
 from models.provenance import MODEL_ERROR_FILE, load_model_error_table
 
 API_PREFIX = "/api/v1"
-
-GZIP_MINIMUM_BYTES = 1400
-"""Answers at least one Ethernet frame long are gzipped for clients that accept it."""
-
-GZIP_LEVEL = 1
-"""zlib level 1: a 47 kB sizing answer to 11.5 kB in about a quarter of the CPU of level 9
-(9.5 kB); JSON gains little from the higher levels."""
-
-
-class CompressedPaths:
-    """gzip (:data:`GZIP_LEVEL`) for the API and its docs; the UI's files are precompressed by the
-    build and chosen by :mod:`backend.app.ui`, so they skip it."""
-
-    def __init__(self, app: ASGIApp, prefixes: tuple[str, ...]) -> None:
-        self.app = app
-        self.prefixes = prefixes
-        self.gzip = GZipMiddleware(app, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(self.prefixes):
-            await self.gzip(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
 
 
 def operation_id(route: APIRoute) -> str:
@@ -161,6 +138,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         WriteLimiter(settings.write_limits(), settings.redis_url) if settings.rate_limits_enabled else None
     )
     app.state.session_factory = create_session_factory(engine)
+    # no commit after the request's deadline or its client's departure (core/deadline.py)
+    deadline.install(app.state.session_factory, settings.db_statement_timeout_ms)
     app.state.catalog = CatalogStore(settings.fixtures_dir)  # loaded on first use
     app.state.calibration = load_calibration(settings.fixtures_dir)  # once, at start; fails fast
     # per-class model error from make validate (fixtures/calibration/model_error.yaml); fails fast
@@ -204,7 +183,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(ServerErrorMiddleware)
-    app.add_middleware(CompressedPaths, prefixes=(API_PREFIX + "/", "/openapi.json", "/docs", "/redoc"))
+    app.add_middleware(RequestClock)
+    # the UI's files are precompressed by the build and chosen by backend.app.ui: not compressed here
+    app.add_middleware(CompressedAnswers, prefixes=(API_PREFIX + "/", "/openapi.json", "/docs", "/redoc"))
     app.add_middleware(SecurityHeadersMiddleware)
     if settings.trusted_proxies:  # outermost: every part of the app sees the forwarded client
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)

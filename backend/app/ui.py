@@ -6,7 +6,8 @@ router can handle it (``/``, ``/r/{id}``, ...). Without a build, ``/`` explains 
 
 Caching and compression: ``/assets/*`` names carry a content hash (Vite), so they are sent with
 ``Cache-Control: public, max-age=31536000, immutable``; ``index.html`` and the top-level files with
-``no-cache`` (revalidated on every load, so a new build is seen at once). The build writes ``.br``
+``no-cache`` (revalidated on every load, so a new build is seen at once: a request with the ETag
+or date it holds gets a 304 without a body). The build writes ``.br``
 and ``.gz`` beside each text asset (``frontend/scripts/compress.mjs``); a request that accepts one
 gets it (brotli first) with ``Content-Encoding`` and ``Vary: Accept-Encoding``, and nothing is
 compressed per request.
@@ -99,10 +100,19 @@ class HashedAssets(StaticFiles):
         status_code: int = 200,
     ) -> Response:
         headers = Headers(scope=scope)
-        response = send_file(os.fspath(full_path), headers, IMMUTABLE, status_code)
-        if self.is_not_modified(response.headers, headers):
-            return Response(status_code=304, headers=_not_modified_headers(response))
-        return response
+        return conditional(send_file(os.fspath(full_path), headers, IMMUTABLE, status_code), headers)
+
+
+_VALIDATOR = StaticFiles(directory=None, check_dir=False)
+"""Starlette's conditional-request check (``If-None-Match``, ``If-Modified-Since``), used as it is."""
+
+
+def conditional(response: Response, headers: Headers) -> Response:
+    """``response``, or a 304 with its caching headers when the request's validator matches it
+    (``index.html`` is revalidated on every load: a matching ETag costs a 304 of no body)."""
+    if response.status_code == 200 and _VALIDATOR.is_not_modified(response.headers, headers):
+        return Response(status_code=304, headers=_not_modified_headers(response))
+    return response
 
 
 def _not_modified_headers(response: Response) -> dict[str, str]:
@@ -129,10 +139,10 @@ def mount_ui(app: FastAPI, dist: Path) -> None:
             except (OSError, ValueError):  # e.g. an encoded NUL byte: no such file, no such route
                 raise HTTPException(status_code=404) from None
             if candidate.is_relative_to(root) and candidate.is_file():
-                return send_file(str(candidate), request.headers, REVALIDATE)
+                return conditional(send_file(str(candidate), request.headers, REVALIDATE), request.headers)
             if "." in PurePosixPath(path).name:
                 raise HTTPException(status_code=404)  # a missing file, not a client-side route
-        return send_file(str(index), request.headers, REVALIDATE)
+        return conditional(send_file(str(index), request.headers, REVALIDATE), request.headers)
 
     app.add_route("/{path:ui_path}", spa, methods=["GET", "HEAD"], include_in_schema=False)
 

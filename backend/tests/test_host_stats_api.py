@@ -163,6 +163,18 @@ def test_what_you_have_now_sets_observed_latency_beside_the_prediction(client: T
     assert peak["read_error_pct"] == pytest.approx((predicted - 12.0) / 12.0 * 100, abs=0.01)
 
 
+def test_the_latency_the_host_saw_is_offered_as_each_phases_target_unless_the_import_says_none(
+    client: TestClient,
+) -> None:
+    # the host saw 12 ms reads in the peak hour: a design slower than today's system does not meet it
+    imported = post(client, "host-stats", IOSTAT, capacity_tb=2).json()
+    phases = {p["name"]: p for p in imported["workloads"][0]["phases"]}
+    assert phases["peak hour"]["read_latency_target_ms"] == 12.0
+    assert any("read latency target is the read latency the host saw" in n for n in imported["notes"])
+    none = post(client, "host-stats", IOSTAT, capacity_tb=2, latency_target="none").json()
+    assert all(p["read_latency_target_ms"] is None for p in none["workloads"][0]["phases"])
+
+
 def test_what_you_have_now_needs_observed_phases(client: TestClient) -> None:
     response = client.post(
         "/api/v1/import/observed", json={"workloads": [workload()], "configuration": FAS3270}

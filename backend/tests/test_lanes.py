@@ -4,15 +4,24 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import anyio
 
 from backend.app.catalog.service import CatalogStore
-from backend.app.core.lanes import SAVE_THREADS, json_bytes, lane_slot, run_in_lane, run_saving
+from backend.app.core.lanes import (
+    PLAIN_JSON,
+    SAVE_THREADS,
+    json_bytes,
+    lane_slot,
+    plain_json,
+    run_in_lane,
+    run_saving,
+)
 from backend.app.engine.context import SizingContext
 from backend.app.sizing import service
 from backend.app.sizing.schemas import EvaluateRequest
-from backend.tests.conftest import FAS3270, REPO_ROOT, workload
+from backend.tests.conftest import FAS3270, REPO_ROOT, phase, workload
 from models.catalog import load_calibration
 
 
@@ -127,3 +136,66 @@ def test_every_report_kind_and_engine_route_has_one_lane() -> None:
         "consolidate": "long",
         "refresh": "long",
     }
+
+
+def _sizing_answers() -> list[Any]:
+    """Real answers of every type registered for orjson: evaluations (healthy, degraded, two
+    workloads), with and without curves, sizings (feasible and not), curves."""
+    from backend.app.sizing.schemas import CurvesRequest, SizeRequest
+
+    ctx = SizingContext(
+        CatalogStore(REPO_ROOT / "fixtures"), load_calibration(REPO_ROOT / "fixtures"), _NoCustomHardware()
+    )
+    two = [workload(), workload("mail", capacity_tb=5, phases=[phase(iops=900, window="nights")])]
+    evaluations = [
+        EvaluateRequest.model_validate({"workloads": two, "configuration": {**FAS3270, "drive_count": 48}}),
+        EvaluateRequest.model_validate(
+            {
+                "workloads": [workload()],
+                "configuration": {**FAS3270, "drive_count": 24},
+                "degraded": "controller-failed",
+                "calibration_margin": "as_stated",
+            }
+        ),
+    ]
+    sizings = [
+        SizeRequest.model_validate({"workloads": [workload()], "configuration": FAS3270}),
+        # far over what any FAS3270 carries: not feasible, no curves
+        SizeRequest.model_validate(
+            {"workloads": [workload(phases=[phase(iops=5_000_000)])], "configuration": FAS3270}
+        ),
+    ]
+    answers: list[Any] = []
+    for body in evaluations:
+        answers += [service.evaluate_answer(body, ctx, False), service.evaluate_answer(body, ctx, True)]
+    for sizing in sizings:
+        answers += [service.size_answer(sizing, ctx, False), service.size_answer(sizing, ctx, True)]
+    answers.append(
+        service.curves(
+            CurvesRequest.model_validate({"workloads": two, "configuration": {**FAS3270, "drive_count": 48}}),
+            ctx,
+        )
+    )
+    return answers
+
+
+def test_answers_written_by_orjson_are_byte_for_byte_pydantics_json() -> None:
+    answers = _sizing_answers()
+
+    assert {type(a) for a in answers} == PLAIN_JSON  # every registered type is compared here
+    for answer in answers:
+        assert json_bytes(answer) == answer.__pydantic_serializer__.to_json(answer), type(answer).__name__
+
+
+def test_a_value_orjson_cannot_write_falls_back_to_pydantic() -> None:
+    from pydantic import BaseModel
+
+    class Odd(BaseModel):
+        tags: set[str]
+
+    odd = Odd(tags={"a"})
+    plain_json(Odd)
+    try:
+        assert json_bytes(odd) == b'{"tags":["a"]}'
+    finally:
+        PLAIN_JSON.discard(Odd)

@@ -140,3 +140,68 @@ def test_a_workload_naming_a_pool_is_422_at_its_pool(client: TestClient) -> None
     )
 
     assert error_locs(response) == [["body", "workloads", 0, "pool"]]
+
+
+# ---- conservative by default: recommend sizes each family as /size does (issue #30)
+
+HEALTHY_ONLY = [{"case": c} for c in ("drive-failed", "rebuilding", "failover", "cold-cache", "horizon")]
+"""recommend judges healthy operation today (models.recommend); /size is told the same to compare."""
+
+X70_FAMILY = {
+    "array_ids": ["pure-flasharray-x70"],
+    "drive_ids": ["nvme-7450-pro-7680"],
+    "raid_schemes": ["raid6"],
+}
+
+
+@pytest.mark.parametrize("margin", ["pessimistic", "as_stated"])
+def test_recommend_finds_the_drive_count_size_finds_for_the_same_family_at_the_same_margins(
+    client: TestClient, margin: str
+) -> None:
+    # regression: recommend sized the raw catalog, so at the default (pessimistic) margins its
+    # //X70 count (7 drives at 150,000 IOPS) was below /size's for the same family (9)
+    busy = [workload(phases=[phase(iops=150000)], capacity_tb=5)]
+    body = {"workloads": busy, "constraints": X70_FAMILY, "limit": 1, "calibration_margin": margin}
+    item = client.post("/api/v1/recommend", json=body).json()["configurations"][0]
+    family = {
+        "array_id": "pure-flasharray-x70",
+        "drive_id": item["drive_id"],
+        "raid_scheme": "raid6",
+        "group_width": item["group_width"],
+    }
+
+    sized = client.post(
+        "/api/v1/size",
+        json={
+            "workloads": busy,
+            "configuration": family,
+            "relax": HEALTHY_ONLY,
+            "calibration_margin": margin,
+        },
+    ).json()
+
+    assert sized["feasible"] is True
+    assert item["drive_count"] == sized["drive_count"]
+    assert [m["part"] for m in item["calibration"]["margins"]] == (
+        ["controller", "drives"] if margin == "pessimistic" else []
+    )
+
+
+def test_margins_cost_drives_in_recommend_and_the_configuration_reads_as_its_records_state_it(
+    client: TestClient,
+) -> None:
+    busy = [workload(phases=[phase(iops=150000)], capacity_tb=5)]
+    body = {"workloads": busy, "constraints": X70_FAMILY, "limit": 1}
+    margined = client.post("/api/v1/recommend", json=body).json()
+    stated = client.post("/api/v1/recommend", json={**body, "calibration_margin": "as_stated"}).json()
+
+    m_item, s_item = margined["configurations"][0], stated["configurations"][0]
+    # estimated controller and drives taken slower can only need as many drives or more
+    assert m_item["drive_count"] >= s_item["drive_count"]
+    assert m_item["drive_count"] > s_item["drive_count"]  # at 150,000 IOPS the margins bind
+    # what is bought: the records' own figures, under the records' own ids
+    assert m_item["array_id"] == m_item["configuration"]["array_id"] == "pure-flasharray-x70"
+    assert m_item["configuration"]["controller"] == s_item["configuration"]["controller"]
+    assert m_item["configuration"]["pools"][0]["drive"] == s_item["configuration"]["pools"][0]["drive"]
+    assert any(n.startswith("Conservative by default") for n in margined["notes"])
+    assert not any(n.startswith("Conservative by default") for n in stated["notes"])

@@ -7,17 +7,27 @@ generated requests and checks that nothing is a server error, every answer match
 a created resource is readable (``ensure_resource_availability``) and a deleted one is not
 (``use_after_free``). Bounded and derandomized (a few seconds of CPU per database); rate limits
 off, so a scenario is not cut short by a 429.
+
+A trace job is analysed in a background thread, so what a DELETE of it finds depended on the
+machine's load: on a quiet machine the small generated upload had already ended (204, gone; a
+later read 404), on a loaded one it was still queued or running (202, cancelled or asked to stop,
+and still readable: ``use_after_free`` failed). Before a DELETE of a job the run now waits until the
+job has ended (:func:`settle_trace_job`, up to :data:`JOB_SETTLE_S`), so every machine runs what a
+quiet one did, with every check. Cancelling a live job is tested in ``test_traces_api.py`` and
+``test_trace_jobs_end.py``.
 """
 
 from __future__ import annotations
 
 import collections
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
 import pytest
 import schemathesis
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
@@ -27,6 +37,10 @@ from backend.app.main import create_app
 from backend.tests.conftest import migrate, postgres_schema
 
 MAX_EXAMPLES = 40
+JOB_SETTLE_S = 60.0
+"""Longest wait for a trace job to end before the run deletes it (a small upload ends in well under
+a second on a quiet machine)."""
+LIVE_JOB = frozenset({"queued", "running"})
 STEP_COUNT = 6
 STATEFUL_CHECK_NAMES = frozenset(
     {
@@ -102,10 +116,27 @@ def test_every_create_links_to_the_operations_on_what_it_created(api_schema: Any
     assert links == expected
 
 
+def settle_trace_job(client: TestClient, job_id: str) -> None:
+    """Wait until trace job ``job_id`` is no longer queued or running (or is gone)."""
+    ends = time.monotonic() + JOB_SETTLE_S
+    while time.monotonic() < ends:
+        response = client.get(f"/api/v1/traces/{job_id}")
+        if response.status_code != 200 or response.json()["status"] not in LIVE_JOB:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"trace job {job_id} still queued or running after {JOB_SETTLE_S} s")
+
+
 def test_linked_scenarios_get_no_server_error_and_no_deleted_resource_stays_readable(api_schema: Any) -> None:
     answered: collections.Counter[tuple[str, int]] = collections.Counter()
+    reader = TestClient(api_schema.app)
 
     class Workflow(api_schema.as_state_machine()):  # type: ignore[misc]
+        def before_call(self, case: Any) -> None:
+            super().before_call(case)
+            if case.operation.label == "DELETE /api/v1/traces/{job_id}":
+                settle_trace_job(reader, str(case.path_parameters["job_id"]))
+
         def after_call(self, response: Any, case: Any) -> None:
             super().after_call(response, case)
             answered[case.operation.label, response.status_code] += 1
@@ -128,3 +159,5 @@ def test_linked_scenarios_get_no_server_error_and_no_deleted_resource_stays_read
     # the links were followed: an entry was created, then deleted with the token from its creation
     assert answered["POST /api/v1/hardware", 201] > 0
     assert answered["DELETE /api/v1/hardware/{hardware_id}", 204] > 0
+    # trace jobs were deleted once ended: gone (204), never a live job's 202
+    assert answered["DELETE /api/v1/traces/{job_id}", 202] == 0

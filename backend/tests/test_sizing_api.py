@@ -696,3 +696,50 @@ def test_with_curves_must_be_a_boolean(client: TestClient) -> None:
     )
 
     assert error_locs(response) == [["query", "with_curves"]]
+
+
+W = [workload(phases=[phase()])]
+
+
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        # the union's tags ("configurations", "schemes") are body fields too: each error is at the
+        # field the client sent wrong, never at the tag (#34: they were at configurations / schemes)
+        (
+            {"workloads": W, "configurations": [FAS3270, FAS3270], "relax": [{"case": "healthy"}]},
+            ["body", "relax", 0, "case"],
+        ),
+        (
+            {"workloads": W, "configurations": [FAS3270, FAS3270], "degraded": "sideways"},
+            ["body", "degraded"],
+        ),
+        ({"workloads": W, "configurations": [FAS3270, FAS3270], "colour": "red"}, ["body", "colour"]),
+        ({"workloads": [], "configurations": [FAS3270, FAS3270]}, ["body", "workloads"]),
+        ({"workloads": W, "schemes": ["raid-dp", "raid10"]}, ["body", "base"]),
+        (
+            {"workloads": W, "base": FAS3270, "schemes": ["raid-dp", "raid10"], "unsupported": "ignore"},
+            ["body", "unsupported"],
+        ),
+        # base and schemes make it a scheme comparison: configurations is the field it does not take
+        (
+            {
+                "workloads": W,
+                "configurations": [FAS3270, FAS3270],
+                "base": FAS3270,
+                "schemes": ["raid-dp", "raid10"],
+            },
+            ["body", "configurations"],
+        ),
+        # a field of a configuration stays at that configuration
+        (
+            {"workloads": W, "configurations": [FAS3270, {**FAS3270, "drive_count": -3}]},
+            ["body", "configurations", 1, "drive_count"],
+        ),
+        ({"workloads": W, "base": FAS3270, "schemes": ["raid-dp", "raid-zz"]}, ["body", "schemes", 1]),
+    ],
+)
+def test_a_compare_error_is_at_the_field_sent_wrong(
+    client: TestClient, body: dict[str, Any], loc: list[Any]
+) -> None:
+    assert error_locs(client.post("/api/v1/compare", json=body)) == [loc]

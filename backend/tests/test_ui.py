@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.app.core.compression import GZIP_MINIMUM_BYTES
 from backend.app.core.config import Settings
 from backend.app.core.encoding import accepted_encodings
 from backend.app.core.middleware import CONTENT_SECURITY_POLICY
-from backend.app.main import GZIP_MINIMUM_BYTES, create_app
+from backend.app.main import create_app
 
 INDEX_HTML = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-1a2b.js"></script></body></html>'
 
@@ -289,3 +290,26 @@ def test_small_api_answers_are_sent_as_they_are(ui_client: TestClient) -> None:
 
     assert len(response.content) < GZIP_MINIMUM_BYTES
     assert "content-encoding" not in response.headers
+
+
+@pytest.mark.parametrize("path", ["/", "/r/abc"])
+def test_index_revalidated_with_its_etag_is_304_without_a_body(ui_client: TestClient, path: str) -> None:
+    first = ui_client.get(path)
+
+    again = ui_client.get(path, headers={"If-None-Match": first.headers["etag"]})
+
+    assert first.status_code == 200 and first.content
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == first.headers["etag"]
+    assert again.headers["cache-control"] == "no-cache"
+
+
+def test_a_new_build_answers_the_old_etag_with_the_new_index(ui_client: TestClient, dist: Path) -> None:
+    first = ui_client.get("/")
+    (dist / "index.html").write_text("<!doctype html><title>the next build, a little longer</title>")
+
+    again = ui_client.get("/", headers={"If-None-Match": first.headers["etag"]})
+
+    assert again.status_code == 200
+    assert "the next build" in again.text
+    assert again.headers["etag"] != first.headers["etag"]

@@ -51,6 +51,9 @@ test('iostat dropped on the editor becomes workloads with windows, and observed 
   await expect(workload.getByRole('region', { name: 'Window peak hour' })).toBeVisible();
   await expect(workload.getByRole('region', { name: 'Window nightly batch' })).toBeVisible();
   await expect(workload.getByRole('spinbutton', { name: 'Capacity today [TB]' })).toHaveValue('2');
+  // the 12 ms reads the host saw in the peak hour are offered as its read latency target (#33)
+  const peakPhase = workload.getByRole('region', { name: 'Window peak hour' });
+  await expect(peakPhase.getByRole('spinbutton', { name: /^Read latency target/ }).first()).toHaveValue('12');
 
   await page.getByRole('combobox', { name: 'Vendor' }).selectOption('NetApp');
   await page.getByRole('combobox', { name: 'Array model' }).selectOption('netapp-fas3170');

@@ -43,6 +43,10 @@ test('the FAS8040 OLTP case: the headline is the verdict over every case, and ev
   const cases = page.getByTestId('verdict-cases').getByRole('listitem');
   await expect(cases.filter({ hasText: /^meets nightly export \(at month 36\): meets every target; busiest is degraded RAID group/ })).toHaveCount(2);
   await expect(cases.filter({ hasText: /^fails/ })).toHaveCount(0);
+  // beside the verdict: the chance of meeting every target over the inputs' ranges and the model's error
+  const chance = page.getByTestId('verdict-chance');
+  await expect(chance).toContainText(/^Chance of meeting every target: \d+(\.\d)?%\. Meets every target in every case judged in/, { timeout: 60_000 });
+  await expect(chance).toContainText("the model's own error (make validate)");
 });
 
 test('an emptied working set % or throughput is an error at the field and blocks the run', async ({ page }) => {

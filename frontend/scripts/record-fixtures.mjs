@@ -84,6 +84,7 @@ async function main() {
   write('sensitivity-oltp.json', await call('POST', '/whatif/sensitivity', pair));
   write('max-workload-oltp.json', await call('POST', '/whatif/max-workload', pair));
   write('ranges-oltp.json', await call('POST', '/whatif/ranges', pair));
+  write('confidence-oltp.json', await call('POST', '/whatif/confidence', pair));
   write('degraded-oltp.json', await call('POST', '/whatif/degraded', pair));
   write(
     'raid-conversion.json',

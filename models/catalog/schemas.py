@@ -13,6 +13,7 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat
+from models.commercial import Commercial
 from models.configuration import (
     Architecture,
     CapacityPolicy,
@@ -26,7 +27,6 @@ from models.drives import DriveSpec
 from models.ports import PortGroup, PortType
 from models.provenance import ArrayCalibration
 from models.raid import RaidLayout, RaidScheme
-from models.tco import Commercial
 from models.workload import Workload
 
 _ID = r"^[a-z0-9][a-z0-9._-]*$"
@@ -65,6 +65,16 @@ class RaidOption(Frozen):
     widths: list[int] | None = Field(default=None, min_length=1, max_length=32)
     ec_parity: int | None = Field(default=None, ge=1, le=16, description="erasure coding: parity per stripe")
     copies: int = Field(default=2, ge=1, le=6, description="replication / mirror copies")
+    recommended_min_width: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="the narrowest group the vendor recommends building (e.g. NetApp RAID-DP on hard disks: 12); "
+        "recommend proposes only recommended widths; null: every allowed width",
+    )
+    recommended_max_width: int | None = Field(
+        default=None, ge=1, le=64, description="the widest group the vendor recommends building"
+    )
     notes: str | None = None
 
     @model_validator(mode="after")
@@ -80,6 +90,18 @@ class RaidOption(Frozen):
             outside = [w for w in self.widths if not self.min_width <= w <= self.max_width]
             if outside:
                 raise ValueError(f"widths {outside} lie outside [{self.min_width}, {self.max_width}]")
+        lo, hi = self.recommended_min_width, self.recommended_max_width
+        if (lo is None) != (hi is None):
+            raise ValueError("recommended_min_width and recommended_max_width come together")
+        if (
+            lo is not None
+            and hi is not None
+            and not self.min_width <= lo <= self.default_width <= hi <= self.max_width
+        ):
+            raise ValueError(
+                f"the recommended widths {lo}-{hi} must hold default_width {self.default_width} and lie within "
+                f"{self.min_width}-{self.max_width}"
+            )
         if self.scheme is RaidScheme.ERASURE and self.ec_parity is None:
             raise ValueError("erasure coding needs ec_parity")
         for w in sorted({self.min_width, self.default_width, self.max_width, *(self.widths or [])}):
@@ -91,6 +113,15 @@ class RaidOption(Frozen):
         if self.widths is not None:
             return width in self.widths
         return self.min_width <= width <= self.max_width
+
+    def recommended_widths(self) -> list[int]:
+        """The widths the vendor recommends building (its suggested range), ascending; every
+        allowed width where it states none."""
+        allowed = sorted(self.widths or range(self.min_width, self.max_width + 1))
+        lo, hi = self.recommended_min_width, self.recommended_max_width
+        if lo is None or hi is None:
+            return allowed
+        return [w for w in allowed if lo <= w <= hi]
 
     def layout(self, width: int, full_stripe_share: float | None = None) -> RaidLayout:
         """The engine layout for a group of ``width`` drives (erasure: ``width - ec_parity`` data)."""

@@ -221,6 +221,12 @@ def analyse(series: HostSeries, report: ReadReport, opts: HostStatsOptions) -> d
         "the queue the host kept is evidence, not an input: the phases state no concurrency (no "
         "command-queuing credit at the drives); set concurrency if the hosts will keep that many I/Os outstanding"
     )
+    if opts.latency_target == "observed":
+        report.note(
+            "each phase's read latency target is the read latency the host saw in its window (rounded up to "
+            "0.1 ms): a design slower than today's system does not meet it; change or clear it per phase "
+            "(latency_target: none imports none)"
+        )
     names = [series.names[i] for i in chosen]
     label = report.format.value
     where = f" on {report.host}" if report.host else ""

@@ -566,6 +566,7 @@ def line_up(
         month_end_days=opts.month_end_days,
         windows=opts.windows,
         resolution_s=min(3600.0, b),
+        latency_target="none",  # lined-up series of several systems: no one system's latency to keep
     )
     windows = _with_import_peaks(series, tot, detect_windows(series, tot, hs_opts), opts)
     capacity_of, capacity_figure = _capacity([p[0] for p in placed], sources, notes)

@@ -26,6 +26,7 @@ that they add up at the same times when the engine sizes them together.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Literal
@@ -109,6 +110,11 @@ class HostStatsOptions(Frozen):
     )
     max_cells: int = Field(
         default=400_000, ge=10_000, le=20_000_000, description="devices x intervals kept (memory bound)"
+    )
+    latency_target: Literal["observed", "none"] = Field(
+        default="observed",
+        description="observed (default): each phase's read latency target is the read latency the host saw in "
+        "its window, rounded up to 0.1 ms (a design slower than today's system does not meet it); none: no target",
     )
 
 
@@ -459,11 +465,24 @@ def _overall_sizes(series: HostSeries, devices: list[int]) -> tuple[float, float
     return _size_kib(rb, r) or 4.0, _size_kib(wb, w) or 4.0
 
 
+def observed_target_ms(read_latency_ms: float | None) -> float | None:
+    """The read latency target a phase is offered from what the host saw: ``ceil(10 x L) / 10``
+    (never stricter than the observation), None without a read latency."""
+    if read_latency_ms is None or read_latency_ms <= 0:
+        return None
+    return math.ceil(round(read_latency_ms * 10.0, 6)) / 10.0
+
+
 def window_phase(
-    window: DetectedWindow, load: WindowLoad, fallback_sizes: tuple[float, float], source: str
+    window: DetectedWindow,
+    load: WindowLoad,
+    fallback_sizes: tuple[float, float],
+    source: str,
+    target: bool = False,
 ) -> Phase:
     """The phase of ``window`` for a load: its rate, read %, sizes per direction, 100 % random,
-    and the host's observations as evidence."""
+    and the host's observations as evidence; with ``target``, the read latency the host saw as
+    the phase's read latency target (:func:`observed_target_ms`)."""
     read_pct = load.read_pct if load.read_pct is not None else 0.0
     read_kib = load.read_size_kib or fallback_sizes[0]
     write_kib = load.write_size_kib or fallback_sizes[1]
@@ -490,6 +509,7 @@ def window_phase(
         random_pct=100.0,
         io_sizes=sizes,
         observed=observed,
+        read_latency_target_ms=observed_target_ms(load.read_latency_ms) if target and observed else None,
     )
 
 
@@ -520,7 +540,7 @@ def build_workloads(
             hi = lo + int(round(w.duration_s / series.bucket_s))
             load = w.load if options.merge else span_load(tot, lo, hi, options.rate, series.bucket_s)
             what = source if options.merge else f"{source} {series.names[group[0]]}"
-            phases.append(window_phase(w, load, fallback, what))
+            phases.append(window_phase(w, load, fallback, what, options.latency_target == "observed"))
         base = name if options.merge else series.names[group[0]][:80]
         wl_name, n = base, 2
         while wl_name in taken:
@@ -548,6 +568,7 @@ __all__ = [
     "detected_window",
     "device_summary",
     "has_io",
+    "observed_target_ms",
     "span_load",
     "window_phase",
 ]

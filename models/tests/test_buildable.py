@@ -31,18 +31,19 @@ def test_erasure_k_plus_m_needs_k_plus_m_hosts_and_one_more_to_heal():
     assert hosts_needed(RaidLayout(scheme="raid-dp", group_width=16)) is None
 
 
-def test_a_ceph_4_plus_2_block_keeps_two_thirds_of_raw_and_needs_six_hosts(catalog):
-    # one node of ten NVMe drives; 4+2 stripes span the nodes: usable = 4/6 of raw (no reserve in
-    # the record), not the 6-drive group one node could hold alone (6 x 4/6 / 10 = 0.40)
+def test_a_ceph_4_plus_2_block_keeps_two_thirds_of_raw_below_nearfull_and_needs_six_hosts(catalog):
+    # one node of ten NVMe drives; 4+2 stripes span the nodes: 4/6 of raw after the erasure code,
+    # not the 6-drive group one node could hold alone (6 x 4/6 / 10 = 0.40); of that, data is planned
+    # below Ceph's nearfull ratio 0.85 (15% reserve): usable = 4/6 x 0.85 = 0.5667
     array = catalog.arrays["ceph-nvme-reference"]
     drive = catalog.drives[array.default_drive]
     derived = block_from_array(array, drive, raid_scheme="erasure", group_width=6)
-    assert derived.block.usable_fraction == pytest.approx(4 / 6)
+    assert derived.block.usable_fraction == pytest.approx(4 / 6 * 0.85)
     assert derived.block.min_blocks == 6
     sized = size_blocks(derived.block, BlockTarget(read_gb_s=1.0))
     assert sized.blocks == 6 and sized.binding == "failure domains"
     replicated = block_from_array(array, drive, raid_scheme="replica")
-    assert replicated.block.usable_fraction == pytest.approx(1 / 3)
+    assert replicated.block.usable_fraction == pytest.approx(1 / 3 * 0.85)  # 3 copies, the same reserve
     assert replicated.block.min_blocks == 3
 
 

@@ -67,7 +67,7 @@ def _raw_records(kind_dir: str, kind: str) -> list[tuple[str, str]]:
 
 
 def test_real_catalog_loads_with_its_version_and_every_part(catalog: Catalog) -> None:
-    assert catalog.catalog_version == "2026.11.12"
+    assert catalog.catalog_version == "2026.11.13"
     assert len(catalog.drives) >= 60
     assert len(catalog.arrays) >= 45
     assert len(catalog.templates) == 8

@@ -201,3 +201,12 @@ def test_the_nearest_flash_cache_size_a_product_sells():
         name="a", kind="flash-cache", sizes_gb=[200, 16000], any_size=True, source="t"
     )
     assert anything.nearest(1024) == 1024
+
+
+@pytest.mark.parametrize(
+    ("scheme", "width", "tolerated"), [("raid5", 8, 1), ("raid-dp", 16, 2), ("raid10", 8, 1), ("raid0", 4, 0)]
+)
+def test_the_headline_says_how_many_drive_failures_a_group_survives(hdd15k, scheme, width, tolerated):
+    # one parity drive: 1; RAID-DP's two: 2; a mirror pair: 1; striping alone: none
+    head = headline(evaluate([oltp(iops=500)], make_config(hdd15k, scheme, width, width * 2)))
+    assert head.failures_tolerated == tolerated

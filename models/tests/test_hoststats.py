@@ -42,6 +42,7 @@ from models.importers.synthetic import (
     write_sar,
 )
 from models.importers.textutil import Clock, decimal_mark, number
+from models.importers.windows import observed_target_ms
 
 MID_MONTH = datetime(2024, 1, 15)  # 15 + 3 days is still January: no month-end
 MONTH_END = datetime(2024, 1, 29)  # 29, 30, 31 January are month-end, 1 February is not
@@ -533,3 +534,27 @@ def test_a_log_without_disk_counters_says_which_objects_it_has() -> None:
         import_host_stats([header, '"01/15/2024 10:00:00.000","12.5"\n'])
     assert info.value.line == 1
     assert "the log has the objects Processor" in str(info.value)
+
+
+def test_the_read_latency_the_host_saw_is_each_phases_default_target_and_the_notes_say_so() -> None:
+    # one await of 9.33 ms (test above): the target is 9.4 ms (rounded up to 0.1 ms, never stricter)
+    result = import_host_stats(write_iostat(["sda"], MID_MONTH, 60, DAY_1MIN, version="9.0"))
+    assert phase(result, "peak hour").read_latency_target_ms == pytest.approx(9.4)
+    assert any("read latency target is the read latency the host saw" in n for n in result.notes)
+    # split awaits: reads 12.0 ms exactly -> 12.0
+    split = import_host_stats(write_iostat(["sda", "sdb"], MID_MONTH, 60, DAY_1MIN, version="12.5"))
+    assert phase(split, "peak hour").read_latency_target_ms == pytest.approx(12.0)
+    # latency_target none: no target, no note
+    lines = write_iostat(["sda"], MID_MONTH, 60, DAY_1MIN, version="9.0")
+    none = import_host_stats(lines, options=HostStatsOptions(latency_target="none"))
+    assert phase(none, "peak hour").read_latency_target_ms is None
+    assert not any("read latency target" in n for n in none.notes)
+
+
+@pytest.mark.parametrize(
+    ("ms", "target"), [(9.33, 9.4), (12.0, 12.0), (0.04, 0.1), (None, None), (0.0, None)]
+)
+def test_an_observed_target_is_rounded_up_to_a_tenth_of_a_millisecond(
+    ms: float | None, target: float | None
+) -> None:
+    assert observed_target_ms(ms) == target

@@ -58,6 +58,13 @@ def test_absorbed_overwrites_lower_the_penalty_below_the_small_write_cost(hdd15k
     assert full is not None and absorbed is not None
     assert full.value == pytest.approx(2.0)  # every 4 KiB write mirrored
     assert absorbed.value < full.value  # writes absorbed in cache never reach the drives
+    # 1,000 writes/s, half of them overwriting data still in cache: 500 reach the drives, twice each:
+    # 1,000 back-end writes / 1,000 front-end writes = 1.0, beside a small-write cost of 2; the card's
+    # figure and its formula agree because the text names the absorbed half
+    assert absorbed.value == pytest.approx(1.0)
+    assert absorbed.inputs["absorbed_writes"] == pytest.approx(500.0)
+    assert "500 of the 1,000 writes/s (50%) overwrite data still in the write cache" in absorbed.text
+    assert "overwrite data" not in full.text
 
 
 def test_a_window_without_writes_states_the_small_write_cost(hdd15k: DriveSpec) -> None:

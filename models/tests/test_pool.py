@@ -251,33 +251,48 @@ def test_a_stated_back_end_bus_is_checked_against_the_port_headroom(hdd15k):
 
 
 def test_priced_plans_are_kept_for_the_very_same_inputs_only(hdd15k):
-    from models import pool as pool_module
+    from models.memo import PLANS_KEPT, EvaluationMemo
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     pl, p = cfg.pools[0], EngineParameters()
-    kept = pool_module.pool_plans(pl, p, 0.8, 0.7)
-    assert pool_module.pool_plans(pl, p, 0.8, 0.7) is kept
-    assert pool_module.pool_plans(pl, p, 0.8) is not kept  # another fill
+    memo = EvaluationMemo()
+    kept = memo.plans(pl, p, 0.8, 0.7)
+    assert memo.plans(pl, p, 0.8, 0.7) is kept
+    assert memo.plans(pl, p, 0.8) is not kept  # another fill
     twin = make_config(hdd15k.model_copy(), "raid-dp", 16, 48).pools[0]
-    assert pool_module.pool_plans(twin, p, 0.8, 0.7) is not kept  # equal, not the same objects
-    for i in range(pool_module._PLANS_KEPT + 1):  # bounded: emptied when full
-        pool_module.pool_plans(pl, p, 0.5 + i / 1000)
-    assert len(pool_module._PLANS) <= pool_module._PLANS_KEPT
-    pool_module.clear_plans()
-    assert not pool_module._PLANS
+    assert memo.plans(twin, p, 0.8, 0.7) is not kept  # equal, not the same objects
+    assert EvaluationMemo().plans(pl, p, 0.8, 0.7) is not kept  # another holder's memo
+    for i in range(PLANS_KEPT + 1):  # bounded: emptied when full
+        memo.plans(pl, p, 0.5 + i / 1000)
+    assert memo.kept()[1] <= PLANS_KEPT
+    memo.clear()
+    assert memo.kept() == (0, 0)
+
+
+def test_an_evaluation_keeps_its_parts_in_the_memo_it_is_given(hdd15k):
+    from models.memo import EvaluationMemo, shared_memo
+
+    cfg = make_config(hdd15k, "raid-dp", 16, 48)
+    memo = EvaluationMemo()
+    shared_memo().clear()
+    first = evaluate([oltp(iops=2000)], cfg, memo=memo)
+    assert memo.kept() == (1, 1) and shared_memo().kept() == (0, 0)
+    again = evaluate([oltp(iops=2000)], cfg, memo=memo)
+    assert again.bill is first.bill  # the same kept parts
+    assert evaluate([oltp(iops=2000)], cfg) == first  # the process's own memo: the same figures
+    assert shared_memo().kept() == (1, 1)
 
 
 @pytest.mark.parametrize("degraded", list(DegradedMode))
 def test_an_evaluation_is_the_same_with_its_plans_kept_or_priced_afresh(hdd15k, degraded):
-    from models import pool as pool_module
+    from models.memo import EvaluationMemo
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     workloads = [[oltp(iops=500 * k, read_pct=10 * k, target=5.0)] for k in range(1, 10)]
     kept = [evaluate(w, cfg, degraded=degraded) for w in workloads]
     fresh = []
     for w in workloads:
-        pool_module.clear_plans()
-        fresh.append(evaluate(w, cfg, degraded=degraded))
+        fresh.append(evaluate(w, cfg, degraded=degraded, memo=EvaluationMemo()))
     assert kept == fresh
     assert [r.model_dump_json() for r in kept] == [r.model_dump_json() for r in fresh]
 

@@ -16,6 +16,7 @@ from models import recommend as recommend_module
 from models.base import InputError
 from models.batch import RowCheck
 from models.catalog import Catalog, load_calibration, load_catalog
+from models.catalog.schemas import RaidOption
 from models.configuration import HeadroomTargets
 from models.evaluate import evaluate
 from models.recommend import (
@@ -23,6 +24,7 @@ from models.recommend import (
     ParetoObjective,
     Recommendation,
     RecommendConstraints,
+    catalog_families,
     pareto_front,
     rank_order,
     recommend,
@@ -431,3 +433,47 @@ def test_recommend_leaves_the_garbage_collector_alone(
     assert gc.isenabled()
     recommend(oltp(), catalog, RecommendConstraints(array_ids=["netapp-fas2620"]), params=CALIBRATED)
     assert gc.isenabled() and seen and all(seen)
+
+
+# ---- only what a vendor builds
+
+
+def test_netapp_raid_dp_is_proposed_only_in_the_group_sizes_netapp_recommends(catalog: Catalog) -> None:
+    # NetApp recommends RAID groups of 12-20 hard disks and 20-28 SSDs ([netapp-sysmgr-raid-groups]):
+    # a RAID-DP group of 4 (half of it parity) is allowed by ONTAP but no NetApp design proposes it,
+    # nor a RAID-TEC group of 5
+    fas = catalog_families(
+        catalog, RecommendConstraints(array_ids=["netapp-fas8040"], raid_schemes=["raid-dp"])
+    )
+    assert {f.layout.group_width for f in fas} == set(range(12, 21))
+    aff = catalog_families(
+        catalog, RecommendConstraints(array_ids=["netapp-aff-a400"], raid_schemes=["raid-dp"])
+    )
+    assert {f.layout.group_width for f in aff} == set(range(20, 29))
+    # an entry system whose default group is 10 drives states no range: every width ONTAP allows
+    entry = catalog_families(
+        catalog, RecommendConstraints(array_ids=["netapp-fas2620"], raid_schemes=["raid-dp"])
+    )
+    assert min(f.layout.group_width for f in entry) == 3
+    rec = run(catalog, constraints=RecommendConstraints(array_ids=["netapp-fas8040"]))
+    assert rec.configurations and all(12 <= c.group_width <= 20 for c in rec.configurations)
+    # the failures-tolerated column and the layout as a person names it: RAID-DP and RAID-TEC keep
+    # 2 and 3 parity drives per group
+    for c in rec.configurations:
+        assert c.layout == f"{c.raid_scheme.value} {c.group_width}"
+        assert c.failures_tolerated == {"raid-dp": 2, "raid-tec": 3}[c.raid_scheme.value]
+        assert c.headline.failures_tolerated == c.failures_tolerated
+
+
+def test_a_recommended_range_must_hold_the_default_width() -> None:
+    with pytest.raises(ValueError, match="must hold default_width 16"):
+        RaidOption(
+            scheme="raid-dp",
+            default_width=16,
+            min_width=3,
+            max_width=28,
+            recommended_min_width=18,
+            recommended_max_width=20,
+        )
+    with pytest.raises(ValueError, match="come together"):
+        RaidOption(scheme="raid-dp", default_width=16, min_width=3, max_width=28, recommended_min_width=12)

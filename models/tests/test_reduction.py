@@ -18,7 +18,8 @@ from models.configuration import Architecture, ReductionMode, WriteArchitecture
 from models.drives import DriveTimes
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
-from models.pool import PoolPlans, PoolWork, busy_ms, pool_work
+from models.pool import PoolWork, busy_ms, pool_work
+from models.pool_plans import PoolPlans
 from models.raid import RaidLayout, RaidScheme
 from models.recommend import RecommendConstraints, catalog_families
 from models.reduction import dedupes_inline, io_reduction, packs_compressed

@@ -1230,3 +1230,36 @@ def test_a_sample_taken_midway_changes_nothing_later() -> None:
         assert np.array_equal(s.keys, k) and np.array_equal(s.nbytes, b) and np.array_equal(s.counted, c)
     s = asked.sample()
     assert s.keys is asked.sample().keys  # one part: shared, not copied again
+
+
+def test_chunks_over_scattered_blocks_are_a_share_of_the_address_span_not_all_of_the_touched_data() -> None:
+    # 1,000 blocks of 4 KiB touched once each, one every MiB (256 blocks apart) over a 1,000 MiB span.
+    # 2 MiB chunks: 500 chunks of 2 blocks; 80% of the I/O = 400 chunks = 800 MiB. Of the 4 MB the
+    # blocks hold that is "100%" (capped); of the 1,000 MiB span it is 80% (#33: 100% for every chunk)
+    keys = np.arange(1000, dtype=np.int64) * 256
+    weights = np.ones(1000)
+    span_gb = 1000 * 2**20 / 1e9
+    touched = tier_table(keys, weights, chunk_sizes_mib=(2.0,), captures=(0.8,))
+    spanned = tier_table(
+        keys, weights, capacity_gb=span_gb, chunk_sizes_mib=(2.0,), captures=(0.8,), basis_label="span"
+    )
+    assert touched.rows[0].captures[0].chunks == 400
+    assert touched.rows[0].captures[0].fraction_of_capacity == 1.0
+    assert spanned.rows[0].captures[0].fraction_of_capacity == pytest.approx(0.8)
+    assert spanned.capacity_basis == "span"
+
+
+def test_an_analysis_takes_tier_shares_of_the_capacity_its_workload_states(tmp_path: Path) -> None:
+    spec = SyntheticSpec(
+        requests=20_000, n_blocks=200_000, zipf_alpha=0.8, sequential_pct=0.0, size_mix=[(4.0, 100.0)]
+    )
+    buf = io.BytesIO()
+    write_trace(generate(spec), TraceFormat.CSV, buf)
+    a = analyze_trace(io.BytesIO(buf.getvalue()), TraceOptions(policies=[]), scratch_dir=tmp_path)
+    assert a.tiers.capacity_basis == "the highest address written per stream"
+    assert a.tiers.capacity_basis_gb == pytest.approx(max(a.profile.address_span_gb, a.profile.footprint_gb))
+    assert a.derived.workload.capacity_tb * 1000 == pytest.approx(a.tiers.capacity_basis_gb)
+    eighty = [next(c for c in r.captures if c.io_pct == 80) for r in a.tiers.rows]
+    basis = a.tiers.capacity_basis_gb
+    assert all(c.fraction_of_capacity == pytest.approx(min(1.0, c.capacity_gb / basis)) for c in eighty)
+    assert eighty[1].fraction_of_capacity < 1.0  # 2 MiB chunks: a share of the span, not all of it

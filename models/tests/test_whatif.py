@@ -439,3 +439,30 @@ def test_a_single_controller_cannot_lose_one(hdd15k):
     down = next(m for m in res.modes if m.mode is DegradedMode.CONTROLLER_FAILED)
     assert not down.available and down.result is None
     assert "single controller" in down.note
+
+
+def test_the_degraded_summary_speaks_words_and_marks_a_met_latency_as_met(hdd15k):
+    # 16 x 15K in RAID-5 3+1, 1,900 random reads: the drives are 1,900 / 1,500 x 57.08% = 72.3% busy
+    # (72.3 / 70 = 103.3% of the limit: the window fails) while its reads take far less than the 200 ms target
+    cfg = make_config(hdd15k, "raid5", 4, 16)
+    wl = oltp(iops=1900, read_pct=100, ws_gb=2000, capacity_tb=2, target=200)
+    res = degraded_modes([wl], cfg)
+    normal = next(m for m in res.modes if m.mode is DegradedMode.NONE).outcome
+    assert normal is not None and not normal.passed
+    (w,) = normal.windows
+    assert not w.passed and w.read_latency_met is True
+    # with a drive failed the group is 144.6% busy: saturated, its reads miss the target
+    failed = next(m for m in res.modes if m.mode is DegradedMode.DRIVE_FAILED).outcome
+    assert failed is not None and failed.windows[0].read_latency_met is False
+    assert res.text.startswith(
+        "Normal operation: fails; nearest its limit: the drives in business hours at 103.3% of its limit; "
+        "with a drive failed: fails; nearest its limit: the read latency of oltp, day in business hours, "
+        "saturated (it cannot keep up); while a drive rebuilds: fails;"
+    )
+    assert "The rebuild takes 8.33 h; a further failure among 3 drive(s) in that time" in res.text
+    assert "Worst: with a drive failed." in res.text or "Worst: while a drive rebuilds." in res.text
+    for internal in ("inf", "drives:", "drive-failed", "controller-failed", "aggr0"):
+        assert internal not in res.text
+    # no phase states a target: no mark
+    plain = degraded_modes([oltp(iops=1900, read_pct=100, ws_gb=2000, capacity_tb=2)], cfg)
+    assert plain.modes[0].outcome is not None and plain.modes[0].outcome.windows[0].read_latency_met is None

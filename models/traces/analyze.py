@@ -355,7 +355,11 @@ def combine(
             curves += pool.map(lambda p: policy_curve(p, samples, sizes, block_bytes, scratch_dir), wanted)
     curved = time.perf_counter()
     heat = builder.heat()
-    tiers = tier_table(heat, capacity_gb=opts.capacity_gb)
+    # fractions of the capacity the derived workload states (given, else the highest address written
+    # per stream): of the touched 4 KiB blocks, every chunk of 2 MiB and more read 100% (#33)
+    basis_gb = opts.capacity_gb or max(prof.address_span_gb, prof.footprint_gb)
+    label = None if opts.capacity_gb else "the highest address written per stream"
+    tiers = tier_table(heat, capacity_gb=basis_gb, basis_label=label)
     derived = derive_workload(prof, curves[0], tiers, heat.weights, opts)
     if skipped:
         derived.notes.append(f"{LIBCACHESIM_MISSING}: only the LRU curve was computed")

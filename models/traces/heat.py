@@ -146,12 +146,15 @@ def tier_table(
     capacity_gb: float | None = None,
     chunk_sizes_mib: tuple[float, ...] = CHUNK_SIZES_MIB,
     captures: tuple[float, ...] = IO_CAPTURES,
+    basis_label: str | None = None,
 ) -> TierTable:
     """Capacity needed at each chunk size and I/O share from the 4 KiB heat map.
 
     ``capacity_gb`` is the capacity the fractions are taken of (the volumes' size); None takes
     the data the trace touched (then fractions of capacity equal fractions of footprint, an
-    upper bound: untouched data also lives on the array). A sampled :class:`HeatMap` (rate R < 1)
+    upper bound: untouched data also lives on the array, and chunks of a few MiB over scattered
+    blocks hold more than the blocks touched: every such chunk reads 100%); ``basis_label`` names a
+    ``capacity_gb`` that is not the user's (the trace's address span). A sampled :class:`HeatMap` (rate R < 1)
     gives chunks of 512 KiB and more from its exact coarse map, and smaller ones from the sample:
     the n hottest sampled chunks carrying a share stand for n / R chunks.
     """
@@ -195,7 +198,7 @@ def tier_table(
     table = TierTable(
         footprint_gb=footprint_gb,
         capacity_basis_gb=basis,
-        capacity_basis="given capacity" if capacity_gb else "data touched by the trace",
+        capacity_basis=(basis_label or "given capacity") if capacity_gb else "data touched by the trace",
         rows=rows,
     )
     if rate < 1.0:

@@ -42,6 +42,10 @@ class WindowOutcome(Output):
         description="100 x value / limit of the binding check [%]; above 100 fails; null = saturated"
     )
     read_latency_ms: float | None = Field(description="IOPS-weighted read latency [ms]; null = saturated")
+    read_latency_met: bool | None = Field(
+        default=None,
+        description="every read latency target of the window's phases met; null: no phase states a target",
+    )
 
 
 class Outcome(Output):
@@ -92,6 +96,7 @@ def window_outcome(w: WindowResult) -> WindowOutcome:
         binding, used = bind.name, finite_or_none(100.0 * check_ratio(bind))
     else:
         binding, used = "none", 0.0
+    targets = [c for c in w.checks if c.name.startswith("read latency:")]
     return WindowOutcome(
         window=w.window,
         passed=w.passed,
@@ -100,6 +105,7 @@ def window_outcome(w: WindowResult) -> WindowOutcome:
         binding=binding,
         headroom_used_pct=used,
         read_latency_ms=w.read_latency_ms,
+        read_latency_met=all(c.passed for c in targets) if targets else None,
     )
 
 

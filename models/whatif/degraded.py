@@ -8,6 +8,7 @@ import math
 from pydantic import Field
 
 from models.base import InputError, Output
+from models.checks import check_words
 from models.configuration import Configuration
 from models.evaluate import (
     DegradedMode,
@@ -119,11 +120,20 @@ def rebuild_exposure(
                 ure_per_bit=ure_per_bit,
             )
         consequence = "loses data" if left == 0 else f"leaves {left} more failure(s) tolerated"
-        text = (
-            f"{pool.name}: rebuild {fmt(hours)} h; a further failure among {k} drive(s) ({fmt(fail.value)}%) {consequence}"
-            + (f"; an unreadable sector during the rebuild: {fmt(ure.value)}%" if ure is not None else "")
-            + "."
-        )
+        who = "The rebuild" if len(configuration.pools) == 1 else f"The rebuild of pool {pool.name}"
+        if hours is None:  # the group is saturated: no rate is left for the rebuild
+            text = (
+                f"{who} cannot finish at this load (its RAID group is saturated): a further failure among {k} "
+                f"drive(s) {consequence}"
+            )
+        else:
+            text = (
+                f"{who} takes {fmt(hours)} h; a further failure among {k} drive(s) in that time "
+                f"({fmt(fail.value)}%) {consequence}"
+            )
+        text += (
+            f"; an unreadable sector during the rebuild: {fmt(ure.value)}%" if ure is not None else ""
+        ) + "."
         out.append(
             RebuildExposure(
                 pool=pool.name,
@@ -135,6 +145,27 @@ def rebuild_exposure(
             )
         )
     return out
+
+
+MODE_WORDS: dict[DegradedMode, str] = {
+    DegradedMode.NONE: "normal operation",
+    DegradedMode.DRIVE_FAILED: "with a drive failed",
+    DegradedMode.REBUILDING: "while a drive rebuilds",
+    DegradedMode.CONTROLLER_FAILED: "with a controller (or node) down",
+}
+"""Each degraded mode in words, as the summary says it."""
+
+
+def _binding_words(o: Outcome, pools: int) -> str:
+    """The binding check of an outcome in words (``window: drives:pool`` -> ``the drives in
+    business hours at 85% of its limit``; a saturated one cannot keep up)."""
+    if o.binding == "none":
+        return "nothing (no check)"
+    window, _, name = o.binding.partition(": ")
+    words = f"{check_words(name, pools)} in {window}"
+    if o.headroom_used_pct is None:
+        return f"{words}, saturated (it cannot keep up)"
+    return f"{words} at {fmt(o.headroom_used_pct)}% of its limit"
 
 
 def degraded_modes(
@@ -176,9 +207,14 @@ def degraded_modes(
     parts = []
     for m in ok:
         assert m.outcome is not None
-        verdict = "passes" if m.outcome.passed else "fails"
-        parts.append(f"{m.mode.value}: {verdict}, {m.outcome.binding} at {fmt(m.outcome.headroom_used_pct)}%")
-    text = "; ".join(parts) + f". Worst: {worst.mode.value}."
+        verdict = "meets every target" if m.outcome.passed else "fails"
+        parts.append(
+            f"{MODE_WORDS[m.mode]}: {verdict}; nearest its limit: {_binding_words(m.outcome, len(configuration.pools))}"
+        )
+    text = (
+        "; ".join(part[0].upper() + part[1:] if i == 0 else part for i, part in enumerate(parts))
+        + f". Worst: {MODE_WORDS[worst.mode]}."
+    )
     for m in modes:
         for r in m.rebuild:
             text += " " + r.text

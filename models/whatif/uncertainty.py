@@ -154,7 +154,7 @@ def with_model_error_band(uncertainty: Uncertainty, band_pct: float | None) -> U
     return uncertainty.model_copy(update={"model_error_factor": Range(low=1.0 / f, expected=1.0, high=f)})
 
 
-def _apply_uncertain(
+def apply_uncertain(
     workloads: list[Workload], cfg: Configuration, values: dict[str, float]
 ) -> tuple[list[Workload], Configuration, bool]:
     """Workloads and configuration with every uncertain input at ``values``; whether anything changed."""
@@ -181,6 +181,21 @@ def _apply_uncertain(
     if values["model_error_factor"] != 1.0:
         out, changed = with_model_error(out, values["model_error_factor"]), True
     return wl, out, changed
+
+
+def draw(uncertainty: Uncertainty, samples: int, seed: int) -> dict[str, np.ndarray]:
+    """``samples`` draws of every uncertain input: numpy ``default_rng(seed)``, a triangular
+    distribution per input over (low, expected, high), inputs drawn in :data:`UNCERTAIN_INPUTS`
+    order (an input whose range is one point stays at it)."""
+    rng = np.random.default_rng(seed)
+    draws: dict[str, np.ndarray] = {}
+    for name in UNCERTAIN_INPUTS:
+        r: Range = getattr(uncertainty, name)
+        if r.high > r.low:
+            draws[name] = rng.triangular(r.low, r.expected, r.high, size=samples)
+        else:
+            draws[name] = np.full(samples, r.expected)
+    return draws
 
 
 def _setting_text(name: str, x: float) -> str:
@@ -231,6 +246,25 @@ class RangesResult(Output):
     pass_probability: float | None = Field(description="Monte Carlo: share of samples meeting everything")
     ranking: list[TornadoBar] = Field(description="each uncertainty at the ends of its range, ranked")
     most_influential: str
+    text: str
+
+
+class Confidence(Output):
+    """The chance of meeting every target in every case judged, over the stated input ranges and
+    the model's error band."""
+
+    chance_pct: float = Field(description="share of samples meeting every case judged [%]")
+    samples: int
+    seed: int
+    evaluated: int = Field(
+        description="samples the engine judged; the rest decided by comparison with those (monotone inputs)"
+    )
+    uncertainty: Uncertainty
+    inputs: list[str] = Field(description="the uncertain inputs that apply to this design, in words")
+    drive_count: int | None = Field(
+        default=None, description="the drive count of the pool sized (null: the configuration as given)"
+    )
+    target_pct: float | None = Field(default=None, description="the confidence sized to (null: not sized)")
     text: str
 
 
@@ -310,7 +344,7 @@ def ranges(
     run = Run(params, degraded)
     rng_spec: dict[str, Range] = {name: getattr(u, name) for name in UNCERTAIN_INPUTS}
     expected_values = {k: r.expected for k, r in rng_spec.items()}
-    wl_e, cfg_e, _ = _apply_uncertain(workloads, configuration, expected_values)
+    wl_e, cfg_e, _ = apply_uncertain(workloads, configuration, expected_values)
     expected = outcome(run.evaluate(wl_e, cfg_e))
 
     bars: list[TornadoBar] = []
@@ -318,7 +352,7 @@ def ranges(
     for name, r in rng_spec.items():
         ends = []
         for x in (r.low, r.high):
-            wl, cfg, changed = _apply_uncertain(workloads, configuration, {**expected_values, name: x})
+            wl, cfg, changed = apply_uncertain(workloads, configuration, {**expected_values, name: x})
             changed = changed and x != r.expected
             ends.append(Variant(_setting_text(name, x), wl, cfg, changed=changed))
         bar, lo, hi = tornado_bar(name, UNCERTAIN_INPUTS[name], expected, ends[0], ends[1], run)
@@ -331,8 +365,8 @@ def ranges(
             pess_values[name] = opt_values[name] = r.expected
     ranking = rank_bars(bars)
 
-    wl_p, cfg_p, _ = _apply_uncertain(workloads, configuration, pess_values)
-    wl_o, cfg_o, _ = _apply_uncertain(workloads, configuration, opt_values)
+    wl_p, cfg_p, _ = apply_uncertain(workloads, configuration, pess_values)
+    wl_o, cfg_o, _ = apply_uncertain(workloads, configuration, opt_values)
     pess = outcome(run.evaluate(wl_p, cfg_p))
     opt = outcome(run.evaluate(wl_o, cfg_o))
 
@@ -342,17 +376,11 @@ def ranges(
         q = None
         n = 3
     else:
-        rng = np.random.default_rng(seed)
-        draws: dict[str, np.ndarray] = {}
-        for name, r in rng_spec.items():
-            if r.high > r.low:
-                draws[name] = rng.triangular(r.low, r.expected, r.high, size=samples)
-            else:
-                draws[name] = np.full(samples, r.expected)
+        draws = draw(u, samples, seed)
         pool = []
         for k in range(samples):
             values = {name: float(draws[name][k]) for name in rng_spec}
-            wl, cfg, _ = _apply_uncertain(workloads, configuration, values)
+            wl, cfg, _ = apply_uncertain(workloads, configuration, values)
             pool.append(outcome(run.evaluate(wl, cfg)))
         tail = (1.0 - coverage_pct / 100.0) / 2.0
         q = (tail, 1.0 - tail)

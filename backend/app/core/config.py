@@ -24,6 +24,7 @@
 | DB_CONNECT_TIMEOUT_S | 3                           | longest wait to open a PostgreSQL connection       |
 | DB_STATEMENT_TIMEOUT_MS | 5000                     | PostgreSQL cancels a statement running longer; the client cuts the connection 1 s later |
 | DB_IDLE_IN_TRANSACTION_TIMEOUT_MS | 10000          | PostgreSQL ends a session left idle inside a transaction this long (its locks go with it) |
+| REQUEST_DEADLINE_S | 30                            | a request commits nothing this long after it arrived (503, nothing saved) |
 | DB_TCP_USER_TIMEOUT_MS | 5000                      | the kernel drops a connection whose sent data stays unacknowledged this long |
 | HEALTH_PROBE_INTERVAL_S | 1                        | ``/health`` probes the database this often; down when no probe succeeded for this + 1 s |
 | RATE_LIMITS_ENABLED | true                         | per-client limits on writes (429 + Retry-After over them) |
@@ -49,6 +50,8 @@ probes) find dead peers of idle connections; a session idle inside a transaction
 DB_IDLE_IN_TRANSACTION_TIMEOUT_MS is ended by the server. Migrations run with their own limits:
 MIGRATION_LOCK_TIMEOUT_MS (5000) for each lock they wait for, MIGRATION_STATEMENT_TIMEOUT_MS
 (600000) for each statement (or ``alembic -x lock_timeout_ms=... -x statement_timeout_ms=...``).
+A request commits nothing after REQUEST_DEADLINE_S (30) from its arrival, nor after its client
+closed the connection (a report save): 503, nothing saved (``backend/app/core/deadline.py``).
 
 The client a rate limit or an idempotency key counts is the connection's peer, unless that peer
 is one of TRUSTED_PROXIES: then it is the address the proxy forwarded. uvicorn runs with
@@ -123,6 +126,7 @@ class Settings(BaseSettings):
     db_statement_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
     db_tcp_user_timeout_ms: int = Field(default=5000, ge=100, le=3_600_000)
     db_idle_in_transaction_timeout_ms: int = Field(default=10_000, ge=100, le=3_600_000)
+    request_deadline_s: float = Field(default=30.0, gt=0, le=3600)
     health_probe_interval_s: float = Field(default=1.0, gt=0, le=60)
     rate_limits_enabled: bool = True
     rate_limit_reports: str = "60/minute;2000/day"

@@ -16,6 +16,7 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session, sessionmaker
 
 from backend.app.catalog.service import CatalogStore
+from backend.app.core import deadline
 from backend.app.core.config import Settings
 from backend.app.engine.context import SizingContext
 from backend.app.hardware.service import OnDemandHardware
@@ -29,7 +30,7 @@ async def get_db(request: Request) -> AsyncIterator[Session]:
     take a connection, and their session is closed on the event loop without a thread hop.
     """
     session_factory: sessionmaker[Session] = request.app.state.session_factory
-    session = session_factory()
+    session = deadline.bind(session_factory(), request)
     try:
         yield session
     finally:
@@ -48,7 +49,7 @@ def open_session(request: Request) -> Session:
     FastAPI to solve, and a session that read something is closed where it was used, not handed to
     another thread after the answer (a round trip per request for :func:`get_db`)."""
     session_factory: sessionmaker[Session] = request.app.state.session_factory
-    return session_factory()
+    return deadline.bind(session_factory(), request)
 
 
 async def get_catalog(request: Request) -> CatalogStore:

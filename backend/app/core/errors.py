@@ -157,7 +157,10 @@ def json_path(document: Any, loc: Loc) -> Loc:
 
     The path found keeps every segment that exists in the document, in order; the last segment
     alone may be a key missing from an object (a required field). Of several such paths the one
-    dropping the fewest segments wins (the first found on a tie); ``loc`` itself when none fits.
+    dropping the fewest segments wins, and on a tie the one dropping the earliest: pydantic puts a
+    tag before the fields of its union member, and a tag may also be a key of the body (``/compare``
+    tags ``configurations`` and ``schemes`` are fields too: ``configurations.relax.0.case`` is
+    ``relax.0.case``, not ``configurations.0.case``). ``loc`` itself when none fits.
     """
     best: tuple[int, Loc] | None = None
 
@@ -169,13 +172,13 @@ def json_path(document: Any, loc: Loc) -> Loc:
             best = (dropped, kept)
             return
         segment = loc[i]
+        if isinstance(segment, str):  # dropped first: of paths dropping as many, the earliest drop wins
+            walk(node, i + 1, kept, dropped + 1)
         found, child = _child(node, segment)
         if found:
             walk(child, i + 1, kept + (segment,), dropped)
         elif i == len(loc) - 1 and isinstance(node, dict) and isinstance(segment, str):
             walk(None, i + 1, kept + (segment,), dropped)  # a required field that is missing
-        if isinstance(segment, str):
-            walk(node, i + 1, kept, dropped + 1)
 
     walk(document, 0, (), 0)
     return best[1] if best is not None else loc

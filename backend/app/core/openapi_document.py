@@ -84,6 +84,7 @@ ENGINE_PATHS = (
     "whatif/sensitivity",
     "whatif/max-workload",
     "whatif/ranges",
+    "whatif/confidence",
     "whatif/degraded",
     "plan/replication",
     "plan/expand",

@@ -37,8 +37,17 @@ from models.configuration import Configuration
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.parameters import EngineParameters
-from models.provenance import CalibrationMargin, Margin, ModelErrorTable, assess, with_margins
+from models.provenance import (
+    CalibrationMargin,
+    Margin,
+    ModelErrorTable,
+    assess,
+    classify,
+    margin_band,
+    with_margins,
+)
 from models.support import as_hypothetical, check_offered
+from models.whatif.uncertainty import Uncertainty, calibrated_uncertainty, with_model_error_band
 from models.workload import Phase, Workload
 
 logger = logging.getLogger(__name__)
@@ -49,7 +58,18 @@ R = TypeVar("R", bound=BaseModel)
 BODY: Loc = ("body",)
 
 _CONFIGURATION_FIELDS = frozenset(Configuration.model_fields)
-_BODY_FIELDS = frozenset({"workloads", "window", "degraded", "flash_cache_options_gb", "max_drives", "relax"})
+_BODY_FIELDS = frozenset(
+    {
+        "workloads",
+        "window",
+        "degraded",
+        "flash_cache_options_gb",
+        "max_drives",
+        "relax",
+        "confidence_pct",
+        "samples",
+    }
+)
 _WORKLOAD_FIELDS = frozenset(Workload.model_fields) | frozenset(Phase.model_fields)
 
 
@@ -148,6 +168,15 @@ class SizingContext:
             update={"margins": margins or [], "margin_cost": margin_cost}
         )
         return result.model_copy(update={"calibration": calibration, "model_error": found.model_error})
+
+    def uncertainty(self, configuration: Configuration, workloads: list[Workload]) -> Uncertainty:
+        """The engine's default ranges with layout aging from the calibration, and the model's own
+        error as the band of this class of system (the ranges and the chance of meeting every target
+        take the configuration as stated: the band replaces the pessimistic margin)."""
+        band = margin_band(classify(configuration, workloads), self.model_errors)
+        return with_model_error_band(
+            calibrated_uncertainty(self.calibration), None if band is None else band[0]
+        )
 
     def margined(
         self, configuration: Configuration, workloads: list[Workload], margin: CalibrationMargin

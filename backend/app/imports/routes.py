@@ -104,6 +104,13 @@ def host_stats_options(
         Literal["auto", "mdy", "dmy", "ymd"] | None,
         Query(description="order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd"),
     ] = None,
+    latency_target: Annotated[
+        Literal["observed", "none"] | None,
+        Query(
+            description="observed (default): each phase's read latency target is the read latency the host saw "
+            "in its window, rounded up to 0.1 ms; none: no target"
+        ),
+    ] = None,
 ) -> HostStatsOptions:
     return host_stats.parse_options(
         {
@@ -121,6 +128,7 @@ def host_stats_options(
             "capacity_tb": capacity_tb,
             "workload_name": name,
             "date_order": date_order,
+            "latency_target": latency_target,
         }
     )
 

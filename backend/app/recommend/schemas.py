@@ -6,7 +6,9 @@ from pydantic import Field, field_validator
 
 from backend.app.engine.inputs import Workloads
 from backend.app.schemas import Request
+from backend.app.sizing.schemas import MARGIN_DESCRIPTION
 from models.catalog import Layout
+from models.provenance import CalibrationMargin
 from models.recommend import DEFAULT_PARETO, OnePer, ParetoObjective, RecommendConstraints
 from models.tco import MoneyInputs
 
@@ -34,6 +36,9 @@ class RecommendRequest(Request):
     layout: Layout | None = Field(
         default=None,
         description="WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default",
+    )
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
     )
     money: MoneyInputs = Field(
         default_factory=MoneyInputs,

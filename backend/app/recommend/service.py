@@ -8,7 +8,7 @@ from backend.app.engine.context import SizingContext
 from backend.app.engine.money import MONEY
 from backend.app.recommend.schemas import RecommendRequest
 from models.base import InputError
-from models.provenance import assess
+from models.provenance import CalibrationMargin
 from models.recommend import Recommendation, RecommendedConfiguration
 from models.recommend import recommend as engine_recommend
 from models.tco import price_recommendation
@@ -33,6 +33,9 @@ def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
                 params=ctx.params,
                 wafl_full_stripe_share=share,
                 wafl_scatter=scatter,
+                model_errors=None
+                if body.calibration_margin is CalibrationMargin.AS_STATED
+                else ctx.model_errors,
             )
         )
     )
@@ -42,8 +45,9 @@ def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
         raise InvalidInput.at(MONEY + (exc.field,), exc.reason) from exc
 
     def assessed(rc: RecommendedConfiguration) -> RecommendedConfiguration:
-        a = assess(rc.configuration, body.workloads, ctx.model_errors)
-        return rc.model_copy(update={"calibration": a.calibration, "model_error": a.model_error})
+        # the margins it was found with: with_margins on the configuration as its records state it
+        _, margins = ctx.margined(rc.configuration, body.workloads, body.calibration_margin)
+        return ctx.assessed(rc, rc.configuration, body.workloads, margins)
 
     return priced.model_copy(
         update={

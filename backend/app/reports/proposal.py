@@ -153,9 +153,14 @@ def _verdict(result: dict[str, Any], words: str | None = None) -> str:
         if words and words != text:
             out += _p(words)
         out += _cases(judged)
-    confidence = result.get("confidence")
-    if confidence is not None:
-        out += _p(f"Confidence: {_plain(confidence)}")
+    chance = result.get("confidence")
+    if chance:  # a sizing to a stated confidence (models.confidence)
+        target = chance.get("target_pct")
+        out += _p(
+            f"Chance of meeting every target: {_plain(chance.get('chance_pct'))}%"
+            + (f" (sized to {_plain(target)}%)" if target is not None else "")
+            + f". {chance.get('text', '')}"
+        )
     return out
 
 
@@ -451,7 +456,8 @@ def _size(s: dict[str, Any]) -> Iterator[str]:
     r = s["result"]
     inner = r.get("result") or {}
     words = r.get("explanation")
-    yield _section("Verdict", _verdict({**inner, "passed": r.get("feasible") and inner.get("passed")}, words))
+    judged = {**inner, "passed": r.get("feasible") and inner.get("passed"), "confidence": r.get("confidence")}
+    yield _section("Verdict", _verdict(judged, words))
     opt = [[o.get("effect"), o.get("drives_saved"), o.get("drives_without")] for o in r.get("optimisms", [])]
     if opt:
         yield _section(

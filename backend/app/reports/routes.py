@@ -12,6 +12,7 @@ from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Resp
 from sqlalchemy.orm import Session
 
 from backend.app.core.config import Settings
+from backend.app.core.deadline import client_watch
 from backend.app.core.deps import get_sizing_context, open_session
 from backend.app.core.idempotency import REPLAYED_HEADER, Idempotency, IdempotencyKeyHeader
 from backend.app.core.lanes import run_saving
@@ -42,7 +43,8 @@ async def _saved(request: Request, save: Callable[[Session, SizingContext], Resp
         with open_session(request) as session:
             return save(session, ctx)
 
-    return await run_saving(run)
+    async with client_watch(request):  # a client gone before the commit: nothing is saved
+        return await run_saving(run)
 
 
 def created_response(created: ReportCreated, replayed: bool = False) -> Response:

@@ -25,6 +25,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import Insert, Table, Text, bindparam, insert, select
 from sqlalchemy.orm import Session
 
+from backend.app.core import deadline
 from backend.app.core import idempotency as idem
 from backend.app.core.errors import Forbidden, InvalidInput, NotFound, refuse_nul_json, well_formed_id
 from backend.app.core.lanes import ENGINE_LANE, lane_slot
@@ -389,7 +390,9 @@ def _snapshot_curves(kind: ReportKind, inputs: Any, result: Any, ctx: SizingCont
     )
     try:
         return sizing.curves(
-            request, SizingContext(ctx.catalog, ctx.calibration, ctx.hardware, ctx.model_errors)
+            request,
+            SizingContext(ctx.catalog, ctx.calibration, ctx.hardware, ctx.model_errors),
+            checked=True,  # the analysis evaluated these inputs already
         )
     except InvalidInput:
         logger.warning(
@@ -509,7 +512,7 @@ def _save(
         )
         text = snapshot.model_dump_json()
     refuse_nul_json(text)
-    if idempotency is None and not session.in_transaction():
+    if idempotency is None and not session.in_transaction() and deadline.autocommit_allowed(session):
         # one statement, committed by the server as it runs: no BEGIN and COMMIT round trips
         session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
     session.execute(

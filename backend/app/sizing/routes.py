@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Query
 from fastapi.responses import Response
 
 from backend.app.core.deps import SizingContextDep
-from backend.app.core.lanes import ENGINE_LANE, json_in_lane
+from backend.app.core.lanes import ENGINE_LANE, json_in_lane, plain_json
 from backend.app.schemas import error_responses
 from backend.app.sizing import service
 from backend.app.sizing.schemas import (
@@ -22,9 +22,14 @@ from backend.app.sizing.schemas import (
     SizeAnswer,
     SizeRequest,
 )
+from models.evaluate import EvaluationResult
 from models.raid_grid import RaidGrid
+from models.size import SizingResult
 
 router = APIRouter(tags=["sizing"], responses=error_responses(400, 503))
+
+# the answers written by orjson from their fields (test_lanes compares them with pydantic's JSON)
+plain_json(EvaluationResult, EvaluateAnswer, SizingResult, SizeAnswer, CurvesResult)
 
 WithCurves = Annotated[
     bool, Query(description="also compute every curve of the first window (the answer's `curves`)")

@@ -75,6 +75,14 @@ class SizeRequest(Request):
         default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
     )
     money: MoneyInputs = Field(default_factory=MoneyInputs, description=MONEY_DESCRIPTION)
+    confidence_pct: float | None = Field(
+        default=None,
+        gt=0.0,
+        lt=100.0,
+        description="size to this chance of meeting every case judged (models.confidence: 1,000 samples of "
+        "the inputs' ranges and the model's error band, the configuration as stated; never fewer drives "
+        "than the sizing at the stated inputs); null: size at the stated inputs (calibration_margin applies)",
+    )
 
 
 class CompareConfigurations(Request):

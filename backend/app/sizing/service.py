@@ -11,6 +11,7 @@ from backend.app.core.errors import InvalidInput, Loc
 from backend.app.engine.context import SizingContext, layout_for_scheme
 from backend.app.engine.inputs import CatalogReference
 from backend.app.engine.money import tco_for
+from backend.app.sizing.curves_cache import CURVES
 from backend.app.sizing.schemas import (
     CURVE_NAMES,
     CompareConfigurations,
@@ -34,6 +35,7 @@ from models.base import InputError
 from models.cases import Relaxation
 from models.catalog import ArrayModel
 from models.compare import differences
+from models.confidence import size_to_confidence
 from models.configuration import Configuration
 from models.curves import (
     HitRatioCurve,
@@ -136,6 +138,8 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
             reference=reference,
         )
 
+    if body.confidence_pct is not None:
+        return _size_to_confidence(body, ctx, config, reference)
     sized = sized_as(run_config)
     update: dict[str, object] = {}
     cost = None
@@ -151,6 +155,42 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
     result = ctx.assessed(sized.result, sized.configuration, body.workloads, margins, cost)
+    return sized.model_copy(update={"tco": money, "result": result})
+
+
+def _size_to_confidence(
+    body: SizeRequest, ctx: SizingContext, family: Configuration, reference: bool
+) -> SizingResult:
+    """The family sized to ``body.confidence_pct`` (:func:`models.confidence.size_to_confidence`), as
+    stated: the model's own error is in the samples (its band for this class of system)."""
+    target = body.confidence_pct
+    assert target is not None
+    if body.degraded is not DegradedMode.NONE:
+        raise InvalidInput.at(
+            ("body", "confidence_pct"), "sizing to a confidence judges every case: degraded must be none"
+        )
+    if body.flash_cache_options_gb:
+        raise InvalidInput.at(
+            ("body", "confidence_pct"),
+            "size to a confidence with one flash-cache size (no flash_cache_options_gb)",
+        )
+    uncertainty = ctx.uncertainty(family, body.workloads)
+    sized = ctx.run(
+        lambda: size_to_confidence(
+            body.workloads,
+            family,
+            target,
+            uncertainty,
+            params=ctx.params,
+            relax=body.relax,
+            max_drives=body.max_drives,
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+    index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
+    money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
+    result = ctx.assessed(sized.result, sized.configuration, body.workloads)
     return sized.model_copy(update={"tco": money, "result": result})
 
 
@@ -400,11 +440,12 @@ def _curve(name: str, call: Callable[[], T], notes: list[str]) -> T | None:
     return None
 
 
-def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
+def curves(body: CurvesRequest, ctx: SizingContext, *, checked: bool = False) -> CurvesResult:
     """The curves ``body.curves`` names (latency vs load, IOPS vs queue depth, hit ratio vs cache
     size) for one window; the others are None.
 
-    Inputs are checked by one evaluation first (errors are 422s); a curve the window cannot have
+    Inputs are checked by one evaluation first (errors are 422s), unless ``checked`` says an
+    evaluation of these same inputs just ran (a report's analysis); a curve the window cannot have
     (an idle window has no saturation point) is left out with a note.
     """
     workloads, config = _adjusted(body, ctx)
@@ -417,9 +458,12 @@ def curves(body: CurvesRequest, ctx: SizingContext) -> CurvesResult:
         )
     # the curves of what the verdict computes: estimated parts at the pessimistic end unless as_stated
     run_config, _ = ctx.margined(config, workloads, body.calibration_margin)
-    ctx.run(
-        lambda: engine_evaluate(workloads, run_config, params=ctx.params), CONFIGURATION, reference=reference
-    )
+    if not checked:
+        ctx.run(
+            lambda: engine_evaluate(workloads, run_config, params=ctx.params),
+            CONFIGURATION,
+            reference=reference,
+        )
     return curves_of(workloads, run_config, window, body.curves or CURVE_NAMES, ctx)
 
 
@@ -430,7 +474,25 @@ def curves_of(
     wanted: Collection[CurveName],
     ctx: SizingContext,
 ) -> CurvesResult:
-    """The curves ``wanted`` of ``window`` for a configuration already evaluated without error."""
+    """The curves ``wanted`` of ``window`` for a configuration already evaluated without error
+    (computed once per process for the same inputs: :mod:`backend.app.sizing.curves_cache`)."""
+    return CURVES.get(
+        workloads,
+        config,
+        window,
+        wanted,
+        (ctx.params, ctx.model_errors),
+        lambda: _computed_curves(workloads, config, window, wanted, ctx),
+    )
+
+
+def _computed_curves(
+    workloads: list[Workload],
+    config: Configuration,
+    window: str,
+    wanted: Collection[CurveName],
+    ctx: SizingContext,
+) -> CurvesResult:
     notes: list[str] = []
     lvl: LatencyCurve | None = None
     qd: QueueDepthCurve | None = None

@@ -1,4 +1,4 @@
-"""``/whatif/...``: growth, sensitivity, maximum workload, ranges, degraded modes, RAID conversion, building blocks."""
+"""``/whatif/...``: growth, sensitivity, maximum workload, ranges, the chance of meeting every target, degraded modes, RAID conversion, building blocks."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from backend.app.whatif import service
 from backend.app.whatif.schemas import (
     BuildingBlocksRequest,
     BuildingBlocksResult,
+    ConfidenceRequest,
     DegradedRequest,
     GrowthRequest,
     MaxWorkloadRequest,
@@ -27,6 +28,7 @@ from models.whatif import (
     RangesResult,
     SensitivityResult,
 )
+from models.whatif.uncertainty import Confidence
 
 router = APIRouter(prefix="/whatif", tags=["whatif"], responses=error_responses(400, 503))
 
@@ -53,6 +55,13 @@ async def max_workload(body: MaxWorkloadRequest, ctx: SizingContextDep) -> Respo
 async def ranges(body: RangesRequest, ctx: SizingContextDep) -> Response:
     """Low / expected / high bands over the plausible ranges of uncertain inputs, and which matters most."""
     return await json_in_lane(ENGINE_LANE["ranges"], lambda: service.ranges(body, ctx))
+
+
+@router.post("/confidence", response_model=Confidence)
+async def confidence(body: ConfidenceRequest, ctx: SizingContextDep) -> Response:
+    """The chance of meeting every target in every case judged (healthy, a drive failed, rebuilding,
+    failover, cold caches, at the horizon) over the inputs' ranges and the model's error band."""
+    return await json_in_lane(ENGINE_LANE["confidence"], lambda: service.confidence(body, ctx))
 
 
 @router.post("/degraded", response_model=DegradedComparison)

@@ -24,6 +24,8 @@ from models.blocks import (
     BuildingBlock,
     DerivedBlock,
 )
+from models.cases import Relaxation
+from models.confidence import MAX_SAMPLES
 from models.evaluate import DegradedMode
 from models.provenance import CalibrationMargin
 from models.raid import RaidLayout, RaidScheme
@@ -69,6 +71,26 @@ class RangesRequest(WhatIfRequest):
     seed: int = Field(default=0, ge=0, le=2**32 - 1)
     coverage_pct: float = Field(default=90.0, gt=0.0, le=100.0, description="Monte Carlo band: central share")
     capability: bool = Field(default=True, description="also the band of the maximum load scale")
+
+
+class ConfidenceRequest(Request):
+    """The chance a design meets every target in every case judged (models.confidence): always as
+    stated, the band includes the model's own error (no margin on top of it)."""
+
+    workloads: Workloads
+    configuration: ConfigurationInput
+    uncertainty: Uncertainty | None = Field(
+        default=None,
+        description="plausible ranges; null = the engine's defaults with layout aging from the calibration "
+        "and the model's own error band for this class of system",
+    )
+    relax: list[Relaxation] = Field(
+        default_factory=list,
+        max_length=32,
+        description="cases the design need not meet (as for /evaluate); every other case decides each sample",
+    )
+    samples: int = Field(default=1000, ge=1, le=MAX_SAMPLES, description="Monte Carlo draws")
+    seed: int = Field(default=0, ge=0, le=2**32 - 1)
 
 
 class DegradedRequest(Request):

@@ -10,6 +10,7 @@ from backend.app.whatif.schemas import (
     BuildingBlocksRequest,
     BuildingBlocksResult,
     CatalogBlock,
+    ConfidenceRequest,
     DegradedRequest,
     GrowthRequest,
     MaxWorkloadRequest,
@@ -22,11 +23,11 @@ from models import whatif
 from models.base import InputError
 from models.blocks import DerivedBlock, block_from_array, size_blocks
 from models.catalog import ArrayModel
+from models.confidence import confidence as engine_confidence
 from models.configuration import Configuration
 from models.conversion import RaidConversion, convert_raid
 from models.drives import DriveSpec
-from models.provenance import classify, margin_band
-from models.whatif.uncertainty import with_model_error_band
+from models.whatif.uncertainty import Confidence
 
 CONFIGURATION: Loc = ("body", "configuration")
 
@@ -80,12 +81,8 @@ def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
     # as stated: the band's own model_error_factor takes the model's error (no margin on top of it)
     config = ctx.configuration(body.configuration, CONFIGURATION)
     reference = isinstance(body.configuration, CatalogReference)
-    uncertainty = body.uncertainty
-    if uncertainty is None:  # the default ranges, and the model's own error for this class of system
-        band = margin_band(classify(config, body.workloads), ctx.model_errors)
-        uncertainty = with_model_error_band(
-            whatif.calibrated_uncertainty(ctx.calibration), None if band is None else band[0]
-        )
+    # the default ranges, and the model's own error for this class of system
+    uncertainty = body.uncertainty or ctx.uncertainty(config, body.workloads)
     return ctx.run(
         lambda: whatif.ranges(
             body.workloads,
@@ -98,6 +95,26 @@ def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
             capability=body.capability,
             params=ctx.params,
             degraded=body.degraded,
+        ),
+        CONFIGURATION,
+        reference=reference,
+    )
+
+
+def confidence(body: ConfidenceRequest, ctx: SizingContext) -> Confidence:
+    """The chance of meeting every case judged (as stated: the band includes the model's own error)."""
+    config = ctx.configuration(body.configuration, CONFIGURATION)
+    reference = isinstance(body.configuration, CatalogReference)
+    uncertainty = body.uncertainty or ctx.uncertainty(config, body.workloads)
+    return ctx.run(
+        lambda: engine_confidence(
+            body.workloads,
+            config,
+            uncertainty,
+            samples=body.samples,
+            seed=body.seed,
+            relax=body.relax,
+            params=ctx.params,
         ),
         CONFIGURATION,
         reference=reference,
@@ -203,6 +220,7 @@ def building_blocks(body: BuildingBlocksRequest, ctx: SizingContext) -> Building
 
 __all__ = [
     "building_blocks",
+    "confidence",
     "degraded",
     "growth",
     "max_workload",

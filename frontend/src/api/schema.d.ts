@@ -854,6 +854,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/whatif/confidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confidence
+         * @description The chance of meeting every target in every case judged (healthy, a drive failed, rebuilding,
+         *     failover, cold caches, at the horizon) over the inputs' ranges and the model's error band.
+         */
+        post: operations["whatif-confidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/whatif/degraded": {
         parameters: {
             query?: never;
@@ -2560,6 +2581,77 @@ export interface components {
             /** @description against the first configuration (all zero for the first) */
             delta: components["schemas"]["Delta"];
             headline: components["schemas"]["Headline"];
+        };
+        /**
+         * Confidence
+         * @description The chance of meeting every target in every case judged, over the stated input ranges and
+         *     the model's error band.
+         */
+        Confidence: {
+            /**
+             * Chance Pct
+             * @description share of samples meeting every case judged [%]
+             */
+            chance_pct: number;
+            /**
+             * Drive Count
+             * @description the drive count of the pool sized (null: the configuration as given)
+             */
+            drive_count?: number | null;
+            /**
+             * Evaluated
+             * @description samples the engine judged; the rest decided by comparison with those (monotone inputs)
+             */
+            evaluated: number;
+            /**
+             * Inputs
+             * @description the uncertain inputs that apply to this design, in words
+             */
+            inputs: string[];
+            /** Samples */
+            samples: number;
+            /** Seed */
+            seed: number;
+            /**
+             * Target Pct
+             * @description the confidence sized to (null: not sized)
+             */
+            target_pct?: number | null;
+            /** Text */
+            text: string;
+            uncertainty: components["schemas"]["Uncertainty"];
+        };
+        /**
+         * ConfidenceRequest
+         * @description The chance a design meets every target in every case judged (models.confidence): always as
+         *     stated, the band includes the model's own error (no margin on top of it).
+         */
+        ConfidenceRequest: {
+            /** Configuration */
+            configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
+            /**
+             * Relax
+             * @description cases the design need not meet (as for /evaluate); every other case decides each sample
+             */
+            relax?: components["schemas"]["Relaxation"][];
+            /**
+             * Samples
+             * @description Monte Carlo draws
+             * @default 1000
+             */
+            samples: number;
+            /**
+             * Seed
+             * @default 0
+             */
+            seed: number;
+            /** @description plausible ranges; null = the engine's defaults with layout aging from the calibration and the model's own error band for this class of system */
+            uncertainty?: components["schemas"]["Uncertainty"] | null;
+            /**
+             * Workloads
+             * @description at most 128 phases in all
+             */
+            workloads: components["schemas"]["Workload"][];
         };
         /**
          * Configuration
@@ -4696,6 +4788,11 @@ export interface components {
              * @description drives to buy: drives + spares
              */
             drives_total: number;
+            /**
+             * Failures Tolerated
+             * @description drive failures every RAID group (or set of copies) survives: the fewest of any pool
+             */
+            failures_tolerated?: number | null;
             /** Passed */
             passed: boolean;
             /** Spares */
@@ -4929,6 +5026,13 @@ export interface components {
              * @description sampling interval, for files without timestamps [s]
              */
             interval_s?: number | null;
+            /**
+             * Latency Target
+             * @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms (a design slower than today's system does not meet it); none: no target
+             * @default observed
+             * @enum {string}
+             */
+            latency_target: "observed" | "none";
             /**
              * Max Cells
              * @description devices x intervals kept (memory bound)
@@ -6143,6 +6247,11 @@ export interface components {
             after_raid_tb: components["schemas"]["Explained"];
             /** Drives */
             drives: number;
+            /**
+             * Failures Tolerated
+             * @description drive failures one RAID group (or set of copies) survives (models.raid.tolerated_failures)
+             */
+            failures_tolerated?: number | null;
             /** Groups */
             groups: number;
             /** @description capacity lost because groups mixing sizes use their smallest drive */
@@ -6873,6 +6982,16 @@ export interface components {
             min_width: number;
             /** Notes */
             notes?: string | null;
+            /**
+             * Recommended Max Width
+             * @description the widest group the vendor recommends building
+             */
+            recommended_max_width?: number | null;
+            /**
+             * Recommended Min Width
+             * @description the narrowest group the vendor recommends building (e.g. NetApp RAID-DP on hard disks: 12); recommend proposes only recommended widths; null: every allowed width
+             */
+            recommended_min_width?: number | null;
             scheme: components["schemas"]["RaidScheme"];
             /** Widths */
             widths?: number[] | null;
@@ -7277,6 +7396,11 @@ export interface components {
          * @description Workloads, filters and windows; every field but ``workloads`` is optional.
          */
         RecommendRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             constraints?: components["schemas"]["RecommendConstraints"];
             /** @description WAFL layout age for RAID-DP/RAID-TEC families; null = the calibrated default */
             layout?: components["schemas"]["Layout"] | null;
@@ -7470,6 +7594,12 @@ export interface components {
             drive_kind: components["schemas"]["DriveKind"];
             /** Drive Name */
             drive_name: string;
+            /**
+             * Failures Tolerated
+             * @description drive failures one RAID group (or set of copies) survives
+             * @default 0
+             */
+            failures_tolerated: number;
             /** Flash Cache Gb */
             flash_cache_gb: number;
             /** Group Width */
@@ -7480,6 +7610,12 @@ export interface components {
              * @description 100 x (1 - the busiest check's value / its limit): how far the nearest limit is [%]
              */
             headroom_pct: number;
+            /**
+             * Layout
+             * @description the layout as a person names it: 'raid-dp 16', 'erasure 4+2', '3 copies'
+             * @default
+             */
+            layout: string;
             /** Model */
             model: string;
             /** @description how far off predictions of this class of system have been (make validate) */
@@ -8476,6 +8612,8 @@ export interface components {
             cache_options: components["schemas"]["CacheOption"][];
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
+            /** @description sized to a stated confidence (models.confidence): the chance of meeting every case judged at the answer's drive count; null when not asked */
+            confidence?: components["schemas"]["Confidence"] | null;
             configuration: components["schemas"]["Configuration"];
             /** @description with `with_curves=true`: every curve of the first window, as `POST /curves` answers it for this configuration (null when there is nothing to draw); absent otherwise */
             curves?: components["schemas"]["CurvesResult"] | null;
@@ -8548,6 +8686,11 @@ export interface components {
              * @default pessimistic
              */
             calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
+             * Confidence Pct
+             * @description size to this chance of meeting every case judged (models.confidence: 1,000 samples of the inputs' ranges and the model's error band, the configuration as stated; never fewer drives than the sizing at the stated inputs); null: size at the stated inputs (calibration_margin applies)
+             */
+            confidence_pct?: number | null;
             /**
              * Configuration
              * @description a family: one pool's drive_count null (or a catalog reference without drive_count)
@@ -8655,6 +8798,8 @@ export interface components {
             cache_options: components["schemas"]["CacheOption"][];
             /** Chosen Flash Cache Gb */
             chosen_flash_cache_gb: number;
+            /** @description sized to a stated confidence (models.confidence): the chance of meeting every case judged at the answer's drive count; null when not asked */
+            confidence?: components["schemas"]["Confidence"] | null;
             configuration: components["schemas"]["Configuration"];
             /** Drive Count */
             drive_count: number;
@@ -9845,6 +9990,11 @@ export interface components {
             /** Passed */
             passed: boolean;
             /**
+             * Read Latency Met
+             * @description every read latency target of the window's phases met; null: no phase states a target
+             */
+            read_latency_met?: boolean | null;
+            /**
              * Read Latency Ms
              * @description IOPS-weighted read latency [ms]; null = saturated
              */
@@ -10917,6 +11067,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11012,6 +11164,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11171,6 +11325,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11328,6 +11484,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11423,6 +11581,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11638,6 +11798,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -11802,6 +11964,8 @@ export interface operations {
                 name?: string;
                 /** @description order of day and month in dates like 01/02/2024: auto (default), mdy, dmy or ymd */
                 date_order?: "auto" | "mdy" | "dmy" | "ymd";
+                /** @description observed (default): each phase's read latency target is the read latency the host saw in its window, rounded up to 0.1 ms; none: no target */
+                latency_target?: "observed" | "none";
             };
             header?: never;
             path?: never;
@@ -13052,6 +13216,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BuildingBlocksResult"];
+                };
+            };
+            /** @description Malformed request body (not decodable as JSON text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is larger than 1,048,576 bytes (as sent) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Database or hardware catalog unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    "whatif-confidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confidence"];
                 };
             };
             /** @description Malformed request body (not decodable as JSON text) */

@@ -1,5 +1,7 @@
 import { lazy } from 'react';
 
+import { preloadable } from '@/lib/preloadable';
+
 export { preloadResultCharts, ResultsView } from './components/results-view';
 export { Verdicts } from './components/verdicts';
 export { BillSummary } from './components/bill-summary';
@@ -13,11 +15,13 @@ export { ObservedPanel } from './components/observed-panel';
 export { SiteFitPanel } from './components/site-fit-panel';
 export { hasObserved } from './lib/observed';
 
-/** The what-if panel's code, fetched ahead by a page that will show it (see {@link preloadResultCharts}). */
-export const preloadWhatIfPanel = () => import('./components/what-if-panel');
+const whatIfPanel = preloadable(() => import('./components/what-if-panel'));
 
-/** The what-if panel (with its chart), loaded on demand. */
-export const WhatIfPanel = lazy(preloadWhatIfPanel);
+/** The what-if panel's code, fetched ahead by a page that will show it (see {@link preloadResultCharts}). */
+export const preloadWhatIfPanel = whatIfPanel.preload;
+
+/** The what-if panel (with its chart): drawn at once when fetched ahead, else loaded on demand. */
+export const WhatIfPanel = whatIfPanel.Component;
 
 /** Stored curves of a saved report, loaded on demand. */
 export const CurvesView = lazy(() => import('./components/curves-view'));

@@ -6,6 +6,7 @@
 import type {
   BuildingBlocksResult,
   CompareResult,
+  Confidence,
   CompareSnapshot,
   GrowthSnapshot,
   ReportDiff,
@@ -35,6 +36,7 @@ import arrayFas3170 from '../fixtures/array-fas3170.json';
 import arrays from '../fixtures/arrays.json';
 import buildingBlocks from '../fixtures/building-blocks.json';
 import compareOltp from '../fixtures/compare-oltp.json';
+import confidenceOltp from '../fixtures/confidence-oltp.json';
 import curvesOltp from '../fixtures/curves-oltp.json';
 import degradedOltp from '../fixtures/degraded-oltp.json';
 import drives from '../fixtures/drives.json';
@@ -88,6 +90,7 @@ export const fixtures = {
   sensitivityOltp: sensitivityOltp as unknown as SensitivityResult,
   maxWorkloadOltp: maxWorkloadOltp as unknown as MaxWorkloadResult,
   rangesOltp: rangesOltp as unknown as RangesResult,
+  confidenceOltp: confidenceOltp as unknown as Confidence,
   degradedOltp: degradedOltp as unknown as DegradedComparison,
   /** 20,000 IOPS at 70% reads, RAID 5 (8) -> RAID 10 (8). */
   raidConversion: raidConversion as unknown as RaidConversion,

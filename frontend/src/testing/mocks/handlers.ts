@@ -29,6 +29,7 @@ export const handlers = [
   http.post('*/api/v1/whatif/sensitivity', () => HttpResponse.json(fixtures.sensitivityOltp)),
   http.post('*/api/v1/whatif/max-workload', () => HttpResponse.json(fixtures.maxWorkloadOltp)),
   http.post('*/api/v1/whatif/ranges', () => HttpResponse.json(fixtures.rangesOltp)),
+  http.post('*/api/v1/whatif/confidence', () => HttpResponse.json(fixtures.confidenceOltp)),
   http.post('*/api/v1/whatif/degraded', () => HttpResponse.json(fixtures.degradedOltp)),
   http.post('*/api/v1/whatif/raid-conversion', () => HttpResponse.json(fixtures.raidConversion)),
   http.post('*/api/v1/whatif/building-blocks', () => HttpResponse.json(fixtures.buildingBlocks)),

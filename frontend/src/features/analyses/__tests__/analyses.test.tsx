@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
@@ -7,7 +7,7 @@ import { fixtures, validation422 } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 import { renderWithProviders } from '@/testing/test-utils';
 
-import { DegradedAnalysis } from '../components/degraded-analysis';
+import { DegradedAnalysis, DegradedView } from '../components/degraded-analysis';
 import GrowthAnalysis from '../components/growth-analysis';
 import { MaxWorkloadAnalysis } from '../components/max-workload-analysis';
 import RangesAnalysis from '../components/ranges-analysis';
@@ -138,20 +138,39 @@ describe('RangesAnalysis', () => {
 describe('DegradedAnalysis', () => {
   it('puts normal, drive failed, rebuilding and controller down side by side with the rebuild exposure', async () => {
     renderWithProviders(<DegradedAnalysis workloads={workloads} configuration={configuration} />);
-    expect(await screen.findByTestId('degraded-summary')).toHaveTextContent('Worst: rebuilding');
+    // the engine's summary in words: no internal check names, no "inf"
+    const summary = await screen.findByTestId('degraded-summary');
+    expect(summary).toHaveTextContent('Worst: normal operation.');
+    expect(summary).toHaveTextContent('with a drive failed: fails; nearest its limit: the read latency of OLTP database, online transactions in business hours, saturated (it cannot keep up)');
+    expect(summary.textContent).not.toMatch(/inf|drives:|drive-failed|controller-failed/);
     const table = screen.getByRole('table', { name: 'Degraded modes side by side' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       'Figure',
-      'Normal operation',
+      'Normal operationworst',
       'A drive failed',
-      'Rebuildingworst',
+      'Rebuilding',
       'A controller (node) down',
     ]);
     const verdicts = within(table).getByRole('row', { name: /Verdict/ });
-    expect(within(verdicts).getAllByText(/Meets|Fails/).map((b) => b.textContent)).toEqual(['Meets', 'Fails', 'Fails', 'Fails']);
+    expect(within(verdicts).getAllByText(/Meets|Fails/).map((b) => b.textContent)).toEqual(['Fails', 'Fails', 'Fails', 'Fails']);
     const rebuild = screen.getByTestId('rebuild-exposure');
     expect(within(rebuild).getByRole('button', { name: /12.5 h, show how Rebuild time/ })).toBeInTheDocument();
     expect(within(rebuild).getByRole('button', { name: /0.0428 %, show how Further failure/ })).toBeInTheDocument();
+  });
+
+  it('marks a read latency by its target, not by the window: a met target is a tick in a failing window', () => {
+    const recorded = fixtures.degradedOltp;
+    const modes = recorded.modes.map((m) =>
+      m.outcome
+        ? { ...m, outcome: { ...m.outcome, windows: m.outcome.windows.map((w, i) => ({ ...w, passed: false, read_latency_met: i === 0 ? true : i === 1 ? false : null })) } }
+        : m,
+    );
+    render(<DegradedView result={{ ...recorded, modes }} />);
+    const table = screen.getByRole('table', { name: 'Degraded modes side by side' });
+    const [first, second, third] = recorded.modes[0]!.outcome!.windows.map((w) => within(table).getByRole('row', { name: new RegExp(`^${w.window}: read latency`) }));
+    expect(within(first!).getAllByTitle('meets its read latency target')).toHaveLength(4);
+    expect(within(second!).getAllByTitle('misses its read latency target')).toHaveLength(4);
+    expect(within(third!).queryByText(/✓|✗/)).toBeNull(); // no target stated: no mark
   });
 });
 

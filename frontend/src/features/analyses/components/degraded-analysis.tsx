@@ -83,7 +83,15 @@ export function DegradedView({ result: r }: { result: DegradedComparison }) {
                   const x = o.windows.find((y) => y.window === w);
                   return x ? (
                     <>
-                      {show(x.read_latency_ms, 'ms')} <span className={x.passed ? 'delta-better' : 'delta-worse'}>{x.passed ? '✓' : '✗'}</span>
+                      {show(x.read_latency_ms, 'ms')}{' '}
+                      {x.read_latency_met == null ? null : (
+                        <span
+                          className={x.read_latency_met ? 'delta-better' : 'delta-worse'}
+                          title={x.read_latency_met ? 'meets its read latency target' : 'misses its read latency target'}
+                        >
+                          {x.read_latency_met ? '✓' : '✗'}
+                        </span>
+                      )}
                     </>
                   ) : (
                     '—'

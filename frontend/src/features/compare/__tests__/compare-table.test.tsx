@@ -167,3 +167,15 @@ describe('comparisonRows: every resource that binds', () => {
     expect(rows.some((r) => r.key === `${window}:bus` || r.key === `${window}:network`)).toBe(false);
   });
 });
+
+describe('failures tolerated', () => {
+  it("puts the engine's drive failures a group survives beside each configuration, more being better", () => {
+    const recorded = fixtures.compareOltp;
+    const columns = recorded.comparison.columns.map((c, i) => ({ ...c, headline: { ...c.headline, failures_tolerated: i === 0 ? 2 : 1 } }));
+    const rows = comparisonRows({ ...recorded, comparison: { ...recorded.comparison, columns } });
+    const tolerated = rows.find((r) => r.key === 'failures_tolerated')!;
+    expect(tolerated.label).toBe('Drive failures tolerated (per group)');
+    expect(tolerated.cells.map((c) => c.value)).toEqual(columns.map((_, i) => (i === 0 ? 2 : 1)));
+    expect(bestOf(tolerated, recorded.comparison.significance)).toEqual([0]);
+  });
+});

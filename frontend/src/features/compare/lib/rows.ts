@@ -98,6 +98,13 @@ export function comparisonRows(result: CompareResult): Row[] {
       better: 'lower',
       cells: cols.map((c, i) => ({ value: c.headline.cost_usd, delta: i ? signed(c.delta.cost_usd, ' USD', (x) => Math.round(x).toLocaleString('en-US')) : null })),
     },
+    {
+      key: 'failures_tolerated',
+      label: 'Drive failures tolerated (per group)',
+      unit: '',
+      better: 'higher',
+      cells: cols.map((c) => ({ value: c.headline.failures_tolerated ?? null })),
+    },
     // reports saved before the engine named the bottleneck in words carry its name only
     { key: 'bottleneck', label: 'Bottleneck', unit: '', better: null, cells: cols.map((c) => ({ value: c.headline.bottleneck_words })) },
   ];

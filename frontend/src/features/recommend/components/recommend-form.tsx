@@ -42,7 +42,7 @@ export function RecommendForm({ workloads, vendors, onSubmit, pending, errors }:
       read_latency_target_ms: latency,
       include_custom_builds: false,
     };
-    onSubmit({ workloads, constraints, limit, one_per: onePer, pareto_limit: 30 });
+    onSubmit({ workloads, constraints, limit, one_per: onePer, pareto_limit: 30, calibration_margin: 'pessimistic' });
   }
 
   return (

@@ -91,6 +91,7 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                 <th scope="col">Array</th>
                 <th scope="col">Drive</th>
                 <th scope="col">RAID</th>
+                <th scope="col">Failures tolerated</th>
                 <th scope="col">Drives</th>
                 <th scope="col">Flash</th>
                 <th scope="col">Rack units</th>
@@ -118,9 +119,8 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                     {c.vendor} {c.model}
                   </th>
                   <td>{c.drive_name}</td>
-                  <td>
-                    {c.raid_scheme} {c.group_width}
-                  </td>
+                  <td>{c.layout || `${c.raid_scheme} ${c.group_width}`}</td>
+                  <td>{c.failures_tolerated}</td>
                   <td>
                     {c.drive_count} + {c.spares} spares
                   </td>

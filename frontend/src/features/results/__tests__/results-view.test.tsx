@@ -1,8 +1,12 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import type { ConfidenceRequest } from '@/lib/api-types';
 import { fixtures } from '@/testing/mocks/fixtures';
+import { server } from '@/testing/mocks/server';
+import { renderWithProviders } from '@/testing/test-utils';
 
 import { BillSummary } from '../components/bill-summary';
 import { CapacityWaterfall } from '../components/capacity-waterfall';
@@ -65,6 +69,35 @@ describe('Verdicts', () => {
       'meets nightly export (at month 36): meets every target.',
       'relaxed month-end batch: relaxed by the request.',
     ]);
+  });
+
+  it('asks for the chance of meeting every target of the design judged, with the cases it relaxed, and shows it beside the verdict', async () => {
+    const asked: ConfidenceRequest[] = [];
+    server.use(
+      http.post('*/api/v1/whatif/confidence', async ({ request }) => {
+        asked.push((await request.json()) as ConfidenceRequest);
+        return HttpResponse.json({ ...fixtures.confidenceOltp, chance_pct: 87.4, text: 'Meets every target in every case judged in 87.4% of 1000 samples.' });
+      }),
+    );
+    const workloads = [fixtures.templates.templates[0]!.workload];
+    const relaxed = [{ case: 'horizon' as const, window: null }];
+    const verdict = { passed: true, headline: 'Meets every target healthy; not sized for growth to the horizon.', horizon_months: null, cases: [], relaxed, notes: [] };
+    const result = { ...sized.result, verdict };
+    renderWithProviders(<Verdicts result={result} sizing={sized} workloads={workloads} configuration={sized.configuration} />);
+    expect(screen.getByText(/sampling the inputs' ranges and the model's error/)).toBeInTheDocument();
+    const chance = await screen.findByTestId('verdict-chance');
+    expect(chance).toHaveTextContent('Chance of meeting every target: 87.4%. Meets every target in every case judged in 87.4% of 1000 samples.');
+    // the sized configuration (not the family), the cases the verdict relaxed, 1,000 seeded samples
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.configuration).toEqual(sized.configuration);
+    expect(asked[0]!.relax).toEqual(relaxed);
+    expect(asked[0]!.samples).toBe(1000);
+  });
+
+  it('shows the chance a sizing to a confidence carries, without asking again', () => {
+    const confidence = { ...fixtures.confidenceOltp, chance_pct: 90.8, target_pct: 90, drive_count: 384, text: 'Meets every target in every case judged in 90.8% of 1000 samples.' };
+    render(<Verdicts result={sized.result} sizing={{ ...sized, confidence }} />);
+    expect(screen.getByTestId('verdict-chance')).toHaveTextContent('Chance of meeting every target: 90.8% (sized to 90%).');
   });
 
   it('shows a saturated latency as unbounded', () => {

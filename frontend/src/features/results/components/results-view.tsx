@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { memo, Suspense } from 'react';
 
 import { Loading } from '@/components';
 import { isFullConfiguration, type ConfigurationInput, type EvaluationResult, type Packaging, type SizingResult, type Workload } from '@/lib/api-types';
+import { preloadable } from '@/lib/preloadable';
 
 import { BackendLoad } from './backend-load';
 import { BillSummary } from './bill-summary';
@@ -13,12 +14,12 @@ import { Verdicts } from './verdicts';
 
 /**
  * The curves' code (Recharts): loaded on its own, so it stays out of the first load. A page that
- * will show results calls this once it is up, so the charts draw with the answer instead of after a
- * second download.
+ * will show results calls `preloadResultCharts` once it is up, so the charts draw with the answer
+ * (in the same render, without suspending) instead of after a second download.
  */
-export const preloadResultCharts = () => import('./result-charts');
-
-const ResultCharts = lazy(preloadResultCharts);
+const resultCharts = preloadable(() => import('./result-charts'));
+export const preloadResultCharts = resultCharts.preload;
+const ResultCharts = resultCharts.Component;
 
 type ResultsViewProps = {
   result: EvaluationResult;
@@ -32,12 +33,13 @@ type ResultsViewProps = {
   curvesNote?: string;
 };
 
-/** Everything about one evaluated configuration: verdicts, bill, utilization, capacity, phases, curves. */
-export function ResultsView({ result, sizing, workloads, configuration, packaging, curves = true, curvesNote }: ResultsViewProps) {
+/** Everything about one evaluated configuration: verdicts, bill, utilization, capacity, phases, curves;
+ * drawn again only when its own props change (typing in the page's form leaves it alone). */
+export const ResultsView = memo(function ResultsView({ result, sizing, workloads, configuration, packaging, curves = true, curvesNote }: ResultsViewProps) {
   const pk = isFullConfiguration(configuration) ? configuration.packaging : packaging;
   return (
     <div className="results">
-      <Verdicts result={result} sizing={sizing} />
+      <Verdicts result={result} sizing={sizing} workloads={workloads} configuration={configuration} />
       <CalibrationNote result={result} />
       <BillSummary bill={result.bill} packaging={pk} sizingText={sizing?.explanation} />
       <UtilizationPanel result={result} />
@@ -56,4 +58,4 @@ export function ResultsView({ result, sizing, workloads, configuration, packagin
       ) : null}
     </div>
   );
-}
+});

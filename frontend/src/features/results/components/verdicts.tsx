@@ -1,12 +1,47 @@
-import { Figure } from '@/components';
-import type { CaseOutcome, EvaluationResult, SizingResult, Verdict } from '@/lib/api-types';
+import { ErrorState, Figure, Loading } from '@/components';
+import type {
+  CaseOutcome,
+  Confidence,
+  ConfidenceRequest,
+  ConfigurationInput,
+  EvaluationResult,
+  SizingResult,
+  Verdict,
+  Workload,
+} from '@/lib/api-types';
 
+import { useConfidence } from '../api/get-confidence';
 import { explainWindowIops, explainWindowLatency } from '../lib/explain';
 
 type VerdictsProps = {
   result: EvaluationResult;
   sizing?: SizingResult | null;
+  /** The workloads and the configuration judged: with them, the chance of meeting every target is asked for. */
+  workloads?: Workload[];
+  configuration?: ConfigurationInput;
+  /** A chance computed before (a saved report): shown as it is, not asked again. */
+  confidence?: Confidence | null;
 };
+
+/** The chance beside the verdict, in the engine's words. */
+function ChanceText({ chance }: { chance: Confidence }) {
+  return (
+    <p className="verdict-chance" data-testid="verdict-chance">
+      <strong>Chance of meeting every target: {chance.chance_pct.toLocaleString('en-US', { maximumFractionDigits: 1 })}%</strong>
+      {chance.target_pct != null ? ` (sized to ${chance.target_pct}%)` : ''}. {chance.text}
+    </p>
+  );
+}
+
+/** The chance asked of the API for the design judged. */
+function ChanceAsked({ body }: { body: ConfidenceRequest }) {
+  const query = useConfidence(body);
+  if (query.data) return <ChanceText chance={query.data} />;
+  if (query.isError) {
+    return <ErrorState title="The chance of meeting every target could not be computed" error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  return <Loading label="Chance of meeting every target: sampling the inputs' ranges and the model's error…" />;
+}
 
 function Badge({ passed }: { passed: boolean }) {
   return <span className={passed ? 'badge badge-ok' : 'badge badge-fail'}>{passed ? 'Meets' : 'Fails'}</span>;
@@ -45,7 +80,7 @@ function Cases({ verdict }: { verdict: Verdict }) {
 
 /** The answer first: overall (the engine's verdict over every case where it gave one), then one
  * sentence per window (meets / fails and why). */
-export function Verdicts({ result, sizing }: VerdictsProps) {
+export function Verdicts({ result, sizing, workloads, configuration, confidence }: VerdictsProps) {
   const capacity = result.checks.find((c) => c.name === 'capacity');
   const verdict = result.verdict;
   const overall = verdict
@@ -53,11 +88,16 @@ export function Verdicts({ result, sizing }: VerdictsProps) {
     : result.passed
       ? 'Meets every target'
       : `Does not meet every target: ${result.bottleneck_words}`;
+  const given = confidence ?? sizing?.confidence ?? null;
+  const judged = sizing?.configuration ?? configuration;
+  const body: ConfidenceRequest | null =
+    verdict && workloads && judged ? { workloads, configuration: judged, relax: verdict.relaxed, samples: 1000, seed: 0 } : null;
   return (
     <section className="verdicts" aria-labelledby="verdicts-title">
       <h3 id="verdicts-title" className={result.passed ? 'verdict-overall ok' : 'verdict-overall fail'}>
         {overall}
       </h3>
+      {given ? <ChanceText chance={given} /> : body ? <ChanceAsked body={body} /> : null}
       {verdict ? <Cases verdict={verdict} /> : null}
       {sizing ? <p className="sizing-explanation">{sizing.explanation}</p> : null}
       {sizing && !sizing.feasible && sizing.reasons?.length ? (
