@@ -20,6 +20,11 @@
   node's CPU (:func:`models.raid.chunk_write_ops`, :func:`node_stripes`), and a store that reads
   whole stripes for small reads (``Architecture.ec_read_full_stripe``) reads ``k`` chunks per miss
   (:func:`full_stripe_reads`).
+* **Sparing** (:func:`sparing_of`): scale-out clusters re-protect a lost drive's copies and chunks
+  on every other drive, and log-structured arrays rebuild into the free space of every drive
+  (Pure: no hot spares; PowerStore DRE; vSAN): distributed. Any other array rebuilds to a
+  dedicated spare unless the pool states otherwise (E-Series DDP, dRAID, IBM DRAID):
+  conservative (:mod:`models.rebuild`).
 """
 
 from __future__ import annotations
@@ -28,11 +33,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.configuration import Architecture, Configuration, DrivePool, WriteArchitecture
+from models.configuration import Architecture, Configuration, DrivePool, WalPlacement, WriteArchitecture
 from models.controller import HaMode
 from models.drives import Num
 from models.explain import Explained, explained, fmt
 from models.raid import RaidLayout, RaidScheme
+from models.rebuild import Sparing
 
 _APPENDABLE = {
     RaidScheme.RAID0,
@@ -74,6 +80,31 @@ def stream_prefetch_kib(architecture: Architecture | None, default_kib: float) -
     if architecture is None or architecture.prefetch_kib is None:
         return default_kib
     return architecture.prefetch_kib
+
+
+def sparing_of(pool: DrivePool, architecture: Architecture | None) -> Sparing:
+    """Where ``pool`` rebuilds a failed drive: the pool's stated :class:`~models.rebuild.Sparing`,
+    else distributed for replicated scale-out and log-structured arrays, else a dedicated spare."""
+    if pool.sparing is not None:
+        return pool.sparing
+    if architecture is not None and architecture.write_architecture in (
+        WriteArchitecture.REPLICATED_SCALE_OUT,
+        WriteArchitecture.LOG_STRUCTURED,
+    ):
+        return Sparing.DISTRIBUTED
+    return Sparing.DEDICATED
+
+
+def wal_placement(cfg: Configuration) -> WalPlacement:
+    """Where ``cfg`` logs a write before acknowledging it: the architecture's stated
+    :class:`~models.configuration.WalPlacement`, else the data drive for replicated scale-out
+    (software-defined nodes without a stated WAL device: conservative), else the controllers' NVRAM."""
+    arch = cfg.architecture
+    if arch is not None and arch.wal is not None:
+        return arch.wal
+    if arch is not None and arch.write_architecture is WriteArchitecture.REPLICATED_SCALE_OUT:
+        return WalPlacement.DATA_DRIVE
+    return WalPlacement.NVRAM
 
 
 def remote_copies(architecture: Architecture | None) -> int:

@@ -48,7 +48,7 @@ from scipy.special import exprel
 
 from models.base import Frozen, InputError, NonNegFloat, Output
 from models.units import GB, KIB
-from models.workload import Skew
+from models.workload import Phase, Skew
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -529,6 +529,48 @@ def flash_cacheable_read_fraction(random_pct: float, cache_sequential: bool = Fa
     return 1.0 if cache_sequential else r / 100.0
 
 
+def flash_cache_devices(flash_cache_gb: float, device_gb: float) -> int:
+    """Devices (modules or SSDs) a flash cache of ``flash_cache_gb`` is built of: ``ceil(C / C_dev)``
+    (0 without a flash cache)."""
+    if flash_cache_gb <= 0:
+        return 0
+    return max(1, math.ceil(flash_cache_gb / _positive("flash_device_gb", device_gb) - 1e-9))
+
+
+def flash_hit_service_ms(size_kib: float, device_read_iops: float, device_read_mb_s: float) -> float:
+    """Device time of one read served from a flash cache [ms]: ``max(1000 / IOPS_4k, KiB x 1.024 /
+    MB/s)`` (the 4 KiB random-read rating, or the transfer at the device's read bandwidth; the
+    SSD model of :mod:`models.drives`)."""
+    return max(1000.0 / device_read_iops, size_kib * KIB / 1e6 / device_read_mb_s * 1000.0)
+
+
+def flash_reads_served(
+    phases: Sequence[Phase], flash_hit_ratios: Sequence[float]
+) -> list[tuple[float, float]]:
+    """(flash hits per second, KiB each) of each phase: its random reads x its flash hit ratio
+    (the share of random reads the flash level serves, as the controller load counts them)."""
+    return [
+        (ph.effective_iops * ph.read_pct / 100 * ph.random_pct / 100 * hf, ph.mean_size_kib)
+        for ph, hf in zip(phases, flash_hit_ratios, strict=True)
+    ]
+
+
+def flash_cache_utilization(
+    hits: Sequence[tuple[float, float]], devices: int, device_read_iops: float, device_read_mb_s: float
+) -> float:
+    """Utilization of a flash cache's devices (0..inf) by the reads it serves, ``hits`` as
+    (flash hits per second, KiB each) per phase::
+
+        U_flash = sum(hits/s x t_hit(KiB)) / (1000 x devices)        (:func:`flash_hit_service_ms`)
+
+    A cache serves no more reads than its devices can: at ``U_flash = 1`` they are saturated.
+    Fills (reads inserted after a miss) are not counted: the rating is the read rating."""
+    if devices <= 0:
+        return 0.0
+    busy = sum(n * flash_hit_service_ms(kib, device_read_iops, device_read_mb_s) for n, kib in hits)
+    return busy / (1000.0 * devices)
+
+
 # ---- warm vs cold --------------------------------------------------------------------------------
 
 
@@ -735,7 +777,11 @@ __all__ = [
     "cold_hit_ratio",
     "effective_cache_working_set_gb",
     "fit_burst_parameters",
+    "flash_cache_devices",
+    "flash_cache_utilization",
     "flash_cacheable_read_fraction",
+    "flash_hit_service_ms",
+    "flash_reads_served",
     "hit_ratio_curve",
     "level_hit_ratios",
     "uniform_hit_ratio",

@@ -10,7 +10,7 @@ capacity                           fill of the usable capacity         ``capacit
 drives[:pool]                      busiest drive role's utilization    ``drive_max_pct``                    %
 drives:pool:degraded group         degraded group, rebuild I/O added   100 %                                %
 parity drives[:pool]               dedicated parity drives busy        ``drive_max_pct``                    %
-endurance[:pool]                   drive writes per day needed         the drive's rated DWPD               DWPD
+flash cache                        flash cache devices busy            ``drive_max_pct``                    %
 controllers                        controller CPU utilization          ``controller_limit_pct(ha_mode)``    %
 controllers (one failed)           the survivors' CPU utilization      ``failover_max_pct``                 %
 controllers after failover         CPU after one controller fails      ``failover_max_pct``                 %
@@ -19,6 +19,10 @@ cluster network                    scale-out cluster links busy        ``port_ma
 back-end bus                       controller back-end bus busy        ``port_max_pct``                     %
 read latency:workload/phase        the phase's mean read latency       the phase's target                   ms
 =================================  ==================================  ===================================  ======
+
+Flash wear is no check: a lifetime budget, not a rate, it is reported as years to wear-out
+(:func:`models.pool.endurance_result`) with a warning when that falls under the planning horizon
+or the warranty, and never fails a window, binds a load or names a bottleneck.
 
 Pass rule (:func:`within`): a figure passes when it is finite and at most its limit plus
 :data:`TOLERANCE` (1e-9, in the figure's unit): a figure computed as exactly its limit in another
@@ -120,15 +124,15 @@ CHECKS: dict[str, CheckKind] = {
             "the parity drives of {detail}",
         ),
         CheckKind(
-            "endurance",
-            "drive_writes_per_day",
-            "the drive's rated endurance_dwpd",
-            "DWPD",
-            "every window, pools whose drive states an endurance rating",
-            "flash wear{of} (drive writes per day)",
-            "flash wear {value} (limit {limit})",
-            "the flash wear",
-            "the flash wear of {detail}",
+            "flash cache",
+            "flash_cache_utilization_pct",
+            "drive_max_pct",
+            "%",
+            "every window, configurations with a flash read cache",
+            "flash cache devices busy",
+            "flash cache devices {value} busy (limit {limit})",
+            "the flash cache devices",
+            "the flash cache devices",
         ),
         CheckKind(
             "controllers",

@@ -11,12 +11,13 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from models.base import Frozen, NonNegFloat, Pct, PositiveFloat
+from models.base import Frozen, InputError, NonNegFloat, Pct, PositiveFloat
 from models.controller import ControllerSpec, HaMode
 from models.drives import DriveSpec
 from models.ports import PortGroup
 from models.provenance import ConfigurationCalibration
 from models.raid import RaidLayout
+from models.rebuild import Sparing
 
 
 class SparePolicy(Frozen):
@@ -56,6 +57,12 @@ class DrivePool(Frozen):
         description="short-stroking: fraction of each drive's capacity used (outer tracks); None = all of it. "
         "Shortens seeks and divides usable capacity by the same factor",
     )
+    sparing: Sparing | None = Field(
+        default=None,
+        description="where a failed drive is rebuilt to: a dedicated hot spare, or spare space distributed "
+        "over every drive (E-Series DDP, dRAID, PowerStore DRE, Ceph, vSAN); None = the architecture's "
+        "(distributed for scale-out and log-structured arrays, otherwise dedicated: conservative)",
+    )
     planned_fill_pct: float | None = Field(
         default=None,
         gt=0.0,
@@ -87,6 +94,23 @@ class CacheConfig(Frozen):
     flash_cache_gb: NonNegFloat = Field(default=0.0, description="flash read cache, whole system [GB]")
     flash_kind: FlashCacheKind = FlashCacheKind.FLASH_CACHE
     flash_hit_ms: PositiveFloat = Field(default=1.0, description="read served from the flash cache [ms]")
+    flash_device_gb: PositiveFloat = Field(
+        default=1024.0,
+        le=100000.0,
+        description="one flash cache device (module or SSD) [GB]; the cache is ceil(size / this) devices "
+        "(conservative default: the largest NetApp Flash Cache module, so the fewest devices)",
+    )
+    flash_device_read_iops: PositiveFloat = Field(
+        default=50000.0,
+        le=1e8,
+        description="4 KiB random reads one flash cache device serves per second (estimate: a SAS SSD of "
+        "the flash-cache generation; state the module's rating when known)",
+    )
+    flash_device_read_mb_s: PositiveFloat = Field(
+        default=500.0,
+        le=1e6,
+        description="read bandwidth of one flash cache device [MB/s] (estimate, as above)",
+    )
     dedupe_aware: bool = Field(default=False, description="the flash cache holds deduplicated blocks")
     dram_dedupe_aware: bool = Field(default=False, description="the DRAM cache holds deduplicated blocks")
     exclusive: bool = Field(
@@ -156,6 +180,14 @@ class WriteArchitecture(StrEnum):
     REPLICATED_SCALE_OUT = "replicated_scale_out"  # whole copies on different nodes (SolidFire, Ceph, vSAN)
 
 
+class WalPlacement(StrEnum):
+    """Where a write is logged before it is acknowledged (the journal, WAL or intent log)."""
+
+    NVRAM = "nvram"  # battery- or flash-backed controller memory (mirrored to the partner)
+    FLASH = "flash"  # a separate flash device per node (Ceph WAL/DB on NVMe, ZFS SLOG, vSAN cache tier)
+    DATA_DRIVE = "data_drive"  # on the drive that holds the data (Ceph BlueStore without a WAL device)
+
+
 class ReductionMode(StrEnum):
     """When an array deduplicates or compresses: before the data reaches the drives, later, or both."""
 
@@ -178,6 +210,11 @@ class Architecture(Frozen):
         default=False,
         description="an erasure-coded read within one chunk still reads every data chunk of its stripe "
         "from its node (Ceph before partial reads); counts on a scale-out cluster's CPUs",
+    )
+    wal: WalPlacement | None = Field(
+        default=None,
+        description="where writes are logged before the acknowledgement; None = the architecture's "
+        "(replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM)",
     )
     dedupe: ReductionMode = ReductionMode.NONE
     compression: ReductionMode = ReductionMode.NONE
@@ -341,6 +378,12 @@ class Configuration(Frozen):
             missing = [t for t in self.tiering.tiers if t not in names]
             if missing:
                 raise ValueError(f"tiering names unknown pools: {', '.join(missing)}")
+        arch = self.architecture
+        if arch is not None and arch.wal is WalPlacement.NVRAM and self.controller.nvram_mb <= 0:
+            raise InputError(
+                "architecture.wal",
+                "nvram: the controller has no NVRAM (nvram_mb 0); state flash or data_drive",
+            )
         return self
 
     def pool(self, name: str | None) -> DrivePool:

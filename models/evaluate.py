@@ -46,14 +46,16 @@ from models.architecture import (
     node_stripes,
     remote_copies,
     shares_ports,
+    wal_placement,
     written_pool,
 )
 from models.base import InputError, validator_of
 from models.buildable import check_buildable
+from models.cache import flash_cache_devices, flash_cache_utilization, flash_reads_served
 from models.cache_share import cache_shares_gb, window_hit_ratios
 from models.capacity import capacity_result, physical_needed_tb
 from models.checks import busy_words
-from models.configuration import Configuration, DrivePool
+from models.configuration import Configuration, DrivePool, WalPlacement
 from models.controller import (
     ControllerLoad,
     HaMode,
@@ -62,7 +64,8 @@ from models.controller import (
     cpu_response_ms,
     cpu_seconds_per_second,
 )
-from models.explain import Explained, clear_formatted, figures_only, fmt, number
+from models.drives import DEFAULT_WARRANTY_YEARS
+from models.explain import Explained, clear_formatted, explained, figures_only, fmt, number
 from models.front_end import (
     backend_bus_check,
     backend_bus_explained,
@@ -213,6 +216,7 @@ class _Setup:
         # what every pass over a window asks of the configuration alone, worked out once
         self.remote_copies = remote_copies(cfg.architecture)
         self.full_stripe_reads = full_stripe_reads(cfg)
+        self.wal_on_drive = wal_placement(cfg) is WalPlacement.DATA_DRIVE
         self.shares_ports = shares_ports(cfg)
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)
@@ -315,6 +319,7 @@ def evaluate(
     else:
         bottleneck = f"{worst.bottleneck} ({worst.window})" if worst else "capacity"
     warnings.extend(_ure_warnings(windows, p))
+    warnings.extend(_wear_warnings(windows, cfg, workloads))
     for w in workloads:
         for ph in w.phases:
             ws = w.working_set_for(ph)
@@ -383,6 +388,7 @@ class _Figures(NamedTuple):
     u_ctrl: float
     u_fo: float | None
     bus: tuple[float, float, float] | None  # (back-end MB/s, bus capacity MB/s, U %)
+    flash: tuple[float, int, float] | None  # (flash hits/s, devices, U %): :func:`_flash_cache`
     mb_s: float
     cross_mb_s: float
     u_port: float
@@ -424,6 +430,7 @@ def _figures(
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
     bus = backend_bus_check(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
+    flash = _flash_cache(members, hits, setup.flash_total, cfg, checks)
     cpu_s = cpu_seconds_per_second(cload, ctrl)  # the utilizations and the CPU response share it
     u_ctrl, u_fo = _controllers(cload, setup, checks, cpu_s)
     cross = cross_node_mb_s(cfg, backend_mb_s) if setup.shares_ports else 0.0
@@ -448,6 +455,7 @@ def _figures(
         host_overhead_ms=p.host_overhead_ms,
         cache_hit_ms=ctrl.cache_hit_ms,
         write_ack_ms=ctrl.write_ack_ms,
+        wal_on_drive=setup.wal_on_drive,
     )
     qs = (0.95, 0.99) if explain else (0.99,)
     phases = [
@@ -473,6 +481,7 @@ def _figures(
         u_ctrl,
         u_fo,
         bus,
+        flash,
         mb_s,
         cross,
         u_port,
@@ -499,6 +508,7 @@ class _Served(NamedTuple):
     port_exp: Explained
     net_exp: Explained | None
     bus: Explained | None
+    flash: Explained | None
     phases: list[PhaseResult]
     read_lat: float | None
     write_lat: float | None
@@ -561,6 +571,7 @@ def _serve(
         ports_explained(f.mb_s, f.cross_mb_s, f.u_port, cfg),
         f.net_exp,
         None if f.bus is None else backend_bus_explained(*f.bus, ctrl, setup.serving),
+        None if f.flash is None else _flash_cache_explained(*f.flash, cfg),
         phases,
         f.read_lat,
         f.write_lat,
@@ -613,6 +624,7 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
             "tiering": tiering,
             "write_burst_s": burst,
             "backend_bus_utilization_pct": warm.bus,
+            "flash_cache_utilization_pct": warm.flash,
             "failure_verdict": None,  # with every window's rebuild known (_with_failure_verdicts)
             "cold_cache": cold,
         }
@@ -700,7 +712,8 @@ def _pools(
 ) -> tuple[list[PoolFigures], dict[str, DrivePath]]:
     """Every pool's figures in the window (:func:`models.pool.pool_figures`, with the back-end
     formula's ``terms``) and its miss path for the phases' latency; appends the drive,
-    parity-drive, endurance and degraded-group checks."""
+    parity-drive and degraded-group checks (flash wear is a lifetime budget, no check:
+    :func:`_wear_warnings`)."""
     cfg, p = setup.cfg, setup.p
     footprint = dict(setup.footprint_gb)
     if tiering is not None:
@@ -737,17 +750,6 @@ def _pools(
         if par is not None:
             checks.append(
                 Limit(f"parity drives:{pool.name}", par, limit, "%", busy_words("parity drives", of))
-            )
-        rated = pool.drive.endurance_dwpd
-        if rated is not None:
-            checks.append(
-                Limit(
-                    f"endurance:{pool.name}",
-                    f.drive_writes_per_day,
-                    rated,
-                    "DWPD",
-                    busy_words("endurance", of),
-                )
             )
         if f.degraded_utilization is not None:
             checks.append(
@@ -797,6 +799,42 @@ def _fails_over(setup: _Setup) -> bool:
         and ctrl.count >= 2
         and ctrl.serving_after_failover >= 1
         and ctrl.ha_mode is not HaMode.SINGLE
+    )
+
+
+def _flash_cache(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    flash_gb: float,
+    cfg: Configuration,
+    checks: list[Limit],
+) -> tuple[float, int, float] | None:
+    """The flash cache's devices busy with the random reads it serves (:func:`models.cache.flash_cache_utilization`),
+    checked against the drive headroom (a cache device is a drive): (hits/s, devices, U %). None
+    without a flash cache."""
+    c = cfg.cache
+    devices = flash_cache_devices(flash_gb, c.flash_device_gb)
+    if devices == 0:
+        return None
+    served = flash_reads_served([ph for _, ph in members], [hf for _, hf in hits])
+    u = 100.0 * flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
+    checks.append(Limit("flash cache", u, cfg.headroom.drive_max_pct, "%", busy_words("flash cache")))
+    return sum(n for n, _ in served), devices, u
+
+
+def _flash_cache_explained(hits_per_s: float, devices: int, u: float, cfg: Configuration) -> Explained:
+    """The explanation of :func:`_flash_cache`'s utilization."""
+    c = cfg.cache
+    return explained(
+        u,
+        "%",
+        "U_flash = sum(flash hits/s x max(1000 / IOPS_4k, KiB x 1.024 / MB/s)) / (1000 x devices)",
+        f"U_flash = {fmt(hits_per_s)} flash hits/s on {devices} device(s) of {fmt(c.flash_device_gb)} GB "
+        f"({fmt(c.flash_device_read_iops)} 4K reads/s, {fmt(c.flash_device_read_mb_s)} MB/s each) = {fmt(u)}% busy",
+        flash_hits_per_s=hits_per_s,
+        devices=devices,
+        device_read_iops=c.flash_device_read_iops,
+        device_read_mb_s=c.flash_device_read_mb_s,
     )
 
 
@@ -869,6 +907,34 @@ def _ure_warnings(windows: list[WindowResult], p: EngineParameters) -> list[str]
                     "use double parity or smaller drives"
                 )
     return list(out.values())
+
+
+def _wear_warnings(windows: list[WindowResult], cfg: Configuration, workloads: list[Workload]) -> list[str]:
+    """Pools whose flash wears out, at the write rate of their heaviest window sustained all day,
+    before the longer of the planning horizon and the drive's warranty. Wear is a lifetime budget
+    (:func:`models.pool_load.endurance_result`, years to wear-out), never a throughput limit: it fails
+    no window and binds no load."""
+    horizon = max((w.horizon_years for w in workloads), default=0.0)
+    drives = {pl.name: pl.drive for pl in cfg.pools}
+    out: dict[str, tuple[float, str]] = {}
+    for w in windows:
+        for pl in w.pools:
+            e = pl.endurance
+            years = None if e is None else e.years_to_wear_out.value
+            drive = drives.get(pl.pool)
+            if years is None or drive is None:
+                continue
+            warranty = drive.warranty_years if drive.warranty_years is not None else DEFAULT_WARRANTY_YEARS
+            budget = max(horizon, warranty)
+            if years < budget and (pl.pool not in out or years < out[pl.pool][0]):
+                out[pl.pool] = (
+                    years,
+                    f"{pl.pool}: flash wear at {w.window}'s write rate, sustained all day, uses up the drives' "
+                    f"rated writes in {fmt(years)} years, under the {fmt(budget)}-year "
+                    + ("planning horizon" if horizon > warranty else "warranty")
+                    + ": choose drives rated for more writes per day, or more of them",
+                )
+    return [text for _, text in out.values()]
 
 
 def _verdict(window: str, checks: list[Check]) -> tuple[bool, str, str]:

@@ -27,7 +27,7 @@ from models.base import validator_of
 from models.cache_share import cold_hit_explained, skew_text
 from models.checks import busy_words
 from models.configuration import CacheConfig
-from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms
+from models.drives import DriveKind, DriveSpec, Num, ssd_latency_ms, unloaded_latency_ms
 from models.explain import Explained, explained, fmt
 from models.pool import MissWait
 from models.results import Check, Limit, PhaseResult
@@ -46,6 +46,7 @@ class FrontEnd:
     host_overhead_ms: float
     cache_hit_ms: float
     write_ack_ms: float
+    wal_on_drive: bool = False  # writes are logged on the data drive before the ack (no NVRAM, no WAL device)
 
     def time_ms(self, size_kib: float) -> tuple[float | None, float | None]:
         """(front-end time [ms], port response [ms]) of one I/O of ``size_kib``; None when saturated."""
@@ -79,6 +80,17 @@ class DrivePath:
         if self.drive.kind is DriveKind.HDD:
             return self.miss.mean_read_ms
         return ssd_latency_ms(self.drive, size_kib)
+
+    def wal_ms(self, size_kib: float) -> float | None:
+        """Time a write waits for its log record on this pool's data drive before the
+        acknowledgement [ms] (None when saturated): a hard disk's random write service over the
+        whole drive (the log is interleaved with the data: a positioning per commit, conservative)
+        plus the wait at the drive; a flash drive 0 (``write_ack_ms`` is already a flash commit)."""
+        if self.drive.kind is not DriveKind.HDD:
+            return 0.0
+        if not math.isfinite(self.miss.wait_ms):
+            return None
+        return unloaded_latency_ms(self.drive, size_kib, is_read=False) + self.miss.wait_ms
 
     def miss_ms(self, size_kib: float) -> float | None:
         """Read-miss response [ms] (None when saturated); SSDs at their datasheet latency plus the wait."""
@@ -145,6 +157,7 @@ class PhaseFigures(NamedTuple):
     miss: float
     drives_ok: bool
     sync_ms: float
+    wal_ms: float | None = 0.0  # the log record on the data drive (front.wal_on_drive); None: saturated
 
 
 def phase_figures(
@@ -189,7 +202,16 @@ def phase_figures(
         quantiles = quantiles_or_none(read_paths, qs)
     drives_ok = all(paths[rp].keeps_up for rp, _ in route)
     sync = w.replication.sync_latency_ms if w.replication.mode is ReplicationMode.SYNC else 0.0
-    write_ms = None if (front_ms is None or not drives_ok) else front_ms + front.write_ack_ms + sync
+    wal: float | None = 0.0
+    if front.wal_on_drive:
+        for rp, share in route:
+            part = paths[rp].wal_ms(size) if share > 0 else 0.0
+            wal = None if (wal is None or part is None) else wal + share * part
+    write_ms = (
+        None
+        if (front_ms is None or not drives_ok or wal is None)
+        else front_ms + front.write_ack_ms + wal + sync
+    )
     rf = ph.read_pct / 100
     avg = None
     if read_ms is not None and write_ms is not None:
@@ -199,7 +221,19 @@ def phase_figures(
     elif rf == 0 and write_ms is not None:
         avg = write_ms
     return PhaseFigures(
-        read_ms, write_ms, avg, quantiles, read_paths, front_ms, r_port, r_miss, r_seq, miss, drives_ok, sync
+        read_ms,
+        write_ms,
+        avg,
+        quantiles,
+        read_paths,
+        front_ms,
+        r_port,
+        r_miss,
+        r_seq,
+        miss,
+        drives_ok,
+        sync,
+        wal,
     )
 
 
@@ -262,6 +296,7 @@ def phase_result_of(
     p95, p99 = f.quantiles
     rnd = ph.random_pct / 100
     miss, r_miss, r_seq, r_port, sync, drives_ok = f.miss, f.r_miss, f.r_seq, f.r_port, f.sync_ms, f.drives_ok
+    wal = f.wal_ms
     t_hit = front.cache_hit_ms
     tgt = ph.read_latency_target_ms
     ws_in = min(100.0, 100.0 * (b_gb if flash_total_gb > 0 else d_gb) / ws) if ws > 0 else 100.0
@@ -320,8 +355,9 @@ def phase_result_of(
             "write_latency_ms": explained(
                 write_ms,
                 "ms",
-                "R_write = R_ctrl + R_port + t_ack (while drives keep up)",
+                "R_write = R_ctrl + R_port + t_ack (+ t_WAL on the data drive) (while drives keep up)",
                 f"R_write = {fmt(r_ctrl)} + {fmt(r_port)} + {fmt(front.write_ack_ms)}"
+                + (f" + {fmt(wal)} log record on the data drive" if front.wal_on_drive and wal else "")
                 + (f" + {fmt(sync)} sync replication" if sync else "")
                 + f" = {fmt(write_ms)} ms"
                 + ("" if drives_ok else " (drives cannot destage: write cache fills)"),

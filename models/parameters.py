@@ -78,8 +78,26 @@ class EngineParameters(Frozen):
         le=65536.0,
         description="full-stripe write data per drive per positioning [KiB]",
     )
-    rebuild_rate_mb_s: float = Field(
-        default=60.0, gt=0.0, le=5000.0, description="rebuild rate on an idle group [MB/s]"
+    rebuild_rate_mb_s: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=20000.0,
+        description="the array's stated rebuild rate on an idle group [MB/s of rebuilt data]; None = from the "
+        "drives' sequential rates, the sparing style and the rebuild priority (models.rebuild)",
+    )
+    rebuild_priority_pct: float = Field(
+        default=30.0,
+        gt=0.0,
+        le=100.0,
+        description="largest share of each drive's time the array lets a rebuild take [%] (conservative: a "
+        "low-to-medium rebuild priority; the rebuild gets at most the idle share left by the load)",
+    )
+    annual_failure_rate_pct: float = Field(
+        default=2.0,
+        gt=0.0,
+        le=100.0,
+        description="annualized failure rate of one drive [%], for the chance of a further failure while "
+        "rebuilding (conservative: above the 1.4-1.7% of Backblaze's fleet, [backblaze-drive-stats])",
     )
     rebuild_min_rate_mb_s: float = Field(
         default=10.0, gt=0.0, le=5000.0, description="rebuild rate the array guarantees under load [MB/s]"

@@ -27,7 +27,7 @@ user says the outstanding I/Os are there.
 (a figures-only pass uses the numbers alone). :class:`models.pool_plans.PoolPlans` prices one
 pool's access plans.
 
-Kept as one module (about 760 lines): the pool model is one subsystem, and the functions the
+Kept as one module (about 860 lines): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait, failure) read best beside each other.
 """
 
@@ -40,8 +40,9 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
+from models.architecture import sparing_of
 from models.capacity import raid_groups
-from models.configuration import DrivePool
+from models.configuration import Architecture, DrivePool
 from models.drives import (
     DriveKind,
     DriveSpec,
@@ -58,9 +59,11 @@ from models.raid import (
     COPY_SCHEMES,
     AccessPlan,
     RaidLayout,
+    RaidScheme,
     degraded_read_cost,
     tolerated_failures,
 )
+from models.rebuild import Sparing, further_failure_probability, rebuild_hours, rebuild_share
 from models.reduction import (
     METADATA_KIB,
     IoReduction,
@@ -670,34 +673,59 @@ def failure_result(
     state: PoolState,
     p: EngineParameters,
     utilizations: tuple[float, float] | None = None,
+    *,
+    drives: int | None = None,
+    architecture: Architecture | None = None,
 ) -> FailureResult | None:
     """A drive failure in one group at this window's load: the group's utilization with the drive
-    failed and while rebuilding, the rebuild time, and the chance an unrecoverable read error
-    stops the rebuild. ``None`` for layouts that lose data with one failure (RAID0).
-    ``utilizations``: :func:`failure_utilizations` of the same arguments, when already computed."""
+    failed and while rebuilding, the rebuild time (:mod:`models.rebuild`: the drives' sequential
+    rates, the sparing style, the rebuild priority and the idle share the load leaves), and the
+    chances an unrecoverable read error or a further failure meet the rebuild. ``None`` for layouts
+    that lose data with one failure (RAID0). ``utilizations``: :func:`failure_utilizations` of the
+    same arguments, when already computed; ``drives``: the pool's drives (the survivors a
+    distributed rebuild spreads over; default one group)."""
     layout = pool.raid
     drive = pool.drive
     u = utilizations if utilizations is not None else failure_utilizations(pool, work, roles, state, p)
     if u is None:
         return None
     u_failed, u_rebuild = u
-    idle = max(0.0, 1.0 - u_rebuild)
-    rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
-    hours = drive.capacity_gb * 1000.0 / rate / 3600.0
+    sparing = sparing_of(pool, architecture)
+    copies = layout.scheme in COPY_SCHEMES
+    k = 1 if copies else layout.data_drives
+    n = drives if drives is not None else layout.group_width
+    hours, formula, text, rate = _rebuild_time(pool, p, sparing, k, n, u_failed)
     # bits the rebuild must read without an error it cannot correct
-    survivors = 1 if layout.scheme in COPY_SCHEMES else layout.data_drives
-    read_gb = survivors * drive.capacity_gb
+    read_gb = k * drive.capacity_gb
     p_ure = unrecoverable_read_probability(drive, read_gb) if tolerated_failures(layout) == 1 else 0.0
+    if sparing is Sparing.DISTRIBUTED or layout.scheme is RaidScheme.REPLICA:
+        # the failed drive's stripes or copies lie on every other drive of the pool
+        at_risk = max(n - 1, 1)
+    elif copies:
+        at_risk = (
+            max(layout.copies - 1, 1)
+            if layout.scheme is not RaidScheme.ZFS_MIRROR
+            else layout.group_width - 1
+        )
+    else:
+        at_risk = layout.group_width - 1
+    afr = p.annual_failure_rate_pct / 100.0
+    p_more = float(further_failure_probability(at_risk, afr, hours)) if math.isfinite(hours) else 1.0
+    loses = tolerated_failures(layout) == 1
     return FailureResult(
         failed_group_utilization_pct=100.0 * u_failed,
         rebuild_group_utilization_pct=100.0 * u_rebuild,
         rebuild_hours=explained(
             hours,
             "h",
-            "rebuild = C_drive / max(r_min, r_idle x (1 - U_group))",
-            f"rebuild = {fmt(drive.capacity_gb)} GB / max({fmt(p.rebuild_min_rate_mb_s)}, "
-            f"{fmt(p.rebuild_rate_mb_s)} x {fmt(idle)}) MB/s = {fmt(hours)} h of exposure to a further failure",
+            formula,
+            text,
             rebuild_rate_mb_s=rate,
+            sparing=sparing.value,
+            drives_read=k,
+            pool_drives=n,
+            priority_pct=p.rebuild_priority_pct,
+            foreground_utilization_pct=100.0 * u_failed,
         ),
         unrecoverable_read_pct=explained(
             100.0 * p_ure,
@@ -712,7 +740,76 @@ def failure_result(
             read_gb=read_gb,
             bits_per_error=drive.unrecoverable_bits,
         ),
+        further_failure_pct=explained(
+            100.0 * p_more,
+            "%",
+            "P(further failure) = 1 - exp(-m x AFR x T / 8,766)",
+            f"P = 1 - exp(-{at_risk} drives x {fmt(p.annual_failure_rate_pct)}%/yr x {fmt(hours)} h / 8,766) = "
+            f"{fmt(100 * p_more)}% chance another drive holding the failed one's "
+            + ("copies" if copies else "stripes")
+            + (
+                " fails before the rebuild ends (data loss)"
+                if loses
+                else " fails before the rebuild ends (one failure from loss)"
+            ),
+            drives_at_risk=at_risk,
+            annual_failure_rate_pct=p.annual_failure_rate_pct,
+            hours=hours,
+        ),
     )
+
+
+def _rebuild_time(
+    pool: DrivePool, p: EngineParameters, sparing: Sparing, k: int, n: int, u_fg: float
+) -> tuple[float, str, str, float]:
+    """(hours, formula, text, rebuilt MB/s) of one drive's rebuild (:func:`models.rebuild.rebuild_hours`;
+    a rebuild rate stated in the parameters replaces the drives' rates)."""
+    drive = pool.drive
+    c = drive.capacity_gb
+    if p.rebuild_rate_mb_s is not None:
+        idle = max(0.0, 1.0 - u_fg)
+        rate = max(p.rebuild_min_rate_mb_s, p.rebuild_rate_mb_s * idle)
+        hours = c * 1000.0 / rate / 3600.0
+        return (
+            hours,
+            "rebuild = C_drive / max(r_min, r_stated x (1 - U_group))",
+            f"rebuild = {fmt(c)} GB / max({fmt(p.rebuild_min_rate_mb_s)}, {fmt(p.rebuild_rate_mb_s)} x "
+            f"{fmt(idle)}) MB/s = {fmt(hours)} h of exposure to a further failure (the stated rebuild rate)",
+            rate,
+        )
+    r_r = drive.media_rate_mb_s
+    r_w = drive.seq_write_mb_s or drive.media_rate_mb_s
+    pi = p.rebuild_priority_pct / 100.0
+    share = float(rebuild_share(pi, u_fg))
+    hours = float(
+        rebuild_hours(
+            c,
+            r_r,
+            r_w,
+            sparing=sparing,
+            drives_read=k,
+            pool_drives=n,
+            priority=pi,
+            foreground_utilization=u_fg,
+            min_rate_mb_s=p.rebuild_min_rate_mb_s,
+        )
+    )
+    rate = c * 1000.0 / (hours * 3600.0) if hours > 0 else math.inf
+    floor = f"; at least {fmt(p.rebuild_min_rate_mb_s)} MB/s guaranteed"
+    s_text = f"min({fmt(pi)} priority, 1 - {fmt(u_fg)} busy) = {fmt(share)}"
+    if sparing is Sparing.DEDICATED:
+        formula = "rebuild = C_drive / (min(r_read, r_write) x s),  s = min(priority, 1 - U_group)"
+        text = (
+            f"rebuild = {fmt(c)} GB / (min({fmt(r_r)}, {fmt(r_w)}) MB/s x {s_text}) = {fmt(hours)} h onto a "
+            f"dedicated spare{floor}"
+        )
+    else:
+        formula = "rebuild = (k x C / r_read + C / r_write) / (N - 1) / s,  s = min(priority, 1 - U_group)"
+        text = (
+            f"rebuild = ({k} x {fmt(c)} GB / {fmt(r_r)} + {fmt(c)} GB / {fmt(r_w)} MB/s) / {max(n - 1, 1)} "
+            f"survivors / {s_text} = {fmt(hours)} h into spare space spread over the pool{floor}"
+        )
+    return hours, formula, text, rate
 
 
 class MissWait(NamedTuple):

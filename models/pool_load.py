@@ -215,7 +215,7 @@ def pool_load_result(
         f.parity_utilization,
         f.degraded_utilization,
     )
-    failure = failure_result(pool, work, roles, st, p, f.failure)
+    failure = failure_result(pool, work, roles, st, p, f.failure, drives=n, architecture=plans.architecture)
     wait_ms = f.miss.wait_ms
     be_total = pw.be_read_iops + pw.be_write_iops
     destage = destage_capacity(pw, roles, st)

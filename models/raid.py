@@ -322,20 +322,6 @@ def tolerated_failures(layout: RaidLayout) -> int:
     return layout.parity_drives
 
 
-def rebuild_hours(drive_capacity_gb: float, rebuild_rate_mb_s: float, busy_fraction: float) -> float:
-    """Rebuild duration [h]: ``capacity / (rate * (1 - busy))``; the rebuild gets the idle share.
-
-    ``rebuild_rate_mb_s`` is the rate on an idle array; the foreground load's drive utilization
-    ``busy_fraction`` (0..1) slows it proportionally. At full load the rebuild never ends (raises).
-    """
-    if rebuild_rate_mb_s <= 0:
-        raise InputError("rebuild_rate_mb_s", "must be positive")
-    if not 0.0 <= busy_fraction < 1.0:
-        raise InputError("busy_fraction", "must be in [0, 1): a saturated group cannot rebuild")
-    rate = rebuild_rate_mb_s * (1.0 - busy_fraction)
-    return drive_capacity_gb * 1000.0 / rate / 3600.0
-
-
 # ---------------------------------------------------------------------------------------------
 # drive accesses per front-end I/O (independent of the drive model; :mod:`models.pool` prices them)
 

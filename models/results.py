@@ -52,6 +52,11 @@ class FailureResult(Output):
     unrecoverable_read_pct: Explained = Field(
         description="chance the rebuild meets an unrecoverable read error with no redundancy left [%]"
     )
+    further_failure_pct: Explained | None = Field(
+        default=None,
+        description="chance another drive holding the failed one's stripes or copies fails before the rebuild "
+        "ends [%]",
+    )
 
     @property
     def survives(self) -> bool:
@@ -215,6 +220,10 @@ class WindowResult(Output):
     tiering: TieringResult | None = None
     backend_bus_utilization_pct: Explained | None = Field(
         default=None, description="controllers' back-end buses busy, where the controller states one [%]"
+    )
+    flash_cache_utilization_pct: Explained | None = Field(
+        default=None,
+        description="the flash cache's devices busy with the reads it serves [%]; null without a flash cache",
     )
     write_burst_s: Explained | None = Field(
         default=None,

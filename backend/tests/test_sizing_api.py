@@ -698,6 +698,20 @@ def test_with_curves_must_be_a_boolean(client: TestClient) -> None:
     assert error_locs(response) == [["query", "with_curves"]]
 
 
+def test_a_wal_in_nvram_a_controller_without_nvram_cannot_have_is_422_naming_the_field(
+    client: TestClient,
+) -> None:
+    configuration = explicit_configuration(client)
+    configuration["controller"]["nvram_mb"] = 0
+    configuration["architecture"] = {"write_architecture": "replicated_scale_out", "wal": "nvram"}
+
+    response = evaluate(client, configuration)
+
+    (loc,) = error_locs(response)
+    assert loc[0] == "body" and loc[-1] == "architecture"
+    assert "architecture.wal" in response.json()["detail"][0]["msg"]
+
+
 W = [workload(phases=[phase()])]
 
 

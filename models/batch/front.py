@@ -20,6 +20,7 @@ from models.architecture import (
 from models.batch.arrays import BoolArray, FloatArray
 from models.batch.space import CandidateSpace, family_configuration
 from models.batch.tables import Demand, Segments
+from models.cache import flash_cache_devices, flash_cache_utilization, flash_reads_served
 from models.cache_share import cache_shares_gb
 from models.checks import within
 from models.configuration import Configuration, HeadroomTargets
@@ -42,6 +43,7 @@ class _State:
     loads: list[ControllerLoad]  # [window] front-end controller load (no back-end I/Os)
     controller_limit: float
     port_pct: list[float]
+    flash_pct: list[float]  # [window] flash cache devices busy; nan without a flash cache
     r_port_ms: list[list[float]]  # [window][member] port response (FrontEnd.time_ms); inf when ports saturate
     ok: list[bool]  # per window: ports within their limit
 
@@ -57,6 +59,7 @@ class FrontEnds:
     st_ok: BoolArray
     st_ctrl_limit: FloatArray
     st_port: FloatArray  # [state, window]
+    st_flash: FloatArray  # [state, window] flash cache devices busy; nan without a flash cache
     st_net_nodes: FloatArray  # nan: no cluster-network check
     st_net_mb_s: FloatArray
 
@@ -74,6 +77,7 @@ def _state(
         loads=[],
         controller_limit=cfg.headroom.controller_limit_pct(ctrl.ha_mode),
         port_pct=[],
+        flash_pct=[],
         r_port_ms=[],
         ok=[],
     )
@@ -91,7 +95,12 @@ def _state(
         mb_s = dm.window_mb_s[wi]
         u_port = port_utilization(mb_s, cfg.ports)
         st.port_pct.append(100 * u_port)
-        st.ok.append(within(100 * u_port, cfg.headroom.port_max_pct))
+        flash = _flash_pct(cfg, members, hits[wi])
+        st.flash_pct.append(flash)
+        st.ok.append(
+            within(100 * u_port, cfg.headroom.port_max_pct)
+            and (math.isnan(flash) or within(flash, cfg.headroom.drive_max_pct))
+        )
         front = FrontEnd(
             r_ctrl_ms=0.0,
             port_utilization=u_port,
@@ -102,6 +111,17 @@ def _state(
         )
         st.r_port_ms.append([math.inf if (r := front.time_ms(m.mean_kib)[1]) is None else r for m in members])
     return st
+
+
+def _flash_pct(cfg: Configuration, members: Sequence[Any], hits: list[tuple[float, float]]) -> float:
+    """The flash cache's devices busy [%], as :func:`models.evaluate.evaluate` checks them against
+    the drive headroom (:func:`models.cache.flash_cache_utilization`; nan without one)."""
+    c = cfg.cache
+    devices = flash_cache_devices(c.flash_cache_gb, c.flash_device_gb)
+    if devices == 0:
+        return math.nan
+    served = flash_reads_served([m.phase for m in members], [hf for _, hf in hits])
+    return 100 * flash_cache_utilization(served, devices, c.flash_device_read_iops, c.flash_device_read_mb_s)
 
 
 def _state_configs(space: CandidateSpace, sg: Segments, headroom: HeadroomTargets) -> list[Configuration]:
@@ -217,6 +237,7 @@ def front_ends(
         st_ok=np.asarray([all(st.ok) for st in sts], dtype=bool).reshape(ns),
         st_ctrl_limit=np.asarray([st.controller_limit for st in sts], dtype=np.float64),
         st_port=np.asarray([st.port_pct for st in sts], dtype=np.float64).reshape(ns, nw),
+        st_flash=np.asarray([st.flash_pct for st in sts], dtype=np.float64).reshape(ns, nw),
         st_net_nodes=np.asarray([n for n, _ in net], dtype=np.float64).reshape(ns),
         st_net_mb_s=np.asarray([r for _, r in net], dtype=np.float64).reshape(ns),
     )

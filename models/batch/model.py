@@ -239,11 +239,9 @@ class BatchModel:
                 if still.size <= PRUNE_SHARE * sub.size:
                     sub = sub[still]
                     at = at.subset(still)
-            u, u_par, phases, _, dwpd = self._latencies(wi, at, every=False)
+            u, u_par, phases, _, _ = self._latencies(wi, at, every=False)
             seg = at.seg
             keep = within_array(100 * u, lim) & within_array(100 * u_par, lim)
-            rated = at.gathered("rated_dwpd", self.work.seg_rated_dwpd)
-            keep &= np.isnan(rated) | within_array(dwpd, rated)
             net = self._network_pct(wi, at.rows, seg)
             keep &= np.isnan(net) | within_array(net, self.headroom.port_max_pct)
             for i, read_ms in phases.items():
@@ -339,14 +337,15 @@ class BatchModel:
         ctrl = self.work.seg_ctrl[:, seg]
         fo = self.work.seg_fo[:, seg]
         port = self.front.st_port[state].T
+        flash = self.front.st_flash[state].T
         ctrl_limit = self.front.st_ctrl_limit[state]
         passed = self._capacity_ok(rows, fam_ix, usable_tb)
         passed &= np.all(within_array(drive, hr.drive_max_pct), axis=0)
         passed &= np.all(within_array(parity, hr.drive_max_pct), axis=0)
-        passed &= np.isnan(rated) | np.all(within_array(wear, rated), axis=0)
         passed &= np.all(within_array(ctrl, ctrl_limit), axis=0)
         passed &= np.all(np.isnan(fo) | within_array(fo, hr.failover_max_pct), axis=0)
         passed &= np.all(within_array(port, hr.port_max_pct), axis=0)
+        passed &= np.all(np.isnan(flash) | within_array(flash, hr.drive_max_pct), axis=0)
         passed &= self.work.seg_bus_ok[seg]
         passed &= np.all(np.isnan(network) | within_array(network, hr.port_max_pct), axis=0)
         for t, (_, _, target, _) in enumerate(targets):
@@ -380,6 +379,7 @@ class BatchModel:
             dwpd=wear,
             rated_dwpd=rated,
             network_pct=network,
+            flash_pct=flash,
         )
 
     # -- the fewest drives (models.batch.search)

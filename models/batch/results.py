@@ -71,8 +71,9 @@ class RowDetail:
     passed: BoolArray
     dedicated_parity: BoolArray  # rows whose layout has parity drives (RAID-DP/TEC)
     dwpd: FloatArray  # [window, row] drive writes per day the window needs (flash endurance)
-    rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (no check)
+    rated_dwpd: FloatArray  # per row: the drive's rated DWPD; nan where it has none (wear: no check)
     network_pct: FloatArray  # [window, row] cluster-network links busy; nan where not scale-out
+    flash_pct: FloatArray  # [window, row] flash cache devices busy; nan without a flash cache
 
     def load_ratio(self, latency: bool = True, front_end: bool = True) -> FloatArray:
         """The busiest check of each row as a share of its limit (1 = at the limit; inf if saturated);
@@ -89,15 +90,13 @@ class RowDetail:
         for wi in range(len(self.windows)):
             worst = np.maximum(worst, ratio(self.drive_pct[wi], self.drive_limit_pct))
             worst = np.maximum(worst, ratio(self.parity_pct[wi], self.drive_limit_pct))
-            worst = np.maximum(
-                worst, np.where(np.isnan(self.rated_dwpd), 0.0, ratio(self.dwpd[wi], self.rated_dwpd))
-            )
             if not front_end:
                 continue
             worst = np.maximum(worst, ratio(self.controller_pct[wi], self.controller_limit_pct))
             worst = np.maximum(worst, ratio(self.failover_pct[wi], self.failover_limit_pct))
             worst = np.maximum(worst, ratio(self.port_pct[wi], self.port_limit_pct))
             worst = np.maximum(worst, ratio(self.network_pct[wi], self.port_limit_pct))
+            worst = np.maximum(worst, ratio(self.flash_pct[wi], self.drive_limit_pct))
         if latency:
             for t, (_, _, target) in enumerate(self.targets):
                 worst = np.maximum(worst, ratio(self.phase_latency_ms[t], target))
@@ -120,16 +119,6 @@ class RowDetail:
                         "%",
                     )
                 )
-            if not math.isnan(self.rated_dwpd[j]):
-                out.append(
-                    RowCheck(
-                        f"endurance:{POOL}",
-                        window,
-                        float(self.dwpd[wi, j]),
-                        float(self.rated_dwpd[j]),
-                        "DWPD",
-                    )
-                )
             out.append(
                 RowCheck(
                     "controllers",
@@ -150,6 +139,10 @@ class RowDetail:
                     )
                 )
             out.append(RowCheck("ports", window, float(self.port_pct[wi, j]), self.port_limit_pct, "%"))
+            if not math.isnan(self.flash_pct[wi, j]):
+                out.append(
+                    RowCheck("flash cache", window, float(self.flash_pct[wi, j]), self.drive_limit_pct, "%")
+                )
             if not math.isnan(self.network_pct[wi, j]):
                 out.append(
                     RowCheck(

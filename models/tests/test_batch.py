@@ -138,6 +138,12 @@ def _assert_windows_agree(result, detail, j: int, where: str) -> None:
             assert math.isnan(detail.failover_pct[wi, j])
         else:
             assert relative(window.failover_utilization_pct.value or 0, detail.failover_pct[wi, j]) < 1e-12
+        if window.flash_cache_utilization_pct is None:
+            assert math.isnan(detail.flash_pct[wi, j])
+        else:
+            assert relative(window.flash_cache_utilization_pct.value or 0, detail.flash_pct[wi, j]) < REL, (
+                where
+            )
         latency = math.inf if window.read_latency_ms is None else window.read_latency_ms
         assert relative(latency, detail.read_latency_ms[wi, j]) < REL, where
 

@@ -48,7 +48,6 @@ def test_a_parity_drive_load_reads_as_a_load_in_percent_not_a_latency() -> None:
 @pytest.mark.parametrize(
     ("name", "value", "limit", "words"),
     [
-        ("endurance:pool", 1.25, 1.0, "flash wear 1.25 DWPD (limit 1 DWPD)"),
         ("cluster network", 82.5, 70.0, "cluster network links 82.5% busy (limit 70%)"),
         ("back-end bus", 90.0, 70.0, "back-end bus to the drives 90% busy (limit 70%)"),
         ("ports", 55.0, 70.0, "front-end ports 55% busy (limit 70%)"),
@@ -69,7 +68,7 @@ def test_every_check_evaluate_names_has_a_row_and_a_unit() -> None:
         ("drives:p", "%"),
         ("drives:p:degraded group", "%"),
         ("parity drives:p", "%"),
-        ("endurance:p", "DWPD"),
+        ("flash cache", "%"),
         ("controllers", "%"),
         ("controllers (one failed)", "%"),
         ("controllers after failover", "%"),
@@ -81,11 +80,11 @@ def test_every_check_evaluate_names_has_a_row_and_a_unit() -> None:
         kind, _ = kind_of(name)
         assert kind is not None and kind.unit == unit, name
     assert len(CHECKS) == 12
+    # flash wear is a lifetime budget (years to wear-out), never a check
+    assert kind_of("endurance:p")[0] is None
 
 
 def test_names_read_as_words() -> None:
-    assert check_words("endurance:ssd") == "the flash wear"
-    assert check_words("endurance:ssd", pools=2) == "the flash wear of ssd"
     assert (
         check_words("drives:fast:degraded group", pools=2) == "the drives of fast (one RAID group degraded)"
     )

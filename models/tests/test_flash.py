@@ -168,23 +168,47 @@ def test_raid10_random_writes_wear_each_drive_by_hand():
     assert end is not None
     assert end.drive_writes_per_day.value == pytest.approx(0.176947, rel=1e-5)
     assert end.years_to_wear_out.value == pytest.approx(28.257, rel=1e-4)
-    chk = next(c for c in result.windows[0].checks if c.name == "endurance:aggr0")
-    assert chk.passed and chk.limit == 1
+    # 28 years: well past the 5-year warranty, no wear warning
+    assert not any("flash wear" in w for w in result.warnings)
 
 
-def test_writing_past_the_rated_endurance_fails_the_window():
-    # 20,000 x 2 x 4 KiB / 4 drives = 40,000 KiB/s per drive = 3.54 DWPD > 1 rated
+def test_writing_past_the_rated_endurance_warns_in_years_and_fails_nothing():
+    # 20,000 x 2 x 4 KiB / 4 drives = 40,000 KiB/s per drive = 3.5389 DWPD against 1 rated:
+    # 5 years x 1 / 3.5389 = 1.413 years to wear-out, under the 5-year warranty
     result = evaluate(writes_only(20000), raid10_config(nvme()))
-    chk = next(c for c in result.windows[0].checks if c.name == "endurance:aggr0")
-    assert not chk.passed
-    assert chk.value == pytest.approx(3.5389, rel=1e-4)
-    assert not result.passed
+    end = result.windows[0].pools[0].endurance
+    assert end is not None
+    assert end.drive_writes_per_day.value == pytest.approx(3.5389, rel=1e-4)
+    assert end.years_to_wear_out.value == pytest.approx(5 / 3.5389, rel=1e-4)
+    # wear is a lifetime budget: no check, no bottleneck, a warning in years
+    assert not any(c.name.startswith("endurance") for w in result.windows for c in w.checks)
+    assert "endurance" not in result.bottleneck and "wear" not in result.bottleneck
+    (warning,) = [w for w in result.warnings if "flash wear" in w]
+    assert "1.41 years" in warning and "5-year warranty" in warning
 
 
-def test_a_drive_without_an_endurance_rating_has_no_endurance_check():
+def test_a_planning_horizon_past_the_warranty_sets_the_wear_budget():
+    # 1,000 writes/s: 28.26 years; a 30-year horizon is longer: the warning names the horizon
+    wl = [w.model_copy(update={"horizon_years": 30.0}) for w in writes_only(1000)]
+    result = evaluate(wl, raid10_config(nvme()))
+    (warning,) = [w for w in result.warnings if "flash wear" in w]
+    assert "28.3 years" in warning and "30-year planning horizon" in warning
+
+
+def test_a_drive_without_an_endurance_rating_has_no_endurance_figure():
     result = evaluate(writes_only(1000), raid10_config(nvme(endurance_dwpd=None)))
     assert result.windows[0].pools[0].endurance is None
-    assert not any(c.name.startswith("endurance") for c in result.windows[0].checks)
+    assert not any("flash wear" in w for w in result.warnings)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.floats(0.05, 20), st.sampled_from(["raid5", "raid6", "raid10"]))
+def test_wear_never_fails_a_window_or_names_the_bottleneck(scale: float, scheme: str):
+    width = 4 if scheme == "raid10" else 6
+    cfg = make_config(nvme(endurance_dwpd=0.1), scheme, width, 12)
+    res = evaluate(writes_only(4000, size_kib=16, random_pct=70), cfg, load_scale=scale)
+    assert all(not c.name.startswith("endurance") for w in res.windows for c in w.checks)
+    assert all("endurance" not in w.bottleneck for w in res.windows)
 
 
 @settings(max_examples=30, deadline=None)

@@ -133,8 +133,10 @@ def test_rebuild_time_and_unrecoverable_read_risk_of_raid5_on_large_nl_sas(hdd15
     failure = res.windows[0].pools[0].failure
     assert failure is not None
     assert failure.unrecoverable_read_pct.value == pytest.approx(100 * -math.expm1(-0.224))
-    # rebuild at 60 MB/s x idle share of the degraded group, at least 10 MB/s: 4,000,000 MB / rate
-    rate = max(10.0, 60.0 * (1 - failure.rebuild_group_utilization_pct / 100))
+    # rebuilt onto a dedicated spare at the 100 MB/s sequential rate x the rebuild's share
+    # min(30% priority, 1 - U_failed), at least 10 MB/s: 4,000,000 MB / rate
+    share = min(0.3, 1 - failure.failed_group_utilization_pct / 100)
+    rate = max(10.0, 100.0 * share)
     assert failure.rebuild_hours.value == pytest.approx(4000 * 1000 / rate / 3600)
     assert any("unrecoverable" in w for w in res.warnings)
     # RAID6 keeps redundancy during a one-drive rebuild

@@ -3,7 +3,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from models.base import InputError
 from models.raid import (
     RaidLayout,
     capacity_efficiency,
@@ -13,7 +12,6 @@ from models.raid import (
     raidz_record,
     random_read_cost,
     read_plan,
-    rebuild_hours,
     small_write_cost,
     stream_read_plan,
     stream_run_kib,
@@ -152,14 +150,6 @@ def test_degraded_group_rebuilds_reads_from_the_survivors():
     # width 8 RAID6 (6 data): (1 - 1/8) + (1/8) * 6 = 0.875 + 0.75 = 1.625 reads per read
     assert degraded_read_cost(layout("raid6", 8)) == pytest.approx(1.625)
     assert degraded_read_cost(layout("raid10", 8)) == 1.0
-
-
-def test_rebuild_slows_with_load():
-    # 600 GB at 60 MB/s idle: 600,000 / 60 / 3600 = 2.78 h; at 50% busy twice that
-    assert rebuild_hours(600, 60, 0.0) == pytest.approx(2.7778, rel=1e-4)
-    assert rebuild_hours(600, 60, 0.5) == pytest.approx(2 * 2.7778, rel=1e-4)
-    with pytest.raises(InputError):
-        rebuild_hours(600, 60, 1.0)
 
 
 def test_a_raid6_group_under_four_drives_is_rejected():

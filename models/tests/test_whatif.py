@@ -425,12 +425,17 @@ def test_all_degraded_modes_side_by_side_with_rebuild_exposure(hdd15k):
 
 
 def test_raid5_rebuild_reports_the_unreadable_sector_risk(hdd15k):
-    res = degraded_modes([oltp()], make_config(hdd15k, "raid5", 8, 48))
+    cfg = make_config(hdd15k, "raid5", 8, 48)
+    res = degraded_modes([oltp()], cfg, ure_per_bit=1e-15)
     exp = next(m for m in res.modes if m.mode is DegradedMode.REBUILDING).rebuild[0]
-    # 7 survivors x 300 GB x 8e9 bits x 1e-15 = 0.0168 expected errors
+    # 7 survivors x 300 GB x 8e9 bits x 1e-15 stated = 0.0168 expected errors
     assert exp.failures_tolerated_during_rebuild == 0
     assert exp.unreadable_sector_pct.value == pytest.approx(100 * (1 - math.exp(-7 * 300 * 8e9 * 1e-15)))
     assert "loses data" in exp.text
+    # unstated: the drive's own rating, one per 10^16 bits for a 15K drive, as the per-window verdict
+    modes = degraded_modes([oltp()], cfg).modes
+    plain = next(m for m in modes if m.mode is DegradedMode.REBUILDING).rebuild[0]
+    assert plain.unreadable_sector_pct.value == pytest.approx(100 * (1 - math.exp(-7 * 300 * 8e9 * 1e-16)))
 
 
 def test_a_single_controller_cannot_lose_one(hdd15k):

@@ -3,8 +3,6 @@ failure) and controller / node down."""
 
 from __future__ import annotations
 
-import math
-
 from pydantic import Field
 
 from models.base import InputError, Output
@@ -14,20 +12,16 @@ from models.evaluate import (
     DegradedMode,
     EvaluationResult,
     evaluate,
-    pool_drive_counts,
 )
-from models.explain import Explained, explained, fmt
+from models.explain import Explained, fmt
 from models.parameters import EngineParameters
-from models.raid import RaidScheme, tolerated_failures
+from models.raid import tolerated_failures
 from models.whatif.core import (
     Outcome,
     as_inf,
     outcome,
 )
 from models.workload import Workload
-
-HOURS_PER_YEAR = 8766.0
-"""Mean hours in a year (365.25 days)."""
 
 
 class RebuildExposure(Output):
@@ -58,77 +52,39 @@ class DegradedComparison(Output):
     text: str
 
 
-def rebuild_exposure(
-    result: EvaluationResult,
-    configuration: Configuration,
-    *,
-    afr_pct: float = 2.0,
-    ure_per_bit: float = 1e-15,
-) -> list[RebuildExposure]:
-    """Exposure of each rebuilding pool, from a ``rebuilding`` evaluation (the slowest window's rebuild).
-
-    ``k`` drives share the failed drive's data (the rest of its group; a mirror's partner; for
-    replication every other drive), each failing at ``AFR`` per year::
-
-        P(further failure) = 1 - exp(-k x AFR x hours / 8,766)
-        P(unreadable sector) = 1 - exp(-k x C x 8e9 bits x URE)   (only when no redundancy is left)
-    """
-    if not 0 < afr_pct <= 100:
-        raise InputError("afr_pct", "must be in (0, 100]")
-    if not 0 < ure_per_bit < 1e-6:
-        raise InputError("ure_per_bit", "must be in (0, 1e-6)")
-    counts = pool_drive_counts(configuration)
+def rebuild_exposure(result: EvaluationResult, configuration: Configuration) -> list[RebuildExposure]:
+    """Exposure of each rebuilding pool, from a ``rebuilding`` evaluation: the engine's failure
+    result (:func:`models.pool.failure_result`, :mod:`models.rebuild`) at the window whose rebuild
+    is slowest: its rebuild time, the chance a further failure among the drives holding the failed
+    one's stripes or copies meets it, and (with no redundancy left) an unreadable sector."""
     out = []
     for pool in configuration.pools:
-        loads = [p for w in result.windows for p in w.pools if p.pool == pool.name and p.rebuild_hours]
-        if not loads:
+        failures = [
+            p.failure
+            for w in result.windows
+            for p in w.pools
+            if p.pool == pool.name and p.failure is not None
+        ]
+        if not failures:
             continue
-        worst = max(loads, key=lambda p: as_inf(p.rebuild_hours.value if p.rebuild_hours else None))
-        assert worst.rebuild_hours is not None
+        worst = max(failures, key=lambda f: as_inf(f.rebuild_hours.value))
+        fail = worst.further_failure_pct
+        assert fail is not None
         hours = worst.rebuild_hours.value
-        layout = pool.raid
-        s = layout.scheme
-        if s is RaidScheme.REPLICA:
-            k = counts[pool.name] - 1
-        elif s in (RaidScheme.RAID1, RaidScheme.RAID10):
-            k = 1
-        else:
-            k = layout.group_width - 1
-        left = max(0, tolerated_failures(layout) - 1)
-        afr = afr_pct / 100.0
-        p_fail = None if hours is None else 1.0 - math.exp(-k * afr * hours / HOURS_PER_YEAR)
-        fail = explained(
-            None if p_fail is None else 100.0 * p_fail,
-            "%",
-            "P = 1 - exp(-k x AFR x hours / 8766)",
-            f"P = 1 - exp(-{k} x {fmt(afr_pct)}% x {fmt(hours)} h / 8,766 h) = "
-            f"{fmt(None if p_fail is None else 100 * p_fail)}%",
-            drives_at_risk=k,
-            afr_pct=afr_pct,
-            hours=hours,
-        )
-        ure: Explained | None = None
-        if left == 0:
-            bits = k * pool.drive.capacity_gb * 8e9
-            p_ure = 1.0 - math.exp(-bits * ure_per_bit)
-            ure = explained(
-                100.0 * p_ure,
-                "%",
-                "P = 1 - exp(-k x C x 8e9 x URE)",
-                f"P = 1 - exp(-{k} x {fmt(pool.drive.capacity_gb)} GB x 8e9 bits x {ure_per_bit:g}) = {fmt(100 * p_ure)}%",
-                drives_read=k,
-                ure_per_bit=ure_per_bit,
-            )
+        left = max(0, tolerated_failures(pool.raid) - 1)
+        ure = worst.unrecoverable_read_pct if left == 0 else None
+        k = fail.inputs.get("drives_at_risk") if fail.inputs else None
         consequence = "loses data" if left == 0 else f"leaves {left} more failure(s) tolerated"
+        among = f" among {fmt(k)} drive(s)" if isinstance(k, (int, float)) else ""
         who = "The rebuild" if len(configuration.pools) == 1 else f"The rebuild of pool {pool.name}"
         if hours is None:  # the group is saturated: no rate is left for the rebuild
             text = (
-                f"{who} cannot finish at this load (its RAID group is saturated): a further failure among {k} "
-                f"drive(s) {consequence}"
+                f"{who} cannot finish at this load (its RAID group is saturated): a further failure{among} "
+                f"{consequence}"
             )
         else:
             text = (
-                f"{who} takes {fmt(hours)} h; a further failure among {k} drive(s) in that time "
+                f"{who} takes {fmt(hours)} h; a further failure{among} in that time "
                 f"({fmt(fail.value)}%) {consequence}"
             )
         text += (
@@ -145,6 +101,32 @@ def rebuild_exposure(
             )
         )
     return out
+
+
+def _with_risks(
+    configuration: Configuration,
+    params: EngineParameters | None,
+    afr_pct: float | None,
+    ure_per_bit: float | None,
+) -> tuple[Configuration, EngineParameters | None]:
+    """The configuration and parameters with a stated drive failure rate and unreadable-sector
+    rate (None: the parameters' rate and each drive's own rating)."""
+    if afr_pct is not None:
+        if not 0 < afr_pct <= 100:
+            raise InputError("afr_pct", "must be in (0, 100]")
+        params = (params or EngineParameters()).model_copy(update={"annual_failure_rate_pct": afr_pct})
+    if ure_per_bit is not None:
+        if not 0 < ure_per_bit < 1e-6:
+            raise InputError("ure_per_bit", "must be in (0, 1e-6)")
+        bits = 1.0 / ure_per_bit
+        pools = [
+            pl.model_copy(
+                update={"drive": pl.drive.model_copy(update={"unrecoverable_read_error_bits": bits})}
+            )
+            for pl in configuration.pools
+        ]
+        configuration = configuration.model_copy(update={"pools": pools})
+    return configuration, params
 
 
 MODE_WORDS: dict[DegradedMode, str] = {
@@ -173,14 +155,16 @@ def degraded_modes(
     configuration: Configuration,
     *,
     params: EngineParameters | None = None,
-    afr_pct: float = 2.0,
-    ure_per_bit: float = 1e-15,
+    afr_pct: float | None = None,
+    ure_per_bit: float | None = None,
 ) -> DegradedComparison:
     """The configuration in every :class:`DegradedMode`, side by side, with rebuild exposure.
 
     A mode the configuration cannot be in (a controller failure with a single controller) is
-    marked unavailable with the reason.
+    marked unavailable with the reason. ``afr_pct`` and ``ure_per_bit``: a drive failure rate and an
+    unreadable-sector rate stated for this comparison (None: the parameters' and each drive's).
     """
+    configuration, params = _with_risks(configuration, params, afr_pct, ure_per_bit)
     modes: list[ModeResult] = []
     for mode in DegradedMode:
         try:
@@ -192,11 +176,7 @@ def degraded_modes(
                 ModeResult(mode=mode, available=False, note=exc.reason, outcome=None, result=None, rebuild=[])
             )
             continue
-        rebuild = (
-            rebuild_exposure(res, configuration, afr_pct=afr_pct, ure_per_bit=ure_per_bit)
-            if mode is DegradedMode.REBUILDING
-            else []
-        )
+        rebuild = rebuild_exposure(res, configuration) if mode is DegradedMode.REBUILDING else []
         modes.append(
             ModeResult(
                 mode=mode, available=True, note=None, outcome=outcome(res), result=res, rebuild=rebuild

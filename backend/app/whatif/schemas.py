@@ -98,8 +98,11 @@ class DegradedRequest(Request):
     configuration: ConfigurationInput
     calibration_margin: CalibrationMargin = Field(default=CalibrationMargin.PESSIMISTIC, description=_MARGIN)
     afr_pct: float = Field(default=2.0, gt=0.0, le=100.0, description="annual failure rate of a drive [%]")
-    ure_per_bit: float = Field(
-        default=1e-15, gt=0.0, lt=1e-6, description="unrecoverable read errors per bit read"
+    ure_per_bit: float | None = Field(
+        default=None,
+        gt=0.0,
+        lt=1e-6,
+        description="unrecoverable read errors per bit read; None = each drive's datasheet or class rating",
     )
 
 

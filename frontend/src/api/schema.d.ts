@@ -1105,6 +1105,8 @@ export interface components {
              * @description stripe units (segment sizes) the array offers [KiB]; None = any power of two
              */
             stripe_units_kib?: number[] | null;
+            /** @description where writes are logged before the acknowledgement; None = the architecture's (replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM) */
+            wal?: components["schemas"]["WalPlacement"] | null;
             /** @default in_place_raid */
             write_architecture: components["schemas"]["WriteArchitecture"];
         };
@@ -1810,6 +1812,24 @@ export interface components {
              * @default 0
              */
             flash_cache_gb: number;
+            /**
+             * Flash Device Gb
+             * @description one flash cache device (module or SSD) [GB]; the cache is ceil(size / this) devices (conservative default: the largest NetApp Flash Cache module, so the fewest devices)
+             * @default 1024
+             */
+            flash_device_gb: number;
+            /**
+             * Flash Device Read Iops
+             * @description 4 KiB random reads one flash cache device serves per second (estimate: a SAS SSD of the flash-cache generation; state the module's rating when known)
+             * @default 50000
+             */
+            flash_device_read_iops: number;
+            /**
+             * Flash Device Read Mb S
+             * @description read bandwidth of one flash cache device [MB/s] (estimate, as above)
+             * @default 500
+             */
+            flash_device_read_mb_s: number;
             /**
              * Flash Hit Ms
              * @description read served from the flash cache [ms]
@@ -3479,10 +3499,9 @@ export interface components {
             configuration: components["schemas"]["Configuration"] | components["schemas"]["CatalogReference"];
             /**
              * Ure Per Bit
-             * @description unrecoverable read errors per bit read
-             * @default 1e-15
+             * @description unrecoverable read errors per bit read; None = each drive's datasheet or class rating
              */
-            ure_per_bit: number;
+            ure_per_bit?: number | null;
             /**
              * Workloads
              * @description at most 128 phases in all
@@ -3789,6 +3808,8 @@ export interface components {
             planned_fill_pct?: number | null;
             raid: components["schemas"]["RaidLayout"];
             spares?: components["schemas"]["SparePolicy"];
+            /** @description where a failed drive is rebuilt to: a dedicated hot spare, or spare space distributed over every drive (E-Series DDP, dRAID, PowerStore DRE, Ceph, vSAN); None = the architecture's (distributed for scale-out and log-structured arrays, otherwise dedicated: conservative) */
+            sparing?: components["schemas"]["Sparing"] | null;
         };
         /** DriveRecord */
         DriveRecord: {
@@ -3960,6 +3981,12 @@ export interface components {
          * @description Engine-wide model parameters (every one a documented argument, no hidden constants).
          */
         EngineParameters: {
+            /**
+             * Annual Failure Rate Pct
+             * @description annualized failure rate of one drive [%], for the chance of a further failure while rebuilding (conservative: above the 1.4-1.7% of Backblaze's fleet, [backblaze-drive-stats])
+             * @default 2
+             */
+            annual_failure_rate_pct: number;
             /** @description command-queuing gain per drive class (models.drives.queued_positioning_ms) */
             command_queuing?: components["schemas"]["CommandQueuingByClass"];
             /**
@@ -3999,11 +4026,16 @@ export interface components {
              */
             rebuild_min_rate_mb_s: number;
             /**
-             * Rebuild Rate Mb S
-             * @description rebuild rate on an idle group [MB/s]
-             * @default 60
+             * Rebuild Priority Pct
+             * @description largest share of each drive's time the array lets a rebuild take [%] (conservative: a low-to-medium rebuild priority; the rebuild gets at most the idle share left by the load)
+             * @default 30
              */
-            rebuild_rate_mb_s: number;
+            rebuild_priority_pct: number;
+            /**
+             * Rebuild Rate Mb S
+             * @description the array's stated rebuild rate on an idle group [MB/s of rebuilt data]; None = from the drives' sequential rates, the sparing style and the rebuild priority (models.rebuild)
+             */
+            rebuild_rate_mb_s?: number | null;
             /**
              * Stripe Run Kib
              * @description full-stripe write data per drive per positioning [KiB]
@@ -4429,6 +4461,8 @@ export interface components {
              * @description the degraded group's drives busy [%]
              */
             failed_group_utilization_pct: number;
+            /** @description chance another drive holding the failed one's stripes or copies fails before the rebuild ends [%] */
+            further_failure_pct?: components["schemas"]["Explained"] | null;
             /**
              * Rebuild Group Utilization Pct
              * @description the same while rebuilding at the minimum rate [%]
@@ -8929,6 +8963,12 @@ export interface components {
             per_drives: number | null;
         };
         /**
+         * Sparing
+         * @description Where a failed drive's data is rebuilt to.
+         * @enum {string}
+         */
+        Sparing: "dedicated" | "distributed";
+        /**
          * SystemClass
          * @description Classes of system the validation tables summarize (:func:`classify`).
          * @enum {string}
@@ -9744,6 +9784,12 @@ export interface components {
              */
             span_gb: number;
         };
+        /**
+         * WalPlacement
+         * @description Where a write is logged before it is acknowledged (the journal, WAL or intent log).
+         * @enum {string}
+         */
+        WalPlacement: "nvram" | "flash" | "data_drive";
         /** WindowBand */
         WindowBand: {
             headroom_used_pct: components["schemas"]["Band"];
@@ -10044,6 +10090,8 @@ export interface components {
              * @description whether every pool keeps up with a drive failed and while it rebuilds
              */
             failure_verdict?: string | null;
+            /** @description the flash cache's devices busy with the reads it serves [%]; null without a flash cache */
+            flash_cache_utilization_pct?: components["schemas"]["Explained"] | null;
             /** Frontend Iops */
             frontend_iops: number;
             /** Frontend Mb S */

@@ -1,4 +1,4 @@
-import { memo, Suspense } from 'react';
+import { memo, Suspense, useDeferredValue } from 'react';
 
 import { Loading } from '@/components';
 import { isFullConfiguration, type ConfigurationInput, type EvaluationResult, type Packaging, type SizingResult, type Workload } from '@/lib/api-types';
@@ -37,6 +37,9 @@ type ResultsViewProps = {
  * drawn again only when its own props change (typing in the page's form leaves it alone). */
 export const ResultsView = memo(function ResultsView({ result, sizing, workloads, configuration, packaging, curves = true, curvesNote }: ResultsViewProps) {
   const pk = isFullConfiguration(configuration) ? configuration.packaging : packaging;
+  // the figures are painted first; the charts (the costliest part) in the render React starts right
+  // after, not behind a suspended fallback (which React reveals at most every 300 ms)
+  const chartsNow = useDeferredValue(true, false);
   return (
     <div className="results">
       <Verdicts result={result} sizing={sizing} workloads={workloads} configuration={configuration} />
@@ -51,7 +54,8 @@ export const ResultsView = memo(function ResultsView({ result, sizing, workloads
           <PhaseTable key={w.window} window={w} />
         ))}
       </section>
-      {curves ? (
+      {curves && !chartsNow ? <Loading label="Drawing charts…" /> : null}
+      {curves && chartsNow ? (
         <Suspense fallback={<Loading label="Loading charts…" />}>
           <ResultCharts workloads={workloads} configuration={configuration} result={result} sizing={sizing} note={curvesNote} />
         </Suspense>

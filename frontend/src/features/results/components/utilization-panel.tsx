@@ -11,7 +11,7 @@ type UtilizationPanelProps = {
 
 type Row = { key: string; label: string; figure: Explained; limit: number };
 
-/** The utilization bars of one window: controllers (and after a failover), ports, each drive pool. */
+/** The utilization bars of one window: controllers (and after a failover), ports, the flash cache devices, each drive pool. */
 export function windowRows(w: WindowResult): Row[] {
   const limit = (name: string, fallback: number) => w.checks.find((c) => c.name === name)?.limit ?? fallback;
   const ctrlCheck = w.checks.find((c) => c.name.startsWith('controllers') && c.name !== 'controllers after failover');
@@ -29,6 +29,9 @@ export function windowRows(w: WindowResult): Row[] {
   rows.push({ key: 'ports', label: 'Front-end ports', figure: w.port_utilization_pct, limit: limit('ports', 70) });
   if (w.backend_bus_utilization_pct) {
     rows.push({ key: 'bus', label: 'Back-end bus', figure: w.backend_bus_utilization_pct, limit: limit('back-end bus', 70) });
+  }
+  if (w.flash_cache_utilization_pct) {
+    rows.push({ key: 'flash cache', label: 'Flash cache devices', figure: w.flash_cache_utilization_pct, limit: limit('flash cache', 70) });
   }
   if (w.cluster_network_utilization_pct) {
     rows.push({ key: 'network', label: 'Cluster network', figure: w.cluster_network_utilization_pct, limit: limit('cluster network', 70) });
