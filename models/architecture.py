@@ -73,6 +73,15 @@ def written_pool(pool: DrivePool, architecture: Architecture | None) -> DrivePoo
     return pool if layout is pool.raid else pool.model_copy(update={"raid": layout})
 
 
+def stream_prefetch_kib(architecture: Architecture | None, default_kib: float) -> float:
+    """KiB the array reads ahead of one sequential stream: the architecture's ``prefetch_kib``
+    (the catalog record's, sourced per family), else ``default_kib`` (the engine's conservative
+    ``readahead_kib``)."""
+    if architecture is None or architecture.prefetch_kib is None:
+        return default_kib
+    return architecture.prefetch_kib
+
+
 def sparing_of(pool: DrivePool, architecture: Architecture | None) -> Sparing:
     """Where ``pool`` rebuilds a failed drive: the pool's stated :class:`~models.rebuild.Sparing`,
     else distributed for replicated scale-out and log-structured arrays, else a dedicated spare."""

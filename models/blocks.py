@@ -17,8 +17,14 @@ independent blocks behind a parallel file system)::
 
 :func:`block_from_array` derives a block from catalog records, the arithmetic shown::
 
-    read  = min(drives x media rate x data share, controllers x max MB/s, ports)
-    write = min(drives x write rate / stripe write cost, controllers x max MB/s, ports)
+    read  = min(drive streams, controllers x max MB/s, ports)
+    write = min(drive streams, controllers x max MB/s, ports)
+
+where the drive streams are what the block's drives carry of the stated streams, priced as
+evaluate prices a sequential phase (:func:`models.pool.stream_capacity`: the media rate less one
+positioning per readahead request on each drive, none for a single stream; streams unstated are
+interleaved without queuing credit). At most drives x media rate x data share (reads) and
+drives x write rate / stripe write cost (writes).
 
 Published check (``eseries_building_block``, vendor engineer's blog 2012, a 1 TB/s Lustre
 system, [vendor-blog-eseries-2012]): E5400, 60 drives in 4U incl. controllers, ~4 GB/s sustained per 4U; ~40 GB/s per
@@ -39,11 +45,14 @@ from models.buildable import hosts_needed
 from models.capacity import pool_capacity, raid_groups, spare_count
 from models.catalog import ArrayModel
 from models.configuration import DrivePool
-from models.drives import DriveSpec
+from models.drives import DriveSpec, drive_times, positioning_units
 from models.explain import Explained, explained, fmt
 from models.naming import plural
+from models.parameters import EngineParameters
+from models.pool_plans import PoolPlans
 from models.ports import PortGroup
 from models.raid import COPY_SCHEMES, RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
+from models.stream_capacity import stream_capacity
 
 DEFAULT_SCALING_EFFICIENCY = 0.95
 """Share of N x one block that N blocks deliver (assumed; 1.0 for fully independent blocks)."""
@@ -113,6 +122,25 @@ class BlockTarget(Frozen):
                 "give at least one target: read or write bandwidth, IOPS, usable or raw capacity"
             )
         return self
+
+
+class BlockStreams(Frozen):
+    """The streams a block serves, priced as evaluate prices sequential phases
+    (:func:`models.pool.stream_capacity`): I/O size, stream count, host readahead."""
+
+    io_size_kib: float = Field(
+        default=1024.0, gt=0.0, le=16384.0, description="size of each stream's I/Os [KiB]"
+    )
+    sequential_streams: int | None = Field(
+        default=None,
+        ge=1,
+        le=100000,
+        description="concurrent streams per block; 1 = one stream read without seeking; None = unknown: "
+        "interleaved, one positioning per request on each drive, no queuing credit",
+    )
+    readahead_kib: float | None = Field(
+        default=None, ge=4.0, le=65536.0, description="KiB each stream keeps requested ahead at the host"
+    )
 
 
 class BlockNeed(Output):
@@ -317,6 +345,26 @@ def size_blocks(
     )
 
 
+KIB_PER_MB = 1024.0 / 1e6
+"""MB/s of one KiB/s."""
+
+
+def _streams_words(st: BlockStreams, segment_kib: float, queue: float) -> str:
+    """How the block's streams were priced, in words."""
+    request = f"{fmt(st.io_size_kib)} KiB reads in requests of {fmt(segment_kib)} KiB"
+    if st.sequential_streams == 1:
+        return f"1 stream of {request}, read without seeking"
+    if st.sequential_streams is None:
+        return (
+            f"streams not stated: assumed interleaved, {request}, one positioning per request on each "
+            "drive, no queuing credit"
+        )
+    return (
+        f"{st.sequential_streams:,} interleaved streams of {request}, one positioning per request on "
+        f"each drive, {fmt(queue)} commands queued per drive"
+    )
+
+
 def _read_share(layout: RaidLayout) -> float:
     """Share of a drive's streaming rate that is user data on reads: ``d / w``; mirrors read any copy (1)."""
     if layout.scheme in COPY_SCHEMES:
@@ -334,26 +382,33 @@ def block_usable_fraction(array: ArrayModel, drive: DriveSpec, layout: RaidLayou
 
         usable fraction = usable TB (N data-and-parity drives) / (drives x C_marketed)
     """
+    n, held = grouped_drives(array, layout, drives)
+    pool = DrivePool(drive=drive, drive_count=n, raid=layout, spares=array.spares)
+    usable = (pool_capacity(pool, n, array.capacity).usable_tb.value or 0.0) * held
+    raw = drives * drive.capacity_gb / 1000.0
+    return min(1.0, usable / raw) if raw > 0 else 0.0
+
+
+def grouped_drives(array: ArrayModel, layout: RaidLayout, drives: int) -> tuple[int, float]:
+    """(drives in whole RAID groups, the share of them the block holds) of ``drives`` installed.
+
+    The array's spare policy takes its spares out (none in nodes of a fixed drive count); the rest
+    form whole groups (a last smaller group where the scheme allows it, else whole groups only,
+    share 1). Where stripes and copies span the nodes (:mod:`models.buildable`) every drive holds
+    pieces: whole stripes over as many drives, of which the block holds ``n / whole``.
+    """
     so = array.scale_out
     fixed_nodes = so is not None and so.fixed_drives_per_node  # no hot spares, as build_configuration
     spares = 0 if fixed_nodes else spare_count(drives, array.spares)
     n = max(1, drives - spares)
-    across = so is not None and hosts_needed(layout) is not None
-    if across:
-        # stripes and copies span the nodes (models.buildable), not one node's drives: every drive
-        # holds pieces, so the fraction is that of whole stripes over as many drives
+    if so is not None and hosts_needed(layout) is not None:
         whole = math.ceil(n / layout.group_width) * layout.group_width
-        pool = DrivePool(drive=drive, drive_count=whole, raid=layout, spares=array.spares)
-        usable = (pool_capacity(pool, whole, array.capacity).usable_tb.value or 0.0) * n / whole
-    else:
-        try:
-            raid_groups(n, layout)
-        except InputError:
-            n = max(layout.group_width, (n // layout.group_width) * layout.group_width)
-        pool = DrivePool(drive=drive, drive_count=n, raid=layout, spares=array.spares)
-        usable = pool_capacity(pool, n, array.capacity).usable_tb.value or 0.0
-    raw = drives * drive.capacity_gb / 1000.0
-    return min(1.0, usable / raw) if raw > 0 else 0.0
+        return whole, n / whole
+    try:
+        raid_groups(n, layout)
+    except InputError:
+        n = max(layout.group_width, (n // layout.group_width) * layout.group_width)
+    return n, 1.0
 
 
 def block_from_array(
@@ -366,6 +421,8 @@ def block_from_array(
     rack_units: float | None = None,
     ports: list[PortGroup] | None = None,
     name: str | None = None,
+    streams: BlockStreams | None = None,
+    params: EngineParameters | None = None,
 ) -> DerivedBlock:
     """One building block of ``array`` with ``drive`` (see the module docstring for the arithmetic).
 
@@ -422,11 +479,26 @@ def block_from_array(
     share = _read_share(layout)
     w_cost = sequential_write_cost(layout)
     w_rate = drive.seq_write_mb_s or drive.media_rate_mb_s
-    d_read = n * drive.media_rate_mb_s * share
-    d_write = n * w_rate / w_cost
+    st = streams or BlockStreams()
+    # the drives' streams as evaluate prices them: full drives (span 1), the array's prefetch
+    p = params or EngineParameters()
+    plans = PoolPlans(layout, drive_times(drive, 1.0), p, 1.0, array.architecture, positioning_units(drive))
+    grouped, held = grouped_drives(array, layout, n)
+    cap = stream_capacity(
+        plans,
+        drive,
+        grouped,
+        1.0,
+        size_kib=st.io_size_kib,
+        streams=st.sequential_streams,
+        readahead_kib=st.readahead_kib,
+    )
+    d_read = cap.read_kib_s * held * KIB_PER_MB
+    d_write = cap.write_kib_s * held * KIB_PER_MB
     read = min(d_read, ctrl_mb, port_mb)
     write = min(d_write, ctrl_mb, port_mb)
     ctrl_text = f"{controllers} x {fmt(ctrl.max_mb_s)} MB/s" if ctrl.max_mb_s else "no controller ceiling"
+    how = _streams_words(st, cap.segment_kib, cap.queue)
 
     def limit(x: float, d: float) -> str:
         return "drives" if x == d else ("controllers" if x == ctrl_mb else "ports")
@@ -434,24 +506,28 @@ def block_from_array(
     read_exp = explained(
         read / 1000.0,
         "GB/s",
-        "read = min(drives x media rate x data share, controllers x max MB/s, ports)",
-        f"read = min({n} x {fmt(drive.media_rate_mb_s)} MB/s x {fmt(share)}, {ctrl_text}, {fmt(port_mb)} MB/s ports)"
+        "read = min(drive streams, controllers x max MB/s, ports); drive streams <= drives x media rate x data share",
+        f"read = min({grouped} drives in RAID groups streaming {fmt(d_read)} MB/s (of {grouped} x {fmt(drive.media_rate_mb_s)} MB/s x "
+        f"{fmt(share)} at the media rate; {how}), {ctrl_text}, {fmt(port_mb)} MB/s ports)"
         f" = {fmt(read)} MB/s ({limit(read, d_read)} bind)",
         drives=n,
         media_rate_mb_s=drive.media_rate_mb_s,
         data_share=share,
+        drive_streams_mb_s=d_read,
+        segment_kib=cap.segment_kib,
         controller_mb_s=None if math.isinf(ctrl_mb) else ctrl_mb,
         port_mb_s=port_mb,
     )
     write_exp = explained(
         write / 1000.0,
         "GB/s",
-        "write = min(drives x write rate / stripe write cost, controllers x max MB/s, ports)",
-        f"write = min({n} x {fmt(w_rate)} MB/s / {fmt(w_cost)}, {ctrl_text}, {fmt(port_mb)} MB/s ports)"
-        f" = {fmt(write)} MB/s ({limit(write, d_write)} bind)",
+        "write = min(drive streams, controllers x max MB/s, ports); drive streams <= drives x write rate / stripe write cost",
+        f"write = min({grouped} drives in RAID groups streaming {fmt(d_write)} MB/s (of {grouped} x {fmt(w_rate)} MB/s / {fmt(w_cost)} at the "
+        f"media rate), {ctrl_text}, {fmt(port_mb)} MB/s ports) = {fmt(write)} MB/s ({limit(write, d_write)} bind)",
         drives=n,
         write_rate_mb_s=w_rate,
         stripe_write_cost=w_cost,
+        drive_streams_mb_s=d_write,
     )
     iops_exp: Explained | None = None
     iops = None

@@ -218,6 +218,37 @@ class Architecture(Frozen):
     )
     dedupe: ReductionMode = ReductionMode.NONE
     compression: ReductionMode = ReductionMode.NONE
+    prefetch_kib: float | None = Field(
+        default=None,
+        ge=4.0,
+        le=65536.0,
+        description="KiB the array reads ahead of each sequential stream it detects (one request at the "
+        "drives per stream); None = the engine's readahead_kib (models.architecture.stream_prefetch_kib)",
+    )
+    max_prefetch_kib: float | None = Field(
+        default=None,
+        ge=4.0,
+        le=65536.0,
+        description="most the array can read ahead of one stream [KiB]; None = no stated limit",
+    )
+    stripe_units_kib: list[float] | None = Field(
+        default=None,
+        max_length=16,
+        description="stripe units (segment sizes) the array offers [KiB]; None = any power of two",
+    )
+
+    @model_validator(mode="after")
+    def _prefetch(self) -> Self:
+        if (
+            self.prefetch_kib is not None
+            and self.max_prefetch_kib is not None
+            and self.prefetch_kib > self.max_prefetch_kib
+        ):
+            raise ValueError(
+                f"prefetch_kib: {self.prefetch_kib:g} KiB is more than this architecture can read ahead "
+                f"(max_prefetch_kib {self.max_prefetch_kib:g})"
+            )
+        return self
 
 
 class Cluster(Frozen):
@@ -335,6 +366,14 @@ class Configuration(Frozen):
         names = [p.name for p in self.pools]
         if len(set(names)) != len(names):
             raise ValueError("pool names must be distinct")
+        units = self.architecture.stripe_units_kib if self.architecture is not None else None
+        for i, pool in enumerate(self.pools):
+            unit = pool.raid.stripe_unit_kib
+            if units is not None and unit is not None and unit not in units:
+                offered = ", ".join(f"{u:g}" for u in units)
+                raise ValueError(
+                    f"pools[{i}].raid.stripe_unit_kib: this array offers stripe units of {offered} KiB, not {unit:g}"
+                )
         if self.tiering is not None:
             missing = [t for t in self.tiering.tiers if t not in names]
             if missing:

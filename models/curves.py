@@ -40,6 +40,7 @@ from models.drives import (
     command_queuing_factor,
     drive_times,
     positioning_ms,
+    positioning_units,
     ssd_latency_ms,
 )
 from models.evaluate import (
@@ -51,7 +52,7 @@ from models.evaluate import (
     write_fill,
 )
 from models.parameters import EngineParameters
-from models.pool import busy_ms, planned_span, pool_roles, pool_work
+from models.pool import busy_ms, planned_span, pool_roles, pool_work, unit_roles
 from models.pool_plans import PoolPlans
 from models.queueing import Station, mva
 from models.units import transfer_ms
@@ -173,13 +174,16 @@ def queue_depth_sweep(
         if not items:
             continue
         n = counts[pool.name] + pool.other_count
-        roles = pool_roles(pool.raid, n)
+        roles = unit_roles(pool_roles(pool.raid, n), positioning_units(pool.drive))
         footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
         t = drive_times(pool.drive, fill)
         written = written_pool(pool, cfg.architecture)
-        pw = pool_work(items, PoolPlans(written.raid, t, p, write_fill(pool, cfg), cfg.architecture))
+        plans = PoolPlans(
+            written.raid, t, p, write_fill(pool, cfg), cfg.architecture, positioning_units(pool.drive)
+        )
+        pw = pool_work(items, plans)
         backend_ios += float(pw.work.backend_ios)
         pr, pwr = positioning_ms(t, math.sqrt(span))
         # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)

@@ -1,5 +1,8 @@
 """Drive service-time models: hard disks (seek, rotation, transfer, command queuing) and SSD/NVMe.
 
+Kept as one module (about 620 lines): the drive record and every formula that prices it (HDD
+positioning and queuing, SSD wear, endurance, error rates) read best beside each other.
+
 HDD (Ruemmler & Wilkes, "An Introduction to Disk Drive Modeling", IEEE Computer 1994,
 [ruemmler-wilkes-1994]):
 
@@ -153,6 +156,13 @@ class DriveSpec(Frozen):
         le=1e20,
         description="bits read per unrecoverable read error (datasheet: 1 sector per 10^N bits); None = class default",
     )
+    actuators: int = Field(
+        default=1,
+        ge=1,
+        le=4,
+        description="independent actuators of a hard disk (dual-actuator drives: 2), each positioning "
+        "over its share of the LBAs at its share of media_rate_mb_s (the drive's combined rate)",
+    )
     # Catalog extras
     power_w: NonNegFloat | None = None
     price_usd: NonNegFloat | None = Field(default=None, description="list-price estimate [USD]")
@@ -175,6 +185,8 @@ class DriveSpec(Frozen):
                 if getattr(self, name) is not None:
                     raise ValueError(f"{name} is a flash figure: a hard disk has none")
         else:
+            if self.actuators != 1:
+                raise ValueError("actuators: only a hard disk has actuators (an SSD/NVMe drive states 1)")
             for name in _FLASH_REQUIRED:
                 if getattr(self, name) is None:
                     raise ValueError(f"{name} is required for an SSD/NVMe drive")
@@ -428,11 +440,19 @@ class DriveTimes(NamedTuple):
     write_wear: Num = 1.0  # random writes' share of the rated endurance per byte (SSD: WA ratio)
 
 
+def positioning_units(drive: DriveSpec) -> int:
+    """Units that position and transfer independently in one drive: a hard disk's actuators (a
+    dual-actuator drive serves two I/Os at once, each on its half of the LBAs); 1 for flash, whose
+    parallelism its IOPS figures already carry. Utilizations divide by drives x units."""
+    return drive.actuators if drive.kind is DriveKind.HDD else 1
+
+
 def drive_times(drive: DriveSpec, fill: float = 1.0) -> DriveTimes:
     """Access prices of ``drive`` (the physics of this module in coefficient form).
 
     HDD: overhead + transfer at the media rate, positioning ``t_track + t_rot + (t_avg - t_track)
-    sqrt(span)`` with read and write seeks apart. SSD/NVMe: no positioning; a random read costs
+    sqrt(span)`` with read and write seeks apart; per positioning unit (:func:`positioning_units`):
+    a drive of k actuators is k units, each moving data at ``media rate / k``. SSD/NVMe: no positioning; a random read costs
     ``max(1000 / IOPS_read_4k, KiB / read bandwidth)``, a random write ``1000 / IOPS_steady x
     wear(fill) x max(1, KiB / 4)`` (steady-state random-write bandwidth, never the sequential
     rating, with the garbage collection of :func:`random_write_wear` at the pool's planned
@@ -444,7 +464,7 @@ def drive_times(drive: DriveSpec, fill: float = 1.0) -> DriveTimes:
             and drive.avg_read_seek_ms is not None
             and drive.avg_write_seek_ms is not None
         )
-        per_kib = MS_PER_KIB_AT_1MB_S / drive.media_rate_mb_s
+        per_kib = MS_PER_KIB_AT_1MB_S / (drive.media_rate_mb_s / drive.actuators)
         rot = 30_000.0 / drive.rpm
         tr = min(drive.track_seek_ms, drive.avg_read_seek_ms)
         tw = min(drive.track_seek_ms, drive.avg_write_seek_ms)

@@ -742,7 +742,9 @@ def _pools(
         par = 100.0 * f.parity_utilization if f.roles.parity else None
         keeps_up = u_pct < 100 and (par or 0) < 100
         miss = f.miss
-        paths[pool.name] = DrivePath(pool.drive, miss, keeps_up, miss.readahead_ms, p.readahead_kib)
+        paths[pool.name] = DrivePath(
+            pool.drive, miss, keeps_up, miss.readahead_ms, setup.plans[pool.name].prefetch_kib
+        )
         of = _of_pool(pool.name, len(cfg.pools))
         checks.append(Limit(f"drives:{pool.name}", u_pct, limit, "%", busy_words("drives", of)))
         if par is not None:

@@ -108,7 +108,7 @@ class DrivePath:
         return gamma_path(weight, const_ms, mean, var)
 
 
-def sequential_extra_ms(size_kib: Num, readahead_kib: float, readahead_ms: Num) -> Num:
+def sequential_extra_ms(size_kib: Num, readahead_kib: Num, readahead_ms: Num) -> Num:
     """Time a prefetched sequential read waits for its readahead, on average [ms].
 
     The first read of each readahead request of ``R`` KiB waits for the request (its drives' run

@@ -65,6 +65,13 @@ class EngineParameters(Frozen):
         le=65536.0,
         description="readahead (and write-behind) request of one sequential stream [KiB]",
     )
+    prefetch_multiplier: float = Field(
+        default=2.0,
+        ge=1.0,
+        le=64.0,
+        description="a stream request covers at least this many of the stream's I/Os (2 = the I/O and "
+        "the next: the least readahead that reads ahead at all; arrays' variable prefetch uses multiples)",
+    )  # [huawei-variable-prefetch]: prefetch as a multiple of the read length; 2 is an estimate
     stripe_run_kib: float = Field(
         default=256.0,
         gt=0.0,

@@ -27,7 +27,7 @@ user says the outstanding I/Os are there.
 (a figures-only pass uses the numbers alone). :class:`models.pool_plans.PoolPlans` prices one
 pool's access plans.
 
-Kept as one module (about 830 lines): the pool model is one subsystem, and the functions the
+Kept as one module (about 860 lines): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait, failure) read best beside each other.
 """
 
@@ -70,6 +70,7 @@ from models.reduction import (
     reduction_words,
 )
 from models.results import FailureResult
+from models.streams import stream_ahead_kib, stream_words
 from models.workload import Phase, Workload
 
 PoolItem = tuple[Workload, Phase, float, float]
@@ -324,8 +325,16 @@ class PlanSource(Protocol):
         """(one random read miss, one random write reaching the back end) of ``size_kib``."""
         ...
 
-    def streams(self, interleaved: bool) -> tuple[Work, Work]:
-        """(one KiB of a sequential read stream, one KiB of a sequential write stream)."""
+    def streams(
+        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
+    ) -> tuple[Work, Work]:
+        """(one KiB of a sequential read stream, one KiB of a sequential write stream) of I/Os of
+        ``size_kib``, each request :meth:`segment_kib` long."""
+        ...
+
+    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> Num:
+        """KiB one request of a stream of ``size_kib`` I/Os moves (:func:`models.raid.stream_segment_kib`
+        of the array's prefetch, the host's stated readahead and the size)."""
         ...
 
     def reduction(self, workload: Workload) -> IoReduction | None:
@@ -391,11 +400,14 @@ def pool_work(
         miss = maximum(0.0, 1.0 - h_d - h_f)
         reads, writes = iops * rf, iops * (1.0 - rf)
         writes_be = writes * (1.0 - ph.write_overwrite_pct / 100.0) * wl.replication.io_amplification
-        sr, sw = plans.streams(ph.sequential_streams != 1)
+        n_streams = ph.sequential_streams
+        interleaved = n_streams != 1
+        # stated interleaved streams each wait on one readahead request at the drives
+        stream_reads = n_streams is not None and n_streams > 1 and rf > 0 and rnd < 1
         fe_iops += iops
-        if ph.concurrency is None:
+        if ph.concurrency is None and not (stream_reads and rnd == 0):
             concurrency_stated = False
-        else:
+        elif ph.concurrency is not None:
             # only read misses wait on the drives in the request path (writes are acknowledged
             # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
             outstanding = outstanding + ph.concurrency * rf * rnd * miss
@@ -404,6 +416,13 @@ def pool_work(
         plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
         for size, frac in ph.size_mix:
             rr, rw = plans.random(size)
+            ahead = stream_ahead_kib(ph, size)
+            sr, sw = plans.streams(interleaved, size, ahead)
+            if stream_reads:
+                # each read stream's request is one command on every drive run it spans
+                assert n_streams is not None
+                commands = plans.segment_kib(size, ahead) * (sr.data.ops + sr.parity.ops)
+                outstanding = outstanding + n_streams * rf * frac * commands
             r_miss = reads * rnd * frac * miss
             seq_reads = reads * (1.0 - rnd) * frac
             w_rnd = writes_be * rnd * frac
@@ -431,7 +450,12 @@ def pool_work(
             read_miss_rate = read_miss_rate + r_miss
             miss_fixed_ms = miss_fixed_ms + r_miss * rr.data.read_ms / maximum(rr.data.ops, 1e-12)
         if scheme is not None:
-            terms.append(_term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red))
+            text = _term(wl, ph, reads, writes_be, scheme, start, (rd, wr), plain, red)
+            if rnd < 1:
+                biggest = max(size for size, _ in ph.size_mix)
+                seg = plans.segment_kib(biggest, stream_ahead_kib(ph, biggest))
+                text += "; " + stream_words(ph.sequential_streams, float(seg))
+            terms.append(text)
     return PoolWork(
         reads=rd,
         writes=wr,
@@ -506,6 +530,13 @@ def pool_roles(layout: RaidLayout, n: int) -> Roles:
         return Roles(n, n, 0, groups.count)
     parity = groups.count * layout.parity_drives
     return Roles(n, n - parity, parity, groups.count)
+
+
+def unit_roles(roles: Roles, units: int) -> Roles:
+    """``roles`` counted in positioning units, ``units`` per drive (groups unchanged)."""
+    if units == 1:
+        return roles
+    return Roles(roles.drives * units, roles.data * units, roles.parity * units, roles.groups)
 
 
 def ncq_parameters(drive: DriveSpec, p: EngineParameters) -> tuple[float, float, float]:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from models.architecture import stream_prefetch_kib
 from models.configuration import Architecture, DrivePool
 from models.drives import (
     DriveSpec,
     DriveTimes,
     drive_times,
+    positioning_units,
 )
 from models.parameters import EngineParameters
 from models.pool import (
@@ -20,6 +22,7 @@ from models.pool import (
     ncq_parameters,
     plan_work,
     pool_roles,
+    unit_roles,
 )
 from models.raid import (
     RaidLayout,
@@ -29,6 +32,7 @@ from models.raid import (
     small_write_cost,
     stream_read_plan,
     stream_run_kib,
+    stream_segment_kib,
     stream_write_plan,
     write_plan,
 )
@@ -54,11 +58,14 @@ class PoolPlans:
         p: EngineParameters,
         fill: float,
         architecture: Architecture | None = None,
+        units: int = 1,
     ) -> None:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
         self.architecture = architecture
+        self.prefetch_kib = stream_prefetch_kib(architecture, p.readahead_kib)
+        self.units = units
         self.memo: dict[float, tuple[Work, Work]] = {}
-        self.stream_memo: dict[bool, tuple[Work, Work]] = {}
+        self.stream_memo: dict[tuple[bool, float], tuple[Work, Work]] = {}
         self.compressed_memo: dict[tuple[float, float], tuple[Work, Work]] = {}
         self.metadata_memo: dict[float, Work] = {}
         self.roles_memo: dict[int, Roles] = {}
@@ -67,10 +74,13 @@ class PoolPlans:
         self._readahead_run_kib: float | None = None
 
     def roles(self, n: int) -> Roles:
-        """:func:`pool_roles` of the layout with ``n`` drives."""
+        """:func:`pool_roles` of the layout with ``n`` drives, in positioning units (:attr:`units`
+        per drive: a dual-actuator drive's two halves serve I/Os at once)."""
         got = self.roles_memo.get(n)
         if got is None:
-            got = _remember(self.roles_memo, n, pool_roles(self.layout, n), _PRICES_KEPT)
+            got = _remember(
+                self.roles_memo, n, unit_roles(pool_roles(self.layout, n), self.units), _PRICES_KEPT
+            )
         return got
 
     def ncq(self, drive: DriveSpec) -> tuple[float, float, float]:
@@ -93,9 +103,9 @@ class PoolPlans:
 
     def readahead_run_kib(self) -> float:
         """KiB each drive moves per readahead request (:func:`models.raid.stream_run_kib` of the
-        layout at the parameters' ``readahead_kib``), worked out once for every window."""
+        layout at the array's prefetch), worked out once for every window."""
         if self._readahead_run_kib is None:
-            self._readahead_run_kib = stream_run_kib(self.layout, self.p.readahead_kib)
+            self._readahead_run_kib = stream_run_kib(self.layout, self.prefetch_kib)
         return self._readahead_run_kib
 
     def random(self, size_kib: float) -> tuple[Work, Work]:
@@ -109,11 +119,18 @@ class PoolPlans:
             got = _remember(self.memo, size_kib, (rd, wr), _PRICES_KEPT)
         return got
 
-    def streams(self, interleaved: bool) -> tuple[Work, Work]:
-        got = self.stream_memo.get(interleaved)
+    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> float:
+        return float(
+            stream_segment_kib(self.prefetch_kib, size_kib, readahead_kib, self.p.prefetch_multiplier)
+        )
+
+    def streams(
+        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
+    ) -> tuple[Work, Work]:
+        ra = self.segment_kib(size_kib, readahead_kib)
+        got = self.stream_memo.get((interleaved, ra))
         if got is None:
-            ra = self.p.readahead_kib
-            got = self.stream_memo[interleaved] = (
+            got = self.stream_memo[(interleaved, ra)] = (
                 plan_work(stream_read_plan(self.layout, ra), self.t, interleaved=interleaved),
                 plan_work(stream_write_plan(self.layout, ra), self.t, interleaved=interleaved),
             )
@@ -163,7 +180,14 @@ def pool_plans(
     size is priced once per evaluation. :meth:`models.memo.EvaluationMemo.plans` keeps them for
     the very same inputs evaluated again."""
     fill = planned_fill if aggregate_fill is None else aggregate_fill
-    return PoolPlans(pool.raid, drive_times(pool.drive, planned_fill), p, fill, architecture)
+    return PoolPlans(
+        pool.raid,
+        drive_times(pool.drive, planned_fill),
+        p,
+        fill,
+        architecture,
+        positioning_units(pool.drive),
+    )
 
 
 _PRICES_KEPT = 1024

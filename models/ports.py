@@ -22,6 +22,8 @@ class PortType(StrEnum):
     GBE25 = "25gbe"
     GBE40 = "40gbe"
     GBE100 = "100gbe"
+    GBE200 = "200gbe"
+    GBE400 = "400gbe"
     FC4 = "4gfc"
     FC8 = "8gfc"
     FC16 = "16gfc"
@@ -29,6 +31,9 @@ class PortType(StrEnum):
     FC64 = "64gfc"
     SAS6 = "6gsas"
     SAS12 = "12gsas"
+    IB_EDR = "edr-ib"
+    IB_HDR = "hdr-ib"
+    IB_NDR = "ndr-ib"
 
 
 PRACTICAL_MB_S: dict[PortType, float] = {
@@ -37,6 +42,8 @@ PRACTICAL_MB_S: dict[PortType, float] = {
     PortType.GBE25: 2900.0,
     PortType.GBE40: 4600.0,
     PortType.GBE100: 11500.0,
+    PortType.GBE200: 23000.0,
+    PortType.GBE400: 46000.0,
     PortType.FC4: 400.0,
     PortType.FC8: 800.0,
     PortType.FC16: 1600.0,
@@ -44,12 +51,16 @@ PRACTICAL_MB_S: dict[PortType, float] = {
     PortType.FC64: 6400.0,
     PortType.SAS6: 2200.0,
     PortType.SAS12: 4400.0,
+    PortType.IB_EDR: 11500.0,
+    PortType.IB_HDR: 23000.0,
+    PortType.IB_NDR: 46000.0,
 }
 
 PORT_SOURCE = (
     "Practical link rates: 1GbE ~115 MB/s (Microsoft iSCSI Target perf. white paper); 10GbE "
     "~1.15 GB/s iSCSI (InfoWorld 'myth of 10GbE'); FC 400/800/1600 MB/s (FCIA roadmap); "
-    "25/40/100GbE, 32/64GFC and SAS derived from line rate x ~0.92-0.94"
+    "25/40/100/200/400GbE, 32/64GFC, SAS and InfiniBand EDR/HDR/NDR (4x: 100/200/400 Gb/s) "
+    "derived from line rate x ~0.92-0.94"
 )
 
 

@@ -42,6 +42,7 @@ from typing import NamedTuple, Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError
+from models.numeric import Num, maximum
 
 
 class RaidScheme(StrEnum):
@@ -94,6 +95,7 @@ _WAFL = {RaidScheme.RAID_DP, RaidScheme.RAID_TEC}
 WAFL_SCHEMES = frozenset(_WAFL)
 """Schemes laid out by WAFL (write-anywhere, full-stripe coalescing): layout ages apply to them."""
 _RAIDZ = {RaidScheme.RAIDZ1, RaidScheme.RAIDZ2, RaidScheme.RAIDZ3}
+_ROTATING_PARITY = {RaidScheme.RAID5, RaidScheme.RAID6, RaidScheme.ERASURE}
 
 DEFAULT_STRIPE_UNIT_KIB = 64.0
 """Stripe unit when the layout names none [KiB]: a common controller default (an EMC CLARiiON /
@@ -188,6 +190,15 @@ class RaidLayout(Frozen):
             value = getattr(self, name)
             if value is not None and not _power_of_two(value):
                 raise ValueError(f"{name} must be a power of two [KiB], got {value:g}")
+        if self.stripe_unit_kib is not None and (self.scheme in _RAIDZ or self.scheme is RaidScheme.REPLICA):
+            raise ValueError(
+                f"stripe_unit_kib: {self.scheme.value} has no stripe unit "
+                + (
+                    "(RAID-Z stripes each record: state record_kib)"
+                    if self.scheme in _RAIDZ
+                    else "(whole copies)"
+                )
+            )
         if self.record_kib is not None and self.record_kib < self.sector_kib:
             raise ValueError(
                 f"record_kib ({self.record_kib:g}) must be at least the sector ({self.sector_kib:g} KiB)"
@@ -482,7 +493,13 @@ def read_plan(layout: RaidLayout, size_kib: float) -> AccessPlan:
         return AccessPlan(data_reads=n, access_kib=rec.record_kib / rec.columns, backend_ios=n)
     if layout.scheme is RaidScheme.REPLICA:
         return AccessPlan(data_reads=1.0, access_kib=size_kib, backend_ios=1.0)
-    n = chunks_touched(size_kib, stripe_unit_kib(layout), layout.data_drives)
+    unit, d = stripe_unit_kib(layout), layout.data_drives
+    if layout.scheme in _ROTATING_PARITY and chunks_touched(size_kib, unit, d + 1) > d:
+        # longer than a stripe's data: it crosses parity chunks, reaching every drive of the group,
+        # each passing its share of the data and the parity between (as a stream request does)
+        w = layout.group_width
+        return AccessPlan(data_reads=w, access_kib=size_kib / d, backend_ios=w)
+    n = chunks_touched(size_kib, unit, d)
     return AccessPlan(data_reads=n, access_kib=size_kib / n, backend_ios=n)
 
 
@@ -616,33 +633,44 @@ def stream_run_kib(layout: RaidLayout, request_kib: float) -> float:
     A request of R KiB covers ``R / u`` stripe units over the d data columns, so each drive moves
     ``min(R, max(u, R / d))`` (its parity chunks among them for rotating parity): every drive the
     request reaches positions once. RAID-Z's unit is a record's share of one column; write-anywhere
-    layouts allocate 4 KiB blocks.
+    (WAFL) layouts, which allocate 4 KiB blocks in chains along each drive, are read in the layout's
+    stripe unit, as their random reads are (:func:`read_plan`).
     """
     if layout.scheme in _RAIDZ:
         rec = raidz_record(layout)
         unit = rec.allocated_kib / rec.columns
-    elif layout.scheme in _WAFL:
-        unit = ALIGN_KIB
-    else:
+    else:  # WAFL's chains of 4 KiB blocks are read in the units its random reads use
         unit = stripe_unit_kib(layout)
     return min(request_kib, max(unit, request_kib / layout.data_drives))
+
+
+def stream_segment_kib(
+    prefetch_kib: Num, size_kib: float, readahead_kib: float | None = None, multiplier: float = 1.0
+) -> Num:
+    """KiB one request of a sequential stream reads (or writes behind): the array's prefetch, the
+    host's own readahead of the stream where stated, and at least ``multiplier`` of the stream's
+    I/Os: ``max(prefetch, readahead, m x size)``. A stream of I/Os larger than the prefetch moves
+    ``m`` of them per request (m >= 1), so it positions no more often than random I/Os of that
+    size do."""
+    return maximum(prefetch_kib, max(multiplier * size_kib, readahead_kib or 0.0))
 
 
 def stream_read_plan(layout: RaidLayout, request_kib: float) -> AccessPlan:
     """Drive work per KiB of a sequential read stream (readahead requests of ``request_kib``).
 
     Rotating parity (RAID5/6, erasure coding, RAID-Z) lies between the data on every drive, so a
-    drive passes ``w / d`` KiB of surface per KiB of data (the parity is skipped, not free);
-    mirrors, replicas and dedicated-parity data drives hold data only.
+    request longer than a stripe's data has each drive pass ``w / d`` KiB of surface per KiB of
+    data (the parity is skipped, not free); a request within one stripe reaches data chunks only,
+    as do mirrors, replicas and dedicated-parity data drives.
     """
     s = layout.scheme
     if s in _RAIDZ:
         rec = raidz_record(layout)
         factor = 1.0 / rec.efficiency
-    elif s in _MIRRORED or s in _WAFL or s in (RaidScheme.RAID0, RaidScheme.REPLICA):
-        factor = 1.0
-    else:
+    elif s in _ROTATING_PARITY and request_kib > stripe_unit_kib(layout) * layout.data_drives:
         factor = layout.group_width / layout.data_drives
+    else:  # data only: mirrors, replicas, dedicated-parity data drives, a request within one stripe
+        factor = 1.0
     return AccessPlan(data_stream_read_kib=factor, run_kib=stream_run_kib(layout, request_kib))
 
 

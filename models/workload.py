@@ -147,8 +147,16 @@ class Phase(Frozen):
         default=None,
         ge=1,
         le=100000,
-        description="concurrent sequential streams; 1 = a single stream the drives read without seeking, "
-        "None or more = interleaved streams pay a positioning per readahead",
+        description="concurrent sequential streams; 1 = a single stream the drives read without seeking; "
+        "2 or more = interleaved streams, each paying one positioning per readahead request on every drive "
+        "and keeping that request queued at the drives; None = unknown: interleaved, no queuing credit",
+    )
+    readahead_kib: float | None = Field(
+        default=None,
+        ge=4.0,
+        le=65536.0,
+        description="KiB each sequential stream keeps requested ahead of itself at the host (e.g. a "
+        "file system's or client's readahead); None = the array's prefetch alone",
     )
     observed: ObservedLoad | None = Field(
         default=None, description="what the host measured in this window (evidence; sizing ignores it)"

@@ -115,6 +115,26 @@ def test_a_raid6_group_of_three_in_a_full_configuration_is_422_inside_the_pool(c
     assert ["body", "configuration", "pools", 0, "raid"] in locs
 
 
+def test_a_stripe_unit_the_scheme_or_array_cannot_have_is_422_naming_it(client: TestClient) -> None:
+    configuration = explicit_configuration(client)
+    configuration["pools"][0]["raid"] = {"scheme": "raidz2", "group_width": 8, "stripe_unit_kib": 128}
+    response = evaluate(client, configuration)
+    assert response.status_code == 422
+    assert error_locs(response) == [["body", "configuration", "pools", 0, "raid", "stripe_unit_kib"]]
+    assert "raidz2 has no stripe unit" in response.text
+
+    configuration = explicit_configuration(client)
+    configuration["architecture"] = {"stripe_units_kib": [64, 128]}
+    configuration["pools"][0]["raid"] = {**configuration["pools"][0]["raid"], "stripe_unit_kib": 256}
+    response = evaluate(client, configuration)
+    assert response.status_code == 422
+    assert error_locs(response)[0][-1] == "pools"
+    assert (
+        "pools[0].raid.stripe_unit_kib: this array offers stripe units of 64, 128 KiB, not 256"
+        in response.text
+    )
+
+
 @pytest.mark.parametrize(
     ("reference", "loc"),
     [

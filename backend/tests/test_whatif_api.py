@@ -198,7 +198,12 @@ def test_one_tb_per_second_in_e5460_blocks(client: TestClient) -> None:
             client,
             "building-blocks",
             target={"read_gb_s": 1000},
-            catalog={"array_id": "netapp-e5400", "drive_id": "hdd-7k2-nlsas-3000"},
+            catalog={
+                "array_id": "netapp-e5400",
+                "drive_id": "hdd-7k2-nlsas-3000",
+                # Lustre clients: 64 streams of 1 MiB reads, each read 40 MiB ahead (the published set-up)
+                "streams": {"io_size_kib": 1024, "sequential_streams": 64, "readahead_kib": 40960},
+            },
         )
     )
 

@@ -105,14 +105,16 @@ class BatchModel:
         seg = at.seg
 
         def counts() -> tuple[FloatArray, FloatArray, FloatArray]:
-            """(data drives, parity drives, span) of each row."""
+            """(data drives, parity drives, span) of each row, the drives in positioning units
+            (models.pool.unit_roles)."""
             n_int, usable_tb = self._row_usable_tb(at)
             n = n_int.astype(np.float64)
             parity = n / np.take(self.work.seg_width, seg) * np.take(self.work.seg_parity, seg)
             usable_gb = usable_tb * 1000.0
             scatter = np.take(self.work.seg_scatter, seg)
             span = planned_span(1000.0 * self.demand.needed_tb, usable_gb, self.demand.fill, 1.0, scatter)
-            return n - parity, parity, span
+            units = at.gathered("units", self.work.seg_units)
+            return (n - parity) * units, parity * units, span
 
         n_data, parity, span = at.get("counts", counts)
         # the role work the state, the wait and the wear read (a parity role's operations never are)
@@ -181,7 +183,9 @@ class BatchModel:
             miss = np.take(self.work.seg_miss[wi][i], seg)
             with np.errstate(invalid="ignore"):
                 r_seq = (
-                    sequential_extra_ms(m.mean_kib, self.params.readahead_kib, ra_ms) if m.rnd < 1 else 0.0
+                    sequential_extra_ms(m.mean_kib, at.gathered("prefetch", self.work.seg_prefetch), ra_ms)
+                    if m.rnd < 1
+                    else 0.0
                 )
                 phases[i] = read_latency_ms(
                     np.take(self.work.seg_front_ms[wi][i], seg),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from models.batch.arrays import FloatArray, IntArray
-from models.drives import DriveTimes
+from models.drives import DriveTimes, Num
 from models.pool import (
     RoleWork,
     Work,
@@ -19,6 +19,7 @@ from models.pool import (
 from models.raid import (
     AccessPlan,
     in_front_end_units,
+    stream_segment_kib,
 )
 from models.reduction import (
     METADATA_KIB,
@@ -128,7 +129,7 @@ class _SegmentPlans:
         self.lay = pairs // nd
         self.times = _columns(model.d_times, pairs % nd, DriveTimes)
         self.memo: dict[tuple[float, bool], Work] = {}
-        self.stream_memo: dict[tuple[bool, bool], Work] = {}
+        self.stream_memo: dict[tuple[bool, bool, float], Work] = {}
         # per segment: does its array compress into packed stripes / dedupe inline (models.reduction)
         arch = [a.architecture for a in model.arrays]
         self.packs = np.asarray([packs_compressed(a) for a in arch], dtype=bool)[arr]
@@ -156,19 +157,28 @@ class _SegmentPlans:
             self._random(size_kib, False) if self.writes else _NO_WORK,
         )
 
-    def _stream(self, interleaved: bool, read: bool) -> Work:
-        got = self.stream_memo.get((interleaved, read))
+    def segment_kib(self, size_kib: float, readahead_kib: float | None = None) -> Num:
+        mult = self.tables.params.prefetch_multiplier
+        seg = stream_segment_kib(np.take(self.tables.l_prefetch, self.lay), size_kib, readahead_kib, mult)
+        return seg if self.pair_of is None else np.take(seg, self.pair_of)
+
+    def _stream(self, interleaved: bool, read: bool, size_kib: float) -> Work:
+        got = self.stream_memo.get((interleaved, read, size_kib))
         if got is None:
-            table = self.tables.l_seq_read if read else self.tables.l_seq_write
-            got = self.stream_memo[(interleaved, read)] = self._priced(
+            table = self.tables.stream_plans(size_kib)[0 if read else 1]
+            got = self.stream_memo[(interleaved, read, size_kib)] = self._priced(
                 _columns(table, self.lay, AccessPlan), interleaved=interleaved
             )
         return got
 
-    def streams(self, interleaved: bool) -> tuple[Work, Work]:
+    def streams(
+        self, interleaved: bool, size_kib: float = 0.0, readahead_kib: float | None = None
+    ) -> tuple[Work, Work]:
+        # the least a stream request covers besides the prefetch (stream_segment_kib)
+        size = max(size_kib * self.tables.params.prefetch_multiplier, readahead_kib or 0.0)
         return (
-            self._stream(interleaved, True) if self.reads else _NO_WORK,
-            self._stream(interleaved, False) if self.writes else _NO_WORK,
+            self._stream(interleaved, True, size) if self.reads else _NO_WORK,
+            self._stream(interleaved, False, size) if self.writes else _NO_WORK,
         )
 
     def reduction(self, workload: Workload) -> IoReduction | None:

@@ -124,8 +124,10 @@ def first_drive_rows(model: BatchModel, lo: IntArray) -> IntArray:
     def short(rows: IntArray, g: IntArray) -> BoolArray:
         """Whether ``rows`` (of segments ``g``) have fewer drives of a role than it needs."""
         n = model.space.count_of(rows, model.segments.seg_family[g]).astype(np.float64)
-        parity = n / model.work.seg_width[g] * model.work.seg_parity[g]  # as _pool counts them
-        data = n - parity  # a role without drives has utilization 0 (role_utilization)
+        # as _pool counts them: in positioning units
+        units = model.work.seg_units[g]
+        parity = n / model.work.seg_width[g] * model.work.seg_parity[g] * units
+        data = n * units - parity  # a role without drives has utilization 0 (role_utilization)
         out = (data > 0) & (np.maximum(data, 1) < need_data[g])
         return out | ((parity > 0) & (np.maximum(parity, 1) < need_parity[g]))
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models.architecture import (
+    stream_prefetch_kib,
     written_layout,
 )
 from models.batch.arrays import BoolArray, FloatArray, IntArray
@@ -17,7 +18,14 @@ from models.batch.space import CandidateSpace, family_nodes
 from models.capacity import physical_needed_tb
 from models.catalog import ArrayModel
 from models.configuration import HeadroomTargets
-from models.drives import DriveKind, DriveSpec, DriveTimes, drive_times, drive_writes_per_day
+from models.drives import (
+    DriveKind,
+    DriveSpec,
+    DriveTimes,
+    drive_times,
+    drive_writes_per_day,
+    positioning_units,
+)
 from models.parameters import EngineParameters
 from models.pool import (
     ncq_parameters,
@@ -30,6 +38,7 @@ from models.raid import (
     read_plan,
     stream_read_plan,
     stream_run_kib,
+    stream_segment_kib,
     stream_write_plan,
     write_plan,
 )
@@ -114,6 +123,7 @@ class Tables:
     fam_array: IntArray
     d_times: FloatArray
     d_hdd: BoolArray
+    d_units: FloatArray  # positioning units per drive (models.drives.positioning_units)
     d_g: FloatArray
     d_h: FloatArray
     d_limit: FloatArray
@@ -126,13 +136,28 @@ class Tables:
     l_width: FloatArray
     l_parity: FloatArray
     l_scatter: FloatArray
-    l_seq_read: FloatArray
-    l_seq_write: FloatArray
+    l_prefetch: FloatArray  # each layout's array's stream prefetch [KiB]
     l_ra_run: FloatArray
     a_spare_per: FloatArray
     a_spare_min: IntArray
     a_keep: FloatArray
     plan_memo: dict[float, tuple[FloatArray, FloatArray]] = field(default_factory=dict)
+    stream_memo: dict[float, tuple[FloatArray, FloatArray]] = field(default_factory=dict)
+
+    def stream_plans(self, size_kib: float) -> tuple[FloatArray, FloatArray]:
+        """Sequential read and write plans of every layout for I/Os (or a host readahead) of
+        ``size_kib``, each request :func:`models.raid.stream_segment_kib` of its array's prefetch
+        and the size (rows of a table)."""
+        got = self.stream_memo.get(size_kib)
+        if got is None:
+            width = len(AccessPlan._fields)
+            segs = [float(stream_segment_kib(ra, size_kib)) for ra in self.l_prefetch]
+            lays = [lay for lay, _ in self.layouts]
+            got = self.stream_memo[size_kib] = (
+                _stack([tuple(stream_read_plan(x, g)) for x, g in zip(lays, segs, strict=True)], width),
+                _stack([tuple(stream_write_plan(x, g)) for x, g in zip(lays, segs, strict=True)], width),
+            )
+        return got
 
     def random_plans(self, size: float) -> tuple[FloatArray, FloatArray]:
         """Random read and write access plans of every layout at one I/O size (rows of a table)."""
@@ -159,6 +184,7 @@ def tables(space: CandidateSpace, params: EngineParameters, fill_share: float) -
     array_ix: dict[str, int] = {}
     drives: list[DriveSpec] = []
     layouts: list[tuple[RaidLayout, float]] = []
+    prefetches: list[float] = []  # each layout's array's stream prefetch [KiB]
     arrays: list[ArrayModel] = []
     nf = len(fams)
     fd = np.empty(nf, dtype=np.int64)
@@ -187,11 +213,13 @@ def tables(space: CandidateSpace, params: EngineParameters, fill_share: float) -
             j = by_object.get((id(fam.layout), fill))
             if j is None:
                 lay = written_layout(fam.layout, fam.array.architecture)
-                key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill)
+                prefetch = stream_prefetch_kib(fam.array.architecture, params.readahead_kib)
+                key = (tuple(getattr(lay, name) for name in RaidLayout.model_fields), fill, prefetch)
                 j = layout_ix.get(key)
                 if j is None:
                     j = layout_ix[key] = len(layouts)
                     layouts.append((lay, fill))
+                    prefetches.append(prefetch)
                 by_object[(id(lay), fill)] = j
             got = pair_of[(id(fam.array), id(fam.layout))] = (k, j)
         fa[f], fl[f] = got
@@ -199,7 +227,7 @@ def tables(space: CandidateSpace, params: EngineParameters, fill_share: float) -
     d = drives
     ncq = [ncq_parameters(x, params) for x in d]
     lays = [lay for lay, _ in layouts]
-    width = len(AccessPlan._fields)
+    l_prefetch = np.asarray(prefetches, dtype=np.float64)
     return Tables(
         params=params,
         drives=drives,
@@ -210,6 +238,7 @@ def tables(space: CandidateSpace, params: EngineParameters, fill_share: float) -
         fam_array=fa,
         d_times=_stack([tuple(drive_times(x, fill_share)) for x in d], len(DriveTimes._fields)),
         d_hdd=np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool),
+        d_units=np.asarray([positioning_units(x) for x in d], dtype=np.float64),
         d_g=np.asarray([g for g, _, _ in ncq], dtype=np.float64),
         d_h=np.asarray([h for _, h, _ in ncq], dtype=np.float64),
         d_limit=np.asarray([lim for _, _, lim in ncq], dtype=np.float64),
@@ -226,9 +255,10 @@ def tables(space: CandidateSpace, params: EngineParameters, fill_share: float) -
         l_width=np.asarray([x.group_width for x in lays], dtype=np.float64),
         l_parity=np.asarray([x.parity_drives if x.dedicated_parity else 0 for x in lays], dtype=np.float64),
         l_scatter=np.asarray([x.scatter for x in lays], dtype=np.float64),
-        l_seq_read=_stack([tuple(stream_read_plan(x, params.readahead_kib)) for x in lays], width),
-        l_seq_write=_stack([tuple(stream_write_plan(x, params.readahead_kib)) for x in lays], width),
-        l_ra_run=np.asarray([stream_run_kib(x, params.readahead_kib) for x in lays], dtype=np.float64),
+        l_prefetch=l_prefetch,
+        l_ra_run=np.asarray(
+            [stream_run_kib(x, ra) for x, ra in zip(lays, l_prefetch, strict=True)], dtype=np.float64
+        ),
         # the bill's per-array spare policy
         a_spare_per=np.asarray(
             [math.nan if a.spares.per_drives is None else a.spares.per_drives for a in arrays],

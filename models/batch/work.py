@@ -57,10 +57,12 @@ class SegmentWork:
     seg_h: FloatArray
     seg_limit: FloatArray
     seg_hdd: BoolArray
+    seg_units: FloatArray  # positioning units per drive
     seg_scatter: FloatArray
     seg_width: FloatArray
     seg_parity: FloatArray
     seg_ra_run: FloatArray
+    seg_prefetch: FloatArray  # the array's stream prefetch [KiB]
     state_segments: list[IntArray]
     win: list[_Window]
     seg_ssd_latency: list[dict[int, FloatArray]]  # [window] phase -> SSD read service per segment
@@ -216,10 +218,12 @@ def segment_work(
         seg_h=tb.d_h[drv],
         seg_limit=tb.d_limit[drv],
         seg_hdd=tb.d_hdd[drv],
+        seg_units=tb.d_units[drv],
         seg_scatter=tb.l_scatter[lay],
         seg_width=tb.l_width[lay],
         seg_parity=tb.l_parity[lay],
         seg_ra_run=tb.l_ra_run[lay],
+        seg_prefetch=tb.l_prefetch[lay],
         state_segments=state_segments,
         win=win,
         seg_ssd_latency=seg_ssd_latency,

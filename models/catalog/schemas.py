@@ -386,7 +386,7 @@ class PortTypeRecord(Frozen):
 
     type: PortType
     name: str = Field(min_length=1, max_length=80)
-    family: Literal["ethernet", "fibre-channel", "sas"]
+    family: Literal["ethernet", "fibre-channel", "sas", "infiniband"]
     line_rate_gbit_s: PositiveFloat = Field(description="nominal line rate [Gb/s]")
     practical_mb_s: PositiveFloat = Field(description="practical one-direction payload [MB/s]")
     source: str = Field(min_length=1)

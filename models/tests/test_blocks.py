@@ -6,7 +6,15 @@ import pytest
 from pydantic import ValidationError
 
 from models.base import InputError
-from models.blocks import BlockKind, BlockTarget, BuildingBlock, block_from_array, delivered, size_blocks
+from models.blocks import (
+    BlockKind,
+    BlockStreams,
+    BlockTarget,
+    BuildingBlock,
+    block_from_array,
+    delivered,
+    size_blocks,
+)
 from models.catalog import build_configuration, load_catalog
 from models.evaluate import evaluate
 from models.validation import ValidationContext
@@ -21,16 +29,23 @@ def catalog():
     return load_catalog(FIXTURES)
 
 
+LUSTRE = BlockStreams(io_size_kib=1024, sequential_streams=64, readahead_kib=40960)
+"""Lustre clients as the published E-Series figures ran them (fixtures/validation/building_blocks.yaml)."""
+
+
 @pytest.fixture(scope="module")
 def e5460(catalog):
-    return block_from_array(catalog.arrays["netapp-e5400"], catalog.drives["hdd-7k2-nlsas-3000"])
+    return block_from_array(
+        catalog.arrays["netapp-e5400"], catalog.drives["hdd-7k2-nlsas-3000"], streams=LUSTRE
+    )
 
 
 def test_an_e5460_block_is_controller_bound_at_4_gb_s(e5460):
-    # read = min(60 x 120 MB/s x 8/10, 2 x 2,000 MB/s, 8 x 800 MB/s) = min(5,760, 4,000, 6,400)
+    # read = min(58 drives' streams, 2 x 2,000 MB/s, 8 x 800 MB/s): the drives carry more than
+    # 4,000 MB/s of 64 streams read 40 MiB ahead (at most 58 x 120 MB/s x 8/10 = 5,568 MB/s)
     b = e5460.block
     assert b.read_gb_s == pytest.approx(4.0)
-    assert b.write_gb_s == pytest.approx(4.0)  # min(60 x 120 / 1.25, 4,000, 6,400)
+    assert b.write_gb_s == pytest.approx(4.0)  # min(drives' streams <= 58 x 120 / 1.25, 4,000, 6,400)
     # usable as sizing computes it: 2 spares (1 per 30), 58 drives = 5 x (8+2) + one 6+2 group = 46 data
     # drives x 2,479.049 GiB right-sized (2.6619 TB) = 122.45 TB over 60 x 3 TB = 180 TB raw
     assert (b.rack_units, b.drives) == (4.0, 60)
@@ -134,12 +149,22 @@ def test_bad_sizing_arguments_name_the_field(e5460):
 
 
 def test_block_overrides_and_unsupported_hardware(catalog):
+    array, drive = catalog.arrays["netapp-e5400"], catalog.drives["hdd-10k-sas-900"]
     small = block_from_array(
-        catalog.arrays["netapp-e5400"], catalog.drives["hdd-10k-sas-900"], drives=24, rack_units=2
+        array, drive, drives=24, rack_units=2, streams=BlockStreams(sequential_streams=1)
     )
-    # drive-bound: 24 x 163 MB/s x 0.8 = 3,130 MB/s
-    assert small.block.read_gb_s == pytest.approx(24 * 163 * 0.8 / 1000)
+    # 24 drives less 1 spare = 23: two RAID6 8+2 groups (a third of 3 is below RAID6's 4): 20 drives.
+    # One stream of 1 MiB reads in 2,048 KiB requests (2 of its reads), longer than a stripe's
+    # 8 x 64 KiB: each drive passes 10/8 KiB per KiB read and runs 2,048 / 8 = 256 KiB per request,
+    # no seek: busy per KiB = 1.25 x 1.024 / 163 + 1.25 / 256 x 0.2 ms = 0.0088294 ms, so
+    # 20 x 1,000 / 0.0088294 KiB/s x 1,024 / 10^6 = 2,319.5 MB/s (drive-bound)
+    per_kib_ms = 1.25 * 1.024 / 163 + 1.25 / 256 * 0.2
+    assert small.block.read_gb_s == pytest.approx(20 * 1000 / per_kib_ms * 1024 / 1e6 / 1000, rel=1e-9)
     assert "drives bind" in small.read_gb_s.text
+    # streams unstated: interleaved, a positioning per request on each drive, no queuing credit
+    unstated = block_from_array(array, drive, drives=24, rack_units=2)
+    assert unstated.block.read_gb_s < small.block.read_gb_s
+    assert "streams not stated: assumed interleaved" in unstated.read_gb_s.text
     with pytest.raises(InputError) as e:
         block_from_array(catalog.arrays["netapp-e5400"], catalog.drives["ssd-sata-960"])
     assert e.value.field == "drive_id"
@@ -148,7 +173,13 @@ def test_block_overrides_and_unsupported_hardware(catalog):
 def test_published_eseries_rack_is_within_20_pct_of_40_gb_s(catalog):
     record = {
         "id": "rack",
-        "model": {"array": "netapp-e5400", "drive": "hdd-7k2-nlsas-3000", "raid": "raid6", "group_width": 10},
+        "model": {
+            "array": "netapp-e5400",
+            "drive": "hdd-7k2-nlsas-3000",
+            "raid": "raid6",
+            "group_width": 10,
+            "streams": LUSTRE.model_dump(),
+        },
         "measured": {"read_gb_s_per_rack": 40.0, "drives_per_rack": 600, "raw_pb_per_rack": 1.8},
         "gates": {"read_gb_s_per_rack": 20},
     }

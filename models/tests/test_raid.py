@@ -59,9 +59,17 @@ def test_a_1mib_random_write_on_raid6_pays_full_stripes_not_six_times():
 
 
 def test_a_16mib_read_spreads_over_the_stripe_units_it_touches():
-    # 16,384 KiB over 64 KiB units touches every data column of a 6 + 2 group: 6 accesses
+    # 16,384 KiB over 64 KiB units spans 43 stripes of a 6 + 2 group: with rotating parity it
+    # reaches all 8 drives, each passing 16,384 / 6 = 2,730.67 KiB (its data and the parity between)
     plan = read_plan(layout("raid6", 8), 16384)
-    assert plan.data_reads == 6 and plan.access_kib == pytest.approx(16384 / 6)
+    assert plan.data_reads == 8 and plan.access_kib == pytest.approx(16384 / 6)
+    # 320 KiB (5 units) stays within one stripe's 6 data columns: 1 + 316 / 64 = 5.94 accesses
+    plan = read_plan(layout("raid6", 8), 320)
+    assert plan.data_reads == pytest.approx(1 + 316 / 64) and plan.access_kib == pytest.approx(
+        320 / (1 + 316 / 64)
+    )
+    # 384 KiB (a whole stripe's data, misaligned): 1 + 380 / 64 = 6.94 units > 6 columns: every drive
+    assert read_plan(layout("raid6", 8), 384).data_reads == 8
     # an 8 KiB read crosses a unit boundary 1 time in 16: 1 + (8 - 4) / 64 = 1.0625 accesses
     assert random_read_cost(layout("raid6", 8), 8) == pytest.approx(1.0625)
 
@@ -175,3 +183,11 @@ def test_bad_record_and_stripe_unit_sizes_are_rejected_naming_the_field(field, v
     with pytest.raises(ValidationError) as e:
         layout("raidz2" if field == "record_kib" else "raid6", 8, **{field: value})
     assert field in str(e.value) and message in str(e.value)
+
+
+def test_a_stream_request_is_the_prefetch_or_the_io_whichever_is_larger():
+    # 1 MiB prefetch: 64 KiB reads are fetched 1,024 KiB at a time; 4 MiB reads move whole (4,096 KiB)
+    from models.raid import stream_segment_kib
+
+    assert stream_segment_kib(1024.0, 64.0) == 1024.0
+    assert stream_segment_kib(1024.0, 4096.0) == 4096.0

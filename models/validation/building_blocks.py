@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from models.blocks import DEFAULT_SCALING_EFFICIENCY, BlockTarget, block_from_array, size_blocks
+from models.blocks import DEFAULT_SCALING_EFFICIENCY, BlockStreams, BlockTarget, block_from_array, size_blocks
 from models.validation import BASES, IN_SAMPLE, Row, ValidationContext, handler
 
 
@@ -30,6 +30,7 @@ def predict(record: dict[str, Any], ctx: ValidationContext) -> dict[str, float]:
         drives=model.get("drives_per_block"),
         rack_units=model.get("rack_units"),
         name=model.get("name"),
+        streams=BlockStreams(**model["streams"]) if "streams" in model else None,
     )
     block = derived.block
     eff = model.get("scaling_efficiency", DEFAULT_SCALING_EFFICIENCY)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from models.calibration import QueueCurve
-from models.drives import DriveSpec, drive_class, drive_times, hdd_service_ms
+from models.drives import DriveSpec, drive_class, drive_times, hdd_service_ms, positioning_units
 from models.parameters import EngineParameters
 from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext, handler
 
@@ -59,16 +59,19 @@ def queue_curve(record: dict[str, Any], ctx: ValidationContext) -> QueueCurve:
 
 
 def predicted_iops(drive: DriveSpec, queue_depth: float, params: EngineParameters) -> float:
-    """Random 4 KiB read IOPS of ``drive`` kept busy by ``queue_depth`` commands over its whole span."""
+    """Random 4 KiB read IOPS of ``drive`` kept busy by ``queue_depth`` commands over its whole span:
+    ``units x 1000 / service`` with the commands spread over its positioning units (a dual-actuator
+    drive's two halves each hold half of them, :func:`models.drives.positioning_units`)."""
+    units = positioning_units(drive)
     service = hdd_service_ms(
         drive,
         SIZE_KIB,
         is_read=True,
         span_fraction=1.0,
-        queue_depth=queue_depth,
+        queue_depth=queue_depth / units,
         queuing=params.command_queuing.for_drive(drive),
     )
-    return 1000.0 / service
+    return units * 1000.0 / service
 
 
 @handler("drive_queue_depth")

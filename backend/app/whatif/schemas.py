@@ -19,6 +19,7 @@ from models.blocks import (
     RACK_UNITS,
     RESERVED_RACK_UNITS,
     BlockSizing,
+    BlockStreams,
     BlockTarget,
     BuildingBlock,
     DerivedBlock,
@@ -138,6 +139,9 @@ class CatalogBlock(Request):
     )
     port_option: str | None = Field(default=None, min_length=1, max_length=80)
     name: str | None = Field(default=None, min_length=1, max_length=120)
+    streams: BlockStreams | None = Field(
+        default=None, description="the streams the block serves; default: 1 MiB reads, streams unstated"
+    )
 
 
 class BuildingBlocksRequest(Request):

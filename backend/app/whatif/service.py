@@ -180,6 +180,8 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
             rack_units=ref.rack_units,
             ports=ports,
             name=ref.name,
+            streams=ref.streams,
+            params=ctx.params,
         )
     except InputError as exc:
         field = "port_option" if exc.field == "ports" else exc.field

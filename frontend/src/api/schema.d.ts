@@ -1090,6 +1090,21 @@ export interface components {
              * @default false
              */
             ec_read_full_stripe: boolean;
+            /**
+             * Max Prefetch Kib
+             * @description most the array can read ahead of one stream [KiB]; None = no stated limit
+             */
+            max_prefetch_kib?: number | null;
+            /**
+             * Prefetch Kib
+             * @description KiB the array reads ahead of each sequential stream it detects (one request at the drives per stream); None = the engine's readahead_kib (models.architecture.stream_prefetch_kib)
+             */
+            prefetch_kib?: number | null;
+            /**
+             * Stripe Units Kib
+             * @description stripe units (segment sizes) the array offers [KiB]; None = any power of two
+             */
+            stripe_units_kib?: number[] | null;
             /** @description where writes are logged before the acknowledgement; None = the architecture's (replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM) */
             wal?: components["schemas"]["WalPlacement"] | null;
             /** @default in_place_raid */
@@ -1526,6 +1541,29 @@ export interface components {
             /** Usable Pb */
             usable_pb: number;
             write_gb_s: components["schemas"]["Explained"];
+        };
+        /**
+         * BlockStreams
+         * @description The streams a block serves, priced as evaluate prices sequential phases
+         *     (:func:`models.pool.stream_capacity`): I/O size, stream count, host readahead.
+         */
+        BlockStreams: {
+            /**
+             * Io Size Kib
+             * @description size of each stream's I/Os [KiB]
+             * @default 1024
+             */
+            io_size_kib: number;
+            /**
+             * Readahead Kib
+             * @description KiB each stream keeps requested ahead at the host
+             */
+            readahead_kib?: number | null;
+            /**
+             * Sequential Streams
+             * @description concurrent streams per block; 1 = one stream read without seeking; None = unknown: interleaved, one positioning per request on each drive, no queuing credit
+             */
+            sequential_streams?: number | null;
         };
         /**
          * BlockTarget
@@ -2015,6 +2053,8 @@ export interface components {
              */
             rack_units?: number | null;
             raid_scheme?: components["schemas"]["RaidScheme"] | null;
+            /** @description the streams the block serves; default: 1 MiB reads, streams unstated */
+            streams?: components["schemas"]["BlockStreams"] | null;
         };
         /**
          * CatalogReference
@@ -3280,6 +3320,12 @@ export interface components {
          * @description A :class:`DriveSpec` whose ``id`` the server assigns.
          */
         CustomDriveSpec: {
+            /**
+             * Actuators
+             * @description independent actuators of a hard disk (dual-actuator drives: 2), each positioning over its share of the LBAs at its share of media_rate_mb_s (the drive's combined rate)
+             * @default 1
+             */
+            actuators: number;
             /** Avg Read Seek Ms */
             avg_read_seek_ms?: number | null;
             /** Avg Write Seek Ms */
@@ -3796,6 +3842,12 @@ export interface components {
          *     within the marketed capacity): those are a 422 at the drive naming the figure.
          */
         DriveSpec: {
+            /**
+             * Actuators
+             * @description independent actuators of a hard disk (dual-actuator drives: 2), each positioning over its share of the LBAs at its share of media_rate_mb_s (the drive's combined rate)
+             * @default 1
+             */
+            actuators: number;
             /** Avg Read Seek Ms */
             avg_read_seek_ms?: number | null;
             /** Avg Write Seek Ms */
@@ -3955,6 +4007,12 @@ export interface components {
              * @default 0.005
              */
             min_span_fraction: number;
+            /**
+             * Prefetch Multiplier
+             * @description a stream request covers at least this many of the stream's I/Os (2 = the I/O and the next: the least readahead that reads ahead at all; arrays' variable prefetch uses multiples)
+             * @default 2
+             */
+            prefetch_multiplier: number;
             /**
              * Readahead Kib
              * @description readahead (and write-behind) request of one sequential stream [KiB]
@@ -6146,8 +6204,13 @@ export interface components {
              */
             read_pct: number;
             /**
+             * Readahead Kib
+             * @description KiB each sequential stream keeps requested ahead of itself at the host (e.g. a file system's or client's readahead); None = the array's prefetch alone
+             */
+            readahead_kib?: number | null;
+            /**
              * Sequential Streams
-             * @description concurrent sequential streams; 1 = a single stream the drives read without seeking, None or more = interleaved streams pay a positioning per readahead
+             * @description concurrent sequential streams; 1 = a single stream the drives read without seeking; 2 or more = interleaved streams, each paying one positioning per readahead request on every drive and keeping that request queued at the drives; None = unknown: interleaved, no queuing credit
              */
             sequential_streams?: number | null;
             /**
@@ -6334,7 +6397,7 @@ export interface components {
          * PortType
          * @enum {string}
          */
-        PortType: "1gbe" | "10gbe" | "25gbe" | "40gbe" | "100gbe" | "4gfc" | "8gfc" | "16gfc" | "32gfc" | "64gfc" | "6gsas" | "12gsas";
+        PortType: "1gbe" | "10gbe" | "25gbe" | "40gbe" | "100gbe" | "200gbe" | "400gbe" | "4gfc" | "8gfc" | "16gfc" | "32gfc" | "64gfc" | "6gsas" | "12gsas" | "edr-ib" | "hdr-ib" | "ndr-ib";
         /**
          * PortTypeRecord
          * @description A front-end port type: line rate and the practical payload rate the engine uses.
@@ -6344,7 +6407,7 @@ export interface components {
              * Family
              * @enum {string}
              */
-            family: "ethernet" | "fibre-channel" | "sas";
+            family: "ethernet" | "fibre-channel" | "sas" | "infiniband";
             /**
              * Line Rate Gbit S
              * @description nominal line rate [Gb/s]
