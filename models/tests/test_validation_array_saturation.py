@@ -7,6 +7,7 @@ import pytest
 from models.catalog import load_catalog
 from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, ValidationContext
 from models.validation.array_saturation import array_saturation_rows, predicted_saturation
+from models.validation.runner import load_yaml_dir
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 C60 = {"id": "c60", "array": "pure-flasharray-c60", "tolerance_pct": 25}
@@ -14,7 +15,10 @@ C60 = {"id": "c60", "array": "pure-flasharray-c60", "tolerance_pct": 25}
 
 @pytest.fixture(scope="module")
 def ctx() -> ValidationContext:
-    return ValidationContext(calibration={}, catalog=load_catalog(FIXTURES))
+    # the shipped custom records (custom_hardware.yaml): the ONTAP Select nodes of the tests below
+    return ValidationContext(
+        calibration=load_yaml_dir(FIXTURES / "calibration"), catalog=load_catalog(FIXTURES)
+    )
 
 
 def test_the_c60_reproduces_the_published_figure_its_ceilings_were_read_off(ctx):
@@ -42,10 +46,15 @@ def test_a_ceiling_source_row_is_in_sample_and_ungated_every_other_is_gated(ctx)
     assert other.error_pct == pytest.approx(-16.0, abs=0.1)  # 84,000 / 100,000 - 1
 
 
-ONTAP = {"id": "ontap", "array": "netapp-aff-a400", "cores_per_controller": 8, "storage_efficiency": False}
+ONTAP = {
+    "id": "ontap",
+    "array": "netapp-aff-a400",
+    "controller": "ontap-select-96-medium-node",
+    "storage_efficiency": False,
+}
 
 
-def test_a_record_on_other_hardware_states_its_cores_and_efficiency_and_the_cores_bind(ctx):
+def test_a_record_on_other_hardware_names_its_custom_node_and_the_cores_bind(ctx):
     # ONTAP Select medium nodes (8 cores each, storage efficiency off) as an HA pair of the A400's
     # software: 2 x 8e6 core-us per s / 92.3 core-us per 8 KiB read = 173,300 reads per s
     read, binding = predicted_saturation(ONTAP, {"id": "r", "read_pct": 100, "size_kib": 8}, ctx)
@@ -53,7 +62,9 @@ def test_a_record_on_other_hardware_states_its_cores_and_efficiency_and_the_core
     assert read == pytest.approx(2 * 8e6 / (8e6 / (677 * 128)), rel=0.01)
     # twice the cores, twice the CPU-bound reads
     doubled, _ = predicted_saturation(
-        {**ONTAP, "cores_per_controller": 16}, {"id": "r", "read_pct": 100, "size_kib": 8}, ctx
+        {**ONTAP, "controller": "ontap-select-96-large-node"},
+        {"id": "r", "read_pct": 100, "size_kib": 8},
+        ctx,
     )
     assert doubled == pytest.approx(2 * read, rel=1e-6)
 
@@ -78,3 +89,10 @@ def test_cost_source_rows_are_in_sample_and_not_gated_rows_are_reported_with_the
     assert (far.basis, far.gate) == (OUT_OF_SAMPLE, False)
     assert "not gated: another bottleneck" in far.note
     assert (gated.basis, gated.gate, gated.passed) == (OUT_OF_SAMPLE, True, False)
+
+
+def test_hardware_not_in_a_named_custom_record_is_refused(ctx):
+    # an inline figure is a hidden override: a record names a custom record of the same array or nothing
+    for bad in ({**ONTAP, "controller": "no-such-node"}, {**ONTAP, "controller": "ceph-node-epyc-9454p"}):
+        with pytest.raises(ValueError, match="is no custom_hardware.yaml record based on netapp-aff-a400"):
+            predicted_saturation(bad, {"id": "r", "read_pct": 100, "size_kib": 8}, ctx)

@@ -3,9 +3,10 @@
 A record names a catalog array (and optionally its drive and drive count; else the record's
 defaults) and published figures: a random workload (read share, I/O size) and the IOPS the vendor
 or a test states the array sustains. A record measured on other hardware running the array's
-software states what differs, and only that: ``cores_per_controller`` (the cores the test gave
-each controller or node) and ``storage_efficiency: false`` (inline deduplication and compression
-off, as in the test). The engine predicts the saturation throughput of the shipped
+software states what differs, and only that: ``controller``, a custom controller record of
+``fixtures/calibration/custom_hardware.yaml`` based on the same array (the tested cores, as a user
+would create it through ``/hardware``; never an inline figure), and ``storage_efficiency: false``
+(inline deduplication and compression off, as in the test: a setting a user states). The engine predicts the saturation throughput of the shipped
 catalog configuration (:func:`models.curves.saturation_scale`: the load at which the busiest
 resource reaches 100%) and names the resource that binds there. A figure the catalog record's
 ceilings were read off says ``ceiling_source: true``, one its per-I/O costs were derived from
@@ -23,7 +24,7 @@ from models.curves import saturation_scale
 from models.evaluate import evaluate
 from models.parameters import EngineParameters
 from models.validation import IN_SAMPLE, OUT_OF_SAMPLE, Row, ValidationContext, handler
-from models.validation.scale_out import _BASE_IOPS, binding_resource, measurement_workload
+from models.validation.scale_out import _BASE_IOPS, binding_resource, custom_records, measurement_workload
 
 
 def predicted_saturation(
@@ -34,9 +35,15 @@ def predicted_saturation(
     if cat is None:
         raise SystemExit("array saturation validation needs the catalog (fixtures/catalog)")
     array = cat.arrays[record["array"]]
-    if "cores_per_controller" in record:
-        ctrl = array.controller.model_copy(update={"cores": float(record["cores_per_controller"])})
-        array = array.model_copy(update={"controller": ctrl})
+    if "controller" in record:
+        name = record["controller"]
+        custom = custom_records(ctx).get(name)
+        if custom is None or custom["base"] != array.id:
+            raise ValueError(
+                f"{record['id']}: controller {name!r} is no custom_hardware.yaml record based on {array.id}"
+            )
+        update = {**custom.get("hardware", {}), **custom.get("software", {})}
+        array = array.model_copy(update={"controller": array.controller.model_copy(update=update)})
     if record.get("storage_efficiency") is False:
         array = array.model_copy(update={"inline_dedupe": False, "inline_compression": False})
     drive = cat.drives[record.get("drive") or array.default_drive]
