@@ -80,6 +80,7 @@ ENGINE_PATHS = (
     "raid-grid",
     "recommend",
     "import/observed",
+    "import/observed/fit",
     "whatif/growth",
     "whatif/sensitivity",
     "whatif/max-workload",
