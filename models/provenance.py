@@ -208,7 +208,7 @@ def classify(configuration: Any, workloads: list[Any]) -> SystemClass:
     """The class of system whose validation errors apply to this configuration and load.
 
     ``streaming`` when streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry
-    at least half the front-end bytes; else ``scale_out`` for a cluster that grows in single nodes
+    at least half the front-end bytes and half the I/Os (:func:`is_streaming`); else ``scale_out`` for a cluster that grows in single nodes
     (one controller per node: Ceph, vSAN, SolidFire, 3PAR nodes) or keeps copies on other nodes (a
     cluster of dual-controller appliances or HA pairs, PowerStore or AFF, is judged by its drives); else by the drives: every pool flash and no flash cache is
     ``all_flash``, any flash (a pool, a flash cache, tiering) beside disks ``hybrid``, else ``hdd``.
@@ -224,15 +224,20 @@ def classify(configuration: Any, workloads: list[Any]) -> SystemClass:
 
 
 def is_streaming(workloads: list[Any]) -> bool:
-    """Streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry half the bytes or more."""
-    total = streamed = 0.0
+    """Streaming phases (:data:`STREAMING_MIN_KIB`, random share <= 20%) carry half the bytes or
+    more, and half the I/Os or more: a load whose streams move most of the bytes while random I/O
+    makes most of the requests (an OLTP database with a nightly export) is sized by its random I/O,
+    whose class's error applies."""
+    total = streamed = ios = streamed_ios = 0.0
     for w in workloads:
         for p in w.phases:
-            mb = p.effective_mb_s
+            mb, iops = p.effective_mb_s, p.effective_iops
             total += mb
+            ios += iops
             if p.random_pct <= 20.0 and p.mean_size_kib >= STREAMING_MIN_KIB:
                 streamed += mb
-    return total > 0 and streamed >= 0.5 * total
+                streamed_ios += iops
+    return total > 0 and streamed >= 0.5 * total and streamed_ios >= 0.5 * ios
 
 
 def classify_parts(

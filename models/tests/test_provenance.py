@@ -20,6 +20,7 @@ from models.provenance import (
     PartCalibration,
     SystemClass,
     classify,
+    is_streaming,
     user_estimate,
     weakest,
     with_margins,
@@ -412,3 +413,13 @@ def test_a_cluster_of_dual_controller_appliances_is_judged_by_its_drives_not_as_
         drive = catalog.drives[drive_id] if drive_id else catalog.drives_for(array)[0]
         cfg = build_configuration(array, drive, scheme or array.raid[0].scheme)
         assert classify(cfg, w) is expected, array_id
+
+
+def test_a_load_is_streaming_only_when_its_streams_carry_most_bytes_and_most_ios(catalog: Catalog) -> None:
+    # the OLTP template's nightly export moves most of its bytes in 256 KiB+ streams, but random 8 KiB
+    # I/O makes most of its requests: it is sized by the random I/O, and its class is the drives'
+    template = catalog.templates["oltp-database"].workload
+    assert not is_streaming([template])
+    # the export alone is a stream
+    export = [p for p in template.phases if p.random_pct <= 20.0 and p.mean_size_kib >= 64.0]
+    assert export and is_streaming([template.model_copy(update={"phases": export})])
