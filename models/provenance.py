@@ -477,18 +477,35 @@ def with_model_error(configuration: Any, f: float) -> Any:
     )
 
 
+MIN_CLASS_ROWS = 5
+"""Fewer cross-validated and out-of-sample rows than this do not found a class's band alone."""
+
+
 def margin_band(system_class: SystemClass, table: ModelErrorTable | None) -> tuple[float, str] | None:
     """The 90th-percentile |error| [%] estimated parts of ``system_class`` are sized at, and its
-    basis: the class's own cross-validated and out-of-sample rows, else (a class no published row
-    has tested) every class's rows pooled. None without a table."""
+    basis: the class's own cross-validated and out-of-sample rows when there are at least
+    :data:`MIN_CLASS_ROWS`; with fewer, the larger of their 90th percentile and every class's rows
+    pooled (two rows that happened to agree are no evidence of a small error); with none, the
+    pooled rows. None without a table."""
     if table is None:
         return None
     own = table.classes.get(system_class)
-    if own is not None and own.expected.rows and own.expected.p90_pct is not None:
-        return own.expected.p90_pct, f"the 90th percentile of {own.expected.rows} {system_class.label} rows"
     pooled = table.overall
-    if pooled is None or not pooled.rows or pooled.p90_pct is None:
+    has_pooled = pooled is not None and bool(pooled.rows) and pooled.p90_pct is not None
+    if own is not None and own.expected.rows and own.expected.p90_pct is not None:
+        rows, p90 = own.expected.rows, own.expected.p90_pct
+        if rows >= MIN_CLASS_ROWS or not has_pooled:
+            return p90, f"the 90th percentile of {rows} {system_class.label} rows"
+        assert pooled is not None and pooled.p90_pct is not None
+        if p90 >= pooled.p90_pct:
+            return p90, f"the 90th percentile of {rows} {system_class.label} rows (above every class's)"
+        return pooled.p90_pct, (
+            f"only {rows} {system_class.label} rows (90th percentile {p90:g}%): the 90th percentile of all "
+            f"{pooled.rows} rows of every class"
+        )
+    if not has_pooled:
         return None
+    assert pooled is not None and pooled.p90_pct is not None
     return pooled.p90_pct, (
         f"no published row tests {system_class.label}: the 90th percentile of all {pooled.rows} rows of every class"
     )

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from models.catalog import Catalog, build_configuration, calibration_gaps, load_catalog
 from models.controller import ControllerSpec
 from models.provenance import (
+    MIN_CLASS_ROWS,
     CalibrationStatus,
     ClassErrors,
     ErrorSummary,
@@ -21,6 +22,8 @@ from models.provenance import (
     SystemClass,
     classify,
     is_streaming,
+    load_model_error_table,
+    margin_band,
     user_estimate,
     weakest,
     with_margins,
@@ -423,3 +426,29 @@ def test_a_load_is_streaming_only_when_its_streams_carry_most_bytes_and_most_ios
     # the export alone is a stream
     export = [p for p in template.phases if p.random_pct <= 20.0 and p.mean_size_kib >= 64.0]
     assert export and is_streaming([template.model_copy(update={"phases": export})])
+
+
+def test_a_class_with_few_rows_is_sized_at_no_less_than_every_classs_band() -> None:
+    table = load_model_error_table(ROOT / "fixtures" / "calibration" / "model_error.yaml")
+    assert table is not None
+    pooled = table.overall
+    assert pooled is not None and pooled.p90_pct is not None
+    hybrid = table.classes[SystemClass.HYBRID].expected
+    # the shipped hybrid rows are two that agree (0% error): no evidence of a small error
+    assert hybrid.rows < MIN_CLASS_ROWS and (hybrid.p90_pct or 0.0) < pooled.p90_pct
+    band = margin_band(SystemClass.HYBRID, table)
+    assert band is not None and band[0] == pooled.p90_pct and "only 2 hybrid" in band[1]
+    # few all-flash rows that are worse than every class's: their own, larger band
+    flash = table.classes[SystemClass.ALL_FLASH].expected
+    assert flash.rows < MIN_CLASS_ROWS and flash.p90_pct is not None and flash.p90_pct > pooled.p90_pct
+    assert margin_band(SystemClass.ALL_FLASH, table) == (
+        flash.p90_pct,
+        f"the 90th percentile of {flash.rows} dual-controller all-flash rows (above every class's)",
+    )
+    # enough rows: the class's own
+    hdd = table.classes[SystemClass.HDD].expected
+    assert hdd.rows >= MIN_CLASS_ROWS
+    assert margin_band(SystemClass.HDD, table) == (
+        hdd.p90_pct,
+        f"the 90th percentile of {hdd.rows} HDD arrays rows",
+    )
