@@ -115,9 +115,17 @@ def _execute(session_factory: sessionmaker[Session], spec: JobSpec, analysis: An
         if job.cancel_requested:
             _finish(session, job_id, Outcome("cancelled", error="cancelled before it started"))
             return
-        job.status = "running"
-        job.updated_at = utcnow()
+        # queued -> running only if it is still queued: a cancel (or delete) committed since the read
+        # above wins, never overwritten by this start (the next upload then finds the slot free)
+        started = session.execute(
+            update(TraceJob)
+            .where(TraceJob.id == job_id, TraceJob.status == "queued")
+            .values(status="running", updated_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
         session.commit()
+        if started.rowcount != 1:  # type: ignore[attr-defined]
+            return
     last = [0.0]
     stop = [False]
     cpu_deadline = time.thread_time() + spec.limits.max_cpu_s
