@@ -158,12 +158,6 @@ def _residuals(rows: list) -> np.ndarray:
     return np.asarray(out, dtype=float)
 
 
-def _pct(pred: float | None, obs: float | None) -> float | None:
-    if pred is None or obs is None or obs <= 0 or not math.isfinite(pred):
-        return None
-    return round((pred - obs) / obs * 100.0, 2)
-
-
 def _finite(v: float | None) -> float | None:
     return v if v is not None and math.isfinite(v) else None
 
@@ -258,8 +252,8 @@ def fit_site(
             before_write_latency_ms=_finite(b.predicted_write_latency_ms.value),
             fitted_read_latency_ms=_finite(a.predicted_read_latency_ms.value),
             fitted_write_latency_ms=_finite(a.predicted_write_latency_ms.value),
-            fitted_read_error_pct=_pct(a.predicted_read_latency_ms.value, a.observed_read_latency_ms),
-            fitted_write_error_pct=_pct(a.predicted_write_latency_ms.value, a.observed_write_latency_ms),
+            fitted_read_error_pct=_finite(a.read_error_pct),  # compare_observed's error %
+            fitted_write_error_pct=_finite(a.write_error_pct),
         )
         for a, b in zip(after, before, strict=True)
     ]
