@@ -45,6 +45,7 @@ from models.cases import Relaxation
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.size import SizingResult, size, with_drive_count
 from models.verdict import judge, meets, plan, with_verdict
@@ -193,6 +194,7 @@ def _answer(
     )
 
 
+@holds_memo
 def confidence(
     workloads: list[Workload],
     configuration: Configuration,
@@ -210,6 +212,7 @@ def confidence(
     return _answer(j, met, samples, seed, u)
 
 
+@holds_memo
 def size_to_confidence(
     workloads: list[Workload],
     family: Configuration,

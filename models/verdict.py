@@ -48,6 +48,7 @@ from models.cases import (
 )
 from models.configuration import Configuration
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import WindowResult
 from models.whatif.changes import grow_workload
@@ -160,6 +161,7 @@ Evaluations = dict[tuple[Case, str], EvaluationResult]
 them; :func:`judge` reads them again instead of evaluating the same configuration twice."""
 
 
+@holds_memo
 def meets(
     workloads: list[Workload],
     configuration: Configuration,
@@ -225,6 +227,7 @@ def _suffix(case: Case, label: str) -> str:
     return "".join(", " + part for part in parts)
 
 
+@holds_memo
 def judge(
     workloads: list[Workload],
     configuration: Configuration,
@@ -346,6 +349,7 @@ def with_verdict(result: EvaluationResult, verdict: Verdict) -> EvaluationResult
     return result.model_copy(update={"verdict": verdict, "passed": verdict.passed and result.passed})
 
 
+@holds_memo
 def evaluate_judged(
     workloads: list[Workload],
     configuration: Configuration,
