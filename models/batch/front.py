@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -125,7 +125,8 @@ def _flash_pct(cfg: Configuration, members: Sequence[Any], hits: list[tuple[floa
 
 
 def _state_configs(space: CandidateSpace, sg: Segments, headroom: HeadroomTargets) -> list[Configuration]:
-    """One configuration per state: its first segment's first row."""
+    """One configuration per state: its first segment's first row, its controller as its record
+    states it (a family's margin is applied per segment, :mod:`models.batch.work`)."""
     _, first_seg = np.unique(sg.seg_state, return_index=True)
     configs = []
     for s in range(len(sg.state_keys)):
@@ -133,6 +134,8 @@ def _state_configs(space: CandidateSpace, sg: Segments, headroom: HeadroomTarget
         row = int(sg.seg_start[seg])
         f = int(sg.seg_family[seg])
         family = space.families[f]
+        if family.controller_factor is not None:
+            family = replace(family, controller_factor=None)
         count = int(space.counts[f][row - int(space.starts[f])])
         configs.append(family_configuration(family, count, headroom))
     return configs

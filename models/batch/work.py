@@ -18,6 +18,7 @@ from models.batch.tables import Demand, Segments, Tables
 from models.checks import within_array
 from models.configuration import HeadroomTargets
 from models.controller import (
+    ControllerSpec,
     HaMode,
     backend_bus_pct,
     controller_utilization,
@@ -32,6 +33,7 @@ from models.pool import (
     Work,
     pool_work,
 )
+from models.provenance import scaled_controller
 
 
 @dataclass
@@ -81,36 +83,55 @@ class SegmentWork:
     seg_net_pct: list[FloatArray]  # [window] per segment; nan: no network check
 
 
+def _controller_groups(fe: FrontEnds, tb: Tables, sg: Segments) -> list[tuple[int, ControllerSpec, IntArray]]:
+    """The segments of each state by their family's controller margin (:attr:`Tables.fam_ctrl_factor`):
+    (state, its controller at that margin, :func:`models.provenance.scaled_controller`, the segments)."""
+    factor = tb.fam_ctrl_factor[sg.seg_family]
+    key = np.where(np.isnan(factor), 0.0, factor)  # no margin: 0 (a factor is > 0)
+    order = np.lexsort((key, sg.seg_state))
+    state, key = sg.seg_state[order], key[order]
+    starts = np.flatnonzero(np.concatenate(([True], (state[1:] != state[:-1]) | (key[1:] != key[:-1]))))
+    groups = []
+    scaled: dict[tuple[int, float], ControllerSpec] = {}  # states share their array's controller
+    for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
+        ctrl = fe.states[int(state[lo])].config.controller
+        f = float(key[lo])
+        if f != 0.0:
+            got = scaled.get((id(ctrl), f))
+            if got is None:
+                got = scaled[(id(ctrl), f)] = scaled_controller(ctrl, f)
+            ctrl = got
+        groups.append((int(state[lo]), ctrl, order[lo:hi]))
+    return groups
+
+
 def _bus_ok(
-    fe: FrontEnds, sg: Segments, state_segments: list[IntArray], work: Work, headroom: HeadroomTargets
+    groups: list[tuple[int, ControllerSpec, IntArray]], nseg: int, work: Work, headroom: HeadroomTargets
 ) -> BoolArray:
     """Per segment: the back-end bus within the port headroom where the controller states one
     (as :func:`models.evaluate.evaluate` checks it)."""
-    mb_s = np.broadcast_to(np.asarray(work.kib, dtype=np.float64), sg.seg_state.shape) * 1024.0 / 1e6
-    ok = np.ones(sg.seg_state.size, dtype=bool)
-    for s, st in enumerate(fe.states):
-        ctrl = st.config.controller
+    mb_s = np.broadcast_to(np.asarray(work.kib, dtype=np.float64), (nseg,)) * 1024.0 / 1e6
+    ok = np.ones(nseg, dtype=bool)
+    for _, ctrl, at in groups:
         if ctrl.backend_mb_s is not None:
-            at = state_segments[s]
             u = backend_bus_pct(mb_s[at], ctrl.backend_mb_s, ctrl.serving)
             ok[at] = within_array(u, headroom.port_max_pct)
     return ok
 
 
 def _controllers(
-    fe: FrontEnds, state_segments: list[IntArray], wi: int, backend_ios: FloatArray
+    fe: FrontEnds, groups: list[tuple[int, ControllerSpec, IntArray]], wi: int, backend_ios: FloatArray
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per segment in window ``wi``: controller utilization, after a failover (nan: none) and
     CPU response [ms] (inf when saturated), with the back-end I/Os of the segment's layout
-    (:func:`models.controller.controller_utilization` on arrays)."""
+    (:func:`models.controller.controller_utilization` on arrays), each with its family's
+    controller margin."""
     nseg = backend_ios.size
     u = np.empty(nseg)
     fo = np.full(nseg, np.nan)
     r_ctrl = np.empty(nseg)
-    for s, st in enumerate(fe.states):
-        at = state_segments[s]
-        ctrl = st.config.controller
-        load = st.loads[wi]
+    for s, ctrl, at in groups:
+        load = fe.states[s].loads[wi]
         cpu_s = cpu_seconds_per_second(load, ctrl, backend_ios=backend_ios[at])
         u[at] = controller_utilization(load, ctrl, ctrl.serving, cpu_s=cpu_s)
         r_ctrl[at] = cpu_response_ms(load, ctrl, np.asarray(u[at]), cpu_s=cpu_s)
@@ -149,6 +170,7 @@ def segment_work(
         any_dedupes=read_plans.any_dedupes,
     )
     nseg = seg_f.size
+    groups = _controller_groups(fe, tb, sg)
     nw = len(dm.windows)
     win: list[_Window] = []
     seg_ssd_latency: list[dict[int, FloatArray]] = []
@@ -183,11 +205,11 @@ def segment_work(
             )
         )
         u, fo, r_ctrl = _controllers(
-            fe, state_segments, wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
+            fe, groups, wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
         )
         seg_ctrl[wi], seg_fo[wi] = 100 * u, 100 * fo
         seg_ok &= within_array(100 * u, ctrl_limit)
-        bus_ok &= _bus_ok(fe, sg, state_segments, work, headroom)
+        bus_ok &= _bus_ok(groups, nseg, work, headroom)
         seg_ok &= np.isnan(fo) | within_array(100 * fo, headroom.failover_max_pct)
         r_port = np.asarray([st.r_port_ms[wi] for st in fe.states], dtype=np.float64).reshape(
             len(fe.states), len(members)
