@@ -77,8 +77,8 @@ from models.provenance import (
     ModelErrorTable,
     ResultCalibration,
     band_factor,
+    margin_parts,
     scaled_drive,
-    with_margins,
     without_margins,
 )
 from models.raid import RaidScheme, tolerated_failures
@@ -335,17 +335,27 @@ def margined_families(
     every family with the same record and factor, under its own id (:data:`MARGINED_ID`), and the
     array's record offers it. :func:`recommend` states the answers under the records' own ids."""
     factors: dict[tuple[str, str, bool], tuple[float | None, float | None]] = {}
+    firsts: dict[tuple, int | None] = {}  # the smallest drive count of each (array, layout)
     found: list[tuple[float | None, float | None]] = []
     for fam in families:
         key = (fam.array.id, fam.drive.id, fam.flash_cache_gb > 0)
         got = factors.get(key)
         if got is None:
-            counts = family_counts(fam.array, fam.layout)
-            by_part: dict[str, float] = {}
-            if counts.size:
-                _, margins = with_margins(family_configuration(fam, int(counts[0])), workloads, table)
-                by_part = {m.part: band_factor(m.band_pct) for m in margins}
-            got = factors[key] = (by_part.get("controller"), by_part.get("drives"))
+            lay = fam.layout
+            at = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
+            if at not in firsts:
+                counts = family_counts(fam.array, lay)
+                firsts[at] = int(counts[0]) if counts.size else None
+            first = firsts[at]
+            parts = (
+                None if first is None else margin_parts(family_configuration(fam, first), workloads, table)
+            )
+            if parts is None:
+                got = (None, None)
+            else:
+                f = band_factor(parts[0])
+                got = (f if "controller" in parts[2] else None, f if "drives" in parts[2] else None)
+            factors[key] = got
         found.append(got)
     drives: dict[tuple[str, float], DriveSpec] = {}
     offered: dict[str, set[str]] = {}  # array -> the margined drives it takes
@@ -377,8 +387,12 @@ def margined_families(
 
 def _stated_index(ids: list[str]) -> IntArray:
     """One index per distinct id, in the order of first appearance (as the batch numbers records)."""
-    first: dict[str, int] = {}
-    return np.fromiter((first.setdefault(i, len(first)) for i in ids), dtype=np.int64, count=len(ids))
+    if not ids:
+        return np.zeros(0, dtype=np.int64)
+    _, at, inverse = np.unique(np.asarray(ids), return_index=True, return_inverse=True)
+    rank = np.empty(at.size, dtype=np.int64)
+    rank[np.argsort(at, kind="stable")] = np.arange(at.size, dtype=np.int64)
+    return rank[inverse.ravel()]
 
 
 def _as_stated(

@@ -89,17 +89,19 @@ def _controller_groups(fe: FrontEnds, tb: Tables, sg: Segments) -> list[tuple[in
     factor = tb.fam_ctrl_factor[sg.seg_family]
     key = np.where(np.isnan(factor), 0.0, factor)  # no margin: 0 (a factor is > 0)
     order = np.lexsort((key, sg.seg_state))
+    if not order.size:
+        return []
     state, key = sg.seg_state[order], key[order]
     starts = np.flatnonzero(np.concatenate(([True], (state[1:] != state[:-1]) | (key[1:] != key[:-1]))))
     groups = []
-    scaled: dict[tuple[int, float], ControllerSpec] = {}  # states share their array's controller
+    scaled: dict[tuple[ControllerSpec, float], ControllerSpec] = {}  # states of one array: equal controllers
     for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
         ctrl = fe.states[int(state[lo])].config.controller
         f = float(key[lo])
         if f != 0.0:
-            got = scaled.get((id(ctrl), f))
+            got = scaled.get((ctrl, f))
             if got is None:
-                got = scaled[(id(ctrl), f)] = scaled_controller(ctrl, f)
+                got = scaled[(ctrl, f)] = scaled_controller(ctrl, f)
             ctrl = got
         groups.append((int(state[lo]), ctrl, order[lo:hi]))
     return groups
