@@ -443,7 +443,9 @@ def test_a_class_with_few_rows_is_sized_at_no_less_than_every_classs_band() -> N
     shipped = table.classes[SystemClass.ALL_FLASH]
     few = ErrorSummary(rows=4, median_pct=50.0, p90_pct=pooled.p90_pct + 20.0, max_pct=pooled.p90_pct + 25.0)
     few_flash = table.model_copy(
-        update={"classes": {**table.classes, SystemClass.ALL_FLASH: shipped.model_copy(update={"expected": few})}}
+        update={
+            "classes": {**table.classes, SystemClass.ALL_FLASH: shipped.model_copy(update={"expected": few})}
+        }
     )
     assert margin_band(SystemClass.ALL_FLASH, few_flash) == (
         pooled.p90_pct + 20.0,
