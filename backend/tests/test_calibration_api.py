@@ -176,3 +176,79 @@ def test_the_curves_an_answer_brings_are_those_of_its_margined_verdict(client: T
     result = answer if path == "evaluate" else answer["result"]
     verdict = result["windows"][0]["phases"][0]["read_latency_ms"]["value"]
     assert answer["curves"]["latency_vs_load"]["operating_read_latency_ms"] == pytest.approx(verdict)
+
+
+def _cpu(result: dict[str, Any]) -> float:
+    return float(next(c["value"] for c in result["windows"][0]["checks"] if c["name"] == "controllers"))
+
+
+PLANS: dict[str, tuple[dict[str, Any], Any]] = {
+    # path: (body besides the workloads, the evaluation the margin shows in)
+    "expand": (
+        {"configuration": {**FAS3270, "drive_count": 48}, "expansion": {"shelves": 1}},
+        lambda r: r["before"],
+    ),
+    "quote-check": (
+        {
+            "quote": {
+                "model": "FAS3270",
+                "array_id": "netapp-fas3270",
+                "drive_id": "hdd-10k-sas-600",
+                "drive_count": 50,
+            }
+        },
+        lambda r: r["evaluation"],
+    ),
+    "consolidate": (
+        {"fixed": [{**FAS3270, "drive_count": 48}], "options": {"fixed_only": True}},
+        lambda r: r["arrays"][0]["result"],
+    ),
+    "refresh": ({"current": {**FAS3270, "drive_count": 48}, "successor": FAS3270}, lambda r: r["current"]),
+}
+
+
+@pytest.mark.parametrize("path", sorted(PLANS))
+def test_each_plan_computes_at_the_margin_by_default_and_says_so(client: TestClient, path: str) -> None:
+    body, evaluation = PLANS[path]
+
+    def plan(**extra: Any) -> Any:
+        response = client.post(f"/api/v1/plan/{path}", json={"workloads": [workload()], **body, **extra})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    margined, stated = plan(), plan(calibration_margin="as_stated")
+
+    # the FAS3270's controller is an estimate: CPU costs x (1 + p90 / 100) of HDD arrays, so its
+    # utilization at the same load is that factor times the as-stated one
+    f = 1 + SHIPPED["classes"]["hdd"]["expected"]["p90_pct"] / 100
+    assert _cpu(evaluation(margined)) == pytest.approx(f * _cpu(evaluation(stated)), rel=1e-9)
+    calibration = evaluation(margined)["calibration"]
+    assert {m["part"] for m in calibration["margins"]} >= {"controller"}
+    assert evaluation(margined)["model_error"]["system_class"] == "hdd"
+    assert evaluation(stated)["calibration"]["margins"] == []
+    assert "Conservative by default: controller (estimate): CPU costs x" in margined["text"]
+    assert "Conservative by default" not in stated["text"]
+
+
+@pytest.mark.parametrize("path", ["evaluate", "size"])
+def test_an_answer_with_its_curves_computes_its_margins_once(
+    client: TestClient, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import models.margins
+
+    calls: list[str] = []
+    margined = models.margins.with_margins
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(path)
+        return margined(*args, **kwargs)
+
+    monkeypatch.setattr(models.margins, "with_margins", counted)
+    config = {**FAS3270, "drive_count": 48} if path == "evaluate" else FAS3270
+    response = client.post(
+        f"/api/v1/{path}?with_curves=true", json={"workloads": [workload()], "configuration": config}
+    )
+
+    assert response.status_code == 200, response.text
+    assert response.json()["curves"]["latency_vs_load"] is not None
+    assert calls == [path]  # the verdict's margins, reused for its curves

@@ -24,7 +24,9 @@ from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.evidence import ObservedComparison, at_observed_load, compare_observed
 from models.explain import fmt
+from models.margins import AS_STATED, Margining, distinct, with_words
 from models.parameters import EngineParameters
+from models.provenance import without_margins
 from models.results import EvaluationResult
 from models.size import SizingResult, size
 from models.whatif import outcome
@@ -80,14 +82,30 @@ def refresh(
     successor: Configuration,
     *,
     params: EngineParameters | None = None,
+    margining: Margining = AS_STATED,
 ) -> RefreshResult:
-    """``current`` as it runs today (modelled and measured) and ``successor`` (a family) sized for the same workloads."""
-    now = evaluate(workloads, current, params=params, cold_cache=False)
+    """``current`` as it runs today (modelled and measured) and ``successor`` (a family) sized for the
+    same workloads, each computed with ``margining``'s margins (the modelled beside the measured as
+    ``/import/observed`` sets them) and answered as stated."""
+    run_now, margins_now = margining.run_on(current, workloads)
+    now = margining.assessed(
+        evaluate(workloads, run_now, params=params, cold_cache=False), current, workloads, margins_now
+    )
     observed = None
     if any(p.observed is not None for w in workloads for p in w.phases):
         at_load = at_observed_load(workloads)
-        observed = compare_observed(at_load, evaluate(at_load, current, params=params, cold_cache=False))
-    sized = size(workloads, successor, params=params)
+        run_seen, _ = margining.run_on(current, at_load)
+        observed = compare_observed(at_load, evaluate(at_load, run_seen, params=params, cold_cache=False))
+    run_next, margins_next = margining.run_on(successor, workloads)
+    sized = size(workloads, run_next, params=params)
+    if margins_next:
+        sized = sized.model_copy(update={"configuration": without_margins(sized.configuration, successor)})
+    sized = sized.model_copy(
+        update={
+            "result": margining.assessed(sized.result, sized.configuration, workloads, margins_next),
+            "explanation": with_words(sized.explanation, margins_next),
+        }
+    )
     nxt = sized.result
     on, nx = outcome(now), outcome(nxt)
     windows = []
@@ -122,6 +140,7 @@ def refresh(
         f"{nxt.bill.drives + nxt.bill.spares} drives in {fmt(nxt.bill.rack_units)} U "
         f"(today {now.bill.drives + now.bill.spares} drives in {fmt(now.bill.rack_units)} U)."
     )
+    text = with_words(text, distinct([margins_now, margins_next]))
     return RefreshResult(
         current=now, observed=observed, successor=sized, windows=windows, side_by_side=side, text=text
     )

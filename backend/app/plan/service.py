@@ -50,7 +50,13 @@ def expand(body: ExpandRequest, ctx: SizingContext) -> expanding.ExpansionResult
     drives = _drives(ctx, [g.drive_id for g in body.expansion.groups])
     return ctx.run(
         lambda: expanding.expand(
-            body.workloads, config, body.expansion, drives=drives, array=array, params=ctx.params
+            body.workloads,
+            config,
+            body.expansion,
+            drives=drives,
+            array=array,
+            params=ctx.params,
+            margining=ctx.margining(body.calibration_margin),
         )
     )
 
@@ -84,7 +90,12 @@ def quote_check(body: QuoteCheckRequest, ctx: SizingContext) -> quoting.QuoteChe
         name=f"{quote.model} as quoted",
     )
     config = ctx.configuration(reference, loc)
-    return ctx.run(lambda: quoting.quote_check(body.workloads, config, quote, parts, params=ctx.params))
+    margining = ctx.margining(body.calibration_margin)
+    return ctx.run(
+        lambda: quoting.quote_check(
+            body.workloads, config, quote, parts, params=ctx.params, margining=margining
+        )
+    )
 
 
 def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.Consolidation:
@@ -94,7 +105,12 @@ def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.C
     fixed = [ctx.configuration(c, ("body", "fixed", i)) for i, c in enumerate(body.fixed)]
     return ctx.run(
         lambda: consolidating.consolidate(
-            body.workloads, candidates, fixed=fixed, options=body.options, params=ctx.params
+            body.workloads,
+            candidates,
+            fixed=fixed,
+            options=body.options,
+            params=ctx.params,
+            margining=ctx.margining(body.calibration_margin),
         )
     )
 
@@ -102,4 +118,7 @@ def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.C
 def refresh(body: RefreshRequest, ctx: SizingContext) -> refreshing.RefreshResult:
     current = ctx.configuration(body.current, ("body", "current"))
     successor = ctx.configuration(body.successor, ("body", "successor"), count="family")
-    return ctx.run(lambda: refreshing.refresh(body.workloads, current, successor, params=ctx.params))
+    margining = ctx.margining(body.calibration_margin)
+    return ctx.run(
+        lambda: refreshing.refresh(body.workloads, current, successor, params=ctx.params, margining=margining)
+    )

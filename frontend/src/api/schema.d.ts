@@ -2779,6 +2779,11 @@ export interface components {
          */
         ConsolidateRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Candidates
              * @description families to buy new arrays of (one pool's drive_count null, or a catalog reference without it)
              */
@@ -4278,6 +4283,11 @@ export interface components {
          * @description The installed configuration (with its drive count) and what is added to it.
          */
         ExpandRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Configuration
              * @description the installed system: a catalog reference with drive_count (null: the entry configuration) or a full configuration
@@ -6557,6 +6567,11 @@ export interface components {
          *     workloads (windows, growth).
          */
         QuoteCheckRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** @description the bill of materials as fields */
             quote?: components["schemas"]["Quote"] | null;
             /**
@@ -7720,6 +7735,11 @@ export interface components {
          * @description The current system (with its drive count) and its successor's family, for the same workloads.
          */
         RefreshRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Current
              * @description the system installed today, with its drive count

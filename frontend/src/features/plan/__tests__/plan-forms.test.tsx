@@ -39,7 +39,7 @@ describe('QuoteForm', () => {
     const { user } = renderWithProviders(<QuoteForm workloads={workloads} arrays={arrays} drives={drives} errors={noFieldErrors} onSubmit={onSubmit} />);
     await user.type(screen.getByRole('textbox', { name: /Or paste the quote as text/ }), 'FAS3270, 96 x 600GB 10K');
     await user.click(screen.getByRole('button', { name: 'Check the quote' }));
-    expect(onSubmit.mock.calls[0]![0]).toEqual({ workloads, text: 'FAS3270, 96 x 600GB 10K' });
+    expect(onSubmit.mock.calls[0]![0]).toEqual({ workloads, text: 'FAS3270, 96 x 600GB 10K', calibration_margin: 'pessimistic' });
   });
 
   it("shows the API's message at the field it names", () => {
