@@ -17,7 +17,15 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from models.configuration import Configuration
-from models.provenance import CalibrationMargin, Margin, ModelErrorTable, assess, with_margins
+from models.provenance import (
+    CalibrationMargin,
+    Margin,
+    ModelErrorTable,
+    assess,
+    with_margins,
+    without_margins,
+)
+from models.size import SizingResult
 from models.workload import Workload
 
 R = TypeVar("R", bound=BaseModel)
@@ -58,6 +66,21 @@ class Margining:
             update={"margins": margins or [], "margin_cost": margin_cost}
         )
         return result.model_copy(update={"calibration": calibration, "model_error": found.model_error})
+
+    def as_stated(
+        self, sized: SizingResult, family: Configuration, workloads: list[Workload], margins: list[Margin]
+    ) -> SizingResult:
+        """A sizing of ``family`` computed with ``margins``, answered as the user reads it: the
+        configuration found with the records' own figures back (its counts as sized), assessed, and
+        the margins named in its explanation."""
+        stated = without_margins(sized.configuration, family) if margins else sized.configuration
+        return sized.model_copy(
+            update={
+                "configuration": stated,
+                "result": self.assessed(sized.result, stated, workloads, margins),
+                "explanation": with_words(sized.explanation, margins),
+            }
+        )
 
 
 def margin_words(margins: list[Margin]) -> str:

@@ -365,9 +365,13 @@ def model_error(system_class: SystemClass, table: ModelErrorTable | None) -> Mod
 
 def result_calibration(configuration: Any) -> ResultCalibration:
     """The configuration's parts (``estimate (user)`` throughout when it states none) and a line."""
-    parts: ConfigurationCalibration | None = configuration.calibration
+    return parts_calibration(configuration.calibration, "configuration given whole, without a calibration")
+
+
+def parts_calibration(parts: ConfigurationCalibration | None, given_whole: str) -> ResultCalibration:
+    """``parts`` (``estimate (user)`` throughout, noted ``given_whole``, when None) and a line."""
     if parts is None:
-        u = user_estimate("configuration given whole, without a calibration")
+        u = user_estimate(given_whole)
         parts = ConfigurationCalibration(drives=u, controller=u, cache=u, ports=u)
     estimated = [n for n in PARTS if parts.part(n).status.is_estimate]
     words = []
@@ -566,6 +570,18 @@ def with_margins(
 
 ResultCalibration.model_rebuild()
 Assessment.model_rebuild()
+
+
+class Assessed(Output):
+    """A result that says what it rests on and how far off it may be (an analysis or a sizing of one
+    configuration; the API fills both, :meth:`models.margins.Margining.assessed`)."""
+
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
 
 
 def without_margins(sized: Any, original: Any) -> Any:

@@ -38,7 +38,6 @@ from models.evaluate import evaluate
 from models.explain import fmt
 from models.margins import AS_STATED, Margining, with_words
 from models.parameters import EngineParameters
-from models.provenance import without_margins
 from models.raid import RaidScheme
 from models.results import EvaluationResult
 from models.size import SizingResult, size
@@ -209,14 +208,7 @@ def quote_check(
     )
     family = run_on.model_copy(update={"pools": [run_on.pools[0].model_copy(update={"drive_count": None})]})
     sized = size(workloads, family, params=params)
-    stated = without_margins(sized.configuration, configuration) if margins else sized.configuration
-    sized = sized.model_copy(
-        update={
-            "configuration": stated,
-            "result": margining.assessed(sized.result, stated, workloads, margins),
-            "explanation": with_words(sized.explanation, margins),
-        }
-    )
+    sized = margining.as_stated(sized, configuration, workloads, margins)
     findings = [_drive_finding(quote.drive_count, sized, pool.raid.group_width)]
     cap = evaluation.capacity
     findings.append(

@@ -26,7 +26,6 @@ from models.evidence import ObservedComparison, at_observed_load, compare_observ
 from models.explain import fmt
 from models.margins import AS_STATED, Margining, distinct, with_words
 from models.parameters import EngineParameters
-from models.provenance import without_margins
 from models.results import EvaluationResult
 from models.size import SizingResult, size
 from models.whatif import outcome
@@ -94,18 +93,11 @@ def refresh(
     observed = None
     if any(p.observed is not None for w in workloads for p in w.phases):
         at_load = at_observed_load(workloads)
-        run_seen, _ = margining.run_on(current, at_load)
-        observed = compare_observed(at_load, evaluate(at_load, run_seen, params=params, cold_cache=False))
+        run_seen, margins_seen = margining.run_on(current, at_load)
+        seen = evaluate(at_load, run_seen, params=params, cold_cache=False)
+        observed = compare_observed(at_load, margining.assessed(seen, current, at_load, margins_seen))
     run_next, margins_next = margining.run_on(successor, workloads)
-    sized = size(workloads, run_next, params=params)
-    if margins_next:
-        sized = sized.model_copy(update={"configuration": without_margins(sized.configuration, successor)})
-    sized = sized.model_copy(
-        update={
-            "result": margining.assessed(sized.result, sized.configuration, workloads, margins_next),
-            "explanation": with_words(sized.explanation, margins_next),
-        }
-    )
+    sized = margining.as_stated(size(workloads, run_next, params=params), successor, workloads, margins_next)
     nxt = sized.result
     on, nx = outcome(now), outcome(nxt)
     windows = []

@@ -15,6 +15,7 @@ from models.evaluate import (
 )
 from models.explain import Explained, fmt
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.raid import tolerated_failures
 from models.whatif.core import (
     Outcome,
@@ -46,7 +47,7 @@ class ModeResult(Output):
     rebuild: list[RebuildExposure]
 
 
-class DegradedComparison(Output):
+class DegradedComparison(Assessed):
     modes: list[ModeResult] = Field(description="normal, drive failed, rebuilding, controller / node down")
     worst_mode: DegradedMode
     text: str

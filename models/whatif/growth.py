@@ -14,6 +14,7 @@ from models.evaluate import (
 )
 from models.explain import fmt
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.whatif.changes import (
     grow_workload,
 )
@@ -50,7 +51,7 @@ class WindowBreak(Output):
     text: str
 
 
-class GrowthProjection(Output):
+class GrowthProjection(Assessed):
     months: int
     step_months: int
     degraded: DegradedMode

@@ -22,7 +22,7 @@ class PlanRequest(Request):
     )
 
 
-class ReplicationRequest(Request):
+class ReplicationRequest(PlanRequest):
     """Replication of the workloads' writes; optionally the primary array and the DR array's family."""
 
     workloads: Workloads

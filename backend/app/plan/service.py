@@ -27,7 +27,12 @@ def replication(body: ReplicationRequest, ctx: SizingContext) -> replicating.Rep
     dr = None if body.dr is None else ctx.configuration(body.dr, ("body", "dr"), count="family")
     return ctx.run(
         lambda: replicating.replication(
-            body.workloads, body.plan, primary=primary, dr_family=dr, params=ctx.params
+            body.workloads,
+            body.plan,
+            primary=primary,
+            dr_family=dr,
+            params=ctx.params,
+            margining=ctx.margining(body.calibration_margin),
         )
     )
 

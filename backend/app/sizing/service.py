@@ -49,7 +49,7 @@ from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.headroom import HeadroomMark, headroom_mark
 from models.naming import configuration_name
-from models.provenance import CalibrationMargin, assess, without_margins
+from models.provenance import CalibrationMargin, Margin, assess, without_margins
 from models.raid import RaidScheme
 from models.raid_grid import RaidGrid
 from models.raid_grid import raid_grid as engine_raid_grid
@@ -423,14 +423,18 @@ def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:
             loc, "the RAID grid needs the array's record (a catalog or custom array) to know its schemes"
         )
     families = []
+    margins: list[Margin] = []
     for i, option in enumerate(array.raid):
         config, _, _, _ = _scheme_variant(value, option.scheme, False, ctx, i)
         # each scheme sized as /size sizes it: estimated parts at the pessimistic end unless as_stated
-        families.append(ctx.margined(config, body.workloads, body.calibration_margin)[0])
+        family, margins = ctx.margined(config, body.workloads, body.calibration_margin)
+        families.append(family)
     reference = isinstance(body.configuration, CatalogReference)
-    return ctx.run(
+    grid = ctx.run(
         lambda: engine_raid_grid(body.workloads, families, params=ctx.params), loc, reference=reference
     )
+    # the schemes share the array, drives and load, so their class and margins
+    return ctx.assessed(grid, base, body.workloads, margins)
 
 
 def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:

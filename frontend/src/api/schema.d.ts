@@ -1705,10 +1705,17 @@ export interface components {
             scaling_efficiency: number;
             target: components["schemas"]["BlockTarget"];
         };
-        /** BuildingBlocksResult */
+        /**
+         * BuildingBlocksResult
+         * @description The blocks, racks and watts, with what the block's figures rest on and the class's error.
+         */
         BuildingBlocksResult: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** @description the block and its arithmetic, when derived from the catalog */
             derived: components["schemas"]["DerivedBlock"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             sizing: components["schemas"]["BlockSizing"];
         };
         /** BuildingBlocksSnapshot */
@@ -2608,6 +2615,8 @@ export interface components {
          *     the model's error band.
          */
         Confidence: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /**
              * Chance Pct
              * @description share of samples meeting every case judged [%]
@@ -2628,6 +2637,8 @@ export interface components {
              * @description the uncertain inputs that apply to this design, in words
              */
             inputs: string[];
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Samples */
             samples: number;
             /** Seed */
@@ -3455,6 +3466,10 @@ export interface components {
         DataType: "mixed" | "file-shares" | "user-documents" | "software-deployment" | "virtual-desktops" | "database" | "media-or-encrypted";
         /** DegradedComparison */
         DegradedComparison: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Modes
              * @description normal, drive failed, rebuilding, controller / node down
@@ -4618,6 +4633,8 @@ export interface components {
         };
         /** GrowthProjection */
         GrowthProjection: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /**
              * Capacity Break Month
              * @description first month the capacity needed exceeds the allowed fill
@@ -4636,6 +4653,8 @@ export interface components {
              * @description how each workload grows, with its rate
              */
             formula: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Months */
             months: number;
             /** Notes */
@@ -5557,12 +5576,16 @@ export interface components {
         MaxWorkloadResult: {
             /** Binding Window */
             binding_window: string | null;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             degraded: components["schemas"]["DegradedMode"];
             /**
              * Max Scale
              * @description smallest max_scale over the windows: the system's
              */
             max_scale: number | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Text */
             text: string;
             /** Tolerance */
@@ -5774,11 +5797,16 @@ export interface components {
         };
         /**
          * ObservedComparison
-         * @description The current configuration evaluated at the loads the host observed.
+         * @description The current configuration evaluated at the loads the host observed (with what the model rests
+         *     on and how far off its class has been: the evaluation's own).
          */
         ObservedComparison: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** Configuration */
             configuration: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Notes */
             notes: string[];
             /** Rows */
@@ -6781,8 +6809,12 @@ export interface components {
         };
         /** RaidGrid */
         RaidGrid: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** Frontend Iops */
             frontend_iops: number;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Rows */
             rows: components["schemas"]["RaidGridRow"][];
             /**
@@ -7179,6 +7211,8 @@ export interface components {
         };
         /** RangesResult */
         RangesResult: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** @description max_workload scale at the pessimistic, expected and optimistic ends (null if not asked) */
             capability_scale: components["schemas"]["Band"] | null;
             /**
@@ -7190,6 +7224,8 @@ export interface components {
             headroom_used_pct: components["schemas"]["Band"];
             max_utilization_pct: components["schemas"]["Band"];
             method: components["schemas"]["BandMethod"];
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Most Influential */
             most_influential: string;
             /** @description every input at the end that uses less headroom */
@@ -8024,6 +8060,11 @@ export interface components {
          */
         ReplicationRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Dr
              * @description the DR array's family (drive_count null): sized for a failover, evaluated at the replicated writes
              */
@@ -8351,6 +8392,10 @@ export interface components {
              */
             bars: components["schemas"]["TornadoBar"][];
             base: components["schemas"]["Outcome"];
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Most Influential */
             most_influential: string;
             steps: components["schemas"]["SensitivitySteps"];

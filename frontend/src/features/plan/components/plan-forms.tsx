@@ -239,6 +239,7 @@ export function ReplicationForm({ workloads, arrays, pending, errors, onSubmit }
       onSubmit={() =>
         onSubmit({
           workloads,
+          calibration_margin: 'pessimistic',
           plan: {
             mode,
             rpo_minutes: mode === 'async' ? rpo : null,
