@@ -1,5 +1,8 @@
 """Building blocks and scale-out: size throughput-bound systems in whole blocks, racks and watts.
 
+Kept as one module (about 630 lines): a block, its derivation from catalog records, its sizing and
+what it rests on (its records' calibration and its class of system) are one calculator.
+
 For targets like 1 TB/s of streaming or tens of PB, one array is the wrong unit: such systems
 are built from identical blocks (an E-Series-style 4U enclosure of 60 drives with its
 controllers, a SolidFire-style 1U node, a scale-out NAS node) and the questions are how many

@@ -42,6 +42,7 @@ from models.provenance import (
     CalibrationMargin,
     Margin,
     ModelErrorTable,
+    as_custom,
     classify,
     margin_band,
 )
@@ -297,9 +298,10 @@ class SizingContext:
         return record
 
     def _custom(self, record_id: str) -> ArrayModel | DriveSpec | ControllerSpec | None:
-        """The spec of the custom hardware record ``record_id`` (remembered as used), None if none."""
+        """The spec of the custom hardware record ``record_id`` (remembered as used), None if none;
+        its parts without a source read as ``estimate (user)`` (:func:`models.provenance.as_custom`)."""
         record = self._record(record_id)
-        return None if record is None else record.spec
+        return None if record is None else as_custom(record.spec)
 
     def _build(
         self, ref: CatalogReference, loc: Loc, count: CountMode, scheme_loc: Loc | None

@@ -20,6 +20,7 @@ from models.plan import quote as quoting
 from models.plan import refresh as refreshing
 from models.plan import replication as replicating
 from models.plan.quote_text import read_quote
+from models.provenance import as_custom
 
 
 def replication(body: ReplicationRequest, ctx: SizingContext) -> replicating.ReplicationResult:
@@ -45,7 +46,7 @@ def _drives(ctx: SizingContext, ids: list[str]) -> dict[str, DriveSpec]:
             record = ctx.hardware.get(drive_id)
             if isinstance(record, DriveRecord):
                 ctx.used_hardware[record.id] = record
-                drives[drive_id] = record.spec
+                drives[drive_id] = as_custom(record.spec)
     return drives
 
 

@@ -30,7 +30,7 @@ from models.confidence import confidence as engine_confidence
 from models.configuration import Configuration
 from models.conversion import RaidConversion, convert_raid
 from models.drives import DriveSpec
-from models.provenance import Assessed
+from models.provenance import Assessed, as_custom
 from models.whatif.uncertainty import Confidence, Uncertainty
 
 CONFIGURATION: Loc = ("body", "configuration")
@@ -181,7 +181,7 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> tuple[DerivedBlock,
         record = ctx.hardware.get(ref.array_id)
         if not isinstance(record, ArrayRecord):
             raise InvalidInput.at(loc + ("array_id",), f"unknown array {ref.array_id!r}")
-        array = record.spec
+        array = as_custom(record.spec)
     drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
     if drive_id is None:
         raise InvalidInput.at(loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id")
@@ -190,7 +190,7 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> tuple[DerivedBlock,
         record = ctx.hardware.get(drive_id)
         if not isinstance(record, DriveRecord):
             raise InvalidInput.at(loc + ("drive_id",), f"unknown drive {drive_id!r}")
-        drive = record.spec
+        drive = as_custom(record.spec)
     try:
         ports = array.port_option(ref.port_option).ports if ref.port_option else None
         derived = block_from_array(
