@@ -1,5 +1,8 @@
 """Building blocks and scale-out: size throughput-bound systems in whole blocks, racks and watts.
 
+Kept as one module (about 630 lines): a block, its derivation from catalog records, its sizing and
+what it rests on (its records' calibration and its class of system) are one calculator.
+
 For targets like 1 TB/s of streaming or tens of PB, one array is the wrong unit: such systems
 are built from identical blocks (an E-Series-style 4U enclosure of 60 drives with its
 controllers, a SolidFire-style 1U node, a scale-out NAS node) and the questions are how many
@@ -52,6 +55,15 @@ from models.naming import plural
 from models.parameters import EngineParameters
 from models.pool_plans import PoolPlans
 from models.ports import PortGroup
+from models.provenance import (
+    Assessment,
+    ModelErrorTable,
+    SystemClass,
+    classify_parts,
+    configuration_calibration,
+    model_error,
+    parts_calibration,
+)
 from models.raid import COPY_SCHEMES, RaidLayout, RaidScheme, capacity_efficiency, sequential_write_cost
 from models.stream_capacity import stream_capacity
 
@@ -574,3 +586,49 @@ __all__ = [
     "delivered",
     "size_blocks",
 ]
+
+
+def block_class(
+    block: BuildingBlock, target: BlockTarget, flash: bool | None, table: ModelErrorTable | None
+) -> SystemClass:
+    r"""The class of system whose validation errors apply to sizing in ``block``\ s.
+
+    ``streaming`` when the target is bandwidth alone (no IOPS); ``scale_out`` for scale-out nodes;
+    else by the drives (``flash``: every drive flash; None: a block given whole, whose drives are
+    not known): flash ``all_flash``, disks ``hdd``, unknown the class with the widest band in
+    ``table`` (conservative: the drives could be of any class).
+    """
+    streaming = target.iops == 0 and (target.read_gb_s > 0 or target.write_gb_s > 0)
+    if flash is None and not streaming and block.kind is not BlockKind.SCALE_OUT_NODE:
+        known = (
+            []
+            if table is None
+            else [(c.expected.p90_pct, k) for k, c in table.classes.items() if c.expected.p90_pct]
+        )
+        return max(known)[1] if known else SystemClass.HDD
+    return classify_parts(
+        streaming=streaming,
+        scale_out=block.kind is BlockKind.SCALE_OUT_NODE,
+        flash_pools=[bool(flash)],
+        flash_cached=False,
+    )
+
+
+def block_assessment(
+    block: BuildingBlock,
+    target: BlockTarget,
+    table: ModelErrorTable | None,
+    *,
+    array: ArrayModel | None = None,
+    drive: DriveSpec | None = None,
+) -> Assessment:
+    """What a block sizing rests on: the catalog records a block was derived from (``array`` and
+    ``drive``), or ``estimate (user)`` throughout for a block given whole; and its class's error."""
+    parts = None
+    if array is not None and drive is not None:
+        parts = configuration_calibration(array.calibration, [drive.calibration])
+    flash = None if drive is None else drive.kind != "hdd"
+    return Assessment(
+        calibration=parts_calibration(parts, "building block given whole: figures of your own"),
+        model_error=model_error(block_class(block, target, flash, table), table),
+    )

@@ -21,6 +21,7 @@ from pydantic import Field
 from models.base import InputError, Output
 from models.evaluate import EvaluationResult
 from models.explain import Explained
+from models.provenance import Assessed
 from models.workload import Workload
 
 
@@ -45,8 +46,9 @@ class ObservedVsModel(Output):
     window_passed: bool
 
 
-class ObservedComparison(Output):
-    """The current configuration evaluated at the loads the host observed."""
+class ObservedComparison(Assessed):
+    """The current configuration evaluated at the loads the host observed (with what the model rests
+    on and how far off its class has been: the evaluation's own)."""
 
     configuration: str
     rows: list[ObservedVsModel]
@@ -124,4 +126,10 @@ def compare_observed(workloads: list[Workload], result: EvaluationResult) -> Obs
             f"the model predicts well under the read latency the host saw in {names}: check the "
             "configuration describes the system the statistics came from (drives, RAID, cache, other load)"
         )
-    return ObservedComparison(configuration=result.configuration, rows=rows, notes=notes + result.warnings)
+    return ObservedComparison(
+        configuration=result.configuration,
+        rows=rows,
+        notes=notes + result.warnings,
+        calibration=result.calibration,
+        model_error=result.model_error,
+    )

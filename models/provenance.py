@@ -1,5 +1,8 @@
 """How calibrated each part of a system is: status and source keys, per part.
 
+Kept as one module (about 620 lines): the statuses, the classes of system, the shipped error table
+and the margins read each other, and every answer's calibration is stated from them in one place.
+
 Every figure the engine uses comes from a record (catalog or custom hardware). Each record says,
 part by part, how far its figures can be trusted::
 
@@ -138,6 +141,28 @@ def _check_sources(status: CalibrationStatus, sources: list[str]) -> None:
 def user_estimate(note: str = "custom record without a stated source") -> PartCalibration:
     """The calibration of a custom part that states none: ``estimate (user)``, no sources."""
     return PartCalibration(status=CalibrationStatus.ESTIMATE_USER, note=note)
+
+
+def custom_part(part: PartCalibration | None) -> PartCalibration:
+    """A custom record's part as the results read it: without a source (none stated, or an estimate
+    naming no key) it is ``estimate (user)``, its note kept; with one, as stated."""
+    if part is None:
+        return user_estimate()
+    if part.status is CalibrationStatus.ESTIMATE and not part.sources:
+        return part.model_copy(update={"status": CalibrationStatus.ESTIMATE_USER})
+    return part
+
+
+def as_custom(spec: Any) -> Any:
+    """A custom drive, controller or array record's spec with its parts read by :func:`custom_part`."""
+    cal = spec.calibration
+    if isinstance(cal, ArrayCalibration):
+        cal = cal.model_copy(
+            update={n: custom_part(getattr(cal, n)) for n in ("controller", "cache", "ports")}
+        )
+    elif cal is not None:
+        cal = custom_part(cal)
+    return spec.model_copy(update={"calibration": cal}) if cal is not spec.calibration else spec
 
 
 def weakest(parts: list[PartCalibration]) -> CalibrationStatus:
@@ -369,9 +394,13 @@ def model_error(system_class: SystemClass, table: ModelErrorTable | None) -> Mod
 
 def result_calibration(configuration: Any) -> ResultCalibration:
     """The configuration's parts (``estimate (user)`` throughout when it states none) and a line."""
-    parts: ConfigurationCalibration | None = configuration.calibration
+    return parts_calibration(configuration.calibration, "configuration given whole, without a calibration")
+
+
+def parts_calibration(parts: ConfigurationCalibration | None, given_whole: str) -> ResultCalibration:
+    """``parts`` (``estimate (user)`` throughout, noted ``given_whole``, when None) and a line."""
     if parts is None:
-        u = user_estimate("configuration given whole, without a calibration")
+        u = user_estimate(given_whole)
         parts = ConfigurationCalibration(drives=u, controller=u, cache=u, ports=u)
     estimated = [n for n in PARTS if parts.part(n).status.is_estimate]
     words = []
@@ -586,6 +615,18 @@ def with_margins(
 
 ResultCalibration.model_rebuild()
 Assessment.model_rebuild()
+
+
+class Assessed(Output):
+    """A result that says what it rests on and how far off it may be (an analysis or a sizing of one
+    configuration; the API fills both, :meth:`models.margins.Margining.assessed`)."""
+
+    calibration: ResultCalibration | None = Field(
+        default=None, description="per part (drives, controller, cache, ports): status and source keys"
+    )
+    model_error: ModelError | None = Field(
+        default=None, description="how far off predictions of this class of system have been (make validate)"
+    )
 
 
 def without_margins(sized: Any, original: Any) -> Any:

@@ -24,6 +24,7 @@ from models.evaluate import DegradedMode, evaluate
 from models.explain import Explained, explained, fmt
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.raid import RaidScheme, tolerated_failures
 from models.size import size
 from models.support import scheme_name
@@ -51,7 +52,7 @@ class RaidGridRow(Output):
     passed: bool
 
 
-class RaidGrid(Output):
+class RaidGrid(Assessed):
     window: str = Field(description="the busiest window (most front-end IOPS): latency and cost per IOPS")
     frontend_iops: float
     rows: list[RaidGridRow]

@@ -176,3 +176,193 @@ def test_the_curves_an_answer_brings_are_those_of_its_margined_verdict(client: T
     result = answer if path == "evaluate" else answer["result"]
     verdict = result["windows"][0]["phases"][0]["read_latency_ms"]["value"]
     assert answer["curves"]["latency_vs_load"]["operating_read_latency_ms"] == pytest.approx(verdict)
+
+
+def _cpu(result: dict[str, Any]) -> float:
+    return float(next(c["value"] for c in result["windows"][0]["checks"] if c["name"] == "controllers"))
+
+
+PLANS: dict[str, tuple[dict[str, Any], Any]] = {
+    # path: (body besides the workloads, the evaluation the margin shows in)
+    "expand": (
+        {"configuration": {**FAS3270, "drive_count": 48}, "expansion": {"shelves": 1}},
+        lambda r: r["before"],
+    ),
+    "quote-check": (
+        {
+            "quote": {
+                "model": "FAS3270",
+                "array_id": "netapp-fas3270",
+                "drive_id": "hdd-10k-sas-600",
+                "drive_count": 50,
+            }
+        },
+        lambda r: r["evaluation"],
+    ),
+    "consolidate": (
+        {"fixed": [{**FAS3270, "drive_count": 48}], "options": {"fixed_only": True}},
+        lambda r: r["arrays"][0]["result"],
+    ),
+    "refresh": ({"current": {**FAS3270, "drive_count": 48}, "successor": FAS3270}, lambda r: r["current"]),
+}
+
+
+@pytest.mark.parametrize("path", sorted(PLANS))
+def test_each_plan_computes_at_the_margin_by_default_and_says_so(client: TestClient, path: str) -> None:
+    body, evaluation = PLANS[path]
+
+    def plan(**extra: Any) -> Any:
+        response = client.post(f"/api/v1/plan/{path}", json={"workloads": [workload()], **body, **extra})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    margined, stated = plan(), plan(calibration_margin="as_stated")
+
+    # the FAS3270's controller is an estimate: CPU costs x (1 + p90 / 100) of HDD arrays, so its
+    # utilization at the same load is that factor times the as-stated one
+    f = 1 + SHIPPED["classes"]["hdd"]["expected"]["p90_pct"] / 100
+    assert _cpu(evaluation(margined)) == pytest.approx(f * _cpu(evaluation(stated)), rel=1e-9)
+    calibration = evaluation(margined)["calibration"]
+    assert {m["part"] for m in calibration["margins"]} >= {"controller"}
+    assert evaluation(margined)["model_error"]["system_class"] == "hdd"
+    assert evaluation(stated)["calibration"]["margins"] == []
+    assert "Conservative by default: controller (estimate): CPU costs x" in margined["text"]
+    assert "Conservative by default" not in stated["text"]
+
+
+@pytest.mark.parametrize("path", ["evaluate", "size"])
+def test_an_answer_with_its_curves_computes_its_margins_once(
+    client: TestClient, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import models.margins
+
+    calls: list[str] = []
+    margined = models.margins.with_margins
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(path)
+        return margined(*args, **kwargs)
+
+    monkeypatch.setattr(models.margins, "with_margins", counted)
+    config = {**FAS3270, "drive_count": 48} if path == "evaluate" else FAS3270
+    response = client.post(
+        f"/api/v1/{path}?with_curves=true", json={"workloads": [workload()], "configuration": config}
+    )
+
+    assert response.status_code == 200, response.text
+    assert response.json()["curves"]["latency_vs_load"] is not None
+    assert calls == [path]  # the verdict's margins, reused for its curves
+
+
+# ---- every answer carries calibration and model_error (issue #30's audit) -----------------------
+
+INSTALLED = {**FAS3270, "drive_count": 48}
+
+
+def _observed() -> dict[str, Any]:
+    seen = {"iops": 4000, "read_pct": 70, "read_latency_ms": 6.0, "source": "iostat -x on the host"}
+    return workload(
+        phases=[
+            {
+                "name": "day",
+                "window": "business hours",
+                "iops": 5000,
+                "read_pct": 70,
+                "io_size_kib": 8,
+                "observed": seen,
+            }
+        ]
+    )
+
+
+ANSWERS: dict[str, tuple[dict[str, Any], Any]] = {
+    # path: (body, where the answer's calibration and model_error are)
+    "whatif/growth": ({"configuration": INSTALLED, "months": 12}, lambda r: r),
+    "whatif/sensitivity": ({"configuration": INSTALLED}, lambda r: r),
+    "whatif/max-workload": ({"configuration": INSTALLED}, lambda r: r),
+    "whatif/degraded": ({"configuration": INSTALLED}, lambda r: r),
+    "whatif/ranges": ({"configuration": INSTALLED, "method": "ends"}, lambda r: r),
+    "whatif/confidence": ({"configuration": INSTALLED, "samples": 50}, lambda r: r),
+    "raid-grid": ({"configuration": FAS3270}, lambda r: r),
+    "plan/replication": (
+        {"plan": {"mode": "sync", "distance_km": 10}, "primary": INSTALLED, "dr": FAS3270},
+        lambda r: r["dr"]["failover"]["result"],
+    ),
+    "plan/expand": ({"configuration": INSTALLED, "expansion": {"shelves": 1}}, lambda r: r["after"]),
+    "plan/refresh": ({"current": INSTALLED, "successor": FAS3270}, lambda r: r["successor"]["result"]),
+}
+
+
+@pytest.mark.parametrize("path", sorted(ANSWERS))
+def test_every_analysis_and_plan_says_what_it_rests_on_and_its_class_error(
+    client: TestClient, path: str
+) -> None:
+    body, where = ANSWERS[path]
+    response = client.post(f"/api/v1/{path}", json={"workloads": [workload()], **body})
+    assert response.status_code == 200, response.text
+
+    answer = where(response.json())
+    # the FAS3270's controller is an estimate, and a random 8 KiB load on disks is the HDD class
+    assert answer["calibration"]["parts"]["controller"]["status"] == "estimate"
+    assert "controller" in answer["calibration"]["estimated"]
+    expected = SHIPPED["classes"]["hdd"]["expected"]
+    assert (answer["model_error"]["system_class"], answer["model_error"]["p90_pct"]) == (
+        "hdd",
+        expected["p90_pct"],
+    )
+
+
+def test_the_observed_comparison_says_what_the_model_rests_on(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/import/observed", json={"workloads": [_observed()], "configuration": INSTALLED}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["model_error"]["system_class"] == "hdd"
+    assert answer["calibration"]["parts"]["controller"]["status"] == "estimate"
+
+
+def test_a_block_of_catalog_records_rests_on_them_and_one_given_whole_is_a_user_estimate(
+    client: TestClient,
+) -> None:
+    derived = client.post(
+        "/api/v1/whatif/building-blocks",
+        json={
+            "target": {"read_gb_s": 100},
+            "catalog": {"array_id": "netapp-e5400", "drive_id": "hdd-7k2-nlsas-3000"},
+        },
+    )
+    assert derived.status_code == 200, derived.text
+    # bandwidth alone is a streaming target: the streaming class's error
+    assert derived.json()["model_error"]["system_class"] == "streaming"
+    assert derived.json()["calibration"]["parts"]["controller"]["status"] != "estimate (user)"
+
+    block = {
+        "name": "mine",
+        "rack_units": 4,
+        "drives": 60,
+        "drive_capacity_gb": 4000,
+        "read_gb_s": 4,
+        "write_gb_s": 2,
+    }
+    given = client.post("/api/v1/whatif/building-blocks", json={"target": {"read_gb_s": 100}, "block": block})
+    assert given.status_code == 200, given.text
+    statuses = {p["status"] for p in given.json()["calibration"]["parts"].values()}
+    assert statuses == {"estimate (user)"}
+
+
+def test_ranges_of_the_users_own_keep_the_models_error_unless_they_state_it(client: TestClient) -> None:
+    # a range of one's own for the working set, nothing said of the model's error: the class's band stays
+    mine = {"working_set_factor": {"low": 0.8, "expected": 1.0, "high": 1.2}}
+    body = {"workloads": [workload()], "configuration": INSTALLED, "method": "ends"}
+    kept = client.post("/api/v1/whatif/ranges", json={**body, "uncertainty": mine})
+    assert kept.status_code == 200, kept.text
+    f = 1 + SHIPPED["classes"]["hdd"]["expected"]["p90_pct"] / 100
+    band = kept.json()["uncertainty"]["model_error_factor"]
+    assert (band["low"], band["high"]) == pytest.approx((1 / f, f))
+    assert kept.json()["uncertainty"]["working_set_factor"]["low"] == 0.8
+
+    none = {**mine, "model_error_factor": {"low": 1, "expected": 1, "high": 1}}  # stated: taken as stated
+    stated = client.post("/api/v1/whatif/ranges", json={**body, "uncertainty": none})
+    assert stated.status_code == 200, stated.text
+    assert stated.json()["uncertainty"]["model_error_factor"]["high"] == 1

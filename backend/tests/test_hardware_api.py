@@ -342,3 +342,40 @@ def test_an_idempotency_key_that_is_too_short_long_or_odd_is_422_at_the_header(
     )
 
     assert error_locs(response) == [["header", "Idempotency-Key"]]
+
+
+def test_a_custom_record_without_a_source_is_a_user_estimate_and_one_with_keys_keeps_its_status(
+    client: TestClient,
+) -> None:
+    # issue #30: without a source (nothing stated, or an estimate naming no key) a custom part is
+    # "estimate (user)", its note kept; a datasheet figure with its key stays a datasheet figure
+    guessed = create(client, "drive", {**SSD, "calibration": {"status": "estimate", "note": "from memory"}})
+    cited = create(
+        client,
+        "drive",
+        {**SSD, "name": "Cited NVMe", "calibration": {"status": "datasheet", "sources": ["micron-9200-ds"]}},
+    )
+    controller = create(client, "controller", CONTROLLER)
+
+    def parts(drive_id: str) -> dict[str, Any]:
+        reference = {
+            "array_id": "generic",
+            "drive_id": drive_id,
+            "controller_id": controller["id"],
+            "drive_count": 16,
+        }
+        response = client.post(
+            "/api/v1/evaluate", json={"workloads": [workload()], "configuration": reference}
+        )
+        assert response.status_code == 200, response.text
+        return response.json()["calibration"]["parts"]
+
+    mine = parts(guessed["id"])
+    assert (mine["drives"]["status"], mine["drives"]["note"]) == ("estimate (user)", "from memory")
+    assert mine["controller"]["status"] == "estimate (user)"  # the custom controller states none
+    assert parts(cited["id"])["drives"] == {
+        "status": "datasheet",
+        "sources": ["micron-9200-ds"],
+        "note": None,
+        "figures": {},
+    }

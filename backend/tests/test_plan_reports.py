@@ -91,3 +91,6 @@ def test_a_quote_check_exports_a_proposal_with_its_findings(client: TestClient, 
 
     words = " ".join(text.split())
     assert "Quote check" in words and "Second opinion" in words and "drives" in words
+    # what the quoted system's figures rest on, how far off HDD arrays have been, and the margin taken
+    assert "Model error" in words and "HDD arrays: predictions of published measurements" in words
+    assert "Conservative by default: controller (estimate)" in words

@@ -38,8 +38,10 @@ from models.base import Frozen, InputError, Output
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.margins import AS_STATED, Margining, distinct, with_words
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Margin, without_margins
 from models.results import DegradedMode, EvaluationResult, worst_window
 from models.size import size
 from models.whatif import outcome
@@ -102,12 +104,17 @@ class _Solver:
         fixed: list[Configuration],
         options: ConsolidateOptions,
         params: EngineParameters | None,
+        margining: Margining = AS_STATED,
     ) -> None:
         self.by_name = {w.name: w for w in workloads}
         self.order = [w.name for w in workloads]
         self.candidates, self.fixed, self.options, self.params = candidates, fixed, options, params
+        self.margining = margining
         self.kept: dict[_Key, EvaluationResult | None] = {}
         self.configs: dict[_Key, Configuration] = {}
+        """Each array as stated (a new array's drive count as sized with the margins)."""
+        self.margins: dict[_Key, list[Margin]] = {}
+        """The margins each set was computed with on its array (its class follows the set placed)."""
         self.why: dict[_Key, str] = {}
         """What keeps a set off an array (the first failing check), for the sets that cannot fit."""
 
@@ -121,9 +128,10 @@ class _Solver:
             wl = self._workloads(names)
             if fixed:
                 cfg = self.fixed[index]
-                res = evaluate(wl, cfg, params=self.params, cold_cache=False)
+                run_on, self.margins[key] = self.margining.run_on(cfg, wl)
+                res = evaluate(wl, run_on, params=self.params, cold_cache=False)
                 fits = res.passed and all(
-                    evaluate(wl, cfg, params=self.params, degraded=m, cold_cache=False).passed
+                    evaluate(wl, run_on, params=self.params, degraded=m, cold_cache=False).passed
                     for m in self.options.failure_cases
                 )
                 self.kept[key] = res if fits else None
@@ -132,10 +140,14 @@ class _Solver:
                     self.why[key] = f"{cfg.name}: {res.bottleneck}"
             else:
                 kept = self._as_sized(wl, key)
-                self.kept[key], self.configs[key] = kept or self._sized(wl, self.candidates[index], key)
+                self.kept[key], self.configs[key], self.margins[key] = kept or self._sized(
+                    wl, self.candidates[index], key
+                )
         return self.kept[key]
 
-    def _as_sized(self, wl: list[Workload], key: _Key) -> tuple[EvaluationResult, Configuration] | None:
+    def _as_sized(
+        self, wl: list[Workload], key: _Key
+    ) -> tuple[EvaluationResult, Configuration, list[Margin]] | None:
         """The array already sized for the set less one workload, when it passes with that one added.
 
         Every check is monotone in the drive count, so the fewest drives for the larger set are at
@@ -148,18 +160,21 @@ class _Solver:
             smaller: _Key = (False, index, names - {name})
             if smaller[2] and self.kept.get(smaller) is not None:
                 cfg = self.configs[smaller]
-                res = evaluate(wl, cfg, params=self.params, cold_cache=False)
+                run_on, margins = self.margining.run_on(cfg, wl)
+                res = evaluate(wl, run_on, params=self.params, cold_cache=False)
                 if res.passed:
-                    return res, cfg
+                    return res, cfg, margins
         return None
 
     def _sized(
         self, wl: list[Workload], family: Configuration, key: _Key
-    ) -> tuple[EvaluationResult | None, Configuration]:
+    ) -> tuple[EvaluationResult | None, Configuration, list[Margin]]:
         """The family sized for the set in normal operation and in each failure case asked for: the
-        most drives any of them needs (every check is monotone in the drive count), evaluated normally."""
+        most drives any of them needs (every check is monotone in the drive count), evaluated normally;
+        computed with the set's margins, the configuration kept as stated."""
+        run_on, margins = self.margining.run_on(family, wl)
         runs = [
-            size(wl, family, params=self.params, max_drives=self.options.max_drives, degraded=m)
+            size(wl, run_on, params=self.params, max_drives=self.options.max_drives, degraded=m)
             for m in (DegradedMode.NONE, *self.options.failure_cases)
         ]
         failing = next((r for r in runs if not r.feasible), None)
@@ -167,12 +182,13 @@ class _Solver:
             self.why[key] = (
                 f"{family.name}: {failing.binding_constraint} even at {failing.drive_count} drives"
             )
-            return None, family
+            return None, family, margins
         most = max(runs, key=lambda r: r.drive_count)
+        stated = without_margins(most.configuration, family) if margins else most.configuration
         if most is runs[0]:
-            return most.result, most.configuration
+            return most.result, stated, margins
         res = evaluate(wl, most.configuration, params=self.params, cold_cache=False)
-        return (res if res.passed else None), most.configuration
+        return (res if res.passed else None), stated, margins
 
     def value(self, key: _Key) -> float:
         """``f`` of a set on an array; infinity when it cannot fit; 0 for an empty set or a fixed array."""
@@ -213,8 +229,10 @@ def consolidate(
     fixed: list[Configuration] | None = None,
     options: ConsolidateOptions | None = None,
     params: EngineParameters | None = None,
+    margining: Margining = AS_STATED,
 ) -> Consolidation:
-    """Place ``workloads`` on the ``fixed`` arrays and on new arrays of the ``candidates`` (families)."""
+    """Place ``workloads`` on the ``fixed`` arrays and on new arrays of the ``candidates`` (families),
+    each set computed with ``margining``'s margins for its class (the arrays answered as stated)."""
     opts = options or ConsolidateOptions()
     owned = fixed or []
     if not workloads:
@@ -233,7 +251,7 @@ def consolidate(
     for i, c in enumerate(owned):
         if any(p.drive_count is None for p in c.pools):
             raise InputError(f"fixed.{i}", "a fixed array is installed: every pool needs its drive count")
-    solver = _Solver(workloads, [] if opts.fixed_only else candidates, owned, opts, params)
+    solver = _Solver(workloads, [] if opts.fixed_only else candidates, owned, opts, params, margining)
     total_tb = sum(w.capacity_tb for w in workloads)
     total_iops = sum(max((p.effective_iops for p in w.phases), default=0.0) for w in workloads)
     order = sorted(workloads, key=lambda w: -_share(w, total_tb, total_iops))
@@ -287,6 +305,7 @@ def consolidate(
         + (f"; {len(unplaced)} fit nowhere: {', '.join(u.workload for u in unplaced)}" if unplaced else "")
         + "."
     )
+    text = with_words(text, distinct([p.result.calibration.margins for p in placed if p.result.calibration]))
     return Consolidation(
         objective=opts.objective,
         arrays=placed,
@@ -334,6 +353,7 @@ def _placement(solver: _Solver, array: list, position: int) -> ArrayPlacement:
     res = solver.result(key)
     assert res is not None
     cfg = solver.configs[key]
+    res = solver.margining.assessed(res, cfg, solver._workloads(key[2]), solver.margins[key])
     busiest = worst_window(res.windows)
     return ArrayPlacement(
         name=cfg.name if array[0] else f"new {position + 1}: {cfg.name}",

@@ -37,8 +37,10 @@ from models.configuration import Configuration, DrivePool
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
+from models.margins import AS_STATED, Margining, distinct, with_words
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import configuration_calibration
 from models.raid import RaidLayout
 from models.results import EvaluationResult
 from models.whatif import GrowthProjection, growth_projection, window_outcome
@@ -214,6 +216,12 @@ def expanded_configuration(
     if len(pools) > 8:
         raise InputError("expansion.groups", "at most 8 pools in one configuration")
     cfg = base.model_copy(update={"pools": pools, "name": f"{base.name} + expansion"})
+    if base.calibration is not None and len(pools) > len(base.pools):
+        # the drives part is the least calibrated of every pool's drives, the new pools' among them
+        # (a group joining a pool is that pool's drive model)
+        added_drives = [p.drive.calibration for p in pools[len(base.pools) :]]
+        joined = configuration_calibration(None, [base.calibration.drives, *added_drives]).drives
+        cfg = cfg.model_copy(update={"calibration": base.calibration.model_copy(update={"drives": joined})})
     if expansion.flash_cache_gb:
         gb = base.cache.flash_cache_gb + expansion.flash_cache_gb
         if array is not None and array.flash_cache and not any(o.offers(gb) for o in array.flash_cache):
@@ -284,15 +292,24 @@ def expand(
     drives: Mapping[str, DriveSpec],
     array: ArrayModel | None = None,
     params: EngineParameters | None = None,
+    margining: Margining = AS_STATED,
 ) -> ExpansionResult:
     """The installed ``base`` and ``base`` + ``expansion`` side by side, per window and over growth.
 
     ``drives`` maps the drive ids an expansion may name to their specs; ``array`` (the catalog
-    record ``base`` was built from, if any) states the drives it takes and its limits.
+    record ``base`` was built from, if any) states the drives it takes and its limits. Each system
+    is computed with ``margining``'s margins (the expanded one may be of another class: a flash
+    cache makes a disk array hybrid) and answered as stated.
     """
     cfg, moved, added = expanded_configuration(base, expansion, workloads, drives=drives, array=array)
-    before = evaluate(workloads, base, params=params, cold_cache=False)
-    after = evaluate(moved, cfg, params=params, cold_cache=False)
+    run_base, margins_before = margining.run_on(base, workloads)
+    run_cfg, margins_after = margining.run_on(cfg, moved)
+    before = margining.assessed(
+        evaluate(workloads, run_base, params=params, cold_cache=False), base, workloads, margins_before
+    )
+    after = margining.assessed(
+        evaluate(moved, run_cfg, params=params, cold_cache=False), cfg, moved, margins_after
+    )
     _limits(cfg, after, expansion, array)
     windows = []
     for wb, wa in zip(before.windows, after.windows, strict=True):
@@ -314,8 +331,8 @@ def expand(
         )
     growth_b = growth_a = None
     if any(w.growth_pct_per_year > 0 for w in workloads):
-        growth_b = growth_projection(workloads, base, months=expansion.months, params=params)
-        growth_a = growth_projection(moved, cfg, months=expansion.months, params=params)
+        growth_b = growth_projection(workloads, run_base, months=expansion.months, params=params)
+        growth_a = growth_projection(moved, run_cfg, months=expansion.months, params=params)
     breaks_b = growth_b.first_break_month if growth_b else None
     breaks_a = growth_a.first_break_month if growth_a else None
     gains = ", ".join(
@@ -329,6 +346,7 @@ def expand(
             if breaks_a is not None
             else f" With growth it holds for the {growth_a.months} months projected"
         ) + (f" (as installed: month {breaks_b})." if breaks_b is not None else ".")
+    text = with_words(text, distinct([margins_before, margins_after]))
     return ExpansionResult(
         configuration=cfg,
         before=before,

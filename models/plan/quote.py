@@ -36,6 +36,7 @@ from models.configuration import Configuration, SparePolicy
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.margins import AS_STATED, Margining, with_words
 from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.raid import RaidScheme
@@ -192,18 +193,24 @@ def quote_check(
     parts: QuoteParts,
     *,
     params: EngineParameters | None = None,
+    margining: Margining = AS_STATED,
 ) -> QuoteCheck:
-    """``configuration`` (the quote read into the catalog's records) against the workloads."""
+    """``configuration`` (the quote read into the catalog's records) against the workloads, computed
+    with ``margining``'s margins; the sized configuration is answered as its records state it."""
     pool = configuration.pools[0]
-    evaluation = evaluate(workloads, configuration, params=params)
-    failures = degraded_modes(workloads, configuration, params=params)
+    run_on, margins = margining.run_on(configuration, workloads)
+    evaluation = margining.assessed(
+        evaluate(workloads, run_on, params=params), configuration, workloads, margins
+    )
+    failures = degraded_modes(workloads, run_on, params=params)
     growth = (
-        growth_projection(workloads, configuration, params=params)
+        growth_projection(workloads, run_on, params=params)
         if any(w.growth_pct_per_year > 0 and w.horizon_years > 0 for w in workloads)
         else None
     )
-    family = configuration.model_copy(update={"pools": [pool.model_copy(update={"drive_count": None})]})
+    family = run_on.model_copy(update={"pools": [run_on.pools[0].model_copy(update={"drive_count": None})]})
     sized = size(workloads, family, params=params)
+    sized = margining.as_stated(sized, configuration, workloads, margins)
     findings = [_drive_finding(quote.drive_count, sized, pool.raid.group_width)]
     cap = evaluation.capacity
     findings.append(
@@ -285,6 +292,7 @@ def quote_check(
     )
     if parts.labels:
         text += " Not all parts are in the catalog: " + "; ".join(parts.labels) + "."
+    text = with_words(text, margins)
     return QuoteCheck(
         quote=quote,
         configuration=configuration,

@@ -24,6 +24,7 @@ from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.evidence import ObservedComparison, at_observed_load, compare_observed
 from models.explain import fmt
+from models.margins import AS_STATED, Margining, distinct, with_words
 from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import EvaluationResult
@@ -82,14 +83,23 @@ def refresh(
     successor: Configuration,
     *,
     params: EngineParameters | None = None,
+    margining: Margining = AS_STATED,
 ) -> RefreshResult:
-    """``current`` as it runs today (modelled and measured) and ``successor`` (a family) sized for the same workloads."""
-    now = evaluate(workloads, current, params=params, cold_cache=False)
+    """``current`` as it runs today (modelled and measured) and ``successor`` (a family) sized for the
+    same workloads, each computed with ``margining``'s margins (the modelled beside the measured as
+    ``/import/observed`` sets them) and answered as stated."""
+    run_now, margins_now = margining.run_on(current, workloads)
+    now = margining.assessed(
+        evaluate(workloads, run_now, params=params, cold_cache=False), current, workloads, margins_now
+    )
     observed = None
     if any(p.observed is not None for w in workloads for p in w.phases):
         at_load = at_observed_load(workloads)
-        observed = compare_observed(at_load, evaluate(at_load, current, params=params, cold_cache=False))
-    sized = size(workloads, successor, params=params)
+        run_seen, margins_seen = margining.run_on(current, at_load)
+        seen = evaluate(at_load, run_seen, params=params, cold_cache=False)
+        observed = compare_observed(at_load, margining.assessed(seen, current, at_load, margins_seen))
+    run_next, margins_next = margining.run_on(successor, workloads)
+    sized = margining.as_stated(size(workloads, run_next, params=params), successor, workloads, margins_next)
     nxt = sized.result
     on, nx = outcome(now), outcome(nxt)
     windows = []
@@ -124,6 +134,7 @@ def refresh(
         f"{nxt.bill.drives + nxt.bill.spares} drives in {fmt(nxt.bill.rack_units)} U "
         f"(today {now.bill.drives + now.bill.spares} drives in {fmt(now.bill.rack_units)} U)."
     )
+    text = with_words(text, distinct([margins_now, margins_next]))
     return RefreshResult(
         current=now, observed=observed, successor=sized, windows=windows, side_by_side=side, text=text
     )

@@ -60,8 +60,10 @@ from models.base import Frozen, InputError, NonNegFloat, Output, PositiveFloat, 
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
+from models.margins import AS_STATED, Margining, distinct, with_words
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Margin
 from models.results import Check, EvaluationResult, check
 from models.size import SizingResult, size
 from models.workload import Phase, Workload, windows_of
@@ -358,11 +360,14 @@ def replication(
     primary: Configuration | None = None,
     dr_family: Configuration | None = None,
     params: EngineParameters | None = None,
+    margining: Margining = AS_STATED,
 ) -> ReplicationResult:
     """Size the replication of ``workloads`` by ``plan``; evaluate the primary and size the DR array if given.
 
     ``dr_family`` is a configuration with one pool's ``drive_count`` null (:func:`models.size.size`).
+    The arrays are computed with ``margining``'s margins and answered as stated.
     """
+    margins: list[list[Margin]] = []
     if not workloads:
         raise InputError("workloads", "at least one workload is needed")
     if plan.mode == "async":
@@ -443,7 +448,14 @@ def replication(
                     )
                 )
         if primary is not None:
-            primary_res = evaluate(workloads, primary, params=params, cold_cache=False)
+            run_primary, primary_margins = margining.run_on(primary, workloads)
+            margins.append(primary_margins)
+            primary_res = margining.assessed(
+                evaluate(workloads, run_primary, params=params, cold_cache=False),
+                primary,
+                workloads,
+                primary_margins,
+            )
             for w in primary_res.windows:
                 latencies[w.window] = (
                     None if w.write_latency_ms is None else w.write_latency_ms + (sync_ms.value or 0.0)
@@ -452,10 +464,20 @@ def replication(
         notes.append(f"optimism stated: the link compresses {fmt(plan.wan_compression_ratio)}:1")
     dr: DrSide | None = None
     if dr_family is not None:
-        failover = size(scaled_load(workloads, plan.failover_load_pct), dr_family, params=params)
+        failover_load = scaled_load(workloads, plan.failover_load_pct)
+        run_dr, dr_margins = margining.run_on(dr_family, failover_load)
+        margins.append(dr_margins)
+        failover = size(failover_load, run_dr, params=params)
+        failover = margining.as_stated(failover, dr_family, failover_load, dr_margins)
+        stated = failover.configuration
         unique = plan.unique_change_pct if plan.mode == "async" else 100.0
-        steady = evaluate(
-            replicated_writes(workloads, unique), failover.configuration, params=params, cold_cache=False
+        writes_only = replicated_writes(workloads, unique)
+        run_steady, steady_margins = margining.run_on(stated, writes_only)
+        steady = margining.assessed(
+            evaluate(writes_only, run_steady, params=params, cold_cache=False),
+            stated,
+            writes_only,
+            steady_margins,
         )
         dr = DrSide(
             failover=failover,
@@ -466,6 +488,7 @@ def replication(
                 f"the replicated writes alone {'pass' if steady.passed else 'fail'} ({steady.bottleneck})."
             ),
         )
+    text = with_words(text, distinct(margins))
     return ReplicationResult(
         mode=plan.mode,
         windows=rows,

@@ -136,6 +136,48 @@ def test_a_fit_naming_an_unknown_cost_target_or_row_is_refused_naming_it(synthet
         fit_costs(fit("custom:ghost", "cpu_us_write", "synthetic/w2"), records, synthetic_ctx)
     with pytest.raises(FitError, match="'synthetic/w9': no such validation record/measurement"):
         fit_costs(fit("custom:synthetic-node", "cpu_us_write", "synthetic/w9"), records, synthetic_ctx)
+    # a row whose record names hardware the catalog lacks: the fit, the row and the record named
+    ghost = {**record, "model": {**record["model"], "drive": "no-such-drive"}}
+    with pytest.raises(
+        FitError, match="row 'synthetic/w2': record 'synthetic' names unknown drive 'no-such-drive'"
+    ):
+        fit_costs(
+            fit("custom:synthetic-node", "cpu_us_write", "synthetic/w2"), {"synthetic": ghost}, synthetic_ctx
+        )
+    nowhere = {**record, "model": {**record["model"], "array": "no-such-array"}}
+    with pytest.raises(FitError, match="record 'synthetic' names unknown catalog array 'no-such-array'"):
+        fit_costs(
+            fit("custom:synthetic-node", "cpu_us_write", "synthetic/w2"),
+            {"synthetic": nowhere},
+            synthetic_ctx,
+        )
+
+
+def test_a_fit_that_does_not_converge_is_refused_naming_it(synthetic_ctx, monkeypatch):
+    import models.validation.scale_out as scale_out
+
+    record = _record([{"id": "w2", "copies": 2, "read_pct": 0, "size_kib": 4, "iops": 90000}])
+    fit = {
+        "target": "custom:synthetic-node",
+        "parameters": {"cpu_us_write": {"rows": ["synthetic/w2"], "prior": 100.0}},
+    }
+    stalled = SimpleNamespace(
+        success=False, fun=[0.5], x=[0.0], message="the maximum number of evaluations is exceeded"
+    )
+    monkeypatch.setattr(scale_out, "least_squares", lambda *a, **k: stalled)
+    with pytest.raises(
+        FitError, match=r"fit 'custom:synthetic-node': least squares did not converge \(the maximum"
+    ):
+        fit_costs(fit, {"synthetic": record}, synthetic_ctx)
+
+    def no_number(*a, **k):  # a prediction that is no positive number: log(0)
+        raise ValueError("math domain error")
+
+    monkeypatch.setattr(scale_out, "least_squares", no_number)
+    with pytest.raises(
+        FitError, match=r"fit 'custom:synthetic-node': least squares did not converge \(math domain"
+    ):
+        fit_costs(fit, {"synthetic": record}, synthetic_ctx)
 
 
 def test_the_catalog_nodes_iops_ceiling_is_not_carried_to_a_records_own_hardware(ctx):

@@ -265,6 +265,21 @@ def _find(records: dict[str, dict[str, Any]], row: str) -> tuple[dict[str, Any],
     return rec, m
 
 
+def _known_hardware(target: str, row: str, record: dict[str, Any], ctx: ValidationContext) -> None:
+    """A fit's row names the catalog array and drive it is predicted on; else :class:`FitError`
+    naming the fit, the row and the record."""
+    model = record["model"]
+    catalog = ctx.catalog
+    for kind, key, known in (
+        ("catalog array", "array", {} if catalog is None else catalog.arrays),
+        ("drive", "drive", {} if catalog is None else catalog.drives),
+    ):
+        if model.get(key) not in known:
+            raise FitError(
+                f"fit {target!r}: row {row!r}: record {record['id']!r} names unknown {kind} {model.get(key)!r}"
+            )
+
+
 def fit_costs(
     fit: dict[str, Any],
     records: dict[str, dict[str, Any]],
@@ -297,6 +312,8 @@ def fit_costs(
     fixed = {p: float(fit["parameters"][p]["prior"]) for p in rows_of if p not in free}
     rows = list(dict.fromkeys(r for p in free for r in rows_of[p]))
     cases = [(row, *_find(records, row)) for row in rows]
+    for row, rec, _ in cases:
+        _known_hardware(target, row, rec, ctx)
     if not free:
         return fixed, {}
 
@@ -312,7 +329,12 @@ def fit_costs(
     x0 = [math.log(float(fit["parameters"][p]["prior"])) for p in free]
     lo = [math.log(_BOUNDS_US[p][0]) for p in free]
     hi = [math.log(_BOUNDS_US[p][1]) for p in free]
-    res = least_squares(residuals, x0=x0, bounds=(lo, hi), method="trf", diff_step=1e-3, xtol=1e-6, ftol=1e-8)
+    try:
+        res = least_squares(
+            residuals, x0=x0, bounds=(lo, hi), method="trf", diff_step=1e-3, xtol=1e-6, ftol=1e-8
+        )
+    except (ValueError, ArithmeticError) as exc:  # a prediction that is not a positive number
+        raise FitError(f"fit {target!r}: least squares did not converge ({exc})") from exc
     if not res.success or not np.all(np.isfinite(res.fun)):
         raise FitError(f"fit {target!r}: least squares did not converge ({res.message})")
     costs = costs_of(res.x)

@@ -18,6 +18,7 @@ from models.evaluate import (
 from models.explain import fmt
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.whatif.changes import (
     window_only,
 )
@@ -48,7 +49,7 @@ class WindowCapability(Output):
     evaluations: int
 
 
-class MaxWorkloadResult(Output):
+class MaxWorkloadResult(Assessed):
     degraded: DegradedMode
     windows: list[WindowCapability]
     max_scale: float | None = Field(description="smallest max_scale over the windows: the system's")

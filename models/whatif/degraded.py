@@ -16,6 +16,7 @@ from models.evaluate import (
 from models.explain import Explained, fmt
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.raid import tolerated_failures
 from models.whatif.core import (
     Outcome,
@@ -47,7 +48,7 @@ class ModeResult(Output):
     rebuild: list[RebuildExposure]
 
 
-class DegradedComparison(Output):
+class DegradedComparison(Assessed):
     modes: list[ModeResult] = Field(description="normal, drive failed, rebuilding, controller / node down")
     worst_mode: DegradedMode
     text: str

@@ -15,6 +15,7 @@ from models.evaluate import (
 from models.explain import fmt
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.whatif.changes import (
     grow_workload,
 )
@@ -51,7 +52,7 @@ class WindowBreak(Output):
     text: str
 
 
-class GrowthProjection(Output):
+class GrowthProjection(Assessed):
     months: int
     step_months: int
     degraded: DegradedMode

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import Field
 from scipy.optimize import brentq
 
-from models.base import Frozen, InputError, Output
+from models.base import Frozen, InputError
 from models.configuration import Configuration
 from models.evaluate import (
     DegradedMode,
@@ -15,6 +15,7 @@ from models.evaluate import (
 from models.explain import fmt
 from models.memo import holds_memo
 from models.parameters import EngineParameters
+from models.provenance import Assessed
 from models.whatif.changes import (
     cache_gb,
     window_only,
@@ -70,7 +71,7 @@ class SensitivitySteps(Frozen):
     )
 
 
-class SensitivityResult(Output):
+class SensitivityResult(Assessed):
     base: Outcome
     steps: SensitivitySteps
     bars: list[TornadoBar] = Field(description="ranked: the input that moves the result most first")

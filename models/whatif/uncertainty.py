@@ -19,7 +19,7 @@ from models.evaluate import (
 from models.explain import fmt
 from models.memo import holds_memo
 from models.parameters import EngineParameters
-from models.provenance import with_model_error
+from models.provenance import Assessed, with_model_error
 from models.whatif.capability import max_workload
 from models.whatif.changes import (
     cache_gb,
@@ -228,7 +228,7 @@ class WindowBand(Output):
     read_latency_ms: Band
 
 
-class RangesResult(Output):
+class RangesResult(Assessed):
     method: BandMethod
     samples: int = Field(description="evaluations in the band (3 for the ends of the ranges)")
     seed: int | None
@@ -250,7 +250,7 @@ class RangesResult(Output):
     text: str
 
 
-class Confidence(Output):
+class Confidence(Assessed):
     """The chance of meeting every target in every case judged, over the stated input ranges and
     the model's error band."""
 

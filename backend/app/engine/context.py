@@ -36,15 +36,15 @@ from models.catalog import (
 from models.configuration import Configuration
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
+from models.margins import Margining
 from models.parameters import EngineParameters
 from models.provenance import (
     CalibrationMargin,
     Margin,
     ModelErrorTable,
-    assess,
+    as_custom,
     classify,
     margin_band,
-    with_margins,
 )
 from models.support import as_hypothetical, check_offered
 from models.whatif.uncertainty import Uncertainty, calibrated_uncertainty, with_model_error_band
@@ -163,11 +163,7 @@ class SizingContext:
     ) -> R:
         """``result`` with what it rests on and how far off it may be (:func:`models.provenance.assess`),
         and the margins it was computed with."""
-        found = assess(configuration, workloads, self.model_errors)
-        calibration = found.calibration.model_copy(
-            update={"margins": margins or [], "margin_cost": margin_cost}
-        )
-        return result.model_copy(update={"calibration": calibration, "model_error": found.model_error})
+        return Margining(self.model_errors).assessed(result, configuration, workloads, margins, margin_cost)
 
     def uncertainty(self, configuration: Configuration, workloads: list[Workload]) -> Uncertainty:
         """The engine's default ranges with layout aging from the calibration, and the model's own
@@ -183,10 +179,11 @@ class SizingContext:
     ) -> tuple[Configuration, list[Margin]]:
         """The configuration to compute with: estimated parts at the pessimistic end of their band
         (:func:`models.provenance.with_margins`) unless ``margin`` is as_stated."""
-        if margin is CalibrationMargin.AS_STATED:
-            return configuration, []
-        margined, margins = with_margins(configuration, workloads, self.model_errors)
-        return margined, margins
+        return self.margining(margin).run_on(configuration, workloads)
+
+    def margining(self, margin: CalibrationMargin) -> Margining:
+        """How the engine's plans compute for a request's ``calibration_margin`` (:mod:`models.margins`)."""
+        return Margining(self.model_errors, margin)
 
     # ---- running the engine
 
@@ -301,9 +298,10 @@ class SizingContext:
         return record
 
     def _custom(self, record_id: str) -> ArrayModel | DriveSpec | ControllerSpec | None:
-        """The spec of the custom hardware record ``record_id`` (remembered as used), None if none."""
+        """The spec of the custom hardware record ``record_id`` (remembered as used), None if none;
+        its parts without a source read as ``estimate (user)`` (:func:`models.provenance.as_custom`)."""
         record = self._record(record_id)
-        return None if record is None else record.spec
+        return None if record is None else as_custom(record.spec)
 
     def _build(
         self, ref: CatalogReference, loc: Loc, count: CountMode, scheme_loc: Loc | None

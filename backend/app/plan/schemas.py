@@ -6,13 +6,23 @@ from pydantic import Field, model_validator
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
+from backend.app.sizing.schemas import MARGIN_DESCRIPTION
 from models.plan.consolidate import ConsolidateOptions
 from models.plan.expand import Expansion
 from models.plan.quote import Quote
 from models.plan.replication import ReplicationPlan
+from models.provenance import CalibrationMargin
 
 
-class ReplicationRequest(Request):
+class PlanRequest(Request):
+    """What every plan sizes: the workloads, with estimated parts at the pessimistic end unless stated."""
+
+    calibration_margin: CalibrationMargin = Field(
+        default=CalibrationMargin.PESSIMISTIC, description=MARGIN_DESCRIPTION
+    )
+
+
+class ReplicationRequest(PlanRequest):
     """Replication of the workloads' writes; optionally the primary array and the DR array's family."""
 
     workloads: Workloads
@@ -26,7 +36,7 @@ class ReplicationRequest(Request):
     )
 
 
-class ExpandRequest(Request):
+class ExpandRequest(PlanRequest):
     """The installed configuration (with its drive count) and what is added to it."""
 
     workloads: Workloads
@@ -37,7 +47,7 @@ class ExpandRequest(Request):
     expansion: Expansion
 
 
-class QuoteCheckRequest(Request):
+class QuoteCheckRequest(PlanRequest):
     """A vendor's bill of materials (a small form, ``quote``, or pasted, ``text``) and the customer's
     workloads (windows, growth)."""
 
@@ -57,7 +67,7 @@ class QuoteCheckRequest(Request):
         return self
 
 
-class ConsolidateRequest(Request):
+class ConsolidateRequest(PlanRequest):
     """N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates."""
 
     workloads: Workloads
@@ -74,7 +84,7 @@ class ConsolidateRequest(Request):
     options: ConsolidateOptions = Field(default_factory=ConsolidateOptions)
 
 
-class RefreshRequest(Request):
+class RefreshRequest(PlanRequest):
     """The current system (with its drive count) and its successor's family, for the same workloads."""
 
     workloads: Workloads = Field(description="typically imported, the phases carrying what the host observed")

@@ -20,6 +20,7 @@ from models.plan import quote as quoting
 from models.plan import refresh as refreshing
 from models.plan import replication as replicating
 from models.plan.quote_text import read_quote
+from models.provenance import as_custom
 
 
 def replication(body: ReplicationRequest, ctx: SizingContext) -> replicating.ReplicationResult:
@@ -27,7 +28,12 @@ def replication(body: ReplicationRequest, ctx: SizingContext) -> replicating.Rep
     dr = None if body.dr is None else ctx.configuration(body.dr, ("body", "dr"), count="family")
     return ctx.run(
         lambda: replicating.replication(
-            body.workloads, body.plan, primary=primary, dr_family=dr, params=ctx.params
+            body.workloads,
+            body.plan,
+            primary=primary,
+            dr_family=dr,
+            params=ctx.params,
+            margining=ctx.margining(body.calibration_margin),
         )
     )
 
@@ -40,7 +46,7 @@ def _drives(ctx: SizingContext, ids: list[str]) -> dict[str, DriveSpec]:
             record = ctx.hardware.get(drive_id)
             if isinstance(record, DriveRecord):
                 ctx.used_hardware[record.id] = record
-                drives[drive_id] = record.spec
+                drives[drive_id] = as_custom(record.spec)
     return drives
 
 
@@ -50,7 +56,13 @@ def expand(body: ExpandRequest, ctx: SizingContext) -> expanding.ExpansionResult
     drives = _drives(ctx, [g.drive_id for g in body.expansion.groups])
     return ctx.run(
         lambda: expanding.expand(
-            body.workloads, config, body.expansion, drives=drives, array=array, params=ctx.params
+            body.workloads,
+            config,
+            body.expansion,
+            drives=drives,
+            array=array,
+            params=ctx.params,
+            margining=ctx.margining(body.calibration_margin),
         )
     )
 
@@ -84,7 +96,12 @@ def quote_check(body: QuoteCheckRequest, ctx: SizingContext) -> quoting.QuoteChe
         name=f"{quote.model} as quoted",
     )
     config = ctx.configuration(reference, loc)
-    return ctx.run(lambda: quoting.quote_check(body.workloads, config, quote, parts, params=ctx.params))
+    margining = ctx.margining(body.calibration_margin)
+    return ctx.run(
+        lambda: quoting.quote_check(
+            body.workloads, config, quote, parts, params=ctx.params, margining=margining
+        )
+    )
 
 
 def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.Consolidation:
@@ -94,7 +111,12 @@ def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.C
     fixed = [ctx.configuration(c, ("body", "fixed", i)) for i, c in enumerate(body.fixed)]
     return ctx.run(
         lambda: consolidating.consolidate(
-            body.workloads, candidates, fixed=fixed, options=body.options, params=ctx.params
+            body.workloads,
+            candidates,
+            fixed=fixed,
+            options=body.options,
+            params=ctx.params,
+            margining=ctx.margining(body.calibration_margin),
         )
     )
 
@@ -102,4 +124,7 @@ def consolidate(body: ConsolidateRequest, ctx: SizingContext) -> consolidating.C
 def refresh(body: RefreshRequest, ctx: SizingContext) -> refreshing.RefreshResult:
     current = ctx.configuration(body.current, ("body", "current"))
     successor = ctx.configuration(body.successor, ("body", "successor"), count="family")
-    return ctx.run(lambda: refreshing.refresh(body.workloads, current, successor, params=ctx.params))
+    margining = ctx.margining(body.calibration_margin)
+    return ctx.run(
+        lambda: refreshing.refresh(body.workloads, current, successor, params=ctx.params, margining=margining)
+    )

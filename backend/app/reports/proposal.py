@@ -1048,14 +1048,27 @@ def _calibration(s: dict[str, Any]) -> str:
         ["calibrated layout ages", ", ".join(sorted((cal.get("layouts") or {}).keys())) or "-"],
     ]
     result = s.get("result") or {}
+    # the answer's own, a sizing's result, or a plan's evaluation (quote, expansion after, refresh today)
+    holders = [result] + [result.get(k) for k in _ASSESSED_IN]
     extra = ""
     for key in ("calibration", "model_error"):
-        for holder in (result, result.get("result") if isinstance(result.get("result"), dict) else None):
+        for holder in holders:
             if isinstance(holder, dict) and holder.get(key) is not None:
                 value = holder[key]
                 text = value.get("text") if isinstance(value, dict) else None  # the engine's own sentence
                 extra += _sub(key.replace("_", " ").capitalize(), _p(text or _plain(value)))
+                margins = value.get("margins") if isinstance(value, dict) else None
+                if margins:  # conservative by default: each margin in the engine's words
+                    extra += _p(
+                        "Conservative by default: " + "; ".join(str(m.get("text")) for m in margins) + "."
+                    )
+                break
     return _section("Calibration", _table(["", ""], rows), extra)
+
+
+_ASSESSED_IN = ("result", "evaluation", "after", "current", "primary")
+"""Where a report's answer carries its calibration when not at the top: a sizing's result, a quote
+check's evaluation, an expansion's system after, a refresh's system today, a replication's primary."""
 
 
 def _inputs(s: dict[str, Any]) -> str:

@@ -49,7 +49,7 @@ from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.headroom import HeadroomMark, headroom_mark
 from models.naming import configuration_name
-from models.provenance import CalibrationMargin, assess, without_margins
+from models.provenance import CalibrationMargin, Margin, assess, without_margins
 from models.raid import RaidScheme
 from models.raid_grid import RaidGrid
 from models.raid_grid import raid_grid as engine_raid_grid
@@ -93,7 +93,8 @@ def _evaluated(
     body: EvaluateRequest, ctx: SizingContext
 ) -> tuple[EvaluationResult, list[Workload], Configuration]:
     """The evaluation (estimated parts at the pessimistic end unless the request says as_stated),
-    and the workloads and configuration as the request states them."""
+    the workloads, and the configuration it was computed on (its margins in; the answer's
+    calibration reads the configuration as the request states it)."""
     workloads, config = _adjusted(body, ctx)
     reference = isinstance(body.configuration, CatalogReference)
     run_config, margins = ctx.margined(config, workloads, body.calibration_margin)
@@ -102,7 +103,7 @@ def _evaluated(
         CONFIGURATION,
         reference=reference,
     )
-    return ctx.assessed(result, config, workloads, margins), workloads, config
+    return ctx.assessed(result, config, workloads, margins), workloads, run_config
 
 
 def judged(
@@ -119,6 +120,12 @@ def judged(
 
 def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
     """The sized family, with the money of the configuration it found (``tco``)."""
+    return _sized(body, ctx)[0]
+
+
+def _sized(body: SizeRequest, ctx: SizingContext) -> tuple[SizingResult, Configuration]:
+    """The sized family (its configuration as the records state it) and the configuration its
+    verdict was computed on (the margins in, unless as_stated or sized to a confidence)."""
     config = ctx.configuration(body.configuration, CONFIGURATION, count="family")
     reference = isinstance(body.configuration, CatalogReference)
     run_config, margins = ctx.margined(config, body.workloads, body.calibration_margin)
@@ -139,8 +146,10 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
         )
 
     if body.confidence_pct is not None:
-        return _size_to_confidence(body, ctx, config, reference)
+        confident = _size_to_confidence(body, ctx, config, reference)
+        return confident, confident.configuration
     sized = sized_as(run_config)
+    computed_on = sized.configuration
     update: dict[str, object] = {}
     cost = None
     if margins:
@@ -155,7 +164,7 @@ def size(body: SizeRequest, ctx: SizingContext) -> SizingResult:
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
     result = ctx.assessed(sized.result, sized.configuration, body.workloads, margins, cost)
-    return sized.model_copy(update={"tco": money, "result": result})
+    return sized.model_copy(update={"tco": money, "result": result}), computed_on
 
 
 def _size_to_confidence(
@@ -414,14 +423,18 @@ def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:
             loc, "the RAID grid needs the array's record (a catalog or custom array) to know its schemes"
         )
     families = []
+    margins: list[Margin] = []
     for i, option in enumerate(array.raid):
         config, _, _, _ = _scheme_variant(value, option.scheme, False, ctx, i)
         # each scheme sized as /size sizes it: estimated parts at the pessimistic end unless as_stated
-        families.append(ctx.margined(config, body.workloads, body.calibration_margin)[0])
+        family, margins = ctx.margined(config, body.workloads, body.calibration_margin)
+        families.append(family)
     reference = isinstance(body.configuration, CatalogReference)
-    return ctx.run(
+    grid = ctx.run(
         lambda: engine_raid_grid(body.workloads, families, params=ctx.params), loc, reference=reference
     )
+    # the schemes share the array, drives and load, so their class and margins
+    return ctx.assessed(grid, base, body.workloads, margins)
 
 
 def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:
@@ -538,25 +551,25 @@ def evaluate_answer(
     """:func:`evaluate`, and with ``with_curves`` every curve of the first window (one request for a
     results page instead of an evaluation and then its curves). Without it the answer is the
     evaluation alone, byte for byte what it was before ``curves`` existed (``curves`` is optional)."""
-    result, workloads, config = _evaluated(body, ctx)
+    result, workloads, computed_on = _evaluated(body, ctx)
     if not with_curves:
         return result
-    run_config, _ = ctx.margined(config, workloads, body.calibration_margin)  # the verdict's figures
-    first = curves_of(workloads, run_config, result.windows[0].window, CURVE_NAMES, ctx)
+    # the curves of the verdict's own figures (its margins computed once, in _evaluated)
+    first = curves_of(workloads, computed_on, result.windows[0].window, CURVE_NAMES, ctx)
     return EvaluateAnswer.model_construct(**dict(result), curves=first)
 
 
 def size_answer(body: SizeRequest, ctx: SizingContext, with_curves: bool) -> SizingResult | SizeAnswer:
     """:func:`size`, and with ``with_curves`` every curve of the first window for the sized
     configuration (null when the family could not be sized: there is nothing to draw)."""
-    sized = size(body, ctx)
+    sized, computed_on = _sized(body, ctx)
     if not with_curves:
         return sized
     first = None
     if sized.feasible:
+        # the curves of the configuration the sizing found, with the margins it was found with
         window = sized.result.windows[0].window
-        run_config, _ = ctx.margined(sized.configuration, body.workloads, body.calibration_margin)
-        first = curves_of(body.workloads, run_config, window, CURVE_NAMES, ctx)
+        first = curves_of(body.workloads, computed_on, window, CURVE_NAMES, ctx)
     return SizeAnswer.model_construct(**dict(sized), curves=first)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
@@ -27,7 +27,7 @@ from models.blocks import (
 from models.cases import Relaxation
 from models.confidence import MAX_SAMPLES
 from models.evaluate import DegradedMode
-from models.provenance import CalibrationMargin
+from models.provenance import Assessed, CalibrationMargin
 from models.raid import RaidLayout, RaidScheme
 from models.whatif import BandMethod, SensitivitySteps, Uncertainty
 
@@ -170,8 +170,8 @@ class BuildingBlocksRequest(Request):
         return self
 
 
-class BuildingBlocksResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class BuildingBlocksResult(Assessed):
+    """The blocks, racks and watts, with what the block's figures rest on and the class's error."""
 
     derived: DerivedBlock | None = Field(
         description="the block and its arithmetic, when derived from the catalog"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from backend.app.core.errors import InvalidInput, Loc
 from backend.app.engine.context import SizingContext
 from backend.app.engine.inputs import CatalogReference
@@ -21,29 +24,52 @@ from backend.app.whatif.schemas import (
 )
 from models import whatif
 from models.base import InputError
-from models.blocks import DerivedBlock, block_from_array, size_blocks
+from models.blocks import DerivedBlock, block_assessment, block_from_array, size_blocks
 from models.catalog import ArrayModel
 from models.confidence import confidence as engine_confidence
 from models.configuration import Configuration
 from models.conversion import RaidConversion, convert_raid
 from models.drives import DriveSpec
-from models.whatif.uncertainty import Confidence
+from models.provenance import Assessed, as_custom
+from models.whatif.uncertainty import Confidence, Uncertainty
 
 CONFIGURATION: Loc = ("body", "configuration")
 
 
-def _configuration(body: WhatIfRequest | DegradedRequest, ctx: SizingContext) -> tuple[Configuration, bool]:
-    """The configuration the analysis runs on: estimated parts at the pessimistic end of their class's
-    band, as /evaluate runs it, unless the request says as_stated (:meth:`SizingContext.margined`)."""
+A = TypeVar("A", bound=Assessed)
+
+
+def _analysed(
+    body: WhatIfRequest | DegradedRequest, ctx: SizingContext, analysis: Callable[[Configuration], A]
+) -> A:
+    """``analysis`` of the configuration with estimated parts at the pessimistic end of their class's
+    band, as /evaluate runs it, unless the request says as_stated (:meth:`SizingContext.margined`);
+    the answer says what the configuration as stated rests on and the margins it was computed with."""
     config = ctx.configuration(body.configuration, CONFIGURATION)
-    margined, _ = ctx.margined(config, body.workloads, body.calibration_margin)
-    return margined, isinstance(body.configuration, CatalogReference)
+    margined, margins = ctx.margined(config, body.workloads, body.calibration_margin)
+    reference = isinstance(body.configuration, CatalogReference)
+    result = ctx.run(lambda: analysis(margined), CONFIGURATION, reference=reference)
+    return ctx.assessed(result, config, body.workloads, margins)
+
+
+def _uncertainty(
+    body: RangesRequest | ConfidenceRequest, config: Configuration, ctx: SizingContext
+) -> Uncertainty:
+    """The request's ranges, or the defaults; either way with the model's own error for this class of
+    system unless the request states ``model_error_factor`` itself (conservative by default)."""
+    banded = ctx.uncertainty(config, body.workloads)
+    if body.uncertainty is None:
+        return banded
+    if "model_error_factor" in body.uncertainty.model_fields_set:
+        return body.uncertainty
+    return body.uncertainty.model_copy(update={"model_error_factor": banded.model_error_factor})
 
 
 def growth(body: GrowthRequest, ctx: SizingContext) -> whatif.GrowthProjection:
-    config, reference = _configuration(body, ctx)
-    return ctx.run(
-        lambda: whatif.growth_projection(
+    return _analysed(
+        body,
+        ctx,
+        lambda config: whatif.growth_projection(
             body.workloads,
             config,
             months=body.months,
@@ -52,28 +78,24 @@ def growth(body: GrowthRequest, ctx: SizingContext) -> whatif.GrowthProjection:
             params=ctx.params,
             degraded=body.degraded,
         ),
-        CONFIGURATION,
-        reference=reference,
     )
 
 
 def sensitivity(body: SensitivityRequest, ctx: SizingContext) -> whatif.SensitivityResult:
-    config, reference = _configuration(body, ctx)
-    return ctx.run(
-        lambda: whatif.sensitivity(
+    return _analysed(
+        body,
+        ctx,
+        lambda config: whatif.sensitivity(
             body.workloads, config, steps=body.steps, params=ctx.params, degraded=body.degraded
         ),
-        CONFIGURATION,
-        reference=reference,
     )
 
 
 def max_workload(body: MaxWorkloadRequest, ctx: SizingContext) -> whatif.MaxWorkloadResult:
-    config, reference = _configuration(body, ctx)
-    return ctx.run(
-        lambda: whatif.max_workload(body.workloads, config, params=ctx.params, degraded=body.degraded),
-        CONFIGURATION,
-        reference=reference,
+    return _analysed(
+        body,
+        ctx,
+        lambda config: whatif.max_workload(body.workloads, config, params=ctx.params, degraded=body.degraded),
     )
 
 
@@ -81,9 +103,8 @@ def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
     # as stated: the band's own model_error_factor takes the model's error (no margin on top of it)
     config = ctx.configuration(body.configuration, CONFIGURATION)
     reference = isinstance(body.configuration, CatalogReference)
-    # the default ranges, and the model's own error for this class of system
-    uncertainty = body.uncertainty or ctx.uncertainty(config, body.workloads)
-    return ctx.run(
+    uncertainty = _uncertainty(body, config, ctx)
+    result = ctx.run(
         lambda: whatif.ranges(
             body.workloads,
             config,
@@ -99,14 +120,15 @@ def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
         CONFIGURATION,
         reference=reference,
     )
+    return ctx.assessed(result, config, body.workloads)
 
 
 def confidence(body: ConfidenceRequest, ctx: SizingContext) -> Confidence:
     """The chance of meeting every case judged (as stated: the band includes the model's own error)."""
     config = ctx.configuration(body.configuration, CONFIGURATION)
     reference = isinstance(body.configuration, CatalogReference)
-    uncertainty = body.uncertainty or ctx.uncertainty(config, body.workloads)
-    return ctx.run(
+    uncertainty = _uncertainty(body, config, ctx)
+    result = ctx.run(
         lambda: engine_confidence(
             body.workloads,
             config,
@@ -119,16 +141,16 @@ def confidence(body: ConfidenceRequest, ctx: SizingContext) -> Confidence:
         CONFIGURATION,
         reference=reference,
     )
+    return ctx.assessed(result, config, body.workloads)
 
 
 def degraded(body: DegradedRequest, ctx: SizingContext) -> whatif.DegradedComparison:
-    config, reference = _configuration(body, ctx)
-    return ctx.run(
-        lambda: whatif.degraded_modes(
+    return _analysed(
+        body,
+        ctx,
+        lambda config: whatif.degraded_modes(
             body.workloads, config, params=ctx.params, afr_pct=body.afr_pct, ure_per_bit=body.ure_per_bit
         ),
-        CONFIGURATION,
-        reference=reference,
     )
 
 
@@ -151,7 +173,7 @@ def raid_conversion(body: RaidConversionRequest, ctx: SizingContext) -> RaidConv
 _BLOCK_FIELDS = {"drive_id", "raid_scheme", "group_width", "drives", "rack_units"}
 
 
-def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
+def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> tuple[DerivedBlock, ArrayModel, DriveSpec]:
     loc: Loc = ("body", "catalog")
     catalog = ctx.catalog.get()
     array: ArrayModel | None = catalog.arrays.get(ref.array_id)
@@ -159,7 +181,7 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
         record = ctx.hardware.get(ref.array_id)
         if not isinstance(record, ArrayRecord):
             raise InvalidInput.at(loc + ("array_id",), f"unknown array {ref.array_id!r}")
-        array = record.spec
+        array = as_custom(record.spec)
     drive_id = ref.drive_id or array.default_drive or (array.drives[0] if array.drives else None)
     if drive_id is None:
         raise InvalidInput.at(loc + ("drive_id",), f"array {array.id!r} has no default drive: give drive_id")
@@ -168,10 +190,10 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
         record = ctx.hardware.get(drive_id)
         if not isinstance(record, DriveRecord):
             raise InvalidInput.at(loc + ("drive_id",), f"unknown drive {drive_id!r}")
-        drive = record.spec
+        drive = as_custom(record.spec)
     try:
         ports = array.port_option(ref.port_option).ports if ref.port_option else None
-        return block_from_array(
+        derived = block_from_array(
             array,
             drive,
             raid_scheme=ref.raid_scheme,
@@ -183,6 +205,7 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
             streams=ref.streams,
             params=ctx.params,
         )
+        return derived, array, drive
     except InputError as exc:
         field = "port_option" if exc.field == "ports" else exc.field
         raise InvalidInput.at(
@@ -191,9 +214,17 @@ def _catalog_block(ref: CatalogBlock, ctx: SizingContext) -> DerivedBlock:
 
 
 def building_blocks(body: BuildingBlocksRequest, ctx: SizingContext) -> BuildingBlocksResult:
-    derived = _catalog_block(body.catalog, ctx) if body.catalog is not None else None
+    records = _catalog_block(body.catalog, ctx) if body.catalog is not None else None
+    derived = records[0] if records is not None else None
     block = derived.block if derived is not None else body.block
     assert block is not None
+    found = block_assessment(
+        block,
+        body.target,
+        ctx.model_errors,
+        array=records[1] if records is not None else None,
+        drive=records[2] if records is not None else None,
+    )
     try:
         sizing = ctx.run(
             lambda: size_blocks(
@@ -215,7 +246,9 @@ def building_blocks(body: BuildingBlocksRequest, ctx: SizingContext) -> Building
             if tuple(error["loc"][:2]) == ("body", "block"):
                 error["loc"] = ["body", "catalog"]
         raise moved from exc
-    return BuildingBlocksResult(derived=derived, sizing=sizing)
+    return BuildingBlocksResult(
+        derived=derived, sizing=sizing, calibration=found.calibration, model_error=found.model_error
+    )
 
 
 __all__ = [

@@ -1720,10 +1720,17 @@ export interface components {
             scaling_efficiency: number;
             target: components["schemas"]["BlockTarget"];
         };
-        /** BuildingBlocksResult */
+        /**
+         * BuildingBlocksResult
+         * @description The blocks, racks and watts, with what the block's figures rest on and the class's error.
+         */
         BuildingBlocksResult: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** @description the block and its arithmetic, when derived from the catalog */
             derived: components["schemas"]["DerivedBlock"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             sizing: components["schemas"]["BlockSizing"];
         };
         /** BuildingBlocksSnapshot */
@@ -2623,6 +2630,8 @@ export interface components {
          *     the model's error band.
          */
         Confidence: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /**
              * Chance Pct
              * @description share of samples meeting every case judged [%]
@@ -2643,6 +2652,8 @@ export interface components {
              * @description the uncertain inputs that apply to this design, in words
              */
             inputs: string[];
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Samples */
             samples: number;
             /** Seed */
@@ -2793,6 +2804,11 @@ export interface components {
          * @description N workloads (windows sharing a name run together) onto the fixed arrays and new arrays of the candidates.
          */
         ConsolidateRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Candidates
              * @description families to buy new arrays of (one pool's drive_count null, or a catalog reference without it)
@@ -3465,6 +3481,10 @@ export interface components {
         DataType: "mixed" | "file-shares" | "user-documents" | "software-deployment" | "virtual-desktops" | "database" | "media-or-encrypted";
         /** DegradedComparison */
         DegradedComparison: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Modes
              * @description normal, drive failed, rebuilding, controller / node down
@@ -4294,6 +4314,11 @@ export interface components {
          */
         ExpandRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Configuration
              * @description the installed system: a catalog reference with drive_count (null: the entry configuration) or a full configuration
              */
@@ -4623,6 +4648,8 @@ export interface components {
         };
         /** GrowthProjection */
         GrowthProjection: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /**
              * Capacity Break Month
              * @description first month the capacity needed exceeds the allowed fill
@@ -4641,6 +4668,8 @@ export interface components {
              * @description how each workload grows, with its rate
              */
             formula: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Months */
             months: number;
             /** Notes */
@@ -5562,12 +5591,16 @@ export interface components {
         MaxWorkloadResult: {
             /** Binding Window */
             binding_window: string | null;
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             degraded: components["schemas"]["DegradedMode"];
             /**
              * Max Scale
              * @description smallest max_scale over the windows: the system's
              */
             max_scale: number | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Text */
             text: string;
             /** Tolerance */
@@ -5792,11 +5825,16 @@ export interface components {
         };
         /**
          * ObservedComparison
-         * @description The current configuration evaluated at the loads the host observed.
+         * @description The current configuration evaluated at the loads the host observed (with what the model rests
+         *     on and how far off its class has been: the evaluation's own).
          */
         ObservedComparison: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** Configuration */
             configuration: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Notes */
             notes: string[];
             /** Rows */
@@ -6585,6 +6623,11 @@ export interface components {
          *     workloads (windows, growth).
          */
         QuoteCheckRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /** @description the bill of materials as fields */
             quote?: components["schemas"]["Quote"] | null;
             /**
@@ -6794,8 +6837,12 @@ export interface components {
         };
         /** RaidGrid */
         RaidGrid: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** Frontend Iops */
             frontend_iops: number;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Rows */
             rows: components["schemas"]["RaidGridRow"][];
             /**
@@ -7192,6 +7239,8 @@ export interface components {
         };
         /** RangesResult */
         RangesResult: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** @description max_workload scale at the pessimistic, expected and optimistic ends (null if not asked) */
             capability_scale: components["schemas"]["Band"] | null;
             /**
@@ -7203,6 +7252,8 @@ export interface components {
             headroom_used_pct: components["schemas"]["Band"];
             max_utilization_pct: components["schemas"]["Band"];
             method: components["schemas"]["BandMethod"];
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Most Influential */
             most_influential: string;
             /** @description every input at the end that uses less headroom */
@@ -7749,6 +7800,11 @@ export interface components {
          */
         RefreshRequest: {
             /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
+            /**
              * Current
              * @description the system installed today, with its drive count
              */
@@ -8031,6 +8087,11 @@ export interface components {
          * @description Replication of the workloads' writes; optionally the primary array and the DR array's family.
          */
         ReplicationRequest: {
+            /**
+             * @description pessimistic (default): a part whose calibration is an estimate is taken at the pessimistic end of its class's error band (models/provenance.py with_margins); as_stated: every figure as its record states it
+             * @default pessimistic
+             */
+            calibration_margin: components["schemas"]["CalibrationMargin"];
             /**
              * Dr
              * @description the DR array's family (drive_count null): sized for a failover, evaluated at the replicated writes
@@ -8359,6 +8420,10 @@ export interface components {
              */
             bars: components["schemas"]["TornadoBar"][];
             base: components["schemas"]["Outcome"];
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /** Most Influential */
             most_influential: string;
             steps: components["schemas"]["SensitivitySteps"];

@@ -19,3 +19,4 @@ export { UtilizationBar } from './meter/utilization-bar';
 export { MoneyFields } from './money/money-fields';
 export { TcoCompare } from './money/tco-compare';
 export { TcoPanel } from './money/tco-panel';
+export { CalibrationNote } from './calibration-note';

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
-import { ErrorState, Loading, TcoCompare, TcoPanel } from '@/components';
+import { CalibrationNote, ErrorState, Loading, TcoCompare, TcoPanel } from '@/components';
 import { BuildingBlocksView, DegradedView, GrowthView, RangesView, SensitivityView } from '@/features/analyses';
 import { columnLabels, CompareCurves, CompareTable } from '@/features/compare';
 import { draftFromConfiguration } from '@/features/configurations';
@@ -134,6 +134,7 @@ function Body({ report }: { report: ReportSnapshot }) {
           <Charts>
             <CurvesView curves={report.result} />
           </Charts>
+          <CalibrationNote result={report.result} />
           <Priced report={report} />
         </>
       );

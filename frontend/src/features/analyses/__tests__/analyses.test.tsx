@@ -8,7 +8,7 @@ import { server } from '@/testing/mocks/server';
 import { renderWithProviders } from '@/testing/test-utils';
 
 import { DegradedAnalysis, DegradedView } from '../components/degraded-analysis';
-import GrowthAnalysis from '../components/growth-analysis';
+import GrowthAnalysis, { GrowthView } from '../components/growth-analysis';
 import { MaxWorkloadAnalysis } from '../components/max-workload-analysis';
 import RangesAnalysis from '../components/ranges-analysis';
 import SensitivityAnalysis, { tornadoRows } from '../components/sensitivity-analysis';
@@ -181,5 +181,20 @@ describe('format', () => {
     expect(signed(12.6, 'points')).toBe('+12.6 points');
     expect(signed(-7.5)).toBe('−7.5');
     expect(signed(null)).toBe('saturates');
+  });
+});
+
+describe('GrowthView', () => {
+  it('says what the projection rests on and how far off its class has been, beside its verdict', () => {
+    const parts = Object.fromEntries(['drives', 'controller', 'cache', 'ports'].map((p) => [p, { status: 'estimate' as const, sources: [], note: null, figures: {} }]));
+    const projection = {
+      ...fixtures.growthOltp,
+      calibration: { parts: parts as never, estimated: ['drives', 'controller', 'cache', 'ports'], text: 'every part: estimate', margins: [] },
+      model_error: { system_class: 'hdd' as const, label: 'HDD arrays', median_pct: 6, p90_pct: 15.7, rows: 80, basis: 'make validate', text: 'HDD arrays: off by 6% (median) and 15.7% (90th percentile)' },
+    };
+    render(<GrowthView projection={projection} />);
+    const note = screen.getByRole('region', { name: 'How calibrated this answer is' });
+    expect(note).toHaveTextContent('HDD arrays: off by 6% (median) and 15.7% (90th percentile)');
+    expect(within(note).getByTestId('calibration-controller')).toHaveTextContent('controller: estimate');
   });
 });

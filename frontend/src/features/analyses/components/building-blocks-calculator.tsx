@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 
-import { Figure, formatNumber, NumberField, SelectField, Stat, TextField, type SelectGroup } from '@/components';
+import { CalibrationNote, Figure, formatNumber, NumberField, SelectField, Stat, TextField, type SelectGroup } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { ArrayModel, BlockKind, BuildingBlock, BuildingBlocksRequest, BuildingBlocksResult, BlockTarget, DriveSpec, RaidScheme } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
@@ -64,6 +64,7 @@ export function BuildingBlocksView({ result: r }: { result: BuildingBlocksResult
       <p className="verdict-overall ok">
         {r.sizing.blocks} block{r.sizing.blocks === 1 ? '' : 's'} in {r.sizing.racks} rack{r.sizing.racks === 1 ? '' : 's'} ({r.sizing.binding} binds)
       </p>
+      <CalibrationNote result={r} />
       <dl className="stat-grid blocks-stats">
         <Stat label="Blocks">{r.sizing.blocks}</Stat>
         <Stat label="Racks">

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 
-import { Figure, NumberField, SelectField } from '@/components';
+import { CalibrationNote, Figure, NumberField, SelectField } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { ConfigurationInput, DegradedComparison, DegradedRequest, ModeResult, Outcome, Workload } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
@@ -44,6 +44,7 @@ export function DegradedView({ result: r }: { result: DegradedComparison }) {
   return (
     <>
       <p data-testid="degraded-summary">{r.text}</p>
+      <CalibrationNote result={r} />
       <div className="table-scroll">
         <table className="data-table degraded-table">
           <caption className="visually-hidden">Degraded modes side by side</caption>

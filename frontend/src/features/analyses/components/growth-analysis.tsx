@@ -2,7 +2,7 @@
 import { useId, useMemo, useState } from 'react';
 
 import { CurveChart, niceCeil, PALETTE, type Marker, type Series, type VerticalLine } from '@/charts/curve-chart';
-import { NumberField } from '@/components';
+import { CalibrationNote, NumberField } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { GrowthProjection, GrowthRequest } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
@@ -65,6 +65,7 @@ export function GrowthView({ projection: p }: { projection: GrowthProjection }) 
       <p className={p.first_break_month === null ? 'verdict-overall ok' : 'verdict-overall fail'} data-testid="growth-summary">
         {p.text}
       </p>
+      <CalibrationNote result={p} />
       <p className="muted">{p.formula}</p>
       <ul className="break-list">
         {p.windows.map((w) => (

@@ -1,6 +1,6 @@
 import { useId, useMemo } from 'react';
 
-import { Figure, type FigureExplanation } from '@/components';
+import { CalibrationNote, Figure, type FigureExplanation } from '@/components';
 import type { MaxWorkloadRequest, WindowCapability } from '@/lib/api-types';
 
 import { useMaxWorkload } from '../api/get-max-workload';
@@ -52,6 +52,7 @@ export function MaxWorkloadAnalysis({ workloads, configuration, degraded }: Anal
           <p className={r.max_scale !== null && r.max_scale >= 1 ? 'verdict-overall ok' : 'verdict-overall fail'} data-testid="max-workload-summary">
             {r.text}
           </p>
+          <CalibrationNote result={r} />
           <div className="table-scroll">
             <table className="data-table max-workload-table">
               <caption className="visually-hidden">Maximum load scale per window</caption>

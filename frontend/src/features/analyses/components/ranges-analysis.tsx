@@ -3,7 +3,7 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { TornadoChart } from '@/charts/tornado-chart';
-import { NumberField, SelectField } from '@/components';
+import { CalibrationNote, NumberField, SelectField } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { Band, BandMethod, RangesRequest, RangesResult, Uncertainty } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
@@ -109,6 +109,7 @@ export function RangesView({ result: r, tracesHref }: { result: RangesResult; tr
   return (
     <>
       <p data-testid="ranges-summary">{r.text}</p>
+      <CalibrationNote result={r} />
       {r.pass_probability !== null ? (
         <p>
           Meets every target in <strong>{show(r.pass_probability * 100, '%')}</strong> of {r.samples} samples.

@@ -2,7 +2,7 @@
 import { useId, useMemo, useState } from 'react';
 
 import { TornadoChart, type TornadoRow } from '@/charts/tornado-chart';
-import { NumberField } from '@/components';
+import { CalibrationNote, NumberField } from '@/components';
 import { ApiError } from '@/lib/api-error';
 import type { SensitivityRequest, SensitivityResult, SensitivitySteps, TornadoBar } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
@@ -77,6 +77,7 @@ export function SensitivityView({ result: r, metric }: { result: SensitivityResu
   return (
     <>
       <p data-testid="sensitivity-summary">{r.text}</p>
+      <CalibrationNote result={r} />
       <p className="muted">
         At the base: headroom used {show(r.base.headroom_used_pct, '%')} ({binding(r.base.binding)}), worst read latency{' '}
         {show(r.base.read_latency_ms, 'ms')}.

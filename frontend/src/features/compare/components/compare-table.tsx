@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 
-import { Figure, formatNumber } from '@/components';
+import { CalibrationNote, Figure, formatNumber } from '@/components';
 import type { CompareResult } from '@/lib/api-types';
 
 import { bestOf, comparisonRows, type Cell, type Row } from '../lib/rows';
@@ -91,6 +91,9 @@ export function CompareTable({ result }: { result: CompareResult }) {
         </tbody>
       </table>
     </div>
+    {result.items.map((item, i) => (
+      <CalibrationNote key={i} result={item.result} title={`How calibrated ${short[i] ?? names[i] ?? 'this column'}'s figures are`} />
+    ))}
     </>
   );
 }

@@ -39,7 +39,7 @@ describe('QuoteForm', () => {
     const { user } = renderWithProviders(<QuoteForm workloads={workloads} arrays={arrays} drives={drives} errors={noFieldErrors} onSubmit={onSubmit} />);
     await user.type(screen.getByRole('textbox', { name: /Or paste the quote as text/ }), 'FAS3270, 96 x 600GB 10K');
     await user.click(screen.getByRole('button', { name: 'Check the quote' }));
-    expect(onSubmit.mock.calls[0]![0]).toEqual({ workloads, text: 'FAS3270, 96 x 600GB 10K' });
+    expect(onSubmit.mock.calls[0]![0]).toEqual({ workloads, text: 'FAS3270, 96 x 600GB 10K', calibration_margin: 'pessimistic' });
   });
 
   it("shows the API's message at the field it names", () => {
@@ -73,8 +73,21 @@ describe('QuoteCheckView', () => {
       labels: ['estimate: software release 9.1 is not modelled'],
       findings: [{ area: 'drives', verdict: 'over', amount: 40, unit: 'drives', text: '96 drives quoted, 56 needed with spares' }],
       sizing: { explanation: '52 x 600 GB 10K SAS in 4 raid-dp groups is the fewest that meets every window.' },
+      evaluation: {
+        calibration: {
+          parts: Object.fromEntries(['drives', 'controller', 'cache', 'ports'].map((p) => [p, { status: 'estimate', sources: [], note: null, figures: {} }])),
+          estimated: ['drives', 'controller', 'cache', 'ports'],
+          text: 'drives: estimate; controller: estimate; cache: estimate; ports: estimate',
+          margins: [{ part: 'controller', status: 'estimate', factor: 1.157, band_pct: 15.7, basis: 'the 90th percentile of 80 HDD arrays rows', text: 'controller (estimate): CPU costs x 1.16' }],
+        },
+        model_error: { system_class: 'hdd', label: 'HDD arrays', median_pct: 6, p90_pct: 15.7, rows: 80, basis: 'make validate', text: 'HDD arrays: off by 6% (median)' },
+      },
     } as unknown as QuoteCheck;
     renderWithProviders(<QuoteCheckView result={result} />);
+    // what the quoted system's figures rest on, beside the verdict, with the margin it was checked at
+    const note = screen.getByRole('region', { name: "How calibrated the quoted system's figures are" });
+    expect(note).toHaveTextContent('HDD arrays: off by 6% (median)');
+    expect(note).toHaveTextContent('controller (estimate): CPU costs x 1.16');
     expect(screen.getByRole('heading', { name: 'Second opinion: over-provisioned' })).toBeInTheDocument();
     expect(screen.getByTestId('quote-verdict')).toHaveTextContent('over-provisioned in drives');
     const row = screen.getByRole('row', { name: /drives over 40/ });

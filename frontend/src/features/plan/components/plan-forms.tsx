@@ -82,7 +82,7 @@ export function QuoteForm({ workloads, arrays, drives, pending, errors, onSubmit
       title="The vendor's quote"
       submit="Check the quote"
       pending={pending}
-      onSubmit={() => onSubmit(text.trim() ? { workloads, text } : { workloads, quote: fields() })}
+      onSubmit={() => onSubmit(text.trim() ? { workloads, text, calibration_margin: 'pessimistic' } : { workloads, quote: fields(), calibration_margin: 'pessimistic' })}
     >
       <TextField
         label="Or paste the quote as text"
@@ -142,6 +142,7 @@ export function ConsolidateForm({ workloads, arrays, pending, errors, onSubmit }
       onSubmit={() =>
         onSubmit({
           workloads,
+          calibration_margin: 'pessimistic',
           candidates: candidates.map((id) => ref(id)),
           fixed: owned.map((o, i) => ref(o.array_id, o.drive_count, `owned ${i + 1}`)),
           options: { objective, fixed_only: fixedOnly } as ConsolidateRequest['options'],
@@ -238,6 +239,7 @@ export function ReplicationForm({ workloads, arrays, pending, errors, onSubmit }
       onSubmit={() =>
         onSubmit({
           workloads,
+          calibration_margin: 'pessimistic',
           plan: {
             mode,
             rpo_minutes: mode === 'async' ? rpo : null,
@@ -314,6 +316,7 @@ export function ExpandForm({ workloads, arrays, drives, pending, errors, onSubmi
       onSubmit={() =>
         onSubmit({
           workloads,
+          calibration_margin: 'pessimistic',
           configuration: ref(arrayId, count),
           expansion: {
             shelves: shelves ?? 0,
@@ -357,7 +360,7 @@ export function RefreshForm({ workloads, arrays, pending, errors, onSubmit }: Co
       title="Today's system and its successor"
       submit="Size the successor"
       pending={pending}
-      onSubmit={() => onSubmit({ workloads, current: ref(current, count), successor: ref(successor) })}
+      onSubmit={() => onSubmit({ workloads, current: ref(current, count), successor: ref(successor), calibration_margin: 'pessimistic' })}
     >
       <div className="grid grid-3">
         <SelectField label="Today's array" value={current} onChange={setCurrent} options={arrayOptions(arrays)} errors={errors.scope('current').at('array_id')} />

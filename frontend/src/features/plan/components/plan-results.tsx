@@ -1,4 +1,4 @@
-import { formatNumber } from '@/components';
+import { CalibrationNote, formatNumber } from '@/components';
 import type { Consolidation, ExpansionResult, QuoteCheck, RefreshResult, ReplicationResult } from '@/lib/api-types';
 
 const n = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? '—' : formatNumber(x, digits));
@@ -13,6 +13,7 @@ export function QuoteCheckView({ result }: { result: QuoteCheck }) {
     <section className="card plan-result" aria-label="Quote check">
       <h2>Second opinion: {result.verdict === 'under' ? 'under-provisioned' : result.verdict === 'over' ? 'over-provisioned' : 'fits'}</h2>
       <p data-testid="quote-verdict">{result.text}</p>
+      <CalibrationNote result={result.evaluation} title="How calibrated the quoted system's figures are" />
       {result.labels.length ? (
         <ul className="labels" aria-label="Parts the catalog lacks">
           {result.labels.map((l) => (
@@ -91,6 +92,9 @@ export function ConsolidationView({ result }: { result: Consolidation }) {
         </ul>
       ) : null}
       <p className="muted">{result.method}</p>
+      {result.arrays.map((a) => (
+        <CalibrationNote key={a.name} result={a.result} title={`How calibrated ${a.name}'s figures are`} />
+      ))}
     </section>
   );
 }
@@ -126,7 +130,9 @@ export function ReplicationView({ result }: { result: ReplicationResult }) {
       <Formula text={result.bandwidth_mbit_s.text} />
       <Formula text={result.lag_minutes?.text} />
       <Formula text={result.sync_write_ms?.text} />
+      {result.primary ? <CalibrationNote result={result.primary} title="How calibrated the primary array's figures are" /> : null}
       {result.dr ? <p>{result.dr.text}</p> : null}
+      {result.dr ? <CalibrationNote result={result.dr.failover.result} title="How calibrated the DR array's figures are" /> : null}
       {result.notes.map((note) => (
         <p key={note} className="muted">
           {note}
@@ -141,6 +147,7 @@ export function ExpansionView({ result }: { result: ExpansionResult }) {
     <section className="card plan-result" aria-label="Expansion">
       <h2>What the expansion buys</h2>
       <p data-testid="expansion-summary">{result.text}</p>
+      <CalibrationNote result={result.after} title="How calibrated the expanded system's figures are" />
       <ul>
         {[result.drives_added, result.shelves_added, result.usable_tb_added, result.cost_added_usd].map((f) => (
           <li key={f.formula}>{f.text}</li>
@@ -180,6 +187,8 @@ export function RefreshView({ result }: { result: RefreshResult }) {
     <section className="card plan-result" aria-label="Refresh">
       <h2>Today and the successor</h2>
       <p data-testid="refresh-summary">{result.text}</p>
+      <CalibrationNote result={result.current} title="How calibrated today's system's figures are" />
+      <CalibrationNote result={result.successor.result} title="How calibrated the successor's figures are" />
       <table>
         <caption>Per window: measured, modelled today, the successor</caption>
         <thead>

@@ -15,6 +15,15 @@ function money(v: number | null | undefined): string {
   return v == null ? 'unknown' : `${formatNumber(v)} USD`;
 }
 
+/** How far off this class of system has been (90th percentile) and which parts are estimates, in the engine's words. */
+function modelError(c: RecommendedConfiguration): string {
+  const error = c.model_error;
+  const band = error?.p90_pct == null ? 'unknown' : `${formatNumber(error.p90_pct)} % (p90, ${error.label})`;
+  const estimated = c.calibration?.estimated.length ? `; estimates: ${c.calibration.estimated.join(', ')}` : '';
+  const margins = c.calibration?.margins?.length ? '; sized at the pessimistic end' : '';
+  return `${band}${estimated}${margins}`;
+}
+
 /** Each recommended configuration's TCO at the three reduction ratios, and the choice that flips as the ratio drops. */
 function RatioTable({ recommendation: r }: { recommendation: Recommendation }) {
   const priced = r.configurations.filter((c) => c.tco);
@@ -101,6 +110,7 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                 <th scope="col">Read latency</th>
                 <th scope="col">TCO</th>
                 <th scope="col">Binding</th>
+                <th scope="col">Model error</th>
                 {onUse ? (
                   <th scope="col">
                     <span className="visually-hidden">Action</span>
@@ -132,6 +142,9 @@ export function RecommendResults({ recommendation: r, onUse, chart }: RecommendR
                   <td>{c.read_latency_ms == null ? 'saturated' : `${formatNumber(c.read_latency_ms)} ms`}</td>
                   <td>{c.tco ? <Figure label={`TCO over ${c.tco.years} years, ${c.model}`} figure={c.tco.total} /> : '—'}</td>
                   <td className="small">{c.binding_constraint}</td>
+                  <td className="small" title={c.model_error?.text}>
+                    {modelError(c)}
+                  </td>
                   {onUse ? (
                     <td>
                       <button type="button" onClick={() => onUse(c)} aria-label={`Open ${c.model} with ${c.drive_name} in Size`} title="Open in Size">

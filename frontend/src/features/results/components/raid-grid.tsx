@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-import { ErrorState, Figure, formatNumber, Loading } from '@/components';
+import { CalibrationNote, ErrorState, Figure, formatNumber, Loading } from '@/components';
 import type { ConfigurationInput, Explained, RaidGrid as RaidGridResult, RaidGridRequest, Workload } from '@/lib/api-types';
 
 import { useRaidGrid } from '../api/get-raid-grid';
@@ -26,6 +26,7 @@ function Money({ label, figure }: { label: string; figure: Explained }) {
 /** The grid's table: each scheme sized (as computed or as a report saved it). */
 export function RaidGridTable({ grid: data, currentScheme }: { grid: RaidGridResult; currentScheme?: string | null }) {
   return (
+    <>
     <div className="table-scroll">
         <table className="data-table raid-grid-table">
           <caption className="visually-hidden">RAID schemes side by side</caption>
@@ -80,6 +81,8 @@ export function RaidGridTable({ grid: data, currentScheme }: { grid: RaidGridRes
           </tbody>
         </table>
     </div>
+    <CalibrationNote result={data} title="How calibrated these sizings are" />
+    </>
   );
 }
 

@@ -1,12 +1,11 @@
 import { memo, Suspense, useDeferredValue } from 'react';
 
-import { Loading } from '@/components';
+import { CalibrationNote, Loading } from '@/components';
 import { isFullConfiguration, type ConfigurationInput, type EvaluationResult, type Packaging, type SizingResult, type Workload } from '@/lib/api-types';
 import { preloadable } from '@/lib/preloadable';
 
 import { BackendLoad } from './backend-load';
 import { BillSummary } from './bill-summary';
-import { CalibrationNote } from './calibration-note';
 import { CapacityWaterfall } from './capacity-waterfall';
 import { PhaseTable } from './phase-table';
 import { UtilizationPanel } from './utilization-panel';

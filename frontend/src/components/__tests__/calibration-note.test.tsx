@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluationResult } from '@/lib/api-types';
 import { fixtures } from '@/testing/mocks/fixtures';
 
-import { CalibrationNote } from '../components/calibration-note';
+import { CalibrationNote } from '../calibration-note';
 
 const estimate = { status: 'estimate' as const, sources: [], note: 'CPU costs per I/O: era estimates, uncalibrated', figures: {} };
 const datasheet = { status: 'datasheet' as const, sources: ['seagate-cheetah-15k7'], note: null, figures: {} };

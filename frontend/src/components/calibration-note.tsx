@@ -1,7 +1,12 @@
-import type { EvaluationResult } from '@/lib/api-types';
+import { useId } from 'react';
+
+import type { ModelError, ResultCalibration } from '@/lib/api-types';
 
 type CalibrationNoteProps = {
-  result: EvaluationResult;
+  /** The note's heading (default: of the answer as a whole). */
+  title?: string;
+  /** Any answer that says what it rests on: an evaluation, an analysis, a plan's evaluation. */
+  result: { calibration?: ResultCalibration | null; model_error?: ModelError | null };
 };
 
 const PARTS = ['drives', 'controller', 'cache', 'ports'] as const;
@@ -10,13 +15,14 @@ const PARTS = ['drives', 'controller', 'cache', 'ports'] as const;
  * What the answer rests on and how far off it may be: each part's status and sources (the engine's
  * words), and the expected error of this class of system from the validation tables.
  */
-export function CalibrationNote({ result }: CalibrationNoteProps) {
+export function CalibrationNote({ result, title = 'How calibrated this answer is' }: CalibrationNoteProps) {
+  const titleId = useId();
   const calibration = result.calibration;
   const error = result.model_error;
   if (!calibration && !error) return null;
   return (
-    <section className="calibration-note notice" aria-labelledby="calibration-title" data-testid="calibration-note">
-      <p id="calibration-title">How calibrated this answer is</p>
+    <section className="calibration-note notice" aria-labelledby={titleId} data-testid="calibration-note">
+      <p id={titleId}>{title}</p>
       {error ? (
         <p data-testid="model-error">
           {error.text}. <span className="muted">Basis: {error.basis}.</span>
