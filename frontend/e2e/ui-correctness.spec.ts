@@ -107,6 +107,12 @@ test('RAID-DP vs RAID 10 on a FAS without RAID 10: the same drives on an array t
   await generic.getByRole('button', { name: 'Size it' }).click();
   const full = generic.getByTestId('raid-grid');
   await expect(full.locator('tbody tr')).toHaveCount(13, { timeout: 60_000 });
+  // every column fits its box at 1440 px, "Meets every target" included: nothing scrolled out of sight
+  const scroller = full.locator('.table-scroll');
+  expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  const meets = full.getByRole('columnheader', { name: 'Meets every target' });
+  await meets.scrollIntoViewIfNeeded();
+  await expect(meets).toBeInViewport({ ratio: 1 });
   await generic.mouse.move(0, 0);
   await full.screenshot({ path: `${shots}raid-grid-generic-1440.png` });
 
