@@ -127,6 +127,12 @@ test('RAID-DP vs RAID 10 on a FAS without RAID 10: the same drives on an array t
   await expect(phone.getByText('IOPS vs outstanding I/Os (business hours)', { exact: true })).toBeVisible();
   await phone.locator('.result-charts').screenshot({ path: `${shots}size-charts-390.png` });
   await phone.locator('.what-if').screenshot({ path: `${shots}what-if-390.png` });
+  // the what-if chart's x-axis labels sit side by side without overlapping at 390 px
+  const overlaps = await phone.locator('.what-if .light-chart svg').first().evaluate((svg) => {
+    const boxes = [...svg.querySelectorAll('text[text-anchor="middle"]')].map((t) => (t as SVGGraphicsElement).getBoundingClientRect());
+    return boxes.filter((b, i) => i > 0 && b.left < boxes[i - 1]!.right).length;
+  });
+  expect(overlaps).toBe(0);
   await phone.getByTestId('raid-grid').screenshot({ path: `${shots}raid-grid-390.png` });
   await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Compare' }).click();
   await phone.getByRole('button', { name: 'Compare NetApp RAID-DP with RAID 10' }).click();

@@ -7,7 +7,7 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 
 import { ChartData, PALETTE, tick, type Marker, type Series, type VerticalLine } from './chart-parts';
-import { linearTicks } from './ticks';
+import { linearTicks, ticksThatFit } from './ticks';
 
 type LightCurveChartProps = {
   title: string;
@@ -111,7 +111,9 @@ export function LightCurveChart({ title, summary, series, xLabel, yLabel, yMax, 
   const svgHeight = height - (legend ? LEGEND : 0);
 
   const xs = [...series.flatMap((s) => s.points.map((p) => p.x)), ...markers.map((m) => m.x), ...lines.map((l) => l.x)].filter(Number.isFinite);
-  const xTicks = linearTicks(xs.length ? Math.min(...xs) : 0, xs.length ? Math.max(...xs) : 1);
+  // as many x ticks as their labels fit side by side (phone widths take fewer)
+  const plotWidth = width - MARGIN.right - MARGIN.left - Y_AXIS;
+  const xTicks = ticksThatFit(xs.length ? Math.min(...xs) : 0, xs.length ? Math.max(...xs) : 1, plotWidth, tick);
   const [x0, x1] = [xTicks[0] ?? 0, xTicks.at(-1) ?? 1];
   const ys = [...series.flatMap((s) => s.points.map((p) => p.y)), ...markers.map((m) => m.y)].filter((y): y is number => y !== null && Number.isFinite(y));
   // four steps up the value axis, as Recharts' default five ticks
