@@ -7,7 +7,7 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 
 import { ChartData, PALETTE, tick, type Marker, type Series, type VerticalLine } from './chart-parts';
-import { linearTicks, ticksThatFit } from './ticks';
+import { labelWidth, linearTicks, ticksThatFit } from './ticks';
 
 type LightCurveChartProps = {
   title: string;
@@ -213,10 +213,13 @@ export function LightCurveChart({ title, summary, series, xLabel, yLabel, yMax, 
             {markers.map((m, i) => {
               const [cx, cy] = [px(m.x), py(m.y)];
               const below = m.labelPosition === 'bottom';
+              // the label centred on its marker, moved in where it would run off either edge
+              const half = (labelWidth(m.label.length) - 12) / 2;
+              const lx = Math.min(Math.max(cx, half + 2), width - half - 2);
               return (
                 <g key={`${i}-${m.label}-${m.x}`} className="light-marker">
                   <circle cx={cx} cy={cy} r={6} fill={m.color ?? '#b42318'} stroke="#fff" strokeWidth={2} />
-                  <text x={cx} y={below ? cy + 11 : cy - 11} dy={below ? '0.71em' : undefined} textAnchor="middle" fontSize={12} fill={m.color ?? '#b42318'}>
+                  <text x={lx} y={below ? cy + 11 : cy - 11} dy={below ? '0.71em' : undefined} textAnchor="middle" fontSize={12} fill={m.color ?? '#b42318'}>
                     {m.label}
                   </text>
                 </g>
