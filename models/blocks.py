@@ -44,7 +44,7 @@ from typing import Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, Output
-from models.buildable import hosts_needed
+from models.buildable import hosts_needed, most_hosts
 from models.capacity import pool_capacity, raid_groups, spare_count
 from models.catalog import ArrayModel
 from models.configuration import DrivePool
@@ -106,6 +106,13 @@ class BuildingBlock(Frozen):
         le=64,
         description="blocks the layout needs as failure domains (a scale-out node is a host: erasure k+m "
         "needs k+m, n copies need n; models.buildable)",
+    )
+    max_blocks: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="most blocks (hosts) the vendor builds the layout on (vSAN ESA RAID-5 2+1: 5; "
+        "models.buildable); None = no limit",
     )
     source: str = Field(default="user-defined", min_length=1)
 
@@ -291,6 +298,12 @@ def size_blocks(
         )
     top = max(needs, key=lambda x: x.blocks)
     n = top.blocks
+    if block.max_blocks is not None and n > block.max_blocks:
+        raise InputError(
+            "block.max_blocks",
+            f"the {top.need} needs {n} blocks, but the layout is built on at most {block.max_blocks} hosts: "
+            "choose the layout the vendor builds on more hosts",
+        )
     racks = math.ceil(n / per_rack)
     ru = n * block.rack_units
     read = delivered(block.read_gb_s, n, e)
@@ -565,6 +578,7 @@ def block_from_array(
         drive_capacity_gb=drive.capacity_gb,
         usable_fraction=block_usable_fraction(array, drive, layout, n),
         min_blocks=max((hosts_needed(layout) or (1, 1))[0], so.min_nodes) if so is not None else 1,
+        max_blocks=most_hosts(layout) if so is not None else None,
         read_gb_s=read / 1000.0,
         write_gb_s=write / 1000.0,
         iops=iops,

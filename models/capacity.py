@@ -67,11 +67,21 @@ def raid_groups(drive_count: int, layout: RaidLayout) -> RaidGroups:
     """Split ``drive_count`` (excluding spares) into groups of ``group_width``.
 
     A last, smaller group is allowed when it is at least the scheme's minimum width (and even
-    for RAID10); otherwise the count is rejected naming the field.
+    for RAID10); otherwise the count is rejected naming the field. A distributed layout (PowerStore
+    DRE) lays its stripes over chunks of every drive: any count from one stripe up, whose last
+    ``drive_count mod group_width`` drives hold stripes as wide as the rest (not a narrower group).
     """
     if drive_count < 1:
         raise InputError("drive_count", "must be at least 1 drive")
     w = layout.group_width
+    if layout.distributed:
+        if drive_count < w:
+            raise InputError(
+                "drive_count",
+                f"{drive_count} drives cannot hold one {w}-drive stripe of the distributed "
+                f"{layout.scheme.value} layout",
+            )
+        return RaidGroups(full=drive_count // w, width=w, remainder=drive_count % w)
     if layout.scheme is RaidScheme.REPLICA:
         if drive_count < layout.copies:
             raise InputError(
@@ -123,6 +133,8 @@ def data_drive_count(drive_count: int, layout: RaidLayout) -> float:
         return drive_count / layout.copies
     eff_full = capacity_efficiency(layout)
     data = groups.full * groups.width * eff_full
+    if layout.distributed:  # every drive holds chunks of full-width stripes
+        return drive_count * eff_full
     if groups.remainder:
         rem_layout = layout.model_copy(update={"group_width": groups.remainder})
         data += groups.remainder * capacity_efficiency(rem_layout)
@@ -170,7 +182,10 @@ def _mixed_after_raid(pool: DrivePool, drive_count: int) -> tuple[float, float, 
     for w in widths:
         member = sizes[i : i + w]
         smallest = min(member)
-        lay = pool.raid if w == pool.raid.group_width else pool.raid.model_copy(update={"group_width": w})
+        same = (
+            w == pool.raid.group_width or pool.raid.distributed
+        )  # a distributed layout's stripes keep their width
+        lay = pool.raid if same else pool.raid.model_copy(update={"group_width": w})
         eff = (
             capacity_efficiency(lay) if pool.raid.scheme is not RaidScheme.REPLICA else 1.0 / pool.raid.copies
         )

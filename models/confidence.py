@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from models.base import InputError
+from models.buildable import drive_step
 from models.cases import Case, Relaxation
 from models.configuration import Configuration
 from models.evaluate import evaluate
@@ -273,7 +274,7 @@ def size_to_confidence(
     index = next(i for i, p in enumerate(family.pools) if p.drive_count is None)
     if not base.feasible:
         raise InputError("configuration", f"no drive count of this family meets the load: {base.explanation}")
-    step = pool.raid.copies if pool.raid.scheme.value == "replica" else pool.raid.group_width
+    step = drive_step(pool.raid)  # whole groups, copy sets, or a drive (models.buildable)
     j = _judge(workloads, base.configuration, u, samples, seed, relax, params)
     need = math.ceil(confidence_pct / 100.0 * samples - 1e-9)
     others = sum(p.drive_count or 0 for i, p in enumerate(family.pools) if i != index)

@@ -28,7 +28,7 @@ Degraded mode (one drive of a group failed): a read that falls on the failed dri
 from the d - 1 surviving data blocks plus one parity, so the mean read cost in that group is
 ``(1 - 1/w) * 1 + (1/w) * (w - 1)`` back-end reads for a group of width w.
 
-Kept as one module (about 680 lines): a scheme's geometry, capacity, failure behaviour and its
+Kept as one module (about 720 lines): a scheme's geometry, capacity, failure behaviour and its
 drive accesses per I/O (the access plans) are the definition of the scheme; splitting them would
 separate each scheme from itself.
 """
@@ -166,10 +166,42 @@ class RaidLayout(Frozen):
         le=64.0,
         description="RAID-Z allocation sector, 2^ashift bytes [KiB]: 4 = ashift 12",
     )
+    distributed: bool = Field(
+        default=False,
+        description="stripes of group_width chunks laid over every drive of the pool, spare space among them "
+        "(PowerStore DRE): any drive count from one stripe up, not whole groups",
+    )
+    min_drives: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="fewest drives, spares included, the vendor builds the layout on (PowerStore DRE: 6 single "
+        "parity, 7 double parity); None = one group (models.buildable)",
+    )
+    min_hosts: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="fewest hosts the vendor builds this layout on (vSAN ESA RAID-5 4+1: 6); None = the "
+        "failure-domain rule alone (models.buildable)",
+    )
+    max_hosts: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="most hosts the vendor builds this layout on (vSAN ESA RAID-5 2+1: 5, wider clusters get "
+        "4+1); None = no limit",
+    )
 
     @model_validator(mode="after")
     def _check_width(self) -> Self:
         p, lo, hi, _ = _SCHEME[self.scheme]
+        if self.min_hosts is not None and self.max_hosts is not None and self.min_hosts > self.max_hosts:
+            raise ValueError(f"min_hosts {self.min_hosts} exceeds max_hosts {self.max_hosts}")
+        if self.distributed and (self.scheme in COPY_SCHEMES or self.scheme in _RAIDZ):
+            raise ValueError(
+                f"{self.scheme.value} keeps whole groups: only parity stripes are laid out distributed"
+            )
         if self.scheme is RaidScheme.ERASURE:
             if self.ec_data is None or self.ec_parity is None:
                 raise ValueError("erasure coding needs ec_data and ec_parity")

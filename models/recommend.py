@@ -24,10 +24,12 @@
 6. Every configuration returned is evaluated with :func:`models.evaluate.evaluate`; only those it
    passes are returned, with evaluate()'s figures (the batch calls the same pool functions, so
    they agree to ~1e-13 and the order is the same). Where it does not pass (a figure within
-   rounding of a limit), the family is re-sized with the scalar path: :func:`models.size.size`, or,
-   for scale-out arrays whose node count grows with the drives (``size()`` keeps the nodes fixed),
-   a bisection over the family's counts with ``build_configuration`` + ``evaluate()``; the
-   re-sized configuration keeps the family's place in the ranking (said in the notes).
+   rounding of a limit), the family is re-sized with the scalar path, :func:`models.size.size`;
+   the re-sized configuration keeps the family's place in the ranking (said in the notes).
+   Clustered and scale-out families are always returned as :func:`models.size.size` sizes them:
+   the batch's rows add nodes only as the drives need slots, size() adds them where the load
+   needs them (from the base system, or the hosts the layout is placed on) with a group per HA
+   pair or appliance, so both answer the same nodes and drives (#33).
 7. Arrays none of whose families meets the workload are listed with their binding constraint in
    words ("controllers at 143% after failover (limit 100%) in day"), taken from the family that
    comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
@@ -60,7 +62,9 @@ from models.batch import (
     evaluate_batch,
     family_configuration,
     family_counts,
+    family_nodes,
 )
+from models.buildable import least_drives_per_node
 from models.cases import HEALTHY_ONLY
 from models.catalog import ArrayModel, Catalog
 from models.checks import within_array
@@ -69,7 +73,6 @@ from models.configuration import Configuration, HeadroomTargets
 from models.drives import DriveKind, DriveSpec
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
-from models.fewest import fewest_passing
 from models.memo import holds_memo
 from models.naming import layout_label
 from models.parameters import EngineParameters
@@ -83,7 +86,7 @@ from models.provenance import (
     without_margins,
 )
 from models.raid import RaidScheme, tolerated_failures
-from models.size import size
+from models.size import binding_words, size
 from models.tco import RatioFlip, Tco
 from models.workload import Workload
 
@@ -535,46 +538,57 @@ def _scalar_minimum(
     workloads: list[Workload],
     headroom: HeadroomTargets,
     params: EngineParameters,
-) -> tuple[Configuration, EvaluationResult] | None:
-    """The fewest drives above ``after`` that ``evaluate()`` passes, found without the batch.
-
-    Non-scale-out arrays: :func:`models.size.size` (bisection on whole groups). Scale-out arrays
-    grow nodes with the drives, which ``size()`` does not do, so their counts are bisected here
-    with :func:`family_configuration` (``build_configuration``) and ``evaluate()``.
-    """
-    counts = [int(c) for c in family_counts(family.array, family.layout) if c > after]
+) -> tuple[Configuration, EvaluationResult, str] | None:
+    """The family sized by :func:`models.size.size` (healthy operation today, as the batch judges):
+    the fewest drives (whole groups, or drives of a distributed layout) and, for a clustered family,
+    size()'s nodes: the base system's (or the hosts the layout is placed on), more only where the
+    load needs them, each HA pair or appliance with a group of its own. ``after`` (a count the
+    batch found and evaluate() did not confirm) bounds a non-clustered family's answer from below.
+    Returns the configuration, its evaluation and what binds, in words."""
+    counts = [int(c) for c in family_counts(family.array, family.layout)]
+    clustered = family.array.scale_out is not None
+    if not clustered:
+        counts = [c for c in counts if c > after]
     if not counts:
         return None
-    if family.array.scale_out is None:
-        base = family_configuration(family, counts[0], headroom)
-        pool = base.pools[0].model_copy(update={"drive_count": None})
-        sized = size(
-            workloads,
-            base.model_copy(update={"pools": [pool]}),
-            params=params,
-            max_drives=family.array.max_drives,
-            relax=HEALTHY_ONLY,  # as the batch judges the families (healthy operation today)
-        )
-        if not sized.feasible or sized.drive_count not in counts:
-            return None
-        config = family_configuration(family, sized.drive_count, headroom)
-        result = evaluate(workloads, config, params=params)
-        return (config, result) if result.passed else None
-
-    def run(i: int) -> tuple[Configuration, EvaluationResult]:
-        config = family_configuration(family, counts[i], headroom)
-        return config, evaluate(workloads, config, params=params)
-
-    last = len(counts) - 1
-    tried = {last: run(last)}
-    if not tried[last][1].passed:
+    base = family_configuration(family, counts[0], headroom)
+    pool = base.pools[0].model_copy(update={"drive_count": None})
+    sized = size(
+        workloads,
+        base.model_copy(update={"pools": [pool]}),
+        params=params,
+        max_drives=family.array.max_drives,
+        relax=HEALTHY_ONLY,  # as the batch judges the families (healthy operation today)
+    )
+    if not sized.feasible or (not clustered and sized.drive_count not in counts):
         return None
+    if clustered:  # size()'s own nodes and drives
+        config = sized.configuration
+    else:
+        config = family_configuration(family, sized.drive_count, headroom)
+    result = evaluate(workloads, config, params=params)
+    if not result.passed:
+        return None
+    binding = sized.binding_constraint
+    words = (
+        "none: the smallest configuration the array allows"
+        if binding == "minimum group count"
+        else f"with one group fewer: {binding_words(binding, 1)}"
+    )
+    return config, result, words
 
-    def passes(i: int) -> bool:
-        tried[i] = run(i)
-        return tried[i][1].passed
 
-    return tried[fewest_passing(-1, last, passes)]  # models.fewest: the bisection size() runs
+def _size_sets_other_nodes(family: Family, drives: int) -> bool:
+    """Whether :func:`models.size.size` could answer other nodes than a clustered family's batch row
+    of ``drives``: the row's drives took more nodes than the family starts with (size() adds them
+    only for the load), or hold fewer than each node's least (:func:`least_drives_per_node`)."""
+    so = family.array.scale_out
+    if so is None:
+        return False
+    first = int(family_counts(family.array, family.layout)[0])
+    start, row = (int(x) for x in family_nodes(family.array, np.asarray([first, drives]), family.layout))
+    least = least_drives_per_node(family.layout, family.array.spares, so.controllers_per_node)
+    return row > start or drives < row * least
 
 
 def _binding(det: RowDetail, j: int) -> str:
@@ -815,13 +829,22 @@ class _Confirmation:
         below = self.ev.detail(np.asarray([int(self.det.rows[k]) - 1 for k in keys], dtype=np.int64))
         self.below.update({k: _binding(below, j) for j, k in enumerate(keys)})
 
-    def item(self, k: int) -> RecommendedConfiguration | None:
-        if k in self.made:
-            return self.made[k]
-        space = self.ev.space
-        row = int(self.det.rows[k])
-        fam = space.families[int(space.family_of(row))]
-        n = int(space.count_of(row))
+    def _sized_cluster(self, fam: Family) -> tuple[Configuration, EvaluationResult, str] | None:
+        """A clustered family as size() sizes it: nodes by load from the base system (or the hosts
+        the layout is placed on), a group per HA pair or appliance; not the nodes the batch row's
+        drives attach (#33)."""
+        self.evaluations += 1
+        found = _scalar_minimum(fam, 0, self.workloads, self.headroom, self.params)
+        if found is None:
+            self.notes.append(
+                f"{fam.label}: size() finds no node and drive count that meets every window; left out."
+            )
+        return found
+
+    def _confirmed(
+        self, k: int, row: int, fam: Family, n: int
+    ) -> tuple[Configuration, EvaluationResult, str] | None:
+        """The batch row's configuration confirmed by evaluate(), or re-sized by size() where it is not."""
         config = family_configuration(fam, n, self.headroom)
         result = evaluate(self.workloads, config, params=self.params)
         self.evaluations += 1
@@ -833,21 +856,36 @@ class _Confirmation:
                 if k in self.below
                 else "none: the smallest configuration the array allows"
             )
-        else:
-            self.fallbacks += 1
-            found = _scalar_minimum(fam, n, self.workloads, self.headroom, self.params)
-            if found is None:
-                self.notes.append(
-                    f"{fam.label}: evaluate() does not confirm {n} drives and no larger count passes; left out."
-                )
-                self.made[k] = None
-                return None
-            config, result = found
+            return config, result, binding
+        self.fallbacks += 1
+        found = _scalar_minimum(fam, n, self.workloads, self.headroom, self.params)
+        if found is None:
             self.notes.append(
-                f"{fam.label}: evaluate() does not confirm the batch's {n} drives; re-sized by the scalar path to "
-                f"{config.pools[0].drive_count}."
+                f"{fam.label}: evaluate() does not confirm {n} drives and no larger count passes; left out."
             )
-            binding = "re-sized by the scalar path (see notes)"
+            return None
+        config, result, _ = found
+        self.notes.append(
+            f"{fam.label}: evaluate() does not confirm the batch's {n} drives; re-sized by the scalar path to "
+            f"{config.pools[0].drive_count}."
+        )
+        return config, result, "re-sized by the scalar path (see notes)"
+
+    def item(self, k: int) -> RecommendedConfiguration | None:
+        if k in self.made:
+            return self.made[k]
+        space = self.ev.space
+        row = int(self.det.rows[k])
+        fam = space.families[int(space.family_of(row))]
+        n = int(space.count_of(row))
+        if _size_sets_other_nodes(fam, n):
+            made = self._sized_cluster(fam)
+        else:
+            made = self._confirmed(k, row, fam, n)
+        if made is None:
+            self.made[k] = None
+            return None
+        config, result, binding = made
         bill = result.bill
         out = RecommendedConfiguration(
             rank=int(self.rank_of[k]),

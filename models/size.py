@@ -24,8 +24,15 @@ from typing import NamedTuple
 from pydantic import Field
 
 from models.base import InputError, Output
-from models.buildable import hosts_needed, layout_words, spans_hosts
-from models.capacity import min_group_width
+from models.buildable import (
+    drive_step,
+    fewest_drives,
+    hosts_needed,
+    layout_words,
+    least_drives_per_node,
+    most_hosts,
+    spans_hosts,
+)
 from models.cases import Relaxation
 from models.checks import check_words
 from models.cluster import node_label, with_nodes
@@ -141,7 +148,8 @@ def _capacity_units(workloads: list[Workload], cfg: Configuration, index: int, s
         for i, p in enumerate(cfg.pools)
         if i != index and p.drive_count is not None
     )
-    one = pool_capacity(pool, step, cfg.capacity).usable_tb.value or 0.0
+    probe = max(step, fewest_drives(pool.raid, pool.spares))  # a count the layout is built on
+    one = (pool_capacity(pool, probe, cfg.capacity).usable_tb.value or 0.0) * step / probe
     if one <= 0:
         return 1
     return max(1, math.floor(max(0.0, needed - others) / one * 0.98))
@@ -226,15 +234,16 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
     max_drives = ask.max_drives
     cases = _cases(ask)
     pool = cfg.pools[index]
-    w = pool.raid.group_width
-    step = pool.raid.copies if pool.raid.scheme.value == "replica" else w
-    lo_units = max(1, math.ceil(min_group_width(pool.raid) / step))
-    if cfg.cluster is not None and cfg.cluster.controllers_per_node > 1:
-        # an HA pair or appliance serves the drives it attaches: each one holds a group at least
-        # (nodes added for their controllers come with drives, never as empty heads)
-        lo_units = max(lo_units, cfg.cluster.nodes)
+    step = drive_step(pool.raid)  # whole groups, copy sets, or a drive (models.buildable)
+    least = fewest_drives(pool.raid, pool.spares)
+    lo_units = max(1, math.ceil(least / step))
+    if cfg.cluster is not None:
+        # each node holds drives: a group per HA pair or appliance, a drive per host (models.buildable)
+        per_node = least_drives_per_node(pool.raid, pool.spares, cfg.cluster.controllers_per_node)
+        lo_units = max(lo_units, math.ceil(cfg.cluster.nodes * per_node / step))
     others = sum(p.drive_count or 0 for i, p in enumerate(cfg.pools) if i != index)
-    limit = max_drives or cfg.packaging.max_drives or DEFAULT_MAX_DRIVES
+    # the most drives asked for, never beyond what the array (its nodes) attaches
+    limit = min((x for x in (max_drives, cfg.packaging.max_drives) if x), default=DEFAULT_MAX_DRIVES)
     # spares count against the array's drive limit: N + N/per + min
     sp = pool.spares
     cap = limit - others - sp.min_spares
@@ -341,16 +350,21 @@ def size(
         known = seen[gb].get((nodes, drives))
         res = with_verdict(res, judge(workloads, sized, relax, params=params, known=known))
     groups = math.ceil(drives / pool.raid.group_width) if pool.raid.scheme.value != "replica" else drives
+    laid = (
+        f"distributed {pool.raid.scheme.value} (stripes of {pool.raid.group_width} over every drive)"
+        if pool.raid.distributed
+        else f"{plural(groups, pool.raid.scheme.value + ' group')} of {pool.raid.group_width}"
+    )
+    fewer = "one drive fewer" if pool.raid.distributed else "one group fewer"
     if ok:
         expl = (
-            f"{drives} x {pool.drive.name} in {plural(groups, pool.raid.scheme.value + ' group')}"
-            f" of {pool.raid.group_width} is the fewest that meets every window"
+            f"{drives} x {pool.drive.name} in {laid} is the fewest that meets every window"
             + (" in every case judged" if degraded is DegradedMode.NONE else "")
             + "; "
             + (
                 "it is the smallest count the scheme allows."
                 if binding == "minimum group count"
-                else f"with one group fewer, {_binding_words(binding, len(configuration.pools))} would pass its limit."
+                else f"with {fewer}, {binding_words(binding, len(configuration.pools))} would pass its limit."
             )
             + f" Found by bisection in {total_evals} evaluations."
         )
@@ -358,7 +372,7 @@ def size(
             expl += f" Flash cache {fmt(gb)} GB is the cheapest of {len(curve)} cache options."
     else:
         expl = (
-            f"No drive count up to {drives} meets every window: {_binding_words(binding, len(configuration.pools))}"
+            f"No drive count up to {drives} meets every window: {binding_words(binding, len(configuration.pools))}"
             " passes its limit even at the maximum; "
             "more drives cannot fix it."
         )
@@ -393,8 +407,7 @@ def size(
     if configuration.cluster is not None and cfg_n.cluster is not None:
         added = cfg_n.cluster.nodes - configuration.cluster.nodes
         expl = _nodes_explanation(configuration, cfg_n, ok, binding) + (
-            f"{drives} x {pool.drive.name} in {groups} {pool.raid.scheme.value} groups of "
-            f"{pool.raid.group_width} then meets every window. Found in {total_evals} evaluations."
+            f"{drives} x {pool.drive.name} in {laid} then meets every window. Found in {total_evals} evaluations."
             if ok and added
             else expl
         )
@@ -426,15 +439,23 @@ def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
     found by bisection (controllers, ports and drive slots only grow with the nodes). The binding
     constraint then names the node count and what failed with one node fewer."""
     cluster = cfg.cluster
+    top_nodes = cluster.max_nodes if cluster is not None else 0
     if cluster is not None and spans_hosts(cfg):
-        # a layout placed one piece per host starts at the hosts it needs (models.buildable)
-        need = hosts_needed(cfg.pools[ask.index].raid)
+        # a layout placed one piece per host starts at the hosts it needs and grows no further than
+        # the vendor builds it (models.buildable)
+        raid = cfg.pools[ask.index].raid
+        need = hosts_needed(raid)
+        top_nodes = min(top_nodes, most_hosts(raid) or top_nodes)
+        if need is not None and cluster.nodes > top_nodes:
+            raise InputError(
+                f"pools.{ask.index}.raid",
+                f"{layout_words(raid)} is built on at most {top_nodes} hosts, the configuration has {cluster.nodes}",
+            )
         if need is not None and cluster.nodes < need[0]:
-            if need[0] > cluster.max_nodes:
+            if need[0] > top_nodes:
                 raise InputError(
                     f"pools.{ask.index}.raid",
-                    f"{layout_words(cfg.pools[ask.index].raid)} needs at least {need[0]} hosts; the family "
-                    f"grows to {cluster.max_nodes}",
+                    f"{layout_words(raid)} needs at least {need[0]} hosts; the family grows to {top_nodes}",
                 )
             cfg = with_nodes(cfg, need[0])
             cluster = cfg.cluster
@@ -457,12 +478,12 @@ def _size_nodes(ask: _Ask, cfg: Configuration) -> _Sized:
         return at(0)
     lo = cluster.nodes
     first = at(lo)
-    if first[0] or lo >= cluster.max_nodes:
+    if first[0] or lo >= top_nodes:
         return _counted(first, evaluations)
-    top = at(cluster.max_nodes)
+    top = at(top_nodes)
     if not top[0]:
         return _counted(top, evaluations)
-    hi = fewest_passing(lo, cluster.max_nodes, lambda nodes: at(nodes)[0])
+    hi = fewest_passing(lo, top_nodes, lambda nodes: at(nodes)[0])
     ok, drives, res, _, _, reasons, cfg_n = at(hi)
     binding = f"{cluster.unit} count ({at(hi - 1)[3]} fails with {node_label(cluster, hi - 1)})"
     return ok, drives, res, binding, evaluations, reasons, cfg_n
@@ -484,7 +505,7 @@ def _size_fixed(ask: _Ask, cfg: Configuration) -> _Sized:
     return got.passed, drives, got.result, binding, got.evaluations, [] if got.passed else got.failing, cfg
 
 
-def _binding_words(binding: str, pools: int) -> str:
+def binding_words(binding: str, pools: int) -> str:
     """A binding check's name in words, with the window and case it failed in:
     ``drives:pool (nightly export, while a drive rebuilds)`` -> ``the drives (nightly export, ...)``."""
     name, sep, where = binding.partition(" (")

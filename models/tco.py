@@ -63,6 +63,7 @@ from pydantic import Field
 
 from models.base import InputError, Output
 from models.bill import bill_of_materials
+from models.buildable import drive_step
 from models.capacity import CapacityResult, PoolCapacity, capacity_result, pool_capacity
 from models.commercial import (
     ECB_RATES,
@@ -78,7 +79,6 @@ from models.commercial import (
 from models.configuration import Configuration
 from models.explain import Explained, explained, fmt
 from models.memo import holds_memo
-from models.raid import RaidScheme
 from models.results import BillOfMaterials
 from models.workload import Workload
 
@@ -399,9 +399,9 @@ TCO_FORMULA = "TCO = K + sum over years (Sup_k + E_yr + U_yr)"
 
 
 def _step(cfg: Configuration, index: int) -> int:
-    """Drives added at a time: a whole RAID group (a replica pool grows by its copies)."""
-    raid = cfg.pools[index].raid
-    return raid.copies if raid.scheme is RaidScheme.REPLICA else raid.group_width
+    """Drives added at a time: a whole RAID group (a replica pool grows by its copies, a
+    distributed layout by a drive; :func:`models.buildable.drive_step`)."""
+    return drive_step(cfg.pools[index].raid)
 
 
 def _with_drives(cfg: Configuration, index: int, drives: int) -> Configuration:

@@ -124,3 +124,23 @@ test("an engine error clears when its input changes (the workload replaced)", as
   await expect(apiErrors).toHaveCount(0);
   await expect(page.getByText(/workloads\.0\.phases/)).toHaveCount(0);
 });
+
+test('sizing to a stated confidence: the request asks /size for 90% and the chance beside the verdict says so', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sizes = sizeRequests(page);
+  await oltpOnFas8040(page);
+  await page.getByRole('checkbox', { name: /Size to a stated chance of meeting every case/ }).check();
+  const pct = page.getByRole('spinbutton', { name: 'Chance of meeting every case [%]' });
+  await expect(pct).toHaveValue('90');
+  // cleared, the figure is an error at the field and no sizing runs
+  await pct.fill('');
+  await page.getByRole('button', { name: 'Size it' }).click();
+  await expect(pct).toHaveAccessibleDescription(/Enter a number/);
+  expect(sizes).toHaveLength(0);
+  await pct.fill('90');
+  await page.getByRole('button', { name: 'Size it' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: /^Results: FAS8040/ })).toBeVisible({ timeout: 90_000 });
+  expect(JSON.parse(sizes.at(-1)!).confidence_pct).toBe(90);
+  const chance = page.getByTestId('verdict-chance');
+  await expect(chance).toContainText(/^Chance of meeting every target: \d+(\.\d)?% \(sized to 90%\)\./);
+});

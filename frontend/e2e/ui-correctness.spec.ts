@@ -107,6 +107,12 @@ test('RAID-DP vs RAID 10 on a FAS without RAID 10: the same drives on an array t
   await generic.getByRole('button', { name: 'Size it' }).click();
   const full = generic.getByTestId('raid-grid');
   await expect(full.locator('tbody tr')).toHaveCount(13, { timeout: 60_000 });
+  // every column fits its box at 1440 px, "Meets every target" included: nothing scrolled out of sight
+  const scroller = full.locator('.table-scroll');
+  expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  const meets = full.getByRole('columnheader', { name: 'Meets every target' });
+  await meets.scrollIntoViewIfNeeded();
+  await expect(meets).toBeInViewport({ ratio: 1 });
   await generic.mouse.move(0, 0);
   await full.screenshot({ path: `${shots}raid-grid-generic-1440.png` });
 
@@ -121,6 +127,12 @@ test('RAID-DP vs RAID 10 on a FAS without RAID 10: the same drives on an array t
   await expect(phone.getByText('IOPS vs outstanding I/Os (business hours)', { exact: true })).toBeVisible();
   await phone.locator('.result-charts').screenshot({ path: `${shots}size-charts-390.png` });
   await phone.locator('.what-if').screenshot({ path: `${shots}what-if-390.png` });
+  // the what-if chart's x-axis labels sit side by side without overlapping at 390 px
+  const overlaps = await phone.locator('.what-if .light-chart svg').first().evaluate((svg) => {
+    const boxes = [...svg.querySelectorAll('text[text-anchor="middle"]')].map((t) => (t as SVGGraphicsElement).getBoundingClientRect());
+    return boxes.filter((b, i) => i > 0 && b.left < boxes[i - 1]!.right).length;
+  });
+  expect(overlaps).toBe(0);
   await phone.getByTestId('raid-grid').screenshot({ path: `${shots}raid-grid-390.png` });
   await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Compare' }).click();
   await phone.getByRole('button', { name: 'Compare NetApp RAID-DP with RAID 10' }).click();

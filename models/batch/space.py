@@ -11,7 +11,7 @@ import numpy as np
 
 from models.batch.arrays import IntArray
 from models.bill import shelves_needed
-from models.buildable import hosts_needed
+from models.buildable import drive_step, fewest_drives, hosts_needed, most_hosts
 from models.capacity import hot_spares
 from models.catalog import ArrayModel, build_configuration
 from models.cluster import nodes_for_drives
@@ -20,7 +20,6 @@ from models.drives import DriveSpec
 from models.provenance import scaled_controller
 from models.raid import (
     RaidLayout,
-    RaidScheme,
 )
 
 POOL = "pool"
@@ -59,16 +58,19 @@ def spare_counts(drive_counts: IntArray, policy: SparePolicy) -> IntArray:
     return np.asarray(hot_spares(drive_counts, policy.per_drives, policy.min_spares), dtype=np.int64)
 
 
-def family_nodes(array: ArrayModel, drive_counts: IntArray) -> IntArray:
+def family_nodes(array: ArrayModel, drive_counts: IntArray, layout: RaidLayout | None = None) -> IntArray:
     """Scale-out nodes for each drive count, as :func:`build_configuration` adds them (0 if not
-    scale-out): ``max(base nodes, ceil((drives + spares) / drives per node))`` (:mod:`models.cluster`)."""
+    scale-out): ``max(base nodes, hosts the layout is placed on, ceil((drives + spares) / drives
+    per node))`` (:mod:`models.cluster`, :mod:`models.buildable`)."""
     so = array.scale_out
     if so is None:
         return np.zeros_like(drive_counts)
     if so.fixed_drives_per_node:
         return drive_counts // so.drives_per_node
+    need = hosts_needed(layout) if layout is not None else None
+    least = max(array.base_nodes, min(need[0], so.max_nodes) if need is not None else 0)
     attached = drive_counts + spare_counts(drive_counts, array.spares)
-    return np.asarray(nodes_for_drives(attached, so.drives_per_node, array.base_nodes), dtype=np.int64)
+    return np.asarray(nodes_for_drives(attached, so.drives_per_node, least), dtype=np.int64)
 
 
 def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
@@ -78,8 +80,8 @@ def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
     hold a fixed number of drives), from one group (or the minimum nodes) up to the array's
     ``max_drives`` with hot spares, ``scale_out.max_nodes`` and ``packaging.max_shelves``.
     """
-    step = layout.copies if layout.scheme is RaidScheme.REPLICA else layout.group_width
-    first = step
+    step = drive_step(layout)  # whole groups, copy sets, or a drive (models.buildable)
+    first = -(-fewest_drives(layout, array.spares) // step) * step
     so = array.scale_out
     if so is not None and so.fixed_drives_per_node:
         step = math.lcm(step, so.drives_per_node)
@@ -91,13 +93,16 @@ def family_counts(array: ArrayModel, layout: RaidLayout) -> IntArray:
     base = array.base_nodes
     max_shelves: IntArray | int | None
     if so is not None:  # a cluster's node enclosures and shelf limit are per node (models.cluster)
-        nodes = family_nodes(array, counts)
+        nodes = family_nodes(array, counts, layout)
         ok &= nodes <= so.max_nodes
         need = hosts_needed(layout)
         if need is not None:
-            ok &= (
-                nodes >= need[0]
-            )  # one piece per host: fewer nodes cannot hold the layout (models.buildable)
+            # one piece per host: fewer nodes cannot hold the layout, and the vendor builds it on no
+            # more than its most hosts (models.buildable)
+            ok &= nodes >= need[0]
+            most = most_hosts(layout)
+            if most is not None:
+                ok &= nodes <= most
         in_nodes = nodes * (pk.drives_in_controller_enclosure // base)
         max_shelves = None if pk.max_shelves is None else nodes * (pk.max_shelves // base)
     else:

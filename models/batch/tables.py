@@ -340,7 +340,7 @@ def segments(space: CandidateSpace, tb: Tables) -> Segments:
         memo_key = (array.id, id(counts))
         got = runs_memo.get(memo_key)
         if got is None:
-            nodes = family_nodes(array, counts)
+            nodes = family_nodes(array, counts, sp.families[f].layout)
             first = np.ones(nodes.size, dtype=bool)
             first[1:] = nodes[1:] != nodes[:-1]
             run_at = np.flatnonzero(first)

@@ -7,7 +7,7 @@ import math
 from pydantic import ValidationError
 
 from models.base import InputError
-from models.buildable import hosts_needed
+from models.buildable import drive_step, fewest_drives, hosts_needed
 from models.capacity import spare_count
 from models.catalog.schemas import ArrayModel
 from models.cluster import node_label, nodes_needed, with_nodes
@@ -64,17 +64,20 @@ def build_configuration(
         raise InputError("group_width", exc.errors()[0]["msg"].removeprefix("Value error, ")) from exc
     except ValueError as exc:
         raise InputError("group_width", str(exc)) from exc
-    min_drives = layout.copies if layout.scheme is RaidScheme.REPLICA else width
+    min_drives = fewest_drives(layout, array.spares)  # one group, or the vendor's fewest (models.buildable)
 
     so = array.scale_out
     if nodes is not None and so is None:
         raise InputError("nodes", f"{array.id} does not cluster: it has no node count to choose")
     cluster = None if so is None else _cluster(array, nodes, ports, port_option)
     if drive_count is None:
-        drive_count = _entry_drive_count(array, cluster, min_drives, width)
+        drive_count = _entry_drive_count(array, cluster, min_drives, drive_step(layout))
     if drive_count < min_drives:
         raise InputError(
-            "drive_count", f"{option.scheme.value} needs at least {min_drives} drives, got {drive_count}"
+            "drive_count",
+            f"{option.scheme.value} needs at least {min_drives} drives"
+            + (f" ({layout.min_drives} with spares)" if layout.min_drives else "")
+            + f", got {drive_count}",
         )
     spares = spare_count(drive_count, array.spares)
     if cluster is not None:
@@ -169,8 +172,9 @@ def _cluster(
 
 
 def _entry_drive_count(array: ArrayModel, cluster: Cluster | None, min_drives: int, width: int) -> int:
-    """The entry configuration's drives: whole groups (whole nodes when nodes hold a fixed number),
-    per base node times the nodes for a cluster."""
+    """The entry configuration's drives: whole steps of ``width`` (groups; one drive for a
+    distributed layout; whole nodes when nodes hold a fixed number), per base node times the nodes
+    for a cluster."""
     base = array.default_drive_count
     if cluster is None:
         return max(min_drives, (base // width) * width)

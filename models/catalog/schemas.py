@@ -50,12 +50,25 @@ class CatalogError(ValueError):
 # ---- record types -------------------------------------------------------------------------------
 
 
+class WidthRule(Frozen):
+    """What the vendor builds at one width: its own parity (an erasure width with more parity than
+    the option's, vSAN's RAID-6 4+2 beside RAID-5) and the host counts it is built on."""
+
+    width: int = Field(ge=1, le=64)
+    ec_parity: int | None = Field(default=None, ge=1, le=16, description="erasure parity at this width")
+    min_hosts: int | None = Field(default=None, ge=1, le=1000)
+    max_hosts: int | None = Field(default=None, ge=1, le=1000)
+    source: str | None = None
+
+
 class RaidOption(Frozen):
     """A RAID scheme an array supports, with its group widths (drives per group, data + parity).
 
     ``widths`` lists the only widths the array allows (fixed parity-group layouts such as
     3D+1P / 7D+1P); without it any width in ``[min_width, max_width]`` is allowed. Every width is
     also checked against the engine's limits for the scheme (:class:`models.raid.RaidLayout`).
+    ``rules`` state per width what :mod:`models.buildable` enforces (host counts, parity);
+    ``distributed`` and ``min_drives`` the drive increments of a distributed layout.
     """
 
     scheme: RaidScheme
@@ -75,6 +88,14 @@ class RaidOption(Frozen):
     recommended_max_width: int | None = Field(
         default=None, ge=1, le=64, description="the widest group the vendor recommends building"
     )
+    distributed: bool = Field(
+        default=False,
+        description="stripes laid over chunks of every drive (PowerStore DRE): drives added one at a time",
+    )
+    min_drives: int | None = Field(
+        default=None, ge=1, le=1000, description="fewest drives, spares included, the layout is built on"
+    )
+    rules: list[WidthRule] | None = Field(default=None, max_length=32)
     notes: str | None = None
 
     @model_validator(mode="after")
@@ -104,6 +125,9 @@ class RaidOption(Frozen):
             )
         if self.scheme is RaidScheme.ERASURE and self.ec_parity is None:
             raise ValueError("erasure coding needs ec_parity")
+        stray = [r.width for r in self.rules or [] if not self.allowed(r.width)]
+        if stray:
+            raise ValueError(f"rules name widths {stray} the option does not allow")
         for w in sorted({self.min_width, self.default_width, self.max_width, *(self.widths or [])}):
             self.layout(w)  # raises ValueError with the engine's message for an impossible width
         return self
@@ -123,21 +147,39 @@ class RaidOption(Frozen):
             return allowed
         return [w for w in allowed if lo <= w <= hi]
 
+    def rule(self, width: int) -> WidthRule | None:
+        """The rule stated for ``width``, if any."""
+        return next((r for r in self.rules or [] if r.width == width), None)
+
     def layout(self, width: int, full_stripe_share: float | None = None) -> RaidLayout:
-        """The engine layout for a group of ``width`` drives (erasure: ``width - ec_parity`` data)."""
+        """The engine layout for a group of ``width`` drives (erasure: ``width - ec_parity`` data),
+        with the option's drive increments and the width's host counts (:mod:`models.buildable`)."""
+        rule = self.rule(width)
+        vendor = {
+            "distributed": self.distributed,
+            "min_drives": self.min_drives,
+            "min_hosts": rule.min_hosts if rule else None,
+            "max_hosts": rule.max_hosts if rule else None,
+        }
         if self.scheme is RaidScheme.ERASURE:
-            assert self.ec_parity is not None
-            if width <= self.ec_parity:
-                raise ValueError(f"erasure group width {width} must exceed ec_parity {self.ec_parity}")
+            parity = rule.ec_parity if rule is not None and rule.ec_parity is not None else self.ec_parity
+            assert parity is not None
+            if width <= parity:
+                raise ValueError(f"erasure group width {width} must exceed ec_parity {parity}")
             return RaidLayout(
                 scheme=self.scheme,
                 group_width=width,
-                ec_data=width - self.ec_parity,
-                ec_parity=self.ec_parity,
+                ec_data=width - parity,
+                ec_parity=parity,
                 full_stripe_share=full_stripe_share,
+                **vendor,
             )
         return RaidLayout(
-            scheme=self.scheme, group_width=width, copies=self.copies, full_stripe_share=full_stripe_share
+            scheme=self.scheme,
+            group_width=width,
+            copies=self.copies,
+            full_stripe_share=full_stripe_share,
+            **vendor,
         )
 
 

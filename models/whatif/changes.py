@@ -6,6 +6,7 @@ Each function returns new frozen inputs (and, where an input may not apply, whet
 from __future__ import annotations
 
 from models import tiering as tiering_model
+from models.buildable import drive_step, fewest_drives
 from models.configuration import Configuration
 from models.controller import HaMode
 from models.evaluate import (
@@ -230,8 +231,8 @@ def with_drive_groups(cfg: Configuration, pct: float, sign: int) -> tuple[Config
     pools, changed, texts = [], False, []
     for p in cfg.pools:
         n = counts[p.name]
-        unit = 1 if p.raid.scheme is RaidScheme.REPLICA else p.raid.group_width
-        least = p.raid.copies if p.raid.scheme is RaidScheme.REPLICA else p.raid.group_width
+        unit = 1 if p.raid.scheme is RaidScheme.REPLICA else drive_step(p.raid)
+        least = fewest_drives(p.raid, p.spares)
         groups = n // unit
         step = max(1, round(groups * pct / 100.0))
         new = n + sign * step * unit

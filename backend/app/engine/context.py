@@ -87,7 +87,8 @@ def engine_loc(field: str, configuration: Loc | None = None, *, reference: bool 
     ``workloads.1.pool`` and request fields (``window``, ``degraded``) are body fields; a workload
     or phase field the engine names without an index goes to ``workloads``. Configuration fields
     go under ``configuration``: inside a full configuration at their own path, inside a catalog
-    reference at the reference field they come from (``drive_count``, ``group_width``), else at
+    reference at the reference field they come from (``drive_count``, ``group_width``; the pool's
+    ``pools.0.raid`` is its ``group_width``, ``pools.0.drive_count`` its ``drive_count``), else at
     the reference itself.
     """
     parts = _parts(field)
@@ -99,6 +100,8 @@ def engine_loc(field: str, configuration: Loc | None = None, *, reference: bool 
     if configuration is None:
         return BODY + parts
     if reference:
+        if head == "pools" and len(parts) > 2:  # the one pool a reference builds: its layout, its drives
+            head = {"raid": "group_width"}.get(str(parts[2]), str(parts[2]))
         return configuration + (head,) if head in CatalogReference.model_fields else configuration
     return configuration + parts if head in _CONFIGURATION_FIELDS else configuration
 

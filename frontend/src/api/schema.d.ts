@@ -1640,6 +1640,11 @@ export interface components {
             /** @default controller-shelf */
             kind: components["schemas"]["BlockKind"];
             /**
+             * Max Blocks
+             * @description most blocks (hosts) the vendor builds the layout on (vSAN ESA RAID-5 2+1: 5; models.buildable); None = no limit
+             */
+            max_blocks?: number | null;
+            /**
              * Min Blocks
              * @description blocks the layout needs as failure domains (a scale-out node is a host: erasure k+m needs k+m, n copies need n; models.buildable)
              * @default 1
@@ -7020,6 +7025,12 @@ export interface components {
              * @default 2
              */
             copies: number;
+            /**
+             * Distributed
+             * @description stripes of group_width chunks laid over every drive of the pool, spare space among them (PowerStore DRE): any drive count from one stripe up, not whole groups
+             * @default false
+             */
+            distributed: boolean;
             /** Ec Data */
             ec_data?: number | null;
             /** Ec Parity */
@@ -7039,6 +7050,21 @@ export interface components {
              * @description drives per RAID group, data + parity
              */
             group_width: number;
+            /**
+             * Max Hosts
+             * @description most hosts the vendor builds this layout on (vSAN ESA RAID-5 2+1: 5, wider clusters get 4+1); None = no limit
+             */
+            max_hosts?: number | null;
+            /**
+             * Min Drives
+             * @description fewest drives, spares included, the vendor builds the layout on (PowerStore DRE: 6 single parity, 7 double parity); None = one group (models.buildable)
+             */
+            min_drives?: number | null;
+            /**
+             * Min Hosts
+             * @description fewest hosts the vendor builds this layout on (vSAN ESA RAID-5 4+1: 6); None = the failure-domain rule alone (models.buildable)
+             */
+            min_hosts?: number | null;
             /**
              * Record Kib
              * @description RAID-Z record (recordsize / volblocksize) [KiB]; None = 128
@@ -7070,6 +7096,8 @@ export interface components {
          *     ``widths`` lists the only widths the array allows (fixed parity-group layouts such as
          *     3D+1P / 7D+1P); without it any width in ``[min_width, max_width]`` is allowed. Every width is
          *     also checked against the engine's limits for the scheme (:class:`models.raid.RaidLayout`).
+         *     ``rules`` state per width what :mod:`models.buildable` enforces (host counts, parity);
+         *     ``distributed`` and ``min_drives`` the drive increments of a distributed layout.
          */
         RaidOption: {
             /**
@@ -7081,12 +7109,23 @@ export interface components {
             /** Default Width */
             default_width: number;
             /**
+             * Distributed
+             * @description stripes laid over chunks of every drive (PowerStore DRE): drives added one at a time
+             * @default false
+             */
+            distributed: boolean;
+            /**
              * Ec Parity
              * @description erasure coding: parity per stripe
              */
             ec_parity?: number | null;
             /** Max Width */
             max_width: number;
+            /**
+             * Min Drives
+             * @description fewest drives, spares included, the layout is built on
+             */
+            min_drives?: number | null;
             /** Min Width */
             min_width: number;
             /** Notes */
@@ -7101,6 +7140,8 @@ export interface components {
              * @description the narrowest group the vendor recommends building (e.g. NetApp RAID-DP on hard disks: 12); recommend proposes only recommended widths; null: every allowed width
              */
             recommended_min_width?: number | null;
+            /** Rules */
+            rules?: components["schemas"]["WidthRule"][] | null;
             scheme: components["schemas"]["RaidScheme"];
             /** Widths */
             widths?: number[] | null;
@@ -9883,6 +9924,26 @@ export interface components {
          * @enum {string}
          */
         WalPlacement: "nvram" | "flash" | "data_drive";
+        /**
+         * WidthRule
+         * @description What the vendor builds at one width: its own parity (an erasure width with more parity than
+         *     the option's, vSAN's RAID-6 4+2 beside RAID-5) and the host counts it is built on.
+         */
+        WidthRule: {
+            /**
+             * Ec Parity
+             * @description erasure parity at this width
+             */
+            ec_parity?: number | null;
+            /** Max Hosts */
+            max_hosts?: number | null;
+            /** Min Hosts */
+            min_hosts?: number | null;
+            /** Source */
+            source?: string | null;
+            /** Width */
+            width: number;
+        };
         /** WindowBand */
         WindowBand: {
             headroom_used_pct: components["schemas"]["Band"];

@@ -7,7 +7,7 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 
 import { ChartData, PALETTE, tick, type Marker, type Series, type VerticalLine } from './chart-parts';
-import { linearTicks } from './ticks';
+import { labelWidth, linearTicks, ticksThatFit } from './ticks';
 
 type LightCurveChartProps = {
   title: string;
@@ -111,7 +111,9 @@ export function LightCurveChart({ title, summary, series, xLabel, yLabel, yMax, 
   const svgHeight = height - (legend ? LEGEND : 0);
 
   const xs = [...series.flatMap((s) => s.points.map((p) => p.x)), ...markers.map((m) => m.x), ...lines.map((l) => l.x)].filter(Number.isFinite);
-  const xTicks = linearTicks(xs.length ? Math.min(...xs) : 0, xs.length ? Math.max(...xs) : 1);
+  // as many x ticks as their labels fit side by side (phone widths take fewer)
+  const plotWidth = width - MARGIN.right - MARGIN.left - Y_AXIS;
+  const xTicks = ticksThatFit(xs.length ? Math.min(...xs) : 0, xs.length ? Math.max(...xs) : 1, plotWidth, tick);
   const [x0, x1] = [xTicks[0] ?? 0, xTicks.at(-1) ?? 1];
   const ys = [...series.flatMap((s) => s.points.map((p) => p.y)), ...markers.map((m) => m.y)].filter((y): y is number => y !== null && Number.isFinite(y));
   // four steps up the value axis, as Recharts' default five ticks
@@ -211,10 +213,13 @@ export function LightCurveChart({ title, summary, series, xLabel, yLabel, yMax, 
             {markers.map((m, i) => {
               const [cx, cy] = [px(m.x), py(m.y)];
               const below = m.labelPosition === 'bottom';
+              // the label centred on its marker, moved in where it would run off either edge
+              const half = (labelWidth(m.label.length) - 12) / 2;
+              const lx = Math.min(Math.max(cx, half + 2), width - half - 2);
               return (
                 <g key={`${i}-${m.label}-${m.x}`} className="light-marker">
                   <circle cx={cx} cy={cy} r={6} fill={m.color ?? '#b42318'} stroke="#fff" strokeWidth={2} />
-                  <text x={cx} y={below ? cy + 11 : cy - 11} dy={below ? '0.71em' : undefined} textAnchor="middle" fontSize={12} fill={m.color ?? '#b42318'}>
+                  <text x={lx} y={below ? cy + 11 : cy - 11} dy={below ? '0.71em' : undefined} textAnchor="middle" fontSize={12} fill={m.color ?? '#b42318'}>
                     {m.label}
                   </text>
                 </g>

@@ -42,3 +42,21 @@ export function niceCeil(x: number): number {
   const nice = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
   return nice * magnitude;
 }
+
+/** Width of an axis label of `chars` characters at the charts' 12 px font, with a gap to its neighbour [px] (estimate). */
+export const labelWidth = (chars: number) => chars * 7 + 12;
+
+/**
+ * Linear ticks whose labels fit `widthPx` side by side: the most of 5, 4, 3 or 2 steps whose
+ * labels (as `label` writes them) do not overlap; 5 steps before the width is known (0).
+ */
+export function ticksThatFit(min: number, max: number, widthPx: number, label: (t: number) => string): number[] {
+  let ticks = linearTicks(min, max, 5);
+  if (!(widthPx > 0)) return ticks;
+  for (const count of [5, 4, 3, 2]) {
+    ticks = linearTicks(min, max, count);
+    const widest = labelWidth(Math.max(...ticks.map((t) => label(t).length)));
+    if (ticks.length < 2 || widthPx / (ticks.length - 1) >= widest) return ticks;
+  }
+  return ticks;
+}

@@ -60,6 +60,8 @@ export type Run = {
   money?: MoneyInputs;
   /** Cases the design need not meet (absent or empty: every case decides, the API's default). */
   relax?: Relaxation[];
+  /** Sizing only: the chance of meeting every case to size to [%]; absent = the stated inputs. */
+  confidencePct?: number;
 };
 
 /**
@@ -87,6 +89,8 @@ export type WorkflowState = {
   money: MoneyInputs;
   /** Cases Size is told to let go (none by default: every case decides the verdict). */
   relax: Relaxation[];
+  /** The chance of meeting every case Size sizes to [%] (null: at the stated inputs; NaN: cleared, an error). */
+  confidencePct: number | null;
 };
 
 export const defaultHeadroom: HeadroomTargets = {
@@ -122,6 +126,7 @@ export const initialWorkflow: WorkflowState = {
   recommend: null,
   money: DEFAULT_MONEY,
   relax: [],
+  confidencePct: null,
 };
 
 const STORAGE_KEY = 'sizer.workflow.v1';
@@ -140,6 +145,7 @@ function revive(raw: unknown): WorkflowState | null {
     recommend: r.recommend ?? null,
     money: { ...DEFAULT_MONEY, ...(r.money ?? {}) },
     relax: Array.isArray(r.relax) ? r.relax : [],
+    confidencePct: typeof r.confidencePct === 'number' && Number.isFinite(r.confidencePct) ? r.confidencePct : null,
   };
 }
 
@@ -173,6 +179,9 @@ export const workflow = {
   },
   setRelax(relax: Relaxation[]) {
     workflowStore.set((s) => ({ ...s, relax }));
+  },
+  setConfidencePct(confidencePct: number | null) {
+    workflowStore.set((s) => ({ ...s, confidencePct }));
   },
   setCompareDrafts(compareDrafts: ConfigDraft[]) {
     workflowStore.set((s) => ({ ...s, compareDrafts }));

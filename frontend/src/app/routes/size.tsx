@@ -7,6 +7,7 @@ import { createHardware } from '@/features/hardware';
 import { SaveShare } from '@/features/reports';
 import {
   CasesFields,
+  ConfidenceField,
   hasObserved,
   ObservedPanel,
   preloadResultCharts,
@@ -37,6 +38,7 @@ export default function SizePage() {
   const run = useWorkflow((s) => s.run);
   const money = useWorkflow((s) => s.money);
   const relax = useWorkflow((s) => s.relax);
+  const confidencePct = useWorkflow((s) => s.confidencePct);
   const outcome = useRun(run);
   const array = useArrayDetail(draft.arrayId);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
@@ -78,8 +80,9 @@ export default function SizePage() {
       flashCacheOptionsGb: sizing && draft.cacheOptionsGb.length ? draft.cacheOptionsGb : null,
       ...(sizing ? { money } : {}),
       ...(relax.length ? { relax } : {}),
+      ...(sizing && confidencePct !== null ? { confidencePct } : {}),
     }),
-    [sizing, workloads, draft, money, relax],
+    [sizing, workloads, draft, money, relax, confidencePct],
   );
   // the API's own field constraints, checked here before any request
   const request = useMemo(() => runRequest(next), [next]);
@@ -93,7 +96,8 @@ export default function SizePage() {
       !same(run.configuration, next.configuration) ||
       run.kind !== next.kind ||
       !same(run.money, next.money) ||
-      !same(run.relax ?? [], next.relax ?? []));
+      !same(run.relax ?? [], next.relax ?? []) ||
+      run.confidencePct !== next.confidencePct);
   const apiError = outcome.error instanceof ApiError ? outcome.error : null;
   // the server's field messages are about the inputs it was sent: gone once those inputs change
   const validation = apiError?.isValidation && !stale ? apiError : null;
@@ -153,6 +157,8 @@ export default function SizePage() {
       />
 
       <CasesFields value={relax} onChange={workflow.setRelax} />
+
+      {sizing ? <ConfidenceField value={confidencePct} onChange={workflow.setConfidencePct} errors={errors.at('confidence_pct')} /> : null}
 
       {sizing ? <MoneyFields value={money} onChange={workflow.setMoney} errors={errors.scope('money')} /> : null}
 

@@ -26,3 +26,4 @@ export const WhatIfPanel = whatIfPanel.Component;
 /** Stored curves of a saved report, loaded on demand. */
 export const CurvesView = lazy(() => import('./components/curves-view'));
 export { CasesFields } from './components/cases-fields';
+export { ConfidenceField, DEFAULT_CONFIDENCE_PCT } from './components/confidence-field';

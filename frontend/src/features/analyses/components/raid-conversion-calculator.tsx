@@ -25,7 +25,7 @@ type RaidConversionCalculatorProps = {
 type Side = { scheme: RaidScheme; width: number; parity: number; copies: number; drives: number | null; fullStripeShare: number | null };
 
 function layout(side: Side): RaidLayout {
-  const base: RaidLayout = { scheme: side.scheme, group_width: side.width, copies: 2, scatter: 0, sector_kib: 4, full_stripe_share: side.fullStripeShare };
+  const base: RaidLayout = { scheme: side.scheme, group_width: side.width, copies: 2, scatter: 0, sector_kib: 4, distributed: false, full_stripe_share: side.fullStripeShare };
   if (side.scheme === 'erasure') return { ...base, ec_parity: side.parity, ec_data: Math.max(1, side.width - side.parity) };
   if (side.scheme === 'replica') return { ...base, copies: side.copies };
   return base;

@@ -91,6 +91,16 @@ describe('CompareTable', () => {
     expect(table).not.toHaveTextContent('drives:pool');
   });
 
+  it("says a column's every other difference once, above the table; its head points there", () => {
+    const note = 'The FAS3170 (HA pair) does not offer RAID 10: this column puts the same drives in the Generic array. Every other difference: controller: cores 4 -> 16.';
+    const items = fixtures.compareOltp.items.map((item, i) => (i === 1 ? { ...item, note } : item));
+    render(<CompareTable result={{ ...fixtures.compareOltp, items }} />);
+    expect(screen.getByTestId('compare-note')).toHaveTextContent(note);
+    const heads = within(screen.getByRole('table')).getAllByRole('columnheader');
+    expect(heads[2]).toHaveTextContent('see the note above the table');
+    expect(heads[2]).not.toHaveTextContent('Every other difference');
+  });
+
   it('shows the differences against the first configuration', () => {
     render(<CompareTable result={fixtures.compareOltp} />);
     const d = fixtures.compareOltp.comparison.columns[1]!.delta.drives_total;

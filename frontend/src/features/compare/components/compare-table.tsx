@@ -54,7 +54,8 @@ export function CompareTable({ result }: { result: CompareResult }) {
                     sized: {item.sizing.drive_count} drives{item.sizing.feasible ? '' : ' (infeasible)'}
                   </span>
                 ) : null}
-                {item.note ? <span className="col-note col-note-peer">{item.note}</span> : null}
+                {/* the note in full is above the table: the head says where, not the whole list again */}
+                {item.note ? <span className="col-note col-note-peer">see the note above the table</span> : null}
               </th>
             ))}
           </tr>

@@ -90,13 +90,18 @@ describe('HardwareList', () => {
     expect(ownerTokenOf(controllers[0]!.id)).toBeUndefined();
   });
 
-  it('shows the records another browser created as read-only: no Edit, no Delete', async () => {
+  it("lists only this browser's records as yours; those another browser created are apart, folded and read-only", async () => {
     localStorage.clear();
     rememberOwnerToken(drive.id, 'token-of-the-drive');
     renderWithProviders(<HardwareListView onEdit={() => undefined} />);
-    const controllersRegion = await screen.findByRole('region', { name: 'Controllers' });
-    expect(within(controllersRegion).queryByRole('button', { name: 'Delete Lab controller' })).not.toBeInTheDocument();
-    expect(within(controllersRegion).getAllByText('Read-only').length).toBe(controllers.length);
+    const [yourControllers, otherControllers] = await screen.findAllByRole('region', { name: 'Controllers', hidden: true });
+    expect(within(yourControllers!).getByText('None yet.')).toBeInTheDocument();
+    const others = screen.getByTestId('hardware-others');
+    expect(others).not.toHaveAttribute('open');
+    expect(within(others).getByText(/^Saved in other browsers \(\d+\): read-only/)).toBeInTheDocument();
+    expect(others).toContainElement(otherControllers!);
+    expect(within(otherControllers!).queryByRole('button', { name: 'Delete Lab controller', hidden: true })).not.toBeInTheDocument();
+    expect(within(otherControllers!).getAllByText('Read-only').length).toBe(controllers.length);
     expect(screen.getByRole('button', { name: 'Edit Lab SSD 3.84 TB' })).toBeEnabled();
   });
 });

@@ -116,17 +116,19 @@ type HardwareListProps = {
   editingId?: string | null;
 };
 
-/** The custom drives, controllers and arrays, each editable and deletable (after a confirmation). */
-export function HardwareList({ onEdit, editingId = null }: HardwareListProps = {}) {
-  const list = useHardwareList();
-  if (list.isPending) return <Loading label="Loading the custom hardware…" />;
-  if (list.isError) return <ErrorState title="The custom hardware could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;
-  const records = list.data.hardware;
+type KindTablesProps = {
+  records: HardwareRecord[];
+  onEdit?: (record: HardwareRecord) => void;
+  editingId?: string | null;
+};
+
+/** Drives, controllers and arrays of ``records``, one table each. */
+function KindTables({ records, onEdit, editingId = null }: KindTablesProps) {
   const drives = records.filter((r): r is DriveRecord => r.kind === 'drive');
   const controllers = records.filter((r): r is ControllerRecord => r.kind === 'controller');
   const arrays = records.filter((r): r is ArrayRecord => r.kind === 'array');
   return (
-    <div className="hardware-list" data-testid="hardware-list">
+    <>
       <Table
         title="Drives"
         onEdit={onEdit}
@@ -163,6 +165,32 @@ export function HardwareList({ onEdit, editingId = null }: HardwareListProps = {
           r.spec.raid.map((x) => x.scheme).join(', '),
         ]}
       />
+    </>
+  );
+}
+
+/**
+ * The custom drives, controllers and arrays this browser saved (it holds their owner tokens), each
+ * editable and deletable (after a confirmation); the records saved in other browsers apart,
+ * folded and read-only (usable on Size, changed only by their owner).
+ */
+export function HardwareList({ onEdit, editingId = null }: HardwareListProps = {}) {
+  const list = useHardwareList();
+  if (list.isPending) return <Loading label="Loading the custom hardware…" />;
+  if (list.isError) return <ErrorState title="The custom hardware could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;
+  const mine = list.data.hardware.filter((r) => ownerTokenOf(r.id));
+  const others = list.data.hardware.filter((r) => !ownerTokenOf(r.id));
+  return (
+    <div className="hardware-list" data-testid="hardware-list">
+      <KindTables records={mine} onEdit={onEdit} editingId={editingId} />
+      {others.length ? (
+        <details className="hardware-others" data-testid="hardware-others">
+          <summary>
+            Saved in other browsers ({others.length}): read-only, usable on Size, changed only by whoever saved them
+          </summary>
+          <KindTables records={others} />
+        </details>
+      ) : null}
     </div>
   );
 }

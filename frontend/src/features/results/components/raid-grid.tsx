@@ -69,8 +69,8 @@ export function RaidGridTable({ grid: data, currentScheme }: { grid: RaidGridRes
                 </td>
                 <td>{formatNumber(r.failures_tolerated)}</td>
                 <td>{r.rebuild_hours ? <Figure label={`Rebuild time, ${r.scheme_name}`} figure={r.rebuild_hours} /> : 'none'}</td>
-                <td>
-                  {ms(r.read_latency_ms)} / {ms(r.write_latency_ms)}
+                <td className="latency-pair">
+                  <span className="figure-words">{ms(r.read_latency_ms)}</span> / <span className="figure-words">{ms(r.write_latency_ms)}</span>
                 </td>
                 <td>{r.write_penalty ? <Figure label={`Write penalty, ${r.scheme_name}`} figure={r.write_penalty} /> : 'unknown'}</td>
                 <td>

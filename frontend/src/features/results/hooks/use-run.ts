@@ -17,6 +17,8 @@ export type RunInput = {
   money?: MoneyInputs;
   /** Cases the design need not meet (absent or empty: every case decides). */
   relax?: Relaxation[];
+  /** Sizing: the chance of meeting every case to size to [%] (the API's `confidence_pct`); absent: the stated inputs. */
+  confidencePct?: number;
 };
 
 export type RunOutcome =
@@ -68,6 +70,7 @@ export function runRequest(
         calibration_margin: 'pessimistic',
         ...(input.money ? { money: input.money } : {}),
         ...(input.relax?.length ? { relax: input.relax } : {}),
+        ...(input.confidencePct !== undefined ? { confidence_pct: input.confidencePct } : {}),
       },
     };
   }
