@@ -95,11 +95,10 @@ def sparing_of(pool: DrivePool, architecture: Architecture | None) -> Sparing:
     return Sparing.DEDICATED
 
 
-def wal_placement(cfg: Configuration) -> WalPlacement:
-    """Where ``cfg`` logs a write before acknowledging it: the architecture's stated
+def wal_placement(arch: Architecture | None) -> WalPlacement:
+    """Where an array of architecture ``arch`` logs a write before acknowledging it: the stated
     :class:`~models.configuration.WalPlacement`, else the data drive for replicated scale-out
     (software-defined nodes without a stated WAL device: conservative), else the controllers' NVRAM."""
-    arch = cfg.architecture
     if arch is not None and arch.wal is not None:
         return arch.wal
     if arch is not None and arch.write_architecture is WriteArchitecture.REPLICATED_SCALE_OUT:

@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, Pct, PositiveFloat
 from models.controller import ControllerSpec, HaMode
-from models.drives import DriveSpec
+from models.drives import DriveKind, DriveSpec
 from models.ports import PortGroup
 from models.provenance import ConfigurationCalibration
 from models.raid import RaidLayout
@@ -70,6 +70,22 @@ class DrivePool(Frozen):
         description="fill the pool will run at [% of usable]; None = the capacity fill target. Sets the seek "
         "span and the free space a write-anywhere layout finds",
     )
+    drive_write_cache: bool = Field(
+        default=False,
+        description="the hard disks' volatile write cache is on: each drive acknowledges a write from its "
+        "cache and reorders the writes it holds as deep as its command queue (models.drives."
+        "write_cache_factor); False (default, conservative: what arrays with NVRAM and Ceph run) = writes "
+        "are reordered only as deep as the host keeps commands at the drive",
+    )
+
+    @model_validator(mode="after")
+    def _write_cache(self) -> Self:
+        if self.drive_write_cache and self.drive.kind is not DriveKind.HDD:
+            raise ValueError(
+                "drive_write_cache: only a hard disk reorders the writes its cache holds (flash has no "
+                "positioning to save)"
+            )
+        return self
 
     @property
     def other_count(self) -> int:

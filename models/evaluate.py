@@ -216,7 +216,7 @@ class _Setup:
         # what every pass over a window asks of the configuration alone, worked out once
         self.remote_copies = remote_copies(cfg.architecture)
         self.full_stripe_reads = full_stripe_reads(cfg)
-        self.wal_on_drive = wal_placement(cfg) is WalPlacement.DATA_DRIVE
+        self.wal_on_drive = wal_placement(cfg.architecture) is WalPlacement.DATA_DRIVE
         self.shares_ports = shares_ports(cfg)
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)

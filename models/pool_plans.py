@@ -14,6 +14,7 @@ from models.drives import (
     DriveTimes,
     drive_times,
     positioning_units,
+    write_cache_factor,
 )
 from models.parameters import EngineParameters
 from models.pool import (
@@ -182,12 +183,22 @@ def pool_plans(
     fill = planned_fill if aggregate_fill is None else aggregate_fill
     return PoolPlans(
         pool.raid,
-        drive_times(pool.drive, planned_fill),
+        pool_drive_times(pool, p, planned_fill),
         p,
         fill,
         architecture,
         positioning_units(pool.drive),
     )
+
+
+def pool_drive_times(pool: DrivePool, p: EngineParameters, planned_fill: float) -> DriveTimes:
+    """:func:`models.drives.drive_times` of the pool's drive at ``planned_fill``, its writes reordered
+    by the drives' own write cache where the pool turns it on (``drive_write_cache``:
+    :func:`models.drives.write_cache_factor` of the drive's queuing class)."""
+    t = drive_times(pool.drive, planned_fill)
+    if not pool.drive_write_cache:
+        return t
+    return t._replace(write_queue_factor=write_cache_factor(p.command_queuing.for_drive(pool.drive)))
 
 
 _PRICES_KEPT = 1024

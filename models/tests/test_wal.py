@@ -32,9 +32,9 @@ def _write_ms(cfg: Configuration, iops: float, size_kib: float = 4.0) -> float:
 
 
 def test_a_replicated_scale_out_node_logs_on_its_data_drive_unless_told():
-    assert wal_placement(_scale_out(NLSAS_18000)) is WalPlacement.DATA_DRIVE
-    assert wal_placement(_scale_out(NLSAS_18000, WalPlacement.FLASH)) is WalPlacement.FLASH
-    assert wal_placement(make_config(NLSAS_18000, "raid10", 2, 12)) is WalPlacement.NVRAM
+    assert wal_placement(_scale_out(NLSAS_18000).architecture) is WalPlacement.DATA_DRIVE
+    assert wal_placement(_scale_out(NLSAS_18000, WalPlacement.FLASH).architecture) is WalPlacement.FLASH
+    assert wal_placement(make_config(NLSAS_18000, "raid10", 2, 12).architecture) is WalPlacement.NVRAM
 
 
 def test_a_4k_write_waits_for_a_positioning_on_the_data_hdd():

@@ -3792,6 +3792,12 @@ export interface components {
              */
             drive_fraction_used?: number | null;
             /**
+             * Drive Write Cache
+             * @description the hard disks' volatile write cache is on: each drive acknowledges a write from its cache and reorders the writes it holds as deep as its command queue (models.drives.write_cache_factor); False (default, conservative: what arrays with NVRAM and Ceph run) = writes are reordered only as deep as the host keeps commands at the drive
+             * @default false
+             */
+            drive_write_cache: boolean;
+            /**
              * Name
              * @default pool
              */
