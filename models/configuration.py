@@ -232,6 +232,14 @@ class Architecture(Frozen):
         description="where writes are logged before the acknowledgement; None = the architecture's "
         "(replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM)",
     )
+    deferred_write_kib: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=65536.0,
+        description="writes up to this size are committed into the write-ahead log first and written in "
+        "place later (Ceph BlueStore bluestore_prefer_deferred_size); None = the store's default "
+        "(models.architecture.deferred_write_kib: 64 KiB on hard disks, 0 on flash); replicated scale-out only",
+    )
     dedupe: ReductionMode = ReductionMode.NONE
     compression: ReductionMode = ReductionMode.NONE
     prefetch_kib: float | None = Field(
@@ -252,6 +260,18 @@ class Architecture(Frozen):
         max_length=16,
         description="stripe units (segment sizes) the array offers [KiB]; None = any power of two",
     )
+
+    @model_validator(mode="after")
+    def _deferred(self) -> Self:
+        if (
+            self.deferred_write_kib is not None
+            and self.write_architecture is not WriteArchitecture.REPLICATED_SCALE_OUT
+        ):
+            raise ValueError(
+                "deferred_write_kib: only a software-defined store (replicated_scale_out, e.g. Ceph "
+                "BlueStore) defers small writes through its write-ahead log"
+            )
+        return self
 
     @model_validator(mode="after")
     def _prefetch(self) -> Self:

@@ -28,7 +28,14 @@ from pydantic import Field, computed_field
 from scipy.optimize import brentq
 
 from models import cache as cache_model
-from models.architecture import full_stripe_reads, node_stripes, remote_copies, wal_placement, written_pool
+from models.architecture import (
+    full_stripe_reads,
+    node_stripes,
+    remote_copies,
+    wal_copy_kib,
+    wal_placement,
+    written_pool,
+)
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
@@ -55,6 +62,7 @@ from models.evaluate import (
 from models.parameters import EngineParameters
 from models.pool import RoleWork, busy_ms, planned_span, pool_roles, pool_work, unit_roles
 from models.pool_plans import PoolPlans, pool_drive_times
+from models.ports import protocol_cpu_multiplier
 from models.queueing import Station, mva
 from models.units import transfer_ms
 from models.workload import Phase, Skew, Workload
@@ -183,7 +191,13 @@ def queue_depth_sweep(
         t = pool_drive_times(pool, p, fill)
         written = written_pool(pool, cfg.architecture)
         plans = PoolPlans(
-            written.raid, t, p, write_fill(pool, cfg), cfg.architecture, positioning_units(pool.drive)
+            written.raid,
+            t,
+            p,
+            write_fill(pool, cfg),
+            cfg.architecture,
+            positioning_units(pool.drive),
+            wal_copy_kib(cfg.architecture, pool.drive),
         )
         pw = pool_work(items, plans)
         backend_ios += float(pw.work.backend_ios)
@@ -255,6 +269,7 @@ def queue_depth_sweep(
         remote_copies=remote_copies(cfg.architecture),
         stripes=node_stripes(cfg, [w.pool or cfg.pools[0].name for w, _ in unit]),
         full_stripe_reads=full_stripe_reads(cfg),
+        protocol_multiplier=protocol_cpu_multiplier(cfg.ports),
     )
     d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
     cores = ctrl.cores * serving

@@ -348,6 +348,12 @@ class PlanSource(Protocol):
         ``ratio``:1 where the array packs compressed blocks, the plain ones elsewhere."""
         ...
 
+    def wal_copies(self, size_kib: float) -> Num:
+        """Further copies of a write of ``size_kib`` on its data drive: 1 where the store commits it
+        into a write-ahead log on that drive before writing it in place
+        (:func:`models.architecture.wal_copy_kib`), else 0 (one per candidate in the batch path)."""
+        ...
+
     def metadata(self, size_kib: float) -> Work:
         """One duplicate write's metadata update (:data:`models.reduction.METADATA_KIB` written
         through the layout's write plan), its I/Os counted in units of the front-end ``size_kib``."""
@@ -432,6 +438,10 @@ def pool_work(
             seq_reads = reads * (1.0 - rnd) * frac
             w_rnd = writes_be * rnd * frac
             w_seq = writes_be * (1.0 - rnd) * frac
+            dup = plans.wal_copies(size)
+            if not (isinstance(dup, float) and dup == 0.0):
+                # a deferred write lands twice on its data drive: in the write-ahead log, then in place
+                wr = wr.plus(rw, w_rnd * dup).plus(sw, w_seq * size * dup).plus(_ONE_IO, w_seq * sw.kib * dup)
             if plain is not None:
                 plain = (
                     plain[0].plus(rr, r_miss).plus(sr, seq_reads * size).plus(_ONE_IO, seq_reads),

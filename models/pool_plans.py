@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from models.architecture import stream_prefetch_kib
+from models.architecture import stream_prefetch_kib, wal_copy_kib
 from models.configuration import Architecture, DrivePool
 from models.drives import (
     DriveSpec,
@@ -60,8 +60,10 @@ class PoolPlans:
         fill: float,
         architecture: Architecture | None = None,
         units: int = 1,
+        wal_copy_kib: float = 0.0,
     ) -> None:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
+        self.wal_copy_kib = wal_copy_kib
         self.architecture = architecture
         self.prefetch_kib = stream_prefetch_kib(architecture, p.readahead_kib)
         self.units = units
@@ -155,6 +157,9 @@ class PoolPlans:
             got = _remember(self.compressed_memo, (size_kib, ratio), (rd, wr), _PRICES_KEPT)
         return got
 
+    def wal_copies(self, size_kib: float) -> float:
+        return 1.0 if 0.0 < size_kib <= self.wal_copy_kib else 0.0
+
     def metadata(self, size_kib: float) -> Work:
         got = self.metadata_memo.get(size_kib)
         if got is None:
@@ -188,6 +193,7 @@ def pool_plans(
         fill,
         architecture,
         positioning_units(pool.drive),
+        wal_copy_kib(architecture, pool.drive),
     )
 
 
