@@ -117,20 +117,29 @@ def deferred_write_kib(arch: Architecture | None, drive: DriveSpec) -> float:
     architecture's ``deferred_write_kib``, else for replicated scale-out (Ceph BlueStore)
     :data:`DEFERRED_WRITE_KIB_HDD` on hard disks and 0 on flash; 0 for every other architecture
     (an array's NVRAM holds the write; nothing is written twice on the drives)."""
+    return _deferred_kib(arch, drive.kind is DriveKind.HDD)
+
+
+def _deferred_kib(arch: Architecture | None, hdd: bool) -> float:
     if arch is None or arch.write_architecture is not WriteArchitecture.REPLICATED_SCALE_OUT:
         return 0.0
     if arch.deferred_write_kib is not None:
         return arch.deferred_write_kib
-    return DEFERRED_WRITE_KIB_HDD if drive.kind is DriveKind.HDD else 0.0
+    return DEFERRED_WRITE_KIB_HDD if hdd else 0.0
 
 
 def wal_copy_kib(arch: Architecture | None, drive: DriveSpec) -> float:
     """Largest write [KiB] that lands twice on its data drive: once in the write-ahead log, then in
     place (:func:`deferred_write_kib` where the log lives on the data drive,
     :func:`wal_placement`; 0 where it lives in NVRAM or on a flash device, which takes the first copy)."""
+    return wal_copy_kib_of(arch, drive.kind is DriveKind.HDD)
+
+
+def wal_copy_kib_of(arch: Architecture | None, hdd: bool) -> float:
+    """:func:`wal_copy_kib` on a hard disk (``hdd``) or on flash."""
     if wal_placement(arch) is not WalPlacement.DATA_DRIVE:
         return 0.0
-    return deferred_write_kib(arch, drive)
+    return _deferred_kib(arch, hdd)
 
 
 def remote_copies(architecture: Architecture | None) -> int:

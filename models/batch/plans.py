@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from models.architecture import wal_copy_kib
+from models.architecture import wal_copy_kib_of
 from models.batch.arrays import FloatArray, IntArray
-from models.drives import DriveTimes, Num
+from models.drives import DriveKind, DriveTimes, Num
 from models.pool import (
     RoleWork,
     Work,
@@ -140,9 +140,17 @@ class _SegmentPlans:
         self.compressed_memo: dict[tuple[float, float, bool], Work] = {}
         self.metadata_memo: dict[float, Work] = {}
         # per segment: the largest write its store logs on the data drive first (models.architecture.wal_copy_kib)
-        copy = np.asarray([[wal_copy_kib(a, d) for d in model.drives] for a in arch], dtype=np.float64)
-        self.wal_kib = copy[arr, drv] if copy.size else np.zeros(arr.size)
-        self.any_wal = bool(np.any(self.wal_kib > 0))
+        copy = np.asarray(
+            [(wal_copy_kib_of(a, True), wal_copy_kib_of(a, False)) for a in arch], dtype=np.float64
+        )
+        self.any_wal = bool(copy.size and np.any(copy > 0))
+        self.wal_kib = (
+            np.where(
+                np.asarray([d.kind is DriveKind.HDD for d in model.drives])[drv], copy[arr, 0], copy[arr, 1]
+            )
+            if self.any_wal
+            else np.zeros(arr.size)
+        )
 
     def _priced(self, plan: AccessPlan, *, interleaved: bool = True) -> Work:
         """``plan`` (arrays over the pairs) priced on each pair's drive, gathered onto the segments."""
