@@ -35,7 +35,7 @@ import numpy as np
 
 from models.configuration import Architecture, Configuration, DrivePool, WalPlacement, WriteArchitecture
 from models.controller import HaMode
-from models.drives import Num
+from models.drives import DriveKind, DriveSpec, Num
 from models.explain import Explained, explained, fmt
 from models.raid import RaidLayout, RaidScheme
 from models.rebuild import Sparing
@@ -95,16 +95,51 @@ def sparing_of(pool: DrivePool, architecture: Architecture | None) -> Sparing:
     return Sparing.DEDICATED
 
 
-def wal_placement(cfg: Configuration) -> WalPlacement:
-    """Where ``cfg`` logs a write before acknowledging it: the architecture's stated
+def wal_placement(arch: Architecture | None) -> WalPlacement:
+    """Where an array of architecture ``arch`` logs a write before acknowledging it: the stated
     :class:`~models.configuration.WalPlacement`, else the data drive for replicated scale-out
     (software-defined nodes without a stated WAL device: conservative), else the controllers' NVRAM."""
-    arch = cfg.architecture
     if arch is not None and arch.wal is not None:
         return arch.wal
     if arch is not None and arch.write_architecture is WriteArchitecture.REPLICATED_SCALE_OUT:
         return WalPlacement.DATA_DRIVE
     return WalPlacement.NVRAM
+
+
+DEFERRED_WRITE_KIB_HDD = 64.0
+"""Ceph BlueStore's ``bluestore_prefer_deferred_size_hdd`` [KiB]: writes up to 64 KiB to a hard disk
+are committed into RocksDB's write-ahead log and applied in place later; flash defers none
+(``bluestore_prefer_deferred_size_ssd`` 0) [ceph-bluestore-config]."""
+
+
+def deferred_write_kib(arch: Architecture | None, drive: DriveSpec) -> float:
+    """Largest write [KiB] a store commits into its write-ahead log before writing it in place: the
+    architecture's ``deferred_write_kib``, else for replicated scale-out (Ceph BlueStore)
+    :data:`DEFERRED_WRITE_KIB_HDD` on hard disks and 0 on flash; 0 for every other architecture
+    (an array's NVRAM holds the write; nothing is written twice on the drives)."""
+    return _deferred_kib(arch, drive.kind is DriveKind.HDD)
+
+
+def _deferred_kib(arch: Architecture | None, hdd: bool) -> float:
+    if arch is None or arch.write_architecture is not WriteArchitecture.REPLICATED_SCALE_OUT:
+        return 0.0
+    if arch.deferred_write_kib is not None:
+        return arch.deferred_write_kib
+    return DEFERRED_WRITE_KIB_HDD if hdd else 0.0
+
+
+def wal_copy_kib(arch: Architecture | None, drive: DriveSpec) -> float:
+    """Largest write [KiB] that lands twice on its data drive: once in the write-ahead log, then in
+    place (:func:`deferred_write_kib` where the log lives on the data drive,
+    :func:`wal_placement`; 0 where it lives in NVRAM or on a flash device, which takes the first copy)."""
+    return wal_copy_kib_of(arch, drive.kind is DriveKind.HDD)
+
+
+def wal_copy_kib_of(arch: Architecture | None, hdd: bool) -> float:
+    """:func:`wal_copy_kib` on a hard disk (``hdd``) or on flash."""
+    if wal_placement(arch) is not WalPlacement.DATA_DRIVE:
+        return 0.0
+    return _deferred_kib(arch, hdd)
 
 
 def remote_copies(architecture: Architecture | None) -> int:

@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, Pct, PositiveFloat
 from models.controller import ControllerSpec, HaMode
-from models.drives import DriveSpec
+from models.drives import DriveKind, DriveSpec
 from models.ports import PortGroup
 from models.provenance import ConfigurationCalibration
 from models.raid import RaidLayout
@@ -70,6 +70,22 @@ class DrivePool(Frozen):
         description="fill the pool will run at [% of usable]; None = the capacity fill target. Sets the seek "
         "span and the free space a write-anywhere layout finds",
     )
+    drive_write_cache: bool = Field(
+        default=False,
+        description="the hard disks' volatile write cache is on: each drive acknowledges a write from its "
+        "cache and reorders the writes it holds as deep as its command queue (models.drives."
+        "write_cache_factor); False (default, conservative: what arrays with NVRAM and Ceph run) = writes "
+        "are reordered only as deep as the host keeps commands at the drive",
+    )
+
+    @model_validator(mode="after")
+    def _write_cache(self) -> Self:
+        if self.drive_write_cache and self.drive.kind is not DriveKind.HDD:
+            raise ValueError(
+                "drive_write_cache: only a hard disk reorders the writes its cache holds (flash has no "
+                "positioning to save)"
+            )
+        return self
 
     @property
     def other_count(self) -> int:
@@ -216,6 +232,14 @@ class Architecture(Frozen):
         description="where writes are logged before the acknowledgement; None = the architecture's "
         "(replicated scale-out: the data drive, conservative; any other: the controllers' NVRAM)",
     )
+    deferred_write_kib: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=65536.0,
+        description="writes up to this size are committed into the write-ahead log first and written in "
+        "place later (Ceph BlueStore bluestore_prefer_deferred_size); None = the store's default "
+        "(models.architecture.deferred_write_kib: 64 KiB on hard disks, 0 on flash); replicated scale-out only",
+    )
     dedupe: ReductionMode = ReductionMode.NONE
     compression: ReductionMode = ReductionMode.NONE
     prefetch_kib: float | None = Field(
@@ -236,6 +260,18 @@ class Architecture(Frozen):
         max_length=16,
         description="stripe units (segment sizes) the array offers [KiB]; None = any power of two",
     )
+
+    @model_validator(mode="after")
+    def _deferred(self) -> Self:
+        if (
+            self.deferred_write_kib is not None
+            and self.write_architecture is not WriteArchitecture.REPLICATED_SCALE_OUT
+        ):
+            raise ValueError(
+                "deferred_write_kib: only a software-defined store (replicated_scale_out, e.g. Ceph "
+                "BlueStore) defers small writes through its write-ahead log"
+            )
+        return self
 
     @model_validator(mode="after")
     def _prefetch(self) -> Self:

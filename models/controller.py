@@ -149,6 +149,12 @@ class ControllerLoad(Frozen):
     dedupe: bool = False
     compression: bool = False
     replication: bool = False
+    protocol_cpu_multiplier: float = Field(
+        default=1.0,
+        ge=1.0,
+        le=5.0,
+        description="front-end CPU per operation of the ports' protocol (models.ports.protocol_cpu_multiplier)",
+    )
 
     @property
     def iops(self) -> float:
@@ -190,7 +196,10 @@ def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec, backend_i
     ``backend_ios`` overrides ``load.backend_ios`` (an array of them in the batch path).
     """
     be = load.backend_ios if backend_ios is None else backend_ios
-    return (front_end_cpu_us(load, spec) + be * spec.cpu_us_per_backend_io) * cpu_multiplier(load, spec) / 1e6
+    front = front_end_cpu_us(load, spec)
+    if load.protocol_cpu_multiplier != 1.0:  # TCP on the controller's cores (models.ports)
+        front = front * load.protocol_cpu_multiplier
+    return (front + be * spec.cpu_us_per_backend_io) * cpu_multiplier(load, spec) / 1e6
 
 
 def cpu_us_per_io(load: ControllerLoad, spec: ControllerSpec, cpu_s: Num = None) -> Num:
@@ -229,6 +238,7 @@ def controller_load(
     remote_copies: int = 0,
     stripes: Sequence[RaidLayout | None] | None = None,
     full_stripe_reads: bool = False,
+    protocol_multiplier: float = 1.0,
 ) -> ControllerLoad:
     """Demand of phases running together, given each one's (DRAM, flash) read-hit ratio and the
     back-end I/Os their pools issue.
@@ -246,7 +256,8 @@ def controller_load(
     whole stripes), each one on some node's CPU like a copy: the write itself and ``ops - 1`` more
     (``copy_writes``), with their KiB. With ``full_stripe_reads`` a read miss from such a stripe
     reads every data chunk (:func:`models.raid.chunk_read_ops`): ``k - 1`` more reads at the read
-    cost, with their KiB (``chunk_reads``).
+    cost, with their KiB (``chunk_reads``). ``protocol_multiplier`` scales the front-end operations'
+    CPU for the ports' protocol (:func:`models.ports.protocol_cpu_multiplier`).
     """
     pairs = list(zip(members, hits, strict=True))
     layouts = list(stripes) if stripes is not None else [None] * len(members)
@@ -286,23 +297,24 @@ def controller_load(
             r_ops, r_kib = chunk_read_ops(layout, size, full_stripe=True)
             chunk_reads += miss * (r_ops - 1.0)
             chunk_read_kib += miss * (r_kib - size)
-    return _CONTROLLER_LOAD(
-        {
-            "read_hits": read_hits,
-            "read_misses": misses,
-            "writes": writes,
-            "kib_per_s": kib_per_s,
-            "write_kib_per_s": write_kib_per_s,
-            "backend_ios": backend_ios,
-            "copy_writes": chunk_writes,
-            "copy_kib_per_s": chunk_write_kib,
-            "chunk_reads": chunk_reads,
-            "chunk_read_kib_per_s": chunk_read_kib,
-            "dedupe": dedupe,
-            "compression": compression,
-            "replication": replication,
-        }
-    )
+    fields = {
+        "read_hits": read_hits,
+        "read_misses": misses,
+        "writes": writes,
+        "kib_per_s": kib_per_s,
+        "write_kib_per_s": write_kib_per_s,
+        "backend_ios": backend_ios,
+        "copy_writes": chunk_writes,
+        "copy_kib_per_s": chunk_write_kib,
+        "chunk_reads": chunk_reads,
+        "chunk_read_kib_per_s": chunk_read_kib,
+        "dedupe": dedupe,
+        "compression": compression,
+        "replication": replication,
+    }
+    if protocol_multiplier != 1.0:  # stated only where a protocol costs more (the default left unset)
+        fields["protocol_cpu_multiplier"] = protocol_multiplier
+    return _CONTROLLER_LOAD(fields)
 
 
 def backend_bus_pct(mb_s: Num, bus_mb_s: float, controllers: int) -> Num:
@@ -347,6 +359,12 @@ def utilization_text(name: str, load: ControllerLoad, serving: int, cores: float
         f"{fmt(load.write_kib_per_s)} KiB/s written x c_KiB,w{copies} + "
         f"{fmt(load.backend_ios)} back-end I/Os x c_BE) / "
         f"({fmt(cores)} cores x {serving} controllers) = {fmt(100 * u)}%"
+        + (
+            f" (front-end operations x {fmt(load.protocol_cpu_multiplier)}: the ports' protocol runs TCP on "
+            "the controllers' cores)"
+            if load.protocol_cpu_multiplier != 1.0
+            else ""
+        )
     )
 
 

@@ -21,24 +21,32 @@ resource, giving the classic hockey stick with the workload's operating point on
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from pydantic import Field, computed_field
 from scipy.optimize import brentq
 
 from models import cache as cache_model
-from models.architecture import full_stripe_reads, node_stripes, remote_copies, written_pool
+from models.architecture import (
+    full_stripe_reads,
+    node_stripes,
+    remote_copies,
+    wal_copy_kib,
+    wal_placement,
+    written_pool,
+)
 from models.base import InputError, Output
 from models.cache_share import window_hit_ratios
 from models.capacity import physical_needed_tb, pool_capacity
 from models.checks import check_words
-from models.configuration import Configuration
+from models.configuration import Configuration, WalPlacement
 from models.controller import controller_load, cpu_us_per_io
 from models.drives import (
     CommandQueuing,
     DriveKind,
+    DriveTimes,
     command_queuing_factor,
-    drive_times,
     positioning_ms,
     positioning_units,
     ssd_latency_ms,
@@ -53,8 +61,9 @@ from models.evaluate import (
 )
 from models.memo import holds_memo
 from models.parameters import EngineParameters
-from models.pool import busy_ms, planned_span, pool_roles, pool_work, unit_roles
-from models.pool_plans import PoolPlans
+from models.pool import RoleWork, busy_ms, planned_span, pool_roles, pool_work, unit_roles
+from models.pool_plans import PoolPlans, pool_drive_times
+from models.ports import protocol_cpu_multiplier
 from models.queueing import Station, mva
 from models.units import transfer_ms
 from models.workload import Phase, Skew, Workload
@@ -167,6 +176,7 @@ def queue_depth_sweep(
     stations.append(Station("ports", transfer_ms(mean_kib, port_rate)))
 
     backend_ios = 0.0  # per front-end I/O, for the controller CPU
+    writes_wait = wal_placement(cfg.architecture) is WalPlacement.DATA_DRIVE
     for pool in cfg.pools:
         items = [
             (w, ph, hd, hf)
@@ -180,31 +190,58 @@ def queue_depth_sweep(
         footprint = 1000.0 * sum(physical_needed_tb(w) for w in {w.name: w for w, _, _, _ in items}.values())
         fill = planned_fill(pool, cfg)
         span = float(planned_span(footprint, usable[pool.name], fill, pool.drive_fraction, pool.raid.scatter))
-        t = drive_times(pool.drive, fill)
+        t = pool_drive_times(pool, p, fill)
         written = written_pool(pool, cfg.architecture)
         plans = PoolPlans(
-            written.raid, t, p, write_fill(pool, cfg), cfg.architecture, positioning_units(pool.drive)
+            written.raid,
+            t,
+            p,
+            write_fill(pool, cfg),
+            cfg.architecture,
+            positioning_units(pool.drive),
+            wal_copy_kib(cfg.architecture, pool.drive),
         )
         pw = pool_work(items, plans)
         backend_ios += float(pw.work.backend_ios)
-        pr, pwr = positioning_ms(t, math.sqrt(span))
-        # per I/O: the read path's demand on one data drive; positioning scales with ncq(q)
-        rd = pw.reads.data
-        fixed = float(rd.read_ms + rd.write_ms) / roles.data
-        pos = float(rd.read_pos * pr + rd.write_pos * pwr) / roles.data
+        root = math.sqrt(span)
+        pr, pwr = positioning_ms(t, root)
+        # per I/O: the request path's demand on one data drive: the read misses, and the writes
+        # where each waits for its log record on the data drive (queued with the reads); writes
+        # acknowledged from NVRAM or flash destage in the background. Positioning scales with ncq(q).
+        if writes_wait:
+            path, behind = pw.work.data, RoleWork()
+        else:
+            path, behind = pw.reads.data, pw.writes.data
+        fixed = float(path.read_ms + path.write_ms) / roles.data
+        pos = float(path.read_pos * pr + path.write_pos * pwr) / roles.data
         queuing = p.command_queuing.for_drive(pool.drive)
-        demand_fn = None
+        demand_fn: Callable[[float], float] | None = None
         if queuing.gain_max > 0 and pool.drive.kind is DriveKind.HDD:
 
-            def demand_fn(q: float, a: float = fixed, b: float = pos, cq: CommandQueuing = queuing) -> float:
+            def queued(q: float, a: float = fixed, b: float = pos, cq: CommandQueuing = queuing) -> float:
                 return a + b * command_queuing_factor(q, cq)
+
+            def cached(
+                q: float,
+                a: float = fixed,
+                r: RoleWork = path,
+                m: int = roles.data,
+                cq: CommandQueuing = queuing,
+                x: float = root,
+                times: DriveTimes = t,
+            ) -> float:
+                # the drives' write cache: writes at min(ncq(q), its factor) (positioning_ms)
+                p_r, p_w = positioning_ms(times, x, command_queuing_factor(q, cq))
+                return a + float(r.read_pos * p_r + r.write_pos * p_w) / m
+
+            demand_fn = queued if t.write_queue_factor == 1.0 else cached
 
         stations.append(
             Station(
                 f"drives:{pool.name}",
                 fixed + pos,
                 replicas=roles.data,
-                background_ms=float(busy_ms(pw.writes.data, pr, pwr)) / roles.data,
+                background_ms=float(busy_ms(behind, pr, pwr)) / roles.data,
                 demand_at_queue=demand_fn,
             )
         )
@@ -234,6 +271,7 @@ def queue_depth_sweep(
         remote_copies=remote_copies(cfg.architecture),
         stripes=node_stripes(cfg, [w.pool or cfg.pools[0].name for w, _ in unit]),
         full_stripe_reads=full_stripe_reads(cfg),
+        protocol_multiplier=protocol_cpu_multiplier(cfg.ports),
     )
     d_cpu = cpu_us_per_io(load, ctrl) / 1000.0  # ms on one core
     cores = ctrl.cores * serving

@@ -65,6 +65,7 @@ from models.controller import (
     cpu_response_ms,
     cpu_seconds_per_second,
 )
+from models.cow_metadata import cold_metadata_reads, metadata_words
 from models.drives import DEFAULT_WARRANTY_YEARS
 from models.explain import Explained, explained, figures_only, fmt, number
 from models.front_end import (
@@ -90,6 +91,7 @@ from models.memo import EvaluationMemo, current_memo
 from models.parameters import EngineParameters
 from models.pool import PoolItem
 from models.pool_load import PoolFigures, pool_figures, pool_load_result
+from models.ports import protocol_cpu_multiplier
 from models.results import (
     BillOfMaterials,
     Check,
@@ -217,7 +219,7 @@ class _Setup:
         # what every pass over a window asks of the configuration alone, worked out once
         self.remote_copies = remote_copies(cfg.architecture)
         self.full_stripe_reads = full_stripe_reads(cfg)
-        self.wal_on_drive = wal_placement(cfg) is WalPlacement.DATA_DRIVE
+        self.wal_on_drive = wal_placement(cfg.architecture) is WalPlacement.DATA_DRIVE
         self.shares_ports = shares_ports(cfg)
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)
@@ -436,6 +438,7 @@ def _figures(
         remote_copies=setup.remote_copies,
         stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
         full_stripe_reads=setup.full_stripe_reads,
+        protocol_multiplier=protocol_cpu_multiplier(cfg.ports),
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
     bus = backend_bus_check(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)
@@ -640,6 +643,40 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     )
 
 
+def cold_hit_ratios(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    phases: list[PhaseResult],
+    routes: list[list[tuple[str, float]]],
+    setup: _Setup,
+) -> tuple[list[tuple[float, float]], list[float]] | None:
+    """Each phase's (DRAM, flash) hit ratios with cold caches and its indirect-block reads per miss
+    (None when no phase's cold hit ratio differs from its warm one).
+
+    The cold (first-pass) hit ratio split between DRAM and flash in the warm proportion; on a
+    copy-on-write layout each cold miss reads ``m`` indirect blocks too
+    (:func:`models.cow_metadata.cold_metadata_reads`), counted as more misses:
+    ``h' = 1 - (1 - h_cold)(1 + m)``.
+    """
+    cold_hits: list[tuple[float, float]] = []
+    meta: list[float] = []
+    differs = False
+    layouts = {pl.name: pl.raid for pl in setup.pools}
+    for (h_d, h_f), ph, (_, phase), route in zip(hits, phases, members, routes, strict=True):
+        cold = (ph.cold_hit_pct.value or 0.0) / 100.0
+        warm_total = h_d + h_f
+        if warm_total <= 0 or cold >= warm_total - 1e-9:
+            cold_hits.append((h_d, h_f))
+            meta.append(0.0)
+            continue
+        differs = True
+        m = sum(share * cold_metadata_reads(layouts[rp], phase.mean_size_kib, cold) for rp, share in route)
+        meta.append(m)
+        cold = max(0.0, 1.0 - (1.0 - cold) * (1.0 + m))
+        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
+    return (cold_hits, meta) if differs else None
+
+
 def _cold_cache(
     window: str,
     members: list[tuple[Workload, Phase]],
@@ -655,18 +692,10 @@ def _cold_cache(
     Each phase reads at its cold (first-pass) hit ratio (:func:`models.cache_share.cold_hit_explained`),
     split between DRAM and flash in the warm proportion; everything else is served as warm.
     """
-    cold_hits: list[tuple[float, float]] = []
-    differs = False
-    for (h_d, h_f), ph in zip(hits, warm.phases, strict=True):
-        cold = (ph.cold_hit_pct.value or 0.0) / 100.0
-        warm_total = h_d + h_f
-        if warm_total <= 0 or cold >= warm_total - 1e-9:
-            cold_hits.append((h_d, h_f))
-            continue
-        differs = True
-        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
-    if not differs:
+    got = cold_hit_ratios(members, hits, warm.phases, routes, setup)
+    if got is None:
         return None
+    cold_hits, meta = got
     with figures_only():  # only figures and check verdicts are kept from this pass
         served = _figures(members, cold_hits, routes, tiering, setup, explain=False)
     checks = served.checks
@@ -686,10 +715,11 @@ def _cold_cache(
                         "warm_hit_pct": 100.0 * (wd + wf),
                         "read_latency_ms": f.read_ms,
                         "read_p99_latency_ms": f.quantiles[-1],
+                        "metadata_reads_per_miss": m,
                     }
                 )
-                for (w, ph), (h_d, h_f), (wd, wf), f in zip(
-                    members, cold_hits, hits, served.phases, strict=True
+                for (w, ph), (h_d, h_f), (wd, wf), f, m in zip(
+                    members, cold_hits, hits, served.phases, meta, strict=True
                 )
             ],
             "drive_utilization_pct": {
@@ -706,7 +736,8 @@ def _cold_cache(
                 if passed
                 else f"{window} with cold caches (after a restart or failover, until the working set is read "
                 "once): fails: " + "; ".join(failing[:3]) + "."
-            ),
+            )
+            + metadata_words(max(meta)),
         }
     )
 

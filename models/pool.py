@@ -301,6 +301,7 @@ class PoolWork:
     read_miss_rate: Num = 0.0
     miss_fixed_ms: Num = 0.0  # sum over misses of one access's fixed service (latency path)
     outstanding: Num = 0.0  # commands the phases keep outstanding at the drives (when all state it)
+    outstanding_writes: Num = 0.0  # commands their writes keep there when a write waits on a drive
     concurrency_stated: bool = True
     terms: list[str] = field(default_factory=list)
 
@@ -347,6 +348,12 @@ class PlanSource(Protocol):
         ``ratio``:1 where the array packs compressed blocks, the plain ones elsewhere."""
         ...
 
+    def wal_copies(self, size_kib: float) -> Num:
+        """Further copies of a write of ``size_kib`` on its data drive: 1 where the store commits it
+        into a write-ahead log on that drive before writing it in place
+        (:func:`models.architecture.wal_copy_kib`), else 0 (one per candidate in the batch path)."""
+        ...
+
     def metadata(self, size_kib: float) -> Work:
         """One duplicate write's metadata update (:data:`models.reduction.METADATA_KIB` written
         through the layout's write plan), its I/Os counted in units of the front-end ``size_kib``."""
@@ -382,6 +389,7 @@ def pool_work(
     read_miss_rate: Num = 0.0
     miss_fixed_ms: Num = 0.0
     outstanding: Num = 0.0
+    outstanding_writes: Num = 0.0
     concurrency_stated = True
     terms: list[str] = []
     rd, wr = Work(), Work()
@@ -411,6 +419,9 @@ def pool_work(
             # only read misses wait on the drives in the request path (writes are acknowledged
             # from NVRAM, hits from cache): a phase's outstanding I/Os reach them in that share
             outstanding = outstanding + ph.concurrency * rf * rnd * miss
+            # a write logged on its data drive before the ack (no NVRAM) waits there too: one
+            # command each (its log record; copies and parity are the array's, not counted)
+            outstanding_writes = outstanding_writes + ph.concurrency * (1.0 - rf)
         red = plans.reduction(wl)
         start = rd, wr
         plain = start if red is not None and scheme is not None else None  # the phase unreduced, for text
@@ -427,6 +438,10 @@ def pool_work(
             seq_reads = reads * (1.0 - rnd) * frac
             w_rnd = writes_be * rnd * frac
             w_seq = writes_be * (1.0 - rnd) * frac
+            dup = plans.wal_copies(size)
+            if not (isinstance(dup, float) and dup == 0.0):
+                # a deferred write lands twice on its data drive: in the write-ahead log, then in place
+                wr = wr.plus(rw, w_rnd * dup).plus(sw, w_seq * size * dup).plus(_ONE_IO, w_seq * sw.kib * dup)
             if plain is not None:
                 plain = (
                     plain[0].plus(rr, r_miss).plus(sr, seq_reads * size).plus(_ONE_IO, seq_reads),
@@ -463,6 +478,7 @@ def pool_work(
         read_miss_rate=read_miss_rate,
         miss_fixed_ms=miss_fixed_ms,
         outstanding=outstanding,
+        outstanding_writes=outstanding_writes,
         concurrency_stated=concurrency_stated,
         terms=terms,
     )
@@ -504,9 +520,19 @@ _ONE_IO = Work(backend_ios=1.0)
 """One conventional back-end I/O (a prefetched read, or a streamed write's front-end-sized piece)."""
 
 
+def queued_commands(pw: PoolWork, writes_wait: Num) -> Num:
+    """Commands the phases keep at the drives: the read misses' (:attr:`PoolWork.outstanding`), and
+    the writes' where ``writes_wait`` (each write is logged on its data drive before the ack: a
+    write-ahead log without NVRAM or a flash device, :func:`models.architecture.wal_placement`;
+    a bool, or one per candidate)."""
+    if isinstance(writes_wait, bool):
+        return pw.outstanding + pw.outstanding_writes if writes_wait else pw.outstanding
+    return pw.outstanding + np.where(writes_wait, pw.outstanding_writes, 0.0)
+
+
 def stated_queue(outstanding: Num, stated: bool, data_drives: Num, queue_limit: Num) -> Num:
     """Commands per data drive the workloads keep outstanding, within the drive's queue limit:
-    ``min(limit, max(1, outstanding / drives))`` (:attr:`PoolWork.outstanding`); 1 (no
+    ``min(limit, max(1, outstanding / drives))`` (:func:`queued_commands`); 1 (no
     command-queuing credit) unless every phase states its concurrency."""
     if not stated:
         return 1.0

@@ -9,8 +9,9 @@ import math
 from typing import NamedTuple
 
 from models import key_figures
+from models.architecture import wal_placement
 from models.base import validator_of
-from models.configuration import Architecture, DrivePool
+from models.configuration import Architecture, DrivePool, WalPlacement
 from models.drives import (
     DEFAULT_WARRANTY_YEARS,
     DriveSpec,
@@ -37,6 +38,7 @@ from models.pool import (
     planned_span,
     pool_state,
     pool_work,
+    queued_commands,
     readahead_service_ms,
     stated_queue,
 )
@@ -100,7 +102,8 @@ def pool_figures(
     work = pw.work
     span = float(planned_span(footprint_gb, usable_gb, planned_fill, pool.drive_fraction, layout.scatter))
     g, h, limit = plans.ncq(pool.drive)
-    q_cap = float(stated_queue(pw.outstanding, pw.concurrency_stated, roles.data, limit))
+    writes_wait = wal_placement(plans.architecture) is WalPlacement.DATA_DRIVE
+    q_cap = float(stated_queue(queued_commands(pw, writes_wait), pw.concurrency_stated, roles.data, limit))
     st = pool_state(work, t, roles.data, roles.parity, span, q_cap, g, h)
     mean_read, mean_all, wait = miss_path(work, pw.read_miss_rate, pw.miss_fixed_ms, st, p.drive_service_scv)
     mean_read, mean_all, wait = float(mean_read), float(mean_all), float(wait)
@@ -250,7 +253,8 @@ def pool_load_result(
                     ", none stated: no command-queuing credit)"
                     if q_cap <= 1
                     else f", up to {fmt(q_cap)} outstanding)"
-                ),
+                )
+                + _write_cache_words(float(plans.t.write_queue_factor), plans.ncq(pool.drive)[2]),
                 fixed_ms=float(d.read_ms + d.write_ms),
                 read_positionings=float(d.read_pos),
                 write_positionings=float(d.write_pos),
@@ -362,3 +366,14 @@ def endurance_result(
 
 
 _POOL_LOAD = validator_of(PoolLoad)
+
+
+def _write_cache_words(factor: float, limit: float) -> str:
+    """What a stated drive write cache credits the writes (nothing when it is off)."""
+    if factor >= 1.0:
+        return ""
+    return (
+        f"; the drives' write cache is on (stated: drive_write_cache): they reorder the writes they hold "
+        f"as a queue of {fmt(limit)}, write positioning x {fmt(factor)} (saves {fmt(100 * (1 - factor))}% of it; "
+        "off by default: a power loss drops what the cache holds)"
+    )

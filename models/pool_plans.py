@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from models.architecture import stream_prefetch_kib
+from models.architecture import stream_prefetch_kib, wal_copy_kib
 from models.configuration import Architecture, DrivePool
 from models.drives import (
     DriveSpec,
     DriveTimes,
     drive_times,
     positioning_units,
+    write_cache_factor,
 )
 from models.parameters import EngineParameters
 from models.pool import (
@@ -59,8 +60,10 @@ class PoolPlans:
         fill: float,
         architecture: Architecture | None = None,
         units: int = 1,
+        wal_copy_kib: float = 0.0,
     ) -> None:
         self.layout, self.t, self.p, self.fill = layout, t, p, fill
+        self.wal_copy_kib = wal_copy_kib
         self.architecture = architecture
         self.prefetch_kib = stream_prefetch_kib(architecture, p.readahead_kib)
         self.units = units
@@ -154,6 +157,9 @@ class PoolPlans:
             got = _remember(self.compressed_memo, (size_kib, ratio), (rd, wr), _PRICES_KEPT)
         return got
 
+    def wal_copies(self, size_kib: float) -> float:
+        return 1.0 if 0.0 < size_kib <= self.wal_copy_kib else 0.0
+
     def metadata(self, size_kib: float) -> Work:
         got = self.metadata_memo.get(size_kib)
         if got is None:
@@ -182,12 +188,23 @@ def pool_plans(
     fill = planned_fill if aggregate_fill is None else aggregate_fill
     return PoolPlans(
         pool.raid,
-        drive_times(pool.drive, planned_fill),
+        pool_drive_times(pool, p, planned_fill),
         p,
         fill,
         architecture,
         positioning_units(pool.drive),
+        wal_copy_kib(architecture, pool.drive),
     )
+
+
+def pool_drive_times(pool: DrivePool, p: EngineParameters, planned_fill: float) -> DriveTimes:
+    """:func:`models.drives.drive_times` of the pool's drive at ``planned_fill``, its writes reordered
+    by the drives' own write cache where the pool turns it on (``drive_write_cache``:
+    :func:`models.drives.write_cache_factor` of the drive's queuing class)."""
+    t = drive_times(pool.drive, planned_fill)
+    if not pool.drive_write_cache:
+        return t
+    return t._replace(write_queue_factor=write_cache_factor(p.command_queuing.for_drive(pool.drive)))
 
 
 _PRICES_KEPT = 1024

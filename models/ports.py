@@ -9,8 +9,9 @@ Practical one-direction payload rates (not line rates), from published measureme
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError
 from models.units import transfer_ms
@@ -64,6 +65,52 @@ PORT_SOURCE = (
 )
 
 
+class Protocol(StrEnum):
+    """The block protocol a port group carries (the link is its :class:`PortType`)."""
+
+    FC = "fc"  # SCSI over Fibre Channel (the HBA runs the transport)
+    NVME_FC = "nvme-fc"  # NVMe over Fibre Channel
+    NVME_ROCE = "nvme-roce"  # NVMe over RDMA on Ethernet (RoCE v2: the NIC runs the transport)
+    ISCSI = "iscsi"  # SCSI over TCP/IP (the controller's CPU runs TCP)
+    NVME_TCP = "nvme-tcp"  # NVMe over TCP/IP (the controller's CPU runs TCP)
+
+
+_FC_LINKS = frozenset({PortType.FC4, PortType.FC8, PortType.FC16, PortType.FC32, PortType.FC64})
+_ETHERNET = frozenset(
+    {
+        PortType.GBE1,
+        PortType.GBE10,
+        PortType.GBE25,
+        PortType.GBE40,
+        PortType.GBE100,
+        PortType.GBE200,
+        PortType.GBE400,
+    }
+)
+PROTOCOL_LINKS: dict[Protocol, frozenset[PortType]] = {
+    Protocol.FC: _FC_LINKS,
+    Protocol.NVME_FC: _FC_LINKS,
+    Protocol.NVME_ROCE: _ETHERNET,
+    Protocol.ISCSI: _ETHERNET,
+    Protocol.NVME_TCP: _ETHERNET,
+}
+"""The links each protocol runs on (a protocol on any other link is a 422 naming ``protocol``)."""
+
+PROTOCOL_CPU_MULTIPLIER: dict[Protocol, float] = {
+    Protocol.FC: 1.0,
+    Protocol.NVME_FC: 1.0,
+    Protocol.NVME_ROCE: 1.0,
+    Protocol.ISCSI: 1.8,
+    Protocol.NVME_TCP: 1.8,
+}
+"""Controller CPU per front-end operation relative to an offloaded transport [-]. Fibre Channel and
+RDMA (RoCE) ports run the transport in the adapter: 1 (the catalog's costs as fitted). iSCSI and
+NVMe/TCP run TCP on the controller's cores for every I/O: software iSCSI cost 40-80% more CPU per
+I/O than FC in every test of the same server and array [netapp-tr3697]; 1.8, the top of that range
+(conservative: measured on the initiator, whose TCP work per I/O a target repeats). NVMe/TCP is
+given iSCSI's cost (its lighter protocol is not credited)."""
+
+
 class PortGroup(Frozen):
     """Front-end ports of one type across the whole system (all controllers)."""
 
@@ -72,6 +119,18 @@ class PortGroup(Frozen):
     practical_mb_s: float | None = Field(
         default=None, gt=0.0, description="override the practical per-port rate [MB/s]"
     )
+    protocol: Protocol | None = Field(
+        default=None,
+        description="block protocol on these ports: fc, nvme-fc (FC links), nvme-roce, iscsi, nvme-tcp "
+        "(Ethernet); iSCSI and NVMe/TCP cost the controllers more CPU per I/O "
+        "(models.ports.PROTOCOL_CPU_MULTIPLIER); None = the costs the catalog states",
+    )
+
+    @model_validator(mode="after")
+    def _protocol_link(self) -> Self:
+        if self.protocol is not None and self.type not in PROTOCOL_LINKS[self.protocol]:
+            raise ValueError(f"protocol: {self.protocol.value} does not run on {self.type.value} ports")
+        return self
 
     @property
     def mb_s_per_port(self) -> float:
@@ -96,3 +155,10 @@ def port_service_ms(size_kib: float, ports: list[PortGroup]) -> float:
     """Wire time of one I/O on one port of the fastest group [ms] (size / practical rate)."""
     fastest = max(p.mb_s_per_port for p in ports)
     return transfer_ms(size_kib, fastest)
+
+
+def protocol_cpu_multiplier(ports: list[PortGroup]) -> float:
+    """Controller CPU per front-end operation for the protocols the ports carry [-]: the largest
+    :data:`PROTOCOL_CPU_MULTIPLIER` of the groups that state one (hosts may use any port:
+    conservative), 1 when none does."""
+    return max((PROTOCOL_CPU_MULTIPLIER[pg.protocol] for pg in ports if pg.protocol is not None), default=1.0)

@@ -172,6 +172,11 @@ class ColdPhase(Output):
     read_p99_latency_ms: float | None = Field(
         default=None, description="p99 read latency with cold caches [ms]"
     )
+    metadata_reads_per_miss: float = Field(
+        default=0.0,
+        description="indirect-block reads per cold read miss over the pass on a copy-on-write layout "
+        "(WAFL, ZFS; models.cow_metadata), taken off hit_pct; 0 where blocks are updated in place",
+    )
 
 
 class ColdCacheResult(Output):

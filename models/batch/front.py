@@ -31,7 +31,7 @@ from models.controller import (
 )
 from models.latency import FrontEnd
 from models.parameters import EngineParameters
-from models.ports import port_utilization
+from models.ports import port_utilization, protocol_cpu_multiplier
 
 
 @dataclass
@@ -91,6 +91,7 @@ def _state(
                 remote_copies=remote_copies(cfg.architecture),
                 stripes=node_stripes(cfg, [m.workload.pool or cfg.pools[0].name for m in members]),
                 full_stripe_reads=full_stripe_reads(cfg),
+                protocol_multiplier=protocol_cpu_multiplier(cfg.ports),
             )
         )
         mb_s = dm.window_mb_s[wi]

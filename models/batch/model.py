@@ -131,6 +131,9 @@ class BatchModel:
             read_pos_b=at.gathered("read_pos_b", t.read_pos_b),
             write_pos_a=at.gathered("write_pos_a", t.write_pos_a),
             write_pos_b=at.gathered("write_pos_b", t.write_pos_b),
+            write_queue_factor=(
+                1.0 if np.all(t.write_queue_factor == 1.0) else at.gathered("wqf", t.write_queue_factor)
+            ),
         )
         if win.pool.concurrency_stated:
             q_cap = stated_queue(

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from models.architecture import wal_copy_kib_of
 from models.batch.arrays import FloatArray, IntArray
-from models.drives import DriveTimes, Num
+from models.drives import DriveKind, DriveTimes, Num
 from models.pool import (
     RoleWork,
     Work,
@@ -138,6 +139,18 @@ class _SegmentPlans:
         self.any_dedupes = bool(self.dedupes.any()) if any_dedupes is None else any_dedupes
         self.compressed_memo: dict[tuple[float, float, bool], Work] = {}
         self.metadata_memo: dict[float, Work] = {}
+        # per segment: the largest write its store logs on the data drive first (models.architecture.wal_copy_kib)
+        copy = np.asarray(
+            [(wal_copy_kib_of(a, True), wal_copy_kib_of(a, False)) for a in arch], dtype=np.float64
+        )
+        self.any_wal = bool(copy.size and np.any(copy > 0))
+        self.wal_kib = (
+            np.where(
+                np.asarray([d.kind is DriveKind.HDD for d in model.drives])[drv], copy[arr, 0], copy[arr, 1]
+            )
+            if self.any_wal
+            else np.zeros(arr.size)
+        )
 
     def _priced(self, plan: AccessPlan, *, interleaved: bool = True) -> Work:
         """``plan`` (arrays over the pairs) priced on each pair's drive, gathered onto the segments."""
@@ -180,6 +193,11 @@ class _SegmentPlans:
             self._stream(interleaved, True, size) if self.reads else _NO_WORK,
             self._stream(interleaved, False, size) if self.writes else _NO_WORK,
         )
+
+    def wal_copies(self, size_kib: float) -> Num:
+        if not (self.writes and self.any_wal):
+            return 0.0
+        return np.where(self.wal_kib >= size_kib, 1.0, 0.0)
 
     def reduction(self, workload: Workload) -> IoReduction | None:
         c, d = workload.compression_ratio, workload.dedupe_ratio

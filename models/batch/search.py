@@ -86,7 +86,11 @@ def drive_floors(model: BatchModel) -> tuple[FloatArray, FloatArray]:
         return out
 
     one = (1.0,)
-    pr1, pw1 = least(t.read_pos_a, t.read_pos_b, one), least(t.write_pos_a, t.write_pos_b, one)
+    # a drive write cache reorders writes at one host command too (models.drives.positioning_ms)
+    pr1, pw1 = (
+        least(t.read_pos_a, t.read_pos_b, one),
+        least(t.write_pos_a, t.write_pos_b, one) * t.write_queue_factor,
+    )
     gain = model.work.seg_g > 0  # (x + h) / ((1 + g) x + h) >= 1 / (1 + g) needs h >= 0 (else no bound)
     lowest = np.where(model.work.seg_h >= 0, 1.0 / (1.0 + np.where(gain, model.work.seg_g, 1.0)), -np.inf)
     queued = (np.where(gain, lowest, 1.0), 1.0)

@@ -11,13 +11,14 @@ import numpy as np
 
 from models.architecture import (
     network_utilization,
+    wal_placement,
 )
 from models.batch.arrays import BoolArray, FloatArray, IntArray
 from models.batch.front import FrontEnds
 from models.batch.plans import _columns, _distinct, _gather_work, _SegmentPlans
 from models.batch.tables import Demand, Segments, Tables
 from models.checks import within_array
-from models.configuration import HeadroomTargets
+from models.configuration import HeadroomTargets, WalPlacement
 from models.controller import (
     ControllerSpec,
     HaMode,
@@ -33,6 +34,7 @@ from models.pool import (
     PoolWork,
     Work,
     pool_work,
+    queued_commands,
 )
 from models.provenance import scaled_controller
 
@@ -266,6 +268,11 @@ def segment_work(
     flash_ms = np.asarray([st.config.cache.flash_hit_ms for st in fe.states])[sg.seg_state]
     ssd_drives = [i for i, d in enumerate(tb.drives) if d.kind is not DriveKind.HDD]
     host_ms = params.host_overhead_ms
+    # per segment: whether a write waits on its data drive (a log there, no NVRAM), so its
+    # outstanding writes queue at the drives (models.pool.queued_commands)
+    writes_wait = np.asarray(
+        [wal_placement(st.config.architecture) is WalPlacement.DATA_DRIVE for st in fe.states], dtype=bool
+    )[sg.seg_state]
     for wi, members in enumerate(dm.members):
         hd = fe.st_hd[wi][sg.seg_state]
         hf = fe.st_hf[wi][sg.seg_state]
@@ -280,7 +287,7 @@ def segment_work(
                 work,
                 *(
                     np.broadcast_to(np.asarray(x, dtype=np.float64), (nseg,)).copy()
-                    for x in (pw.outstanding, pw.read_miss_rate, pw.miss_fixed_ms)
+                    for x in (queued_commands(pw, writes_wait), pw.read_miss_rate, pw.miss_fixed_ms)
                 ),
             )
         )

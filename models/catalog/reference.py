@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from models.base import Frozen, InputError
 from models.catalog.build import build_configuration
@@ -24,7 +24,7 @@ from models.catalog.calibration import Calibration, Layout
 from models.catalog.raid_schemes import raid_scheme_records
 from models.catalog.schemas import ArrayModel, Catalog
 from models.cluster import node_label
-from models.configuration import Configuration, HeadroomTargets
+from models.configuration import Architecture, Configuration, HeadroomTargets
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.naming import configuration_name
@@ -97,6 +97,13 @@ class CatalogReference(Frozen):
         gt=0.0,
         le=100.0,
         description="fill the pool will run at [% of usable]; null = the capacity fill target",
+    )
+    prefetch_kib: float | None = Field(
+        default=None,
+        ge=4.0,
+        le=65536.0,
+        description="KiB the array reads ahead of each sequential stream; null = the catalog's (at most the "
+        "architecture's max_prefetch_kib)",
     )
     headroom: HeadroomTargets | None = Field(
         default=None, description="how busy each part may be; null = the defaults"
@@ -201,10 +208,23 @@ def resolve_reference(
         }
     )
     update: dict[str, object] = {"pools": [pool], "name": name}
+    if ref.prefetch_kib is not None:
+        update["architecture"] = _with_prefetch(config.architecture, ref.prefetch_kib)
     if ref.headroom is not None:
         update["headroom"] = ref.headroom
     built = config.model_copy(update=update)
     return as_hypothetical(built, offered) if ref.hypothetical else built
+
+
+def _with_prefetch(arch: Architecture | None, prefetch_kib: float) -> Architecture:
+    """The array's architecture reading ``prefetch_kib`` ahead of each stream; more than the
+    architecture can (``max_prefetch_kib``) is an error naming ``prefetch_kib``."""
+    base = arch.model_dump() if arch is not None else {}
+    try:
+        return Architecture.model_validate({**base, "prefetch_kib": prefetch_kib})
+    except ValidationError as exc:
+        reason = str(exc.errors()[0]["msg"]).removeprefix("Value error, ").removeprefix("prefetch_kib: ")
+        raise InputError("prefetch_kib", reason) from None
 
 
 def layout_for_scheme(scheme: RaidScheme, old: RaidLayout, array: ArrayModel | None) -> RaidLayout:

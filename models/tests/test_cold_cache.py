@@ -8,6 +8,7 @@ import math
 import pytest
 
 import models.evaluate as evaluate_module
+from models.cow_metadata import metadata_words
 from models.evaluate import evaluate
 from models.tests.conftest import make_config, oltp
 from models.workload import Skew
@@ -21,7 +22,10 @@ def test_a_cold_cache_hits_less_so_the_drives_work_harder_and_reads_wait_longer(
     assert cold is not None
     ph = cold.phases[0]
     assert ph.hit_pct < ph.warm_hit_pct
-    assert ph.hit_pct == window.phases[0].cold_hit_pct.value
+    # RAID-DP is copy-on-write: the first pass's misses also read their indirect blocks (m per miss)
+    first = (window.phases[0].cold_hit_pct.value or 0.0) / 100
+    assert ph.hit_pct == pytest.approx(100 * (1 - (1 - first) * (1 + ph.metadata_reads_per_miss)), rel=1e-12)
+    assert ph.metadata_reads_per_miss == pytest.approx(8 / ((1 - first) * 4096), rel=1e-12)
     assert (cold.drive_utilization_pct["aggr0"] or 0) > (window.pools[0].drive_utilization_pct.value or 0)
     assert (cold.read_latency_ms or 0) > (window.read_latency_ms or 0)
     assert (cold.read_p99_latency_ms or 0) >= (window.read_p99_latency_ms or 0)
@@ -47,7 +51,9 @@ def test_a_cold_window_that_overloads_the_drives_says_so_without_failing_the_war
     cold = window.cold_cache
     assert cold is not None
     assert window.passed
-    assert cold.phases[0].hit_pct == pytest.approx(100 * math.exp(-1))
+    # first pass e^-1; WAFL's indirect blocks add m = 8 / ((1 - e^-1) x 4,096) misses per miss:
+    # 1 - (1 - e^-1)(1 + m) = e^-1 - 8 / 4,096
+    assert cold.phases[0].hit_pct == pytest.approx(100 * (math.exp(-1) - 8 / 4096))
     assert not cold.passed
     assert "cold caches" in cold.verdict and "drives" in cold.verdict
 
@@ -83,18 +89,10 @@ def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
     (:func:`models.evaluate._serve`) served at the cold hit ratios, its figures read back."""
     from models.results import ColdCacheResult, ColdPhase
 
-    cold_hits = []
-    differs = False
-    for (h_d, h_f), ph in zip(hits, warm.phases, strict=True):
-        cold = (ph.cold_hit_pct.value or 0.0) / 100.0
-        warm_total = h_d + h_f
-        if warm_total <= 0 or cold >= warm_total - 1e-9:
-            cold_hits.append((h_d, h_f))
-            continue
-        differs = True
-        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
-    if not differs:
+    got = evaluate_module.cold_hit_ratios(members, hits, warm.phases, routes, setup)
+    if got is None:
         return None
+    cold_hits, meta = got
     _, ws_list, dram_share, both_share = evaluate_module.window_hit_ratios(
         members, setup.dram_total, setup.flash_total, setup.cfg.cache
     )
@@ -111,8 +109,11 @@ def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
                 warm_hit_pct=100.0 * (wd + wf),
                 read_latency_ms=r.read_latency_ms.value,
                 read_p99_latency_ms=None if r.read_p99_latency_ms is None else r.read_p99_latency_ms.value,
+                metadata_reads_per_miss=m,
             )
-            for (w, ph), (h_d, h_f), (wd, wf), r in zip(members, cold_hits, hits, served.phases, strict=True)
+            for (w, ph), (h_d, h_f), (wd, wf), r, m in zip(
+                members, cold_hits, hits, served.phases, meta, strict=True
+            )
         ],
         drive_utilization_pct={pl.pool: pl.drive_utilization_pct.value for pl in served.pool_loads},
         controller_utilization_pct=served.ctrl_exp.value,
@@ -127,7 +128,8 @@ def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
             if passed
             else f"{window} with cold caches (after a restart or failover, until the working set is read "
             "once): fails: " + "; ".join(failing[:3]) + "."
-        ),
+        )
+        + metadata_words(max(meta)),
     )
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from models.evaluate import evaluate
 from models.raid import RaidLayout, RaidScheme, write_plan
+from models.size import size
 from models.tests.conftest import make_config
 from models.tests.test_streams import HDD
 from models.workload import Phase, Workload
@@ -54,3 +55,42 @@ def test_more_writes_load_the_parity_drives_more_and_the_data_drives_less(low, m
     d_high, p_high = utilizations(high, 16 * groups, capacity_tb)
     assert p_high >= p_low - 1e-9
     assert d_high <= d_low + 1e-9
+
+
+def _needed(write_pct: float, iops: float, size_kib: float, width: int, capacity_tb: float) -> int:
+    cfg = make_config(HDD, "raid-dp", width, None)
+    wl = Workload(
+        name="w",
+        capacity_tb=capacity_tb,
+        phases=[Phase(name="p", window="w", iops=iops, read_pct=100 - write_pct, io_size_kib=size_kib)],
+    )
+    count = size([wl], cfg).configuration.pools[0].drive_count
+    assert count is not None
+    return count
+
+
+def test_drives_needed_fall_then_rise_with_the_write_share_on_generic_raid_dp():
+    # 5,000 random 4 KiB IOPS on RAID-DP 14+2 (10 TB): the data drives' need falls as writes replace
+    # reads, the parity drives' rises; the drives needed follow the larger of the two
+    counts = [_needed(w, 5000, 4, 16, 10.0) for w in range(0, 101, 10)]
+    low = counts.index(min(counts))
+    assert counts[0] > min(counts) and counts[-1] > min(counts)
+    assert all(a >= b for a, b in zip(counts[:low], counts[1 : low + 1], strict=True))
+    assert all(a <= b for a, b in zip(counts[low:], counts[low + 1 :], strict=False))
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    iops=st.floats(200, 8000),
+    size_kib=st.sampled_from([4.0, 8.0, 32.0, 64.0]),
+    width=st.integers(8, 20),
+    capacity_tb=st.floats(0.5, 20.0),
+)
+def test_drives_needed_never_fall_again_once_more_writes_raised_them(iops, size_kib, width, capacity_tb):
+    # each role's need moves one way with the write share (above), so the larger of the two, the
+    # drives needed, is quasi-convex: once it has risen it never falls again
+    counts = [_needed(w, iops, size_kib, width, capacity_tb) for w in range(0, 101, 10)]
+    risen = False
+    for a, b in zip(counts, counts[1:], strict=False):
+        risen = risen or b > a
+        assert not (risen and b < a), counts

@@ -175,9 +175,16 @@ def test_the_shipped_model_error_table_is_what_make_validate_computes(rows):
 
 def test_every_measured_row_names_its_class_of_system(rows):
     from models.provenance import SystemClass
+    from models.validation import REBUILD_CLASS
 
     measured = [r for r in rows if r.basis != STANDARD_METHOD]
-    assert {r.system_class for r in measured} <= {c.value for c in SystemClass}
+    # a sizing class, or the rebuild rows' own reporting class
+    assert {r.system_class for r in measured} <= {c.value for c in SystemClass} | {REBUILD_CLASS}
+    assert {r.record for r in measured if r.system_class == REBUILD_CLASS} == {
+        "openzfs_draid_90_hdd_scaling",
+        "ecmguide_15k_sas_500gb_raid1",
+        "ecmguide_sata_2tb_raid6",
+    }
     # the Clyso 4 MiB streams are streaming; its 4 KiB random rows scale-out
     by_metric = {r.metric: r.system_class for r in measured if r.record == "clyso_dell_r6615_ceph_quincy"}
     assert by_metric["read_4m_30osd GiB/s"] == "streaming"
@@ -206,3 +213,17 @@ def test_a_measured_row_without_a_class_is_refused():
 
     with pytest.raises(ValueError, match="without a known system_class"):
         class_errors([Row("nameless", "m", 1.0, 1.0, basis=OUT_OF_SAMPLE)])
+
+
+def test_rebuild_rows_count_in_no_sizing_class_band_and_are_summarized_apart():
+    from models.validation import REBUILD_CLASS
+    from models.validation.runner import class_errors, overall_errors, rebuild_errors
+
+    # an HDD row off by 10%, a rebuild row off by 50%: the HDD band and the pooled band see only the 10%
+    rows = [
+        Row("a", "m", 110.0, 100.0, basis=OUT_OF_SAMPLE, system_class="hdd"),
+        Row("r", "hours", 150.0, 100.0, basis=OUT_OF_SAMPLE, system_class=REBUILD_CLASS),
+    ]
+    assert class_errors(rows)["hdd"].expected.max_pct == pytest.approx(10.0)
+    assert overall_errors(rows).max_pct == pytest.approx(10.0)
+    assert (rebuild_errors(rows).rows, rebuild_errors(rows).max_pct) == (1, pytest.approx(50.0))

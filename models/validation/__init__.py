@@ -26,6 +26,10 @@ IN_SAMPLE = "in-sample"
 CROSS_VALIDATED = "cross-validated"
 OUT_OF_SAMPLE = "out-of-sample"
 STANDARD_METHOD = "standard-method"
+REBUILD_CLASS = "rebuild"
+"""The reporting class of rebuild-time rows (``system_class: rebuild``): a rebuild's hours test the
+rebuild model, not an array's load, so they count in no sizing class's band (nor the pooled one)
+and are summarized on a line of their own (:func:`models.validation.runner.rebuild_errors`)."""
 BASES = (IN_SAMPLE, CROSS_VALIDATED, OUT_OF_SAMPLE, STANDARD_METHOD)
 
 

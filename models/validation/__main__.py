@@ -15,6 +15,7 @@ from models.validation.runner import (
     format_class_table,
     format_report,
     model_error_table,
+    rebuild_errors,
     run_all,
 )
 
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     print(format_report(rows))
     classes = class_errors(rows)
     print()
-    print(format_class_table(classes))
+    print(format_class_table(classes, rebuild_errors(rows)))
     if args.write_model_error:
         fixtures = args.directory.parent
         table = model_error_table(rows, fixtures, _catalog_version(fixtures))

@@ -29,6 +29,7 @@ from models.validation import (
     HANDLERS,
     IN_SAMPLE,
     OUT_OF_SAMPLE,
+    REBUILD_CLASS,
     STANDARD_METHOD,
     Row,
     ValidationContext,
@@ -107,7 +108,11 @@ def _numeric_errors(rows: list[Row]) -> list[float]:
 def class_errors(rows: list[Row]) -> dict[SystemClass, ClassErrors]:
     """Per class of system: the error summary of each basis and the expected error (cross-validated
     and out-of-sample rows pooled: the rows no shipped value was fitted to)."""
-    unknown = {r.system_class for r in rows if r.basis in CLASS_BASES} - {c.value for c in SystemClass}
+    unknown = (
+        {r.system_class for r in rows if r.basis in CLASS_BASES}
+        - {c.value for c in SystemClass}
+        - {REBUILD_CLASS}
+    )
     if unknown:
         missing = sorted({r.record for r in rows if r.system_class in unknown and r.basis in CLASS_BASES})
         raise ValueError(f"validation rows without a known system_class {sorted(unknown)}: records {missing}")
@@ -127,8 +132,22 @@ def class_errors(rows: list[Row]) -> dict[SystemClass, ClassErrors]:
 
 
 def overall_errors(rows: list[Row]) -> ErrorSummary:
-    """Every class's cross-validated and out-of-sample rows pooled (the band of a class no row tests)."""
-    return summarize_errors(_numeric_errors([r for r in rows if r.basis in (CROSS_VALIDATED, OUT_OF_SAMPLE)]))
+    """Every class's cross-validated and out-of-sample rows pooled (the band of a class no row tests;
+    rebuild-time rows left out, :data:`models.validation.REBUILD_CLASS`)."""
+    return summarize_errors(
+        _numeric_errors(
+            [
+                r
+                for r in rows
+                if r.basis in (CROSS_VALIDATED, OUT_OF_SAMPLE) and r.system_class != REBUILD_CLASS
+            ]
+        )
+    )
+
+
+def rebuild_errors(rows: list[Row]) -> ErrorSummary:
+    """The rebuild-time rows' |error| summary (:data:`models.validation.REBUILD_CLASS`), reported apart."""
+    return summarize_errors(_numeric_errors([r for r in rows if r.system_class == REBUILD_CLASS]))
 
 
 def _cell(e: ErrorSummary) -> str:
@@ -137,14 +156,17 @@ def _cell(e: ErrorSummary) -> str:
     return f"{e.rows}: {e.median_pct:.1f}% / {e.p90_pct:.1f}% / {e.max_pct:.1f}%"
 
 
-def format_class_table(classes: dict[SystemClass, ClassErrors]) -> str:
-    """One line per class: rows, median / 90th percentile / max |error| of each basis."""
+def format_class_table(classes: dict[SystemClass, ClassErrors], rebuild: ErrorSummary | None = None) -> str:
+    """One line per class: rows, median / 90th percentile / max |error| of each basis; with
+    ``rebuild``, the rebuild-time rows on a line of their own (in no class's band)."""
     title = "Per class of system: rows: median / p90 / max |error|"
     head = ("class", "in-sample", "cross-validated", "out-of-sample", "expected (CV + out-of-sample)")
     lines: list[tuple[str, ...]] = [head]
     for cls, c in classes.items():
         cells = (c.in_sample, c.cross_validated, c.out_of_sample, c.expected)
         lines.append((cls.label, *(_cell(e) for e in cells)))
+    if rebuild is not None and rebuild.rows:
+        lines.append(("rebuild times (apart)", "-", "-", _cell(rebuild), "-"))
     widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
     body = []
     for i, row in enumerate(lines):

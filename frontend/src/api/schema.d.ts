@@ -1085,6 +1085,11 @@ export interface components {
             /** @default none */
             dedupe: components["schemas"]["ReductionMode"];
             /**
+             * Deferred Write Kib
+             * @description writes up to this size are committed into the write-ahead log first and written in place later (Ceph BlueStore bluestore_prefer_deferred_size); None = the store's default (models.architecture.deferred_write_kib: 64 KiB on hard disks, 0 on flash); replicated scale-out only
+             */
+            deferred_write_kib?: number | null;
+            /**
              * Ec Read Full Stripe
              * @description an erasure-coded read within one chunk still reads every data chunk of its stripe from its node (Ceph before partial reads); counts on a scale-out cluster's CPUs
              * @default false
@@ -2165,6 +2170,11 @@ export interface components {
              * @description array port option name
              */
             port_option?: string | null;
+            /**
+             * Prefetch Kib
+             * @description KiB the array reads ahead of each sequential stream; null = the catalog's (at most the architecture's max_prefetch_kib)
+             */
+            prefetch_kib?: number | null;
             raid_scheme?: components["schemas"]["RaidScheme"] | null;
         };
         /**
@@ -2306,6 +2316,12 @@ export interface components {
              * @description read-hit ratio over the first pass of the working set [%]
              */
             hit_pct: number;
+            /**
+             * Metadata Reads Per Miss
+             * @description indirect-block reads per cold read miss over the pass on a copy-on-write layout (WAFL, ZFS; models.cow_metadata), taken off hit_pct; 0 where blocks are updated in place
+             * @default 0
+             */
+            metadata_reads_per_miss: number;
             /** Phase */
             phase: string;
             /**
@@ -3831,6 +3847,12 @@ export interface components {
              * @description short-stroking: fraction of each drive's capacity used (outer tracks); None = all of it. Shortens seeks and divides usable capacity by the same factor
              */
             drive_fraction_used?: number | null;
+            /**
+             * Drive Write Cache
+             * @description the hard disks' volatile write cache is on: each drive acknowledges a write from its cache and reorders the writes it holds as deep as its command queue (models.drives.write_cache_factor); False (default, conservative: what arrays with NVRAM and Ceph run) = writes are reordered only as deep as the host keeps commands at the drive
+             * @default false
+             */
+            drive_write_cache: boolean;
             /**
              * Name
              * @default pool
@@ -6440,6 +6462,8 @@ export interface components {
              * @description override the practical per-port rate [MB/s]
              */
             practical_mb_s?: number | null;
+            /** @description block protocol on these ports: fc, nvme-fc (FC links), nvme-roce, iscsi, nvme-tcp (Ethernet); iSCSI and NVMe/TCP cost the controllers more CPU per I/O (models.ports.PROTOCOL_CPU_MULTIPLIER); None = the costs the catalog states */
+            protocol?: components["schemas"]["Protocol"] | null;
             type: components["schemas"]["PortType"];
         };
         /** PortList */
@@ -6495,6 +6519,12 @@ export interface components {
             source: string;
             type: components["schemas"]["PortType"];
         };
+        /**
+         * Protocol
+         * @description The block protocol a port group carries (the link is its :class:`PortType`).
+         * @enum {string}
+         */
+        Protocol: "fc" | "nvme-fc" | "nvme-roce" | "iscsi" | "nvme-tcp";
         /** QueueDepthCurve */
         QueueDepthCurve: {
             /** Explanation */

@@ -46,6 +46,8 @@ export type ConfigDraft = {
   driveFractionUsed?: number | null;
   /** Fill the pool will run at [%]; null/absent = the capacity fill target. */
   plannedFillPct?: number | null;
+  /** KiB the array reads ahead of each sequential stream (catalog reference `prefetch_kib`); null = the catalog's. */
+  prefetchKib?: number | null;
 };
 
 /** What "Size it" / "Evaluate" was asked to do (the builder's configuration and the workloads). */

@@ -76,6 +76,29 @@ describe('ConfigurationBuilder', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('2000 drives + 72 spares exceed the FAS3170 maximum of 840');
   });
 
+  it('sends the array prefetch per stream only when stated, and shows its 422 at the field', async () => {
+    const error = parseApiError(
+      422,
+      validation422({
+        loc: ['body', 'configuration', 'prefetch_kib'],
+        msg: 'Value error, prefetch_kib: 8192 KiB is more than this architecture can read ahead (max_prefetch_kib 4096)',
+      }),
+    );
+    const { user } = renderWithProviders(
+      <Harness
+        initial={{ ...emptyDraft, vendor: 'NetApp', arrayId: 'netapp-fas3170', raidScheme: 'raid-dp' }}
+        errors={fieldErrors(error.fieldErrors).scope('configuration')}
+      />,
+    );
+    const prefetch = screen.getByRole('spinbutton', { name: 'Array prefetch per stream [KiB]' });
+    expect(prefetch).toHaveAccessibleDescription(/8192 KiB is more than this architecture can read ahead/);
+    expect(reference()).not.toHaveProperty('prefetch_kib');
+    await user.type(prefetch, '2048');
+    expect(reference()).toMatchObject({ prefetch_kib: 2048 });
+    await user.clear(prefetch);
+    expect(reference()).not.toHaveProperty('prefetch_kib');
+  });
+
   it('sends headroom targets only when they differ from the defaults', () => {
     expect(customHeadroom(emptyDraft)).toBeNull();
     expect(customHeadroom({ ...emptyDraft, headroom: { ...defaultHeadroom, drive_max_pct: 60 } })).toMatchObject({ drive_max_pct: 60 });

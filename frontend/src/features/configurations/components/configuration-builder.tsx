@@ -35,6 +35,7 @@ const REFERENCE_FIELDS = [
   'nodes',
   'drive_fraction_used',
   'planned_fill_pct',
+  'prefetch_kib',
 ];
 
 function driveLabel(d: DriveSpec, custom: boolean): string {
@@ -183,6 +184,18 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
           hint="The fill the pool will run at. Below the fill target it shortens seeks and leaves whole free stripes for write-anywhere layouts: an optimism, named with the drives it saves."
           errors={errors.at('planned_fill_pct')}
           onChange={(v) => set({ plannedFillPct: v })}
+        />
+        <NumberField
+          label="Array prefetch per stream"
+          unit="KiB"
+          value={draft.prefetchKib ?? null}
+          optional
+          min={4}
+          max={65536}
+          placeholder="the catalog's"
+          hint="What the array reads ahead of each sequential stream it detects: one request at the drives per prefetch, so a larger prefetch means fewer seeks between interleaved streams."
+          errors={errors.at('prefetch_kib')}
+          onChange={(v) => set({ prefetchKib: v })}
         />
         <SelectField
           label="Front-end ports"

@@ -89,5 +89,6 @@ export function draftToReference(draft: ConfigDraft): CatalogReference {
     ...(draft.nodes !== null ? { nodes: draft.nodes } : {}),
     ...(draft.driveFractionUsed != null ? { drive_fraction_used: draft.driveFractionUsed } : {}),
     ...(draft.plannedFillPct != null ? { planned_fill_pct: draft.plannedFillPct } : {}),
+    ...(draft.prefetchKib != null ? { prefetch_kib: draft.prefetchKib } : {}),
   };
 }

@@ -17,7 +17,7 @@ function withTails(): WindowResult {
     phases: [phase, ...w.phases.slice(1)],
     read_p99_latency_ms: 17.25,
     cold_cache: {
-      phases: [{ workload: phase.workload, phase: phase.phase, hit_pct: 12, warm_hit_pct: 40, read_latency_ms: 8.5, read_p99_latency_ms: 31 }],
+      phases: [{ workload: phase.workload, phase: phase.phase, hit_pct: 12, warm_hit_pct: 40, read_latency_ms: 8.5, read_p99_latency_ms: 31, metadata_reads_per_miss: 0 }],
       drive_utilization_pct: { pool: 96 },
       controller_utilization_pct: 20,
       read_latency_ms: 8.5,

@@ -21,6 +21,9 @@ function Harness({ initial = [], errors = fieldErrors(null) }: { initial?: Workl
     <>
       <WorkloadsEditor workloads={workloads} onChange={setWorkloads} errors={errors} />
       <output data-testid="state">{JSON.stringify(workloads.map((w) => ({ name: w.name, phases: w.phases.length })))}</output>
+      <output data-testid="streams">
+        {JSON.stringify(workloads.flatMap((w) => w.phases.map((p) => [p.name, p.sequential_streams ?? null, p.readahead_kib ?? null])))}
+      </output>
     </>
   );
 }
@@ -89,6 +92,30 @@ describe('WorkloadsEditor', () => {
     await user.click(screen.getByRole('button', { name: 'Add a window' }));
     expect(screen.getByTestId('state')).toHaveTextContent('[{"name":"Workload","phases":2}]');
     expect(screen.getByRole('region', { name: 'Window window' })).toBeInTheDocument();
+  });
+
+  it('states the stream count and the host readahead of a phase, and clears them back to unstated', async () => {
+    const { user } = renderWithProviders(<Harness initial={[oltp]} />);
+    const scan = screen.getByRole('group', { name: 'Phase export table scan' });
+    const streams = within(scan).getByRole('spinbutton', { name: 'Sequential streams' });
+    const readahead = within(scan).getByRole('spinbutton', { name: 'Host readahead per stream [KiB]' });
+    const stated = () => (JSON.parse(screen.getByTestId('streams').textContent ?? '[]') as unknown[][]).find((p) => p[0] === 'export table scan');
+    await user.clear(streams);
+    await user.type(streams, '16');
+    await user.type(readahead, '4096');
+    expect(stated()).toEqual(['export table scan', 16, 4096]);
+    await user.clear(readahead);
+    expect(stated()).toEqual(['export table scan', 16, null]);
+  });
+
+  it('shows a readahead the API refuses at its field', () => {
+    const error = parseApiError(
+      422,
+      validation422({ loc: ['body', 'workloads', 0, 'phases', 2, 'readahead_kib'], msg: 'Input should be greater than or equal to 4' }),
+    );
+    renderWithProviders(<Harness initial={[oltp]} errors={fieldErrors(error.fieldErrors).scope('workloads')} />);
+    const scan = screen.getByRole('group', { name: 'Phase export table scan' });
+    expect(within(scan).getByRole('spinbutton', { name: 'Host readahead per stream [KiB]' })).toHaveAccessibleDescription(/Must be at least 4$/);
   });
 
   it("shows the API's 422 messages at the fields they name", () => {

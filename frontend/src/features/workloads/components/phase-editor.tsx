@@ -122,6 +122,18 @@ export function PhaseEditor({ phase, onChange, onRemove, errors, windowListId, w
           onChange={(v) => set({ sequential_streams: v })}
           errors={errors.at('sequential_streams')}
         />
+        <NumberField
+          label="Host readahead per stream"
+          unit="KiB"
+          value={phase.readahead_kib}
+          optional
+          min={4}
+          max={65536}
+          placeholder="the array's prefetch"
+          hint="What each stream keeps requested ahead of itself at the host (a file system's or client's readahead); each request costs one seek at the drives when streams interleave."
+          onChange={(v) => set({ readahead_kib: v })}
+          errors={errors.at('readahead_kib')}
+        />
       </div>
       <IoMixTable
         label={title}
