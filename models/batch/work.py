@@ -187,7 +187,7 @@ def _controllers(
     CPU response [ms] (inf when saturated), with the back-end I/Os of the segment's layout
     (:func:`models.controller.controller_utilization` on arrays), each with its family's
     controller margin. Groups whose load and controller take the same branches of those
-    functions (data services, a stated cost per KiB written, stated ceilings, an idle load, a
+    functions (data services, the ports' protocol CPU, a stated cost per KiB written, stated ceilings, an idle load, a
     failover) run together, their figures as arrays over their segments."""
     nseg = backend_ios.size
     u = np.empty(nseg)
@@ -201,6 +201,7 @@ def _controllers(
             state_load.dedupe,
             state_load.compression,
             state_load.replication,
+            state_load.protocol_cpu_multiplier,
             state_load.iops <= 0,
             ctrl.cpu_us_per_kib_written is None,
             not ctrl.max_iops,
@@ -213,7 +214,7 @@ def _controllers(
         rep = np.repeat(np.arange(len(members)), [groups[g][2].size for g in members])
         loads = [fe.states[groups[g][0]].loads[wi] for g in members]
         load: Any = _columns_of(loads, _LOAD_FIGURES, rep)
-        load.dedupe, load.compression, load.replication = kind[:3]
+        load.dedupe, load.compression, load.replication, load.protocol_cpu_multiplier = kind[:4]
         spec: Any = _columns_of([groups[g][1] for g in members], _SPEC_FIGURES, rep)
         cpu_s = cpu_seconds_per_second(load, spec, backend_ios=backend_ios[at])
         u[at] = controller_utilization(load, spec, spec.serving, cpu_s=cpu_s)
