@@ -35,7 +35,7 @@
    comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
    feasible configuration) give an empty list and the reasons.
 
-Kept as one module (about 900 lines): the steps above share the family and ranking tables.
+Kept as one module (about 890 lines): the steps above share the family and ranking tables; the calibration margins' bookkeeping is in :mod:`models.recommend_margins`.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ from models.catalog import ArrayModel, Catalog
 from models.checks import within_array
 from models.compare import Headline, headline
 from models.configuration import Configuration, HeadroomTargets
-from models.drives import DriveKind, DriveSpec
+from models.drives import DriveKind
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
 from models.memo import holds_memo
@@ -80,12 +80,9 @@ from models.provenance import (
     ModelError,
     ModelErrorTable,
     ResultCalibration,
-    band_factor,
-    margin_parts,
-    scaled_drive,
-    without_margins,
 )
 from models.raid import RaidScheme, tolerated_failures
+from models.recommend_margins import StatedRecords, as_stated, margined_families
 from models.size import binding_words, size
 from models.tco import RatioFlip, Tco
 from models.workload import Workload
@@ -320,100 +317,6 @@ def catalog_families(
 
 def _family_key(f: Family) -> tuple[str, str, str, int, float]:
     return (f.array.id, f.drive.id, f.layout.scheme.value, f.layout.group_width, f.flash_cache_gb)
-
-
-MARGINED_ID = "{id}@x{factor:.6g}"
-"""The id of a record at a margin factor: the batch tells records apart by id, and one array (or
-drive) can be in families of different classes, so at different factors."""
-
-
-def margined_families(
-    families: list[Family], workloads: list[Workload], table: ModelErrorTable | None
-) -> list[Family]:
-    """Each family with its estimated controller and drive at the pessimistic end of its class's
-    error band, as the API sizes a family (:func:`models.provenance.with_margins` on the family's
-    smallest configuration: the class and the parts' statuses depend only on the array, the drive
-    and whether there is a flash cache). The controller's margin is the family's
-    ``controller_factor`` (the batch applies it where it reads the controller, so the array's
-    record is not copied and its families share their front ends); a margined drive is shared by
-    every family with the same record and factor, under its own id (:data:`MARGINED_ID`), and the
-    array's record offers it. :func:`recommend` states the answers under the records' own ids."""
-    factors: dict[tuple[str, str, bool], tuple[float | None, float | None]] = {}
-    firsts: dict[tuple, int | None] = {}  # the smallest drive count of each (array, layout)
-    found: list[tuple[float | None, float | None]] = []
-    for fam in families:
-        key = (fam.array.id, fam.drive.id, fam.flash_cache_gb > 0)
-        got = factors.get(key)
-        if got is None:
-            lay = fam.layout
-            at = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
-            if at not in firsts:
-                counts = family_counts(fam.array, lay)
-                firsts[at] = int(counts[0]) if counts.size else None
-            first = firsts[at]
-            parts = (
-                None if first is None else margin_parts(family_configuration(fam, first), workloads, table)
-            )
-            if parts is None:
-                got = (None, None)
-            else:
-                f = band_factor(parts[0])
-                got = (f if "controller" in parts[2] else None, f if "drives" in parts[2] else None)
-            factors[key] = got
-        found.append(got)
-    drives: dict[tuple[str, float], DriveSpec] = {}
-    offered: dict[str, set[str]] = {}  # array -> the margined drives it takes
-    for fam, (_, f_drive) in zip(families, found, strict=True):
-        if f_drive is not None:
-            if (fam.drive.id, f_drive) not in drives:
-                drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
-                    update={"id": MARGINED_ID.format(id=fam.drive.id, factor=f_drive)}
-                )
-            offered.setdefault(fam.array.id, set()).add(drives[(fam.drive.id, f_drive)].id)
-    arrays: dict[str, ArrayModel] = {}
-    out: list[Family] = []
-    for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
-        if f_ctrl is None and f_drive is None:
-            out.append(fam)
-            continue
-        array = fam.array
-        if f_drive is not None:  # the array offers the margined drives (its own record otherwise)
-            offering = arrays.get(fam.array.id)
-            if offering is None:
-                offering = arrays[fam.array.id] = fam.array.model_copy(
-                    update={"drives": [*fam.array.drives, *sorted(offered[fam.array.id])]}
-                )
-            array = offering
-        drive = fam.drive if f_drive is None else drives[(fam.drive.id, f_drive)]
-        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb, controller_factor=f_ctrl))
-    return out
-
-
-def _stated_index(ids: list[str]) -> IntArray:
-    """One index per distinct id, in the order of first appearance (as the batch numbers records)."""
-    if not ids:
-        return np.zeros(0, dtype=np.int64)
-    _, at, inverse = np.unique(np.asarray(ids), return_index=True, return_inverse=True)
-    rank = np.empty(at.size, dtype=np.int64)
-    rank[np.argsort(at, kind="stable")] = np.arange(at.size, dtype=np.int64)
-    return rank[inverse.ravel()]
-
-
-def _as_stated(
-    items: list[tuple[RecommendedConfiguration, Family]], headroom: HeadroomTargets
-) -> list[RecommendedConfiguration]:
-    """``items`` found with margins, each configuration with its records' own controller and drive
-    figures back (:func:`models.provenance.without_margins`): what is bought, as its records state it."""
-    out = []
-    for item, fam in items:
-        original = family_configuration(fam, item.configuration.pools[0].drive_count or 1, headroom)
-        config = without_margins(item.configuration, original).model_copy(update={"array_id": fam.array.id})
-        out.append(
-            item.model_copy(
-                update={"array_id": fam.array.id, "drive_id": fam.drive.id, "configuration": config}
-            )
-        )
-    return out
 
 
 def with_read_latency_target(workloads: list[Workload], target_ms: float | None) -> list[Workload]:
@@ -673,7 +576,7 @@ def recommend(
     # ranking, one per group (ranks count the configurations kept)
     cand = np.flatnonzero(within)  # indices into det
     order = cand[rank_order(det.cost_usd[cand], det.rack_units[cand], latency[cand])]
-    stated = None if families is stated_families else _StatedRecords(stated_families)
+    stated = None if families is stated_families else StatedRecords(stated_families)
     group = _group_ids(ev, one_per, stated)[space.family_of(det.rows[order])]
     _, first_of_group = np.unique(group, return_index=True)
     best = order[np.sort(first_of_group)]
@@ -712,8 +615,8 @@ def recommend(
         def family(k: int) -> Family:
             return stated_families[int(space.family_of(int(det.rows[k])))]
 
-        configurations = _as_stated([(item, family(k)) for item, k in found], headroom)
-        pareto_items = _as_stated([(item, family(k)) for item, k in on_front], headroom)
+        configurations = as_stated([(item, family(k)) for item, k in found], headroom)
+        pareto_items = as_stated([(item, family(k)) for item, k in on_front], headroom)
     if within.any() and best.size < limit:
         reasons.append(
             f"only {best.size} configuration(s) (one per {one_per.value}) meet every window and limit"
@@ -920,20 +823,7 @@ class _Confirmation:
         return out
 
 
-class _StatedRecords:
-    """The arrays and drives of margined families under their records' own ids (the batch numbers
-    a margined record apart, :data:`MARGINED_ID`): per family the index of its array and drive."""
-
-    def __init__(self, families: list[Family]) -> None:
-        self.fam_array = _stated_index([f.array.id for f in families])
-        self.fam_drive = _stated_index([f.drive.id for f in families])
-        self.arrays: dict[int, ArrayModel] = {}
-        for f, k in zip(families, self.fam_array.tolist(), strict=True):
-            self.arrays.setdefault(k, f.array)
-        self.drive_count = int(self.fam_drive.max(initial=-1)) + 1
-
-
-def _group_ids(ev: BatchEvaluation, one_per: OnePer, stated: _StatedRecords | None = None) -> IntArray:
+def _group_ids(ev: BatchEvaluation, one_per: OnePer, stated: StatedRecords | None = None) -> IntArray:
     """A group number per family: the family itself, its (array, drive, scheme), or its array."""
     m = ev.model.tables
     n = len(ev.space.families)
@@ -950,7 +840,7 @@ def _group_ids(ev: BatchEvaluation, one_per: OnePer, stated: _StatedRecords | No
 
 
 def _infeasible_arrays(
-    ev: BatchEvaluation, first: IntArray, stated: _StatedRecords | None = None
+    ev: BatchEvaluation, first: IntArray, stated: StatedRecords | None = None
 ) -> list[InfeasibleArray]:
     """Arrays with no feasible family: the family nearest its limits at its most drives, in words."""
     sp = ev.space
