@@ -48,6 +48,7 @@ from models.cases import Case, Relaxation
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.size import SizingResult, size, with_drive_count
 from models.verdict import CaseRun, judge, plan, probe_failing, probes, with_verdict
@@ -231,6 +232,7 @@ def _answer(
     )
 
 
+@holds_memo
 def confidence(
     workloads: list[Workload],
     configuration: Configuration,
@@ -248,6 +250,7 @@ def confidence(
     return _answer(j, met, samples, seed, u)
 
 
+@holds_memo
 def size_to_confidence(
     workloads: list[Workload],
     family: Configuration,

@@ -70,6 +70,7 @@ from models.drives import DriveKind, DriveSpec
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
 from models.fewest import fewest_passing
+from models.memo import holds_memo
 from models.naming import layout_label
 from models.parameters import EngineParameters
 from models.provenance import (
@@ -583,6 +584,7 @@ def _binding(det: RowDetail, j: int) -> str:
     return "none" if first is None else first.words
 
 
+@holds_memo
 def recommend(
     workloads: list[Workload],
     catalog: Catalog,

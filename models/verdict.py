@@ -48,6 +48,7 @@ from models.cases import (
 )
 from models.configuration import Configuration
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import WindowResult
 from models.whatif.changes import grow_workload
@@ -192,6 +193,7 @@ def probe_failing(probe: Probe, run: CaseRun, p: Plan, windows: list[str]) -> tu
     return _failing(case, label, res, p, p.any_checked(Case.COLD_CACHE, windows))
 
 
+@holds_memo
 def meets(
     workloads: list[Workload],
     configuration: Configuration,
@@ -245,6 +247,7 @@ def _suffix(case: Case, label: str) -> str:
     return "".join(", " + part for part in parts)
 
 
+@holds_memo
 def judge(
     workloads: list[Workload],
     configuration: Configuration,
@@ -366,6 +369,7 @@ def with_verdict(result: EvaluationResult, verdict: Verdict) -> EvaluationResult
     return result.model_copy(update={"verdict": verdict, "passed": verdict.passed and result.passed})
 
 
+@holds_memo
 def evaluate_judged(
     workloads: list[Workload],
     configuration: Configuration,

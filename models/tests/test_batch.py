@@ -562,7 +562,7 @@ def test_a_controller_margin_is_read_per_segment_and_shares_the_arrays_front_end
     # / 1.25): one state per (array, flash cache, nodes) for both, and every margined row's figures
     # agree with evaluate() on its configuration (whose controller is scaled_controller's)
     rng = random.Random(35)
-    stated = rng.sample(catalog_families(catalog, RecommendConstraints(), **WAFL_MODERATE), 60)
+    stated = rng.sample(catalog_families(catalog, None, **WAFL_MODERATE), 60)
     margined = [replace(f, controller_factor=1.25) for f in stated]
     space = candidate_space([*stated, *margined])
     workloads = mixed_workloads()
