@@ -37,13 +37,15 @@ def margined_families(
     record is not copied and its families share their front ends); a margined drive is shared by
     every family with the same record and factor, under its own id (:data:`MARGINED_ID`), and the
     array's record offers it. :func:`recommend` states the answers under the records' own ids."""
-    factors: dict[tuple[str, str, bool], tuple[float | None, float | None]] = {}
+    # per (array, drive, flash cache or not): [controller factor, drive factor, a family of it,
+    # then the array and drive its families take]; each family points at its key's entry
+    keys: dict[tuple[str, str, bool], list] = {}
     firsts: dict[tuple, int | None] = {}  # the smallest drive count of each (array, layout)
-    found: list[tuple[float | None, float | None]] = []
+    entry_of: list[list] = []
     for fam in families:
         key = (fam.array.id, fam.drive.id, fam.flash_cache_gb > 0)
-        got = factors.get(key)
-        if got is None:
+        entry = keys.get(key)
+        if entry is None:
             lay = fam.layout
             at = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
             if at not in firsts:
@@ -53,16 +55,15 @@ def margined_families(
             parts = (
                 None if first is None else margin_parts(family_configuration(fam, first), workloads, table)
             )
-            if parts is None:
-                got = (None, None)
-            else:
+            entry = keys[key] = [None, None, fam, fam.array, fam.drive]
+            if parts is not None:
                 f = band_factor(parts[0])
-                got = (f if "controller" in parts[2] else None, f if "drives" in parts[2] else None)
-            factors[key] = got
-        found.append(got)
+                entry[0] = f if "controller" in parts[2] else None
+                entry[1] = f if "drives" in parts[2] else None
+        entry_of.append(entry)
     drives: dict[tuple[str, float], DriveSpec] = {}
     offered: dict[str, set[str]] = {}  # array -> the margined drives it takes
-    for fam, (_, f_drive) in zip(families, found, strict=True):
+    for _, f_drive, fam, _, _ in keys.values():
         if f_drive is not None:
             if (fam.drive.id, f_drive) not in drives:
                 drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
@@ -70,22 +71,22 @@ def margined_families(
                 )
             offered.setdefault(fam.array.id, set()).add(drives[(fam.drive.id, f_drive)].id)
     arrays: dict[str, ArrayModel] = {}
-    out: list[Family] = []
-    for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
-        if f_ctrl is None and f_drive is None:
-            out.append(fam)
-            continue
-        array = fam.array
+    for entry in keys.values():
+        _, f_drive, fam, _, _ = entry
         if f_drive is not None:  # the array offers the margined drives (its own record otherwise)
             offering = arrays.get(fam.array.id)
             if offering is None:
                 offering = arrays[fam.array.id] = fam.array.model_copy(
                     update={"drives": [*fam.array.drives, *sorted(offered[fam.array.id])]}
                 )
-            array = offering
-        drive = fam.drive if f_drive is None else drives[(fam.drive.id, f_drive)]
-        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb, controller_factor=f_ctrl))
-    return out
+            entry[3] = offering
+            entry[4] = drives[(fam.drive.id, f_drive)]
+    return [
+        fam
+        if e[0] is None and e[1] is None
+        else Family(e[3], e[4], fam.layout, fam.flash_cache_gb, controller_factor=e[0])
+        for fam, e in zip(families, entry_of, strict=True)
+    ]
 
 
 def stated_index(ids: list[str]) -> IntArray:
