@@ -7,7 +7,8 @@ from contextvars import ContextVar
 from pydantic import Field
 
 from models.base import Output, validator_of
-from models.kept import FORMATTED_KEPT, active
+from models.kept import _ACTIVE as _MEMO
+from models.kept import FORMATTED_KEPT
 
 _FIGURES_ONLY: ContextVar[bool] = ContextVar("figures_only", default=False)
 
@@ -44,7 +45,12 @@ def fmt(x: float | None, digits: int = 3) -> str:
     (``""`` within :func:`figures_only`)."""
     if _FIGURES_ONLY.get():
         return ""
-    return number(x, digits)
+    if type(x) is float and digits == 3:  # number()'s body, without a second call per figure
+        memo = _MEMO.get()
+        if memo is not None:
+            text = memo.formatted.get(x)
+            return _remembered(memo.formatted, x) if text is None else text
+    return _formatted(x, digits)
 
 
 def number(x: float | None, digits: int = 3) -> str:
@@ -53,16 +59,19 @@ def number(x: float | None, digits: int = 3) -> str:
     :data:`models.kept.FORMATTED_KEPT`): exact, equal floats format alike (0.0 and -0.0 both as
     "0", every NaN as "nan")."""
     if type(x) is float and digits == 3:
-        memo = active()
+        memo = _MEMO.get()
         if memo is not None:
-            kept = memo.formatted
-            text = kept.get(x)
-            if text is None:
-                if len(kept) >= FORMATTED_KEPT:
-                    kept.clear()
-                text = kept[x] = _formatted(x, 3)
-            return text
+            text = memo.formatted.get(x)
+            return _remembered(memo.formatted, x) if text is None else text
     return _formatted(x, digits)
+
+
+def _remembered(kept: dict[float, str], x: float) -> str:
+    """``x`` formatted at 3 digits, remembered in ``kept`` (emptied when full)."""
+    if len(kept) >= FORMATTED_KEPT:
+        kept.clear()
+    text = kept[x] = _formatted(x, 3)
+    return text
 
 
 def _formatted(x: float | None, digits: int) -> str:
