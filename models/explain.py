@@ -9,6 +9,7 @@ from pydantic import Field
 from models.base import Output, validator_of
 from models.kept import _ACTIVE as _MEMO
 from models.kept import FORMATTED_KEPT
+from models.kept import TEXTS as _TEXTS
 
 _FIGURES_ONLY: ContextVar[bool] = ContextVar("figures_only", default=False)
 
@@ -35,21 +36,22 @@ class figures_only:  # noqa: N801 (used as a function: ``with figures_only():``)
 
     def __enter__(self) -> None:
         self._token = _FIGURES_ONLY.set(True)
+        self._texts = _TEXTS.set(False)
 
     def __exit__(self, *exc: object) -> None:
+        _TEXTS.reset(self._texts)
         _FIGURES_ONLY.reset(self._token)
 
 
 def fmt(x: float | None, digits: int = 3) -> str:
     """Human format: thousands separators, ``digits`` significant decimals, 'inf' for None
     (``""`` within :func:`figures_only`)."""
-    if _FIGURES_ONLY.get():
+    texts = _TEXTS.get()  # one look-up: the memo's texts, None, or False (figures only)
+    if texts is False:
         return ""
-    if type(x) is float and digits == 3:  # number()'s body, without a second call per figure
-        memo = _MEMO.get()
-        if memo is not None:
-            text = memo.formatted.get(x)
-            return _remembered(memo.formatted, x) if text is None else text
+    if texts is not None and type(x) is float and digits == 3:  # number()'s body, without its call
+        text = texts.get(x)
+        return _remembered(texts, x) if text is None else text
     return _formatted(x, digits)
 
 

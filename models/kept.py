@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextvars import ContextVar, Token
 from functools import lru_cache, wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -63,6 +63,11 @@ class Kept:
 
 _ACTIVE: ContextVar[Kept | None] = ContextVar("evaluation_memo", default=None)
 
+TEXTS: ContextVar[dict[float, str] | Literal[False] | None] = ContextVar("texts", default=None)
+"""What :func:`models.explain.fmt` reads, in one look-up per figure: the texts of the memo in force
+(:attr:`Kept.formatted`), None without a memo, False within :class:`models.explain.figures_only`
+(no text at all)."""
+
 
 def active() -> Kept | None:
     """The memo in force (:class:`using`), or None."""
@@ -72,15 +77,19 @@ def active() -> Kept | None:
 class using:  # noqa: N801 (used as a function: ``with using(memo):``)
     """Put ``memo`` in force within this block (the one before it again after)."""
 
-    __slots__ = ("_memo", "_token")
+    __slots__ = ("_memo", "_texts", "_token")
 
     def __init__(self, memo: Kept) -> None:
         self._memo = memo
 
     def __enter__(self) -> None:
         self._token: Token[Kept | None] = _ACTIVE.set(self._memo)
+        # within a figures-only block, texts stay off
+        self._texts = None if TEXTS.get() is False else TEXTS.set(self._memo.formatted)
 
     def __exit__(self, *exc: object) -> None:
+        if self._texts is not None:
+            TEXTS.reset(self._texts)
         _ACTIVE.reset(self._token)
 
 
