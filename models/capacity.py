@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from pydantic import Field
 
 from models.base import InputError, Output
+from models.checks import within
 from models.configuration import CapacityPolicy, DrivePool, SparePolicy
 from models.explain import Explained, explained, fmt
 from models.raid import RaidLayout, RaidScheme, capacity_efficiency, tolerated_failures
@@ -373,6 +374,6 @@ def capacity_result(
         usable_raw_pct=100.0 * usable / raw if raw > 0 else 0.0,
         fill_pct=min(fill, 1e9),
         max_fill_pct=max_fill_pct,
-        passed=fill <= max_fill_pct + 1e-9,
+        passed=within(fill, max_fill_pct),
         steps=steps,
     )

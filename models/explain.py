@@ -7,7 +7,9 @@ from contextvars import ContextVar
 from pydantic import Field
 
 from models.base import Output, validator_of
-from models.kept import FORMATTED_KEPT, active
+from models.kept import _ACTIVE as _MEMO
+from models.kept import FORMATTED_KEPT
+from models.kept import TEXTS as _TEXTS
 
 _FIGURES_ONLY: ContextVar[bool] = ContextVar("figures_only", default=False)
 
@@ -34,17 +36,23 @@ class figures_only:  # noqa: N801 (used as a function: ``with figures_only():``)
 
     def __enter__(self) -> None:
         self._token = _FIGURES_ONLY.set(True)
+        self._texts = _TEXTS.set(False)
 
     def __exit__(self, *exc: object) -> None:
+        _TEXTS.reset(self._texts)
         _FIGURES_ONLY.reset(self._token)
 
 
 def fmt(x: float | None, digits: int = 3) -> str:
     """Human format: thousands separators, ``digits`` significant decimals, 'inf' for None
     (``""`` within :func:`figures_only`)."""
-    if _FIGURES_ONLY.get():
+    texts = _TEXTS.get()  # one look-up: the memo's texts, None, or False (figures only)
+    if texts is False:
         return ""
-    return number(x, digits)
+    if texts is not None and type(x) is float and digits == 3:  # number()'s body, without its call
+        text = texts.get(x)
+        return _remembered(texts, x) if text is None else text
+    return _formatted(x, digits)
 
 
 def number(x: float | None, digits: int = 3) -> str:
@@ -53,16 +61,19 @@ def number(x: float | None, digits: int = 3) -> str:
     :data:`models.kept.FORMATTED_KEPT`): exact, equal floats format alike (0.0 and -0.0 both as
     "0", every NaN as "nan")."""
     if type(x) is float and digits == 3:
-        memo = active()
+        memo = _MEMO.get()
         if memo is not None:
-            kept = memo.formatted
-            text = kept.get(x)
-            if text is None:
-                if len(kept) >= FORMATTED_KEPT:
-                    kept.clear()
-                text = kept[x] = _formatted(x, 3)
-            return text
+            text = memo.formatted.get(x)
+            return _remembered(memo.formatted, x) if text is None else text
     return _formatted(x, digits)
+
+
+def _remembered(kept: dict[float, str], x: float) -> str:
+    """``x`` formatted at 3 digits, remembered in ``kept`` (emptied when full)."""
+    if len(kept) >= FORMATTED_KEPT:
+        kept.clear()
+    text = kept[x] = _formatted(x, 3)
+    return text
 
 
 def _formatted(x: float | None, digits: int) -> str:

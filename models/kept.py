@@ -14,16 +14,17 @@ deep in the physics find it with :func:`active` (a :class:`~contextvars.ContextV
 and tasks each see their own) rather than taking it through every signature. Outside any memo
 they compute their answer afresh: the same answer (the functions are pure), found again.
 
-Keys are the exact arguments (as :func:`functools.lru_cache` keys them: equal values meet), and
-each table is bounded (emptied when full).
+Keys are the exact arguments (:func:`functools.lru_cache` keys them: equal values meet), and
+each table is bounded (the function's least recently used answers forgotten first; the texts and
+quantiles emptied when full).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextvars import ContextVar, Token
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from functools import lru_cache, wraps
+from typing import Any, Literal, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -44,16 +45,14 @@ class Kept:
     __slots__ = ("_tables", "formatted", "quantiles")
 
     def __init__(self) -> None:
-        self._tables: dict[Callable[..., Any], dict[Any, Any]] = {}
+        self._tables: dict[Callable[..., Any], Callable[..., Any]] = {}
         self.formatted: dict[float, str] = {}
         self.quantiles: dict[bytes, tuple[float | None, ...]] = {}
 
-    def table(self, fn: Callable[..., Any]) -> dict[Any, Any]:
-        """The answers of ``fn`` this memo keeps (created on first use)."""
-        got = self._tables.get(fn)
-        if got is None:
-            got = self._tables[fn] = {}
-        return got
+    def answers(self, fn: Callable[..., Any]) -> int:
+        """How many answers of ``fn`` (a :func:`kept_by_value` function) this memo keeps."""
+        cached = self._tables.get(fn)
+        return 0 if cached is None else cached.cache_info().currsize  # type: ignore[attr-defined]
 
     def clear(self) -> None:
         """Forget every answer kept."""
@@ -64,6 +63,11 @@ class Kept:
 
 _ACTIVE: ContextVar[Kept | None] = ContextVar("evaluation_memo", default=None)
 
+TEXTS: ContextVar[dict[float, str] | Literal[False] | None] = ContextVar("texts", default=None)
+"""What :func:`models.explain.fmt` reads, in one look-up per figure: the texts of the memo in force
+(:attr:`Kept.formatted`), None without a memo, False within :class:`models.explain.figures_only`
+(no text at all)."""
+
 
 def active() -> Kept | None:
     """The memo in force (:class:`using`), or None."""
@@ -73,26 +77,27 @@ def active() -> Kept | None:
 class using:  # noqa: N801 (used as a function: ``with using(memo):``)
     """Put ``memo`` in force within this block (the one before it again after)."""
 
-    __slots__ = ("_memo", "_token")
+    __slots__ = ("_memo", "_texts", "_token")
 
     def __init__(self, memo: Kept) -> None:
         self._memo = memo
 
     def __enter__(self) -> None:
         self._token: Token[Kept | None] = _ACTIVE.set(self._memo)
+        # within a figures-only block, texts stay off
+        self._texts = None if TEXTS.get() is False else TEXTS.set(self._memo.formatted)
 
     def __exit__(self, *exc: object) -> None:
+        if self._texts is not None:
+            TEXTS.reset(self._texts)
         _ACTIVE.reset(self._token)
-
-
-_KWARGS = object()
-"""Separates positional from keyword arguments in a key (as ``functools.lru_cache`` does)."""
 
 
 def kept_by_value(kept: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorator: the answers of a pure function of hashable arguments, kept in the memo in force
-    (at most ``kept`` of them per memo); computed afresh outside any memo. ``__wrapped__`` is the
-    function itself."""
+    (at most ``kept`` of them per memo, least recently used forgotten first: a
+    :func:`functools.lru_cache` of the function that the memo holds); computed afresh outside any
+    memo. ``__wrapped__`` is the function itself."""
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
         @wraps(fn)
@@ -100,14 +105,10 @@ def kept_by_value(kept: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
             memo = _ACTIVE.get()
             if memo is None:
                 return fn(*args, **kwargs)
-            table = memo.table(remembered)
-            key = (*args, _KWARGS, *kwargs.items()) if kwargs else args
-            got = table.get(key, _KWARGS)
-            if got is _KWARGS:
-                if len(table) >= kept:
-                    table.clear()
-                got = table[key] = fn(*args, **kwargs)
-            return got  # type: ignore[no-any-return]
+            cached = memo._tables.get(remembered)
+            if cached is None:
+                cached = memo._tables[remembered] = lru_cache(maxsize=kept)(fn)
+            return cached(*args, **kwargs)  # type: ignore[arg-type,no-any-return]
 
         return remembered
 

@@ -30,7 +30,8 @@ from typing import NamedTuple
 from scipy.special.cython_special import gammaincinv
 
 from models.base import InputError
-from models.kept import QUANTILES_KEPT, active
+from models.kept import _ACTIVE as _MEMO
+from models.kept import QUANTILES_KEPT
 
 
 class Path(NamedTuple):
@@ -152,7 +153,7 @@ def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | 
     Remembered for the very same inputs (their exact bits: a sweep or a page evaluating the same
     workloads again meets them) in the memo in force (:attr:`models.kept.Kept.quantiles`, at most
     :data:`models.kept.QUANTILES_KEPT` of them)."""
-    memo = active()
+    memo = _MEMO.get()
     if memo is None:
         return _quantiles_or_none(paths, qs)
     n = 4 * len(paths) + len(qs)  # a Path is 4 floats

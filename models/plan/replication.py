@@ -57,6 +57,7 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from models.base import Frozen, InputError, NonNegFloat, Output, PositiveFloat, Ratio
+from models.checks import within
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
@@ -341,7 +342,7 @@ def _window(
             b=link_mb,
             H_h=h,
         )
-        meets = value <= rpo + 1e-9
+        meets = within(value, rpo)
     return WindowReplication(
         window=window,
         write_mb_s=write,

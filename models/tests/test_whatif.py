@@ -471,3 +471,26 @@ def test_the_degraded_summary_speaks_words_and_marks_a_met_latency_as_met(hdd15k
     # no phase states a target: no mark
     plain = degraded_modes([oltp(iops=1900, read_pct=100, ws_gb=2000, capacity_tb=2)], cfg)
     assert plain.modes[0].outcome is not None and plain.modes[0].outcome.windows[0].read_latency_met is None
+
+
+def test_a_windows_max_iops_carries_its_product_in_words():
+    from models.whatif.capability import WindowCapability
+
+    def capability(scale: float | None, max_iops: float | None) -> WindowCapability:
+        return WindowCapability(
+            window="day",
+            base_iops=20_000.0,
+            max_scale=scale,
+            max_iops=max_iops,
+            max_mb_s=None,
+            headroom_pct=None,
+            binding="drives:aggr0",
+            binding_text="drives of aggr0 busy",
+            evaluations=14,
+        )
+
+    # 20,000 IOPS today x 1.25 = 25,000
+    ex = capability(1.25, 25_000.0).max_iops_explained
+    assert (ex.value, ex.unit, ex.text) == (25_000.0, "IOPS", "max IOPS = 20,000 x 1.25 = 25,000")
+    assert ex.inputs == {"IOPS today": 20_000.0, "max scale": 1.25, "evaluations": 14}
+    assert capability(None, None).max_iops_explained.text == "idle window: nothing to scale"

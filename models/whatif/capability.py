@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from pydantic import Field
+from pydantic import Field, computed_field
 
 from models.base import InputError, Output
 from models.configuration import Configuration
@@ -15,7 +15,7 @@ from models.evaluate import (
     EvaluationResult,
     WindowResult,
 )
-from models.explain import fmt
+from models.explain import Explained, fmt, number
 from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import Assessed
@@ -47,6 +47,25 @@ class WindowCapability(Output):
     binding: str = Field(description="check that fails just above max_scale")
     binding_text: str
     evaluations: int
+
+    @computed_field(description="max_iops with its formula and inputs")  # type: ignore[prop-decorator]
+    @property
+    def max_iops_explained(self) -> Explained:
+        """``max IOPS = IOPS today x max scale`` with its numbers (worked out when read)."""
+        return Explained(
+            value=self.max_iops,
+            unit="IOPS",
+            formula="max IOPS = IOPS today x max scale",
+            text="idle window: nothing to scale"
+            if self.max_scale is None
+            else f"max IOPS = {number(self.base_iops)} x {number(self.max_scale)} = {number(self.max_iops)}",
+            inputs={
+                "IOPS today": self.base_iops,
+                "max scale": self.max_scale,
+                "evaluations": self.evaluations,
+            },
+            source="bisection on the load scale until a latency target or headroom limit fails",
+        )
 
 
 class MaxWorkloadResult(Assessed):

@@ -10029,6 +10029,8 @@ export interface components {
             headroom_pct: number | null;
             /** Max Iops */
             max_iops: number | null;
+            /** @description max_iops with its formula and inputs */
+            readonly max_iops_explained: components["schemas"]["Explained"];
             /** Max Mb S */
             max_mb_s: number | null;
             /**

@@ -1,4 +1,5 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
@@ -101,8 +102,12 @@ describe('MaxWorkloadAnalysis', () => {
     const batch = screen.getByRole('row', { name: /month-end batch/ });
     expect(batch).toHaveTextContent('binds the system');
     expect(batch).toHaveTextContent('1.09 x');
-    // max IOPS = IOPS today x max scale, with its math
-    expect(within(batch).getByRole('button', { name: /23,821 IOPS, show how Max IOPS \(month-end batch\) is calculated/ })).toBeInTheDocument();
+    // max IOPS = IOPS today x max scale, with its math in the engine's words: 21,907 x 1.087 = 23,821
+    await userEvent.setup().click(within(batch).getByRole('button', { name: /23,821 IOPS, show how Max IOPS \(month-end batch\) is calculated/ }));
+    const dialog = screen.getByRole('dialog', { name: /Max IOPS \(month-end batch\)/ });
+    expect(dialog).toHaveTextContent('max IOPS = IOPS today x max scale');
+    expect(dialog).toHaveTextContent('max IOPS = 21,907 x 1.09 = 23,821');
+    expect(dialog).toHaveTextContent('Source: bisection on the load scale until a latency target or headroom limit fails');
   });
 });
 

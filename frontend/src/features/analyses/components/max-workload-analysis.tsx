@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react';
 
-import { CalibrationNote, Figure, type FigureExplanation } from '@/components';
-import type { MaxWorkloadRequest, WindowCapability } from '@/lib/api-types';
+import { CalibrationNote, Figure } from '@/components';
+import type { MaxWorkloadRequest } from '@/lib/api-types';
 
 import { useMaxWorkload } from '../api/get-max-workload';
 import { binding, show } from '../lib/format';
@@ -10,17 +10,6 @@ import { QueryState } from './query-state';
 
 /** Scale of the bars: today's load (1 x) sits at a third of the track. */
 const SCALE_MAX = 3;
-
-function maxIops(w: WindowCapability): FigureExplanation {
-  return {
-    value: w.max_iops,
-    unit: 'IOPS',
-    formula: 'max IOPS = IOPS today x max scale',
-    text: w.max_scale === null ? 'idle window: nothing to scale' : `max IOPS = ${show(w.base_iops)} x ${show(w.max_scale)} = ${show(w.max_iops)}`,
-    inputs: { 'IOPS today': w.base_iops, 'max scale': w.max_scale, evaluations: w.evaluations },
-    source: 'bisection on the load scale until a latency target or headroom limit fails',
-  };
-}
 
 function ScaleBar({ scale }: { scale: number | null }) {
   const pct = (v: number) => `${(Math.min(Math.max(v, 0), SCALE_MAX) / SCALE_MAX) * 100}%`;
@@ -85,7 +74,7 @@ export function MaxWorkloadAnalysis({ workloads, configuration, degraded }: Anal
                       <ScaleBar scale={w.max_scale} />
                     </td>
                     <td>
-                      <Figure label={`Max IOPS (${w.window})`} figure={maxIops(w)} />
+                      <Figure label={`Max IOPS (${w.window})`} figure={w.max_iops_explained} />
                     </td>
                     <td>{show(w.max_mb_s, 'MB/s', '—')}</td>
                     <td className="small">
