@@ -62,10 +62,7 @@ from models.batch import (
     evaluate_batch,
     family_configuration,
     family_counts,
-    family_nodes,
 )
-from models.buildable import least_drives_per_node
-from models.cases import HEALTHY_ONLY
 from models.catalog import ArrayModel, Catalog
 from models.checks import within_array
 from models.compare import Headline, headline
@@ -73,6 +70,8 @@ from models.configuration import Configuration, HeadroomTargets
 from models.drives import DriveKind, DriveSpec
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
+from models.family_sizing import size_family, size_sets_other_nodes
+from models.memo import holds_memo
 from models.naming import layout_label
 from models.parameters import EngineParameters
 from models.provenance import (
@@ -80,13 +79,11 @@ from models.provenance import (
     ModelErrorTable,
     ResultCalibration,
     band_factor,
-    scaled_controller,
+    margin_parts,
     scaled_drive,
-    with_margins,
     without_margins,
 )
 from models.raid import RaidScheme, tolerated_failures
-from models.size import binding_words, size
 from models.tco import RatioFlip, Tco
 from models.workload import Workload
 
@@ -333,55 +330,70 @@ def margined_families(
     """Each family with its estimated controller and drive at the pessimistic end of its class's
     error band, as the API sizes a family (:func:`models.provenance.with_margins` on the family's
     smallest configuration: the class and the parts' statuses depend only on the array, the drive
-    and whether there is a flash cache). A margined record is shared by every family with the same
-    record and factor, under its own id (:data:`MARGINED_ID`); :func:`recommend` states the
-    answers under the records' own ids."""
+    and whether there is a flash cache). The controller's margin is the family's
+    ``controller_factor`` (the batch applies it where it reads the controller, so the array's
+    record is not copied and its families share their front ends); a margined drive is shared by
+    every family with the same record and factor, under its own id (:data:`MARGINED_ID`), and the
+    array's record offers it. :func:`recommend` states the answers under the records' own ids."""
     factors: dict[tuple[str, str, bool], tuple[float | None, float | None]] = {}
+    firsts: dict[tuple, int | None] = {}  # the smallest drive count of each (array, layout)
     found: list[tuple[float | None, float | None]] = []
     for fam in families:
         key = (fam.array.id, fam.drive.id, fam.flash_cache_gb > 0)
         got = factors.get(key)
         if got is None:
-            counts = family_counts(fam.array, fam.layout)
-            by_part: dict[str, float] = {}
-            if counts.size:
-                _, margins = with_margins(family_configuration(fam, int(counts[0])), workloads, table)
-                by_part = {m.part: band_factor(m.band_pct) for m in margins}
-            got = factors[key] = (by_part.get("controller"), by_part.get("drives"))
+            lay = fam.layout
+            at = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
+            if at not in firsts:
+                counts = family_counts(fam.array, lay)
+                firsts[at] = int(counts[0]) if counts.size else None
+            first = firsts[at]
+            parts = (
+                None if first is None else margin_parts(family_configuration(fam, first), workloads, table)
+            )
+            if parts is None:
+                got = (None, None)
+            else:
+                f = band_factor(parts[0])
+                got = (f if "controller" in parts[2] else None, f if "drives" in parts[2] else None)
+            factors[key] = got
         found.append(got)
     drives: dict[tuple[str, float], DriveSpec] = {}
-    offered: dict[tuple[str, float | None], set[str]] = {}  # margined array -> the margined drives it takes
-    for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
-        if f_drive is not None and (fam.drive.id, f_drive) not in drives:
-            drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
-                update={"id": MARGINED_ID.format(id=fam.drive.id, factor=f_drive)}
-            )
-        if f_ctrl is not None or f_drive is not None:
-            drive_id = fam.drive.id if f_drive is None else drives[(fam.drive.id, f_drive)].id
-            offered.setdefault((fam.array.id, f_ctrl), set()).add(drive_id)
-    arrays: dict[tuple[str, float | None], ArrayModel] = {}
+    offered: dict[str, set[str]] = {}  # array -> the margined drives it takes
+    for fam, (_, f_drive) in zip(families, found, strict=True):
+        if f_drive is not None:
+            if (fam.drive.id, f_drive) not in drives:
+                drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
+                    update={"id": MARGINED_ID.format(id=fam.drive.id, factor=f_drive)}
+                )
+            offered.setdefault(fam.array.id, set()).add(drives[(fam.drive.id, f_drive)].id)
+    arrays: dict[str, ArrayModel] = {}
     out: list[Family] = []
     for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
         if f_ctrl is None and f_drive is None:
             out.append(fam)
             continue
-        a_key = (fam.array.id, f_ctrl)
-        array = arrays.get(a_key)
-        if array is None:
-            update: dict[str, object] = {"drives": [*fam.array.drives, *sorted(offered[a_key])]}
-            if f_ctrl is not None:
-                update["id"] = MARGINED_ID.format(id=fam.array.id, factor=f_ctrl)
-                update["controller"] = scaled_controller(fam.array.controller, f_ctrl)
-            array = arrays[a_key] = fam.array.model_copy(update=update)
+        array = fam.array
+        if f_drive is not None:  # the array offers the margined drives (its own record otherwise)
+            offering = arrays.get(fam.array.id)
+            if offering is None:
+                offering = arrays[fam.array.id] = fam.array.model_copy(
+                    update={"drives": [*fam.array.drives, *sorted(offered[fam.array.id])]}
+                )
+            array = offering
         drive = fam.drive if f_drive is None else drives[(fam.drive.id, f_drive)]
-        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb))
+        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb, controller_factor=f_ctrl))
     return out
 
 
 def _stated_index(ids: list[str]) -> IntArray:
     """One index per distinct id, in the order of first appearance (as the batch numbers records)."""
-    first: dict[str, int] = {}
-    return np.fromiter((first.setdefault(i, len(first)) for i in ids), dtype=np.int64, count=len(ids))
+    if not ids:
+        return np.zeros(0, dtype=np.int64)
+    _, at, inverse = np.unique(np.asarray(ids), return_index=True, return_inverse=True)
+    rank = np.empty(at.size, dtype=np.int64)
+    rank[np.argsort(at, kind="stable")] = np.arange(at.size, dtype=np.int64)
+    return rank[inverse.ravel()]
 
 
 def _as_stated(
@@ -517,71 +529,13 @@ def _worst_latency(res: EvaluationResult) -> float | None:
 # ---- the recommendation -------------------------------------------------------------------------
 
 
-def _scalar_minimum(
-    family: Family,
-    after: int,
-    workloads: list[Workload],
-    headroom: HeadroomTargets,
-    params: EngineParameters,
-) -> tuple[Configuration, EvaluationResult, str] | None:
-    """The family sized by :func:`models.size.size` (healthy operation today, as the batch judges):
-    the fewest drives (whole groups, or drives of a distributed layout) and, for a clustered family,
-    size()'s nodes: the base system's (or the hosts the layout is placed on), more only where the
-    load needs them, each HA pair or appliance with a group of its own. ``after`` (a count the
-    batch found and evaluate() did not confirm) bounds a non-clustered family's answer from below.
-    Returns the configuration, its evaluation and what binds, in words."""
-    counts = [int(c) for c in family_counts(family.array, family.layout)]
-    clustered = family.array.scale_out is not None
-    if not clustered:
-        counts = [c for c in counts if c > after]
-    if not counts:
-        return None
-    base = family_configuration(family, counts[0], headroom)
-    pool = base.pools[0].model_copy(update={"drive_count": None})
-    sized = size(
-        workloads,
-        base.model_copy(update={"pools": [pool]}),
-        params=params,
-        max_drives=family.array.max_drives,
-        relax=HEALTHY_ONLY,  # as the batch judges the families (healthy operation today)
-    )
-    if not sized.feasible or (not clustered and sized.drive_count not in counts):
-        return None
-    if clustered:  # size()'s own nodes and drives
-        config = sized.configuration
-    else:
-        config = family_configuration(family, sized.drive_count, headroom)
-    result = evaluate(workloads, config, params=params)
-    if not result.passed:
-        return None
-    binding = sized.binding_constraint
-    words = (
-        "none: the smallest configuration the array allows"
-        if binding == "minimum group count"
-        else f"with one group fewer: {binding_words(binding, 1)}"
-    )
-    return config, result, words
-
-
-def _size_sets_other_nodes(family: Family, drives: int) -> bool:
-    """Whether :func:`models.size.size` could answer other nodes than a clustered family's batch row
-    of ``drives``: the row's drives took more nodes than the family starts with (size() adds them
-    only for the load), or hold fewer than each node's least (:func:`least_drives_per_node`)."""
-    so = family.array.scale_out
-    if so is None:
-        return False
-    first = int(family_counts(family.array, family.layout)[0])
-    start, row = (int(x) for x in family_nodes(family.array, np.asarray([first, drives]), family.layout))
-    least = least_drives_per_node(family.layout, family.array.spares, so.controllers_per_node)
-    return row > start or drives < row * least
-
-
 def _binding(det: RowDetail, j: int) -> str:
     """The first failing check of row ``j`` in evaluate()'s order (as :func:`models.size.size` reports)."""
     first = next((c for c in det.checks(j) if not c.passed), None)
     return "none" if first is None else first.words
 
 
+@holds_memo
 def recommend(
     workloads: list[Workload],
     catalog: Catalog,
@@ -818,7 +772,7 @@ class _Confirmation:
         the layout is placed on), a group per HA pair or appliance; not the nodes the batch row's
         drives attach (#33)."""
         self.evaluations += 1
-        found = _scalar_minimum(fam, 0, self.workloads, self.headroom, self.params)
+        found = size_family(fam, 0, self.workloads, self.headroom, self.params)
         if found is None:
             self.notes.append(
                 f"{fam.label}: size() finds no node and drive count that meets every window; left out."
@@ -842,7 +796,7 @@ class _Confirmation:
             )
             return config, result, binding
         self.fallbacks += 1
-        found = _scalar_minimum(fam, n, self.workloads, self.headroom, self.params)
+        found = size_family(fam, n, self.workloads, self.headroom, self.params)
         if found is None:
             self.notes.append(
                 f"{fam.label}: evaluate() does not confirm {n} drives and no larger count passes; left out."
@@ -862,7 +816,7 @@ class _Confirmation:
         row = int(self.det.rows[k])
         fam = space.families[int(space.family_of(row))]
         n = int(space.count_of(row))
-        if _size_sets_other_nodes(fam, n):
+        if size_sets_other_nodes(fam, n):
             made = self._sized_cluster(fam)
         else:
             made = self._confirmed(k, row, fam, n)
