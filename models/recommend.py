@@ -35,7 +35,7 @@
    comes closest at the most drives it takes. Contradictory windows (a maximum cost below every
    feasible configuration) give an empty list and the reasons.
 
-Kept as one module (about 890 lines): the steps above share the family and ranking tables; the calibration margins' bookkeeping is in :mod:`models.recommend_margins`.
+Kept as one module (about 830 lines): the steps above share the family and ranking tables; the calibration margins' bookkeeping is in :mod:`models.recommend_margins`, the scalar re-sizing in :mod:`models.family_sizing`.
 """
 
 from __future__ import annotations
@@ -61,11 +61,7 @@ from models.batch import (
     check_batchable,
     evaluate_batch,
     family_configuration,
-    family_counts,
-    family_nodes,
 )
-from models.buildable import least_drives_per_node
-from models.cases import HEALTHY_ONLY
 from models.catalog import ArrayModel, Catalog
 from models.checks import within_array
 from models.compare import Headline, headline
@@ -73,6 +69,7 @@ from models.configuration import Configuration, HeadroomTargets
 from models.drives import DriveKind
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
+from models.family_sizing import size_family, size_sets_other_nodes
 from models.memo import holds_memo
 from models.naming import layout_label
 from models.parameters import EngineParameters
@@ -83,7 +80,6 @@ from models.provenance import (
 )
 from models.raid import RaidScheme, tolerated_failures
 from models.recommend_margins import StatedRecords, as_stated, margined_families
-from models.size import binding_words, size
 from models.tco import RatioFlip, Tco
 from models.workload import Workload
 
@@ -435,65 +431,6 @@ def _worst_latency(res: EvaluationResult) -> float | None:
 # ---- the recommendation -------------------------------------------------------------------------
 
 
-def _scalar_minimum(
-    family: Family,
-    after: int,
-    workloads: list[Workload],
-    headroom: HeadroomTargets,
-    params: EngineParameters,
-) -> tuple[Configuration, EvaluationResult, str] | None:
-    """The family sized by :func:`models.size.size` (healthy operation today, as the batch judges):
-    the fewest drives (whole groups, or drives of a distributed layout) and, for a clustered family,
-    size()'s nodes: the base system's (or the hosts the layout is placed on), more only where the
-    load needs them, each HA pair or appliance with a group of its own. ``after`` (a count the
-    batch found and evaluate() did not confirm) bounds a non-clustered family's answer from below.
-    Returns the configuration, its evaluation and what binds, in words."""
-    counts = [int(c) for c in family_counts(family.array, family.layout)]
-    clustered = family.array.scale_out is not None
-    if not clustered:
-        counts = [c for c in counts if c > after]
-    if not counts:
-        return None
-    base = family_configuration(family, counts[0], headroom)
-    pool = base.pools[0].model_copy(update={"drive_count": None})
-    sized = size(
-        workloads,
-        base.model_copy(update={"pools": [pool]}),
-        params=params,
-        max_drives=family.array.max_drives,
-        relax=HEALTHY_ONLY,  # as the batch judges the families (healthy operation today)
-    )
-    if not sized.feasible or (not clustered and sized.drive_count not in counts):
-        return None
-    if clustered:  # size()'s own nodes and drives
-        config = sized.configuration
-    else:
-        config = family_configuration(family, sized.drive_count, headroom)
-    result = evaluate(workloads, config, params=params)
-    if not result.passed:
-        return None
-    binding = sized.binding_constraint
-    words = (
-        "none: the smallest configuration the array allows"
-        if binding == "minimum group count"
-        else f"with one group fewer: {binding_words(binding, 1)}"
-    )
-    return config, result, words
-
-
-def _size_sets_other_nodes(family: Family, drives: int) -> bool:
-    """Whether :func:`models.size.size` could answer other nodes than a clustered family's batch row
-    of ``drives``: the row's drives took more nodes than the family starts with (size() adds them
-    only for the load), or hold fewer than each node's least (:func:`least_drives_per_node`)."""
-    so = family.array.scale_out
-    if so is None:
-        return False
-    first = int(family_counts(family.array, family.layout)[0])
-    start, row = (int(x) for x in family_nodes(family.array, np.asarray([first, drives]), family.layout))
-    least = least_drives_per_node(family.layout, family.array.spares, so.controllers_per_node)
-    return row > start or drives < row * least
-
-
 def _binding(det: RowDetail, j: int) -> str:
     """The first failing check of row ``j`` in evaluate()'s order (as :func:`models.size.size` reports)."""
     first = next((c for c in det.checks(j) if not c.passed), None)
@@ -737,7 +674,7 @@ class _Confirmation:
         the layout is placed on), a group per HA pair or appliance; not the nodes the batch row's
         drives attach (#33)."""
         self.evaluations += 1
-        found = _scalar_minimum(fam, 0, self.workloads, self.headroom, self.params)
+        found = size_family(fam, 0, self.workloads, self.headroom, self.params)
         if found is None:
             self.notes.append(
                 f"{fam.label}: size() finds no node and drive count that meets every window; left out."
@@ -761,7 +698,7 @@ class _Confirmation:
             )
             return config, result, binding
         self.fallbacks += 1
-        found = _scalar_minimum(fam, n, self.workloads, self.headroom, self.params)
+        found = size_family(fam, n, self.workloads, self.headroom, self.params)
         if found is None:
             self.notes.append(
                 f"{fam.label}: evaluate() does not confirm {n} drives and no larger count passes; left out."
@@ -781,7 +718,7 @@ class _Confirmation:
         row = int(self.det.rows[k])
         fam = space.families[int(space.family_of(row))]
         n = int(space.count_of(row))
-        if _size_sets_other_nodes(fam, n):
+        if size_sets_other_nodes(fam, n):
             made = self._sized_cluster(fam)
         else:
             made = self._confirmed(k, row, fam, n)

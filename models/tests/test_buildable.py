@@ -227,7 +227,11 @@ def test_a_vsan_2_plus_1_block_is_built_on_3_to_5_hosts(catalog):
 
 @pytest.mark.parametrize(
     ("array_id", "drive_id", "scheme"),
-    [("dell-powerstore-3200t", "nvme-7450-pro-7680", "raid5"), ("ceph-nvme-reference", None, "erasure")],
+    [
+        ("dell-powerstore-3200t", "nvme-7450-pro-7680", "raid5"),
+        ("ceph-nvme-reference", None, "erasure"),
+        ("vsan-esa-reference", None, "erasure"),
+    ],
 )
 def test_recommend_and_size_agree_on_nodes_and_drives_for_the_oltp_template(
     catalog, array_id, drive_id, scheme
