@@ -39,6 +39,7 @@ from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
 from models.margins import AS_STATED, Margining, distinct, with_words
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import Margin, without_margins
 from models.results import DegradedMode, EvaluationResult, worst_window
@@ -220,6 +221,7 @@ def _share(w: Workload, total_tb: float, total_iops: float) -> float:
     return w.capacity_tb / total_tb + (peak / total_iops if total_iops > 0 else 0.0)
 
 
+@holds_memo
 def consolidate(
     workloads: list[Workload],
     candidates: list[Configuration],

@@ -38,6 +38,7 @@ from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
 from models.margins import AS_STATED, Margining, distinct, with_words
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import configuration_calibration
 from models.raid import RaidLayout
@@ -282,6 +283,7 @@ def _delta(name: str, unit: str, before: float | None, after: float | None) -> E
     )
 
 
+@holds_memo
 def expand(
     workloads: list[Workload],
     base: Configuration,

@@ -37,6 +37,7 @@ from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.explain import fmt
 from models.margins import AS_STATED, Margining, with_words
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.raid import RaidScheme
 from models.results import EvaluationResult
@@ -184,6 +185,7 @@ def _drive_finding(quoted: int, sized: SizingResult, width: int) -> QuoteFinding
     )
 
 
+@holds_memo
 def quote_check(
     workloads: list[Workload],
     configuration: Configuration,

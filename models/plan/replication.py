@@ -61,6 +61,7 @@ from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
 from models.margins import AS_STATED, Margining, distinct, with_words
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import Margin
 from models.results import Check, EvaluationResult, check
@@ -351,6 +352,7 @@ def _window(
     )
 
 
+@holds_memo
 def replication(
     workloads: list[Workload],
     plan: ReplicationPlan,
