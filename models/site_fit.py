@@ -57,7 +57,7 @@ from models.evaluate import evaluate
 from models.evidence import at_observed_load, compare_observed
 from models.memo import holds_memo
 from models.parameters import EngineParameters
-from models.provenance import CalibrationStatus, PartCalibration, scaled_controller, scaled_drive
+from models.provenance import Assessed, CalibrationStatus, PartCalibration, scaled_controller, scaled_drive
 from models.workload import Workload
 
 COST_BOUNDS = (0.1, 10.0)
@@ -89,7 +89,7 @@ class SiteFitRow(Output):
     fitted_write_error_pct: float | None = Field(description="(fitted - observed) / observed x 100")
 
 
-class SiteFit(Output):
+class SiteFit(Assessed):
     """The fitted factors, the controller and drives as records to keep, and the fit's residuals."""
 
     configuration: str
@@ -275,4 +275,18 @@ def fit_site(
         summary=summary,
         formula="(ln f, ln d, ln w) = argmin sum_i ln(predicted_i / observed_i)^2; CPU costs x f, ceilings / f; "
         "drive times x d, drive rates / d; observed phases' working sets x w",
+    )
+
+
+def site_configuration(configuration: Configuration, fit: SiteFit) -> Configuration:
+    """``configuration`` with the fit's controller and drives (each pool's, in order), its controller
+    and drives parts ``fitted (site)``: what a successor is sized against, and what the fit's
+    answer says it rests on."""
+    pools = [p.model_copy(update={"drive": d}) for p, d in zip(configuration.pools, fit.drives, strict=True)]
+    parts = configuration.calibration
+    site = fit.controller.calibration
+    if parts is not None and site is not None:
+        parts = parts.model_copy(update={"controller": site, "drives": site})
+    return configuration.model_copy(
+        update={"controller": fit.controller, "pools": pools, "calibration": parts}
     )

@@ -245,6 +245,11 @@ def test_the_model_is_fitted_to_the_system_the_statistics_came_from(client: Test
     assert ctrl["calibration"]["status"] == "fitted (site)"
     assert [d["calibration"]["status"] for d in fit["drives"]] == ["fitted (site)"]
     assert {r["phase"] for r in fit["rows"]} == {"peak hour", "nightly batch"}
+    # the answer says what the fitted system rests on now, and how far off its class has been
+    parts = fit["calibration"]["parts"]
+    assert (parts["controller"]["status"], parts["drives"]["status"]) == ("fitted (site)", "fitted (site)")
+    assert fit["calibration"]["estimated"] == ["cache", "ports"]  # the FAS3270's, not fitted
+    assert fit["model_error"]["system_class"] == "hdd"
     # the fitted controller and drive are records to keep: /hardware takes them as they are
     assert client.post("/api/v1/hardware", json={"kind": "controller", "spec": ctrl}).status_code == 201
     drive = {**fit["drives"][0], "id": None}

@@ -48,7 +48,7 @@ from models.importers.arraystats import ArrayFormat, ArrayStatsOptions, import_a
 from models.importers.liveoptics import LiveOpticsResult, import_live_optics
 from models.importers.rvtools import GroupBy, RVToolsResult, import_rvtools
 from models.importers.timeline import Timeline, line_up
-from models.site_fit import SiteFit, fit_site
+from models.site_fit import SiteFit, fit_site, site_configuration
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -265,7 +265,9 @@ def site_fit(body: ObservedRequest, ctx: SizingContext) -> SiteFit:
     the host's latencies (:func:`models.site_fit.fit_site`), as stated (no calibration margins: the
     fit replaces the estimate they stand for)."""
     config = ctx.configuration(body.configuration, ("body", "configuration"))
-    return ctx.run(
+    fit = ctx.run(
         lambda: fit_site(body.workloads, config, params=ctx.params, fitted_on=datetime.now(UTC).date()),
         ("body", "configuration"),
     )
+    # what the fitted system rests on now (its controller and drives fitted to the site) and its class's error
+    return ctx.assessed(fit, site_configuration(config, fit), fit.workloads)

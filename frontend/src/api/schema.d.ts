@@ -8702,6 +8702,8 @@ export interface components {
          * @description The fitted factors, the controller and drives as records to keep, and the fit's residuals.
          */
         SiteFit: {
+            /** @description per part (drives, controller, cache, ports): status and source keys */
+            calibration?: components["schemas"]["ResultCalibration"] | null;
             /** Configuration */
             configuration: string;
             /** @description the controller with fitted costs, status fitted (site) */
@@ -8728,6 +8730,8 @@ export interface components {
             evaluations: number;
             /** Formula */
             formula: string;
+            /** @description how far off predictions of this class of system have been (make validate) */
+            model_error?: components["schemas"]["ModelError"] | null;
             /**
              * Observations
              * @description observed latencies fitted (reads and writes)

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-import { formatNumber, Loading } from '@/components';
+import { CalibrationNote, formatNumber, Loading } from '@/components';
 import { ApiError, fieldPath } from '@/lib/api-error';
 import type { ConfigurationInput, SiteFit, SiteFitRow, Workload } from '@/lib/api-types';
 
@@ -61,6 +61,7 @@ export function SiteFitPanel({ workloads, configuration, onUseWorkloads, onSave 
       {result && !fit.isPending ? (
         <section aria-label="Fitted to this system">
           <p>{result.summary}</p>
+          <CalibrationNote result={result} title="What the fitted system rests on" />
           <p className="muted">{result.formula}</p>
           <div className="table-scroll">
             <table className="data-table site-fit-table">
