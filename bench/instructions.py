@@ -4,9 +4,10 @@ with the machine's speed or load (timings on a shared machine drift by 2x betwee
 Modes (the same cases as the timed benchmarks):
 
 - ``warm``: 3 workloads x 3 windows evaluated again on the same objects
-  (:func:`bench.test_bench_engine.three_workloads` on RAID-DP, 16-drive groups, 96 drives);
-- ``cold``: distinct three-window workloads, every memo cleared before each
-  (:func:`bench.test_bench_cold.cold_cases`, :func:`bench.test_bench_cold.clear_memos`).
+  (:func:`bench.test_bench_engine.three_workloads` on RAID-DP, 16-drive groups, 96 drives),
+  with the memo the caller holds (:class:`models.memo.EvaluationMemo`);
+- ``cold``: distinct three-window workloads, each evaluated with a memo of its own
+  (:func:`bench.test_bench_cold.cold_cases`).
 
 The count is the difference between two runs of the same process that differ only by ``--calls``
 more evaluations, divided by ``--calls``: start-up, imports and the first (memo-filling) calls
@@ -39,20 +40,21 @@ _WARMUP = 60
 
 def _child(mode: str, n: int) -> None:
     """The measured process: ``n`` evaluations of ``mode``'s cases."""
-    from bench.test_bench_cold import clear_memos, cold_cases
+    from bench.test_bench_cold import cold_cases
     from bench.test_bench_engine import three_workloads
     from models.evaluate import evaluate
+    from models.memo import EvaluationMemo
     from models.tests.conftest import hdd15k, make_config
 
     drive = hdd15k.__wrapped__()  # type: ignore[attr-defined]  # the fixture's own function
     cfg = make_config(drive, "raid-dp", 16, 96)
     if mode == "warm":
         wls = three_workloads()
+        memo = EvaluationMemo()
         for _ in range(n):
-            evaluate(wls, cfg)
+            evaluate(wls, cfg, memo=memo)
         return
     for case in cold_cases(n):
-        clear_memos()
         evaluate(case, cfg)
 
 

@@ -1,8 +1,8 @@
 """Cold evaluate() speed (issue #18): distinct workloads, nothing memoized.
 
 Every workload differs (IOPS, read and random share, I/O size, working set, skew), so the memoized
-hit-ratio solves in :mod:`models.cache_share` never repeat, and their caches are cleared before
-each timed call. Targets (reported, never asserted): median of one evaluation of a 3-window
+hit-ratio solves in :mod:`models.cache_share` never repeat, and each timed call evaluates with a
+memo of its own (:class:`models.memo.EvaluationMemo`: nothing kept from the call before). Targets (reported, never asserted): median of one evaluation of a 3-window
 workload < 1.2 ms cold; 100 workloads x 9 windows in one evaluation < 100 ms. Run::
 
     .venv/bin/pytest -q bench/test_bench_cold.py --benchmark-only \
@@ -16,10 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from models import cache_share
-from models import evaluate as evaluate_module
 from models.configuration import Configuration
 from models.evaluate import evaluate
+from models.memo import EvaluationMemo
 from models.tests.conftest import make_config
 from models.workload import Phase, Skew, Workload
 
@@ -34,18 +33,6 @@ WINDOWS = [
     "close",
     "idle",
 ]
-
-
-def clear_memos() -> None:
-    """Forget every memoized hit ratio, so the next evaluation solves them all again, and what
-    evaluations keep for a configuration evaluated again (a request body's is a new object)."""
-    evaluate_module.clear_kept()
-    cache_share.level_hit_ratios.cache_clear()
-    cache_share.cold_hit_ratio.cache_clear()
-    cache_share.shared_cache_gb.cache_clear()
-    clear = getattr(cache_share.cache_model, "clear_caches", None)
-    if clear is not None:
-        clear()
 
 
 def _skew(rng: random.Random) -> Skew:
@@ -98,12 +85,11 @@ def config(hdd15k) -> Configuration:
 
 
 def test_evaluate_cold_distinct_workloads(benchmark, config):
-    """One timed round per distinct workload, caches cleared before each."""
+    """One timed round per distinct workload, each with a memo of its own."""
     cases = cold_cases()
     it: Iterator[list[Workload]] = iter(cases)
 
     def setup():
-        clear_memos()
         return (next(it), config), {}
 
     benchmark.pedantic(evaluate, setup=setup, rounds=len(cases), iterations=1)
@@ -112,13 +98,14 @@ def test_evaluate_cold_distinct_workloads(benchmark, config):
 def test_evaluate_warm_distinct_workloads(benchmark, config):
     """The same evaluations with the memoized hit ratios already solved (a sweep revisiting them)."""
     cases = cold_cases()
+    memo = EvaluationMemo()  # the sweep's, held across its evaluations
     for wls in cases:
-        evaluate(wls, config)
+        evaluate(wls, config, memo=memo)
     it = iter(cases)
-    benchmark.pedantic(lambda: evaluate(next(it), config), rounds=len(cases), iterations=1)
+    benchmark.pedantic(lambda: evaluate(next(it), config, memo=memo), rounds=len(cases), iterations=1)
 
 
 def test_evaluate_cold_100_workloads_x_9_windows(benchmark, config):
     wls = hundred_by_nine()
-    res = benchmark.pedantic(evaluate, args=(wls, config), setup=clear_memos, rounds=5, warmup_rounds=1)
+    res = benchmark.pedantic(evaluate, args=(wls, config), rounds=5, warmup_rounds=1)
     assert len(res.windows) == 9

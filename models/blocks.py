@@ -47,6 +47,7 @@ from models.catalog import ArrayModel
 from models.configuration import DrivePool
 from models.drives import DriveSpec, drive_times, positioning_units
 from models.explain import Explained, explained, fmt
+from models.memo import holds_memo
 from models.naming import plural
 from models.parameters import EngineParameters
 from models.pool_plans import PoolPlans
@@ -201,6 +202,7 @@ def _blocks_for(target: float, per_block: float, efficiency: float) -> int:
     return max(2, math.ceil(target / (per_block * efficiency) - 1e-9))
 
 
+@holds_memo
 def size_blocks(
     block: BuildingBlock,
     target: BlockTarget,

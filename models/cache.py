@@ -30,15 +30,15 @@ may warn that the cache is oversized). Bad arguments raise :class:`~models.base.
 naming the argument.
 
 Kept as one module (about 720 lines): the popularity tables, the characteristic-time solve and
-the DRAM/flash level split are one model of a read cache; the memoized solves are shared by the
-warm and cold cases, which must stay together to share them.
+the DRAM/flash level split are one model of a read cache; the memoized solves (kept in the caller's
+memo, :mod:`models.kept`) are shared by the warm and cold cases, which must stay together to share
+them.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -47,6 +47,7 @@ from pydantic import Field
 from scipy.special import exprel
 
 from models.base import Frozen, InputError, NonNegFloat, Output
+from models.kept import kept_by_value
 from models.units import GB, KIB
 from models.workload import Phase, Skew
 
@@ -157,7 +158,7 @@ def _read_only(a: FloatArray) -> FloatArray:
     return a
 
 
-@lru_cache(maxsize=1024)  # a table is <= 3 x 1,024 floats: <= 25 MB in all
+@kept_by_value(1024)  # a table is <= 3 x 1,024 floats: <= 25 MB per memo
 def _popularity_table(
     n_items: float, zipf_alpha: float | None, io_pct: float | None, data_pct: float | None, bins: int
 ) -> _Popularity:
@@ -207,12 +208,6 @@ def _table(working_set_gb: float, skew: Skew, block_kib: float, bins: int) -> _P
     return _popularity_table(
         _items(working_set_gb, block_kib), skew.zipf_alpha, skew.io_pct, skew.data_pct, bins
     )
-
-
-def clear_caches() -> None:
-    """Forget the memoized popularity tables and Che solves (benchmarks of the cold path)."""
-    _popularity_table.cache_clear()
-    _che_solution.cache_clear()
 
 
 # ---- Che's approximation ---------------------------------------------------------------------
@@ -310,7 +305,7 @@ def _che_at(t: float, pop: _Popularity) -> tuple[float, float]:
     return t, min(1.0, _request_hits(t, pop.m, pop.q))
 
 
-@lru_cache(maxsize=16384)
+@kept_by_value(16384)
 def _che_solution(
     key: tuple[float, float | None, float | None, float | None, int], c_items: float
 ) -> tuple[float, float]:

@@ -3,20 +3,20 @@
 A shared LRU cache is split among workloads by a joint characteristic-time (Che) solve
 (:func:`cache_shares_gb`); each workload's levels then come from
 :func:`models.cache.level_hit_ratios` over its share (:func:`window_hit_ratios`). The level and
-cold solves are memoized: they are pure functions of frozen inputs that sizing and what-if
-sweeps call again and again.
+cold solves are memoized in the caller's memo (:mod:`models.kept`): they are pure functions of
+frozen inputs that sizing and what-if sweeps call again and again.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from scipy.optimize import brentq
 
 from models import cache as cache_model
 from models.configuration import CacheConfig
 from models.explain import Explained, explained, fmt
+from models.kept import kept_by_value
 from models.workload import Phase, Skew, Workload
 
 
@@ -54,7 +54,7 @@ def cache_shares_gb(cache_gb: float, working_sets_gb: list[float], read_rates: l
     return [ws * (1.0 - math.exp(-r * t / ws)) if ws > 0 else 0.0 for ws, r in active]
 
 
-@lru_cache(maxsize=8192)
+@kept_by_value(8192)
 def level_hit_ratios(
     dram_gb: float,
     flash_gb: float,
@@ -80,13 +80,13 @@ def level_hit_ratios(
     )
 
 
-@lru_cache(maxsize=8192)
+@kept_by_value(8192)
 def cold_hit_ratio(cache_gb: float, working_set_gb: float, skew: Skew) -> float:
     """:func:`models.cache.cold_hit_ratio`, memoized (pure)."""
     return cache_model.cold_hit_ratio(cache_gb, working_set_gb, skew)
 
 
-@lru_cache(maxsize=8192)
+@kept_by_value(8192)
 def shared_cache_gb(
     cache_gb: float, working_sets_gb: tuple[float, ...], read_rates: tuple[float, ...]
 ) -> tuple[float, ...]:

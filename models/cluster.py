@@ -18,6 +18,7 @@ that attach a number of drives. Both name the limit they enforce in their errors
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,7 +29,17 @@ from models.controller import ControllerSpec
 from models.ports import PortGroup
 
 
-def node_label(cluster: Cluster, nodes: int) -> str:
+class Grows(Protocol):
+    """What names a family's unit of growth: a configuration's :class:`Cluster`, or a catalog
+    array's ``ScaleOut``."""
+
+    @property
+    def unit(self) -> str: ...
+    @property
+    def controllers_per_node(self) -> int: ...
+
+
+def node_label(cluster: Grows, nodes: int) -> str:
     """``"8 nodes"``, ``"12 HA pairs (24 controllers)"``."""
     text = f"{nodes} {cluster.unit}{'' if nodes == 1 else 's'}"
     if cluster.controllers_per_node > 1:

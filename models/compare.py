@@ -23,6 +23,7 @@ from models.base import InputError, Output
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult
 from models.explain import Explained
+from models.memo import holds_memo
 
 Figure = float | int | str | bool | None
 
@@ -241,6 +242,7 @@ def delta(base: Headline, other: Headline) -> Delta:
     )
 
 
+@holds_memo
 def compare(results: Sequence[EvaluationResult]) -> Comparison:
     """Headlines of ``results`` side by side, each with its delta against the first."""
     if not results:

@@ -20,9 +20,12 @@ Bookkeeping that spares evaluations (never changes an answer)
     Oriented so that larger is worse (:data:`WORSE_WHEN_HIGHER`), a sample no worse in every input
     than one that meets also meets, and one no better than one that fails also fails. The samples
     are compared on arrays (numpy); the engine evaluates next the undecided sample that splits the
-    undecided ones most evenly, and the comparison decides the rest. Inputs that change nothing for
-    this design are left out of the comparison. ``evaluated`` counts the engine's verdicts; a test
-    checks the answer against evaluating every sample.
+    undecided ones most evenly, and the comparison decides the rest. The same holds for each case
+    at each load alone (a *probe*, :func:`models.verdict.probes`): a sample meets once every probe
+    meets at a sample no better than it (not necessarily the same one), and a probe known to meet
+    at a sample is not evaluated there. Inputs that change nothing for this design are left out of
+    the comparison. ``evaluated`` counts the samples the engine judged; a test checks the answer
+    against evaluating every sample.
 
 Sizing to a confidence
     The deterministic sizing (:func:`models.size.size`) first; conservative by default, the answer
@@ -41,15 +44,16 @@ import numpy as np
 import numpy.typing as npt
 
 from models.base import InputError
-from models.cases import Relaxation
+from models.cases import Case, Relaxation
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.size import SizingResult, size, with_drive_count
-from models.verdict import judge, meets, plan, with_verdict
+from models.verdict import CaseRun, judge, plan, probe_failing, probes, with_verdict
 from models.whatif.uncertainty import UNCERTAIN_INPUTS, Confidence, Uncertainty, apply_uncertain, draw
-from models.workload import Workload
+from models.workload import Workload, windows_of
 
 BoolMatrix = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
@@ -72,16 +76,19 @@ MAX_SAMPLES = 4096
 @dataclass
 class _Judge:
     """Verdicts of one design over the samples, at drive counts: the oriented points judged so far
-    (inputs, then minus the drive count) and their verdicts."""
+    (inputs, then minus the drive count) and, per probe (a case at a load,
+    :func:`models.verdict.probes`), the points where it met and where it failed."""
 
     workloads: list[Workload]
     relax: list[Relaxation] | None
     params: EngineParameters | None
     values: dict[str, FloatArray]
     names: list[str]
-    met: list[FloatArray] = field(default_factory=list)
-    failed: list[FloatArray] = field(default_factory=list)
+    keys: list[tuple[Case, str]]
+    met: dict[tuple[Case, str], list[FloatArray]] = field(default_factory=dict)
+    failed: dict[tuple[Case, str], list[FloatArray]] = field(default_factory=dict)
     evaluated: int = 0
+    evaluations: int = 0
 
     def points(self, drives: int) -> FloatArray:
         cols = [self.values[n] if WORSE_WHEN_HIGHER[n] else -self.values[n] for n in self.names]
@@ -89,25 +96,48 @@ class _Judge:
         cols.append(np.full(n, -float(drives)))
         return np.column_stack(cols)
 
-    def meets(self, cfg: Configuration, k: int) -> bool:
+    def judge(
+        self, cfg: Configuration, k: int, known: dict[tuple[Case, str], BoolMatrix]
+    ) -> tuple[Case, str] | None:
+        """Sample ``k`` judged by the engine, probe by probe (those ``known`` to meet there skipped),
+        up to the first that fails: its key, or None where every probe meets."""
         values = {name: float(v[k]) for name, v in self.values.items()}
         wl, c, _ = apply_uncertain(self.workloads, cfg, values)
+        p = plan(wl, self.relax)
+        run = CaseRun(c, self.params, explain=False)
+        windows = windows_of(wl)
         self.evaluated += 1
-        return meets(wl, c, plan(wl, self.relax), params=self.params)[0]
+        for probe in probes(wl, p):
+            key = (probe[0], probe[1])
+            if known[key][k]:
+                continue
+            self.evaluations += 1
+            if probe_failing(probe, run, p, windows) is not None:
+                return key
+            known[key][k] = True
+        return None
 
     def chance(self, cfg: Configuration, drives: int) -> tuple[int, int]:
-        """(samples meeting, evaluations made) at ``cfg`` with ``drives`` in the sized pool."""
+        """(samples meeting, samples the engine judged) at ``cfg`` with ``drives`` in the sized pool."""
         x = self.points(drives)
         n = len(x)
-        status = np.full(n, -1, dtype=np.int8)  # -1 undecided, 0 fails, 1 meets
-        if self.met:  # no better than a point that met: meets
-            p = np.array(self.met)
-            status[np.any(np.all(p[:, None, :] >= x[None, :, :], axis=2), axis=0)] = 1
-        if self.failed:
-            f = np.array(self.failed)
-            status[np.any(np.all(f[:, None, :] <= x[None, :, :], axis=2), axis=0)] = 0
         # worse[i, j]: sample i is no better than sample j in any input
         worse: BoolMatrix = np.all(x[:, None, :] >= x[None, :, :], axis=2)
+        # per probe: no better than a point where it met, it meets; no worse than one where it
+        # failed, the sample fails
+        passed: dict[tuple[Case, str], BoolMatrix] = {}
+        fails = np.zeros(n, dtype=bool)
+        for key in self.keys:
+            passed[key] = np.zeros(n, dtype=bool)
+            if self.met.get(key):
+                pts = np.array(self.met[key])
+                passed[key] = np.any(np.all(pts[:, None, :] >= x[None, :, :], axis=2), axis=0)
+            if self.failed.get(key):
+                pts = np.array(self.failed[key])
+                fails |= np.any(np.all(pts[:, None, :] <= x[None, :, :], axis=2), axis=0)
+        status = np.full(n, -1, dtype=np.int8)  # -1 undecided, 0 fails, 1 meets
+        status[np.all([passed[key] for key in self.keys], axis=0)] = 1
+        status[fails] = 0
         open_ = status < 0
         below = (worse & open_[None, :]).sum(axis=1)  # open samples that meet if i meets
         above = (worse & open_[:, None]).sum(axis=0)  # open samples that fail if i fails
@@ -115,10 +145,18 @@ class _Judge:
         while open_.any():
             score = np.where(open_, np.minimum(below, above) * (n + 1) + below + above, -1)
             i = int(np.argmax(score))
-            ok = self.meets(cfg, i)
-            (self.met if ok else self.failed).append(x[i])
-            decided = open_ & (worse[i] if ok else worse[:, i])
-            status[decided] = 1 if ok else 0
+            had = {key: bool(passed[key][i]) for key in self.keys}
+            bad = self.judge(cfg, i, passed)
+            for key in self.keys:  # the probes that met at i meet wherever i is no better
+                if passed[key][i] and not had[key]:
+                    self.met.setdefault(key, []).append(x[i])
+                    passed[key] |= worse[i]
+            if bad is not None:
+                self.failed.setdefault(bad, []).append(x[i])
+                fails |= worse[:, i]
+            decided = open_ & (fails | np.all([passed[key] for key in self.keys], axis=0))
+            status[decided & fails] = 0
+            status[decided & ~fails] = 1
             open_ &= ~decided
             below -= worse[:, decided].sum(axis=1)
             above -= worse[decided, :].sum(axis=0)
@@ -159,7 +197,8 @@ def _judge(
     draws = draw(u, samples, seed)
     expected = {name: np.full(samples, getattr(u, name).expected) for name in UNCERTAIN_INPUTS}
     values = {name: draws[name] if name in names else expected[name] for name in UNCERTAIN_INPUTS}
-    return _Judge(workloads, relax, params, values, names)
+    keys = [(case, label) for case, label, _ in probes(workloads, plan(workloads, relax))]
+    return _Judge(workloads, relax, params, values, names, keys)
 
 
 def _answer(
@@ -193,6 +232,7 @@ def _answer(
     )
 
 
+@holds_memo
 def confidence(
     workloads: list[Workload],
     configuration: Configuration,
@@ -210,6 +250,7 @@ def confidence(
     return _answer(j, met, samples, seed, u)
 
 
+@holds_memo
 def size_to_confidence(
     workloads: list[Workload],
     family: Configuration,

@@ -204,7 +204,7 @@ def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec, backend_i
 
 def cpu_us_per_io(load: ControllerLoad, spec: ControllerSpec, cpu_s: Num = None) -> Num:
     """Mean CPU time of one front-end I/O [us on one core], multipliers included."""
-    if load.iops <= 0:
+    if np.all(np.less_equal(load.iops, 0)):  # (the batch path passes loads all idle or all not)
         return 0.0
     cpu = cpu_seconds_per_second(load, spec) if cpu_s is None else cpu_s
     return cpu * 1e6 / load.iops
@@ -218,13 +218,15 @@ def controller_utilization(
     ``max(cpu / (cores x serving), IOPS / (max_iops x serving), MB/s / (max_mb_s x serving))``;
     ``cpu_s`` overrides the CPU demand of ``load`` (:func:`cpu_seconds_per_second`).
     """
-    if serving < 1:
+    if np.any(np.less(serving, 1)):
         raise InputError("serving", "no controller left to serve the load")
     cpu = cpu_seconds_per_second(load, spec) if cpu_s is None else cpu_s
     u = cpu / (spec.cores * serving)
-    if spec.max_iops:
+    # a ceiling not stated (None or 0) is no ceiling (the batch path passes controllers all
+    # stating one or none)
+    if spec.max_iops is not None and np.all(spec.max_iops):
         u = np.maximum(u, load.iops / (spec.max_iops * serving))
-    if spec.max_mb_s:
+    if spec.max_mb_s is not None and np.all(spec.max_mb_s):
         u = np.maximum(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
     return u if isinstance(u, np.ndarray) else float(u)
 
@@ -330,7 +332,7 @@ def cpu_response_ms(load: ControllerLoad, spec: ControllerSpec, utilization: Num
     with D the CPU time of one I/O on one core (:func:`cpu_us_per_io`).
     """
     s_cpu = cpu_us_per_io(load, spec, cpu_s) / 1000.0
-    c = max(spec.cores, 1.0)
+    c = np.maximum(spec.cores, 1.0) if isinstance(spec.cores, np.ndarray) else max(spec.cores, 1.0)
     if isinstance(utilization, np.ndarray):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(utilization < 1, s_cpu * (c - 1) / c + (s_cpu / c) / (1 - utilization), np.inf)

@@ -59,6 +59,7 @@ from models.evaluate import (
     pool_drive_counts,
     write_fill,
 )
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.pool import RoleWork, busy_ms, planned_span, pool_roles, pool_work, unit_roles
 from models.pool_plans import PoolPlans, pool_drive_times
@@ -107,6 +108,7 @@ def _window_members(
     return win, members
 
 
+@holds_memo
 def queue_depth_sweep(
     workloads: list[Workload],
     configuration: Configuration,
@@ -348,6 +350,7 @@ def _max_util(res, window: str) -> float:
     return max(vals) if vals else 0.0
 
 
+@holds_memo
 def saturation_scale(
     workloads: list[Workload],
     configuration: Configuration,
@@ -406,6 +409,7 @@ def saturation_scale(
     return float(brentq(excess, lo, hi, xtol=1e-12 * hi, rtol=rtol))
 
 
+@holds_memo
 def latency_vs_load(
     workloads: list[Workload],
     configuration: Configuration,

@@ -22,8 +22,9 @@ Both passes compute the same numbers (:func:`_figures`, through :func:`models.po
 and :func:`models.latency.phase_figures`); only the warm pass explains them in result models
 (:func:`_serve`), so the two cannot drift and the cold pass builds nothing it throws away.
 What depends on the configuration alone (capacities, bill, priced plans) is kept for the very
-same configuration object evaluated again, by the caller's :class:`models.memo.EvaluationMemo`
-(:func:`clear_kept` forgets the process's own).
+same configuration object evaluated again, and the answers of pure functions (Che solves, hit
+ratios, quantiles, texts of numbers) for the same values, by the caller's
+:class:`models.memo.EvaluationMemo` (the one in force, else one for the call).
 
 Kept as one module (about 900 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
@@ -66,7 +67,7 @@ from models.controller import (
 )
 from models.cow_metadata import cold_metadata_reads, metadata_words
 from models.drives import DEFAULT_WARRANTY_YEARS
-from models.explain import Explained, clear_formatted, explained, figures_only, fmt, number
+from models.explain import Explained, explained, figures_only, fmt, number
 from models.front_end import (
     backend_bus_check,
     backend_bus_explained,
@@ -75,6 +76,7 @@ from models.front_end import (
     ports_explained,
     write_burst,
 )
+from models.kept import active, using
 from models.latency import (
     DrivePath,
     FrontEnd,
@@ -85,7 +87,7 @@ from models.latency import (
     window_latencies_of,
     window_read_quantiles,
 )
-from models.memo import EvaluationMemo, shared_memo
+from models.memo import EvaluationMemo, current_memo
 from models.parameters import EngineParameters
 from models.pool import PoolItem
 from models.pool_load import PoolFigures, pool_figures, pool_load_result
@@ -106,7 +108,6 @@ from models.results import (
     check,
     worst_window,
 )
-from models.tail_latency import clear_quantiles
 from models.tiering import migration_streams, tier_plan
 from models.workload import Phase, Workload, windows_of
 
@@ -175,8 +176,8 @@ class _Setup:
         p: EngineParameters,
         degraded: DegradedMode,
         usable_gb: dict[str, float],
-        cold_cache: bool = True,
-        memo: EvaluationMemo | None = None,
+        cold_cache: bool,
+        memo: EvaluationMemo,
     ) -> None:
         self.cfg = cfg
         self.cold_cache = cold_cache
@@ -223,9 +224,8 @@ class _Setup:
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
         self.fails_over = _fails_over(self)
         # each pool's access plans, priced once for every window (and the cold-cache case)
-        kept = memo if memo is not None else shared_memo()
         self.plans = {
-            pl.name: kept.plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
+            pl.name: memo.plans(pl, p, self.planned_fill[pl.name], self.write_fill[pl.name], cfg.architecture)
             for pl in self.pools
         }
 
@@ -240,16 +240,6 @@ def write_fill(pool: DrivePool, cfg: Configuration) -> float:
     """Share of the whole aggregate in use at the planned fill (0..1): the free space a
     write-anywhere layout finds, its reserve (``filesystem_reserve_pct``) kept free."""
     return planned_fill(pool, cfg) * (1.0 - cfg.capacity.filesystem_reserve_pct / 100.0)
-
-
-def clear_kept() -> None:
-    """Forget what evaluations given no memo keep for configurations evaluated again: capacities,
-    bills and priced access plans (:func:`models.memo.shared_memo`), latency quantiles
-    (:func:`models.tail_latency.clear_quantiles`) and formatted numbers
-    (:func:`models.explain.clear_formatted`)."""
-    shared_memo().clear()
-    clear_quantiles()
-    clear_formatted()
 
 
 _DEFAULT_PARAMETERS = EngineParameters()
@@ -278,8 +268,8 @@ def evaluate(
     explanations without text or inputs (:class:`models.explain.figures_only`: every figure,
     check, check text, verdict and bottleneck is the same; capacity, bill and warnings stay whole),
     for the evaluations a search or a what-if reads and throws away (a tenth to a fifth of the work);
-    never for a result shown as it is. ``memo``: what the caller keeps for configurations it
-    evaluates again (:class:`models.memo.EvaluationMemo`; default the process's own).
+    never for a result shown as it is. ``memo``: what the caller keeps for what it evaluates
+    again (:class:`models.memo.EvaluationMemo`; default the memo in force, else one for this call).
     """
     if not workloads:
         raise InputError("workloads", "at least one workload is needed")
@@ -288,11 +278,30 @@ def evaluate(
     names = [w.name for w in workloads]
     if len(set(names)) != len(names):
         raise InputError("workloads", "workload names must be unique")
+    kept = memo if memo is not None else current_memo() or EvaluationMemo()
+    if active() is not kept:
+        with using(kept):
+            return _evaluate(
+                workloads, configuration, params, degraded, load_scale, cold_cache, explain, kept
+            )
+    return _evaluate(workloads, configuration, params, degraded, load_scale, cold_cache, explain, kept)
+
+
+def _evaluate(
+    workloads: list[Workload],
+    configuration: Configuration,
+    params: EngineParameters | None,
+    degraded: DegradedMode,
+    load_scale: float,
+    cold_cache: bool,
+    explain: bool,
+    kept: EvaluationMemo,
+) -> EvaluationResult:
+    """:func:`evaluate` with its memo in force."""
     p = params or _DEFAULT_PARAMETERS
     cfg = configuration
     buildable = check_buildable(cfg)  # a layout wider than the hosts is an InputError
     counts = pool_drive_counts(cfg)
-    kept = memo if memo is not None else shared_memo()
     pcaps, bill = kept.parts(cfg, counts)
     warnings = [*buildable, *(w for pc in pcaps for w in pc.warnings)]
     cap = capacity_result(pcaps, workloads, cfg.headroom.capacity_max_fill_pct)

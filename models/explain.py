@@ -7,6 +7,7 @@ from contextvars import ContextVar
 from pydantic import Field
 
 from models.base import Output, validator_of
+from models.kept import FORMATTED_KEPT, active
 
 _FIGURES_ONLY: ContextVar[bool] = ContextVar("figures_only", default=False)
 
@@ -43,39 +44,25 @@ def fmt(x: float | None, digits: int = 3) -> str:
     (``""`` within :func:`figures_only`)."""
     if _FIGURES_ONLY.get():
         return ""
-    if type(x) is float and digits == 3:  # number()'s body, without a second call per figure
-        text = _FORMATTED.get(x)
-        return _remembered(x) if text is None else text
-    return _formatted(x, digits)
+    return number(x, digits)
 
 
 def number(x: float | None, digits: int = 3) -> str:
-    """:func:`fmt` whatever the context: for texts that are kept in a figures-only pass."""
+    """:func:`fmt` whatever the context: for texts that are kept in a figures-only pass. A float
+    at 3 digits is remembered in the memo in force (:attr:`models.kept.Kept.formatted`, at most
+    :data:`models.kept.FORMATTED_KEPT`): exact, equal floats format alike (0.0 and -0.0 both as
+    "0", every NaN as "nan")."""
     if type(x) is float and digits == 3:
-        text = _FORMATTED.get(x)
-        return _remembered(x) if text is None else text
+        memo = active()
+        if memo is not None:
+            kept = memo.formatted
+            text = kept.get(x)
+            if text is None:
+                if len(kept) >= FORMATTED_KEPT:
+                    kept.clear()
+                text = kept[x] = _formatted(x, 3)
+            return text
     return _formatted(x, digits)
-
-
-def _remembered(x: float) -> str:
-    """``x`` formatted at 3 digits, remembered in :data:`_FORMATTED`."""
-    if len(_FORMATTED) >= _FORMATTED_KEPT:
-        _FORMATTED.clear()
-    text = _FORMATTED[x] = _formatted(x, 3)
-    return text
-
-
-_FORMATTED: dict[float, str] = {}
-_FORMATTED_KEPT = 16384
-"""Texts :func:`number` and :func:`fmt` gave floats at 3 digits, remembered: an evaluation formats
-about 300 figures, and more than half of them (limits, parameters, counts, figures of the same
-phase) were formatted before. Exact: equal floats format alike (0.0 and -0.0 both as "0", every
-NaN as "nan"). Forgotten all at once when this many are kept."""
-
-
-def clear_formatted() -> None:
-    """Forget the texts :func:`fmt` and :func:`number` remember (benchmarks of the cold path)."""
-    _FORMATTED.clear()
 
 
 def _formatted(x: float | None, digits: int) -> str:

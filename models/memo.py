@@ -1,5 +1,6 @@
 """What evaluations keep for the very same objects evaluated again, owned by an object the caller
-holds (#29): :class:`EvaluationMemo`.
+holds (#29): :class:`EvaluationMemo`, whose base (:class:`models.kept.Kept`) keeps the answers of
+pure functions by value (Che solves, hit ratios, latency quantiles, texts of numbers).
 
 A search or a sweep evaluates the same configuration, or configurations sharing their pools'
 layout, drive and parameters, many times; what depends on those objects alone is worked out once
@@ -10,19 +11,29 @@ fills' exact bits: only the very same inputs meet, and the figures are those of 
 evaluation. Each table is bounded (emptied when full: bounded memory for a long-running server fed
 arbitrary inputs).
 
-A caller holds one and passes it to :func:`models.evaluate.evaluate` (``memo=``), as
-:func:`models.size.size` and :func:`models.recommend.recommend` do for their searches; an
-evaluation given none uses :func:`shared_memo`, the process's own.
+A caller holds one and passes it to :func:`models.evaluate.evaluate` (``memo=``), or puts it in
+force for a whole search (:func:`for_call`), as :func:`models.size.size`, the verdict, the what-ifs
+and :func:`models.recommend.recommend` do; an evaluation given none runs in the memo in force, else
+in one of its own. No memo is the process's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import nullcontext
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
 from models.bill import bill_of_materials
 from models.capacity import PoolCapacity, pool_capacity
 from models.configuration import Architecture, Configuration, DrivePool
+from models.kept import Kept, active, using
 from models.parameters import EngineParameters
 from models.pool_plans import PoolPlans, pool_plans
 from models.results import BillOfMaterials
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 PARTS_KEPT = 64
 """Configurations whose parts one memo keeps."""
@@ -33,12 +44,14 @@ PLANS_KEPT = 64
 _PlansKey = tuple[int, int, int, int, str, str]
 
 
-class EvaluationMemo:
-    """Configuration parts and priced plans kept for the very same objects evaluated again."""
+class EvaluationMemo(Kept):
+    """Configuration parts and priced plans kept for the very same objects evaluated again, and
+    (:class:`models.kept.Kept`) the answers of pure functions by value."""
 
     __slots__ = ("_parts", "_plans", "parts_kept", "plans_kept")
 
     def __init__(self, parts_kept: int = PARTS_KEPT, plans_kept: int = PLANS_KEPT) -> None:
+        super().__init__()
         self.parts_kept = parts_kept
         self.plans_kept = plans_kept
         self._parts: dict[int, tuple[Configuration, list[PoolCapacity], BillOfMaterials]] = {}
@@ -91,13 +104,40 @@ class EvaluationMemo:
 
     def clear(self) -> None:
         """Forget everything kept."""
+        super().clear()
         self._parts.clear()
         self._plans.clear()
 
 
-_SHARED = EvaluationMemo()
+def current_memo() -> EvaluationMemo | None:
+    """The evaluation memo in force (:func:`for_call`), or None."""
+    memo = active()
+    return memo if isinstance(memo, EvaluationMemo) else None
 
 
-def shared_memo() -> EvaluationMemo:
-    """The memo of evaluations given none (the process's own)."""
-    return _SHARED
+def for_call(memo: EvaluationMemo | None = None) -> using | nullcontext[None]:
+    """A block in which ``memo`` is in force; without one, the memo already in force, else a new
+    one for the block (a search's or a what-if's: every evaluation within it shares it)::
+
+        with for_call(memo):
+            ...  # evaluate(), size(), ... find it
+    """
+    if memo is None:
+        if current_memo() is not None:
+            return nullcontext()
+        memo = EvaluationMemo()
+    elif active() is memo:
+        return nullcontext()
+    return using(memo)
+
+
+def holds_memo(fn: Callable[P, R]) -> Callable[P, R]:
+    """Decorator of a search or a what-if: the call runs with one memo (:func:`for_call`), which
+    every evaluation within it shares, and which goes with the call."""
+
+    @wraps(fn)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        with for_call():
+            return fn(*args, **kwargs)
+
+    return call

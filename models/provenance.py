@@ -62,7 +62,7 @@ class CalibrationStatus(StrEnum):
     @property
     def rank(self) -> int:
         """0 for the best-founded status, larger for weaker ones (:func:`weakest`)."""
-        return list(CalibrationStatus).index(self)
+        return _RANK[self]
 
     @property
     def needs_source(self) -> bool:
@@ -72,6 +72,10 @@ class CalibrationStatus(StrEnum):
     @property
     def is_estimate(self) -> bool:
         return self in (CalibrationStatus.ESTIMATE, CalibrationStatus.ESTIMATE_USER)
+
+
+_RANK = {status: i for i, status in enumerate(CalibrationStatus)}
+"""Each status's place in the order of :class:`CalibrationStatus` (its ``rank``)."""
 
 
 class FigureCalibration(Frozen):
@@ -516,6 +520,24 @@ def band_factor(band_pct: float) -> float:
     return 1.0 + band_pct / 100.0
 
 
+def margin_parts(
+    configuration: Any, workloads: list[Any], table: ModelErrorTable | None
+) -> tuple[float, str, dict[str, CalibrationStatus]] | None:
+    """The band [%] and its basis the estimated parts of ``configuration`` are sized at
+    (:func:`margin_band` of its class), and which parts are estimated (``controller``, ``drives``)
+    with their status; None without a band."""
+    band = margin_band(classify(configuration, workloads), table)
+    if band is None:
+        return None
+    parts = result_calibration(configuration).parts
+    estimated = {
+        name: part.status
+        for name, part in (("controller", parts.controller), ("drives", parts.drives))
+        if part.status.is_estimate
+    }
+    return band[0], band[1], estimated
+
+
 def with_margins(
     configuration: Any, workloads: list[Any], table: ModelErrorTable | None
 ) -> tuple[Any, list[Margin]]:
@@ -524,40 +546,38 @@ def with_margins(
     ``f = 1 + p90 / 100`` (:func:`margin_band`). Caches and ports are left as stated (a port count is
     what is bought; the cache's hit ratio has its own uncertainty analysis). The configuration's
     ``calibration`` is kept, so its parts still read as the records state them."""
-    band = margin_band(classify(configuration, workloads), table)
-    parts = result_calibration(configuration).parts
-    if band is None:
+    got = margin_parts(configuration, workloads, table)
+    if got is None:
         return configuration, []
-    pct, basis = band
+    pct, basis, estimated = got
     f = band_factor(pct)
     margins: list[Margin] = []
     update: dict[str, Any] = {}
-    ctrl_part = parts.controller
-    if ctrl_part.status.is_estimate:
+    if "controller" in estimated:
         update["controller"] = scaled_controller(configuration.controller, f)
         margins.append(
             Margin(
                 part="controller",
-                status=ctrl_part.status,
+                status=estimated["controller"],
                 factor=round(f, 4),
                 band_pct=pct,
                 basis=basis,
-                text=f"controller ({ctrl_part.status.value}): CPU costs x {f:.3g} and throughput ceilings / {f:.3g}, "
+                text=f"controller ({estimated['controller'].value}): CPU costs x {f:.3g} and throughput ceilings / {f:.3g}, "
                 f"the pessimistic end of the model's error ({basis}: {pct:g}%)",
             )
         )
-    if parts.drives.status.is_estimate:
+    if "drives" in estimated:
         update["pools"] = [
             p.model_copy(update={"drive": scaled_drive(p.drive, f)}) for p in configuration.pools
         ]
         margins.append(
             Margin(
                 part="drives",
-                status=parts.drives.status,
+                status=estimated["drives"],
                 factor=round(f, 4),
                 band_pct=pct,
                 basis=basis,
-                text=f"drives ({parts.drives.status.value}): seek and latency x {f:.3g}, media rates and IOPS "
+                text=f"drives ({estimated['drives'].value}): seek and latency x {f:.3g}, media rates and IOPS "
                 f"ratings / {f:.3g}, the pessimistic end of the model's error ({basis}: {pct:g}%)",
             )
         )

@@ -22,6 +22,7 @@ from models.base import InputError, Output
 from models.configuration import Configuration
 from models.evaluate import DegradedMode, evaluate
 from models.explain import Explained, explained, fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.raid import RaidScheme, tolerated_failures
 from models.size import size
@@ -121,6 +122,7 @@ def grid_row(
     )
 
 
+@holds_memo
 def raid_grid(
     workloads: list[Workload],
     families: list[Configuration],

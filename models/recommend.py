@@ -70,6 +70,7 @@ from models.drives import DriveKind, DriveSpec
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import fmt
 from models.fewest import fewest_passing
+from models.memo import holds_memo
 from models.naming import layout_label
 from models.parameters import EngineParameters
 from models.provenance import (
@@ -77,9 +78,8 @@ from models.provenance import (
     ModelErrorTable,
     ResultCalibration,
     band_factor,
-    scaled_controller,
+    margin_parts,
     scaled_drive,
-    with_margins,
     without_margins,
 )
 from models.raid import RaidScheme, tolerated_failures
@@ -330,55 +330,70 @@ def margined_families(
     """Each family with its estimated controller and drive at the pessimistic end of its class's
     error band, as the API sizes a family (:func:`models.provenance.with_margins` on the family's
     smallest configuration: the class and the parts' statuses depend only on the array, the drive
-    and whether there is a flash cache). A margined record is shared by every family with the same
-    record and factor, under its own id (:data:`MARGINED_ID`); :func:`recommend` states the
-    answers under the records' own ids."""
+    and whether there is a flash cache). The controller's margin is the family's
+    ``controller_factor`` (the batch applies it where it reads the controller, so the array's
+    record is not copied and its families share their front ends); a margined drive is shared by
+    every family with the same record and factor, under its own id (:data:`MARGINED_ID`), and the
+    array's record offers it. :func:`recommend` states the answers under the records' own ids."""
     factors: dict[tuple[str, str, bool], tuple[float | None, float | None]] = {}
+    firsts: dict[tuple, int | None] = {}  # the smallest drive count of each (array, layout)
     found: list[tuple[float | None, float | None]] = []
     for fam in families:
         key = (fam.array.id, fam.drive.id, fam.flash_cache_gb > 0)
         got = factors.get(key)
         if got is None:
-            counts = family_counts(fam.array, fam.layout)
-            by_part: dict[str, float] = {}
-            if counts.size:
-                _, margins = with_margins(family_configuration(fam, int(counts[0])), workloads, table)
-                by_part = {m.part: band_factor(m.band_pct) for m in margins}
-            got = factors[key] = (by_part.get("controller"), by_part.get("drives"))
+            lay = fam.layout
+            at = (fam.array.id, lay.scheme, lay.group_width, lay.copies)
+            if at not in firsts:
+                counts = family_counts(fam.array, lay)
+                firsts[at] = int(counts[0]) if counts.size else None
+            first = firsts[at]
+            parts = (
+                None if first is None else margin_parts(family_configuration(fam, first), workloads, table)
+            )
+            if parts is None:
+                got = (None, None)
+            else:
+                f = band_factor(parts[0])
+                got = (f if "controller" in parts[2] else None, f if "drives" in parts[2] else None)
+            factors[key] = got
         found.append(got)
     drives: dict[tuple[str, float], DriveSpec] = {}
-    offered: dict[tuple[str, float | None], set[str]] = {}  # margined array -> the margined drives it takes
-    for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
-        if f_drive is not None and (fam.drive.id, f_drive) not in drives:
-            drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
-                update={"id": MARGINED_ID.format(id=fam.drive.id, factor=f_drive)}
-            )
-        if f_ctrl is not None or f_drive is not None:
-            drive_id = fam.drive.id if f_drive is None else drives[(fam.drive.id, f_drive)].id
-            offered.setdefault((fam.array.id, f_ctrl), set()).add(drive_id)
-    arrays: dict[tuple[str, float | None], ArrayModel] = {}
+    offered: dict[str, set[str]] = {}  # array -> the margined drives it takes
+    for fam, (_, f_drive) in zip(families, found, strict=True):
+        if f_drive is not None:
+            if (fam.drive.id, f_drive) not in drives:
+                drives[(fam.drive.id, f_drive)] = scaled_drive(fam.drive, f_drive).model_copy(
+                    update={"id": MARGINED_ID.format(id=fam.drive.id, factor=f_drive)}
+                )
+            offered.setdefault(fam.array.id, set()).add(drives[(fam.drive.id, f_drive)].id)
+    arrays: dict[str, ArrayModel] = {}
     out: list[Family] = []
     for fam, (f_ctrl, f_drive) in zip(families, found, strict=True):
         if f_ctrl is None and f_drive is None:
             out.append(fam)
             continue
-        a_key = (fam.array.id, f_ctrl)
-        array = arrays.get(a_key)
-        if array is None:
-            update: dict[str, object] = {"drives": [*fam.array.drives, *sorted(offered[a_key])]}
-            if f_ctrl is not None:
-                update["id"] = MARGINED_ID.format(id=fam.array.id, factor=f_ctrl)
-                update["controller"] = scaled_controller(fam.array.controller, f_ctrl)
-            array = arrays[a_key] = fam.array.model_copy(update=update)
+        array = fam.array
+        if f_drive is not None:  # the array offers the margined drives (its own record otherwise)
+            offering = arrays.get(fam.array.id)
+            if offering is None:
+                offering = arrays[fam.array.id] = fam.array.model_copy(
+                    update={"drives": [*fam.array.drives, *sorted(offered[fam.array.id])]}
+                )
+            array = offering
         drive = fam.drive if f_drive is None else drives[(fam.drive.id, f_drive)]
-        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb))
+        out.append(Family(array, drive, fam.layout, fam.flash_cache_gb, controller_factor=f_ctrl))
     return out
 
 
 def _stated_index(ids: list[str]) -> IntArray:
     """One index per distinct id, in the order of first appearance (as the batch numbers records)."""
-    first: dict[str, int] = {}
-    return np.fromiter((first.setdefault(i, len(first)) for i in ids), dtype=np.int64, count=len(ids))
+    if not ids:
+        return np.zeros(0, dtype=np.int64)
+    _, at, inverse = np.unique(np.asarray(ids), return_index=True, return_inverse=True)
+    rank = np.empty(at.size, dtype=np.int64)
+    rank[np.argsort(at, kind="stable")] = np.arange(at.size, dtype=np.int64)
+    return rank[inverse.ravel()]
 
 
 def _as_stated(
@@ -568,6 +583,7 @@ def _binding(det: RowDetail, j: int) -> str:
     return "none" if first is None else first.words
 
 
+@holds_memo
 def recommend(
     workloads: list[Workload],
     catalog: Catalog,

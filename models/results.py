@@ -244,6 +244,76 @@ class WindowResult(Output):
         "or not asked for)",
     )
 
+    @computed_field(  # type: ignore[prop-decorator]
+        description="formula and inputs of the window's totals, by field name (models.results.window_explained)"
+    )
+    @property
+    def explain(self) -> WindowExplained:
+        """The window's totals explained (:func:`window_explained`), worked out when read."""
+        return window_explained(self)
+
+
+class WindowExplained(Output):
+    """A window's totals, each with its formula and inputs (:attr:`WindowResult.explain`)."""
+
+    frontend_iops: Explained
+    frontend_mb_s: Explained
+    read_latency_ms: Explained
+    write_latency_ms: Explained
+
+
+def window_explained(w: WindowResult) -> WindowExplained:
+    """Formula and inputs of a window's totals, from its phases: front-end IOPS and MB/s (sums over
+    the phases) and the read and write latency (IOPS-weighted means,
+    :func:`models.latency.window_latencies_of`; unbounded when a phase that reads, or writes, is
+    saturated)."""
+    named = [(f"{ph.workload}/{ph.phase}", ph) for ph in w.phases]
+    out: dict[str, Explained] = {
+        "frontend_iops": _EXPLAINED(
+            {
+                "value": w.frontend_iops,
+                "unit": "IOPS",
+                "formula": "IOPS = sum of the phases running in the window",
+                "text": f"IOPS = {' + '.join(f'{number(ph.iops)} ({n})' for n, ph in named) or '0'} = "
+                f"{number(w.frontend_iops)}",
+                "inputs": {n: ph.iops for n, ph in named},
+            }
+        ),
+        "frontend_mb_s": _EXPLAINED(
+            {
+                "value": w.frontend_mb_s,
+                "unit": "MB/s",
+                "formula": "MB/s = sum over phases of IOPS x mean I/O size",
+                "text": f"MB/s = {' + '.join(f'{number(ph.mb_per_s)} ({n})' for n, ph in named) or '0'} = "
+                f"{number(w.frontend_mb_s)}",
+                "inputs": {n: ph.mb_per_s for n, ph in named},
+            }
+        ),
+    }
+    for kind, value in (("read", w.read_latency_ms), ("write", w.write_latency_ms)):
+        per = [
+            (n, ph.read_latency_ms.value if kind == "read" else ph.write_latency_ms.value)
+            for n, ph in named
+            if (ph.read_pct > 0 if kind == "read" else ph.read_pct < 100)
+        ]
+        terms = ", ".join(f"{number(ms)} ms ({n})" for n, ms in per)
+        out[f"{kind}_latency_ms"] = _EXPLAINED(
+            {
+                "value": value,
+                "unit": "ms",
+                "formula": f"R_{kind} = sum(phase {kind}s x phase R_{kind}) / sum(phase {kind}s)",
+                "text": f"R_{kind} is unbounded: a phase's {kind}s saturate a resource"
+                if value is None
+                else f"R_{kind} = IOPS-weighted mean of {terms or f'no {kind}s'} = {number(value)} ms",
+                "inputs": dict(per),
+            }
+        )
+    return _WINDOW_EXPLAINED(out)
+
+
+_WINDOW_EXPLAINED = validator_of(WindowExplained)
+_EXPLAINED = validator_of(Explained)
+
 
 class BillOfMaterials(Output):
     """Drives, shelves, rack units, power and list cost (None where the catalog has no figure)."""

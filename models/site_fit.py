@@ -55,6 +55,7 @@ from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.evidence import at_observed_load, compare_observed
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import CalibrationStatus, PartCalibration, scaled_controller, scaled_drive
 from models.workload import Workload
@@ -162,6 +163,7 @@ def _finite(v: float | None) -> float | None:
     return v if v is not None and math.isfinite(v) else None
 
 
+@holds_memo
 def fit_site(
     workloads: list[Workload],
     configuration: Configuration,

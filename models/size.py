@@ -33,6 +33,7 @@ from models.configuration import Configuration, ReductionMode
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
 from models.explain import fmt
 from models.fewest import fewest_passing
+from models.memo import holds_memo
 from models.naming import plural
 from models.parameters import EngineParameters
 from models.raid import WAFL_SCHEMES
@@ -282,6 +283,7 @@ def _size_one(ask: _Ask, cfg: Configuration) -> tuple[bool, int, EvaluationResul
     return True, hi * step, res, binding, evaluations, []
 
 
+@holds_memo
 def size(
     workloads: list[Workload],
     configuration: Configuration,

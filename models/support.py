@@ -14,8 +14,11 @@ carries; :func:`offering_array` widens an array record so that it accepts the co
 
 from __future__ import annotations
 
-from models.base import InputError
+from pydantic import Field
+
+from models.base import InputError, Output
 from models.catalog import ArrayModel, RaidOption, raid_scheme_records
+from models.cluster import node_label
 from models.configuration import Configuration
 from models.drives import DriveSpec
 from models.naming import HYPOTHETICAL_LABEL, labelled
@@ -49,6 +52,21 @@ def allowed_widths(option: RaidOption) -> list[int]:
 def group_widths(array: ArrayModel) -> dict[RaidScheme, list[int]]:
     """Every scheme ``array`` offers and the group widths it builds for it (:func:`allowed_widths`)."""
     return {r.scheme: allowed_widths(r) for r in array.raid}
+
+
+class NodeChoice(Output):
+    """A node count a clustered array offers, with its label (:func:`models.cluster.node_label`)."""
+
+    nodes: int
+    label: str = Field(description="e.g. '8 nodes', '12 HA pairs (24 controllers)'")
+
+
+def node_choices(array: ArrayModel) -> list[NodeChoice]:
+    """Every node count ``array`` grows to, ``min_nodes`` to ``max_nodes`` (none unless it clusters)."""
+    so = array.scale_out
+    if so is None:
+        return []
+    return [NodeChoice(nodes=n, label=node_label(so, n)) for n in range(so.min_nodes, so.max_nodes + 1)]
 
 
 def unsupported_scheme(array: ArrayModel, scheme: RaidScheme, field: str = "raid_scheme") -> InputError:
@@ -124,12 +142,14 @@ def offering_array(array: ArrayModel, scheme: RaidScheme | None, drive: DriveSpe
 
 __all__ = [
     "HYPOTHETICAL_LABEL",
+    "NodeChoice",
     "allowed_widths",
     "as_hypothetical",
     "check_offered",
     "group_widths",
     "is_offered",
     "labelled",
+    "node_choices",
     "offered_schemes",
     "offering_array",
     "scheme_name",

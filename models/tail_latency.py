@@ -30,6 +30,7 @@ from typing import NamedTuple
 from scipy.special.cython_special import gammaincinv
 
 from models.base import InputError
+from models.kept import QUANTILES_KEPT, active
 
 
 class Path(NamedTuple):
@@ -149,32 +150,30 @@ def quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | 
     carries I/O, or the quantile is not finite.
 
     Remembered for the very same inputs (their exact bits: a sweep or a page evaluating the same
-    workloads again meets them), at most :data:`_KEPT` of them."""
+    workloads again meets them) in the memo in force (:attr:`models.kept.Kept.quantiles`, at most
+    :data:`models.kept.QUANTILES_KEPT` of them)."""
+    memo = active()
+    if memo is None:
+        return _quantiles_or_none(paths, qs)
     n = 4 * len(paths) + len(qs)  # a Path is 4 floats
     packer = _PACKERS.get(n)
     if packer is None:
-        if len(_PACKERS) >= 256:  # bounded, as the answers are, for a server fed any mixtures
+        if len(_PACKERS) >= 256:  # bounded for a server fed any mixtures
             _PACKERS.clear()
         packer = _PACKERS[n] = struct.Struct(f"{n}d")
     key = packer.pack(*chain.from_iterable(paths), *qs)
-    got = _QUANTILES.get(key)
+    kept = memo.quantiles
+    got = kept.get(key)
     if got is None:
-        if len(_QUANTILES) >= _KEPT:
-            _QUANTILES.clear()
-        got = _QUANTILES[key] = tuple(_quantiles_or_none(paths, qs))
+        if len(kept) >= QUANTILES_KEPT:
+            kept.clear()
+        got = kept[key] = tuple(_quantiles_or_none(paths, qs))
     return list(got)
 
 
-_QUANTILES: dict[bytes, tuple[float | None, ...]] = {}
-_KEPT = 4096
-
 _PACKERS: dict[int, struct.Struct] = {}
-"""The compiled ``struct`` format of each key length (a window's mixtures have a few lengths)."""
-
-
-def clear_quantiles() -> None:
-    """Forget the remembered quantiles (:func:`quantiles_or_none`)."""
-    _QUANTILES.clear()
+"""The compiled ``struct`` format of each key length (a window's mixtures have a few lengths): a
+compiled format, as ``re`` keeps its compiled patterns, not an answer."""
 
 
 def _quantiles_or_none(paths: list[Path], qs: tuple[float, ...]) -> list[float | None]:

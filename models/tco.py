@@ -77,6 +77,7 @@ from models.commercial import (
 )
 from models.configuration import Configuration
 from models.explain import Explained, explained, fmt
+from models.memo import holds_memo
 from models.raid import RaidScheme
 from models.results import BillOfMaterials
 from models.workload import Workload
@@ -606,6 +607,7 @@ def busiest_iops(workloads: list[Workload]) -> tuple[str, float]:
     return busiest_window(workloads)
 
 
+@holds_memo
 def tco(
     workloads: list[Workload],
     cfg: Configuration,

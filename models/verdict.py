@@ -48,6 +48,7 @@ from models.cases import (
 )
 from models.configuration import Configuration
 from models.evaluate import DegradedMode, EvaluationResult, evaluate
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import WindowResult
 from models.whatif.changes import grow_workload
@@ -119,7 +120,7 @@ def plan(workloads: list[Workload], relax: list[Relaxation] | None = None) -> Pl
 
 
 @dataclass
-class _Run:
+class CaseRun:
     """The evaluations of one verdict, each at most once: (case, load label) -> result, or the
     reason the case does not apply."""
 
@@ -160,6 +161,39 @@ Evaluations = dict[tuple[Case, str], EvaluationResult]
 them; :func:`judge` reads them again instead of evaluating the same configuration twice."""
 
 
+Probe = tuple[Case, str, list[Workload]]
+"""One evaluation :func:`meets` reads: a case, the load's label and its workloads."""
+
+
+def probes(workloads: list[Workload], p: Plan) -> list[Probe]:
+    """The evaluations :func:`meets` makes, in its order: per load, healthy (with the cold-cache
+    case), rebuilding, drive-failed and failover where each is checked in some window; drive-failed
+    is left to rebuilding where both are checked (dominance, module docstring)."""
+    windows = windows_of(workloads)
+    out: list[Probe] = []
+    for label, wls in p.loads:
+        for case in (Case.HEALTHY, Case.REBUILDING, Case.DRIVE_FAILED, Case.FAILOVER):
+            if case is not Case.HEALTHY and not p.any_checked(case, windows):
+                continue
+            if case is Case.DRIVE_FAILED and all(
+                p.checked(Case.REBUILDING, w) or not p.checked(Case.DRIVE_FAILED, w) for w in windows
+            ):
+                continue  # rebuilding meets wherever drive-failed is checked (dominance)
+            out.append((case, label, wls))
+    return out
+
+
+def probe_failing(probe: Probe, run: CaseRun, p: Plan, windows: list[str]) -> tuple[str, list[str]] | None:
+    """The first failing check's name and the failing texts of one probe's evaluation (None: it
+    meets, or its case does not apply to this configuration)."""
+    case, label, wls = probe
+    res = run.get(case, label, wls)
+    if res is None:
+        return None
+    return _failing(case, label, res, p, p.any_checked(Case.COLD_CACHE, windows))
+
+
+@holds_memo
 def meets(
     workloads: list[Workload],
     configuration: Configuration,
@@ -171,25 +205,13 @@ def meets(
     evaluations, stops at the first failing case; drive-failed is left to rebuilding where both
     are checked, by dominance). Returns (meets, every evaluation made, the first failing check's
     name with its window and case, the texts of the failing checks)."""
-    run = _Run(configuration, params, explain=False)
+    run = CaseRun(configuration, params, explain=False)
     windows = windows_of(workloads)
-    order = [Case.HEALTHY, Case.REBUILDING, Case.DRIVE_FAILED, Case.FAILOVER]
-    for label, wls in p.loads:
-        for case in order:
-            cold = p.any_checked(Case.COLD_CACHE, windows)
-            if case is not Case.HEALTHY and not p.any_checked(case, windows):
-                continue
-            if case is Case.DRIVE_FAILED and all(
-                p.checked(Case.REBUILDING, w) or not p.checked(Case.DRIVE_FAILED, w) for w in windows
-            ):
-                continue  # rebuilding meets wherever drive-failed is checked (dominance)
-            res = run.get(case, label, wls)
-            if res is None:
-                continue
-            failing = _failing(case, label, res, p, cold)
-            if failing:
-                name, texts = failing
-                return False, run.results, name, texts
+    for probe in probes(workloads, p):
+        failing = probe_failing(probe, run, p, windows)
+        if failing:
+            name, texts = failing
+            return False, run.results, name, texts
     return True, run.results, "none", []
 
 
@@ -225,6 +247,7 @@ def _suffix(case: Case, label: str) -> str:
     return "".join(", " + part for part in parts)
 
 
+@holds_memo
 def judge(
     workloads: list[Workload],
     configuration: Configuration,
@@ -237,7 +260,7 @@ def judge(
     in words, and the headline naming what was relaxed and what fails. ``known``: evaluations of
     this very configuration already made (:func:`meets`), read instead of made again."""
     p = plan(workloads, relax)
-    run = _Run(configuration, params, explain=False, results=dict(known or {}))
+    run = CaseRun(configuration, params, explain=False, results=dict(known or {}))
     windows = windows_of(workloads)
     outcomes: list[CaseOutcome] = []
     notes: list[str] = []
@@ -275,7 +298,7 @@ def judge(
 
 
 def _outcome(
-    case: Case, window: str, res: EvaluationResult | None, p: Plan, run: _Run, label: str
+    case: Case, window: str, res: EvaluationResult | None, p: Plan, run: CaseRun, label: str
 ) -> CaseOutcome:
     at = "" if label == "today" else f" ({label})"
 
@@ -306,7 +329,7 @@ def _with_at(text: str, window: str, at: str) -> str:
     return window + at + text[len(window) :] if at and text.startswith(window) else text
 
 
-def _headline(passed: bool, outcomes: list[CaseOutcome], p: Plan, run: _Run) -> str:
+def _headline(passed: bool, outcomes: list[CaseOutcome], p: Plan, run: CaseRun) -> str:
     """``Meets every target healthy, with a drive failed, ...`` or ``Fails ...: <what>``, then what
     was not sized for ("not sized for a drive failure in month-end batch")."""
     judged = [c for c in _JUDGED if any(o.case is c and o.status in ("meets", "fails") for o in outcomes)]
@@ -346,6 +369,7 @@ def with_verdict(result: EvaluationResult, verdict: Verdict) -> EvaluationResult
     return result.model_copy(update={"verdict": verdict, "passed": verdict.passed and result.passed})
 
 
+@holds_memo
 def evaluate_judged(
     workloads: list[Workload],
     configuration: Configuration,

@@ -40,6 +40,15 @@ def test_an_array_comes_with_the_drives_it_supports(client: TestClient) -> None:
     assert sorted(d["id"] for d in body["drives"]) == sorted(body["array"]["drives"])
 
 
+def test_a_clustered_array_lists_its_node_counts_in_the_engines_words(client: TestClient) -> None:
+    # FAS6240: 1 to 12 HA pairs of two controllers each (models.cluster.node_label)
+    choices = client.get("/api/v1/catalog/arrays/netapp-fas6240").json()["node_choices"]
+
+    assert [c["nodes"] for c in choices] == list(range(1, 13))
+    assert choices[2] == {"nodes": 3, "label": "3 HA pairs (6 controllers)"}
+    assert client.get("/api/v1/catalog/arrays/netapp-fas3270").json()["node_choices"] == []
+
+
 def test_an_array_lists_the_group_widths_it_builds_per_scheme(client: TestClient) -> None:
     widths = client.get("/api/v1/catalog/arrays/generic").json()["group_widths"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from models.batch.tables import Demand, Segments
 from models.cache import flash_cache_devices, flash_cache_utilization, flash_reads_served
 from models.cache_share import cache_shares_gb
 from models.checks import within
+from models.cluster import with_nodes
 from models.configuration import Configuration, HeadroomTargets
 from models.controller import (
     ControllerLoad,
@@ -126,16 +127,26 @@ def _flash_pct(cfg: Configuration, members: Sequence[Any], hits: list[tuple[floa
 
 
 def _state_configs(space: CandidateSpace, sg: Segments, headroom: HeadroomTargets) -> list[Configuration]:
-    """One configuration per state: its first segment's first row."""
+    """One configuration per state: its first segment's family, its controller as its record
+    states it (a family's margin is applied per segment, :mod:`models.batch.work`). What a state
+    reads (controllers, ports, caches, packaging, layout) depends on its nodes, not on the drive
+    count: a state is its family's configuration at the family's fewest drives, with the state's
+    nodes (:func:`models.cluster.with_nodes`, as :func:`build_configuration` sets them), each
+    family built once."""
     _, first_seg = np.unique(sg.seg_state, return_index=True)
+    built: dict[int, Configuration] = {}
     configs = []
-    for s in range(len(sg.state_keys)):
-        seg = int(first_seg[s])
-        row = int(sg.seg_start[seg])
-        f = int(sg.seg_family[seg])
-        family = space.families[f]
-        count = int(space.counts[f][row - int(space.starts[f])])
-        configs.append(family_configuration(family, count, headroom))
+    for s, (_, _, nodes, _) in enumerate(sg.state_keys):
+        f = int(sg.seg_family[int(first_seg[s])])
+        config = built.get(f)
+        if config is None:
+            family = space.families[f]
+            if family.controller_factor is not None:
+                family = replace(family, controller_factor=None)
+            config = built[f] = family_configuration(family, int(space.counts[f][0]), headroom)
+        if config.cluster is not None and config.cluster.nodes != nodes:
+            config = with_nodes(config, nodes)
+        configs.append(config)
     return configs
 
 

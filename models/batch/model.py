@@ -25,6 +25,7 @@ from models.capacity import hot_spares
 from models.checks import within_array
 from models.configuration import HeadroomTargets
 from models.latency import iops_weighted_ms, read_latency_ms, sequential_extra_ms
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.pool import (
     PoolState,
@@ -415,6 +416,7 @@ def check_batchable(workloads: list[Workload]) -> None:
             )
 
 
+@holds_memo
 def evaluate_batch(
     workloads: list[Workload],
     space: CandidateSpace,

@@ -17,6 +17,7 @@ from models.catalog import ArrayModel, build_configuration
 from models.cluster import nodes_for_drives
 from models.configuration import Configuration, HeadroomTargets, SparePolicy
 from models.drives import DriveSpec
+from models.provenance import scaled_controller
 from models.raid import (
     RaidLayout,
     RaidScheme,
@@ -32,12 +33,17 @@ class Family:
 
     ``layout`` carries the scheme, width, full-stripe share and scatter (as the API resolves a
     WAFL layout age); :func:`family_configuration` builds a row's configuration.
+    ``controller_factor``: the array's controller at a margin (:func:`models.provenance.scaled_controller`:
+    CPU costs x f, throughput ceilings / f; None: as its record states it). The batch applies it
+    per segment where it reads the controller (:mod:`models.batch.work`), so families of one array
+    at different margins share their front ends.
     """
 
     array: ArrayModel
     drive: DriveSpec
     layout: RaidLayout
     flash_cache_gb: float = 0.0
+    controller_factor: float | None = None
 
     @property
     def label(self) -> str:
@@ -126,6 +132,8 @@ def family_configuration(
         update["name"] = f"{config.name}, {family.flash_cache_gb:g} GB flash cache"[:120]
     if headroom is not None:
         update["headroom"] = headroom
+    if family.controller_factor is not None:  # only the controllers' count depends on the nodes
+        update["controller"] = scaled_controller(config.controller, family.controller_factor)
     return config.model_copy(update=update)
 
 

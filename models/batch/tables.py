@@ -121,6 +121,7 @@ class Tables:
     fam_drive: IntArray
     fam_layout: IntArray
     fam_array: IntArray
+    fam_ctrl_factor: FloatArray  # the family's controller margin (Family.controller_factor; nan: none)
     d_times: FloatArray
     d_hdd: BoolArray
     d_units: FloatArray  # positioning units per drive (models.drives.positioning_units)
@@ -236,6 +237,11 @@ def tables(space: CandidateSpace, params: EngineParameters, fill_share: float) -
         fam_drive=fd,
         fam_layout=fl,
         fam_array=fa,
+        fam_ctrl_factor=np.fromiter(
+            (math.nan if f.controller_factor is None else f.controller_factor for f in fams),
+            dtype=np.float64,
+            count=nf,
+        ),
         d_times=_stack([tuple(drive_times(x, fill_share)) for x in d], len(DriveTimes._fields)),
         d_hdd=np.asarray([x.kind is DriveKind.HDD for x in d], dtype=bool),
         d_units=np.asarray([positioning_units(x) for x in d], dtype=np.float64),

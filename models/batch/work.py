@@ -5,6 +5,7 @@ read latency."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from models.batch.tables import Demand, Segments, Tables
 from models.checks import within_array
 from models.configuration import HeadroomTargets, WalPlacement
 from models.controller import (
+    ControllerSpec,
     HaMode,
     backend_bus_pct,
     controller_utilization,
@@ -34,6 +36,7 @@ from models.pool import (
     pool_work,
     queued_commands,
 )
+from models.provenance import scaled_controller
 
 
 @dataclass
@@ -83,42 +86,141 @@ class SegmentWork:
     seg_net_pct: list[FloatArray]  # [window] per segment; nan: no network check
 
 
+def _controller_groups(fe: FrontEnds, tb: Tables, sg: Segments) -> list[tuple[int, ControllerSpec, IntArray]]:
+    """The segments of each state by their family's controller margin (:attr:`Tables.fam_ctrl_factor`):
+    (state, its controller at that margin, :func:`models.provenance.scaled_controller`, the segments)."""
+    factor = tb.fam_ctrl_factor[sg.seg_family]
+    key = np.where(np.isnan(factor), 0.0, factor)  # no margin: 0 (a factor is > 0)
+    order = np.lexsort((key, sg.seg_state))
+    if not order.size:
+        return []
+    state, key = sg.seg_state[order], key[order]
+    starts = np.flatnonzero(np.concatenate(([True], (state[1:] != state[:-1]) | (key[1:] != key[:-1]))))
+    groups = []
+    scaled: dict[tuple[ControllerSpec, float], ControllerSpec] = {}  # states of one array: equal controllers
+    for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
+        ctrl = fe.states[int(state[lo])].config.controller
+        f = float(key[lo])
+        if f != 0.0:
+            got = scaled.get((ctrl, f))
+            if got is None:
+                got = scaled[(ctrl, f)] = scaled_controller(ctrl, f)
+            ctrl = got
+        groups.append((int(state[lo]), ctrl, order[lo:hi]))
+    return groups
+
+
 def _bus_ok(
-    fe: FrontEnds, sg: Segments, state_segments: list[IntArray], work: Work, headroom: HeadroomTargets
+    groups: list[tuple[int, ControllerSpec, IntArray]], nseg: int, work: Work, headroom: HeadroomTargets
 ) -> BoolArray:
     """Per segment: the back-end bus within the port headroom where the controller states one
     (as :func:`models.evaluate.evaluate` checks it)."""
-    mb_s = np.broadcast_to(np.asarray(work.kib, dtype=np.float64), sg.seg_state.shape) * 1024.0 / 1e6
-    ok = np.ones(sg.seg_state.size, dtype=bool)
-    for s, st in enumerate(fe.states):
-        ctrl = st.config.controller
+    mb_s = np.broadcast_to(np.asarray(work.kib, dtype=np.float64), (nseg,)) * 1024.0 / 1e6
+    ok = np.ones(nseg, dtype=bool)
+    for _, ctrl, at in groups:
         if ctrl.backend_mb_s is not None:
-            at = state_segments[s]
             u = backend_bus_pct(mb_s[at], ctrl.backend_mb_s, ctrl.serving)
             ok[at] = within_array(u, headroom.port_max_pct)
     return ok
 
 
+_LOAD_FIGURES = (
+    "read_hits",
+    "read_misses",
+    "writes",
+    "kib_per_s",
+    "write_kib_per_s",
+    "copy_writes",
+    "copy_kib_per_s",
+    "chunk_reads",
+    "chunk_read_kib_per_s",
+    "iops",
+)
+"""The numbers of a :class:`ControllerLoad` the controller functions read (``backend_ios`` is passed)."""
+
+_SPEC_FIGURES = (
+    "cpu_us_read_hit",
+    "cpu_us_read_miss",
+    "cpu_us_write",
+    "cpu_us_per_kib",
+    "cpu_us_per_kib_written",
+    "cpu_us_per_backend_io",
+    "dedupe_cpu_multiplier",
+    "compression_cpu_multiplier",
+    "replication_cpu_multiplier",
+    "cores",
+    "max_iops",
+    "max_mb_s",
+    "serving",
+    "serving_after_failover",
+)
+"""The figures of a :class:`ControllerSpec` the controller functions read."""
+
+
+class _Columns:
+    """Figures of many loads or controllers as attributes, each one number shared by all or an
+    array over segments: what :func:`models.controller.cpu_seconds_per_second` and the functions
+    after it read, so that they run once over many segments (their arithmetic is elementwise)."""
+
+    def __init__(self, figures: dict[str, object]) -> None:
+        self.__dict__.update(figures)
+
+
+def _columns_of(records: list[Any], names: tuple[str, ...], rep: IntArray) -> _Columns:
+    """``records``' figures ``names`` over segments (``rep``: each segment's record); a figure that
+    is None or 0 for every record stays one such value, so that the functions' tests of it hold
+    (and 0 in a sum or product is 0 either way)."""
+    figures: dict[str, object] = {}
+    for name in names:
+        values = [getattr(r, name) for r in records]
+        if not any(values):
+            figures[name] = values[0]  # None or 0 for all: the branch the functions take on it
+        else:
+            figures[name] = np.asarray(values, dtype=np.float64)[rep]
+    return _Columns(figures)
+
+
 def _controllers(
-    fe: FrontEnds, state_segments: list[IntArray], wi: int, backend_ios: FloatArray
+    fe: FrontEnds, groups: list[tuple[int, ControllerSpec, IntArray]], wi: int, backend_ios: FloatArray
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per segment in window ``wi``: controller utilization, after a failover (nan: none) and
     CPU response [ms] (inf when saturated), with the back-end I/Os of the segment's layout
-    (:func:`models.controller.controller_utilization` on arrays)."""
+    (:func:`models.controller.controller_utilization` on arrays), each with its family's
+    controller margin. Groups whose load and controller take the same branches of those
+    functions (data services, the ports' protocol, a stated cost per KiB written, stated ceilings,
+    an idle load, a failover) run together, their figures as arrays over their segments."""
     nseg = backend_ios.size
     u = np.empty(nseg)
     fo = np.full(nseg, np.nan)
     r_ctrl = np.empty(nseg)
-    for s, st in enumerate(fe.states):
-        at = state_segments[s]
-        ctrl = st.config.controller
-        load = st.loads[wi]
-        cpu_s = cpu_seconds_per_second(load, ctrl, backend_ios=backend_ios[at])
-        u[at] = controller_utilization(load, ctrl, ctrl.serving, cpu_s=cpu_s)
-        r_ctrl[at] = cpu_response_ms(load, ctrl, np.asarray(u[at]), cpu_s=cpu_s)
-        after = ctrl.serving_after_failover
-        if ctrl.count >= 2 and after >= 1 and ctrl.ha_mode is not HaMode.SINGLE:
-            fo[at] = controller_utilization(load, ctrl, after, cpu_s=cpu_s)
+    kinds: dict[tuple, list[int]] = {}
+    for g, (s, ctrl, _) in enumerate(groups):
+        state_load = fe.states[s].loads[wi]
+        failover = ctrl.count >= 2 and ctrl.serving_after_failover >= 1 and ctrl.ha_mode is not HaMode.SINGLE
+        kind = (
+            state_load.dedupe,
+            state_load.compression,
+            state_load.replication,
+            state_load.protocol_cpu_multiplier,
+            state_load.iops <= 0,
+            ctrl.cpu_us_per_kib_written is None,
+            not ctrl.max_iops,
+            not ctrl.max_mb_s,
+            failover,
+        )
+        kinds.setdefault(kind, []).append(g)
+    for kind, members in kinds.items():
+        at = np.concatenate([groups[g][2] for g in members])
+        rep = np.repeat(np.arange(len(members)), [groups[g][2].size for g in members])
+        loads = [fe.states[groups[g][0]].loads[wi] for g in members]
+        load: Any = _columns_of(loads, _LOAD_FIGURES, rep)
+        load.dedupe, load.compression, load.replication, load.protocol_cpu_multiplier = kind[:4]
+        spec: Any = _columns_of([groups[g][1] for g in members], _SPEC_FIGURES, rep)
+        cpu_s = cpu_seconds_per_second(load, spec, backend_ios=backend_ios[at])
+        u[at] = controller_utilization(load, spec, spec.serving, cpu_s=cpu_s)
+        r_ctrl[at] = cpu_response_ms(load, spec, np.asarray(u[at]), cpu_s=cpu_s)
+        if kind[-1]:
+            fo[at] = controller_utilization(load, spec, spec.serving_after_failover, cpu_s=cpu_s)
     return u, fo, r_ctrl
 
 
@@ -151,6 +253,7 @@ def segment_work(
         any_dedupes=read_plans.any_dedupes,
     )
     nseg = seg_f.size
+    groups = _controller_groups(fe, tb, sg)
     nw = len(dm.windows)
     win: list[_Window] = []
     seg_ssd_latency: list[dict[int, FloatArray]] = []
@@ -190,11 +293,11 @@ def segment_work(
             )
         )
         u, fo, r_ctrl = _controllers(
-            fe, state_segments, wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
+            fe, groups, wi, np.broadcast_to(work.backend_ios, (nseg,)).astype(np.float64)
         )
         seg_ctrl[wi], seg_fo[wi] = 100 * u, 100 * fo
         seg_ok &= within_array(100 * u, ctrl_limit)
-        bus_ok &= _bus_ok(fe, sg, state_segments, work, headroom)
+        bus_ok &= _bus_ok(groups, nseg, work, headroom)
         seg_ok &= np.isnan(fo) | within_array(100 * fo, headroom.failover_max_pct)
         r_port = np.asarray([st.r_port_ms[wi] for st in fe.states], dtype=np.float64).reshape(
             len(fe.states), len(members)
@@ -211,10 +314,10 @@ def segment_work(
         for i, m in enumerate(members):
             if m.phase.read_pct <= 0 and m.target_ms is None:
                 continue
-            v = np.zeros(nseg)
+            per_drive = np.zeros(len(tb.drives))  # 0 for HDDs (their miss service is the pool's)
             for di in ssd_drives:
-                v[drv == di] = ssd_latency_ms(tb.drives[di], m.mean_kib)
-            lat[i] = v
+                per_drive[di] = ssd_latency_ms(tb.drives[di], m.mean_kib)
+            lat[i] = per_drive[drv]
         seg_ssd_latency.append(lat)
     # per segment: what a row's checks read that does not depend on its drive count, looked up
     # once here rather than through the family and state tables for every chunk of rows

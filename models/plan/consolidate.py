@@ -38,6 +38,7 @@ from models.base import Frozen, InputError, Output
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import DegradedMode, EvaluationResult, worst_window
 from models.size import size
@@ -204,6 +205,7 @@ def _share(w: Workload, total_tb: float, total_iops: float) -> float:
     return w.capacity_tb / total_tb + (peak / total_iops if total_iops > 0 else 0.0)
 
 
+@holds_memo
 def consolidate(
     workloads: list[Workload],
     candidates: list[Configuration],

@@ -37,6 +37,7 @@ from models.configuration import Configuration, DrivePool
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.raid import RaidLayout
 from models.results import EvaluationResult
@@ -274,6 +275,7 @@ def _delta(name: str, unit: str, before: float | None, after: float | None) -> E
     )
 
 
+@holds_memo
 def expand(
     workloads: list[Workload],
     base: Configuration,

@@ -36,6 +36,7 @@ from models.configuration import Configuration, SparePolicy
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.raid import RaidScheme
 from models.results import EvaluationResult
@@ -183,6 +184,7 @@ def _drive_finding(quoted: int, sized: SizingResult, width: int) -> QuoteFinding
     )
 
 
+@holds_memo
 def quote_check(
     workloads: list[Workload],
     configuration: Configuration,

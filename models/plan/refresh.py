@@ -24,6 +24,7 @@ from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.evidence import ObservedComparison, at_observed_load, compare_observed
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import EvaluationResult
 from models.size import SizingResult, size
@@ -74,6 +75,7 @@ def _change(name: str, before: Figure, after: Figure) -> FigureChange:
     return FigureChange(figure=name, before=before, after=after, delta=delta, changed=before != after)
 
 
+@holds_memo
 def refresh(
     workloads: list[Workload],
     current: Configuration,

@@ -60,6 +60,7 @@ from models.base import Frozen, InputError, NonNegFloat, Output, PositiveFloat, 
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import Explained, explained, fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.results import Check, EvaluationResult, check
 from models.size import SizingResult, size
@@ -349,6 +350,7 @@ def _window(
     )
 
 
+@holds_memo
 def replication(
     workloads: list[Workload],
     plan: ReplicationPlan,

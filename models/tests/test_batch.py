@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -554,3 +555,38 @@ def test_first_passing_search_over_any_verdicts(catalog: Catalog, seed: int, sha
     evaluated = np.concatenate(asked) if asked else np.zeros(0, dtype=np.int64)
     assert modelled == evaluated.size == np.unique(evaluated).size  # each row at most once
     assert np.all(base[evaluated])  # only rows worth modelling
+
+
+def test_a_controller_margin_is_read_per_segment_and_shares_the_arrays_front_ends(catalog: Catalog) -> None:
+    # the same families as stated and at a controller margin of x1.25 (CPU costs x 1.25, ceilings
+    # / 1.25): one state per (array, flash cache, nodes) for both, and every margined row's figures
+    # agree with evaluate() on its configuration (whose controller is scaled_controller's)
+    rng = random.Random(35)
+    stated = rng.sample(catalog_families(catalog, None, **WAFL_MODERATE), 60)
+    margined = [replace(f, controller_factor=1.25) for f in stated]
+    space = candidate_space([*stated, *margined])
+    workloads = mixed_workloads()
+    batch = evaluate_batch(workloads, space, params=CALIBRATED, prune=False)
+    assert len(batch.model.segments.state_keys) == len(candidate_space_states(stated))
+    rows = np.asarray(sorted(rng.sample(range(space.starts[len(stated)], space.rows), 40)))
+    detail = batch.detail(rows)
+    busier = 0
+    for j, row in enumerate(rows):
+        family = space.families[int(space.family[row])]
+        config = family_configuration(family, int(space.drive_count[row]))
+        plain = family_configuration(replace(family, controller_factor=None), int(space.drive_count[row]))
+        assert config.controller.cpu_us_write == pytest.approx(
+            1.25 * plain.controller.cpu_us_write, rel=1e-15
+        )
+        result = evaluate(workloads, config, params=CALIBRATED)
+        assert bool(detail.passed[j]) == result.passed, family.label
+        _assert_windows_agree(result, detail, j, family.label)
+        u = evaluate(workloads, plain, params=CALIBRATED).windows[0].controller_utilization_pct.value
+        busier += (result.windows[0].controller_utilization_pct.value or 0) > (u or 0)
+    assert busier == len(rows)  # the margin reached every row's controllers
+
+
+def candidate_space_states(families: list[Family]) -> list:
+    return evaluate_batch(
+        mixed_workloads(), candidate_space(families), params=CALIBRATED
+    ).model.segments.state_keys

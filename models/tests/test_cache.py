@@ -29,6 +29,7 @@ from models.cache import (
     uniform_hit_ratio,
     warm_and_cold_hit_ratios,
 )
+from models.kept import Kept, using
 from models.validation import ValidationContext
 from models.validation.cache_cases import cache_and_tiering, predict_boot_storm
 from models.validation.runner import load_yaml_dir
@@ -358,10 +359,13 @@ def test_newton_che_solve_meets_the_hand_computed_two_class_root() -> None:
     assert h == pytest.approx(0.8 * 0.75 + 0.2 * (1.0 - 2.0 ** (-1.0 / 8.0)), rel=1e-12)
 
 
-def test_popularity_tables_are_shared_and_read_only() -> None:
-    m, q = cache._popularity(2.5e7, ZIPF, cache.DEFAULT_BINS)
-    m2, q2 = cache._popularity(2.5e7, Skew(zipf_alpha=0.8), cache.DEFAULT_BINS)
+def test_popularity_tables_are_shared_within_a_memo_and_read_only() -> None:
+    with using(Kept()):
+        m, q = cache._popularity(2.5e7, ZIPF, cache.DEFAULT_BINS)
+        m2, q2 = cache._popularity(2.5e7, Skew(zipf_alpha=0.8), cache.DEFAULT_BINS)
     assert m is m2 and q is q2
+    m3, _ = cache._popularity(2.5e7, ZIPF, cache.DEFAULT_BINS)  # outside a memo: built afresh, equal
+    assert m3 is not m and np.array_equal(m3, m)
     with pytest.raises(ValueError):
         m[0] = 2.0
     # log-spaced bins end exactly at N + 1/2: the classes hold N items and all the requests
@@ -369,10 +373,13 @@ def test_popularity_tables_are_shared_and_read_only() -> None:
     assert float(m @ q) == pytest.approx(1.0, rel=1e-13)
 
 
-def test_cleared_caches_give_the_same_hit_ratios() -> None:
-    first = (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF))
-    cache.clear_caches()
-    assert (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF)) == first
+def test_kept_solves_give_the_hit_ratios_of_fresh_ones() -> None:
+    memo = Kept()
+    with using(memo):
+        first = (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF))
+        again = (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF))  # kept
+    assert memo.table(cache._che_solution)
+    assert first == again == (che_hit_ratio(3.0, 100.0, ZIPF), cold_hit_ratio(3.0, 100.0, ZIPF))
 
 
 # ---- bad input ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.evaluate import evaluate
 from models.size import size
+from models.support import node_choices
 
 ALL_BUT_HEALTHY = [
     Relaxation(case=c) for c in ("drive-failed", "rebuilding", "failover", "cold-cache", "horizon")
@@ -338,3 +339,16 @@ def test_recommend_names_the_ha_pairs_a_clustered_family_needs(catalog: Catalog)
     assert best.nodes is not None and best.nodes >= 2
     assert best.drive_count + best.spares <= best.nodes * 720
     assert best.configuration.controller.count == 2 * best.nodes
+
+
+def test_a_clustered_array_offers_each_node_count_with_its_label(catalog: Catalog) -> None:
+    # FAS6240: 1 to 12 HA pairs of 2 controllers; SolidFire SF9605: 4 to 100 nodes of 1
+    fas = node_choices(catalog.arrays["netapp-fas6240"])
+    assert [c.nodes for c in fas] == list(range(1, 13))
+    assert (fas[0].label, fas[-1].label) == ("1 HA pair (2 controllers)", "12 HA pairs (24 controllers)")
+    sf = node_choices(catalog.arrays["netapp-solidfire-sf9605"])
+    assert (sf[0].nodes, sf[0].label, len(sf)) == (4, "4 nodes", 97)
+
+
+def test_an_array_that_does_not_cluster_offers_no_node_count(catalog: Catalog) -> None:
+    assert node_choices(catalog.arrays["netapp-fas3170"]) == []

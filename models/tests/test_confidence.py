@@ -3,6 +3,8 @@ the model's error band, across every case judged, and sizing to a stated confide
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from models.base import InputError
 from models.cases import HEALTHY_ONLY
@@ -59,23 +61,75 @@ def test_the_chance_is_the_share_of_model_errors_below_the_one_where_the_drives_
     assert got.evaluated <= 12
 
 
-def test_the_comparison_decides_the_same_samples_the_engine_would(hdd15k):
-    # a cached design where skew, working set, cache and the model's error all apply: the answer
-    # with samples decided by comparison is the answer of judging every sample
-    cfg = make_config(hdd15k, "raid-dp", 8, 24)
-    wl = [oltp(iops=2600, read_pct=70, ws_gb=40, capacity_tb=2)]
-    u = Uncertainty(model_error_factor=Range(low=1 / 1.2, expected=1.0, high=1.2))
-    n = 40
-    got = confidence(wl, cfg, u, samples=n, seed=3)
-    d = draw(u, n, 3)
-    brute = 0
+def brute_chance(wl, cfg, u, n, seed, relax=None) -> float:
+    """The chance of judging every sample with the engine (:func:`models.verdict.meets`), no comparison."""
+    d = draw(u, n, seed)
+    met = 0
     for k in range(n):
         w2, c2, _ = apply_uncertain(wl, cfg, {name: float(v[k]) for name, v in d.items()})
-        brute += meets(w2, c2, plan(w2, None))[0]
-    assert 0 < brute < n  # the design is near its limits: both answers occur
-    assert got.chance_pct == pytest.approx(100.0 * brute / n)
+        met += meets(w2, c2, plan(w2, relax))[0]
+    return 100.0 * met / n
+
+
+CASES = {
+    # a cached RAID-DP design near its limits: skew, working set, cache and the model's error apply
+    "raid-dp, every case": (
+        lambda d: make_config(d, "raid-dp", 8, 24),
+        lambda: [oltp(iops=2600, read_pct=70, ws_gb=40, capacity_tb=2)],
+        None,
+    ),
+    # growing 30%/year for 2 years: judged at month 24 (x1.69 load), with a read-latency target
+    "raid5, at the horizon, with a target": (
+        lambda d: make_config(d, "raid5", 5, 30),
+        lambda: [
+            oltp(
+                iops=700,
+                read_pct=80,
+                ws_gb=60,
+                capacity_tb=1,
+                target=10.0,
+                growth_pct_per_year=30,
+                horizon_years=2,
+            )
+        ],
+        None,
+    ),
+    # the same design with the failure cases relaxed: healthy and cold caches only
+    "raid-dp, healthy only": (
+        lambda d: make_config(d, "raid-dp", 8, 24),
+        lambda: [oltp(iops=2900, read_pct=70, ws_gb=40, capacity_tb=2)],
+        HEALTHY_ONLY,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_comparison_decides_the_same_samples_the_engine_would(hdd15k, name):
+    # the answer with samples (and, per case, failure cases) decided by comparison is the answer of
+    # judging every sample with the engine, on the same seeded draws
+    config, workloads, relax = CASES[name]
+    cfg, wl = config(hdd15k), workloads()
+    u = Uncertainty(model_error_factor=Range(low=1 / 1.2, expected=1.0, high=1.2))
+    n = 40
+    got = confidence(wl, cfg, u, samples=n, seed=3, relax=relax)
+    brute = brute_chance(wl, cfg, u, n, 3, relax)
+    assert 0 < brute < 100  # the design is near its limits: both answers occur
+    assert got.chance_pct == pytest.approx(brute)
     assert got.evaluated < n
     assert len(got.inputs) >= 4
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(loose=st.floats(min_value=4.0, max_value=40.0), tighter=st.floats(min_value=0.2, max_value=1.0))
+def test_a_tighter_latency_target_never_raises_the_chance(hdd15k, loose, tighter):
+    # every check is monotone in the target: a sample meeting the tighter target meets the looser
+    cfg = make_config(hdd15k, "raid-dp", 8, 24)
+    u = Uncertainty(model_error_factor=Range(low=1 / 1.2, expected=1.0, high=1.2))
+    chance = [
+        confidence([oltp(iops=2000, read_pct=70, ws_gb=40, target=t)], cfg, u, samples=60, seed=5).chance_pct
+        for t in (loose, loose * tighter)
+    ]
+    assert chance[1] <= chance[0]
 
 
 def test_sizing_to_a_confidence_adds_groups_until_the_chance_reaches_it(hdd15k):

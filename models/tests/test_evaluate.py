@@ -563,20 +563,18 @@ def test_the_tier_split_follows_the_workloads_skew(ssd, hdd15k):
 
 
 def test_a_configuration_evaluated_again_gives_what_a_fresh_one_does(hdd15k):
-    import models.evaluate as evaluate_module
+    from models.memo import EvaluationMemo
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     cases = [[oltp(iops=800 * k, ws_gb=50 * k, target=4.0)] for k in range(1, 8)]
-    again = [evaluate(w, cfg) for w in cases]
-    fresh = []
-    for w in cases:
-        evaluate_module.clear_kept()
-        fresh.append(evaluate(w, cfg))
+    memo = EvaluationMemo()
+    again = [evaluate(w, cfg, memo=memo) for w in cases]
+    fresh = [evaluate(w, cfg, memo=EvaluationMemo()) for w in cases]
     assert again == fresh
     assert [r.model_dump_json() for r in again] == [r.model_dump_json() for r in fresh]
     # an equal configuration that is another object is priced afresh, to the same answer
     twin = cfg.model_copy(deep=True)
-    assert evaluate(cases[0], twin) == again[0]
+    assert evaluate(cases[0], twin, memo=memo) == again[0]
 
 
 def test_the_drive_failure_verdict_names_a_pool_only_where_there_are_several(hdd15k, ssd):

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models import explain
-from models.explain import clear_formatted, fmt, number
+from models.explain import _formatted, fmt, number
+from models.kept import Kept, using
 
 
 def test_hand_written_cases() -> None:
@@ -60,19 +61,22 @@ def test_fmt_is_number_outside_a_figures_only_pass(x: float | None, digits: int)
 def test_remembered_texts_are_the_texts(x: float, digits: int) -> None:
     # fmt remembers the texts of floats at 3 digits: asked again (or for an equal float: -0.0
     # after 0.0, another NaN) it answers what number does
-    for y in (x, -x, x + 0.0, float(str(x))):
-        assert fmt(y, digits) == number(y, digits)
-        assert fmt(y) == number(y)
-        assert fmt(y) == number(y)
+    with using(Kept()):
+        for y in (x, -x, x + 0.0, float(str(x))):
+            assert fmt(y, digits) == number(y, digits)
+            assert fmt(y) == number(y) == _formatted(y, 3)
+            assert fmt(y) == number(y) == _formatted(y, 3)
 
 
 def test_remembered_texts_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(explain, "_FORMATTED_KEPT", 4)
-    clear_formatted()
-    for i in range(10):
-        assert fmt(1000.0 + i) == number(1000.0 + i)
-        assert len(explain._FORMATTED) <= 4
-    assert fmt(0.0) == fmt(-0.0) == "0"
-    assert fmt(math.nan) == fmt(-math.nan) == "nan"
-    clear_formatted()
-    assert not explain._FORMATTED
+    monkeypatch.setattr(explain, "FORMATTED_KEPT", 4)
+    memo = Kept()
+    with using(memo):
+        for i in range(10):
+            assert fmt(1000.0 + i) == number(1000.0 + i)
+            assert len(memo.formatted) <= 4
+        assert fmt(0.0) == fmt(-0.0) == "0"
+        assert fmt(math.nan) == fmt(-math.nan) == "nan"
+        assert memo.formatted
+    memo.clear()
+    assert not memo.formatted

@@ -272,17 +272,18 @@ def test_priced_plans_are_kept_for_the_very_same_inputs_only(hdd15k):
 
 
 def test_an_evaluation_keeps_its_parts_in_the_memo_it_is_given(hdd15k):
-    from models.memo import EvaluationMemo, shared_memo
+    from models.memo import EvaluationMemo, for_call
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     memo = EvaluationMemo()
-    shared_memo().clear()
     first = evaluate([oltp(iops=2000)], cfg, memo=memo)
-    assert memo.kept() == (1, 1) and shared_memo().kept() == (0, 0)
+    assert memo.kept() == (1, 1)
     again = evaluate([oltp(iops=2000)], cfg, memo=memo)
     assert again.bill is first.bill  # the same kept parts
-    assert evaluate([oltp(iops=2000)], cfg) == first  # the process's own memo: the same figures
-    assert shared_memo().kept() == (1, 1)
+    alone = evaluate([oltp(iops=2000)], cfg)  # a memo of its own, gone with the call: the same figures
+    assert alone == first and alone.bill is not first.bill
+    with for_call(memo):  # the memo in force: evaluations given none use it
+        assert evaluate([oltp(iops=2000)], cfg).bill is first.bill
 
 
 @pytest.mark.parametrize("degraded", list(DegradedMode))
@@ -291,7 +292,8 @@ def test_an_evaluation_is_the_same_with_its_plans_kept_or_priced_afresh(hdd15k, 
 
     cfg = make_config(hdd15k, "raid-dp", 16, 48)
     workloads = [[oltp(iops=500 * k, read_pct=10 * k, target=5.0)] for k in range(1, 10)]
-    kept = [evaluate(w, cfg, degraded=degraded) for w in workloads]
+    memo = EvaluationMemo()
+    kept = [evaluate(w, cfg, degraded=degraded, memo=memo) for w in workloads]
     fresh = []
     for w in workloads:
         fresh.append(evaluate(w, cfg, degraded=degraded, memo=EvaluationMemo()))

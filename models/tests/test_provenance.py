@@ -438,12 +438,18 @@ def test_a_class_with_few_rows_is_sized_at_no_less_than_every_classs_band() -> N
     assert hybrid.rows < MIN_CLASS_ROWS and (hybrid.p90_pct or 0.0) < pooled.p90_pct
     band = margin_band(SystemClass.HYBRID, table)
     assert band is not None and band[0] == pooled.p90_pct and "only 2 hybrid" in band[1]
-    # few all-flash rows that are worse than every class's: their own, larger band
-    flash = table.classes[SystemClass.ALL_FLASH].expected
-    assert flash.rows < MIN_CLASS_ROWS and flash.p90_pct is not None and flash.p90_pct > pooled.p90_pct
-    assert margin_band(SystemClass.ALL_FLASH, table) == (
-        flash.p90_pct,
-        f"the 90th percentile of {flash.rows} dual-controller all-flash rows (above every class's)",
+    # few all-flash rows that are worse than every class's: their own, larger band (a table whose
+    # all-flash class has 4 rows 20 points above the pooled 90th percentile; the shipped one has more)
+    shipped = table.classes[SystemClass.ALL_FLASH]
+    few = ErrorSummary(rows=4, median_pct=50.0, p90_pct=pooled.p90_pct + 20.0, max_pct=pooled.p90_pct + 25.0)
+    few_flash = table.model_copy(
+        update={
+            "classes": {**table.classes, SystemClass.ALL_FLASH: shipped.model_copy(update={"expected": few})}
+        }
+    )
+    assert margin_band(SystemClass.ALL_FLASH, few_flash) == (
+        pooled.p90_pct + 20.0,
+        "the 90th percentile of 4 dual-controller all-flash rows (above every class's)",
     )
     # enough rows: the class's own
     hdd = table.classes[SystemClass.HDD].expected

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from models.curves import queue_depth_sweep
 from models.evaluate import evaluate
+from models.kept import Kept, using
 from models.queueing import mg1_wait_moments
 from models.tail_latency import Path, gamma_path, mixture_quantile, pooled_gamma, sojourn_moments
 from models.tests.conftest import make_config, oltp
@@ -161,16 +162,22 @@ _PATHS = st.lists(
 def test_remembered_quantiles_are_the_ones_computed_afresh(paths, qs):
     from models import tail_latency
 
-    first = tail_latency.quantiles_or_none(paths, qs)
-    again = tail_latency.quantiles_or_none(paths, qs)  # remembered
-    tail_latency.clear_quantiles()
-    assert first == again == tail_latency._quantiles_or_none(paths, qs)
+    with using(Kept()):
+        first = tail_latency.quantiles_or_none(paths, qs)
+        again = tail_latency.quantiles_or_none(paths, qs)  # remembered
+    assert (
+        first
+        == again
+        == tail_latency._quantiles_or_none(paths, qs)
+        == tail_latency.quantiles_or_none(paths, qs)
+    )
 
 
 def test_quantiles_are_remembered_for_the_exact_bits_only():
     from models import tail_latency
 
-    tail_latency.clear_quantiles()
-    tail_latency.quantiles_or_none([Path(1.0, 0.0)], (0.99,))
-    tail_latency.quantiles_or_none([Path(1.0, -0.0)], (0.99,))  # equal, other bits: its own entry
-    assert len(tail_latency._QUANTILES) == 2
+    memo = Kept()
+    with using(memo):
+        tail_latency.quantiles_or_none([Path(1.0, 0.0)], (0.99,))
+        tail_latency.quantiles_or_none([Path(1.0, -0.0)], (0.99,))  # equal, other bits: its own entry
+    assert len(memo.quantiles) == 2

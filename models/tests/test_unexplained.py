@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import models.curves as curves_module
-import models.evaluate as evaluate_module
 import models.size as size_module
 import models.whatif.core as whatif_core
 from models.curves import latency_vs_load
 from models.evaluate import EvaluationResult, evaluate
 from models.explain import Explained
+from models.memo import EvaluationMemo
 from models.results import DegradedMode
 from models.size import size
 from models.tests.conftest import make_config, oltp
@@ -94,15 +94,15 @@ def test_unexplained_in_every_degraded_mode_and_on_tiers(ssd, hdd15k, mode):
 def test_the_parts_kept_for_a_configuration_stay_explained(hdd15k):
     # the capacities and the bill are kept for the very same configuration object: built whole
     # even by an unexplained evaluation, so the next evaluation of it shows them whole
-    evaluate_module.clear_kept()
+    memo = EvaluationMemo()
     cfg = make_config(hdd15k, "raid10", 2, 24)
-    quick = evaluate([oltp()], cfg, explain=False)
-    later = evaluate([oltp()], cfg)
+    quick = evaluate([oltp()], cfg, explain=False, memo=memo)
+    later = evaluate([oltp()], cfg, memo=memo)
     assert quick.capacity == later.capacity and quick.bill == later.bill
+    assert later.bill is quick.bill  # kept
     assert later.capacity.needed_tb.text and later.capacity.needed_tb.inputs
     assert later.windows[0].pools[0].drive_utilization_pct.text.startswith("U = (")
-    evaluate_module.clear_kept()
-    assert evaluate([oltp()], cfg) == later
+    assert evaluate([oltp()], cfg) == later  # a memo of its own
 
 
 _workloads = st.lists(

@@ -16,6 +16,7 @@ from models.evaluate import (
     WindowResult,
 )
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.whatif.changes import (
     window_only,
@@ -185,6 +186,7 @@ def window_capability(
     )
 
 
+@holds_memo
 def max_workload(
     workloads: list[Workload],
     configuration: Configuration,

@@ -14,6 +14,7 @@ from models.evaluate import (
     evaluate,
 )
 from models.explain import Explained, fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.raid import tolerated_failures
 from models.whatif.core import (
@@ -150,6 +151,7 @@ def _binding_words(o: Outcome, pools: int) -> str:
     return f"{words} at {fmt(o.headroom_used_pct)}% of its limit"
 
 
+@holds_memo
 def degraded_modes(
     workloads: list[Workload],
     configuration: Configuration,

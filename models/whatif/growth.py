@@ -13,6 +13,7 @@ from models.evaluate import (
     EvaluationResult,
 )
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.whatif.changes import (
     grow_workload,
@@ -78,6 +79,7 @@ def _horizon_months(workloads: list[Workload], months: int | None, notes: list[s
     return math.ceil(years * 12 - 1e-9)
 
 
+@holds_memo
 def growth_projection(
     workloads: list[Workload],
     configuration: Configuration,

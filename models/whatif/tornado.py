@@ -13,6 +13,7 @@ from models.evaluate import (
     EvaluationResult,
 )
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.whatif.changes import (
     cache_gb,
@@ -176,6 +177,7 @@ def _hit_variants(
     return out[0], out[1]
 
 
+@holds_memo
 def sensitivity(
     workloads: list[Workload],
     configuration: Configuration,

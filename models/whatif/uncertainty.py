@@ -17,6 +17,7 @@ from models.evaluate import (
     DegradedMode,
 )
 from models.explain import fmt
+from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import with_model_error
 from models.whatif.capability import max_workload
@@ -309,6 +310,7 @@ def _system_scale(workloads: list[Workload], cfg: Configuration, run: Run, toler
     ).max_scale
 
 
+@holds_memo
 def ranges(
     workloads: list[Workload],
     configuration: Configuration,

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from models.catalog import ArrayModel, PortTypeRecord, RaidSchemeRecord, WorkloadTemplate
 from models.drives import DriveSpec
 from models.raid import RaidScheme
+from models.support import NodeChoice
 
 GroupWidths = dict[RaidScheme, list[int]]
 """Per RAID scheme an array offers, the group widths it builds (the engine's width rules applied)."""
@@ -30,6 +31,9 @@ class ArrayDetail(_Versioned):
     array: ArrayModel
     drives: list[DriveSpec] = Field(description="the catalog drives this array supports")
     group_widths: GroupWidths = Field(description="per scheme offered, the group widths the array builds")
+    node_choices: list[NodeChoice] = Field(
+        default_factory=list, description="the node counts a clustered array grows to, with their labels"
+    )
 
 
 class RaidSchemeList(_Versioned):

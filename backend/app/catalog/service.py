@@ -25,7 +25,7 @@ from backend.app.catalog.schemas import (
 )
 from backend.app.core.errors import CatalogUnavailable, NotFound
 from models.catalog import Catalog, CatalogError, load_catalog
-from models.support import group_widths
+from models.support import group_widths, node_choices
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +103,7 @@ def get_array(store: CatalogStore, array_id: str) -> ArrayDetail:
         array=array,
         drives=catalog.drives_for(array),
         group_widths=group_widths(array),
+        node_choices=node_choices(array),
     )
 
 

@@ -28,6 +28,8 @@ import orjson
 from fastapi.responses import Response
 from pydantic import BaseModel
 
+from models.memo import for_call
+
 T = TypeVar("T")
 Lane = Literal["fast", "long"]
 
@@ -104,7 +106,13 @@ def lane_slot(lane: Lane) -> Iterator[None]:
 
 
 def _in_slot(lane: Lane, call: Callable[[], T]) -> T:
-    with lane_slot(lane):
+    # one engine memo per request (models.memo.for_call): its evaluations share it, no request another's
+    with lane_slot(lane), for_call():
+        return call()
+
+
+def _with_memo(call: Callable[[], T]) -> T:
+    with for_call():
         return call()
 
 
@@ -117,7 +125,7 @@ async def run_in_lane(lane: Lane, call: Callable[[], T]) -> T:
 async def run_saving(call: Callable[[], T]) -> T:
     """``call()`` (a report save: engine work in its lane's slot, then the database) in one of the
     :data:`SAVE_THREADS` threads saving in this worker (waits for one to be free)."""
-    return await anyio.to_thread.run_sync(call, limiter=_limiter("save", SAVE_THREADS))
+    return await anyio.to_thread.run_sync(_with_memo, call, limiter=_limiter("save", SAVE_THREADS))
 
 
 PLAIN_JSON: set[type[BaseModel]] = set()

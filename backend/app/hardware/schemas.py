@@ -17,7 +17,7 @@ from models.catalog import ArrayModel
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
 from models.raid import RaidScheme
-from models.support import group_widths
+from models.support import NodeChoice, group_widths, node_choices
 
 HardwareKind = Literal["drive", "controller", "array"]
 
@@ -84,6 +84,11 @@ class ArrayRecord(_Record):
     @property
     def group_widths(self) -> dict[RaidScheme, list[int]]:
         return group_widths(self.spec)
+
+    @computed_field(description="the node counts a clustered array grows to, with their labels")  # type: ignore[prop-decorator]
+    @property
+    def node_choices(self) -> list[NodeChoice]:
+        return node_choices(self.spec)
 
 
 HardwareRecord = Annotated[DriveRecord | ControllerRecord | ArrayRecord, Field(discriminator="kind")]

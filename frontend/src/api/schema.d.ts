@@ -1151,6 +1151,11 @@ export interface components {
             /** Name */
             name: string;
             /**
+             * Node Choices
+             * @description the node counts a clustered array grows to, with their labels
+             */
+            readonly node_choices: components["schemas"]["NodeChoice"][];
+            /**
              * Owner Token
              * @description send as X-Owner-Token to edit or delete the record; not stored, not shown again
              */
@@ -1177,6 +1182,11 @@ export interface components {
             group_widths: {
                 [key: string]: number[];
             };
+            /**
+             * Node Choices
+             * @description the node counts a clustered array grows to, with their labels
+             */
+            node_choices?: components["schemas"]["NodeChoice"][];
         };
         /**
          * ArrayFormat
@@ -1353,6 +1363,11 @@ export interface components {
             kind: "array";
             /** Name */
             name: string;
+            /**
+             * Node Choices
+             * @description the node counts a clustered array grows to, with their labels
+             */
+            readonly node_choices: components["schemas"]["NodeChoice"][];
             spec: components["schemas"]["ArrayModel"];
         };
         /**
@@ -5785,6 +5800,19 @@ export interface components {
             unit_list_usd: number | null;
         };
         /**
+         * NodeChoice
+         * @description A node count a clustered array offers, with its label (:func:`models.cluster.node_label`).
+         */
+        NodeChoice: {
+            /**
+             * Label
+             * @description e.g. '8 nodes', '12 HA pairs (24 controllers)'
+             */
+            label: string;
+            /** Nodes */
+            nodes: number;
+        };
+        /**
          * ObservedComparison
          * @description The current configuration evaluated at the loads the host observed.
          */
@@ -9913,6 +9941,16 @@ export interface components {
             write_latency_ms: number | null;
         };
         /**
+         * WindowExplained
+         * @description A window's totals, each with its formula and inputs (:attr:`WindowResult.explain`).
+         */
+        WindowExplained: {
+            frontend_iops: components["schemas"]["Explained"];
+            frontend_mb_s: components["schemas"]["Explained"];
+            read_latency_ms: components["schemas"]["Explained"];
+            write_latency_ms: components["schemas"]["Explained"];
+        };
+        /**
          * WindowFigures
          * @description One window's headline: latency and how busy the controllers and drives are.
          */
@@ -10114,6 +10152,8 @@ export interface components {
             /** @description the window while the caches refill after a restart or failover (None: same as warm, or not asked for) */
             cold_cache?: components["schemas"]["ColdCacheResult"] | null;
             controller_utilization_pct: components["schemas"]["Explained"];
+            /** @description formula and inputs of the window's totals, by field name (models.results.window_explained) */
+            readonly explain: components["schemas"]["WindowExplained"];
             failover_utilization_pct: components["schemas"]["Explained"] | null;
             /**
              * Failure Verdict

@@ -32,6 +32,7 @@ export type PortOption = Schemas['PortOption'];
 export type FlashCacheOption = Schemas['FlashCacheOption'];
 export type WorkloadTemplate = Schemas['WorkloadTemplate'];
 export type RaidSchemeRecord = Schemas['RaidSchemeRecord'];
+export type NodeChoice = Schemas['NodeChoice'];
 
 // Results
 export type Explained = Schemas['Explained'];

@@ -144,22 +144,28 @@ describe('ConfigurationBuilder with custom hardware', () => {
     expect(screen.getByRole('option', { name: /Custom: 2 x Lab controller/ })).toBeInTheDocument();
   });
 
-  it('offers the node count of a clustered family and sends it only when chosen', async () => {
+  it('offers the node counts of a clustered family in the engine\'s words and sends one only when chosen', async () => {
+    // the server's answer for a family of 1 to 3 HA pairs: the counts and their labels (models.cluster.node_label)
     const clustered = {
       ...fixtures.arrayFas3170,
       array: {
         ...fixtures.arrayFas3170.array,
-        scale_out: { unit: 'HA pair', drives_per_node: 840, fixed_drives_per_node: false, controllers_per_node: 2, min_nodes: 1, max_nodes: 12 },
+        scale_out: { unit: 'HA pair', drives_per_node: 840, fixed_drives_per_node: false, controllers_per_node: 2, min_nodes: 1, max_nodes: 3 },
       },
+      node_choices: [
+        { nodes: 1, label: '1 HA pair (2 controllers)' },
+        { nodes: 2, label: '2 HA pairs (4 controllers)' },
+        { nodes: 3, label: '3 HA pairs (6 controllers)' },
+      ],
     };
     server.use(http.get('*/api/v1/catalog/arrays/:id', () => HttpResponse.json(clustered)));
     const { user } = renderWithProviders(<Harness initial={{ ...emptyDraft, vendor: 'NetApp', arrayId: 'netapp-fas3170', raidScheme: 'raid-dp' }} />);
     const nodes = await screen.findByRole('combobox', { name: 'Nodes [HA pairs]' });
     expect('nodes' in reference()).toBe(false);
-    expect(screen.getAllByRole('option', { name: /HA pairs? \(\d+ controllers\)/ })).toHaveLength(12);
-    await user.selectOptions(nodes, '12');
-    expect(nodes).toHaveDisplayValue('12 HA pairs (24 controllers)');
-    expect(reference()).toMatchObject({ nodes: 12 });
+    expect(screen.getAllByRole('option', { name: /HA pairs? \(\d+ controllers\)/ })).toHaveLength(3);
+    await user.selectOptions(nodes, '3');
+    expect(nodes).toHaveDisplayValue('3 HA pairs (6 controllers)');
+    expect(reference()).toMatchObject({ nodes: 3 });
   });
 
   it('leaves controller_id out of the reference while the array’s own controllers are used', () => {

@@ -8,7 +8,7 @@ import type { ConfigDraft } from '@/stores/workflow';
 import { usePorts } from '../api/get-ports';
 import { useRaidSchemes } from '../api/get-raid-schemes';
 import { useArrayDetail, useHardwareChoices } from '../hooks/use-hardware-choices';
-import { allowedWidths, draftForArray, flashCacheSizes, nodeCounts, nodeLabel, raidOption } from '../lib/draft';
+import { allowedWidths, draftForArray, flashCacheSizes, raidOption } from '../lib/draft';
 
 type ConfigurationBuilderProps = {
   draft: ConfigDraft;
@@ -71,7 +71,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
   const option = array ? raidOption(array, draft.raidScheme) : undefined;
   const widths = option ? allowedWidths(option, detail.groupWidths) : [];
   const flashSizes = array ? flashCacheSizes(array) : [];
-  const nodeChoices = array ? nodeCounts(array) : [];
+  const nodeChoices = array ? detail.nodeChoices : [];
   const schemeName = (s: string) => schemes.data?.raid_schemes.find((r) => r.scheme === s)?.name ?? s;
   const portName = (t: string) => ports.data?.ports.find((p) => p.type === t)?.name ?? t;
   const sizing = draft.driveCount === null;
@@ -214,7 +214,7 @@ export function ConfigurationBuilder({ draft, onChange, errors, cacheOptionError
             value={draft.nodes === null ? '' : String(draft.nodes)}
             options={[
               { value: '', label: 'Base system, more as the drives need' },
-              ...nodeChoices.map((n) => ({ value: String(n), label: nodeLabel(array, n) })),
+              ...nodeChoices.map((n) => ({ value: String(n.nodes), label: n.label })),
             ]}
             errors={errors.at('nodes')}
             hint="Controllers, ports, rack units, power and price scale with the nodes"

@@ -4,7 +4,7 @@
  * `controller_id`). A custom array lists its drives (catalog or custom ids); a catalog array
  * that takes any drive (`any_drive`, e.g. "generic") also takes custom drives.
  */
-import type { ArrayModel, ControllerRecord, DriveSpec, HardwareRecord } from '@/lib/api-types';
+import type { ArrayModel, ControllerRecord, DriveSpec, HardwareRecord, NodeChoice } from '@/lib/api-types';
 
 import { useArray } from '../api/get-array';
 import { useArrays } from '../api/get-arrays';
@@ -16,16 +16,19 @@ export type CustomHardware = {
   arrays: ArrayModel[];
   /** Per custom array id, the group widths it builds per RAID scheme (from its record). */
   groupWidths: Record<string, GroupWidths>;
+  /** Per custom array id, the node counts it grows to with the engine's labels (empty unless it clusters). */
+  nodeChoices: Record<string, NodeChoice[]>;
   drives: DriveSpec[];
   controllers: ControllerRecord[];
 };
 
 export function splitHardware(records: readonly HardwareRecord[]): CustomHardware {
-  const out: CustomHardware = { arrays: [], groupWidths: {}, drives: [], controllers: [] };
+  const out: CustomHardware = { arrays: [], groupWidths: {}, nodeChoices: {}, drives: [], controllers: [] };
   for (const r of records) {
     if (r.kind === 'array') {
       out.arrays.push({ ...r.spec, id: r.id });
       out.groupWidths[r.id] = r.group_widths;
+      out.nodeChoices[r.id] = r.node_choices;
     } else if (r.kind === 'drive') out.drives.push({ ...r.spec, id: r.id });
     else out.controllers.push(r);
   }
@@ -67,6 +70,7 @@ export function useArrayDetail(arrayId: string) {
       array: customArray,
       drives,
       groupWidths: custom.groupWidths[customArray.id] ?? {},
+      nodeChoices: custom.nodeChoices[customArray.id] ?? [],
       custom: true,
       isFetching: catalogDrives.isFetching,
       isError: catalogDrives.isError,
@@ -79,6 +83,7 @@ export function useArrayDetail(arrayId: string) {
     array,
     drives,
     groupWidths: (catalogDetail.data?.group_widths ?? {}) as GroupWidths,
+    nodeChoices: catalogDetail.data?.node_choices ?? [],
     custom: false,
     isFetching: catalogDetail.isFetching || waiting,
     isError: catalogDetail.isError,

@@ -92,21 +92,3 @@ export function draftToReference(draft: ConfigDraft): CatalogReference {
     ...(draft.prefetchKib != null ? { prefetch_kib: draft.prefetchKib } : {}),
   };
 }
-
-/** The node counts a clustered array offers (empty when it does not cluster). */
-export function nodeCounts(array: ArrayModel): number[] {
-  const so = array.scale_out;
-  if (!so) return [];
-  const out: number[] = [];
-  for (let n = so.min_nodes ?? 1; n <= so.max_nodes; n += 1) out.push(n);
-  return out;
-}
-
-/** "8 nodes", "12 HA pairs (24 controllers)". */
-export function nodeLabel(array: ArrayModel, nodes: number): string {
-  const so = array.scale_out;
-  const unit = so?.unit ?? 'node';
-  const per = so?.controllers_per_node ?? 1;
-  const text = `${nodes} ${unit}${nodes === 1 ? '' : 's'}`;
-  return per > 1 ? `${text} (${nodes * per} controllers)` : text;
-}

@@ -28,6 +28,23 @@ describe('Verdicts', () => {
     expect(screen.getByTestId('capacity-verdict')).toHaveTextContent('Meets');
   });
 
+  it("shows each window's totals with the engine's explanation", async () => {
+    const user = userEvent.setup();
+    render(<Verdicts result={sized.result} sizing={sized} />);
+    // nightly export: reads 3,000 x 75% = 2,250 at 5.64 ms and 1,144 x 100% at 1.33 ms:
+    // (2,250 x 5.644 + 1,144 x 1.327) / 3,394 = 4.19 ms
+    await user.click(screen.getByRole('button', { name: /^4\.19 ms/ }));
+    const dialog = screen.getByRole('dialog', { name: /Read latency \(nightly export\)/ });
+    expect(dialog).toHaveTextContent('R_read = sum(phase reads x phase R_read) / sum(phase reads)');
+    expect(dialog).toHaveTextContent(
+      'R_read = IOPS-weighted mean of 5.64 ms (OLTP database/overnight transactions), 1.33 ms (OLTP database/export table scan) = 4.19 ms',
+    );
+    await user.click(screen.getByRole('button', { name: /^4,431 IOPS/ }));
+    expect(screen.getByRole('dialog', { name: /Front-end IOPS \(nightly export\)/ })).toHaveTextContent(
+      'IOPS = 3,000 (OLTP database/overnight transactions) + 1,144 (OLTP database/export table scan) + 286.1 (OLTP database/export dump write) = 4,431',
+    );
+  });
+
   it('says which windows fail and why', () => {
     render(<Verdicts result={failing} />);
     // the engine's words for `read latency:OLTP database/online transactions (business hours)`

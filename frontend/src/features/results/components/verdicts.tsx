@@ -11,7 +11,6 @@ import type {
 } from '@/lib/api-types';
 
 import { useConfidence } from '../api/get-confidence';
-import { explainWindowIops, explainWindowLatency } from '../lib/explain';
 
 type VerdictsProps = {
   result: EvaluationResult;
@@ -114,9 +113,9 @@ export function Verdicts({ result, sizing, workloads, configuration, confidence 
             <div>
               <p className="verdict-text">{w.verdict}</p>
               <p className="verdict-figures">
-                <Figure label={`Front-end IOPS (${w.window})`} figure={explainWindowIops(w)} /> · read{' '}
-                <Figure label={`Read latency (${w.window})`} figure={explainWindowLatency(w, 'read')} /> · write{' '}
-                <Figure label={`Write latency (${w.window})`} figure={explainWindowLatency(w, 'write')} />
+                <Figure label={`Front-end IOPS (${w.window})`} figure={w.explain.frontend_iops} /> · read{' '}
+                <Figure label={`Read latency (${w.window})`} figure={w.explain.read_latency_ms} /> · write{' '}
+                <Figure label={`Write latency (${w.window})`} figure={w.explain.write_latency_ms} />
               </p>
               {w.failure_verdict ? (
                 <p className="verdict-failure" data-testid="failure-verdict">
