@@ -26,7 +26,7 @@ same configuration object evaluated again, and the answers of pure functions (Ch
 ratios, quantiles, texts of numbers) for the same values, by the caller's
 :class:`models.memo.EvaluationMemo` (the one in force, else one for the call).
 
-Kept as one module (about 970 lines): the window loop, its setup (pools, fills, plans) and the
+Kept as one module (about 980 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above (the front end's port, bus and write-burst figures in :mod:`models.front_end`), and
 each function here is short.
@@ -643,6 +643,24 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     )
 
 
+def cold_hits_of(
+    members: list[tuple[Workload, Phase]],
+    hits: list[tuple[float, float]],
+    phases: list[PhaseResult],
+    routes: list[list[tuple[str, float]]],
+    setup: _Setup,
+) -> tuple[list[tuple[float, float]], list[float]] | None:
+    """:func:`models.cow_metadata.cold_hit_ratios` of a window's phases (their results' first-pass
+    hit ratios, the pools their reads route to)."""
+    return cold_hit_ratios(
+        [ph.mean_size_kib for _, ph in members],
+        hits,
+        [(ph.cold_hit_pct.value or 0.0) / 100.0 for ph in phases],
+        routes,
+        {pl.name: pl.raid for pl in setup.pools},
+    )
+
+
 def _cold_cache(
     window: str,
     members: list[tuple[Workload, Phase]],
@@ -658,13 +676,7 @@ def _cold_cache(
     Each phase reads at its cold (first-pass) hit ratio (:func:`models.cache_share.cold_hit_explained`),
     split between DRAM and flash in the warm proportion; everything else is served as warm.
     """
-    got = cold_hit_ratios(
-        [ph.mean_size_kib for _, ph in members],
-        hits,
-        [(ph.cold_hit_pct.value or 0.0) / 100.0 for ph in warm.phases],
-        routes,
-        {pl.name: pl.raid for pl in setup.pools},
-    )
+    got = cold_hits_of(members, hits, warm.phases, routes, setup)
     if got is None:
         return None
     cold_hits, meta = got

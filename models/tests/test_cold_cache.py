@@ -8,7 +8,7 @@ import math
 import pytest
 
 import models.evaluate as evaluate_module
-from models.cow_metadata import cold_hit_ratios, metadata_words
+from models.cow_metadata import metadata_words
 from models.evaluate import evaluate
 from models.tests.conftest import make_config, oltp
 from models.workload import Skew
@@ -89,13 +89,7 @@ def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
     (:func:`models.evaluate._serve`) served at the cold hit ratios, its figures read back."""
     from models.results import ColdCacheResult, ColdPhase
 
-    got = cold_hit_ratios(
-        [ph.mean_size_kib for _, ph in members],
-        hits,
-        [(ph.cold_hit_pct.value or 0.0) / 100.0 for ph in warm.phases],
-        routes,
-        {pl.name: pl.raid for pl in setup.pools},
-    )
+    got = evaluate_module.cold_hits_of(members, hits, warm.phases, routes, setup)
     if got is None:
         return None
     cold_hits, meta = got
