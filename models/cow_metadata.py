@@ -62,6 +62,38 @@ def cold_metadata_reads(layout: RaidLayout, size_kib: float, cold_hit: float) ->
     return min(1.0, size_kib / ((1.0 - cold_hit) * span))
 
 
+def cold_hit_ratios(
+    sizes_kib: list[float],
+    hits: list[tuple[float, float]],
+    first_pass: list[float],
+    routes: list[list[tuple[str, float]]],
+    layouts: dict[str, RaidLayout],
+) -> tuple[list[tuple[float, float]], list[float]] | None:
+    """Each phase's (DRAM, flash) hit ratios with cold caches and its indirect-block reads per miss
+    (None when no phase's cold hit ratio differs from its warm one). Per phase: its mean I/O size,
+    warm hits, first-pass hit ratio (0..1) and the pools (``layouts`` by name) its reads route to.
+
+    The cold (first-pass) hit ratio split between DRAM and flash in the warm proportion; on a
+    copy-on-write layout each cold miss reads ``m`` indirect blocks too
+    (:func:`cold_metadata_reads`), counted as more misses: ``h' = 1 - (1 - h_cold)(1 + m)``.
+    """
+    cold_hits: list[tuple[float, float]] = []
+    meta: list[float] = []
+    differs = False
+    for size, (h_d, h_f), cold, route in zip(sizes_kib, hits, first_pass, routes, strict=True):
+        warm_total = h_d + h_f
+        if warm_total <= 0 or cold >= warm_total - 1e-9:
+            cold_hits.append((h_d, h_f))
+            meta.append(0.0)
+            continue
+        differs = True
+        m = sum(share * cold_metadata_reads(layouts[rp], size, cold) for rp, share in route)
+        meta.append(m)
+        cold = max(0.0, 1.0 - (1.0 - cold) * (1.0 + m))
+        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
+    return (cold_hits, meta) if differs else None
+
+
 def metadata_words(m: float) -> str:
     """The cold indirect-block reads in words, for a cold-cache verdict ("" where ``m`` is 0)."""
     if m <= 0:

@@ -1,6 +1,6 @@
 """Drive service-time models: hard disks (seek, rotation, transfer, command queuing) and SSD/NVMe.
 
-Kept as one module (about 620 lines): the drive record and every formula that prices it (HDD
+Kept as one module (about 640 lines): the drive record and every formula that prices it (HDD
 positioning and queuing, SSD wear, endurance, error rates) read best beside each other.
 
 HDD (Ruemmler & Wilkes, "An Introduction to Disk Drive Modeling", IEEE Computer 1994,

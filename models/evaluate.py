@@ -26,7 +26,7 @@ same configuration object evaluated again, and the answers of pure functions (Ch
 ratios, quantiles, texts of numbers) for the same values, by the caller's
 :class:`models.memo.EvaluationMemo` (the one in force, else one for the call).
 
-Kept as one module (about 900 lines): the window loop, its setup (pools, fills, plans) and the
+Kept as one module (about 980 lines): the window loop, its setup (pools, fills, plans) and the
 cold-cache and degraded variants of a window read in sequence; the physics lives in the modules
 named above (the front end's port, bus and write-burst figures in :mod:`models.front_end`), and
 each function here is short.
@@ -65,7 +65,7 @@ from models.controller import (
     cpu_response_ms,
     cpu_seconds_per_second,
 )
-from models.cow_metadata import cold_metadata_reads, metadata_words
+from models.cow_metadata import cold_hit_ratios, metadata_words
 from models.drives import DEFAULT_WARRANTY_YEARS
 from models.explain import Explained, explained, figures_only, fmt, number
 from models.front_end import (
@@ -643,38 +643,22 @@ def _evaluate_window(window: str, members: list[tuple[Workload, Phase]], setup: 
     )
 
 
-def cold_hit_ratios(
+def cold_hits_of(
     members: list[tuple[Workload, Phase]],
     hits: list[tuple[float, float]],
     phases: list[PhaseResult],
     routes: list[list[tuple[str, float]]],
     setup: _Setup,
 ) -> tuple[list[tuple[float, float]], list[float]] | None:
-    """Each phase's (DRAM, flash) hit ratios with cold caches and its indirect-block reads per miss
-    (None when no phase's cold hit ratio differs from its warm one).
-
-    The cold (first-pass) hit ratio split between DRAM and flash in the warm proportion; on a
-    copy-on-write layout each cold miss reads ``m`` indirect blocks too
-    (:func:`models.cow_metadata.cold_metadata_reads`), counted as more misses:
-    ``h' = 1 - (1 - h_cold)(1 + m)``.
-    """
-    cold_hits: list[tuple[float, float]] = []
-    meta: list[float] = []
-    differs = False
-    layouts = {pl.name: pl.raid for pl in setup.pools}
-    for (h_d, h_f), ph, (_, phase), route in zip(hits, phases, members, routes, strict=True):
-        cold = (ph.cold_hit_pct.value or 0.0) / 100.0
-        warm_total = h_d + h_f
-        if warm_total <= 0 or cold >= warm_total - 1e-9:
-            cold_hits.append((h_d, h_f))
-            meta.append(0.0)
-            continue
-        differs = True
-        m = sum(share * cold_metadata_reads(layouts[rp], phase.mean_size_kib, cold) for rp, share in route)
-        meta.append(m)
-        cold = max(0.0, 1.0 - (1.0 - cold) * (1.0 + m))
-        cold_hits.append((cold * h_d / warm_total, cold * h_f / warm_total))
-    return (cold_hits, meta) if differs else None
+    """:func:`models.cow_metadata.cold_hit_ratios` of a window's phases (their results' first-pass
+    hit ratios, the pools their reads route to)."""
+    return cold_hit_ratios(
+        [ph.mean_size_kib for _, ph in members],
+        hits,
+        [(ph.cold_hit_pct.value or 0.0) / 100.0 for ph in phases],
+        routes,
+        {pl.name: pl.raid for pl in setup.pools},
+    )
 
 
 def _cold_cache(
@@ -692,7 +676,7 @@ def _cold_cache(
     Each phase reads at its cold (first-pass) hit ratio (:func:`models.cache_share.cold_hit_explained`),
     split between DRAM and flash in the warm proportion; everything else is served as warm.
     """
-    got = cold_hit_ratios(members, hits, warm.phases, routes, setup)
+    got = cold_hits_of(members, hits, warm.phases, routes, setup)
     if got is None:
         return None
     cold_hits, meta = got

@@ -27,7 +27,7 @@ user says the outstanding I/Os are there.
 (a figures-only pass uses the numbers alone). :class:`models.pool_plans.PoolPlans` prices one
 pool's access plans.
 
-Kept as one module (about 860 lines): the pool model is one subsystem, and the functions the
+Kept as one module (about 880 lines): the pool model is one subsystem, and the functions the
 vectorized search shares with evaluate (work, state, wait, failure) read best beside each other.
 """
 

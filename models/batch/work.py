@@ -187,8 +187,8 @@ def _controllers(
     CPU response [ms] (inf when saturated), with the back-end I/Os of the segment's layout
     (:func:`models.controller.controller_utilization` on arrays), each with its family's
     controller margin. Groups whose load and controller take the same branches of those
-    functions (data services, the ports' protocol CPU, a stated cost per KiB written, stated ceilings, an idle load, a
-    failover) run together, their figures as arrays over their segments."""
+    functions (data services, the ports' protocol, a stated cost per KiB written, stated ceilings,
+    an idle load, a failover) run together, their figures as arrays over their segments."""
     nseg = backend_ios.size
     u = np.empty(nseg)
     fo = np.full(nseg, np.nan)

@@ -89,7 +89,7 @@ def _cold_cache_explained(window, members, hits, warm, routes, tiering, setup):
     (:func:`models.evaluate._serve`) served at the cold hit ratios, its figures read back."""
     from models.results import ColdCacheResult, ColdPhase
 
-    got = evaluate_module.cold_hit_ratios(members, hits, warm.phases, routes, setup)
+    got = evaluate_module.cold_hits_of(members, hits, warm.phases, routes, setup)
     if got is None:
         return None
     cold_hits, meta = got
