@@ -1,6 +1,6 @@
 """Building blocks and scale-out: size throughput-bound systems in whole blocks, racks and watts.
 
-Kept as one module (about 630 lines): a block, its derivation from catalog records, its sizing and
+Kept as one module (about 650 lines): a block, its derivation from catalog records, its sizing and
 what it rests on (its records' calibration and its class of system) are one calculator.
 
 For targets like 1 TB/s of streaming or tens of PB, one array is the wrong unit: such systems
@@ -48,7 +48,7 @@ from models.buildable import hosts_needed, most_hosts
 from models.capacity import pool_capacity, raid_groups, spare_count
 from models.catalog import ArrayModel
 from models.configuration import DrivePool
-from models.drives import DriveSpec, drive_times, positioning_units
+from models.drives import DriveKind, DriveSpec, drive_times, positioning_units
 from models.explain import Explained, explained, fmt
 from models.memo import holds_memo
 from models.naming import plural
@@ -93,6 +93,11 @@ class BuildingBlock(Frozen):
     )
     drives: int = Field(ge=0, le=10000)
     drive_capacity_gb: NonNegFloat = Field(description="marketed capacity per drive [GB]")
+    drive_kind: DriveKind | None = Field(
+        default=None,
+        description="kind of the block's drives (hdd, ssd, nvme), which sets its class of system for an IOPS "
+        "target; null = not stated: the class with the widest error band is assumed",
+    )
     usable_fraction: float = Field(
         default=0.8, gt=0.0, le=1.0, description="usable share of raw (RAID / replication efficiency)"
     )
@@ -576,6 +581,7 @@ def block_from_array(
         rack_units=ru,
         drives=n,
         drive_capacity_gb=drive.capacity_gb,
+        drive_kind=drive.kind,
         usable_fraction=block_usable_fraction(array, drive, layout, n),
         min_blocks=max((hosts_needed(layout) or (1, 1))[0], so.min_nodes) if so is not None else 1,
         max_blocks=most_hosts(layout) if so is not None else None,
@@ -608,9 +614,9 @@ def block_class(
     r"""The class of system whose validation errors apply to sizing in ``block``\ s.
 
     ``streaming`` when the target is bandwidth alone (no IOPS); ``scale_out`` for scale-out nodes;
-    else by the drives (``flash``: every drive flash; None: a block given whole, whose drives are
-    not known): flash ``all_flash``, disks ``hdd``, unknown the class with the widest band in
-    ``table`` (conservative: the drives could be of any class).
+    else by the drives (``flash``: every drive flash; None: a block given whole without its
+    ``drive_kind``, whose drives are not known): flash ``all_flash``, disks ``hdd``, unknown the
+    class with the widest band in ``table`` (conservative: the drives could be of any class).
     """
     streaming = target.iops == 0 and (target.read_gb_s > 0 or target.write_gb_s > 0)
     if flash is None and not streaming and block.kind is not BlockKind.SCALE_OUT_NODE:
@@ -637,11 +643,13 @@ def block_assessment(
     drive: DriveSpec | None = None,
 ) -> Assessment:
     """What a block sizing rests on: the catalog records a block was derived from (``array`` and
-    ``drive``), or ``estimate (user)`` throughout for a block given whole; and its class's error."""
+    ``drive``), or ``estimate (user)`` throughout for a block given whole; and its class's error
+    (the drive's kind from ``drive``, else from the block's own ``drive_kind`` when it states one)."""
     parts = None
     if array is not None and drive is not None:
         parts = configuration_calibration(array.calibration, [drive.calibration])
-    flash = None if drive is None else drive.kind != "hdd"
+    kind = drive.kind if drive is not None else block.drive_kind
+    flash = None if kind is None else kind is not DriveKind.HDD
     return Assessment(
         calibration=parts_calibration(parts, "building block given whole: figures of your own"),
         model_error=model_error(block_class(block, target, flash, table), table),

@@ -7,10 +7,16 @@ as the user stated it (:func:`models.provenance.without_margins` after a sizing)
 margins it carries. ``AS_STATED`` computes every figure as its record states it. The API's
 evaluate, size and compare, and the plans (expand, quote-check, consolidate, refresh), all compute
 through one :class:`Margining`.
+
+What the margins cost (:func:`margin_cost`): a sizing with margins is run again with the records'
+own figures, and the answer states the drives (and nodes) the margins add::
+
+    cost = drives with the margins - drives as stated      (likewise nodes)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -67,20 +73,60 @@ class Margining:
         )
         return result.model_copy(update={"calibration": calibration, "model_error": found.model_error})
 
+    def sized(
+        self,
+        family: Configuration,
+        workloads: list[Workload],
+        size_with: Callable[[Configuration], SizingResult],
+    ) -> tuple[SizingResult, Configuration]:
+        """``family`` sized by ``size_with`` with this margining's margins, answered as stated
+        (:meth:`as_stated`) with what the margins cost (``family`` sized again as its records state
+        it, :func:`margin_cost`); and the configuration the sizing was computed on."""
+        run_on, margins = self.run_on(family, workloads)
+        sized = size_with(run_on)
+        cost = margin_cost(size_with(family), sized) if margins else None
+        return self.as_stated(sized, family, workloads, margins, cost), sized.configuration
+
     def as_stated(
-        self, sized: SizingResult, family: Configuration, workloads: list[Workload], margins: list[Margin]
+        self,
+        sized: SizingResult,
+        family: Configuration,
+        workloads: list[Workload],
+        margins: list[Margin],
+        cost: str | None = None,
     ) -> SizingResult:
         """A sizing of ``family`` computed with ``margins``, answered as the user reads it: the
         configuration found with the records' own figures back (its counts as sized), assessed, and
-        the margins named in its explanation."""
+        the margins (and ``cost``, what they cost) named in its explanation."""
         stated = without_margins(sized.configuration, family) if margins else sized.configuration
+        explanation = with_words(sized.explanation, margins)
         return sized.model_copy(
             update={
                 "configuration": stated,
-                "result": self.assessed(sized.result, stated, workloads, margins),
-                "explanation": with_words(sized.explanation, margins),
+                "result": self.assessed(sized.result, stated, workloads, margins, cost),
+                "explanation": f"{explanation} {cost}" if cost else explanation,
             }
         )
+
+
+def margin_cost(stated: SizingResult, margined: SizingResult) -> str:
+    """What sizing the estimated parts at the pessimistic end costs, in drives (and nodes):
+    ``margined`` (the family sized with the margins) against ``stated`` (sized as its records
+    state it)."""
+    if not margined.feasible:
+        return "With the margins no configuration of this family meets the load" + (
+            f" (as stated: {stated.drive_count} drives)." if stated.feasible else "; as stated neither."
+        )
+    if not stated.feasible:
+        return f"As stated no configuration meets the load either; with the margins: {margined.drive_count} drives."
+    extra = margined.drive_count - stated.drive_count
+    nodes = ""
+    if margined.nodes is not None and stated.nodes is not None and margined.nodes != stated.nodes:
+        nodes = f", {margined.nodes - stated.nodes:+d} nodes"
+    return (
+        f"The margins cost {extra:+d} drives{nodes} ({stated.drive_count} as stated, {margined.drive_count} with them; "
+        "calibration_margin: as_stated sizes without them)."
+    )
 
 
 def margin_words(margins: list[Margin]) -> str:
@@ -108,4 +154,4 @@ def distinct(margins: list[list[Margin]]) -> list[Margin]:
 AS_STATED = Margining()
 """Every figure as its record states it, class errors unknown: an engine call's default."""
 
-__all__ = ["AS_STATED", "Margining", "distinct", "margin_words", "with_words"]
+__all__ = ["AS_STATED", "Margining", "distinct", "margin_cost", "margin_words", "with_words"]

@@ -128,6 +128,22 @@ def test_estimated_parts_are_sized_at_the_pessimistic_end_by_default_and_the_cos
     assert stated["result"]["calibration"]["margins"] == []
 
 
+def test_a_family_compared_is_sized_as_size_sizes_it_and_says_what_the_margins_cost(
+    client: TestClient,
+) -> None:
+    compared = client.post(
+        "/api/v1/compare",
+        json={"workloads": [workload()], "configurations": [FAS3270, {**FAS3270, "drive_count": 48}]},
+    )
+    assert compared.status_code == 200, compared.text
+    item = compared.json()["items"][0]
+    sized = post(client, "size", FAS3270)
+    # the same family, the same margins: the same count and the same cost as /size states
+    assert item["sizing"]["drive_count"] == sized["drive_count"]
+    assert item["result"]["calibration"]["margin_cost"] == sized["result"]["calibration"]["margin_cost"]
+    assert item["result"]["calibration"]["margin_cost"].startswith("The margins cost")
+
+
 def test_an_evaluation_states_its_margins_and_as_stated_has_none(client: TestClient) -> None:
     margined = post(client, "evaluate", {**FAS3270, "drive_count": 48})
     stated = post(client, "evaluate", {**FAS3270, "drive_count": 48}, calibration_margin="as_stated")
@@ -349,6 +365,21 @@ def test_a_block_of_catalog_records_rests_on_them_and_one_given_whole_is_a_user_
     assert given.status_code == 200, given.text
     statuses = {p["status"] for p in given.json()["calibration"]["parts"].values()}
     assert statuses == {"estimate (user)"}
+
+    # an IOPS target on a block given whole: its drives' kind, when stated, sets the class
+    random = {"target": {"iops": 100_000}, "block": {**block, "iops": 20_000}}
+    disks = client.post(
+        "/api/v1/whatif/building-blocks", json={**random, "block": {**random["block"], "drive_kind": "hdd"}}
+    )
+    assert disks.status_code == 200, disks.text
+    assert disks.json()["model_error"]["p90_pct"] == SHIPPED["classes"]["hdd"]["expected"]["p90_pct"]
+    assert disks.json()["model_error"]["system_class"] == "hdd"
+    unknown = client.post("/api/v1/whatif/building-blocks", json=random)
+    assert unknown.status_code == 200, unknown.text
+    widest = max(
+        (c["expected"]["p90_pct"], k) for k, c in SHIPPED["classes"].items() if c["expected"]["p90_pct"]
+    )
+    assert unknown.json()["model_error"]["system_class"] == widest[1]
 
 
 def test_ranges_of_the_users_own_keep_the_models_error_unless_they_state_it(client: TestClient) -> None:

@@ -25,6 +25,10 @@ A heuristic, not a proof of optimality (the problem is bin packing with sized bi
 says so. Every sizing is kept by (family, set of workloads), so a set is sized once; a set whose array
 sized for it less one workload still passes with it added takes that array as it is (one
 evaluation instead of a sizing: the fewest drives never fall as workloads are added).
+
+With calibration margins each new array states what they cost it
+(:func:`models.margins.margin_cost`): its family sized for its workloads as the records state
+them, against the count sized with the margins; the answer's text names it per array.
 """
 
 from __future__ import annotations
@@ -38,12 +42,12 @@ from models.base import Frozen, InputError, Output
 from models.configuration import Configuration
 from models.evaluate import evaluate
 from models.explain import fmt
-from models.margins import AS_STATED, Margining, distinct, with_words
+from models.margins import AS_STATED, Margining, distinct, margin_cost, with_words
 from models.memo import holds_memo
 from models.parameters import EngineParameters
 from models.provenance import Margin, without_margins
 from models.results import DegradedMode, EvaluationResult, worst_window
-from models.size import size
+from models.size import SizingResult, size
 from models.whatif import outcome
 from models.workload import Workload
 
@@ -115,6 +119,8 @@ class _Solver:
         """Each array as stated (a new array's drive count as sized with the margins)."""
         self.margins: dict[_Key, list[Margin]] = {}
         """The margins each set was computed with on its array (its class follows the set placed)."""
+        self.sizings: dict[_Key, SizingResult] = {}
+        """The sizing each new array's count comes from (one sized for a smaller set that passes)."""
         self.why: dict[_Key, str] = {}
         """What keeps a set off an array (the first failing check), for the sets that cannot fit."""
 
@@ -163,32 +169,43 @@ class _Solver:
                 run_on, margins = self.margining.run_on(cfg, wl)
                 res = evaluate(wl, run_on, params=self.params, cold_cache=False)
                 if res.passed:
+                    self.sizings[key] = self.sizings[smaller]
                     return res, cfg, margins
         return None
 
     def _sized(
         self, wl: list[Workload], family: Configuration, key: _Key
     ) -> tuple[EvaluationResult | None, Configuration, list[Margin]]:
-        """The family sized for the set in normal operation and in each failure case asked for: the
-        most drives any of them needs (every check is monotone in the drive count), evaluated normally;
-        computed with the set's margins, the configuration kept as stated."""
+        """The family sized for the set (:meth:`_sizings`, the most drives any case needs), evaluated
+        normally: computed with the set's margins, the configuration kept as stated."""
         run_on, margins = self.margining.run_on(family, wl)
-        runs = [
-            size(wl, run_on, params=self.params, max_drives=self.options.max_drives, degraded=m)
-            for m in (DegradedMode.NONE, *self.options.failure_cases)
-        ]
-        failing = next((r for r in runs if not r.feasible), None)
-        if failing is not None:
-            self.why[key] = (
-                f"{family.name}: {failing.binding_constraint} even at {failing.drive_count} drives"
-            )
+        runs = self._sizings(wl, run_on)
+        most = _most(runs)
+        if not most.feasible:
+            self.why[key] = f"{family.name}: {most.binding_constraint} even at {most.drive_count} drives"
             return None, family, margins
-        most = max(runs, key=lambda r: r.drive_count)
+        self.sizings[key] = most
         stated = without_margins(most.configuration, family) if margins else most.configuration
         if most is runs[0]:
             return most.result, stated, margins
         res = evaluate(wl, most.configuration, params=self.params, cold_cache=False)
         return (res if res.passed else None), stated, margins
+
+    def _sizings(self, wl: list[Workload], family: Configuration) -> list[SizingResult]:
+        """The family sized for the set in normal operation, then in each failure case asked for."""
+        return [
+            size(wl, family, params=self.params, max_drives=self.options.max_drives, degraded=m)
+            for m in (DegradedMode.NONE, *self.options.failure_cases)
+        ]
+
+    def margin_cost(self, key: _Key) -> str | None:
+        """What the margins cost a new array (:func:`models.margins.margin_cost`): its family sized
+        for the set as its records state it against the count sized with them; None without margins."""
+        fixed, index, names = key
+        if fixed or not self.margins.get(key) or key not in self.sizings:
+            return None
+        stated = _most(self._sizings(self._workloads(names), self.candidates[index]))
+        return margin_cost(stated, self.sizings[key])
 
     def value(self, key: _Key) -> float:
         """``f`` of a set on an array; infinity when it cannot fit; 0 for an empty set or a fixed array."""
@@ -214,6 +231,13 @@ class _Solver:
         """The cheapest candidate family for a new array holding ``names``."""
         options = [(self.value((False, k, names)), k) for k in range(len(self.candidates))]
         return min(options) if options else (math.inf, -1)
+
+
+def _most(runs: list[SizingResult]) -> SizingResult:
+    """The first sizing no drive count meets, else the one needing the most drives (every check is
+    monotone in the drive count, so that count meets every case)."""
+    failing = next((r for r in runs if not r.feasible), None)
+    return failing or max(runs, key=lambda r: r.drive_count)
 
 
 def _share(w: Workload, total_tb: float, total_iops: float) -> float:
@@ -306,6 +330,13 @@ def consolidate(
         + "."
     )
     text = with_words(text, distinct([p.result.calibration.margins for p in placed if p.result.calibration]))
+    costs_text = [
+        f"{p.name}: {p.result.calibration.margin_cost}"
+        for p in new
+        if p.result.calibration is not None and p.result.calibration.margin_cost
+    ]
+    if costs_text:
+        text += " " + " ".join(costs_text)
     return Consolidation(
         objective=opts.objective,
         arrays=placed,
@@ -353,7 +384,8 @@ def _placement(solver: _Solver, array: list, position: int) -> ArrayPlacement:
     res = solver.result(key)
     assert res is not None
     cfg = solver.configs[key]
-    res = solver.margining.assessed(res, cfg, solver._workloads(key[2]), solver.margins[key])
+    cost = solver.margin_cost(key)
+    res = solver.margining.assessed(res, cfg, solver._workloads(key[2]), solver.margins[key], cost)
     busiest = worst_window(res.windows)
     return ArrayPlacement(
         name=cfg.name if array[0] else f"new {position + 1}: {cfg.name}",

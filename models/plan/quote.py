@@ -8,7 +8,9 @@ state), then:
 * evaluated at every window (:func:`models.evaluate.evaluate`) and in every failure case
   (:func:`models.whatif.degraded_modes`: a drive failed, rebuilding, a controller down);
 * projected as the workloads grow (:func:`models.whatif.growth_projection`);
-* sized with the same parts (:func:`models.size.size`): the fewest drives that meet every window.
+* sized with the same parts (:func:`models.size.size`): the fewest drives that meet every window;
+  with calibration margins, what they cost (:meth:`models.margins.Margining.sized`: the drives
+  they add to the same parts sized as stated), in the answer's text.
 
 Provisioning findings, each with its amount::
 
@@ -208,9 +210,8 @@ def quote_check(
         if any(w.growth_pct_per_year > 0 and w.horizon_years > 0 for w in workloads)
         else None
     )
-    family = run_on.model_copy(update={"pools": [run_on.pools[0].model_copy(update={"drive_count": None})]})
-    sized = size(workloads, family, params=params)
-    sized = margining.as_stated(sized, configuration, workloads, margins)
+    family = configuration.model_copy(update={"pools": [pool.model_copy(update={"drive_count": None})]})
+    sized, _ = margining.sized(family, workloads, lambda f: size(workloads, f, params=params))
     findings = [_drive_finding(quote.drive_count, sized, pool.raid.group_width)]
     cap = evaluation.capacity
     findings.append(
@@ -293,6 +294,8 @@ def quote_check(
     if parts.labels:
         text += " Not all parts are in the catalog: " + "; ".join(parts.labels) + "."
     text = with_words(text, margins)
+    if sized.result.calibration is not None and sized.result.calibration.margin_cost:
+        text += f" Sizing: {sized.result.calibration.margin_cost}"
     return QuoteCheck(
         quote=quote,
         configuration=configuration,

@@ -6,7 +6,9 @@ what the host measured) are
 * evaluated on the current configuration at their sizing rates, and at the loads the host observed
   (:func:`models.evidence.at_observed_load`, :func:`models.evidence.compare_observed`): measured
   beside modelled, "what you have now";
-* sized onto the successor family (:func:`models.size.size`).
+* sized onto the successor family (:func:`models.size.size`); with calibration margins, what they
+  cost it (:meth:`models.margins.Margining.sized`: drives and nodes against the family sized as
+  stated), in the answer's text.
 
 Per window the measured figures (observed IOPS summed over the window's phases, the host's read
 latency weighted by those IOPS: ``sum(iops_i x t_i) / sum(iops_i)`` over phases with a latency)
@@ -98,9 +100,9 @@ def refresh(
         run_seen, margins_seen = margining.run_on(current, at_load)
         seen = evaluate(at_load, run_seen, params=params, cold_cache=False)
         observed = compare_observed(at_load, margining.assessed(seen, current, at_load, margins_seen))
-    run_next, margins_next = margining.run_on(successor, workloads)
-    sized = margining.as_stated(size(workloads, run_next, params=params), successor, workloads, margins_next)
+    sized, _ = margining.sized(successor, workloads, lambda f: size(workloads, f, params=params))
     nxt = sized.result
+    margins_next = nxt.calibration.margins if nxt.calibration is not None else []
     on, nx = outcome(now), outcome(nxt)
     windows = []
     for i, window in enumerate(windows_of(workloads)):
@@ -135,6 +137,8 @@ def refresh(
         f"(today {now.bill.drives + now.bill.spares} drives in {fmt(now.bill.rack_units)} U)."
     )
     text = with_words(text, distinct([margins_now, margins_next]))
+    if nxt.calibration is not None and nxt.calibration.margin_cost:
+        text += f" {sized.configuration.name}: {nxt.calibration.margin_cost}"
     return RefreshResult(
         current=now, observed=observed, successor=sized, windows=windows, side_by_side=side, text=text
     )

@@ -48,6 +48,8 @@ itself, with no interval to smooth it: ``B_w = W_w / k x 8 / (e / 100)``.
 workloads at ``failover_load_pct`` of their load, and then evaluated
 (:func:`models.evaluate.evaluate`) at what it takes in normal operation, the replicated writes
 alone (every phase write-only, at ``u / 100`` of its write rate for asynchronous replication).
+With calibration margins its text says what they cost the DR array
+(:meth:`models.margins.Margining.sized`: the drives they add to the family sized as stated).
 """
 
 from __future__ import annotations
@@ -466,10 +468,11 @@ def replication(
     dr: DrSide | None = None
     if dr_family is not None:
         failover_load = scaled_load(workloads, plan.failover_load_pct)
-        run_dr, dr_margins = margining.run_on(dr_family, failover_load)
-        margins.append(dr_margins)
-        failover = size(failover_load, run_dr, params=params)
-        failover = margining.as_stated(failover, dr_family, failover_load, dr_margins)
+        failover, _ = margining.sized(
+            dr_family, failover_load, lambda f: size(failover_load, f, params=params)
+        )
+        dr_calibration = failover.result.calibration
+        margins.append(dr_calibration.margins if dr_calibration is not None else [])
         stated = failover.configuration
         unique = plan.unique_change_pct if plan.mode == "async" else 100.0
         writes_only = replicated_writes(workloads, unique)
@@ -487,6 +490,11 @@ def replication(
                 f"DR array: {failover.drive_count} drives carry a failover at {fmt(plan.failover_load_pct)} % "
                 f"of the production load ({'feasible' if failover.feasible else 'infeasible'}); in normal operation "
                 f"the replicated writes alone {'pass' if steady.passed else 'fail'} ({steady.bottleneck})."
+                + (
+                    f" {dr_calibration.margin_cost}"
+                    if dr_calibration is not None and dr_calibration.margin_cost
+                    else ""
+                )
             ),
         )
     text = with_words(text, distinct(margins))

@@ -11,12 +11,15 @@ from models.blocks import (
     BlockStreams,
     BlockTarget,
     BuildingBlock,
+    block_assessment,
     block_from_array,
     delivered,
     size_blocks,
 )
 from models.catalog import build_configuration, load_catalog
+from models.drives import DriveKind
 from models.evaluate import evaluate
+from models.provenance import ClassErrors, ErrorSummary, ModelErrorTable, SystemClass
 from models.validation import ValidationContext
 from models.validation.building_blocks import building_block_rows
 from models.workload import Phase, Workload
@@ -190,3 +193,52 @@ def test_published_eseries_rack_is_within_20_pct_of_40_gb_s(catalog):
     assert rows["read_gb_s_per_rack"].predicted == pytest.approx(38.0)  # 10 x 4 GB/s x 0.95
     assert rows["drives_per_rack"].predicted == 600
     assert rows["raw_pb_per_rack"].predicted == pytest.approx(1.8)
+
+
+# ---- the class a block sizing is judged in (issue #30) ---------------------------------------------
+
+
+def _errors(p90_pct: float) -> ClassErrors:
+    rows = ErrorSummary(rows=10, median_pct=p90_pct / 2, p90_pct=p90_pct, max_pct=p90_pct)
+    return ClassErrors(in_sample=rows, cross_validated=rows, out_of_sample=rows, expected=rows)
+
+
+# made-up bands: disks 50 %, all-flash 30 %, hybrid 80 % (the widest)
+BANDS = ModelErrorTable(
+    generated_by="test",
+    inputs_sha256="0" * 64,
+    classes={
+        SystemClass.HDD: _errors(50.0),
+        SystemClass.ALL_FLASH: _errors(30.0),
+        SystemClass.HYBRID: _errors(80.0),
+    },
+)
+OWN = BuildingBlock(
+    name="mine", rack_units=2, drives=24, drive_capacity_gb=3840, read_gb_s=10, write_gb_s=5, iops=200_000
+)
+
+
+def test_a_block_given_whole_without_its_drive_kind_takes_the_widest_band_for_iops():
+    found = block_assessment(OWN, BlockTarget(iops=500_000), BANDS)
+    # hybrid's 80 % is the widest of 50, 30 and 80
+    assert (found.model_error.system_class, found.model_error.p90_pct) == (SystemClass.HYBRID, 80.0)
+
+
+@pytest.mark.parametrize(
+    ("kind", "system_class", "p90_pct"),
+    [(DriveKind.HDD, SystemClass.HDD, 50.0), (DriveKind.NVME, SystemClass.ALL_FLASH, 30.0)],
+)
+def test_a_block_given_whole_that_states_its_drive_kind_takes_its_class(kind, system_class, p90_pct):
+    block = OWN.model_copy(update={"drive_kind": kind})
+    found = block_assessment(block, BlockTarget(iops=500_000), BANDS)
+    assert (found.model_error.system_class, found.model_error.p90_pct) == (system_class, p90_pct)
+    # its figures are still the user's own
+    parts = found.calibration.parts
+    assert {parts.part(n).status for n in ("drives", "controller", "cache", "ports")} == {"estimate (user)"}
+
+
+def test_a_block_derived_from_the_catalog_carries_its_drives_kind(e5460):
+    assert e5460.block.drive_kind is DriveKind.HDD
+    # given back whole (a derived block re-sent), it is judged on its disks, not the widest band
+    found = block_assessment(e5460.block, BlockTarget(iops=10_000), BANDS)
+    assert found.model_error.system_class is SystemClass.HDD

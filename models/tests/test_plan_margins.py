@@ -1,4 +1,4 @@
-"""The plans (expand, quote-check, consolidate, refresh) compute with the calibration margins as
+"""The plans (expand, quote-check, consolidate, refresh, replication) compute with the calibration margins as
 /size does (models.margins): estimated parts at the pessimistic end of their class's band, the
 answer's configurations as the user stated them, the margins named in the explanation (issue #30).
 
@@ -15,11 +15,12 @@ import pytest
 
 from models.catalog import Catalog, build_configuration, load_catalog
 from models.configuration import Configuration
-from models.margins import AS_STATED, Margining
+from models.margins import AS_STATED, Margining, margin_cost
 from models.plan.consolidate import ConsolidateOptions, consolidate
 from models.plan.expand import AddedGroup, Expansion, expand
 from models.plan.quote import Quote, quote_check, quote_parts
 from models.plan.refresh import refresh
+from models.plan.replication import ReplicationPlan, replication
 from models.provenance import (
     CalibrationMargin,
     ClassErrors,
@@ -28,6 +29,7 @@ from models.provenance import (
     SystemClass,
 )
 from models.results import EvaluationResult
+from models.size import SizingResult
 from models.tests.conftest import oltp
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -64,6 +66,12 @@ def _fas3270(catalog: Catalog, count: int | None) -> Configuration:
             update={"pools": [config.pools[0].model_copy(update={"drive_count": None})]}
         )
     return config
+
+
+def _cost(stated: int | None, margined: int | None) -> str:
+    """The start of :func:`models.margins.margin_cost`'s sentence for two feasible counts."""
+    assert stated is not None and margined is not None
+    return f"The margins cost {margined - stated:+d} drives ({stated} as stated, {margined} with them"
 
 
 def _cpu(result: EvaluationResult) -> float:
@@ -136,6 +144,14 @@ def test_a_quote_is_checked_and_sized_at_the_margin_and_its_sizing_reads_as_stat
         and "Conservative by default" in margined.sizing.explanation
     )
     assert "Conservative by default" not in stated.text
+    # what the margins cost, stated in the sizing, its calibration and the check's text
+    cost = _cost(stated.sizing.drive_count, margined.sizing.drive_count)
+    assert margined.sizing.result.calibration is not None
+    assert margined.sizing.result.calibration.margin_cost.startswith(cost)
+    assert cost in margined.sizing.explanation and f"Sizing: {cost}" in margined.text
+    assert (
+        stated.sizing.result.calibration is not None and stated.sizing.result.calibration.margin_cost is None
+    )
 
 
 def test_a_consolidation_sizes_each_new_array_at_the_margin_and_returns_it_as_stated(catalog):
@@ -153,6 +169,13 @@ def test_a_consolidation_sizes_each_new_array_at_the_margin_and_returns_it_as_st
         assert "controller" in _margin_parts(placement.result)
     assert "Conservative by default: controller (estimate)" in margined.text
     assert "Conservative by default" not in stated.text
+    # each new array says what the margins cost it; both answers put the two workloads on one array
+    assert [p.workloads for p in margined.arrays] == [p.workloads for p in stated.arrays] == [["a", "b"]]
+    m, st = margined.arrays[0], stated.arrays[0]
+    cost = _cost(st.configuration.pools[0].drive_count, m.configuration.pools[0].drive_count)
+    assert m.result.calibration is not None and m.result.calibration.margin_cost.startswith(cost)
+    assert f"{m.name}: {cost}" in margined.text
+    assert st.result.calibration is not None and st.result.calibration.margin_cost is None
 
 
 def test_a_fixed_array_is_judged_at_the_margin(catalog):
@@ -181,6 +204,27 @@ def test_a_refresh_judges_today_and_sizes_the_successor_at_the_margin(catalog):
     assert "controller" in _margin_parts(margined.successor.result)
     assert "Conservative by default" in margined.text
     assert "Conservative by default" not in stated.text
+    cost = _cost(stated.successor.drive_count, margined.successor.drive_count)
+    assert f"{margined.successor.configuration.name}: {cost}" in margined.text
+    assert "The margins cost" not in stated.text
+
+
+def test_a_dr_array_is_sized_for_the_failover_at_the_margin_and_says_what_it_costs(catalog):
+    family = _fas3270(catalog, None)
+    load = [oltp(iops=6000)]
+    plan = ReplicationPlan(
+        mode="async", rpo_minutes=30, interval_minutes=10, window_hours={"business hours": 10}
+    )
+
+    margined = replication(load, plan, dr_family=family, margining=PESSIMISTIC)
+    stated = replication(load, plan, dr_family=family, margining=STATED)
+
+    assert margined.dr is not None and stated.dr is not None
+    m, st = margined.dr.failover, stated.dr.failover
+    assert m.drive_count > st.drive_count and m.configuration.controller == family.controller
+    cost = _cost(st.drive_count, m.drive_count)
+    assert m.result.calibration is not None and m.result.calibration.margin_cost.startswith(cost)
+    assert cost in margined.dr.text and "The margins cost" not in stated.dr.text
 
 
 def test_an_engine_call_without_a_margining_computes_as_stated(catalog):
@@ -192,3 +236,35 @@ def test_an_engine_call_without_a_margining_computes_as_stated(catalog):
 
     assert _cpu(default.before) == _cpu(stated.before)
     assert default.before.model_error is not None and default.before.model_error.p90_pct is None
+
+
+# ---- what the margins cost (models.margins.margin_cost), the counts made up -------------------------
+
+
+def _sizing(feasible: bool, drives: int, nodes: int | None = None) -> SizingResult:
+    return SizingResult.model_construct(feasible=feasible, drive_count=drives, nodes=nodes)
+
+
+def test_the_margins_cost_the_drives_they_add():
+    # 96 drives with the margins against 80 as stated: 96 - 80 = +16
+    assert margin_cost(_sizing(True, 80), _sizing(True, 96)) == (
+        "The margins cost +16 drives (80 as stated, 96 with them; calibration_margin: as_stated sizes without them)."
+    )
+
+
+def test_the_margins_cost_of_a_cluster_names_the_nodes_they_add():
+    # 6 nodes of 6 drives with the margins against 4 of 6 as stated: 36 - 24 = +12 drives, 6 - 4 = +2 nodes
+    assert margin_cost(_sizing(True, 24, 4), _sizing(True, 36, 6)).startswith(
+        "The margins cost +12 drives, +2 nodes (24 as stated, 36 with them;"
+    )
+    # the same nodes: no node figure
+    assert "nodes" not in margin_cost(_sizing(True, 24, 4), _sizing(True, 30, 4))
+
+
+def test_margins_no_count_meets_say_so_beside_the_count_as_stated():
+    assert margin_cost(_sizing(True, 80), _sizing(False, 960)) == (
+        "With the margins no configuration of this family meets the load (as stated: 80 drives)."
+    )
+    assert margin_cost(_sizing(False, 960), _sizing(False, 960)) == (
+        "With the margins no configuration of this family meets the load; as stated neither."
+    )

@@ -19,8 +19,6 @@ import re
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from pydantic import BaseModel
-
 from backend.app.catalog.service import CatalogStore
 from backend.app.core.errors import ENGINE_ERROR, CatalogUnavailable, InvalidInput, Loc
 from backend.app.hardware.schemas import ArrayRecord, HardwareRecord
@@ -53,7 +51,6 @@ from models.workload import Phase, Workload
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-R = TypeVar("R", bound=BaseModel)
 
 BODY: Loc = ("body",)
 
@@ -156,18 +153,6 @@ class SizingContext:
     def params(self) -> EngineParameters:
         return self.calibration.parameters
 
-    def assessed(
-        self,
-        result: R,
-        configuration: Configuration,
-        workloads: list[Workload],
-        margins: list[Margin] | None = None,
-        margin_cost: str | None = None,
-    ) -> R:
-        """``result`` with what it rests on and how far off it may be (:func:`models.provenance.assess`),
-        and the margins it was computed with."""
-        return Margining(self.model_errors).assessed(result, configuration, workloads, margins, margin_cost)
-
     def uncertainty(self, configuration: Configuration, workloads: list[Workload]) -> Uncertainty:
         """The engine's default ranges with layout aging from the calibration, and the model's own
         error as the band of this class of system (the ranges and the chance of meeting every target
@@ -184,8 +169,9 @@ class SizingContext:
         (:func:`models.provenance.with_margins`) unless ``margin`` is as_stated."""
         return self.margining(margin).run_on(configuration, workloads)
 
-    def margining(self, margin: CalibrationMargin) -> Margining:
-        """How the engine's plans compute for a request's ``calibration_margin`` (:mod:`models.margins`)."""
+    def margining(self, margin: CalibrationMargin = CalibrationMargin.AS_STATED) -> Margining:
+        """How the engine computes for a request's ``calibration_margin`` (:mod:`models.margins`); its
+        :meth:`~models.margins.Margining.assessed` says what any answer rests on."""
         return Margining(self.model_errors, margin)
 
     # ---- running the engine

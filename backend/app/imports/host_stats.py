@@ -270,4 +270,4 @@ def site_fit(body: ObservedRequest, ctx: SizingContext) -> SiteFit:
         ("body", "configuration"),
     )
     # what the fitted system rests on now (its controller and drives fitted to the site) and its class's error
-    return ctx.assessed(fit, site_configuration(config, fit), fit.workloads)
+    return ctx.margining().assessed(fit, site_configuration(config, fit), fit.workloads)

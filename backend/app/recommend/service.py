@@ -47,7 +47,7 @@ def recommend(body: RecommendRequest, ctx: SizingContext) -> Recommendation:
     def assessed(rc: RecommendedConfiguration) -> RecommendedConfiguration:
         # the margins it was found with: with_margins on the configuration as its records state it
         _, margins = ctx.margined(rc.configuration, body.workloads, body.calibration_margin)
-        return ctx.assessed(rc, rc.configuration, body.workloads, margins)
+        return ctx.margining().assessed(rc, rc.configuration, body.workloads, margins)
 
     return priced.model_copy(
         update={

@@ -49,7 +49,7 @@ from models.evaluate import DegradedMode, EvaluationResult
 from models.evaluate import evaluate as engine_evaluate
 from models.headroom import HeadroomMark, headroom_mark
 from models.naming import configuration_name
-from models.provenance import CalibrationMargin, Margin, assess, without_margins
+from models.provenance import CalibrationMargin, Margin, assess
 from models.raid import RaidScheme
 from models.raid_grid import RaidGrid
 from models.raid_grid import raid_grid as engine_raid_grid
@@ -103,7 +103,7 @@ def _evaluated(
         CONFIGURATION,
         reference=reference,
     )
-    return ctx.assessed(result, config, workloads, margins), workloads, run_config
+    return ctx.margining().assessed(result, config, workloads, margins), workloads, run_config
 
 
 def judged(
@@ -128,7 +128,6 @@ def _sized(body: SizeRequest, ctx: SizingContext) -> tuple[SizingResult, Configu
     verdict was computed on (the margins in, unless as_stated or sized to a confidence)."""
     config = ctx.configuration(body.configuration, CONFIGURATION, count="family")
     reference = isinstance(body.configuration, CatalogReference)
-    run_config, margins = ctx.margined(config, body.workloads, body.calibration_margin)
 
     def sized_as(family: Configuration) -> SizingResult:
         return ctx.run(
@@ -148,23 +147,11 @@ def _sized(body: SizeRequest, ctx: SizingContext) -> tuple[SizingResult, Configu
     if body.confidence_pct is not None:
         confident = _size_to_confidence(body, ctx, config, reference)
         return confident, confident.configuration
-    sized = sized_as(run_config)
-    computed_on = sized.configuration
-    update: dict[str, object] = {}
-    cost = None
-    if margins:
-        # what the margins cost: the same family sized as its records state it
-        stated = sized_as(config)
-        cost = margin_cost(stated, sized)
-        update = {
-            "configuration": without_margins(sized.configuration, config),
-            "explanation": f"{sized.explanation} Conservative by default: {'; '.join(m.text for m in margins)}. {cost}",
-        }
-        sized = sized.model_copy(update=update)
+    # with the margins unless as_stated, answered as stated with what they cost (models.margins)
+    sized, computed_on = ctx.margining(body.calibration_margin).sized(config, body.workloads, sized_as)
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
-    result = ctx.assessed(sized.result, sized.configuration, body.workloads, margins, cost)
-    return sized.model_copy(update={"tco": money, "result": result}), computed_on
+    return sized.model_copy(update={"tco": money}), computed_on
 
 
 def _size_to_confidence(
@@ -199,26 +186,8 @@ def _size_to_confidence(
     )
     index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
     money = tco_for(ctx, body.workloads, sized.configuration, body.money, pool_index=index)
-    result = ctx.assessed(sized.result, sized.configuration, body.workloads)
+    result = ctx.margining().assessed(sized.result, sized.configuration, body.workloads)
     return sized.model_copy(update={"tco": money, "result": result})
-
-
-def margin_cost(stated: SizingResult, margined: SizingResult) -> str:
-    """What sizing the estimated parts at the pessimistic end costs, in drives (and nodes)."""
-    if not margined.feasible:
-        return "With the margins no configuration of this family meets the load" + (
-            f" (as stated: {stated.drive_count} drives)." if stated.feasible else "; as stated neither."
-        )
-    if not stated.feasible:
-        return f"As stated no configuration meets the load either; with the margins: {margined.drive_count} drives."
-    extra = margined.drive_count - stated.drive_count
-    nodes = ""
-    if margined.nodes is not None and stated.nodes is not None and margined.nodes != stated.nodes:
-        nodes = f", {margined.nodes - stated.nodes:+d} nodes"
-    return (
-        f"The margins cost {extra:+d} drives{nodes} ({stated.drive_count} as stated, {margined.drive_count} with them; "
-        "calibration_margin: as_stated sizes without them)."
-    )
 
 
 def _evaluate_or_size(
@@ -232,26 +201,29 @@ def _evaluate_or_size(
     relax: list[Relaxation] | None = None,
     margin: CalibrationMargin = CalibrationMargin.PESSIMISTIC,
 ) -> CompareItem:
-    run_config, margins = ctx.margined(config, workloads, margin)
+    margining = ctx.margining(margin)
     if any(pool.drive_count is None for pool in config.pools):
-        sized = ctx.run(
-            lambda: engine_size(workloads, run_config, params=ctx.params, degraded=degraded, relax=relax),
-            loc,
-            reference=reference,
+        sized, _ = margining.sized(
+            config,
+            workloads,
+            lambda family: ctx.run(
+                lambda: engine_size(workloads, family, params=ctx.params, degraded=degraded, relax=relax),
+                loc,
+                reference=reference,
+            ),
         )
-        if margins:
-            sized = sized.model_copy(update={"configuration": without_margins(sized.configuration, config)})
         index = next(i for i, p in enumerate(sized.configuration.pools) if p.name == sized.pool)
         return CompareItem(
             configuration=sized.configuration,
-            result=ctx.assessed(sized.result, sized.configuration, workloads, margins),
+            result=sized.result,
             sizing=SizingSummary.of(sized),
             tco=tco_for(ctx, workloads, sized.configuration, money, pool_index=index),
         )
+    run_config, margins = margining.run_on(config, workloads)
     result = ctx.run(lambda: judged(workloads, run_config, ctx, degraded, relax), loc, reference=reference)
     return CompareItem(
         configuration=config,
-        result=ctx.assessed(result, config, workloads, margins),
+        result=margining.assessed(result, config, workloads, margins),
         sizing=None,
         tco=tco_for(ctx, workloads, config, money),
     )
@@ -434,7 +406,7 @@ def raid_grid(body: RaidGridRequest, ctx: SizingContext) -> RaidGrid:
         lambda: engine_raid_grid(body.workloads, families, params=ctx.params), loc, reference=reference
     )
     # the schemes share the array, drives and load, so their class and margins
-    return ctx.assessed(grid, base, body.workloads, margins)
+    return ctx.margining().assessed(grid, base, body.workloads, margins)
 
 
 def hit_ratio_curve(workloads: list[Workload], config: Configuration, window: str) -> HitRatioCurve:

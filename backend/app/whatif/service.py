@@ -49,7 +49,7 @@ def _analysed(
     margined, margins = ctx.margined(config, body.workloads, body.calibration_margin)
     reference = isinstance(body.configuration, CatalogReference)
     result = ctx.run(lambda: analysis(margined), CONFIGURATION, reference=reference)
-    return ctx.assessed(result, config, body.workloads, margins)
+    return ctx.margining().assessed(result, config, body.workloads, margins)
 
 
 def _uncertainty(
@@ -120,7 +120,7 @@ def ranges(body: RangesRequest, ctx: SizingContext) -> whatif.RangesResult:
         CONFIGURATION,
         reference=reference,
     )
-    return ctx.assessed(result, config, body.workloads)
+    return ctx.margining().assessed(result, config, body.workloads)
 
 
 def confidence(body: ConfidenceRequest, ctx: SizingContext) -> Confidence:
@@ -141,7 +141,7 @@ def confidence(body: ConfidenceRequest, ctx: SizingContext) -> Confidence:
         CONFIGURATION,
         reference=reference,
     )
-    return ctx.assessed(result, config, body.workloads)
+    return ctx.margining().assessed(result, config, body.workloads)
 
 
 def degraded(body: DegradedRequest, ctx: SizingContext) -> whatif.DegradedComparison:

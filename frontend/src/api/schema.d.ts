@@ -1635,6 +1635,8 @@ export interface components {
              * @description marketed capacity per drive [GB]
              */
             drive_capacity_gb: number;
+            /** @description kind of the block's drives (hdd, ssd, nvme), which sets its class of system for an IOPS target; null = not stated: the class with the widest error band is assumed */
+            drive_kind?: components["schemas"]["DriveKind"] | null;
             /** Drives */
             drives: number;
             /**

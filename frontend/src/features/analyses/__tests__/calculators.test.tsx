@@ -99,10 +99,12 @@ describe('BuildingBlocksCalculator', () => {
     const reads = screen.getByRole('spinbutton', { name: 'Reads per block [GB/s]' });
     await user.clear(reads);
     await user.type(reads, '12');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Drive kind' }), 'nvme');
     await user.click(screen.getByRole('button', { name: 'Size the building blocks' }));
     await screen.findByTestId('building-blocks-result');
     expect(body!.catalog).toBeNull();
-    expect(body!.block).toMatchObject({ name: 'My block', read_gb_s: 12, rack_units: 4 });
+    // the drives' kind sets the class of system an IOPS target is judged in
+    expect(body!.block).toMatchObject({ name: 'My block', read_gb_s: 12, rack_units: 4, drive_kind: 'nvme' });
   });
 
   it("shows the API's messages at the target", async () => {

@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 
 import { CalibrationNote, Figure, formatNumber, NumberField, SelectField, Stat, TextField, type SelectGroup } from '@/components';
 import { ApiError } from '@/lib/api-error';
-import type { ArrayModel, BlockKind, BuildingBlock, BuildingBlocksRequest, BuildingBlocksResult, BlockTarget, DriveSpec, RaidScheme } from '@/lib/api-types';
+import type { ArrayModel, BlockKind, BuildingBlock, BuildingBlocksRequest, BuildingBlocksResult, BlockTarget, DriveKind, DriveSpec, RaidScheme } from '@/lib/api-types';
 import { fieldErrors } from '@/lib/field-errors';
 
 import { useBuildingBlocks } from '../api/size-building-blocks';
@@ -30,6 +30,7 @@ const OWN_BLOCK: BuildingBlock = {
   rack_units: 4,
   drives: 24,
   drive_capacity_gb: 3840,
+  drive_kind: null,
   usable_fraction: 0.8,
   read_gb_s: 10,
   write_gb_s: 5,
@@ -43,6 +44,13 @@ const KINDS: { value: BlockKind; label: string }[] = [
   { value: 'controller-shelf', label: 'Controllers with shelves' },
   { value: 'scale-out-node', label: 'Scale-out node' },
   { value: 'nas-node', label: 'NAS node' },
+];
+
+const DRIVE_KINDS: { value: DriveKind | ''; label: string }[] = [
+  { value: '', label: 'Not stated (the widest error band)' },
+  { value: 'hdd', label: 'hdd' },
+  { value: 'ssd', label: 'ssd' },
+  { value: 'nvme', label: 'nvme' },
 ];
 
 function arrayGroups(arrays: ArrayModel[]): SelectGroup[] {
@@ -277,6 +285,7 @@ export function BuildingBlocksCalculator({ arrays, drives = [], initialArrayId, 
               <NumberField label="Height" unit="U" value={own.rack_units} min={0} max={48} errors={o.at('rack_units')} onChange={(v) => setOwnField('rack_units')(v ?? 0)} />
               <NumberField label="Drives" value={own.drives} min={0} step={1} errors={o.at('drives')} onChange={(v) => setOwnField('drives')(Math.round(v ?? 0))} />
               <NumberField label="Drive capacity" unit="GB" value={own.drive_capacity_gb} min={0} errors={o.at('drive_capacity_gb')} onChange={(v) => setOwnField('drive_capacity_gb')(v ?? 0)} />
+              <SelectField label="Drive kind" value={own.drive_kind ?? ''} options={DRIVE_KINDS} onChange={(v) => setOwnField('drive_kind')(v === '' ? null : (v as DriveKind))} errors={o.at('drive_kind')} />
               <NumberField label="Usable share of raw" value={own.usable_fraction ?? 0.8} min={0} max={1} errors={o.at('usable_fraction')} onChange={(v) => setOwnField('usable_fraction')(v ?? 0.8)} />
               <NumberField label="Reads per block" unit="GB/s" value={own.read_gb_s} min={0} errors={o.at('read_gb_s')} onChange={(v) => setOwnField('read_gb_s')(v ?? 0)} />
               <NumberField label="Writes per block" unit="GB/s" value={own.write_gb_s} min={0} errors={o.at('write_gb_s')} onChange={(v) => setOwnField('write_gb_s')(v ?? 0)} />
