@@ -367,9 +367,10 @@ def test_a_block_of_catalog_records_rests_on_them_and_one_given_whole_is_a_user_
     assert statuses == {"estimate (user)"}
 
     # an IOPS target on a block given whole: its drives' kind, when stated, sets the class
-    random = {"target": {"iops": 100_000}, "block": {**block, "iops": 20_000}}
+    iops_block = {**block, "iops": 20_000}
+    random = {"target": {"iops": 100_000}, "block": iops_block}
     disks = client.post(
-        "/api/v1/whatif/building-blocks", json={**random, "block": {**random["block"], "drive_kind": "hdd"}}
+        "/api/v1/whatif/building-blocks", json={**random, "block": {**iops_block, "drive_kind": "hdd"}}
     )
     assert disks.status_code == 200, disks.text
     assert disks.json()["model_error"]["p90_pct"] == SHIPPED["classes"]["hdd"]["expected"]["p90_pct"]
