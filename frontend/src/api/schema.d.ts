@@ -1755,6 +1755,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -2466,6 +2471,11 @@ export interface components {
             /** @description as evaluated (sized when it was a family) */
             configuration: components["schemas"]["Configuration"];
             /**
+             * Configuration Words
+             * @description the configuration in words: array, drive and layout per pool, flash cache, and 'hypothetical: not offered by this array' (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string;
+            /**
              * Note
              * @description how this column differs from what was asked (e.g. a peer array)
              */
@@ -2562,6 +2572,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -2858,6 +2873,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -3225,6 +3245,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -3575,6 +3600,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -4212,6 +4242,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -4368,6 +4403,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -4775,6 +4815,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -6024,6 +6069,11 @@ export interface components {
              */
             binding_value: number | null;
             /**
+             * Binding Words
+             * @description the binding check and its window in words, e.g. 'the drives in month-end batch' (models.checks.located_words)
+             */
+            binding_words: string;
+            /**
              * Fill Pct
              * @description capacity needed over usable [%]
              */
@@ -6688,6 +6738,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -6983,6 +7038,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -7367,6 +7427,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -7629,6 +7694,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -7919,6 +7989,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -8231,6 +8306,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -8512,6 +8592,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -8934,6 +9019,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -9997,6 +10087,11 @@ export interface components {
              */
             binding: string | null;
             /**
+             * Binding Words
+             * @description what fails first in words (models.checks.check_words)
+             */
+            binding_words: string | null;
+            /**
              * Break Month
              * @description first month failing a latency target or a headroom limit
              */
@@ -10024,6 +10119,11 @@ export interface components {
             binding: string;
             /** Binding Text */
             binding_text: string;
+            /**
+             * Binding Words
+             * @description that check in words (models.checks.check_words)
+             */
+            binding_words: string;
             /** Evaluations */
             evaluations: number;
             /**
@@ -10218,6 +10318,11 @@ export interface components {
              * @description check nearest (or furthest past) its limit
              */
             binding: string;
+            /**
+             * Binding Words
+             * @description the binding check in words (models.checks.check_words)
+             */
+            binding_words: string;
             /**
              * Busiest
              * @description component with the highest busy share

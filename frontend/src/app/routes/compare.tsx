@@ -156,7 +156,7 @@ export default function ComparePage() {
           <CompareTable result={compare.data} />
           <TcoCompare
             items={compare.data.items.flatMap((item, i) =>
-              item.tco ? [{ label: columnLabels(compare.data!.items.map((x) => x.configuration))[i] ?? item.tco.configuration, tco: item.tco }] : [],
+              item.tco ? [{ label: columnLabels(compare.data!.items.map((x) => x.configuration_words))[i] ?? item.tco.configuration, tco: item.tco }] : [],
             )}
             flip={compare.data.ratio_flip}
           />
@@ -166,7 +166,7 @@ export default function ComparePage() {
           <SaveShare
             key={compare.dataUpdatedAt}
             input={{ kind: 'compare', inputs: request }}
-            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration)).join(' vs ')}`.slice(0, 200)}
+            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration_words)).join(' vs ')}`.slice(0, 200)}
             reportHref={href.report}
             onSaved={recentReports.remember}
           />
