@@ -7248,6 +7248,11 @@ export interface components {
              * @description catalog data release, YYYY.MM.patch
              */
             catalog_version: string;
+            /**
+             * Hypothetical Label
+             * @description said beside a scheme an array does not offer (models.naming.HYPOTHETICAL_LABEL)
+             */
+            readonly hypothetical_label: string;
             /** Raid Schemes */
             raid_schemes: components["schemas"]["RaidSchemeRecord"][];
         };

@@ -162,6 +162,11 @@ describe('Compare page', () => {
     await waitFor(() => expect(button).toBeEnabled());
     // the FAS3170 offers RAID-DP only: RAID 10 goes to an array that offers it, and the page says so first
     expect(screen.getByTestId('peer-note')).toHaveTextContent('The FAS3170 (HA pair) does not offer RAID 10');
+    // a scheme the array does not offer carries the engine's label (hypothetical_label), not a UI copy
+    const second = screen.getByRole('combobox', { name: 'Second scheme' });
+    const raid10 = within(second).getAllByRole('option').find((o) => o.getAttribute('value') === 'raid10')!;
+    expect(raid10).toHaveTextContent(`· ${fixtures.raidSchemes.hypothetical_label}`);
+    expect(fixtures.raidSchemes.hypothetical_label).toBe('hypothetical: not offered by this array');
     await user.click(button);
     expect(await screen.findByRole('heading', { name: 'Side by side' })).toBeInTheDocument();
     expect(body.schemes).toEqual(['raid-dp', 'raid10']);

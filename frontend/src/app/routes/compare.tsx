@@ -98,6 +98,7 @@ export default function ComparePage() {
         <SchemeCompare
           key={`${baseArrayId}:${current}`}
           schemes={schemes.data?.raid_schemes ?? []}
+          hypotheticalLabel={schemes.data?.hypothetical_label ?? ''}
           offered={baseArray.array ? baseArray.array.raid.map((r) => r.scheme) : (schemes.data?.raid_schemes ?? []).map((r) => r.scheme)}
           arrayModel={baseArray.array?.model ?? 'array'}
           current={current}
