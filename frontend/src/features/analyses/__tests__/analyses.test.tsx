@@ -36,6 +36,11 @@ describe('GrowthAnalysis', () => {
     expect(screen.getByText('month 17', { selector: '.badge' })).toHaveClass('badge-fail'); // business hours
     expect(screen.getByText('month 5', { selector: '.badge' })).toHaveClass('badge-fail'); // month-end batch
     expect(screen.getAllByText('holds', { selector: '.badge' })).toHaveLength(2); // nightly export, capacity
+    // what breaks first, in the engine's words (binding_words), never its check name
+    const batch = screen.getByText('month 5', { selector: '.badge' }).closest('li')!;
+    expect(batch).toHaveTextContent('(the read latency of OLTP database, month-end transactions)');
+    expect(screen.getByText('month 17', { selector: '.badge' }).closest('li')).toHaveTextContent('(the drives)');
+    expect(batch.textContent).not.toMatch(/read latency:|drives:pool|›/);
     expect(screen.getByText(/Capacity: fits through month 36/)).toBeInTheDocument();
     expect(screen.getByText('Busiest component per window, and capacity fill, by month', { selector: 'figcaption' })).toBeInTheDocument();
     expect(screen.getByText('Read latency by month', { selector: 'figcaption' })).toBeInTheDocument();
@@ -121,6 +126,8 @@ describe('RangesAnalysis', () => {
     expect(await screen.findByTestId('ranges-summary')).toHaveTextContent(fixtures.rangesOltp.text);
     const bands = screen.getByRole('table', { name: /Bands/ });
     expect(within(bands).getByRole('row', { name: /Sustainable load/ })).toHaveTextContent('0.733x – 1.48x (expected 1.09x)');
+    // what binds at the expected values, in the engine's words (Outcome.binding_words)
+    expect(within(bands).getByRole('row', { name: /Headroom used/ })).toHaveTextContent('the drives in month-end batch');
     const note = screen.getByTestId('skew-note');
     expect(note).toHaveTextContent('skew alone can move what an array sustains several-fold');
     expect(note).toHaveTextContent('from 0.733 x to 1.48 x today');
