@@ -310,6 +310,11 @@ def _leaves(part: BaseModel, items: dict[str, str], path: str = "", prefix: str 
     return out
 
 
+def _within(path: str, parts: Sequence[str]) -> bool:
+    """Whether ``path`` is one of ``parts`` or inside one."""
+    return any(path == c or path.startswith(c + ".") for c in parts)
+
+
 def differences(
     base: Configuration, other: Configuration, compared: frozenset[str] = frozenset()
 ) -> list[str]:
@@ -330,11 +335,11 @@ def differences(
     items_b: dict[str, str] = {}
     a, b = _leaves(base, items_a), _leaves(other, items_b)
     for path, words in [*items_a.items(), *items_b.items()]:  # an item one side lacks: said once
-        if (path in items_a) != (path in items_b) and path.partition(".")[0] not in compared:
+        if (path in items_a) != (path in items_b) and not _within(path, [*compared, *skip]):
             out.append(f"{words} {'stated -> none' if path in items_a else 'none -> stated'}")
             skip.add(path)
     for path in [*a, *(p for p in b if p not in a)]:
-        if any(path == c or path.startswith(c + ".") for c in [*compared, *skip]):
+        if _within(path, [*compared, *skip]):
             continue
         x, y = a.get(path), b.get(path)
         if x is not None and y is not None and x.value == y.value:

@@ -39,6 +39,7 @@ def test_raid_dp_against_raid_10_keeps_the_flash_cache_ports_and_headroom_and_li
     )
     assert "read from the flash cache 0.5 -> 0.3 ms; flash cache holds deduplicated blocks yes -> no" in note
     assert not re.search(r"[a-z]_[a-z]", note), note
+    assert "scale-out cluster stated -> none" in note and "port group" not in note  # said once
     # each column in the engine's words (models.naming.describe_configuration): the flash cache on both
     assert dp["configuration_words"] == "FAS8040, 900 GB 10K SAS 2.5in, raid-dp 16, 1,024 GB flash"
     assert (

@@ -10,9 +10,10 @@ from pydantic import BaseModel
 from models.base import InputError
 from models.catalog.schemas import FlashCacheOption
 from models.compare import PassChange, compare, delta, differences, figure_changes, figures, headline, matters
-from models.configuration import TieringConfig
+from models.configuration import Cluster, TieringConfig
 from models.evaluate import evaluate
 from models.field_labels import ITEMS, LABELS, NOT_A_DIFFERENCE, FieldLabel, change_words
+from models.ports import PortGroup
 from models.tests.conftest import make_config, oltp
 
 
@@ -229,6 +230,17 @@ def test_a_part_one_side_lacks_is_said_once_and_pools_by_name_when_several(hdd15
     no_tiering = two.model_copy(update={"tiering": None})
     tiered = two.model_copy(update={"tiering": TieringConfig(tiers=["fast", "aggr0"], chunk_mb=1024.0)})
     assert differences(no_tiering, tiered) == ["automated tiering none -> stated"]
+    # a part one side lacks is said once, not with each item inside it (the cluster's ports per node)
+    clustered = two.model_copy(
+        update={
+            "cluster": Cluster(
+                nodes=2,
+                max_nodes=12,
+                ports_per_node=[PortGroup(type="10gbe", count=2), PortGroup(type="16gfc", count=2)],
+            )
+        }
+    )
+    assert differences(clustered, two) == ["scale-out cluster stated -> none"]
 
 
 def test_every_input_of_a_configuration_has_words():
