@@ -231,6 +231,16 @@ def check_words(name: str, pools: int = 1) -> str:
     return kind.noun
 
 
+def located_words(binding: str, pools: int = 1) -> str:
+    """A binding check with the window it binds in, as analyses name it (``window: check``), in
+    words: ``month-end batch: drives:pool`` -> ``the drives in month-end batch``; a bare check name
+    as :func:`check_words` says it."""
+    window, sep, name = binding.partition(": ")
+    if not sep:
+        return check_words(binding, pools)
+    return f"{check_words(name, pools)} in {window}"
+
+
 _BUSY_ALONE = {
     head: kind.busy.format(of="") for head, kind in CHECKS.items() if "{" not in kind.busy.replace("{of}", "")
 }
@@ -274,6 +284,7 @@ __all__ = [
     "check_words",
     "describe",
     "kind_of",
+    "located_words",
     "within",
     "within_array",
 ]

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from typing import NamedTuple
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from models.base import InputError, Output
-from models.configuration import Configuration
+from models.configuration import Configuration, DrivePool
 from models.evaluate import EvaluationResult
 from models.explain import Explained
+from models.field_labels import ITEMS, LABELS, NOT_A_DIFFERENCE, FieldLabel, change_words
 from models.memo import holds_memo
 
 Figure = float | int | str | bool | None
@@ -279,60 +281,77 @@ def figures(head: Headline, prefix: str = "") -> dict[str, Figure]:
     return out
 
 
-_NOT_A_DIFFERENCE = frozenset({"name", "source", "notes", "vendor", "array_id", "hypothetical"})
-"""Fields that name or cite a record and change no figure (the array is named beside the list)."""
+class _Leaf(NamedTuple):
+    label: FieldLabel
+    prefix: str
+    value: object
 
 
-def _leaves(value: object, path: str = "") -> dict[str, object]:
-    """Every leaf of a dumped model by its dotted path (list items by index)."""
-    if isinstance(value, dict):
-        out: dict[str, object] = {}
-        for k, v in value.items():
-            if k not in _NOT_A_DIFFERENCE:
-                out.update(_leaves(v, f"{path}.{k}" if path else str(k)))
-        return out
-    if isinstance(value, list):
-        out = {}
-        for i, v in enumerate(value):
-            out.update(_leaves(v, f"{path}.{i}"))
-        if not value:
-            out[path] = "none"
-        return out
-    return {path: value}
+def _leaves(part: BaseModel, items: dict[str, str], path: str = "", prefix: str = "") -> dict[str, _Leaf]:
+    """Every input of ``part`` by its dotted path (list items by index), with its label
+    (:data:`models.field_labels.LABELS`) and the words said before it; ``items`` gets each list
+    item's path and words."""
+    out: dict[str, _Leaf] = {}
+    owner = type(part)
+    for name in type(part).model_fields:
+        if name in NOT_A_DIFFERENCE:
+            continue
+        label, value, at = LABELS[owner][name], getattr(part, name), f"{path}.{name}" if path else name
+        inner = prefix if owner is Configuration else f"{prefix} {label.words}".strip()
+        if isinstance(value, BaseModel):
+            out.update(_leaves(value, items, at, inner))
+        elif (owner, name) in ITEMS:  # a list of parts: each item by its index, named when several
+            for i, item in enumerate(value):
+                which = item.name if isinstance(item, DrivePool) else i + 1
+                items[f"{at}.{i}"] = f"{prefix} {ITEMS[owner, name]} {which}".strip()
+                out.update(_leaves(item, items, f"{at}.{i}", items[f"{at}.{i}"] if len(value) > 1 else inner))
+        else:
+            out[at] = _Leaf(label, prefix, value)
+    return out
 
 
-def _shown(v: object) -> str:
-    if v is None:
-        return "none"
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
+def _within(path: str, parts: Sequence[str]) -> bool:
+    """Whether ``path`` is one of ``parts`` or inside one."""
+    return any(path == c or path.startswith(c + ".") for c in parts)
 
 
 def differences(
     base: Configuration, other: Configuration, compared: frozenset[str] = frozenset()
 ) -> list[str]:
-    """Every input in which ``other`` differs from ``base``, grouped by part (``controller: cores 8 ->
-    16, dram_cache_gb 24 -> 64``), leaving out names, sources and the ``compared`` paths (e.g. the
-    RAID layout a scheme comparison compares, the drive count a sizing finds). The rule of a fair
+    """Every input in which ``other`` differs from ``base``, in words with units
+    (:func:`models.field_labels.change_words`: ``controller CPU per read hit 31 -> 10 µs``,
+    ``flash cache 1,024 -> 0 GB``), leaving out names, sources and the ``compared`` paths (e.g. the
+    RAID layout a scheme comparison compares, the drive count a sizing finds). A part one side does
+    not have at all is said once (``scale-out cluster none -> stated``). The rule of a fair
     comparison: it changes only what it compares, and says every other difference."""
-    dumped_a, dumped_b = base.model_dump(mode="json"), other.model_dump(mode="json")
-    parts: dict[str, list[str]] = {}
-    for key in list(dumped_a):  # a part one side does not have at all: said once, not field by field
-        if key not in compared and (dumped_a[key] is None) != (dumped_b.get(key) is None):
-            parts[key] = ["none -> stated" if dumped_a[key] is None else "stated -> none"]
-            dumped_a.pop(key)
-            dumped_b.pop(key, None)
-    a, b = _leaves(dumped_a), _leaves(dumped_b)
+    out: list[str] = []
+    skip: set[str] = set()
+    for name, label in LABELS[Configuration].items():
+        x, y = getattr(base, name), getattr(other, name)
+        if name not in compared and (x is None) != (y is None):
+            out.append(f"{label.words} {'none -> stated' if x is None else 'stated -> none'}")
+            skip.add(name)
+    items_a: dict[str, str] = {}
+    items_b: dict[str, str] = {}
+    a, b = _leaves(base, items_a), _leaves(other, items_b)
+    for path, words in [*items_a.items(), *items_b.items()]:  # an item one side lacks: said once
+        if (path in items_a) != (path in items_b) and not _within(path, [*compared, *skip]):
+            out.append(f"{words} {'stated -> none' if path in items_a else 'none -> stated'}")
+            skip.add(path)
     for path in [*a, *(p for p in b if p not in a)]:
-        if any(path == c or path.startswith(c + ".") for c in compared):
+        if _within(path, [*compared, *skip]):
             continue
         x, y = a.get(path), b.get(path)
-        if x == y:
+        if x is not None and y is not None and x.value == y.value:
             continue
-        head, _, rest = path.partition(".")
-        parts.setdefault(head, []).append(f"{rest or head} {_shown(x)} -> {_shown(y)}")
-    return [f"{head}: {', '.join(items)}" for head, items in parts.items()]
+        leaf = x or y
+        assert leaf is not None
+        out.append(
+            change_words(
+                leaf.label, None if x is None else x.value, None if y is None else y.value, leaf.prefix
+            )
+        )
+    return out
 
 
 class FigureChange(Output):

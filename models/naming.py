@@ -6,7 +6,13 @@ here, so the name always says the scheme and width actually computed and clients
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from models.explain import number
 from models.raid import RaidLayout
+
+if TYPE_CHECKING:
+    from models.configuration import Configuration
 
 NAME_LENGTH = 120
 """Longest configuration name (``Configuration.name``)."""
@@ -52,6 +58,20 @@ def configuration_name(
     return name[:NAME_LENGTH]
 
 
+def describe_configuration(cfg: Configuration) -> str:
+    """What a configuration is, from its contents rather than its whole name: the array (its name's
+    first part), each pool's drive (without its parenthesis) and layout (:func:`layout_label`), the
+    flash cache, and :data:`HYPOTHETICAL_LABEL` when its array does not offer it:
+    ``FAS3170 (HA pair), 450 GB 15K FC, raid10 8, 1,024 GB flash``. Column heads and reports say it."""
+    parts = [cfg.name.split(",")[0].strip()]
+    parts += [f"{p.drive.name.split(' (')[0]}, {layout_label(p.raid)}" for p in cfg.pools]
+    if cfg.cache.flash_cache_gb > 0:
+        parts.append(f"{number(cfg.cache.flash_cache_gb)} GB flash")
+    if cfg.hypothetical:
+        parts.append(HYPOTHETICAL_LABEL)
+    return ", ".join(parts)
+
+
 def plural(n: float, one: str, many: str | None = None) -> str:
     """``1 group``, ``2 groups``, ``1 spare``: a count and its noun in the right number."""
     word = one if n == 1 else (many or f"{one}s")
@@ -65,4 +85,11 @@ def labelled(name: str) -> str:
     return name[: NAME_LENGTH - len(_HYPOTHETICAL_SUFFIX)].rstrip(" ,") + _HYPOTHETICAL_SUFFIX
 
 
-__all__ = ["HYPOTHETICAL_LABEL", "NAME_LENGTH", "configuration_name", "labelled", "plural"]
+__all__ = [
+    "HYPOTHETICAL_LABEL",
+    "NAME_LENGTH",
+    "configuration_name",
+    "describe_configuration",
+    "labelled",
+    "plural",
+]

@@ -31,6 +31,13 @@ def test_each_catalog_list_carries_the_catalog_version(
     assert some_id in [record[some_id_field] for record in body[key]]
 
 
+def test_the_scheme_list_says_the_engines_words_for_a_scheme_an_array_does_not_offer(
+    client: TestClient,
+) -> None:
+    body = client.get("/api/v1/catalog/raid-schemes").json()
+    assert body["hypothetical_label"] == "hypothetical: not offered by this array"
+
+
 def test_an_array_comes_with_the_drives_it_supports(client: TestClient) -> None:
     response = client.get("/api/v1/catalog/arrays/netapp-fas3270")
 

@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 
 from models.batch import RowCheck
-from models.checks import CHECKS, TOLERANCE, check_words, describe, kind_of, within, within_array
+from models.checks import (
+    CHECKS,
+    TOLERANCE,
+    check_words,
+    describe,
+    kind_of,
+    located_words,
+    within,
+    within_array,
+)
 from models.results import Limit, check
 
 
@@ -90,3 +99,13 @@ def test_names_read_as_words() -> None:
     )
     assert check_words("controllers (one failed)") == "the controllers (one failed)"
     assert check_words("none") == "nothing"
+
+
+def test_a_binding_check_reads_with_the_window_it_binds_in() -> None:
+    # the analyses' "window: check" (models.whatif.core.outcome), in words (issue 29: no UI twin)
+    assert located_words("month-end batch: drives:pool") == "the drives in month-end batch"
+    assert located_words("business hours: read latency:OLTP database/online") == (
+        "the read latency of OLTP database, online in business hours"
+    )
+    assert located_words("drives:fast", pools=2) == check_words("drives:fast", 2)  # a bare check name
+    assert located_words("none") == "nothing"

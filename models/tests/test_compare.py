@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import get_args, get_origin
+
 import pytest
+from pydantic import BaseModel
 
 from models.base import InputError
 from models.catalog.schemas import FlashCacheOption
 from models.compare import PassChange, compare, delta, differences, figure_changes, figures, headline, matters
+from models.configuration import Cluster, TieringConfig
 from models.evaluate import evaluate
+from models.field_labels import ITEMS, LABELS, NOT_A_DIFFERENCE, FieldLabel, change_words
+from models.ports import PortGroup
 from models.tests.conftest import make_config, oltp
 
 
@@ -187,8 +193,75 @@ def test_differences_name_every_input_but_the_compared_ones(hdd15k):
         update={"cache": a.cache.model_copy(update={"flash_cache_gb": 512.0})}
     )
     got = differences(a, b, compared=frozenset({"pools.0.raid", "pools.0.drive_count"}))
-    assert got == ["controller: cores 4 -> 8", "cache: flash_cache_gb 0 -> 512"]
+    assert got == ["CPU cores per controller 4 -> 8", "flash cache 0 -> 512 GB"]
     assert differences(a, a) == []
+
+
+def test_differences_are_said_in_words_with_units_never_field_names(hdd15k):
+    a = make_config(hdd15k, "raid-dp", 16, 32, ctrl={"cpu_us_read_hit": 31.0, "max_iops": None})
+    a = a.model_copy(update={"cache": a.cache.model_copy(update={"flash_cache_gb": 1024.0})})
+    b = make_config(
+        hdd15k,
+        "raid-dp",
+        16,
+        48,
+        ctrl={"cpu_us_read_hit": 10.0, "max_iops": 200_000.0, "count": 1, "ha_mode": "single"},
+    )
+    b = b.model_copy(update={"headroom": b.headroom.model_copy(update={"drive_max_pct": 80.0})})
+    assert differences(a, b) == [
+        "controllers 2 -> 1",
+        "controller high availability active-active -> single",
+        "controller CPU per read hit 31 -> 10 µs",  # the unit once when both sides are numbers
+        "IOPS ceiling per controller no ceiling -> 200,000 IOPS",  # null in the label's words
+        "drives 32 -> 48",
+        "flash cache 1,024 -> 0 GB",
+        "drive busy limit 70 -> 80%",
+    ]
+
+
+def test_a_part_one_side_lacks_is_said_once_and_pools_by_name_when_several(hdd15k):
+    a = make_config(hdd15k, "raid-dp", 16, 32)
+    two = a.model_copy(
+        update={"pools": [*a.pools, a.pools[0].model_copy(update={"name": "fast", "drive_count": 8})]}
+    )
+    b = two.model_copy(update={"pools": [two.pools[0], two.pools[1].model_copy(update={"drive_count": 12})]})
+    assert differences(two, b) == ["pool fast drives 8 -> 12"]
+    assert differences(a, two) == ["pool fast none -> stated"]
+    no_tiering = two.model_copy(update={"tiering": None})
+    tiered = two.model_copy(update={"tiering": TieringConfig(tiers=["fast", "aggr0"], chunk_mb=1024.0)})
+    assert differences(no_tiering, tiered) == ["automated tiering none -> stated"]
+    # a part one side lacks is said once, not with each item inside it (the cluster's ports per node)
+    clustered = two.model_copy(
+        update={
+            "cluster": Cluster(
+                nodes=2,
+                max_nodes=12,
+                ports_per_node=[PortGroup(type="10gbe", count=2), PortGroup(type="16gfc", count=2)],
+            )
+        }
+    )
+    assert differences(clustered, two) == ["scale-out cluster stated -> none"]
+
+
+def test_every_input_of_a_configuration_has_words():
+    """A new field of the configuration tree needs its label (models.field_labels.LABELS)."""
+    for owner, fields in LABELS.items():
+        missing = set(owner.model_fields) - set(fields) - NOT_A_DIFFERENCE
+        assert not missing, f"{owner.__name__}: no words for {sorted(missing)}"
+        assert set(fields) <= set(owner.model_fields), owner.__name__
+        for name, field in owner.model_fields.items():  # a list of parts names its items (ITEMS)
+            ann = field.annotation
+            holds_parts = get_origin(ann) is list and any(issubclass(t, BaseModel) for t in get_args(ann))
+            assert holds_parts == ((owner, name) in ITEMS), f"{owner.__name__}.{name}"
+
+
+def test_a_changed_input_reads_with_its_unit():
+    label = FieldLabel("drive busy limit", "%")
+    assert change_words(label, 70, 80) == "drive busy limit 70 -> 80%"
+    assert change_words(FieldLabel("distributed RAID"), False, True) == "distributed RAID no -> yes"
+    assert change_words(FieldLabel("drive power", "W", "not stated"), None, 8.5, "mixed-in") == (
+        "mixed-in drive power not stated -> 8.5 W"
+    )
 
 
 def test_the_nearest_flash_cache_size_a_product_sells():

@@ -485,6 +485,7 @@ def test_a_windows_max_iops_carries_its_product_in_words():
             max_mb_s=None,
             headroom_pct=None,
             binding="drives:aggr0",
+            binding_words="the drives",
             binding_text="drives of aggr0 busy",
             evaluations=14,
         )

@@ -8,6 +8,7 @@ import math
 from pydantic import Field, computed_field
 
 from models.base import InputError, Output
+from models.checks import check_words
 from models.configuration import Configuration
 from models.evaluate import (
     Check,
@@ -45,6 +46,7 @@ class WindowCapability(Output):
     max_mb_s: float | None
     headroom_pct: float | None = Field(description="(max_scale - 1) x 100: load the window can still add [%]")
     binding: str = Field(description="check that fails just above max_scale")
+    binding_words: str = Field(description="that check in words (models.checks.check_words)")
     binding_text: str
     evaluations: int
 
@@ -128,6 +130,7 @@ def window_capability(
             max_mb_s=None,
             headroom_pct=None,
             binding="none",
+            binding_words=check_words("none"),
             binding_text=f"{window} has no load to scale",
             evaluations=0,
         )
@@ -185,6 +188,7 @@ def window_capability(
                     max_mb_s=base_mb * lo,
                     headroom_pct=100.0 * (lo - 1.0),
                     binding="none",
+                    binding_words=check_words("none"),
                     binding_text=f"{window} still passes at {fmt(lo)} x its load: nothing binds",
                     evaluations=n,
                 )
@@ -201,6 +205,7 @@ def window_capability(
         max_mb_s=base_mb * lo,
         headroom_pct=100.0 * (lo - 1.0),
         binding=bind.name,
+        binding_words=check_words(bind.name, len(configuration.pools)),
         binding_text=f"at {fmt(hi)} x the load: {bind.text}",
         evaluations=n,
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from models.base import Output
+from models.checks import check_words, located_words
 from models.configuration import Configuration
 from models.evaluate import (
     Check,
@@ -38,6 +39,7 @@ class WindowOutcome(Output):
         description="busy share of the busiest component [%]; null = saturated"
     )
     binding: str = Field(description="check nearest (or furthest past) its limit")
+    binding_words: str = Field(description="the binding check in words (models.checks.check_words)")
     headroom_used_pct: float | None = Field(
         description="100 x value / limit of the binding check [%]; above 100 fails; null = saturated"
     )
@@ -53,6 +55,10 @@ class Outcome(Output):
 
     passed: bool
     binding: str = Field(description="'window: check' nearest (or furthest past) its limit")
+    binding_words: str = Field(
+        description="the binding check and its window in words, e.g. 'the drives in month-end batch' "
+        "(models.checks.located_words)"
+    )
     headroom_used_pct: float | None = Field(description="of the binding check [%]; null = saturated")
     binding_value: float | None = Field(
         description="the binding check's value (its unit below); null = saturated"
@@ -82,8 +88,9 @@ def as_inf(x: float | None) -> float:
     return math.inf if x is None else x
 
 
-def window_outcome(w: WindowResult) -> WindowOutcome:
-    """Busiest component, binding check and read latency of one evaluated window."""
+def window_outcome(w: WindowResult, pools: int = 1) -> WindowOutcome:
+    """Busiest component, binding check and read latency of one evaluated window (of a
+    configuration of ``pools`` pools, which its words name when more than one)."""
     util = [c for c in w.checks if c.unit == "%"]
     busy = [c for c in util if c.name != FAILOVER_CHECK] or util
     if busy:
@@ -103,6 +110,7 @@ def window_outcome(w: WindowResult) -> WindowOutcome:
         busiest=busiest,
         max_utilization_pct=max_util,
         binding=binding,
+        binding_words=check_words(binding, pools),
         headroom_used_pct=used,
         read_latency_ms=w.read_latency_ms,
         read_latency_met=all(c.passed for c in targets) if targets else None,
@@ -115,7 +123,8 @@ def outcome(result: EvaluationResult) -> Outcome:
     Latency checks count for the binding check too (``latency / target``), so a window that
     misses its latency target with idle drives still binds on latency.
     """
-    windows = [window_outcome(w) for w in result.windows]
+    pools = len(result.capacity.pools)
+    windows = [window_outcome(w, pools) for w in result.windows]
     best: tuple[float, str, Check] | None = None
     for w in result.windows:
         for c in w.checks:
@@ -133,6 +142,7 @@ def outcome(result: EvaluationResult) -> Outcome:
     return Outcome(
         passed=result.passed,
         binding=binding,
+        binding_words=located_words(binding, pools),
         headroom_used_pct=used,
         binding_value=value,
         binding_unit=unit,

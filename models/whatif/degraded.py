@@ -6,7 +6,6 @@ from __future__ import annotations
 from pydantic import Field
 
 from models.base import InputError, Output
-from models.checks import check_words
 from models.configuration import Configuration
 from models.evaluate import (
     DegradedMode,
@@ -140,13 +139,12 @@ MODE_WORDS: dict[DegradedMode, str] = {
 """Each degraded mode in words, as the summary says it."""
 
 
-def _binding_words(o: Outcome, pools: int) -> str:
+def _binding_words(o: Outcome) -> str:
     """The binding check of an outcome in words (``window: drives:pool`` -> ``the drives in
     business hours at 85% of its limit``; a saturated one cannot keep up)."""
     if o.binding == "none":
         return "nothing (no check)"
-    window, _, name = o.binding.partition(": ")
-    words = f"{check_words(name, pools)} in {window}"
+    words = o.binding_words
     if o.headroom_used_pct is None:
         return f"{words}, saturated (it cannot keep up)"
     return f"{words} at {fmt(o.headroom_used_pct)}% of its limit"
@@ -191,9 +189,7 @@ def degraded_modes(
     for m in ok:
         assert m.outcome is not None
         verdict = "meets every target" if m.outcome.passed else "fails"
-        parts.append(
-            f"{MODE_WORDS[m.mode]}: {verdict}; nearest its limit: {_binding_words(m.outcome, len(configuration.pools))}"
-        )
+        parts.append(f"{MODE_WORDS[m.mode]}: {verdict}; nearest its limit: {_binding_words(m.outcome)}")
     text = (
         "; ".join(part[0].upper() + part[1:] if i == 0 else part for i, part in enumerate(parts))
         + f". Worst: {MODE_WORDS[worst.mode]}."

@@ -7,6 +7,7 @@ import math
 from pydantic import Field
 
 from models.base import InputError, Output
+from models.checks import check_words
 from models.configuration import Configuration
 from models.evaluate import (
     DegradedMode,
@@ -49,6 +50,7 @@ class WindowBreak(Output):
     latency_break_month: int | None
     headroom_break_month: int | None
     binding: str | None = Field(description="what fails first")
+    binding_words: str | None = Field(description="what fails first in words (models.checks.check_words)")
     text: str
 
 
@@ -124,7 +126,7 @@ def growth_projection(
                 factors=factors,
                 capacity_needed_tb=res.capacity.needed_tb.value,
                 fill_pct=res.capacity.fill_pct,
-                windows=[window_outcome(w) for w in res.windows],
+                windows=[window_outcome(w, len(configuration.pools)) for w in res.windows],
             )
         )
         _record_breaks(state, m, res)
@@ -145,6 +147,7 @@ def growth_projection(
                 latency_break_month=lat[0] if lat else None,
                 headroom_break_month=head[0] if head else None,
                 binding=first[2] if first else None,
+                binding_words=check_words(first[2], len(configuration.pools)) if first else None,
                 text=text,
             )
         )

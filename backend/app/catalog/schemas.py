@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from models.catalog import ArrayModel, PortTypeRecord, RaidSchemeRecord, WorkloadTemplate
 from models.drives import DriveSpec
+from models.naming import HYPOTHETICAL_LABEL
 from models.raid import RaidScheme
 from models.support import NodeChoice
 
@@ -38,6 +39,13 @@ class ArrayDetail(_Versioned):
 
 class RaidSchemeList(_Versioned):
     raid_schemes: list[RaidSchemeRecord]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="said beside a scheme an array does not offer (models.naming.HYPOTHETICAL_LABEL)"
+    )
+    @property
+    def hypothetical_label(self) -> str:
+        return HYPOTHETICAL_LABEL
 
 
 class PortList(_Versioned):

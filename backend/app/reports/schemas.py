@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from backend.app.hardware.schemas import HardwareRecord
 from backend.app.plan.schemas import (
@@ -44,6 +44,7 @@ from models.catalog import Calibration
 from models.compare import Figure, FigureChange
 from models.configuration import Configuration
 from models.evaluate import EvaluationResult
+from models.naming import describe_configuration
 from models.plan.consolidate import Consolidation
 from models.plan.expand import ExpansionResult
 from models.plan.quote import QuoteCheck
@@ -243,6 +244,13 @@ class _Snapshot(BaseModel):
         default=None,
         description="the busiest window's latency and hit-ratio curves (size and evaluate), drawn by the proposal",
     )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="each of configurations in words (models.naming.describe_configuration)"
+    )
+    @property
+    def configuration_words(self) -> list[str]:
+        return [describe_configuration(c) for c in self.configurations]
 
 
 class EvaluateSnapshot(_Snapshot):

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    computed_field,
+    model_validator,
+)
 
 from backend.app.engine.inputs import ConfigurationInput, Workloads
 from backend.app.schemas import Request
@@ -20,6 +29,7 @@ from models.configuration import Configuration
 from models.curves import HitRatioCurve, LatencyCurve, QueueDepthCurve
 from models.evaluate import DegradedMode, EvaluationResult
 from models.headroom import HeadroomMark
+from models.naming import describe_configuration
 from models.provenance import CalibrationMargin, ModelError, ResultCalibration
 from models.raid import RaidScheme
 from models.size import CacheOption, SizingResult
@@ -231,6 +241,14 @@ class CompareItem(BaseModel):
         default=None, description="how this column differs from what was asked (e.g. a peer array)"
     )
     tco: Tco | None = Field(default=None, description="money over time and the three-ratio table")
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the configuration in words: array, drive and layout per pool, flash cache, and "
+        "'hypothetical: not offered by this array' (models.naming.describe_configuration)"
+    )
+    @property
+    def configuration_words(self) -> str:
+        return describe_configuration(self.configuration)
 
 
 class CompareResult(BaseModel):

@@ -1757,6 +1757,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -2468,6 +2473,11 @@ export interface components {
             /** @description as evaluated (sized when it was a family) */
             configuration: components["schemas"]["Configuration"];
             /**
+             * Configuration Words
+             * @description the configuration in words: array, drive and layout per pool, flash cache, and 'hypothetical: not offered by this array' (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string;
+            /**
              * Note
              * @description how this column differs from what was asked (e.g. a peer array)
              */
@@ -2564,6 +2574,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -2860,6 +2875,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -3227,6 +3247,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -3577,6 +3602,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -4214,6 +4244,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -4370,6 +4405,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -4777,6 +4817,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -6026,6 +6071,11 @@ export interface components {
              */
             binding_value: number | null;
             /**
+             * Binding Words
+             * @description the binding check and its window in words, e.g. 'the drives in month-end batch' (models.checks.located_words)
+             */
+            binding_words: string;
+            /**
              * Fill Pct
              * @description capacity needed over usable [%]
              */
@@ -6690,6 +6740,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -6986,6 +7041,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -7190,6 +7250,11 @@ export interface components {
              * @description catalog data release, YYYY.MM.patch
              */
             catalog_version: string;
+            /**
+             * Hypothetical Label
+             * @description said beside a scheme an array does not offer (models.naming.HYPOTHETICAL_LABEL)
+             */
+            readonly hypothetical_label: string;
             /** Raid Schemes */
             raid_schemes: components["schemas"]["RaidSchemeRecord"][];
         };
@@ -7368,6 +7433,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -7631,6 +7701,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -7921,6 +7996,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -8233,6 +8313,11 @@ export interface components {
              */
             changes?: components["schemas"]["FigureChange"][];
             /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
+            /**
              * Configurations
              * @description the configurations the inputs resolved to
              */
@@ -8514,6 +8599,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -8936,6 +9026,11 @@ export interface components {
              * @description headline changes against recomputed_from
              */
             changes?: components["schemas"]["FigureChange"][];
+            /**
+             * Configuration Words
+             * @description each of configurations in words (models.naming.describe_configuration)
+             */
+            readonly configuration_words: string[];
             /**
              * Configurations
              * @description the configurations the inputs resolved to
@@ -9999,6 +10094,11 @@ export interface components {
              */
             binding: string | null;
             /**
+             * Binding Words
+             * @description what fails first in words (models.checks.check_words)
+             */
+            binding_words: string | null;
+            /**
              * Break Month
              * @description first month failing a latency target or a headroom limit
              */
@@ -10026,6 +10126,11 @@ export interface components {
             binding: string;
             /** Binding Text */
             binding_text: string;
+            /**
+             * Binding Words
+             * @description that check in words (models.checks.check_words)
+             */
+            binding_words: string;
             /** Evaluations */
             evaluations: number;
             /**
@@ -10220,6 +10325,11 @@ export interface components {
              * @description check nearest (or furthest past) its limit
              */
             binding: string;
+            /**
+             * Binding Words
+             * @description the binding check in words (models.checks.check_words)
+             */
+            binding_words: string;
             /**
              * Busiest
              * @description component with the highest busy share

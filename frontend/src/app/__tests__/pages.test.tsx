@@ -162,6 +162,11 @@ describe('Compare page', () => {
     await waitFor(() => expect(button).toBeEnabled());
     // the FAS3170 offers RAID-DP only: RAID 10 goes to an array that offers it, and the page says so first
     expect(screen.getByTestId('peer-note')).toHaveTextContent('The FAS3170 (HA pair) does not offer RAID 10');
+    // a scheme the array does not offer carries the engine's label (hypothetical_label), not a UI copy
+    const second = screen.getByRole('combobox', { name: 'Second scheme' });
+    const raid10 = within(second).getAllByRole('option').find((o) => o.getAttribute('value') === 'raid10')!;
+    expect(raid10).toHaveTextContent(`· ${fixtures.raidSchemes.hypothetical_label}`);
+    expect(fixtures.raidSchemes.hypothetical_label).toBe('hypothetical: not offered by this array');
     await user.click(button);
     expect(await screen.findByRole('heading', { name: 'Side by side' })).toBeInTheDocument();
     expect(body.schemes).toEqual(['raid-dp', 'raid10']);
@@ -193,6 +198,17 @@ describe('Report page', () => {
     expect(screen.getByText(/Sizing report/)).toBeInTheDocument();
     expect(screen.getByTestId('bill-drives')).toHaveTextContent('144 drives');
     expect(screen.getAllByTestId('window-verdict')).toHaveLength(3);
+    // the inputs say the configuration in the engine's words (configuration_words), not a UI rewording
+    const inputs = screen.getByRole('region', { name: 'Configuration 1' });
+    expect(within(inputs).getByText('FAS3170 (HA pair), 450 GB 15K FC, raid-dp 16')).toBeInTheDocument();
+  });
+
+  it("says a hypothetical configuration is one in the engine's words", async () => {
+    const report = { ...fixtures.reportSize, configuration_words: ['FAS3170 (HA pair), 450 GB 15K FC, raid6 14, hypothetical: not offered by this array'] };
+    server.use(http.get(`*/api/v1/reports/${report.id}`, () => HttpResponse.json(report)));
+    renderApp(href.report(report.id));
+    const inputs = await screen.findByRole('region', { name: 'Configuration 1' });
+    expect(inputs).toHaveTextContent('raid6 14, hypothetical: not offered by this array');
   });
 
   it('renders a saved growth analysis with its money, downloads and a way to diff it', async () => {

@@ -98,6 +98,7 @@ export default function ComparePage() {
         <SchemeCompare
           key={`${baseArrayId}:${current}`}
           schemes={schemes.data?.raid_schemes ?? []}
+          hypotheticalLabel={schemes.data?.hypothetical_label ?? ''}
           offered={baseArray.array ? baseArray.array.raid.map((r) => r.scheme) : (schemes.data?.raid_schemes ?? []).map((r) => r.scheme)}
           arrayModel={baseArray.array?.model ?? 'array'}
           current={current}
@@ -156,7 +157,7 @@ export default function ComparePage() {
           <CompareTable result={compare.data} />
           <TcoCompare
             items={compare.data.items.flatMap((item, i) =>
-              item.tco ? [{ label: columnLabels(compare.data!.items.map((x) => x.configuration))[i] ?? item.tco.configuration, tco: item.tco }] : [],
+              item.tco ? [{ label: columnLabels(compare.data!.items.map((x) => x.configuration_words))[i] ?? item.tco.configuration, tco: item.tco }] : [],
             )}
             flip={compare.data.ratio_flip}
           />
@@ -166,7 +167,7 @@ export default function ComparePage() {
           <SaveShare
             key={compare.dataUpdatedAt}
             input={{ kind: 'compare', inputs: request }}
-            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration)).join(' vs ')}`.slice(0, 200)}
+            defaultName={`${request.workloads.map((w) => w.name).join(' + ')}: ${columnLabels(compare.data.items.map((i) => i.configuration_words)).join(' vs ')}`.slice(0, 200)}
             reportHref={href.report}
             onSaved={recentReports.remember}
           />

@@ -118,7 +118,7 @@ function Body({ report }: { report: ReportSnapshot }) {
           <CompareTable result={report.result} />
           <TcoCompare
             items={report.result.items.flatMap((item, i) =>
-              item.tco ? [{ label: columnLabels(report.result.items.map((x) => x.configuration))[i] ?? item.tco.configuration, tco: item.tco }] : [],
+              item.tco ? [{ label: columnLabels(report.result.items.map((x) => x.configuration_words))[i] ?? item.tco.configuration, tco: item.tco }] : [],
             )}
             flip={report.result.ratio_flip}
           />
@@ -206,7 +206,7 @@ export default function ReportPage() {
         ) : null}
       </ReportHeader>
       <Body report={data} />
-      {workloadsOf(data).length ? <InputsSummary workloads={workloadsOf(data)} configurations={configurationsOf(data)} /> : null}
+      {workloadsOf(data).length ? <InputsSummary workloads={workloadsOf(data)} configurations={configurationsOf(data)} configurationWords={data.configuration_words} /> : null}
     </article>
   );
 }

@@ -13,7 +13,7 @@ import GrowthAnalysis, { GrowthView } from '../components/growth-analysis';
 import { MaxWorkloadAnalysis } from '../components/max-workload-analysis';
 import RangesAnalysis from '../components/ranges-analysis';
 import SensitivityAnalysis, { tornadoRows } from '../components/sensitivity-analysis';
-import { binding, signed } from '../lib/format';
+import { signed } from '../lib/format';
 
 const workloads = [fixtures.templates.templates[0]!.workload];
 const configuration = fixtures.sizeOltp.configuration;
@@ -36,6 +36,11 @@ describe('GrowthAnalysis', () => {
     expect(screen.getByText('month 17', { selector: '.badge' })).toHaveClass('badge-fail'); // business hours
     expect(screen.getByText('month 5', { selector: '.badge' })).toHaveClass('badge-fail'); // month-end batch
     expect(screen.getAllByText('holds', { selector: '.badge' })).toHaveLength(2); // nightly export, capacity
+    // what breaks first, in the engine's words (binding_words), never its check name
+    const batch = screen.getByText('month 5', { selector: '.badge' }).closest('li')!;
+    expect(batch).toHaveTextContent('(the read latency of OLTP database, month-end transactions)');
+    expect(screen.getByText('month 17', { selector: '.badge' }).closest('li')).toHaveTextContent('(the drives)');
+    expect(batch.textContent).not.toMatch(/read latency:|drives:pool|›/);
     expect(screen.getByText(/Capacity: fits through month 36/)).toBeInTheDocument();
     expect(screen.getByText('Busiest component per window, and capacity fill, by month', { selector: 'figcaption' })).toBeInTheDocument();
     expect(screen.getByText('Read latency by month', { selector: 'figcaption' })).toBeInTheDocument();
@@ -64,6 +69,7 @@ describe('SensitivityAnalysis', () => {
     const { user } = renderWithProviders(<SensitivityAnalysis {...props} />);
     expect(await screen.findByTestId('sensitivity-summary')).toHaveTextContent(fixtures.sensitivityOltp.text);
     expect(body!.steps).toMatchObject({ iops_pct: 10, drive_count_pct: 10 });
+    expect(screen.getByText(/At the base: headroom used/)).toHaveTextContent('(the drives in month-end batch)');
     const data = screen.getByRole('table');
     const first = within(data).getAllByRole('row')[1]!;
     expect(first).toHaveTextContent(fixtures.sensitivityOltp.bars.find((b) => b.rank === 1)!.label);
@@ -101,6 +107,9 @@ describe('MaxWorkloadAnalysis', () => {
     expect(body!.degraded).toBe('controller-failed');
     const batch = screen.getByRole('row', { name: /month-end batch/ });
     expect(batch).toHaveTextContent('binds the system');
+    // what binds in the engine's words (binding_words), never the check's internal name
+    expect(within(batch).getByText('the read latency of OLTP database, month-end transactions')).toBeInTheDocument();
+    expect(batch.textContent).not.toMatch(/read latency:|›/);
     expect(batch).toHaveTextContent('1.09 x');
     // max IOPS = IOPS today x max scale, with its math in the engine's words: 21,907 x 1.087 = 23,821
     await userEvent.setup().click(within(batch).getByRole('button', { name: /23,821 IOPS, show how Max IOPS \(month-end batch\) is calculated/ }));
@@ -117,6 +126,8 @@ describe('RangesAnalysis', () => {
     expect(await screen.findByTestId('ranges-summary')).toHaveTextContent(fixtures.rangesOltp.text);
     const bands = screen.getByRole('table', { name: /Bands/ });
     expect(within(bands).getByRole('row', { name: /Sustainable load/ })).toHaveTextContent('0.733x – 1.48x (expected 1.09x)');
+    // what binds at the expected values, in the engine's words (Outcome.binding_words)
+    expect(within(bands).getByRole('row', { name: /Headroom used/ })).toHaveTextContent('the drives in month-end batch');
     const note = screen.getByTestId('skew-note');
     expect(note).toHaveTextContent('skew alone can move what an array sustains several-fold');
     expect(note).toHaveTextContent('from 0.733 x to 1.48 x today');
@@ -156,6 +167,10 @@ describe('DegradedAnalysis', () => {
       'Rebuilding',
       'A controller (node) down',
     ]);
+    // nearest limit per mode in the engine's words (Outcome.binding_words)
+    const nearest = within(table).getByRole('row', { name: /Nearest limit/ });
+    expect(nearest).toHaveTextContent('the read latency of OLTP database, online transactions in business hours');
+    expect(nearest.textContent).not.toMatch(/read latency:|drives:|›/);
     const verdicts = within(table).getByRole('row', { name: /Verdict/ });
     expect(within(verdicts).getAllByText(/Meets|Fails/).map((b) => b.textContent)).toEqual(['Fails', 'Fails', 'Fails', 'Fails']);
     const rebuild = screen.getByTestId('rebuild-exposure');
@@ -180,9 +195,7 @@ describe('DegradedAnalysis', () => {
 });
 
 describe('format', () => {
-  it('writes engine check names and signed changes in words', () => {
-    expect(binding('month-end batch: drives:pool:degraded group')).toBe('month-end batch: drives › pool › degraded group');
-    expect(binding('read latency:OLTP database/online')).toBe('read latency › OLTP database/online');
+  it('writes signed changes in words', () => {
     expect(signed(12.6, 'points')).toBe('+12.6 points');
     expect(signed(-7.5)).toBe('−7.5');
     expect(signed(null)).toBe('saturates');

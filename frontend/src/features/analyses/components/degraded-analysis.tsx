@@ -7,7 +7,7 @@ import { fieldErrors } from '@/lib/field-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 import { useDegraded } from '../api/get-degraded';
-import { binding, MODE_LABELS, show } from '../lib/format';
+import { MODE_LABELS, show } from '../lib/format';
 import { QueryState } from './query-state';
 
 type DegradedAnalysisProps = {
@@ -70,7 +70,7 @@ export function DegradedView({ result: r }: { result: DegradedComparison }) {
                 </>
               )}
             />
-            <Row label="Nearest limit" modes={r.modes} cell={(_, o) => <span className="small">{binding(o.binding)}</span>} />
+            <Row label="Nearest limit" modes={r.modes} cell={(_, o) => <span className="small">{o.binding_words}</span>} />
             <Row label="Headroom used" modes={r.modes} cell={(_, o) => show(o.headroom_used_pct, '%')} />
             <Row label="Busiest component" modes={r.modes} cell={(_, o) => show(o.max_utilization_pct, '%')} />
             <Row label="Worst read latency" modes={r.modes} cell={(_, o) => show(o.read_latency_ms, 'ms')} />

@@ -9,7 +9,7 @@ import { fieldErrors } from '@/lib/field-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 import { useGrowth } from '../api/get-growth';
-import { binding, show } from '../lib/format';
+import { show } from '../lib/format';
 import type { AnalysisProps } from '../lib/types';
 import { QueryState } from './query-state';
 
@@ -74,7 +74,7 @@ export function GrowthView({ projection: p }: { projection: GrowthProjection }) 
               {w.break_month === null ? 'holds' : `month ${w.break_month}`}
             </span>{' '}
             {w.text}
-            {w.binding ? <span className="muted"> ({binding(w.binding)})</span> : null}
+            {w.binding_words ? <span className="muted"> ({w.binding_words})</span> : null}
           </li>
         ))}
         <li>

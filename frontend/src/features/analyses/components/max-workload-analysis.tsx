@@ -4,7 +4,7 @@ import { CalibrationNote, Figure } from '@/components';
 import type { MaxWorkloadRequest } from '@/lib/api-types';
 
 import { useMaxWorkload } from '../api/get-max-workload';
-import { binding, show } from '../lib/format';
+import { show } from '../lib/format';
 import type { AnalysisProps } from '../lib/types';
 import { QueryState } from './query-state';
 
@@ -78,7 +78,7 @@ export function MaxWorkloadAnalysis({ workloads, configuration, degraded }: Anal
                     </td>
                     <td>{show(w.max_mb_s, 'MB/s', '—')}</td>
                     <td className="small">
-                      {binding(w.binding)}
+                      {w.binding_words}
                       <span className="col-note">{w.binding_text}</span>
                     </td>
                   </tr>

@@ -10,7 +10,7 @@ import { fieldErrors } from '@/lib/field-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 import { useRanges } from '../api/get-ranges';
-import { binding, show, signed } from '../lib/format';
+import { show, signed } from '../lib/format';
 import type { AnalysisProps } from '../lib/types';
 import { QueryState } from './query-state';
 import { MetricToggle, tornadoRows, type Metric } from './sensitivity-analysis';
@@ -128,7 +128,7 @@ export function RangesView({ result: r, tracesHref }: { result: RangesResult; tr
             </tr>
           </thead>
           <tbody>
-            <BandRow label="Headroom used" band={r.headroom_used_pct} max={pctMax} note={binding(r.expected.binding)} />
+            <BandRow label="Headroom used" band={r.headroom_used_pct} max={pctMax} note={r.expected.binding_words} />
             <BandRow label="Busiest component" band={r.max_utilization_pct} max={pctMax} />
             <BandRow label="Worst read latency" band={r.read_latency_ms} max={msMax} />
             {r.capability_scale ? <BandRow label="Sustainable load" band={r.capability_scale} note="x today's load" /> : null}

@@ -9,7 +9,7 @@ import { fieldErrors } from '@/lib/field-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 import { useSensitivity } from '../api/get-sensitivity';
-import { binding, show, signed } from '../lib/format';
+import { show, signed } from '../lib/format';
 import type { AnalysisProps } from '../lib/types';
 import { QueryState } from './query-state';
 
@@ -79,7 +79,7 @@ export function SensitivityView({ result: r, metric }: { result: SensitivityResu
       <p data-testid="sensitivity-summary">{r.text}</p>
       <CalibrationNote result={r} />
       <p className="muted">
-        At the base: headroom used {show(r.base.headroom_used_pct, '%')} ({binding(r.base.binding)}), worst read latency{' '}
+        At the base: headroom used {show(r.base.headroom_used_pct, '%')} ({r.base.binding_words}), worst read latency{' '}
         {show(r.base.read_latency_ms, 'ms')}.
       </p>
       <TornadoChart

@@ -15,15 +15,6 @@ export function signed(v: number | null | undefined, unit = ''): string {
   return `${sign}${formatNumber(Math.abs(v))}${unit ? ` ${unit}` : ''}`;
 }
 
-/**
- * An engine check name in words: `drives:pool` -> `drives › pool`,
- * `month-end batch: read latency:OLTP/online` -> `month-end batch: read latency › OLTP/online`.
- */
-export function binding(text: string | null | undefined): string {
-  if (!text) return '—';
-  return text.replace(/([^\s:]):(?=\S)/g, '$1 › ');
-}
-
 export const MODE_LABELS: Record<DegradedMode, string> = {
   none: 'Normal operation',
   'drive-failed': 'A drive failed',

@@ -92,13 +92,22 @@ describe('CompareTable', () => {
   });
 
   it("says a column's every other difference once, above the table; its head points there", () => {
-    const note = 'The FAS3170 (HA pair) does not offer RAID 10: this column puts the same drives in the Generic array. Every other difference: controller: cores 4 -> 16.';
+    const note = 'The FAS3170 (HA pair) does not offer RAID 10: this column puts the same drives in the Generic array. Every other difference: CPU cores per controller 4 -> 16; flash cache 1,024 -> 512 GB.';
     const items = fixtures.compareOltp.items.map((item, i) => (i === 1 ? { ...item, note } : item));
     render(<CompareTable result={{ ...fixtures.compareOltp, items }} />);
     expect(screen.getByTestId('compare-note')).toHaveTextContent(note);
     const heads = within(screen.getByRole('table')).getAllByRole('columnheader');
     expect(heads[2]).toHaveTextContent('see the note above the table');
     expect(heads[2]).not.toHaveTextContent('Every other difference');
+  });
+
+  it("heads its columns with what tells the engine's words for each configuration apart", () => {
+    const words = ['Ceph (3 nodes), 3.84 TB SSD, erasure 4+2', 'Ceph (3 nodes), 3.84 TB SSD, 3 copies'];
+    const items = fixtures.compareOltp.items.map((item, i) => ({ ...item, configuration_words: words[i]! }));
+    render(<CompareTable result={{ ...fixtures.compareOltp, items }} />);
+    const heads = within(screen.getByRole('table')).getAllByRole('columnheader').map((th) => th.textContent);
+    expect(heads[1]).toMatch(/^erasure 4\+2/);
+    expect(heads[2]).toMatch(/^3 copies/);
   });
 
   it('shows the differences against the first configuration', () => {

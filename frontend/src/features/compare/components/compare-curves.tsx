@@ -14,7 +14,7 @@ export default function CompareCurves({ result, workloads }: CompareCurvesProps)
   const windows = result.items[0]?.result.windows.map((w) => w.window) ?? [];
   const [window, setWindow] = useState(windows[0] ?? '');
   const active = windows.includes(window) ? window : (windows[0] ?? '');
-  const names = columnLabels(result.items.map((i) => i.configuration));
+  const names = columnLabels(result.items.map((i) => i.configuration_words));
   const queries = useCurvesOfEach(result.items.map((item) => ({ workloads, configuration: item.configuration, window: active, calibration_margin: 'pessimistic' as const })));
   const pending = queries.some((q) => q.isPending);
   const failed = queries.find((q) => q.isError);

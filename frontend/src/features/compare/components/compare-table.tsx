@@ -25,7 +25,7 @@ function CellValue({ cell, row, column }: { cell: Cell; row: Row; column: string
 export function CompareTable({ result }: { result: CompareResult }) {
   const rows = comparisonRows(result);
   const names = result.comparison.columns.map((c) => c.headline.configuration);
-  const short = columnLabels(result.items.map((i) => i.configuration));
+  const short = columnLabels(result.items.map((i) => i.configuration_words));
   const groups = [...new Set(rows.map((r) => r.group ?? ''))];
   const notes = result.items.map((i) => i.note).filter((n): n is string => !!n);
   return (

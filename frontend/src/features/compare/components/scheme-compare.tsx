@@ -9,6 +9,8 @@ export type SchemeChoice = { schemes: RaidScheme[]; sizeEach: boolean; unsupport
 type SchemeCompareProps = {
   /** Every RAID scheme the engine models (GET /catalog/raid-schemes). */
   schemes: RaidSchemeRecord[];
+  /** The engine's words beside a scheme the array does not offer (the list's `hypothetical_label`). */
+  hypotheticalLabel: string;
   /** The schemes the configuration's array offers (every scheme when unknown). */
   offered: RaidScheme[];
   /** The array's model, for the words ("the FAS3270 does not offer RAID 10"). */
@@ -29,7 +31,7 @@ function defaultOther(current: string): RaidScheme {
  * array does not offer is compared with the same drives in an array that offers it (the one-click
  * button, which says so), or as a labelled hypothetical on the same array (the free choice).
  */
-export function SchemeCompare({ schemes, offered, arrayModel, current, onCompare, pending, disabled }: SchemeCompareProps) {
+export function SchemeCompare({ schemes, hypotheticalLabel, offered, arrayModel, current, onCompare, pending, disabled }: SchemeCompareProps) {
   const quickA = (current || 'raid-dp') as RaidScheme;
   const quickB = defaultOther(quickA);
   const [a, setA] = useState<RaidScheme>(quickA);
@@ -37,7 +39,7 @@ export function SchemeCompare({ schemes, offered, arrayModel, current, onCompare
   const [sizeEach, setSizeEach] = useState(true);
   const isOffered = (s: string) => offered.includes(s as RaidScheme);
   const name = (s: string) => schemes.find((x) => x.scheme === s)?.name.split(' (')[0] ?? s;
-  const options = schemes.map((s) => ({ value: s.scheme, label: isOffered(s.scheme) ? s.name : `${s.name} · hypothetical: not offered by this array` }));
+  const options = schemes.map((s) => ({ value: s.scheme, label: isOffered(s.scheme) ? s.name : `${s.name} · ${hypotheticalLabel}` }));
   const quickPeer = !isOffered(quickB);
   const hypothetical = !isOffered(a) || !isOffered(b);
 

@@ -1,5 +1,3 @@
-import { describeConfiguration, type Described } from '@/lib/describe';
-
 /**
  * Short labels for configurations whose full names share most of their parts (legends, column
  * heads): the comma-separated parts that differ, e.g. "raid-dp 16, moderate layout (raid-dp)"
@@ -16,7 +14,8 @@ export function shortNames(names: string[]): string[] {
   return out.map((n, i) => (out.indexOf(n) !== i || out.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
-/** Short labels for the configurations of a comparison: what tells them apart. */
-export function columnLabels(configurations: Described[]): string[] {
-  return shortNames(configurations.map(describeConfiguration));
+/** Short labels for the configurations of a comparison, from the engine's words for each
+ * (`configuration_words`: array, drive and layout per pool, flash cache): what tells them apart. */
+export function columnLabels(words: string[]): string[] {
+  return shortNames(words);
 }

@@ -1,6 +1,5 @@
 import { formatNumber, Stat } from '@/components';
 import { isFullConfiguration, type ConfigurationInput, type HeadroomTargets, type Phase, type Workload } from '@/lib/api-types';
-import { describeConfiguration, HYPOTHETICAL } from '@/lib/describe';
 
 const f = formatNumber;
 
@@ -46,10 +45,14 @@ function headroomText(h: HeadroomTargets | null | undefined): string {
   return `controllers ${ctrl}, after a failover ${f(t.failover_max_pct)}%, drives ${f(t.drive_max_pct)}%, ports ${f(t.port_max_pct)}%, capacity filled ${f(t.capacity_max_fill_pct)}%`;
 }
 
-function ConfigurationFacts({ c }: { c: ConfigurationInput }) {
+/** `words`: the engine's words for the configuration (the report's `configuration_words`), which
+ * end in "hypothetical: not offered by this array" when its array does not offer it. */
+function ConfigurationFacts({ c, words }: { c: ConfigurationInput; words: string | undefined }) {
+  const described = words ? <Stat label="Configuration">{words}</Stat> : null;
   if (!isFullConfiguration(c)) {
     return (
       <dl className="stat-grid facts">
+        {described}
         <Stat label="Array">{c.name ?? c.array_id}</Stat>
         <Stat label="Drive">{c.drive_id ?? "the array's default"}</Stat>
         <Stat label="RAID">{[c.raid_scheme ?? 'default scheme', c.group_width ? `groups of ${c.group_width}` : null].filter(Boolean).join(', ')}</Stat>
@@ -57,14 +60,13 @@ function ConfigurationFacts({ c }: { c: ConfigurationInput }) {
         <Stat label="Flash cache">{c.flash_cache_gb ? `${f(c.flash_cache_gb)} GB` : 'none'}</Stat>
         <Stat label="Front-end ports">{c.port_option ?? "the array's default"}</Stat>
         <Stat label="Headroom targets">{headroomText(c.headroom)}</Stat>
-        {c.hypothetical ? <Stat label="Offer">{HYPOTHETICAL}</Stat> : null}
       </dl>
     );
   }
   const ctrl = c.controller;
   return (
     <dl className="stat-grid facts">
-      <Stat label="Configuration">{describeConfiguration(c)}</Stat>
+      {described}
       <Stat label="Controllers">
         {f(ctrl.count)} x {ctrl.model} ({ctrl.ha_mode}), {f(ctrl.dram_cache_gb ?? 0)} GB DRAM each
       </Stat>
@@ -78,26 +80,30 @@ function ConfigurationFacts({ c }: { c: ConfigurationInput }) {
       <Stat label="Flash cache">{c.cache?.flash_cache_gb ? `${f(c.cache.flash_cache_gb)} GB (${c.cache.flash_kind})` : 'none'}</Stat>
       <Stat label="Front-end ports">{c.ports.map((g) => `${f(g.count)} x ${g.type}`).join(', ')}</Stat>
       <Stat label="Headroom targets">{headroomText(c.headroom)}</Stat>
-      {c.hypothetical ? <Stat label="Offer">{HYPOTHETICAL}</Stat> : null}
     </dl>
   );
 }
 
-type InputsSummaryProps = { workloads: Workload[]; configurations: ConfigurationInput[] };
+type InputsSummaryProps = {
+  workloads: Workload[];
+  configurations: ConfigurationInput[];
+  /** The engine's words for each configuration (`configuration_words` of the report). */
+  configurationWords: string[];
+};
 
 /**
  * Every input that shaped the saved result: per workload its capacity, growth, reduction, working
  * set, skew, replication and snapshots, then its phases by window; per configuration the array,
  * drives and RAID layout, flash cache, ports, controllers and headroom targets.
  */
-export function InputsSummary({ workloads, configurations }: InputsSummaryProps) {
+export function InputsSummary({ workloads, configurations, configurationWords }: InputsSummaryProps) {
   return (
     <section className="inputs-summary" aria-labelledby="inputs-title">
       <h2 id="inputs-title">Inputs</h2>
       {configurations.map((c, i) => (
         <section key={i} aria-label={`Configuration ${i + 1}`}>
           <h3>Configuration{configurations.length > 1 ? ` ${i + 1}` : ''}</h3>
-          <ConfigurationFacts c={c} />
+          <ConfigurationFacts c={c} words={configurationWords[i]} />
         </section>
       ))}
       {workloads.map((w) => (
