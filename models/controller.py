@@ -14,7 +14,12 @@ their copies and chunks) cost ``cpu_us_per_kib_written`` where the node states i
 (:func:`controller_load`, :func:`front_end_cpu_us`).
 
 Costs are CPU microseconds on one core of that controller model (calibrated per model in the
-catalog against published plateaus). Utilization also counts the model's IOPS and MB/s ceilings
+catalog against published plateaus). A core's work per I/O is a count of cycles, so its time
+scales with the clock: costs calibrated on cores at ``f0`` cost ``c(f) = c(f0) x f0 / f`` on cores
+at ``f`` (:func:`at_core_clock`), applied only where both clocks are stated (``costs_core_ghz``,
+``core_ghz``); otherwise the costs stand as calibrated and the explanation says which clock is
+unstated (:func:`clock_text`). Memory stalls do not scale with the clock, so the scaling is an
+upper bound on a slower core's penalty and a faster core's gain. Utilization also counts the model's IOPS and MB/s ceilings
 (``max_iops``/``max_mb_s`` per controller), and the larger of CPU, IOPS and MB/s utilization is the
 controller's. HA: an active-active pair shares the load (two serving); after a failover one
 controller carries everything. Scale-out N nodes: N serve, N - 1 after a node is lost.
@@ -31,7 +36,7 @@ from pydantic import Field
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat, validator_of
 from models.explain import fmt
-from models.provenance import PartCalibration
+from models.provenance import CONTROLLER_COSTS, PartCalibration
 from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
 from models.workload import Phase, ReplicationMode, Workload
 
@@ -53,6 +58,20 @@ class ControllerSpec(Frozen):
     count: int = Field(default=2, ge=1, le=256)
     ha_mode: HaMode = HaMode.ACTIVE_ACTIVE
     cores: PositiveFloat = Field(default=1.0, description="CPU cores (or core-equivalents) per controller")
+    core_ghz: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=6.0,
+        description="the cores' clock as a cited source states it (nominal) [GHz]; None = unstated: the CPU "
+        "costs are not scaled for clock (:func:`clock_factor`)",
+    )
+    costs_core_ghz: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=6.0,
+        description="the clock of the cores the CPU costs per I/O were calibrated on [GHz] (their provenance: "
+        "the measured system's CPU as its source states it); None = unstated: no clock scaling",
+    )
     cpu_us_read_hit: NonNegFloat = Field(default=20.0, description="CPU per cached read [us]")
     cpu_us_read_miss: NonNegFloat = Field(default=60.0, description="CPU per read served from drives [us]")
     cpu_us_write: NonNegFloat = Field(default=80.0, description="CPU per write incl. mirroring [us]")
@@ -125,6 +144,48 @@ class ControllerSpec(Frozen):
         if self.ha_mode is HaMode.ACTIVE_PASSIVE:
             return 1 if self.count >= 2 else 0
         return self.count - 1
+
+
+def clock_factor(spec: ControllerSpec) -> float | None:
+    """``f0 / f``: the costs' calibration clock over the cores' clock; None when either is unstated."""
+    if spec.core_ghz is None or spec.costs_core_ghz is None:
+        return None
+    return spec.costs_core_ghz / spec.core_ghz
+
+
+def at_core_clock(spec: ControllerSpec) -> ControllerSpec:
+    """``spec`` with its CPU costs at its own cores' clock: ``c(f) = c(f0) x f0 / f``
+    (:func:`clock_factor`), and ``costs_core_ghz = core_ghz`` (so scaling again changes nothing);
+    ``spec`` itself when either clock is unstated or they are equal."""
+    k = clock_factor(spec)
+    if k is None or k == 1.0:
+        return spec
+    changes: dict[str, float | None] = {name: getattr(spec, name) * k for name in CONTROLLER_COSTS}
+    if spec.cpu_us_per_kib_written is not None:
+        changes["cpu_us_per_kib_written"] = spec.cpu_us_per_kib_written * k
+    changes["costs_core_ghz"] = spec.core_ghz
+    return spec.model_copy(update=changes)
+
+
+def clock_text(spec: ControllerSpec) -> str:
+    """The clock scaling of ``spec``'s CPU costs, formula and inputs (or which clock is unstated)."""
+    f, f0 = spec.core_ghz, spec.costs_core_ghz
+    if f is None or f0 is None:
+        unstated = " and ".join(
+            name
+            for name, v in (
+                ("the cores' clock (core_ghz)", f),
+                ("the costs' calibration clock (costs_core_ghz)", f0),
+            )
+            if v is None
+        )
+        return f"CPU costs not scaled for clock: {unstated} unstated"
+    k = f0 / f
+    return (
+        f"CPU costs at the cores' clock: c(f) = c(f0) x f0 / f = c(f0) x {fmt(f0)} GHz / {fmt(f)} GHz "
+        f"= c(f0) x {k:.3f} (c_hit {fmt(spec.cpu_us_read_hit * k)} us, c_miss {fmt(spec.cpu_us_read_miss * k)} us, "
+        f"c_write {fmt(spec.cpu_us_write * k)} us)"
+    )
 
 
 class ControllerLoad(Frozen):

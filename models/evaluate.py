@@ -60,6 +60,8 @@ from models.configuration import Configuration, DrivePool, WalPlacement
 from models.controller import (
     ControllerLoad,
     HaMode,
+    at_core_clock,
+    clock_text,
     controller_load,
     controller_utilization,
     cpu_response_ms,
@@ -179,6 +181,12 @@ class _Setup:
         cold_cache: bool,
         memo: EvaluationMemo,
     ) -> None:
+        # the CPU costs at the cores' clock where both clocks are stated (models.controller); the
+        # controller as stated kept for the explanation (models.controller.clock_text)
+        self.stated_controller = cfg.controller
+        clocked = at_core_clock(cfg.controller)
+        if clocked is not cfg.controller:
+            cfg = cfg.model_copy(update={"controller": clocked})
         self.cfg = cfg
         self.cold_cache = cold_cache
         self.p = p
@@ -556,7 +564,9 @@ def _serve(
         )
         for pool, pf in zip(setup.pools, f.pools, strict=True)
     ]
-    ctrl_exp, fo_exp = controllers_explained(f.cload, ctrl, setup.serving, f.u_ctrl, f.u_fo)
+    ctrl_exp, fo_exp = controllers_explained(
+        f.cload, ctrl, setup.serving, f.u_ctrl, f.u_fo, clock_text(setup.stated_controller)
+    )
     phases = [
         phase_result_of(
             w,

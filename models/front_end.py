@@ -15,15 +15,22 @@ from models.workload import Phase, Workload
 
 
 def controllers_explained(
-    cload: ControllerLoad, ctrl: ControllerSpec, serving: int, u_ctrl: float, u_fo: float | None
+    cload: ControllerLoad,
+    ctrl: ControllerSpec,
+    serving: int,
+    u_ctrl: float,
+    u_fo: float | None,
+    clock_words: str | None = None,
 ) -> tuple[Explained, Explained | None]:
     """The explanations of the controllers' utilization with ``serving`` controllers and after a
-    failover (:func:`models.evaluate.evaluate`'s controller checks)."""
+    failover (:func:`models.evaluate.evaluate`'s controller checks); ``clock_words``: how the CPU
+    costs were scaled for the cores' clock (:func:`models.controller.clock_text`), appended."""
+    text = utilization_text("U_ctrl", cload, serving, ctrl.cores, u_ctrl)
     ctrl_exp = explained(
         100 * u_ctrl,
         "%",
-        "U_ctrl = sum(ops x CPU cost) x multipliers / (cores x controllers)",
-        utilization_text("U_ctrl", cload, serving, ctrl.cores, u_ctrl),
+        "U_ctrl = sum(ops x CPU cost) x multipliers / (cores x controllers); CPU cost c(f) = c(f0) x f0 / f",
+        text if clock_words is None else f"{text}; {clock_words}",
         read_hits=cload.read_hits,
         read_misses=cload.read_misses,
         writes=cload.writes,
@@ -35,6 +42,7 @@ def controllers_explained(
         c_kib_written_us=ctrl.kib_written_us,
         cores=ctrl.cores,
         controllers=serving,
+        core_ghz=ctrl.core_ghz,
     )
     if u_fo is None:
         return ctrl_exp, None

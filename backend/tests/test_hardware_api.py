@@ -379,3 +379,14 @@ def test_a_custom_record_without_a_source_is_a_user_estimate_and_one_with_keys_k
         "note": None,
         "figures": {},
     }
+
+
+@pytest.mark.parametrize(("field", "ghz"), [("core_ghz", 0.4), ("core_ghz", 6.5), ("costs_core_ghz", 0.0)])
+def test_a_core_clock_outside_half_to_six_ghz_is_422_naming_the_field(
+    client: TestClient, field: str, ghz: float
+) -> None:
+    response = client.post(
+        "/api/v1/hardware", json={"kind": "controller", "spec": {**CONTROLLER, field: ghz}}
+    )
+
+    assert error_locs(response) == [["body", "spec", field]]

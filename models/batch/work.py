@@ -22,6 +22,7 @@ from models.configuration import HeadroomTargets, WalPlacement
 from models.controller import (
     ControllerSpec,
     HaMode,
+    at_core_clock,
     backend_bus_pct,
     controller_utilization,
     cpu_response_ms,
@@ -88,7 +89,8 @@ class SegmentWork:
 
 def _controller_groups(fe: FrontEnds, tb: Tables, sg: Segments) -> list[tuple[int, ControllerSpec, IntArray]]:
     """The segments of each state by their family's controller margin (:attr:`Tables.fam_ctrl_factor`):
-    (state, its controller at that margin, :func:`models.provenance.scaled_controller`, the segments)."""
+    (state, its controller at its cores' clock (:func:`models.controller.at_core_clock`) and at that
+    margin (:func:`models.provenance.scaled_controller`), the segments)."""
     factor = tb.fam_ctrl_factor[sg.seg_family]
     key = np.where(np.isnan(factor), 0.0, factor)  # no margin: 0 (a factor is > 0)
     order = np.lexsort((key, sg.seg_state))
@@ -99,7 +101,8 @@ def _controller_groups(fe: FrontEnds, tb: Tables, sg: Segments) -> list[tuple[in
     groups = []
     scaled: dict[tuple[ControllerSpec, float], ControllerSpec] = {}  # states of one array: equal controllers
     for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
-        ctrl = fe.states[int(state[lo])].config.controller
+        # the CPU costs at the cores' clock, as models.evaluate prices them (models.controller.at_core_clock)
+        ctrl = at_core_clock(fe.states[int(state[lo])].config.controller)
         f = float(key[lo])
         if f != 0.0:
             got = scaled.get((ctrl, f))

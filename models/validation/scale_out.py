@@ -97,6 +97,7 @@ Override = tuple[str, dict[str, float]]
 HARDWARE_FIELDS = frozenset(
     {
         "cores",
+        "core_ghz",
         "cluster_network_mb_s",
         "cluster_network_shared",
         "dram_cache_gb",

@@ -3061,11 +3061,21 @@ export interface components {
              */
             compression_cpu_multiplier: number;
             /**
+             * Core Ghz
+             * @description the cores' clock as a cited source states it (nominal) [GHz]; None = unstated: the CPU costs are not scaled for clock (:func:`clock_factor`)
+             */
+            core_ghz?: number | null;
+            /**
              * Cores
              * @description CPU cores (or core-equivalents) per controller
              * @default 1
              */
             cores: number;
+            /**
+             * Costs Core Ghz
+             * @description the clock of the cores the CPU costs per I/O were calibrated on [GHz] (their provenance: the measured system's CPU as its source states it); None = unstated: no clock scaling
+             */
+            costs_core_ghz?: number | null;
             /**
              * Count
              * @default 2
