@@ -72,6 +72,8 @@ LABELS: dict[type[BaseModel], dict[str, FieldLabel]] = {
         "count": L("controllers"),
         "ha_mode": L("controller high availability"),
         "cores": L("CPU cores per controller"),
+        "core_ghz": L("CPU clock", "GHz", "unstated (costs not scaled)"),
+        "costs_core_ghz": L("CPU clock the costs were measured at", "GHz", "unstated (costs not scaled)"),
         "cpu_us_read_hit": L("controller CPU per read hit", "µs"),
         "cpu_us_read_miss": L("controller CPU per read from the drives", "µs"),
         "cpu_us_write": L("controller CPU per write", "µs"),
