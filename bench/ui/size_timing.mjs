@@ -7,6 +7,9 @@
  *   its SVGs and no "Computing curves" label is left), the OLTP template on a NetApp FAS3270 in RAID-DP sized
  *   for today's load (growth to the horizon unchecked); api_ms is the sizing request's answer end;
  * - recommend click -> table shown and -> Pareto chart drawn, the file-server template.
+ * After each timed click the run waits until the page has no request in flight (the results page asks
+ * for the confidence and the RAID grid after the answer): a closed page's requests still run on the
+ * server, and the next run's click would otherwise wait behind them (`queued_ms` says how long).
  * Prints JSON. A figure is a wall-clock time on this machine; say the load (uptime) beside it.
  */
 import { createRequire } from 'node:module';
@@ -124,10 +127,28 @@ async function fresh(run) {
     await context.close();
   }
 }
+/** `run(page)`, then wait until none of the page's requests is in flight for 300 ms (at most 60 s). */
+function settled(run) {
+  return async (page) => {
+    let inFlight = 0;
+    page.on('request', () => { inFlight += 1; });
+    const done = () => { inFlight -= 1; };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    const result = await run(page);
+    const t0 = Date.now();
+    let quietSince = Date.now();
+    while (Date.now() - quietSince < 300 && Date.now() - t0 < 60000) {
+      if (inFlight > 0) quietSince = Date.now();
+      await page.waitForTimeout(50);
+    }
+    return { ...result, queued: Date.now() - t0 - 300 };
+  };
+}
 const sizes = [];
-for (let i = 0; i < runs; i++) sizes.push(await fresh(sizeOnce));
+for (let i = 0; i < runs; i++) sizes.push(await fresh(settled(sizeOnce)));
 const recs = [];
-for (let i = 0; i < recommendRuns; i++) recs.push(await fresh(recommendOnce));
+for (let i = 0; i < recommendRuns; i++) recs.push(await fresh(settled(recommendOnce)));
 await browser.close();
 
 console.log(JSON.stringify({
@@ -141,6 +162,8 @@ console.log(JSON.stringify({
     results_ms: round(median(sizes.map((s) => s.results))),
     charts_ms: round(median(sizes.map((s) => s.charts))),
     painted_ms: round(median(sizes.map((s) => s.painted))),
+    // after the charts, until the page's last request (confidence, RAID grid) is answered
+    queued_ms: round(median(sizes.map((s) => s.queued))),
   },
   recommend_click: {
     runs: recs.length,

@@ -3,8 +3,6 @@ import { Link } from 'react-router';
 
 import { ErrorState, FormErrors, Loading, MoneyFields, SelectField, TcoPanel } from '@/components';
 import { ConfigurationBuilder, draftToReference, flashCacheSizes, useArrayDetail } from '@/features/configurations';
-import { createHardware } from '@/features/hardware';
-import { SaveShare } from '@/features/reports';
 import {
   CasesFields,
   ConfidenceField,
@@ -19,9 +17,11 @@ import {
   useRun,
   WhatIfPanel,
 } from '@/features/results';
+import type { SaveShare as SaveShareNow } from '@/features/reports';
 import { WorkloadsEditor } from '@/features/workloads';
 import { ApiError, fieldPath, issuesByField } from '@/lib/api-error';
 import { isFullConfiguration } from '@/lib/api-types';
+import { preloadable } from '@/lib/preloadable';
 import { describePath, fieldErrors } from '@/lib/field-errors';
 import { focusFirstInvalid } from '@/lib/focus-invalid';
 import { validateRequest } from '@/lib/validate';
@@ -31,6 +31,11 @@ import { workflow, useWorkflow, type ConfigDraft, type Run } from '@/stores/work
 import { href } from '../routes';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Saving and sharing (the reports feature): shown only with results, so outside the page's first load
+ * and fetched ahead with the charts once a run is possible. */
+const saveShare = preloadable<Parameters<typeof SaveShareNow>[0]>(() => import('@/features/reports').then((m) => ({ default: m.SaveShare })));
+const SaveShare = saveShare.Component;
 
 export default function SizePage() {
   const workloads = useWorkflow((s) => s.workloads);
@@ -71,6 +76,7 @@ export default function SizePage() {
     if (!canRun) return;
     void preloadResultCharts();
     void preloadWhatIfPanel();
+    void saveShare.preload();
   }, [canRun]);
   const next: Run = useMemo(
     () => ({
@@ -238,6 +244,8 @@ export default function SizePage() {
                 configuration={statsConfiguration}
                 onUseWorkloads={workflow.setWorkloads}
                 onSave={async (fit) => {
+                  // the hardware feature's code only when a fit is kept: outside the page's first load
+                  const { createHardware } = await import('@/features/hardware');
                   const kept = [await createHardware({ kind: 'controller', spec: fit.controller })];
                   for (const drive of fit.drives) kept.push(await createHardware({ kind: 'drive', spec: drive }));
                   return kept.map((k) => k.name);
@@ -250,12 +258,14 @@ export default function SizePage() {
             configuration={data.configuration}
             currentScheme={isFullConfiguration(data.configuration) ? data.configuration.pools[0]?.raid.scheme : data.configuration.raid_scheme}
             renderSave={(inputs) => (
-              <SaveShare
-                input={{ kind: 'raid-grid', inputs }}
-                defaultName={`RAID grid: ${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
-                reportHref={href.report}
-                onSaved={recentReports.remember}
-              />
+              <Suspense fallback={null}>
+                <SaveShare
+                  input={{ kind: 'raid-grid', inputs }}
+                  defaultName={`RAID grid: ${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
+                  reportHref={href.report}
+                  onSaved={recentReports.remember}
+                />
+              </Suspense>
             )}
           />
           <Suspense fallback={<Loading label="Loading what-if…" />}>
@@ -273,13 +283,15 @@ export default function SizePage() {
             Next: <Link to={href.analyses()}>run the analyses</Link> (growth, sensitivity, maximum workload, ranges, degraded modes) or{' '}
             <Link to={href.compare()}>compare this configuration with another RAID scheme or array</Link>.
           </p>
-          <SaveShare
-            key={`save-${outcome.dataUpdatedAt}`}
-            input={data.kind === 'size' ? { kind: 'size', inputs: data.request } : { kind: 'evaluate', inputs: data.request }}
-            defaultName={`${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
-            reportHref={href.report}
-            onSaved={recentReports.remember}
-          />
+          <Suspense fallback={<Loading label="Loading save and share…" />}>
+            <SaveShare
+              key={`save-${outcome.dataUpdatedAt}`}
+              input={data.kind === 'size' ? { kind: 'size', inputs: data.request } : { kind: 'evaluate', inputs: data.request }}
+              defaultName={`${run.workloads.map((w) => w.name).join(' + ')} on ${data.result.configuration}`.slice(0, 200)}
+              reportHref={href.report}
+              onSaved={recentReports.remember}
+            />
+          </Suspense>
         </section>
       ) : null}
     </article>
