@@ -36,6 +36,7 @@ from pydantic import Field
 
 from models.base import Frozen, InputError, NonNegFloat, PositiveFloat, validator_of
 from models.explain import fmt
+from models.numeric import every, maximum, some
 from models.provenance import CONTROLLER_COSTS, PartCalibration
 from models.raid import RaidLayout, chunk_read_ops, chunk_write_ops
 from models.workload import Phase, ReplicationMode, Workload
@@ -265,7 +266,7 @@ def cpu_seconds_per_second(load: ControllerLoad, spec: ControllerSpec, backend_i
 
 def cpu_us_per_io(load: ControllerLoad, spec: ControllerSpec, cpu_s: Num = None) -> Num:
     """Mean CPU time of one front-end I/O [us on one core], multipliers included."""
-    if np.all(np.less_equal(load.iops, 0)):  # (the batch path passes loads all idle or all not)
+    if every(load.iops <= 0):  # (the batch path passes loads all idle or all not)
         return 0.0
     cpu = cpu_seconds_per_second(load, spec) if cpu_s is None else cpu_s
     return cpu * 1e6 / load.iops
@@ -279,16 +280,16 @@ def controller_utilization(
     ``max(cpu / (cores x serving), IOPS / (max_iops x serving), MB/s / (max_mb_s x serving))``;
     ``cpu_s`` overrides the CPU demand of ``load`` (:func:`cpu_seconds_per_second`).
     """
-    if np.any(np.less(serving, 1)):
+    if some(serving < 1):
         raise InputError("serving", "no controller left to serve the load")
     cpu = cpu_seconds_per_second(load, spec) if cpu_s is None else cpu_s
     u = cpu / (spec.cores * serving)
     # a ceiling not stated (None or 0) is no ceiling (the batch path passes controllers all
     # stating one or none)
-    if spec.max_iops is not None and np.all(spec.max_iops):
-        u = np.maximum(u, load.iops / (spec.max_iops * serving))
-    if spec.max_mb_s is not None and np.all(spec.max_mb_s):
-        u = np.maximum(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
+    if spec.max_iops is not None and every(spec.max_iops):
+        u = maximum(u, load.iops / (spec.max_iops * serving))
+    if spec.max_mb_s is not None and every(spec.max_mb_s):
+        u = maximum(u, load.kib_per_s * 1.024e-3 / (spec.max_mb_s * serving))
     return u if isinstance(u, np.ndarray) else float(u)
 
 

@@ -230,6 +230,7 @@ class _Setup:
         self.wal_on_drive = wal_placement(cfg.architecture) is WalPlacement.DATA_DRIVE
         self.shares_ports = shares_ports(cfg)
         self.port_mb_s = max(pg.mb_s_per_port for pg in cfg.ports)  # the fastest port's
+        self.protocol_multiplier = protocol_cpu_multiplier(cfg.ports)
         self.fails_over = _fails_over(self)
         # each pool's access plans, priced once for every window (and the cold-cache case)
         self.plans = {
@@ -446,7 +447,7 @@ def _figures(
         remote_copies=setup.remote_copies,
         stripes=node_stripes(cfg, [setup.assignment[w.name] for w, _ in members]),
         full_stripe_reads=setup.full_stripe_reads,
-        protocol_multiplier=protocol_cpu_multiplier(cfg.ports),
+        protocol_multiplier=setup.protocol_multiplier,
     )
     backend_mb_s = sum(f.backend_mb_s for f in pools)
     bus = backend_bus_check(backend_mb_s, ctrl, setup.serving, cfg.headroom.port_max_pct, checks)

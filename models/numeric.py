@@ -44,4 +44,19 @@ def minimum(a: Num, b: Num) -> Num:
     return np.minimum(a, b)
 
 
-__all__ = ["Num", "is_scalar", "maximum", "minimum"]
+def every(mask: Num) -> bool:
+    """``np.all(mask)``: whether a lone truth value (a bool or a number) is true, or every element
+    of an array is."""
+    if isinstance(mask, (bool, float, int)):
+        return bool(mask)
+    return bool(np.all(mask))
+
+
+def some(mask: Num) -> bool:
+    """``np.any(mask)``: whether a lone truth value is true, or any element of an array is."""
+    if isinstance(mask, (bool, float, int)):
+        return bool(mask)
+    return bool(np.any(mask))
+
+
+__all__ = ["Num", "every", "is_scalar", "maximum", "minimum", "some"]

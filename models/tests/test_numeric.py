@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models.drives import DriveTimes
-from models.numeric import is_scalar, maximum, minimum
+from models.numeric import every, is_scalar, maximum, minimum, some
 from models.pool import PoolState, RoleWork, Work, miss_path, planned_span, pool_state, role_utilization
 
 finite = st.floats(-1e12, 1e12, allow_nan=False)
@@ -35,6 +35,21 @@ def test_maximum_and_minimum_follow_numpy(a: float, b: float) -> None:
 
 
 HDD = DriveTimes(0.2, 0.0, 0.0, 0.04, 0.04, 0.04, 0.04, 2.2, 3.3, 2.2, 3.8)
+
+
+def test_every_and_some_on_lone_values_and_arrays() -> None:
+    # lone values: their truth; 0 and 0.0 are false, NaN is true (as np.all(nan) is)
+    assert every(2.0) and not every(0.0) and not every(0) and every(math.nan) and every(True)
+    assert some(1) and not some(False) and not some(-0.0)
+    assert not every(np.array([3.0, 0.0])) and every(np.array([3.0, 1e-300]))
+    assert some(np.array([False, True])) and not some(np.array([0.0, 0.0]))
+
+
+@given(anything)
+def test_every_and_some_follow_numpy(a: float) -> None:
+    assert every(a) == bool(np.all(a)) and some(a) == bool(np.any(a))
+    assert every(a <= 0) == bool(np.all(np.less_equal(a, 0)))
+    assert some(a < 1) == bool(np.any(np.less(a, 1)))
 
 
 @given(
