@@ -29,6 +29,8 @@ from models.configuration import (
     Packaging,
     SparePolicy,
     TieringConfig,
+    WalPlacement,
+    WriteArchitecture,
 )
 from models.controller import ControllerSpec
 from models.drives import DriveSpec
@@ -257,6 +259,19 @@ _TIGHT = frozenset({"%", "x"})
 """Units written against the number (``70%``, ``1.5x``)."""
 
 
+SETTING_WORDS: dict[Enum, str] = {
+    WriteArchitecture.IN_PLACE_RAID: "in place (small writes read-modify-write)",
+    WriteArchitecture.WRITE_ANYWHERE: "write anywhere (WAFL, ZFS)",
+    WriteArchitecture.LOG_STRUCTURED: "log-structured (full-stripe appends)",
+    WriteArchitecture.REPLICATED_SCALE_OUT: "whole copies on separate nodes",
+    WalPlacement.NVRAM: "controller NVRAM",
+    WalPlacement.FLASH: "a flash device per node",
+    WalPlacement.DATA_DRIVE: "the data drive",
+}
+"""Settings whose value alone does not say what it means to a person; any other setting reads as its
+value with spaces (``post_process`` -> ``post process``)."""
+
+
 def value_words(value: object, label: FieldLabel) -> str:
     """One side of a change: a number with its unit (``1,024 GB``), yes/no, a setting, or the
     label's words for null."""
@@ -265,7 +280,7 @@ def value_words(value: object, label: FieldLabel) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Enum):
-        return str(value.value).replace("_", " ")  # write_anywhere -> write anywhere
+        return SETTING_WORDS.get(value) or str(value.value).replace("_", " ")
     if isinstance(value, int | float):
         text = number(float(value))
         return f"{text}{label.unit}" if label.unit in _TIGHT else f"{text} {label.unit}".rstrip()
@@ -286,4 +301,12 @@ def change_words(label: FieldLabel, before: object, after: object, prefix: str =
     return f"{words} {value_words(before, label)} -> {value_words(after, label)}"
 
 
-__all__ = ["ITEMS", "LABELS", "NOT_A_DIFFERENCE", "FieldLabel", "change_words", "value_words"]
+__all__ = [
+    "ITEMS",
+    "LABELS",
+    "NOT_A_DIFFERENCE",
+    "SETTING_WORDS",
+    "FieldLabel",
+    "change_words",
+    "value_words",
+]

@@ -10,7 +10,14 @@ from pydantic import BaseModel
 from models.base import InputError
 from models.catalog.schemas import FlashCacheOption
 from models.compare import PassChange, compare, delta, differences, figure_changes, figures, headline, matters
-from models.configuration import Cluster, TieringConfig
+from models.configuration import (
+    Architecture,
+    Cluster,
+    ReductionMode,
+    TieringConfig,
+    WalPlacement,
+    WriteArchitecture,
+)
 from models.evaluate import evaluate
 from models.field_labels import ITEMS, LABELS, NOT_A_DIFFERENCE, FieldLabel, change_words
 from models.ports import PortGroup
@@ -283,3 +290,20 @@ def test_the_headline_says_how_many_drive_failures_a_group_survives(hdd15k, sche
     # one parity drive: 1; RAID-DP's two: 2; a mirror pair: 1; striping alone: none
     head = headline(evaluate([oltp(iops=500)], make_config(hdd15k, scheme, width, width * 2)))
     assert head.failures_tolerated == tolerated
+
+
+def test_a_setting_whose_value_alone_says_little_is_said_in_words(hdd15k):
+    # write_architecture is an input of the architecture; its values read as what they mean
+    label = LABELS[Architecture]["write_architecture"]
+    assert change_words(label, WriteArchitecture.WRITE_ANYWHERE, WriteArchitecture.IN_PLACE_RAID) == (
+        f"{label.words} write anywhere (WAFL, ZFS) -> in place (small writes read-modify-write)"
+    )
+    wal = LABELS[Architecture]["wal"]
+    assert change_words(wal, WalPlacement.DATA_DRIVE, WalPlacement.FLASH).endswith(
+        "the data drive -> a flash device per node"
+    )
+    # any other setting: its value with spaces
+    dedupe = LABELS[Architecture]["dedupe"]
+    assert change_words(dedupe, ReductionMode.NONE, ReductionMode.POST_PROCESS).endswith(
+        "none -> post process"
+    )
